@@ -1,0 +1,128 @@
+/*
+ * bench.h - benchmark cases, the family table and the runner.
+ *
+ * A family (copy, stride, offset, transpose, banks, rowcol) is one .cu file in
+ * src/kernels/ exposing a struct gm_family. Its enumerate() lists its cases
+ * (pure C, so `gpumem list` works without CUDA); its ops (NULL without CUDA)
+ * prepare a case, launch one timed iteration, verify, release.
+ *
+ * The runner (src/bench/runner.c) owns the whole timing policy: prepare ->
+ * verify (poisoned output, random input, every element checked) -> warm-up ->
+ * samples -> statistics. See docs/METHODOLOGY.md.
+ */
+#ifndef GPUMEM_BENCH_H
+#define GPUMEM_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "gpumem/status.h"
+#include "gpumem/model.h"
+#include "gpumem/gpu.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GM_MAX_PARAMS 5
+#define GM_MAX_PATTERNS 4
+
+struct gm_param {
+	const char *key;   /* static string: "elem_bytes", "stride", ... */
+	int64_t value;
+};
+
+/* One warp-level access a case performs, declared for the model. */
+struct gm_pattern {
+	const char *what;        /* static: "load in", "store out", "smem load" */
+	enum gm_space space;
+	enum gm_op op;
+	int elem_bytes;
+	int block[3];            /* blockDim the kernel uses (x,y,z) */
+	int warp;                /* warp inside the block (usually 0) */
+	int64_t base;            /* byte offset from aligned start (offset family) */
+	char index[128];         /* index expression of warp 0 of block 0 */
+};
+
+enum gm_case_kind {
+	GM_KIND_DRAM = 0,  /* bandwidth: bytes / time, GB/s */
+	GM_KIND_SMEM = 1,  /* shared memory: time per warp access, ns */
+};
+
+struct gm_family;
+
+struct gm_case {
+	char name[64];           /* unique: "<family>.<label>" */
+	const struct gm_family *family;
+	int version;             /* numbered from naive (0) to best; -1 = reference */
+	char label[48];          /* variant, e.g. "v2_vec16" */
+	char desc[120];          /* one line for `gpumem list` */
+	struct gm_param params[GM_MAX_PARAMS];
+	int nparams;
+	struct gm_pattern patterns[GM_MAX_PATTERNS];
+	int npatterns;
+	enum gm_case_kind kind;
+	int quick;               /* member of the --quick suite */
+};
+
+struct gm_run_cfg {
+	size_t array_bytes;      /* per-array working set (--size); runner resolves 0 */
+	int quick;
+	uint32_t seed;           /* random input seed of this run */
+	const struct gm_device_info *dev;
+};
+
+/* What one launch of a prepared case moves. GB = 1e9; reads + writes counted. */
+struct gm_traffic {
+	double bytes_useful;     /* bytes the algorithm must read + write */
+	double bytes_hw;         /* bytes at 32 B sector granularity (>= useful) */
+	double accesses;         /* SMEM cases: warp-level shared accesses per launch */
+	int64_t working_set;     /* device bytes allocated by the case */
+};
+
+struct gm_family_ops {
+	/* Allocate, fill random inputs (seed), describe traffic. */
+	gm_status (*prepare)(const struct gm_case *c, const struct gm_run_cfg *cfg,
+			     void **state, struct gm_traffic *t);
+	/* Enqueue one timed iteration on gm_gpu_stream(); no sync, no host work. */
+	gm_status (*launch)(void *state);
+	/* Poison outputs, launch once, check every element; why = first mismatches. */
+	gm_status (*verify)(void *state, char *why, size_t n);
+	void (*release)(void *state);
+};
+
+struct gm_family {
+	const char *name;
+	const char *desc;
+	/* Write up to max cases (max==0: just count); returns the total. */
+	int (*enumerate)(struct gm_case *out, int max);
+	const struct gm_family_ops *ops;   /* NULL when built without CUDA */
+};
+
+/* ---- registry (src/bench/registry.c) ---- */
+
+/* All families, NULL-terminated. */
+extern const struct gm_family *const gm_families[];
+
+/* All cases of all families, in registry order; owned by the registry. */
+const struct gm_case *gm_registry_cases(int *n);
+
+/*
+ * Select cases by selectors: a family name ("stride"), an exact case name,
+ * or a prefix ("copy.v2", "stride.f32"). An empty list selects the default
+ * suite (all cases; with quick, those marked quick). sel[i] is set to 1 for
+ * each chosen case. On a selector matching nothing returns GM_ERR_NOT_FOUND
+ * and *bad = index of that selector.
+ */
+gm_status gm_registry_select(const char *const *sels, int nsels, int quick,
+			     unsigned char *sel, int *bad);
+
+/* Up to max case/family names closest to word (edit distance), for hints. */
+int gm_registry_suggest(const char *word, const char **out, int max);
+
+/* Value of a case parameter, or dflt. */
+int64_t gm_case_param(const struct gm_case *c, const char *key, int64_t dflt);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

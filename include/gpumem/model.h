@@ -1,0 +1,132 @@
+/*
+ * model.h - the exact access-pattern model (pure C, no CUDA, no I/O).
+ *
+ * Given the index expression of one warp-level memory instruction, the model
+ * computes every active lane's byte address and from those the quantities the
+ * hardware counters report:
+ *   global memory: requests, 32-byte sectors, 128-byte lines, bytes requested
+ *                  vs transferred (l1tex__t_{requests,sectors}_pipe_lsu_mem_global_op_*);
+ *   shared memory: wavefronts, the ideal wavefronts for the access width, bank
+ *                  conflicts (= wavefronts above ideal, Nsight Compute's sense)
+ *                  and the worst k-way bank (l1tex__data_pipe_lsu_wavefronts_mem_shared_op_*,
+ *                  l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_*).
+ * The rules and the measurements behind each are in docs/MODEL.md.
+ */
+#ifndef GPUMEM_MODEL_H
+#define GPUMEM_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "gpumem/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GM_WARP_SIZE 32
+#define GM_SECTOR_BYTES 32
+#define GM_LINE_BYTES 128
+#define GM_SMEM_BANKS 32
+#define GM_SMEM_BANK_BYTES 4
+
+/* ---- index expressions ------------------------------------------------ */
+
+struct gm_expr; /* a parsed expression; opaque */
+
+/* Where and why parsing or evaluation failed. */
+struct gm_expr_error {
+	size_t pos;     /* byte offset into the text of the fault (parse errors) */
+	int lane;       /* lane where evaluation failed, -1 if not lane-specific */
+	char msg[160];  /* lowercase, problem first: "unknown variable 'foo' ..." */
+};
+
+/*
+ * The variables an expression may name. Every value is a 64-bit signed
+ * integer. Names accepted: lane warp tid, threadIdx.x/y/z (tx ty tz),
+ * blockIdx.x/y/z (bx by bz), blockDim.x/y/z (bdx bdy bdz).
+ */
+struct gm_thread_vars {
+	int64_t lane, warp, tid;
+	int64_t tx, ty, tz;
+	int64_t bx, by, bz;
+	int64_t bdx, bdy, bdz;
+};
+
+/* Parse C-like integer expression text. On error *out is NULL and err is set. */
+gm_status gm_expr_parse(const char *text, struct gm_expr **out,
+			struct gm_expr_error *err);
+void gm_expr_free(struct gm_expr *e);
+
+/*
+ * Evaluate with 64-bit arithmetic. Division/modulo by zero, shifts out of
+ * [0,63] and signed overflow are GM_ERR_EVAL with err->msg set (err->lane is
+ * copied from vars->lane).
+ */
+gm_status gm_expr_eval(const struct gm_expr *e, const struct gm_thread_vars *v,
+		       int64_t *out, struct gm_expr_error *err);
+
+/* ---- one warp's access ------------------------------------------------ */
+
+enum gm_space { GM_SPACE_GLOBAL = 0, GM_SPACE_SHARED = 1 };
+enum gm_op { GM_OP_LOAD = 0, GM_OP_STORE = 1 };
+
+struct gm_access {
+	enum gm_space space;
+	enum gm_op op;
+	int elem_bytes;       /* 1, 2, 4, 8 or 16 */
+	int block[3];         /* blockDim; product <= 1024 */
+	int block_idx[3];     /* blockIdx */
+	int warp;             /* warp index inside the block */
+	int64_t base;         /* byte offset of element 0 from a 256 B aligned start */
+	const char *index;    /* index expression (elements) */
+	const char *active;   /* lanes where this is non-zero are active; NULL = all */
+};
+
+struct gm_lane {
+	int active;
+	int64_t index;        /* value of the index expression */
+	int64_t addr;         /* base + index * elem_bytes */
+	int64_t unit;         /* sector (global) or bank (shared) of addr */
+};
+
+struct gm_global_counts {
+	int64_t requests;          /* 1 per instruction with >= 1 active lane */
+	int64_t sectors;           /* distinct 32 B sectors touched */
+	int64_t lines;             /* distinct 128 B lines touched */
+	int64_t bytes_requested;   /* active lanes * elem_bytes */
+	int64_t bytes_transferred; /* sectors * 32 */
+	double efficiency_pct;     /* 100 * requested / transferred */
+};
+
+struct gm_shared_counts {
+	int64_t wavefronts;        /* passes through the 32 banks */
+	int64_t ideal_wavefronts;  /* least possible for this width and lane count */
+	int64_t bank_conflicts;    /* wavefronts - ideal_wavefronts */
+	int max_ways;              /* most distinct words in one bank in one phase */
+	int broadcast;             /* 1 if some word serves more than one lane */
+};
+
+struct gm_prediction {
+	struct gm_lane lanes[GM_WARP_SIZE];
+	int nactive;
+	struct gm_global_counts global;   /* valid when space == GLOBAL */
+	struct gm_shared_counts shared;   /* valid when space == SHARED */
+	char verdict[256];                /* one line: what is wrong and the fix */
+};
+
+/*
+ * Predict what one warp-level instruction costs. Validates the access
+ * (element size, block <= 1024 threads, warp inside the block, addresses
+ * non-negative and aligned to elem_bytes): on a bad access returns
+ * GM_ERR_INVALID_ARG / GM_ERR_PARSE / GM_ERR_EVAL with err filled.
+ */
+gm_status gm_model_predict(const struct gm_access *a, struct gm_prediction *p,
+			   struct gm_expr_error *err);
+
+/* Map a C/CUDA type name ("float4", "double", "half", ...) to its size; 0 if unknown. */
+int gm_type_bytes(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,100 @@
+/*
+ * result.h - the one result model. The runner fills it; text, JSON and CSV
+ * writers (src/io/) render it; the JSON reader fills it back (round trip).
+ * Schema: docs/SCHEMA.md. Bump GM_SCHEMA_VERSION on any incompatible change.
+ */
+#ifndef GPUMEM_RESULT_H
+#define GPUMEM_RESULT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "gpumem/status.h"
+#include "gpumem/gpu.h"
+#include "gpumem/bench.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GM_SCHEMA_VERSION 1
+#define GM_SCHEMA_NAME "gpumem-run"
+
+struct gm_stats {
+	int n;
+	double median, min, max, mean, stddev;
+	double cov_pct;          /* 100 * stddev / mean */
+};
+
+enum gm_case_status {
+	GM_CASE_OK = 0,
+	GM_CASE_FAILED = 1,      /* validation failed: no number */
+	GM_CASE_SKIPPED = 2,     /* unsupported here */
+	GM_CASE_ERROR = 3,       /* a CUDA or allocation error */
+};
+
+/* Prediction of the model for one declared pattern. */
+struct gm_pattern_prediction {
+	char what[32];
+	char space[8];           /* "global" | "shared" */
+	char op[8];              /* "load" | "store" */
+	int elem_bytes;
+	char index[128];
+	double per_request;      /* sectors per request (global) or wavefronts (shared) */
+	double ideal;            /* ideal sectors per request / ideal wavefronts */
+	double efficiency_pct;   /* requested / transferred (global); ideal / actual (shared) */
+};
+
+struct gm_case_result {
+	char name[64];
+	char family[24];
+	char label[48];
+	int version;
+	struct gm_param params[GM_MAX_PARAMS];
+	char param_keys[GM_MAX_PARAMS][24];   /* owned copies of keys (JSON read) */
+	int nparams;
+	enum gm_case_kind kind;
+	enum gm_case_status status;
+	char message[256];                    /* why failed/skipped; empty if ok */
+	struct gm_traffic traffic;
+	int nsamples;
+	double *samples_ms;                   /* per launch, milliseconds; owned */
+	struct gm_stats ms;                   /* over samples_ms */
+	double gbs_median, gbs_min, gbs_max;  /* useful bytes / time, GB/s (DRAM) */
+	double gbs_hw_median;                 /* hardware bytes / time */
+	double pct_peak;                      /* gbs_median / peak */
+	double ns_per_access;                 /* SMEM: median ns per warp access */
+	double slowdown;                      /* SMEM: vs conflict-free case of its group, 0 if none */
+	int verified;
+	int npred;
+	struct gm_pattern_prediction pred[GM_MAX_PATTERNS];
+	double pred_efficiency_pct;           /* over all patterns: bytes requested / transferred */
+};
+
+struct gm_run_result {
+	char tool_version[32];
+	char command[512];                    /* the command line */
+	char started_utc[32];                 /* ISO 8601 */
+	double wall_s;
+	int interrupted;
+	int have_device;
+	struct gm_device_info dev;
+	char byte_convention[160];
+	uint32_t seed;
+	size_t array_bytes;
+	int reps, warmup;
+	int ncases, cap;
+	struct gm_case_result *cases;         /* owned */
+};
+
+void gm_result_init(struct gm_run_result *r);
+/* Append a zeroed case result; NULL on out of memory. */
+struct gm_case_result *gm_result_add(struct gm_run_result *r);
+void gm_result_release(struct gm_run_result *r);
+
+/* ---- statistics (src/core/stats.c) ---- */
+gm_status gm_stats_compute(const double *x, int n, struct gm_stats *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
