@@ -1,10 +1,12 @@
 /*
  * bench.h - benchmark cases, the family table and the runner.
  *
- * A family (copy, stride, offset, transpose, banks, rowcol) is one .cu file in
- * src/kernels/ exposing a struct gm_family. Its enumerate() lists its cases
- * (pure C, so `gpumem list` works without CUDA); its ops (NULL without CUDA)
- * prepare a case, launch one timed iteration, verify, release.
+ * A family (copy, stride, offset, transpose, banks, rowcol) is two files:
+ * src/bench/fam_<name>.c (pure C) defines its struct gm_family: the cases,
+ * their parameters and declared access patterns, so `gpumem list` and the
+ * model work without CUDA; src/kernels/<name>.cu holds its numbered kernel
+ * versions and the ops (prepare, launch one timed iteration, verify,
+ * release), reached through gm_<name>_ops() (src/kernels/kernels.h).
  *
  * The runner (src/bench/runner.c) owns the whole timing policy: prepare ->
  * verify (poisoned output, random input, every element checked) -> warm-up ->
@@ -95,7 +97,8 @@ struct gm_family {
 	const char *desc;
 	/* Write up to max cases (max==0: just count); returns the total. */
 	int (*enumerate)(struct gm_case *out, int max);
-	const struct gm_family_ops *ops;   /* NULL when built without CUDA */
+	/* The kernels of this family (src/kernels/<name>.cu); NULL without CUDA. */
+	const struct gm_family_ops *(*ops)(void);
 };
 
 /* ---- registry (src/bench/registry.c) ---- */
@@ -121,6 +124,40 @@ int gm_registry_suggest(const char *word, const char **out, int max);
 
 /* Value of a case parameter, or dflt. */
 int64_t gm_case_param(const struct gm_case *c, const char *key, int64_t dflt);
+
+
+/* ---- runner (src/bench/runner.c) ---- */
+
+struct gm_run_result;
+
+struct gm_runner_opts {
+	int reps;                 /* timed samples per case */
+	int warmup;               /* untimed launches before sampling */
+	double min_sample_ms;     /* a sample repeats launches until it lasts this long */
+	size_t array_bytes;       /* per-array working set; 0 = size from the device */
+	int quick;
+	uint32_t seed;
+	volatile int *stop;       /* set asynchronously (SIGINT): finish the current case, stop */
+	/* called before each case (progress on a terminal); may be NULL */
+	void (*progress)(void *ctx, int i, int n, const struct gm_case *c);
+	void *ctx;
+};
+
+/* Default per-array working set for a device: 4 GiB on large GPUs, bounded by free memory. */
+size_t gm_default_array_bytes(const struct gm_device_info *dev, int quick);
+
+/*
+ * Run the selected cases on the open device, appending one result per case
+ * to r. A case's own failure (validation, too large, unsupported) is
+ * recorded in its result and the run goes on; only an interrupt or a
+ * failure of the device itself stops it (GM_ERR_INTERRUPTED / GM_ERR_CUDA).
+ */
+gm_status gm_run_cases(const struct gm_case *const *cases, int n, const struct gm_runner_opts *o,
+		       const struct gm_device_info *dev, struct gm_run_result *r);
+
+/* Fill the model's predictions of a case's declared patterns into its result. */
+struct gm_case_result;
+void gm_predict_case(const struct gm_case *c, struct gm_case_result *cr);
 
 #ifdef __cplusplus
 }

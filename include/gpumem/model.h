@@ -38,7 +38,12 @@ struct gm_expr_error {
 	size_t pos;     /* byte offset into the text of the fault (parse errors) */
 	int lane;       /* lane where evaluation failed, -1 if not lane-specific */
 	char msg[160];  /* lowercase, problem first: "unknown variable 'foo' ..." */
+	const char *text; /* gm_model_predict: the expression at fault (a->index
+			     or a->active), NULL when the fault is not in one */
 };
+
+#define GM_EXPR_MAX_LEN 4096  /* longest expression text accepted, bytes */
+#define GM_EXPR_MAX_DEPTH 200 /* deepest nesting of sub-expressions */
 
 /*
  * The variables an expression may name. Every value is a 64-bit signed
@@ -87,6 +92,11 @@ struct gm_lane {
 	int64_t index;        /* value of the index expression */
 	int64_t addr;         /* base + index * elem_bytes */
 	int64_t unit;         /* sector (global) or bank (shared) of addr */
+	int exists;           /* 0 past the end of a partial last warp */
+	int64_t sector;       /* addr / 32 */
+	int64_t line;         /* addr / 128 */
+	int64_t word;         /* addr / 4: the first 32-bit word touched */
+	int bank;             /* word % 32 */
 };
 
 struct gm_global_counts {
@@ -95,7 +105,9 @@ struct gm_global_counts {
 	int64_t lines;             /* distinct 128 B lines touched */
 	int64_t bytes_requested;   /* active lanes * elem_bytes */
 	int64_t bytes_transferred; /* sectors * 32 */
-	double efficiency_pct;     /* 100 * requested / transferred */
+	double efficiency_pct;     /* 100 * requested / transferred, at most 100 */
+	int64_t min_sectors;       /* ceil(distinct bytes touched / 32): the
+				      fewest sectors any layout of them needs */
 };
 
 struct gm_shared_counts {
@@ -112,6 +124,9 @@ struct gm_prediction {
 	struct gm_global_counts global;   /* valid when space == GLOBAL */
 	struct gm_shared_counts shared;   /* valid when space == SHARED */
 	char verdict[256];                /* one line: what is wrong and the fix */
+	int nlanes;                       /* lanes that exist (< 32 in a partial warp) */
+	int stride_known;                 /* active lanes are evenly spaced */
+	int64_t stride_bytes;             /* address step from lane to lane, if known */
 };
 
 /*
@@ -122,6 +137,24 @@ struct gm_prediction {
  */
 gm_status gm_model_predict(const struct gm_access *a, struct gm_prediction *p,
 			   struct gm_expr_error *err);
+
+/*
+ * The counting rules alone, for lanes whose addresses are already known
+ * (lanes[i].active and .addr are read, addr in [0, INT64_MAX - 16]; elem_bytes
+ * 1, 2, 4, 8 or 16, anything else gives all-zero counts). gm_model_predict uses
+ * these; a probe that records real addresses can use them too.
+ */
+void gm_global_counts_of(const struct gm_lane lanes[GM_WARP_SIZE],
+			 int elem_bytes, struct gm_global_counts *c);
+void gm_shared_counts_of(const struct gm_lane lanes[GM_WARP_SIZE],
+			 int elem_bytes, struct gm_shared_counts *c);
+
+/*
+ * Shared memory: how many consecutive lanes form one phase (one pass of the
+ * bank arbiter) for this access width: 32 for <= 4 B, 16 for 8 B, 8 for 16 B.
+ * A working hypothesis, see docs/MODEL.md; this is the one place it lives.
+ */
+int gm_smem_lanes_per_phase(int elem_bytes);
 
 /* Map a C/CUDA type name ("float4", "double", "half", ...) to its size; 0 if unknown. */
 int gm_type_bytes(const char *name);

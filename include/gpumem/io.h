@@ -1,0 +1,41 @@
+/*
+ * io.h - renderers and files at the edge: JSON (schema docs/SCHEMA.md), CSV,
+ * the human table, and atomic output files. Pure C; never prints on its own:
+ * every writer takes the FILE the CLI hands it.
+ */
+#ifndef GPUMEM_IO_H
+#define GPUMEM_IO_H
+
+#include <stdio.h>
+#include "gpumem/result.h"
+
+/*
+ * An output file written atomically: data goes to a temporary file in the
+ * target's directory, renamed over the target only on commit. Opening it
+ * first proves the path is writable before any benchmark runs.
+ */
+struct gm_outfile {
+	char path[4096];
+	char tmp[4096 + 16];
+	FILE *f;
+};
+
+gm_status gm_outfile_open(struct gm_outfile *o, const char *path);
+gm_status gm_outfile_commit(struct gm_outfile *o);
+void gm_outfile_abort(struct gm_outfile *o);
+
+gm_status gm_json_write(FILE *f, const struct gm_run_result *r);
+/* Read a document written by gm_json_write (round trip); r is initialised here. */
+gm_status gm_json_read(const char *path, struct gm_run_result *r);
+
+gm_status gm_csv_write(FILE *f, const struct gm_run_result *r);
+
+/* The human table: one row per case. */
+void gm_table_write(FILE *f, const struct gm_run_result *r);
+
+/* Device block as text lines ("name: value"). */
+void gm_device_write(FILE *f, const struct gm_device_info *d);
+
+const char *gm_case_status_name(enum gm_case_status s);
+
+#endif

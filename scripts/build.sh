@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Configure and build into ${BUILD_DIR:-build}: with CUDA when nvcc is there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/deps.sh
+build=${BUILD_DIR:-build}
+cuda=OFF
+if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
+  cuda=ON
+  export PATH="$PATH:/usr/local/cuda/bin"
+fi
+cmake -S . -B "$build" -DGPUMEM_CUDA="${GPUMEM_CUDA:-$cuda}" \
+  -DGPUMEM_CUDA_ARCHS="${GPUMEM_CUDA_ARCHS:-90}" >/dev/null
+cmake --build "$build" -j"$(nproc)"

@@ -1,0 +1,59 @@
+/*
+ * fam_copy.c - the copy family's cases: streaming copies at 4, 8 and 16 bytes
+ * per access, one element per thread vs grid-stride with 4 loads in flight,
+ * read-only and write-only streams, and cudaMemcpy device-to-device as the
+ * reference. Kernels: src/kernels/copy.cu.
+ */
+#include "bench/family.h"
+#include "kernels/kernels.h"
+
+/* mode values shared with copy.cu */
+enum { COPY_ONE = 0, COPY_ILP = 1, COPY_READ = 2, COPY_WRITE = 3, COPY_MEMCPY = 4 };
+
+static const struct {
+	int mode, eb, quick;
+	const char *label, *desc;
+} variants[] = {
+	{ COPY_ONE, 4, 0, "v0_b4", "copy, 4 B per thread, one element per thread" },
+	{ COPY_ONE, 8, 0, "v1_b8", "copy, 8 B per thread, one element per thread" },
+	{ COPY_ONE, 16, 1, "v2_b16", "copy, 16 B per thread, one element per thread" },
+	{ COPY_ILP, 4, 0, "v3_b4_ilp4", "copy, 4 B, grid-stride, 4 loads in flight per thread" },
+	{ COPY_ILP, 8, 0, "v4_b8_ilp4", "copy, 8 B, grid-stride, 4 loads in flight per thread" },
+	{ COPY_ILP, 16, 1, "v5_b16_ilp4", "copy, 16 B, grid-stride, 4 loads in flight per thread" },
+	{ COPY_READ, 4, 0, "read_b4_ilp4", "read-only stream, 4 B, grid-stride, 4 in flight" },
+	{ COPY_READ, 16, 1, "read_b16_ilp4", "read-only stream, 16 B, grid-stride, 4 in flight" },
+	{ COPY_WRITE, 4, 0, "write_b4_ilp4", "write-only stream, 4 B, grid-stride, 4 in flight" },
+	{ COPY_WRITE, 16, 1, "write_b16_ilp4", "write-only stream, 16 B, grid-stride, 4 in flight" },
+	{ COPY_MEMCPY, 16, 1, "memcpy_d2d", "cudaMemcpyAsync device-to-device (reference)" },
+};
+
+static int copy_enumerate(struct gm_case *out, int max)
+{
+	const int n = (int)(sizeof(variants) / sizeof(variants[0]));
+	struct gm_case scratch;
+
+	for (int i = 0; i < n; i++) {
+		struct gm_case *c = gm_case_slot(out, max, i, &scratch);
+		int mode = variants[i].mode, eb = variants[i].eb;
+		int version = mode <= COPY_ILP ? i : -1;
+
+		gm_case_begin(c, &gm_family_copy, version, GM_KIND_DRAM, variants[i].quick,
+			      variants[i].desc, "%s", variants[i].label);
+		gm_case_param_add(c, "mode", mode);
+		gm_case_param_add(c, "elem_bytes", eb);
+		if (mode == COPY_MEMCPY)
+			continue;
+		if (mode != COPY_WRITE)
+			gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, eb, 256, 1, 0,
+					    "bx*bdx + tid");
+		if (mode != COPY_READ)
+			gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, eb, 256, 1, 0,
+					    "bx*bdx + tid");
+	}
+	return n;
+}
+
+const struct gm_family gm_family_copy = {
+	"copy", "streaming copy, read-only and write-only at 4/8/16 B per access vs cudaMemcpy",
+	copy_enumerate, gm_copy_ops,
+};

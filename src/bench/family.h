@@ -1,0 +1,47 @@
+/*
+ * family.h - helpers the fam_<name>.c case tables share, and the family
+ * objects the registry lists.
+ */
+#ifndef GPUMEM_BENCH_FAMILY_H
+#define GPUMEM_BENCH_FAMILY_H
+
+#include "gpumem/bench.h"
+
+extern const struct gm_family gm_family_copy;
+extern const struct gm_family gm_family_stride;
+extern const struct gm_family gm_family_offset;
+extern const struct gm_family gm_family_transpose;
+extern const struct gm_family gm_family_banks;
+extern const struct gm_family gm_family_rowcol;
+
+/*
+ * Start case *c of family f: name "<family>.<label>" (label printf-style),
+ * version, description. Returns c for chaining.
+ */
+struct gm_case *gm_case_begin(struct gm_case *c, const struct gm_family *f, int version,
+			      enum gm_case_kind kind, int quick, const char *desc,
+			      const char *label_fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 7, 8)))
+#endif
+	;
+
+/* Append a parameter (key must be a static string). */
+void gm_case_param_add(struct gm_case *c, const char *key, int64_t value);
+
+/* Append a declared access pattern; index printf-style. */
+void gm_case_pattern_add(struct gm_case *c, const char *what, enum gm_space space,
+			 enum gm_op op, int elem_bytes, int bx, int by, int64_t base,
+			 const char *index_fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 9, 10)))
+#endif
+	;
+
+/*
+ * Enumeration helper: families write cases through this so that max == 0
+ * counts only. Returns the case to fill, or a scratch case past max.
+ */
+struct gm_case *gm_case_slot(struct gm_case *out, int max, int i, struct gm_case *scratch);
+
+#endif

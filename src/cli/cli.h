@@ -1,0 +1,54 @@
+/*
+ * cli.h - the subcommands and the process exit codes. Only this layer
+ * prints human text and decides exit codes (docs/CLI.md lists them).
+ */
+#ifndef GPUMEM_CLI_H
+#define GPUMEM_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "gpumem/status.h"
+
+enum gm_exit {
+	GM_EXIT_OK = 0,
+	GM_EXIT_CASE_FAILED = 1,   /* some case failed validation or hit an error */
+	GM_EXIT_USAGE = 2,         /* bad option, unknown benchmark, bad input */
+	GM_EXIT_NO_DEVICE = 3,     /* no CUDA device, driver missing or too old */
+	GM_EXIT_TOO_LARGE = 4,     /* --size exceeds free device memory */
+	GM_EXIT_IO = 5,            /* an output file could not be written */
+	GM_EXIT_CUDA = 6,          /* the device failed during the run */
+	GM_EXIT_INTERRUPTED = 130, /* Ctrl-C: finished cases were written */
+};
+
+int cmd_info(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
+
+/* Exit code for a library status. */
+int gm_exit_code(gm_status s);
+
+/* "error: <msg>" on stderr; the message from gm_last_error() or gm_strerror(). */
+int gm_error(int code, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+
+/* Options of `gpumem run`, parsed without side effects (tested in test_cli). */
+struct gm_run_args {
+	const char *json_path, *csv_path;
+	int reps;             /* 0 = default */
+	uint64_t size;        /* per-array bytes; 0 = from the device */
+	int device;
+	int quick;
+	int help;
+	const char **selectors;
+	int nselectors;
+};
+
+/* Parse argv (argv[0] == "run"). On error returns GM_ERR_INVALID_ARG with a message in err. */
+gm_status gm_run_args_parse(int argc, char **argv, struct gm_run_args *a, char *err, size_t n);
+void gm_run_args_free(struct gm_run_args *a);
+
+#endif

@@ -1,0 +1,240 @@
+/*
+ * cmd_run.c - `gpumem run [SELECTOR...]`: check everything that can be
+ * checked before touching the GPU (options, selectors, output paths, size vs
+ * free memory), then validate and time the cases, print the table and write
+ * JSON/CSV atomically. Ctrl-C stops after the current case; the finished
+ * cases are still written.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "cli/cli.h"
+#include "gpumem/bench.h"
+#include "gpumem/io.h"
+#include "gpumem/result.h"
+#include "gpumem/units.h"
+
+#define DEFAULT_REPS 20
+#define QUICK_REPS 7
+
+static volatile int stop_flag;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
+
+static const char usage_text[] =
+	"usage: gpumem run [SELECTOR...] [--json FILE] [--csv FILE] [--reps N] [--size BYTES]\n"
+	"                  [--device N] [--quick]\n"
+	"  SELECTOR   a family (copy), a case name (copy.v2_b16) or a prefix (stride.b4);\n"
+	"             none = the default suite ('gpumem list' shows all)\n"
+	"  --size     per-array working set, e.g. 512M, 4G (default: 4 GiB, less if memory is short)\n"
+	"  --reps     timed samples per case (default 20, 7 with --quick)\n"
+	"  --quick    the small suite (a few cases per family, 1 GiB arrays)\n";
+
+struct run_ctx {
+	struct gm_run_args args;
+	struct gm_outfile json, csv;
+	int have_json, have_csv;
+	const struct gm_case **cases;
+	int ncases;
+	struct gm_run_result res;
+};
+
+static void progress(void *ctx, int i, int n, const struct gm_case *c)
+{
+	(void)ctx;
+	fprintf(stderr, "\r[%3d/%3d] %-40s", i + 1, n, c->name);
+	if (i + 1 == n)
+		fputc('\n', stderr);
+}
+
+static int unknown_selector(const char *word)
+{
+	const char *hint[4];
+	int k = gm_registry_suggest(word, hint, 4);
+
+	fprintf(stderr, "error: no benchmark matches '%s'", word);
+	for (int i = 0; i < k; i++)
+		fprintf(stderr, "%s'%s'", i ? ", " : "; did you mean ", hint[i]);
+	fprintf(stderr, "%s\n", k ? "?" : "; see 'gpumem list'");
+	return GM_EXIT_USAGE;
+}
+
+static int select_cases(struct run_ctx *x)
+{
+	int n, bad;
+	const struct gm_case *all = gm_registry_cases(&n);
+	unsigned char *sel = calloc((size_t)n + 1, 1);
+
+	x->cases = calloc((size_t)n + 1, sizeof(*x->cases));
+	if (!sel || !x->cases) {
+		free(sel);
+		return gm_error(GM_EXIT_USAGE, "out of memory");
+	}
+	if (gm_registry_select(x->args.selectors, x->args.nselectors, x->args.quick, sel, &bad)) {
+		free(sel);
+		return unknown_selector(x->args.selectors[bad]);
+	}
+	for (int i = 0; i < n; i++)
+		if (sel[i])
+			x->cases[x->ncases++] = &all[i];
+	free(sel);
+	return GM_EXIT_OK;
+}
+
+static int open_outputs(struct run_ctx *x)
+{
+	if (x->args.json_path) {
+		if (gm_outfile_open(&x->json, x->args.json_path))
+			return gm_error(GM_EXIT_IO, "%s", gm_last_error());
+		x->have_json = 1;
+	}
+	if (x->args.csv_path) {
+		if (gm_outfile_open(&x->csv, x->args.csv_path))
+			return gm_error(GM_EXIT_IO, "%s", gm_last_error());
+		x->have_csv = 1;
+	}
+	return GM_EXIT_OK;
+}
+
+/* --size must fit: every case holds up to two arrays of that size at once. */
+static int check_size(const struct run_ctx *x)
+{
+	double need = 2.0 * (double)x->args.size;
+
+	if (x->args.size && need > (double)x->res.dev.free_mem)
+		return gm_error(GM_EXIT_TOO_LARGE,
+				"--size %.2f GiB needs %.2f GiB of device memory (two arrays); "
+				"%.2f GiB is free on device %d",
+				x->args.size / 1073741824.0, need / 1073741824.0,
+				x->res.dev.free_mem / 1073741824.0, x->res.dev.index);
+	return GM_EXIT_OK;
+}
+
+static void describe_run(struct run_ctx *x, int argc, char **argv)
+{
+	time_t now = time(NULL);
+	size_t used = (size_t)snprintf(x->res.command, sizeof(x->res.command), "gpumem");
+
+	for (int i = 0; i < argc && used < sizeof(x->res.command); i++)
+		used += (size_t)snprintf(x->res.command + used, sizeof(x->res.command) - used, " %s",
+					 argv[i]);
+	strftime(x->res.started_utc, sizeof(x->res.started_utc), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	x->res.reps = x->args.reps ? x->args.reps : x->args.quick ? QUICK_REPS : DEFAULT_REPS;
+	x->res.warmup = 2;
+	x->res.seed = (uint32_t)now ^ ((uint32_t)getpid() << 16);
+}
+
+static int write_outputs(struct run_ctx *x)
+{
+	int code = GM_EXIT_OK;
+
+	if (x->have_json) {
+		x->have_json = 0;
+		if (gm_json_write(x->json.f, &x->res) || gm_outfile_commit(&x->json))
+			code = gm_error(GM_EXIT_IO, "%s", gm_last_error());
+	}
+	if (x->have_csv) {
+		x->have_csv = 0;
+		if (gm_csv_write(x->csv.f, &x->res) || gm_outfile_commit(&x->csv))
+			code = gm_error(GM_EXIT_IO, "%s", gm_last_error());
+	}
+	return code;
+}
+
+static int run_suite(struct run_ctx *x)
+{
+	struct gm_runner_opts o = { 0 };
+	struct timespec t0, t1;
+	gm_status s;
+
+	o.reps = x->res.reps;
+	o.warmup = x->res.warmup;
+	o.min_sample_ms = 0.5;
+	o.array_bytes = x->args.size;
+	o.quick = x->args.quick;
+	o.seed = x->res.seed;
+	o.stop = &stop_flag;
+	o.progress = isatty(STDERR_FILENO) ? progress : NULL;
+	signal(SIGINT, on_sigint);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	s = gm_run_cases(x->cases, x->ncases, &o, &x->res.dev, &x->res);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	signal(SIGINT, SIG_DFL);
+	x->res.wall_s = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
+	x->res.interrupted = s == GM_ERR_INTERRUPTED;
+	if (s == GM_ERR_INTERRUPTED)
+		fprintf(stderr, "interrupted: writing the %d finished cases\n", x->res.ncases);
+	else if (s)
+		gm_error(gm_exit_code(s), "%s", gm_last_error());
+	return s ? gm_exit_code(s) : GM_EXIT_OK;
+}
+
+static int case_failures(const struct gm_run_result *r)
+{
+	int bad = 0;
+
+	for (int i = 0; i < r->ncases; i++)
+		bad += r->cases[i].status == GM_CASE_FAILED || r->cases[i].status == GM_CASE_ERROR;
+	return bad;
+}
+
+static int run_main(struct run_ctx *x, int argc, char **argv)
+{
+	int code = select_cases(x);
+	gm_status s;
+
+	if (!code)
+		code = open_outputs(x);
+	if (code)
+		return code;
+	s = gm_gpu_open(x->args.device, &x->res.dev);
+	if (s)
+		return gm_error(gm_exit_code(s), "%s", gm_last_error());
+	x->res.have_device = 1;
+	code = check_size(x);
+	if (code)
+		return code;
+	describe_run(x, argc, argv);
+	code = run_suite(x);
+	gm_table_write(stdout, &x->res);
+	printf("\n%d cases in %.1f s on %s (peak %.1f GB/s); GB = 1e9 B, reads + writes counted\n",
+	       x->res.ncases, x->res.wall_s, x->res.dev.name, x->res.dev.peak_gbs);
+	int wcode = write_outputs(x);
+	if (!code && case_failures(&x->res))
+		code = GM_EXIT_CASE_FAILED;
+	return code ? code : wcode;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_ctx x;
+	char err[256];
+	int code;
+
+	memset(&x, 0, sizeof(x));
+	gm_result_init(&x.res);
+	if (gm_run_args_parse(argc, argv, &x.args, err, sizeof(err)))
+		return gm_error(GM_EXIT_USAGE, "%s (see 'gpumem run --help')", err);
+	if (x.args.help) {
+		fputs(usage_text, stdout);
+		gm_run_args_free(&x.args);
+		return GM_EXIT_OK;
+	}
+	code = run_main(&x, argc, argv);
+	if (x.have_json)
+		gm_outfile_abort(&x.json);
+	if (x.have_csv)
+		gm_outfile_abort(&x.csv);
+	gm_gpu_close();
+	gm_result_release(&x.res);
+	free(x.cases);
+	gm_run_args_free(&x.args);
+	return code;
+}

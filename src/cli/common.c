@@ -1,0 +1,31 @@
+/* common.c - exit codes and error lines shared by the subcommands. */
+#include <stdarg.h>
+#include <stdio.h>
+#include "cli/cli.h"
+
+int gm_exit_code(gm_status s)
+{
+	switch (s) {
+	case GM_OK: return GM_EXIT_OK;
+	case GM_ERR_NO_DEVICE:
+	case GM_ERR_DRIVER: return GM_EXIT_NO_DEVICE;
+	case GM_ERR_TOO_LARGE: return GM_EXIT_TOO_LARGE;
+	case GM_ERR_IO: return GM_EXIT_IO;
+	case GM_ERR_CUDA: return GM_EXIT_CUDA;
+	case GM_ERR_INTERRUPTED: return GM_EXIT_INTERRUPTED;
+	case GM_ERR_VALIDATION: return GM_EXIT_CASE_FAILED;
+	default: return GM_EXIT_USAGE;
+	}
+}
+
+int gm_error(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return code;
+}

@@ -1,0 +1,37 @@
+/* result.c - lifecycle of the run result. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gpumem/result.h"
+
+void gm_result_init(struct gm_run_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	snprintf(r->tool_version, sizeof(r->tool_version), "%s", GPUMEM_VERSION);
+	snprintf(r->byte_convention, sizeof(r->byte_convention),
+		 "GB = 1e9 bytes; reads + writes counted; useful = bytes the algorithm needs, "
+		 "hw = 32-byte sectors the access pattern touches");
+}
+
+struct gm_case_result *gm_result_add(struct gm_run_result *r)
+{
+	if (r->ncases == r->cap) {
+		int cap = r->cap ? 2 * r->cap : 64;
+		struct gm_case_result *c = realloc(r->cases, sizeof(*c) * (size_t)cap);
+		if (!c)
+			return NULL;
+		r->cases = c;
+		r->cap = cap;
+	}
+	memset(&r->cases[r->ncases], 0, sizeof(r->cases[0]));
+	return &r->cases[r->ncases++];
+}
+
+void gm_result_release(struct gm_run_result *r)
+{
+	for (int i = 0; i < r->ncases; i++)
+		free(r->cases[i].samples_ms);
+	free(r->cases);
+	r->cases = NULL;
+	r->ncases = r->cap = 0;
+}

@@ -1,0 +1,239 @@
+/*
+ * gpu_cuda.c - the device layer on the CUDA runtime: device query, memory
+ * with a free-memory check, the harness stream and event timers.
+ */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cuda_runtime_api.h>
+#include "gpumem/gpu.h"
+#include "gpu/gpu_internal.h"
+
+static cudaStream_t harness_stream;
+
+gm_status gm_cuda_status(cudaError_t e, const char *expr, const char *file, int line)
+{
+	gm_status s = GM_ERR_CUDA;
+
+	if (e == cudaErrorNoDevice)
+		s = GM_ERR_NO_DEVICE;
+	else if (e == cudaErrorInsufficientDriver || e == cudaErrorStubLibrary)
+		s = GM_ERR_DRIVER;
+	else if (e == cudaErrorMemoryAllocation)
+		s = GM_ERR_TOO_LARGE;
+	(void)cudaGetLastError(); /* clear a non-sticky error */
+	return gm_fail(s, "%s: %s (%s:%d)", expr, cudaGetErrorString(e), file, line);
+}
+
+gm_status gm_gpu_count(int *n)
+{
+	int drv = 0;
+
+	*n = 0;
+	if (cudaDriverGetVersion(&drv) != cudaSuccess || drv == 0)
+		return gm_fail(GM_ERR_NO_DEVICE, "no NVIDIA driver found");
+	if (drv < CUDART_VERSION)
+		return gm_fail(GM_ERR_DRIVER, "driver supports CUDA %d.%d, gpumem needs %d.%d",
+			       drv / 1000, drv % 1000 / 10, CUDART_VERSION / 1000,
+			       CUDART_VERSION % 1000 / 10);
+	GM_CU(cudaGetDeviceCount(n));
+	if (*n == 0)
+		return gm_fail(GM_ERR_NO_DEVICE, "no CUDA device visible");
+	return GM_OK;
+}
+
+double gm_peak_gbs(int mem_clock_khz, int bus_width_bits)
+{
+	/* double data rate: two transfers per memory clock */
+	return 2.0 * (double)mem_clock_khz * 1e3 * (double)bus_width_bits / 8.0 / 1e9;
+}
+
+static int attr(enum cudaDeviceAttr a, int dev)
+{
+	int v = -1;
+
+	if (cudaDeviceGetAttribute(&v, a, dev) != cudaSuccess)
+		v = -1;
+	return v;
+}
+
+/* PCIe link from NVML, loaded at run time: optional, -1 when absent. */
+static void query_pcie(struct gm_device_info *d)
+{
+	typedef int (*init_fn)(void);
+	typedef int (*by_bus_fn)(const char *, void **);
+	typedef int (*link_fn)(void *, unsigned *);
+	void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+	char bus[32];
+	void *h = NULL;
+	unsigned gen = 0, width = 0;
+
+	d->pcie_gen = d->pcie_width = -1;
+	if (!lib)
+		return;
+	init_fn init = (init_fn)dlsym(lib, "nvmlInit_v2");
+	by_bus_fn by_bus = (by_bus_fn)dlsym(lib, "nvmlDeviceGetHandleByPciBusId_v2");
+	link_fn lgen = (link_fn)dlsym(lib, "nvmlDeviceGetCurrPcieLinkGeneration");
+	link_fn lwid = (link_fn)dlsym(lib, "nvmlDeviceGetCurrPcieLinkWidth");
+	int (*shut)(void) = (int (*)(void))dlsym(lib, "nvmlShutdown");
+	if (init && by_bus && lgen && lwid && shut && init() == 0) {
+		if (cudaDeviceGetPCIBusId(bus, sizeof(bus), d->index) == cudaSuccess &&
+		    by_bus(bus, &h) == 0) {
+			if (lgen(h, &gen) == 0)
+				d->pcie_gen = (int)gen;
+			if (lwid(h, &width) == 0)
+				d->pcie_width = (int)width;
+		}
+		shut();
+	}
+	dlclose(lib);
+}
+
+gm_status gm_gpu_open(int index, struct gm_device_info *d)
+{
+	struct cudaDeviceProp p;
+	size_t fr = 0, tot = 0;
+	int n;
+	gm_status s = gm_gpu_count(&n);
+
+	if (s)
+		return s;
+	if (index < 0 || index >= n)
+		return gm_fail(GM_ERR_INVALID_ARG, "device %d does not exist (%d visible)", index, n);
+	GM_CU(cudaSetDevice(index));
+	GM_CU(cudaGetDeviceProperties(&p, index));
+	memset(d, 0, sizeof(*d));
+	d->index = index;
+	snprintf(d->name, sizeof(d->name), "%s", p.name);
+	d->cc_major = p.major;
+	d->cc_minor = p.minor;
+	d->sm_count = p.multiProcessorCount;
+	d->sm_clock_khz = attr(cudaDevAttrClockRate, index);
+	d->mem_clock_khz = attr(cudaDevAttrMemoryClockRate, index);
+	d->bus_width_bits = attr(cudaDevAttrGlobalMemoryBusWidth, index);
+	d->l2_bytes = p.l2CacheSize;
+	d->persisting_l2_max_bytes = p.persistingL2CacheMaxSize;
+	d->smem_per_sm = (int64_t)p.sharedMemPerMultiprocessor;
+	d->smem_per_block_optin = (int64_t)p.sharedMemPerBlockOptin;
+	d->max_threads_per_sm = p.maxThreadsPerMultiProcessor;
+	d->ecc = p.ECCEnabled;
+	d->pci_domain = p.pciDomainID;
+	d->pci_bus = p.pciBusID;
+	d->pci_device = p.pciDeviceID;
+	GM_CU(cudaDriverGetVersion(&d->driver_version));
+	GM_CU(cudaRuntimeGetVersion(&d->runtime_version));
+	GM_CU(cudaMemGetInfo(&fr, &tot));
+	d->free_mem = (int64_t)fr;
+	d->total_mem = (int64_t)tot;
+	d->peak_gbs = gm_peak_gbs(d->mem_clock_khz, d->bus_width_bits);
+	query_pcie(d);
+	if (!harness_stream)
+		GM_CU(cudaStreamCreateWithFlags(&harness_stream, cudaStreamNonBlocking));
+	return GM_OK;
+}
+
+gm_status gm_gpu_mem_info(int64_t *free_bytes, int64_t *total_bytes)
+{
+	size_t fr, tot;
+
+	GM_CU(cudaMemGetInfo(&fr, &tot));
+	*free_bytes = (int64_t)fr;
+	*total_bytes = (int64_t)tot;
+	return GM_OK;
+}
+
+gm_status gm_gpu_alloc(void **p, size_t bytes)
+{
+	size_t fr, tot;
+	/* leave room for the context's own allocations */
+	const size_t reserve = 256u << 20;
+
+	*p = NULL;
+	GM_CU(cudaMemGetInfo(&fr, &tot));
+	if (bytes + reserve > fr)
+		return gm_fail(GM_ERR_TOO_LARGE,
+			       "needs %.2f GiB of device memory, %.2f GiB free",
+			       bytes / 1073741824.0, fr / 1073741824.0);
+	GM_CU(cudaMalloc(p, bytes));
+	return GM_OK;
+}
+
+void gm_gpu_free(void *p)
+{
+	if (p)
+		cudaFree(p);
+}
+
+gm_status gm_gpu_sync(void)
+{
+	GM_CU(cudaStreamSynchronize(harness_stream));
+	return GM_OK;
+}
+
+void *gm_gpu_stream(void)
+{
+	return harness_stream;
+}
+
+struct gm_timer {
+	cudaEvent_t start, stop;
+};
+
+gm_status gm_timer_create(struct gm_timer **t)
+{
+	struct gm_timer *x = calloc(1, sizeof(*x));
+
+	*t = NULL;
+	if (!x)
+		return GM_ERR_NOMEM;
+	if (cudaEventCreate(&x->start) != cudaSuccess ||
+	    cudaEventCreate(&x->stop) != cudaSuccess) {
+		gm_timer_destroy(x);
+		return gm_fail(GM_ERR_CUDA, "cudaEventCreate failed");
+	}
+	*t = x;
+	return GM_OK;
+}
+
+gm_status gm_timer_start(struct gm_timer *t)
+{
+	GM_CU(cudaEventRecord(t->start, harness_stream));
+	return GM_OK;
+}
+
+gm_status gm_timer_stop(struct gm_timer *t)
+{
+	GM_CU(cudaEventRecord(t->stop, harness_stream));
+	return GM_OK;
+}
+
+gm_status gm_timer_elapsed_ms(struct gm_timer *t, double *ms)
+{
+	float f = 0;
+
+	GM_CU(cudaEventSynchronize(t->stop));
+	GM_CU(cudaEventElapsedTime(&f, t->start, t->stop));
+	*ms = f;
+	return GM_OK;
+}
+
+void gm_timer_destroy(struct gm_timer *t)
+{
+	if (!t)
+		return;
+	if (t->start)
+		cudaEventDestroy(t->start);
+	if (t->stop)
+		cudaEventDestroy(t->stop);
+	free(t);
+}
+
+void gm_gpu_close(void)
+{
+	if (harness_stream) {
+		cudaStreamSynchronize(harness_stream);
+		cudaStreamDestroy(harness_stream);
+		harness_stream = NULL;
+	}
+}

@@ -1,0 +1,190 @@
+/* json_read.c - read a run document back into the result model. */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gpumem/io.h"
+#include "io/json_keys.h"
+
+static void copy_str(char *dst, size_t n, json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+	snprintf(dst, n, "%s", s ? s : "");
+}
+
+static double num(json_t *o, const char *key)
+{
+	return json_number_value(json_object_get(o, key));
+}
+
+static void read_device(json_t *d, struct gm_device_info *dev)
+{
+	const char *cc = json_string_value(json_object_get(d, K_D_CC));
+
+	copy_str(dev->name, sizeof(dev->name), d, K_D_NAME);
+	if (cc)
+		sscanf(cc, "%d.%d", &dev->cc_major, &dev->cc_minor);
+	dev->index = (int)num(d, K_D_INDEX);
+	dev->sm_count = (int)num(d, K_D_SMS);
+	dev->sm_clock_khz = (int)num(d, K_D_SMCLK);
+	dev->mem_clock_khz = (int)num(d, K_D_MEMCLK);
+	dev->bus_width_bits = (int)num(d, K_D_BUS);
+	dev->l2_bytes = (int64_t)num(d, K_D_L2);
+	dev->total_mem = (int64_t)num(d, K_D_TOTAL);
+	dev->free_mem = (int64_t)num(d, K_D_FREE);
+	dev->driver_version = (int)num(d, K_D_DRIVER);
+	dev->runtime_version = (int)num(d, K_D_RUNTIME);
+	dev->peak_gbs = num(d, K_D_PEAK);
+}
+
+static enum gm_case_status status_from(const char *s)
+{
+	if (!s || !strcmp(s, "ok"))
+		return GM_CASE_OK;
+	if (!strcmp(s, "failed"))
+		return GM_CASE_FAILED;
+	return !strcmp(s, "skipped") ? GM_CASE_SKIPPED : GM_CASE_ERROR;
+}
+
+static void read_stats(json_t *s, struct gm_stats *st)
+{
+	st->n = (int)num(s, K_S_N);
+	st->median = num(s, K_S_MEDIAN);
+	st->min = num(s, K_S_MIN);
+	st->max = num(s, K_S_MAX);
+	st->mean = num(s, K_S_MEAN);
+	st->stddev = num(s, K_S_STDDEV);
+	st->cov_pct = num(s, K_S_COV);
+}
+
+static void read_params(json_t *p, struct gm_case_result *c)
+{
+	const char *key;
+	json_t *v;
+
+	json_object_foreach(p, key, v) {
+		if (c->nparams == GM_MAX_PARAMS)
+			break;
+		snprintf(c->param_keys[c->nparams], sizeof(c->param_keys[0]), "%s", key);
+		c->params[c->nparams].key = c->param_keys[c->nparams];
+		c->params[c->nparams].value = json_integer_value(v);
+		c->nparams++;
+	}
+}
+
+static void read_preds(json_t *a, struct gm_case_result *c)
+{
+	size_t i;
+	json_t *p;
+
+	json_array_foreach(a, i, p) {
+		struct gm_pattern_prediction *pp;
+		if (c->npred == GM_MAX_PATTERNS)
+			break;
+		pp = &c->pred[c->npred++];
+		copy_str(pp->what, sizeof(pp->what), p, K_P_WHAT);
+		copy_str(pp->space, sizeof(pp->space), p, K_P_SPACE);
+		copy_str(pp->op, sizeof(pp->op), p, K_P_OP);
+		copy_str(pp->index, sizeof(pp->index), p, K_P_INDEX);
+		pp->elem_bytes = (int)num(p, K_P_ELEM);
+		pp->per_request = num(p, K_P_PER_REQ);
+		pp->ideal = num(p, K_P_IDEAL);
+		pp->efficiency_pct = num(p, K_P_EFF);
+	}
+}
+
+static gm_status read_samples(json_t *a, struct gm_case_result *c)
+{
+	size_t n = json_array_size(a), i;
+	json_t *v;
+
+	if (!n)
+		return GM_OK;
+	c->samples_ms = calloc(n, sizeof(double));
+	if (!c->samples_ms)
+		return GM_ERR_NOMEM;
+	json_array_foreach(a, i, v)
+		c->samples_ms[i] = json_number_value(v);
+	c->nsamples = (int)n;
+	return GM_OK;
+}
+
+static gm_status read_case(json_t *o, struct gm_case_result *c)
+{
+	json_t *gbs = json_object_get(o, K_C_GBS);
+	const char *kind = json_string_value(json_object_get(o, K_C_KIND));
+
+	copy_str(c->name, sizeof(c->name), o, K_C_NAME);
+	copy_str(c->family, sizeof(c->family), o, K_C_FAMILY);
+	copy_str(c->label, sizeof(c->label), o, K_C_LABEL);
+	copy_str(c->message, sizeof(c->message), o, K_C_MESSAGE);
+	c->version = (int)num(o, K_C_VERSION);
+	c->kind = kind && !strcmp(kind, "smem") ? GM_KIND_SMEM : GM_KIND_DRAM;
+	c->status = status_from(json_string_value(json_object_get(o, K_C_STATUS)));
+	c->verified = json_is_true(json_object_get(o, K_C_VERIFIED));
+	c->traffic.bytes_useful = num(o, K_C_BYTES_USEFUL);
+	c->traffic.bytes_hw = num(o, K_C_BYTES_HW);
+	c->traffic.accesses = num(o, K_C_ACCESSES);
+	c->traffic.working_set = (int64_t)num(o, K_C_WORKING_SET);
+	read_params(json_object_get(o, K_C_PARAMS), c);
+	read_stats(json_object_get(o, K_C_STATS), &c->ms);
+	c->gbs_median = num(gbs, K_S_MEDIAN);
+	c->gbs_min = num(gbs, K_S_MIN);
+	c->gbs_max = num(gbs, K_S_MAX);
+	c->gbs_hw_median = num(o, K_C_GBS_HW);
+	c->pct_peak = num(o, K_C_PCT_PEAK);
+	c->ns_per_access = num(o, K_C_NS_ACCESS);
+	c->slowdown = num(o, K_C_SLOWDOWN);
+	c->pred_efficiency_pct = num(o, K_C_PRED_EFF);
+	read_preds(json_object_get(o, K_C_PRED), c);
+	return read_samples(json_object_get(o, K_C_SAMPLES), c);
+}
+
+static gm_status read_doc(json_t *doc, struct gm_run_result *r)
+{
+	json_t *dev = json_object_get(doc, K_DEVICE), *cases = json_object_get(doc, K_CASES), *c;
+	const char *schema = json_string_value(json_object_get(doc, K_SCHEMA));
+	size_t i;
+
+	if (!schema || strcmp(schema, GM_SCHEMA_NAME) || !json_is_array(cases))
+		return gm_fail(GM_ERR_PARSE, "not a gpumem run document");
+	if (num(doc, K_SCHEMA_VERSION) > GM_SCHEMA_VERSION)
+		return gm_fail(GM_ERR_PARSE, "schema version %.0f is newer than this gpumem (%d)",
+			       num(doc, K_SCHEMA_VERSION), GM_SCHEMA_VERSION);
+	copy_str(r->tool_version, sizeof(r->tool_version), doc, K_TOOL_VERSION);
+	copy_str(r->command, sizeof(r->command), doc, K_COMMAND);
+	copy_str(r->started_utc, sizeof(r->started_utc), doc, K_STARTED);
+	copy_str(r->byte_convention, sizeof(r->byte_convention), doc, K_CONVENTION);
+	r->wall_s = num(doc, K_WALL);
+	r->interrupted = json_is_true(json_object_get(doc, K_INTERRUPTED));
+	r->seed = (uint32_t)num(doc, K_SEED);
+	r->array_bytes = (size_t)num(doc, K_ARRAY_BYTES);
+	r->reps = (int)num(doc, K_REPS);
+	r->warmup = (int)num(doc, K_WARMUP);
+	r->have_device = json_is_object(dev);
+	if (r->have_device)
+		read_device(dev, &r->dev);
+	json_array_foreach(cases, i, c) {
+		struct gm_case_result *cr = gm_result_add(r);
+		gm_status s = cr ? read_case(c, cr) : GM_ERR_NOMEM;
+		if (s)
+			return s;
+	}
+	return GM_OK;
+}
+
+gm_status gm_json_read(const char *path, struct gm_run_result *r)
+{
+	json_error_t err;
+	json_t *doc = json_load_file(path, 0, &err);
+	gm_status s;
+
+	gm_result_init(r);
+	if (!doc)
+		return gm_fail(GM_ERR_PARSE, "cannot read '%s': %s (line %d)", path, err.text, err.line);
+	s = read_doc(doc, r);
+	json_decref(doc);
+	if (s)
+		gm_result_release(r);
+	return s;
+}

@@ -1,0 +1,99 @@
+/* json_write.c - the run document (schema docs/SCHEMA.md) through jansson. */
+#include <jansson.h>
+#include <stdio.h>
+#include "gpumem/io.h"
+#include "io/json_keys.h"
+
+const char *gm_case_status_name(enum gm_case_status s)
+{
+	switch (s) {
+	case GM_CASE_OK: return "ok";
+	case GM_CASE_FAILED: return "failed";
+	case GM_CASE_SKIPPED: return "skipped";
+	case GM_CASE_ERROR: return "error";
+	}
+	return "error";
+}
+
+static json_t *device_json(const struct gm_device_info *d)
+{
+	char cc[16], pci[32];
+
+	snprintf(cc, sizeof(cc), "%d.%d", d->cc_major, d->cc_minor);
+	snprintf(pci, sizeof(pci), "%04x:%02x:%02x.0", d->pci_domain, d->pci_bus, d->pci_device);
+	return json_pack("{si ss ss si si si si sI sI sI sI sI sI sb si si ss si si si sf}",
+			 K_D_INDEX, d->index, K_D_NAME, d->name, K_D_CC, cc, K_D_SMS, d->sm_count,
+			 K_D_SMCLK, d->sm_clock_khz, K_D_MEMCLK, d->mem_clock_khz, K_D_BUS,
+			 d->bus_width_bits, K_D_L2, (json_int_t)d->l2_bytes, K_D_PL2,
+			 (json_int_t)d->persisting_l2_max_bytes, K_D_SMEM_SM, (json_int_t)d->smem_per_sm,
+			 K_D_SMEM_BLK, (json_int_t)d->smem_per_block_optin, K_D_TOTAL,
+			 (json_int_t)d->total_mem, K_D_FREE, (json_int_t)d->free_mem, K_D_ECC, d->ecc,
+			 K_D_DRIVER, d->driver_version, K_D_RUNTIME, d->runtime_version, K_D_PCI, pci,
+			 K_D_PCIE_GEN, d->pcie_gen, K_D_PCIE_WIDTH, d->pcie_width, K_D_THREADS_SM,
+			 d->max_threads_per_sm, K_D_PEAK, d->peak_gbs);
+}
+
+static json_t *stats_json(const struct gm_stats *s)
+{
+	return json_pack("{si sf sf sf sf sf sf}", K_S_N, s->n, K_S_MEDIAN, s->median, K_S_MIN, s->min,
+			 K_S_MAX, s->max, K_S_MEAN, s->mean, K_S_STDDEV, s->stddev, K_S_COV, s->cov_pct);
+}
+
+static json_t *pred_json(const struct gm_case_result *c)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; i < c->npred; i++) {
+		const struct gm_pattern_prediction *p = &c->pred[i];
+		json_array_append_new(a, json_pack("{ss ss ss si ss sf sf sf}", K_P_WHAT, p->what,
+						   K_P_SPACE, p->space, K_P_OP, p->op, K_P_ELEM,
+						   p->elem_bytes, K_P_INDEX, p->index, K_P_PER_REQ,
+						   p->per_request, K_P_IDEAL, p->ideal, K_P_EFF,
+						   p->efficiency_pct));
+	}
+	return a;
+}
+
+static json_t *case_json(const struct gm_case_result *c)
+{
+	json_t *params = json_object(), *samples = json_array();
+	json_t *gbs = json_pack("{sf sf sf}", K_S_MEDIAN, c->gbs_median, K_S_MIN, c->gbs_min, K_S_MAX,
+				c->gbs_max);
+
+	for (int i = 0; i < c->nparams; i++)
+		json_object_set_new(params, c->param_keys[i], json_integer(c->params[i].value));
+	for (int i = 0; i < c->nsamples; i++)
+		json_array_append_new(samples, json_real(c->samples_ms[i]));
+	return json_pack("{ss ss ss si ss so ss ss sb sf sf sf sI so so so sf sf sf sf so sf}",
+			 K_C_NAME, c->name, K_C_FAMILY, c->family, K_C_LABEL, c->label, K_C_VERSION,
+			 c->version, K_C_KIND, c->kind == GM_KIND_SMEM ? "smem" : "dram", K_C_PARAMS,
+			 params, K_C_STATUS, gm_case_status_name(c->status), K_C_MESSAGE, c->message,
+			 K_C_VERIFIED, c->verified, K_C_BYTES_USEFUL, c->traffic.bytes_useful,
+			 K_C_BYTES_HW, c->traffic.bytes_hw, K_C_ACCESSES, c->traffic.accesses,
+			 K_C_WORKING_SET, (json_int_t)c->traffic.working_set, K_C_SAMPLES, samples,
+			 K_C_STATS, stats_json(&c->ms), K_C_GBS, gbs, K_C_GBS_HW, c->gbs_hw_median,
+			 K_C_PCT_PEAK, c->pct_peak, K_C_NS_ACCESS, c->ns_per_access, K_C_SLOWDOWN,
+			 c->slowdown, K_C_PRED, pred_json(c), K_C_PRED_EFF, c->pred_efficiency_pct);
+}
+
+gm_status gm_json_write(FILE *f, const struct gm_run_result *r)
+{
+	json_t *cases = json_array(), *doc;
+	int rc;
+
+	for (int i = 0; i < r->ncases; i++)
+		json_array_append_new(cases, case_json(&r->cases[i]));
+	doc = json_pack("{ss si ss ss ss sf sb ss sI sI si si so* so}", K_SCHEMA, GM_SCHEMA_NAME,
+			K_SCHEMA_VERSION, GM_SCHEMA_VERSION, K_TOOL_VERSION, r->tool_version, K_COMMAND,
+			r->command, K_STARTED, r->started_utc, K_WALL, r->wall_s, K_INTERRUPTED,
+			r->interrupted, K_CONVENTION, r->byte_convention, K_SEED, (json_int_t)r->seed,
+			K_ARRAY_BYTES, (json_int_t)r->array_bytes, K_REPS, r->reps, K_WARMUP, r->warmup,
+			K_DEVICE, r->have_device ? device_json(&r->dev) : NULL, K_CASES, cases);
+	if (!doc)
+		return gm_fail(GM_ERR_NOMEM, "cannot build the JSON document");
+	rc = json_dumpf(doc, f, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+	json_decref(doc);
+	if (rc || fputc('\n', f) == EOF)
+		return gm_fail(GM_ERR_IO, "cannot write JSON");
+	return GM_OK;
+}

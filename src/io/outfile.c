@@ -1,0 +1,53 @@
+/* outfile.c - output files that appear whole or not at all. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "gpumem/io.h"
+
+gm_status gm_outfile_open(struct gm_outfile *o, const char *path)
+{
+	int fd;
+
+	memset(o, 0, sizeof(*o));
+	if (strlen(path) >= sizeof(o->path))
+		return gm_fail(GM_ERR_IO, "path too long: '%s'", path);
+	snprintf(o->path, sizeof(o->path), "%s", path);
+	snprintf(o->tmp, sizeof(o->tmp), "%s.XXXXXX", path);
+	fd = mkstemp(o->tmp);
+	if (fd < 0)
+		return gm_fail(GM_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
+	o->f = fdopen(fd, "w");
+	if (!o->f) {
+		close(fd);
+		unlink(o->tmp);
+		return gm_fail(GM_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
+	}
+	return GM_OK;
+}
+
+gm_status gm_outfile_commit(struct gm_outfile *o)
+{
+	int bad = ferror(o->f);
+
+	bad |= fflush(o->f) != 0;
+	bad |= fsync(fileno(o->f)) != 0;
+	bad |= fclose(o->f) != 0;
+	o->f = NULL;
+	if (bad || rename(o->tmp, o->path) != 0) {
+		int e = errno;
+		unlink(o->tmp);
+		return gm_fail(GM_ERR_IO, "cannot write '%s': %s", o->path, strerror(e));
+	}
+	return GM_OK;
+}
+
+void gm_outfile_abort(struct gm_outfile *o)
+{
+	if (o->f) {
+		fclose(o->f);
+		o->f = NULL;
+		unlink(o->tmp);
+	}
+}

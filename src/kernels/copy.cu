@@ -1,0 +1,278 @@
+/*
+ * copy.cu - streaming copy, read-only and write-only kernels.
+ *
+ * Versions (gpumem run copy):
+ *   v0_b4        one 4 B element per thread: simplest; one load in flight per thread.
+ *   v1_b8        one 8 B element per thread: half the instructions per byte.
+ *   v2_b16       one 16 B element per thread (uint4): a quarter of the instructions.
+ *   v3..v5_ilp4  grid-stride loop sized to the resident threads, 4 independent
+ *                loads issued before the first store: more bytes in flight per
+ *                thread hides DRAM latency without a huge grid.
+ *   read_*       loads only, folded with XOR into one word per warp (atomicXor).
+ *   write_*      stores only; the value is (seed ^ word index), so nothing is read.
+ *   memcpy_d2d   cudaMemcpyAsync, the reference every version is compared with.
+ */
+#include "kernels/common.cuh"
+#include "kernels/kernels.h"
+
+enum { COPY_ONE = 0, COPY_ILP = 1, COPY_READ = 2, COPY_WRITE = 3, COPY_MEMCPY = 4 };
+#define COPY_BLOCK 256
+#define COPY_ILP_N 4
+
+struct copy_state {
+	int mode, eb;
+	size_t n;                /* elements per array */
+	uint32_t *in, *out, *sink;
+	uint32_t seed;
+	unsigned grid;
+	const struct gm_device_info *dev;
+};
+
+template <typename T> struct vec_of;
+template <> struct vec_of<uint32_t> { static __device__ uint32_t fold(uint32_t v) { return v; } };
+template <> struct vec_of<uint2> { static __device__ uint32_t fold(uint2 v) { return v.x ^ v.y; } };
+template <> struct vec_of<uint4> { static __device__ uint32_t fold(uint4 v) { return v.x ^ v.y ^ v.z ^ v.w; } };
+
+static __device__ __forceinline__ void make_val(uint32_t *v, uint32_t seed, size_t w) { *v = seed ^ (uint32_t)w; }
+static __device__ __forceinline__ void make_val(uint2 *v, uint32_t seed, size_t w)
+{
+	v->x = seed ^ (uint32_t)w;
+	v->y = seed ^ (uint32_t)(w + 1);
+}
+static __device__ __forceinline__ void make_val(uint4 *v, uint32_t seed, size_t w)
+{
+	v->x = seed ^ (uint32_t)w;
+	v->y = seed ^ (uint32_t)(w + 1);
+	v->z = seed ^ (uint32_t)(w + 2);
+	v->w = seed ^ (uint32_t)(w + 3);
+}
+
+template <typename T>
+__global__ void copy_one(const T *__restrict__ in, T *__restrict__ out, size_t n)
+{
+	size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+	if (i < n)
+		out[i] = in[i];
+}
+
+template <typename T>
+__global__ void copy_ilp(const T *__restrict__ in, T *__restrict__ out, size_t n)
+{
+	size_t stride = (size_t)gridDim.x * blockDim.x;
+	size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+	for (; i + (COPY_ILP_N - 1) * stride < n; i += COPY_ILP_N * stride) {
+		T v[COPY_ILP_N];
+#pragma unroll
+		for (int u = 0; u < COPY_ILP_N; u++)
+			v[u] = in[i + u * stride];
+#pragma unroll
+		for (int u = 0; u < COPY_ILP_N; u++)
+			out[i + u * stride] = v[u];
+	}
+	for (; i < n; i += stride)
+		out[i] = in[i];
+}
+
+template <typename T>
+__global__ void read_ilp(const T *__restrict__ in, size_t n, uint32_t *sink)
+{
+	size_t stride = (size_t)gridDim.x * blockDim.x;
+	size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+	uint32_t acc = 0;
+	for (; i + (COPY_ILP_N - 1) * stride < n; i += COPY_ILP_N * stride) {
+		T v[COPY_ILP_N];
+#pragma unroll
+		for (int u = 0; u < COPY_ILP_N; u++)
+			v[u] = in[i + u * stride];
+#pragma unroll
+		for (int u = 0; u < COPY_ILP_N; u++)
+			acc ^= vec_of<T>::fold(v[u]);
+	}
+	for (; i < n; i += stride)
+		acc ^= vec_of<T>::fold(in[i]);
+	for (int o = 16; o > 0; o >>= 1)
+		acc ^= __shfl_xor_sync(0xffffffffu, acc, o);
+	if ((threadIdx.x & 31) == 0)
+		atomicXor(sink, acc);
+}
+
+template <typename T>
+__global__ void write_ilp(T *__restrict__ out, size_t n, uint32_t seed)
+{
+	const int wpe = sizeof(T) / 4;
+	size_t stride = (size_t)gridDim.x * blockDim.x;
+	size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+	for (; i + (COPY_ILP_N - 1) * stride < n; i += COPY_ILP_N * stride) {
+#pragma unroll
+		for (int u = 0; u < COPY_ILP_N; u++) {
+			T v;
+			make_val(&v, seed, (i + u * stride) * wpe);
+			out[i + u * stride] = v;
+		}
+	}
+	for (; i < n; i += stride) {
+		T v;
+		make_val(&v, seed, i * wpe);
+		out[i] = v;
+	}
+}
+
+template <typename T>
+static void launch_typed(struct copy_state *s)
+{
+	const T *in = (const T *)s->in;
+	T *out = (T *)s->out;
+	cudaStream_t st = gm_stream();
+
+	switch (s->mode) {
+	case COPY_ONE:
+		copy_one<T><<<gm_blocks_for(s->n, COPY_BLOCK), COPY_BLOCK, 0, st>>>(in, out, s->n);
+		break;
+	case COPY_ILP:
+		copy_ilp<T><<<s->grid, COPY_BLOCK, 0, st>>>(in, out, s->n);
+		break;
+	case COPY_READ:
+		read_ilp<T><<<s->grid, COPY_BLOCK, 0, st>>>(in, s->n, s->sink);
+		break;
+	case COPY_WRITE:
+		write_ilp<T><<<s->grid, COPY_BLOCK, 0, st>>>(out, s->n, s->seed);
+		break;
+	}
+}
+
+static gm_status copy_launch(void *state)
+{
+	struct copy_state *s = (struct copy_state *)state;
+
+	if (s->mode == COPY_MEMCPY) {
+		GM_CU(cudaMemcpyAsync(s->out, s->in, s->n * s->eb, cudaMemcpyDeviceToDevice, gm_stream()));
+		return GM_OK;
+	}
+	if (s->eb == 4)
+		launch_typed<uint32_t>(s);
+	else if (s->eb == 8)
+		launch_typed<uint2>(s);
+	else
+		launch_typed<uint4>(s);
+	GM_CU_LAUNCH();
+	return GM_OK;
+}
+
+static void copy_release(void *state)
+{
+	struct copy_state *s = (struct copy_state *)state;
+
+	if (!s)
+		return;
+	gm_gpu_free(s->in);
+	gm_gpu_free(s->out);
+	gm_gpu_free(s->sink);
+	free(s);
+}
+
+static gm_status copy_alloc(struct copy_state *s)
+{
+	size_t bytes = s->n * s->eb;
+	gm_status st = GM_OK;
+
+	if (s->mode != COPY_WRITE)
+		st = gm_gpu_alloc((void **)&s->in, bytes);
+	if (!st && s->mode != COPY_READ)
+		st = gm_gpu_alloc((void **)&s->out, bytes);
+	if (!st && s->mode == COPY_READ)
+		st = gm_gpu_alloc((void **)&s->sink, sizeof(uint32_t));
+	if (!st && s->in)
+		st = gm_fill_random(s->in, bytes / 4, s->seed);
+	return st;
+}
+
+static gm_status copy_prepare(const struct gm_case *c, const struct gm_run_cfg *cfg, void **state,
+			      struct gm_traffic *t)
+{
+	struct copy_state *s = (struct copy_state *)calloc(1, sizeof(*s));
+	gm_status st;
+
+	*state = NULL;
+	if (!s)
+		return GM_ERR_NOMEM;
+	s->mode = (int)gm_case_param(c, "mode", COPY_ONE);
+	s->eb = (int)gm_case_param(c, "elem_bytes", 4);
+	s->n = cfg->array_bytes / s->eb;
+	s->seed = cfg->seed;
+	s->dev = cfg->dev;
+	s->grid = gm_resident_blocks(cfg->dev, COPY_BLOCK);
+	st = copy_alloc(s);
+	if (st) {
+		copy_release(s);
+		return st;
+	}
+	double bytes = (double)s->n * s->eb;
+	t->bytes_useful = t->bytes_hw = (s->mode == COPY_READ || s->mode == COPY_WRITE) ? bytes : 2 * bytes;
+	t->working_set = (int64_t)(t->bytes_useful);
+	*state = s;
+	return GM_OK;
+}
+
+struct identity_map {
+	__host__ __device__ long long operator()(size_t d) const { return (long long)d; }
+};
+
+struct write_expect {
+	uint32_t seed;
+	__host__ __device__ uint32_t operator()(size_t w) const { return seed ^ (uint32_t)w; }
+};
+
+/* XOR of every input word, computed on the CPU from the closed form. */
+static uint32_t xor_all_cpu(uint32_t seed, size_t nwords)
+{
+	uint32_t acc = 0;
+	for (size_t w = 0; w < nwords; w++)
+		acc ^= gm_hash(seed, w);
+	return acc;
+}
+
+static gm_status verify_read(struct copy_state *s, char *why, size_t n)
+{
+	uint32_t got = 0, want;
+
+	GM_CU(cudaMemsetAsync(s->sink, 0, sizeof(uint32_t), gm_stream()));
+	gm_status st = copy_launch(s);
+	if (st)
+		return st;
+	GM_CU(cudaMemcpyAsync(&got, s->sink, sizeof(got), cudaMemcpyDeviceToHost, gm_stream()));
+	GM_CU(cudaStreamSynchronize(gm_stream()));
+	want = xor_all_cpu(s->seed, s->n * s->eb / 4);
+	if (got != want) {
+		snprintf(why, n, "xor of all words is 0x%08x, expected 0x%08x", got, want);
+		return gm_fail(GM_ERR_VALIDATION, "%s", why);
+	}
+	return GM_OK;
+}
+
+static gm_status copy_verify(void *state, char *why, size_t n)
+{
+	struct copy_state *s = (struct copy_state *)state;
+	size_t nwords = s->n * s->eb / 4;
+	gm_status st;
+
+	if (s->mode == COPY_READ)
+		return verify_read(s, why, n);
+	st = gm_poison(s->out, s->n * s->eb);
+	if (!st)
+		st = copy_launch(s);
+	if (st)
+		return st;
+	if (s->mode == COPY_WRITE) {
+		write_expect e = { s->seed };
+		return gm_validate(s->out, nwords, e, s->seed, s->dev, why, n);
+	}
+	return gm_validate(s->out, nwords, gm_make_gather(identity_map(), s->eb / 4, s->seed),
+			   s->seed, s->dev, why, n);
+}
+
+static const struct gm_family_ops copy_ops = { copy_prepare, copy_launch, copy_verify, copy_release };
+
+extern "C" const struct gm_family_ops *gm_copy_ops(void)
+{
+	return &copy_ops;
+}

@@ -1,0 +1,24 @@
+/*
+ * kernels.h - entry points of the kernel families (src/kernels/<name>.cu).
+ * In a build without CUDA, families_stub.c returns NULL for each.
+ */
+#ifndef GPUMEM_KERNELS_H
+#define GPUMEM_KERNELS_H
+
+#include "gpumem/bench.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+const struct gm_family_ops *gm_copy_ops(void);
+const struct gm_family_ops *gm_stride_ops(void);
+const struct gm_family_ops *gm_offset_ops(void);
+const struct gm_family_ops *gm_transpose_ops(void);
+const struct gm_family_ops *gm_banks_ops(void);
+const struct gm_family_ops *gm_rowcol_ops(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

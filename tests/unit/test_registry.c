@@ -1,0 +1,122 @@
+/* test_registry.c - the case table: unique names, selection, hints, and every
+ * declared pattern accepted by the model. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gpumem/bench.h"
+
+static void test_names_unique_and_complete(void **state)
+{
+	int n;
+	const struct gm_case *c = gm_registry_cases(&n);
+
+	(void)state;
+	assert_true(n > 100);
+	for (int i = 0; i < n; i++) {
+		assert_non_null(c[i].family);
+		assert_true(strlen(c[i].desc) > 0);
+		assert_int_equal(strncmp(c[i].name, c[i].family->name, strlen(c[i].family->name)), 0);
+		for (int j = i + 1; j < n; j++)
+			assert_string_not_equal(c[i].name, c[j].name);
+	}
+}
+
+static void test_every_family_has_quick_cases(void **state)
+{
+	int n;
+	const struct gm_case *c = gm_registry_cases(&n);
+
+	(void)state;
+	for (int f = 0; gm_families[f]; f++) {
+		int quick = 0;
+		for (int i = 0; i < n; i++)
+			quick += c[i].family == gm_families[f] && c[i].quick;
+		assert_true(quick >= 1 && quick <= 6);
+	}
+}
+
+static void test_patterns_accepted_by_model(void **state)
+{
+	int n;
+	const struct gm_case *c = gm_registry_cases(&n);
+
+	(void)state;
+	for (int i = 0; i < n; i++) {
+		for (int k = 0; k < c[i].npatterns; k++) {
+			const struct gm_pattern *p = &c[i].patterns[k];
+			struct gm_access a = { p->space, p->op, p->elem_bytes, { p->block[0], p->block[1], p->block[2] },
+					       { 0, 0, 0 }, p->warp, p->base, p->index, NULL };
+			struct gm_prediction pr;
+			struct gm_expr_error err;
+			gm_status s = gm_model_predict(&a, &pr, &err);
+			if (s)
+				fail_msg("%s pattern '%s': %s", c[i].name, p->index, err.msg);
+		}
+	}
+}
+
+static void test_select(void **state)
+{
+	int n, bad, count = 0;
+	unsigned char *sel;
+	const char *fam[] = { "copy" }, *prefix[] = { "copy.v" }, *exact[] = { "copy.memcpy_d2d" };
+	const char *nope[] = { "copy", "nosuch" };
+
+	(void)state;
+	gm_registry_cases(&n);
+	sel = calloc((size_t)n, 1);
+	assert_int_equal(gm_registry_select(fam, 1, 0, sel, &bad), GM_OK);
+	for (int i = 0; i < n; i++)
+		count += sel[i];
+	assert_true(count >= 8);
+	assert_int_equal(gm_registry_select(prefix, 1, 0, sel, &bad), GM_OK);
+	assert_int_equal(gm_registry_select(exact, 1, 0, sel, &bad), GM_OK);
+	count = 0;
+	for (int i = 0; i < n; i++)
+		count += sel[i];
+	assert_int_equal(count, 1);
+	assert_int_equal(gm_registry_select(nope, 2, 0, sel, &bad), GM_ERR_NOT_FOUND);
+	assert_int_equal(bad, 1);
+	/* default and quick suites */
+	assert_int_equal(gm_registry_select(NULL, 0, 0, sel, &bad), GM_OK);
+	count = 0;
+	for (int i = 0; i < n; i++)
+		count += sel[i];
+	assert_int_equal(count, n);
+	assert_int_equal(gm_registry_select(NULL, 0, 1, sel, &bad), GM_OK);
+	count = 0;
+	for (int i = 0; i < n; i++)
+		count += sel[i];
+	assert_true(count > 5 && count < 40);
+	free(sel);
+}
+
+static void test_suggest(void **state)
+{
+	const char *out[4];
+	int k;
+
+	(void)state;
+	k = gm_registry_suggest("copi", out, 4);
+	assert_true(k >= 1);
+	assert_string_equal(out[0], "copy");
+	k = gm_registry_suggest("transpoze", out, 4);
+	assert_true(k >= 1);
+	assert_string_equal(out[0], "transpose");
+	assert_int_equal(gm_registry_suggest("zzzzzzzzzzzzzzzzzz", out, 4), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_names_unique_and_complete),
+		cmocka_unit_test(test_every_family_has_quick_cases),
+		cmocka_unit_test(test_patterns_accepted_by_model), cmocka_unit_test(test_select),
+		cmocka_unit_test(test_suggest),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
