@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# One GPU lease does everything here; all output lands under $OUT/ (packed as
+# $OUT/session.tar.gz plus the main log). Usage: gpu_session.sh STAGE...
+# Stages: env tests quick suite sanitize probe ncu
+set -uo pipefail
+cd "$(dirname "$0")/.."
+B=${BUILD_DIR:-build}
+OUT=${OUT:-/tmp/gpumem-out}
+W=$OUT/w
+mkdir -p "$W"
+bin=$B/gpumem
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | tr ' ' '-')
+
+stage_env() {
+  nvidia-smi
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem,clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv
+  ldd "$bin"
+  "$bin" --version
+  "$bin" info
+}
+
+stage_tests() {
+  ctest --test-dir "$B" --output-on-failure -j1 2>&1 | tail -40
+}
+
+stage_quick() {
+  /usr/bin/time -v "$bin" run --quick --json "$W/quick.json" --csv "$W/quick.csv" 2>"$W/quick.time" | tee "$W/quick.txt"
+  grep -E "Elapsed|Maximum resident" "$W/quick.time"
+}
+
+stage_suite() {
+  /usr/bin/time -v "$bin" run --json "$W/suite.json" --csv "$W/suite.csv" 2>"$W/suite.time" | tee "$W/suite.txt"
+  grep -E "Elapsed|Maximum resident" "$W/suite.time"
+}
+
+stage_sanitize() {
+  compute-sanitizer --tool memcheck --leak-check full "$bin" run --quick --reps 1 --size 64M >"$W/memcheck.txt" 2>&1
+  tail -5 "$W/memcheck.txt"
+  compute-sanitizer --tool racecheck "$bin" run transpose.v1 transpose.v2 transpose.v3 transpose.v4 transpose.v5 --reps 1 --size 16M >"$W/racecheck.txt" 2>&1
+  tail -5 "$W/racecheck.txt"
+  compute-sanitizer --tool initcheck "$bin" run copy.v0 stride.b4_s02 offset --reps 1 --size 16M >"$W/initcheck.txt" 2>&1
+  tail -5 "$W/initcheck.txt"
+}
+
+stage_probe() {
+  bash tests/gpu/model_vs_counters.sh "$B" "$W/probe" 2>&1 | tail -40
+}
+
+stage_ncu() {
+  # sectors per request of the DRAM cases, read off the hardware for comparison with the model
+  ncu --clock-control none --csv --page raw \
+    --metrics l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum \
+    --launch-skip 3 --launch-count 1 --kernel-name regex:'^(?!gm_).*' \
+    "$bin" run stride.b4_s01 --reps 1 --size 256M >"$W/ncu_one.csv" 2>&1
+  tail -3 "$W/ncu_one.csv"
+}
+
+for s in "$@"; do
+  echo "===== $s ($(date -u +%T))"
+  "stage_$s" 2>&1 | tee "$W/stage_$s.log"
+done
+echo "$gpu" >"$W/gpu_name.txt"
+tar -C "$W" -czf "$OUT/session.tar.gz" .
