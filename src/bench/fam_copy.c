@@ -11,20 +11,24 @@
 enum { COPY_ONE = 0, COPY_ILP = 1, COPY_READ = 2, COPY_WRITE = 3, COPY_MEMCPY = 4 };
 
 static const struct {
-	int mode, eb, quick;
+	int mode, eb, ilp, streaming, quick;
 	const char *label, *desc;
 } variants[] = {
-	{ COPY_ONE, 4, 0, "v0_b4", "copy, 4 B per thread, one element per thread" },
-	{ COPY_ONE, 8, 0, "v1_b8", "copy, 8 B per thread, one element per thread" },
-	{ COPY_ONE, 16, 1, "v2_b16", "copy, 16 B per thread, one element per thread" },
-	{ COPY_ILP, 4, 0, "v3_b4_ilp4", "copy, 4 B, grid-stride, 4 loads in flight per thread" },
-	{ COPY_ILP, 8, 0, "v4_b8_ilp4", "copy, 8 B, grid-stride, 4 loads in flight per thread" },
-	{ COPY_ILP, 16, 1, "v5_b16_ilp4", "copy, 16 B, grid-stride, 4 loads in flight per thread" },
-	{ COPY_READ, 4, 0, "read_b4_ilp4", "read-only stream, 4 B, grid-stride, 4 in flight" },
-	{ COPY_READ, 16, 1, "read_b16_ilp4", "read-only stream, 16 B, grid-stride, 4 in flight" },
-	{ COPY_WRITE, 4, 0, "write_b4_ilp4", "write-only stream, 4 B, grid-stride, 4 in flight" },
-	{ COPY_WRITE, 16, 1, "write_b16_ilp4", "write-only stream, 16 B, grid-stride, 4 in flight" },
-	{ COPY_MEMCPY, 16, 1, "memcpy_d2d", "cudaMemcpyAsync device-to-device (reference)" },
+	{ COPY_ONE, 4, 1, 0, 0, "v0_b4", "copy, 4 B per thread, one element per thread" },
+	{ COPY_ONE, 8, 1, 0, 0, "v1_b8", "copy, 8 B per thread, one element per thread" },
+	{ COPY_ONE, 16, 1, 0, 1, "v2_b16", "copy, 16 B per thread, one element per thread" },
+	{ COPY_ILP, 4, 4, 0, 0, "v3_b4_ilp4", "copy, 4 B, grid-stride, 4 loads in flight per thread" },
+	{ COPY_ILP, 8, 4, 0, 0, "v4_b8_ilp4", "copy, 8 B, grid-stride, 4 loads in flight per thread" },
+	{ COPY_ILP, 16, 4, 0, 1, "v5_b16_ilp4", "copy, 16 B, grid-stride, 4 loads in flight per thread" },
+	{ COPY_ILP, 16, 8, 0, 0, "v6_b16_ilp8", "copy, 16 B, grid-stride, 8 loads in flight per thread" },
+	{ COPY_ILP, 16, 4, 1, 0, "v7_b16_ilp4_cs", "copy, 16 B, 4 in flight, streaming cache hints" },
+	{ COPY_READ, 4, 4, 0, 0, "read_b4_ilp4", "read-only stream, 4 B, grid-stride, 4 in flight" },
+	{ COPY_READ, 16, 4, 0, 1, "read_b16_ilp4", "read-only stream, 16 B, grid-stride, 4 in flight" },
+	{ COPY_READ, 16, 8, 0, 0, "read_b16_ilp8", "read-only stream, 16 B, grid-stride, 8 in flight" },
+	{ COPY_WRITE, 4, 4, 0, 0, "write_b4_ilp4", "write-only stream, 4 B, grid-stride, 4 in flight" },
+	{ COPY_WRITE, 16, 4, 0, 1, "write_b16_ilp4", "write-only stream, 16 B, grid-stride, 4 in flight" },
+	{ COPY_WRITE, 16, 8, 1, 0, "write_b16_ilp8_cs", "write-only stream, 16 B, 8 in flight, streaming hint" },
+	{ COPY_MEMCPY, 16, 1, 0, 1, "memcpy_d2d", "cudaMemcpyAsync device-to-device (reference)" },
 };
 
 static int copy_enumerate(struct gm_case *out, int max)
@@ -41,6 +45,9 @@ static int copy_enumerate(struct gm_case *out, int max)
 			      variants[i].desc, "%s", variants[i].label);
 		gm_case_param_add(c, "mode", mode);
 		gm_case_param_add(c, "elem_bytes", eb);
+		gm_case_param_add(c, "ilp", variants[i].ilp);
+		if (variants[i].streaming)
+			gm_case_param_add(c, "streaming", 1);
 		if (mode == COPY_MEMCPY)
 			continue;
 		if (mode != COPY_WRITE)

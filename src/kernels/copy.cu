@@ -8,6 +8,10 @@
  *   v3..v5_ilp4  grid-stride loop sized to the resident threads, 4 independent
  *                loads issued before the first store: more bytes in flight per
  *                thread hides DRAM latency without a huge grid.
+ *   v6_b16_ilp8  8 loads of 16 B in flight: 128 B per thread, 256 KiB per SM.
+ *   v7_b16_ilp4_cs  as v5 with streaming hints (ld.global.cs / st.global.cs):
+ *                data used once is evicted first, so it does not push anything
+ *                useful out of L2 (there is nothing useful here: a control).
  *   read_*       loads only, folded with XOR into one word per warp (atomicXor).
  *   write_*      stores only; the value is (seed ^ word index), so nothing is read.
  *   memcpy_d2d   cudaMemcpyAsync, the reference every version is compared with.
@@ -17,10 +21,9 @@
 
 enum { COPY_ONE = 0, COPY_ILP = 1, COPY_READ = 2, COPY_WRITE = 3, COPY_MEMCPY = 4 };
 #define COPY_BLOCK 256
-#define COPY_ILP_N 4
 
 struct copy_state {
-	int mode, eb;
+	int mode, eb, ilp, hint;
 	size_t n;                /* elements per array */
 	uint32_t *in, *out, *sink;
 	uint32_t seed;
@@ -55,37 +58,50 @@ __global__ void copy_one(const T *__restrict__ in, T *__restrict__ out, size_t n
 		out[i] = in[i];
 }
 
-template <typename T>
+/* Loads and stores with or without the streaming (evict-first) cache hint. */
+template <bool CS, typename T> static __device__ __forceinline__ T ld(const T *p)
+{
+	return CS ? __ldcs(p) : *p;
+}
+template <bool CS, typename T> static __device__ __forceinline__ void st(T *p, T v)
+{
+	if (CS)
+		__stcs(p, v);
+	else
+		*p = v;
+}
+
+template <typename T, int U, bool CS>
 __global__ void copy_ilp(const T *__restrict__ in, T *__restrict__ out, size_t n)
 {
 	size_t stride = (size_t)gridDim.x * blockDim.x;
 	size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-	for (; i + (COPY_ILP_N - 1) * stride < n; i += COPY_ILP_N * stride) {
-		T v[COPY_ILP_N];
+	for (; i + (U - 1) * stride < n; i += U * stride) {
+		T v[U];
 #pragma unroll
-		for (int u = 0; u < COPY_ILP_N; u++)
-			v[u] = in[i + u * stride];
+		for (int u = 0; u < U; u++)
+			v[u] = ld<CS>(in + i + u * stride);
 #pragma unroll
-		for (int u = 0; u < COPY_ILP_N; u++)
-			out[i + u * stride] = v[u];
+		for (int u = 0; u < U; u++)
+			st<CS>(out + i + u * stride, v[u]);
 	}
 	for (; i < n; i += stride)
 		out[i] = in[i];
 }
 
-template <typename T>
+template <typename T, int U, bool CS>
 __global__ void read_ilp(const T *__restrict__ in, size_t n, uint32_t *sink)
 {
 	size_t stride = (size_t)gridDim.x * blockDim.x;
 	size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
 	uint32_t acc = 0;
-	for (; i + (COPY_ILP_N - 1) * stride < n; i += COPY_ILP_N * stride) {
-		T v[COPY_ILP_N];
+	for (; i + (U - 1) * stride < n; i += U * stride) {
+		T v[U];
 #pragma unroll
-		for (int u = 0; u < COPY_ILP_N; u++)
-			v[u] = in[i + u * stride];
+		for (int u = 0; u < U; u++)
+			v[u] = ld<CS>(in + i + u * stride);
 #pragma unroll
-		for (int u = 0; u < COPY_ILP_N; u++)
+		for (int u = 0; u < U; u++)
 			acc ^= vec_of<T>::fold(v[u]);
 	}
 	for (; i < n; i += stride)
@@ -96,18 +112,18 @@ __global__ void read_ilp(const T *__restrict__ in, size_t n, uint32_t *sink)
 		atomicXor(sink, acc);
 }
 
-template <typename T>
+template <typename T, int U, bool CS>
 __global__ void write_ilp(T *__restrict__ out, size_t n, uint32_t seed)
 {
 	const int wpe = sizeof(T) / 4;
 	size_t stride = (size_t)gridDim.x * blockDim.x;
 	size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-	for (; i + (COPY_ILP_N - 1) * stride < n; i += COPY_ILP_N * stride) {
+	for (; i + (U - 1) * stride < n; i += U * stride) {
 #pragma unroll
-		for (int u = 0; u < COPY_ILP_N; u++) {
+		for (int u = 0; u < U; u++) {
 			T v;
 			make_val(&v, seed, (i + u * stride) * wpe);
-			out[i + u * stride] = v;
+			st<CS>(out + i + u * stride, v);
 		}
 	}
 	for (; i < n; i += stride) {
@@ -117,27 +133,29 @@ __global__ void write_ilp(T *__restrict__ out, size_t n, uint32_t seed)
 	}
 }
 
+template <typename T, int U, bool CS>
+static void launch_ilp(struct copy_state *s)
+{
+	cudaStream_t st = gm_stream();
+
+	if (s->mode == COPY_ILP)
+		copy_ilp<T, U, CS><<<s->grid, COPY_BLOCK, 0, st>>>((const T *)s->in, (T *)s->out, s->n);
+	else if (s->mode == COPY_READ)
+		read_ilp<T, U, CS><<<s->grid, COPY_BLOCK, 0, st>>>((const T *)s->in, s->n, s->sink);
+	else
+		write_ilp<T, U, CS><<<s->grid, COPY_BLOCK, 0, st>>>((T *)s->out, s->n, s->seed);
+}
+
 template <typename T>
 static void launch_typed(struct copy_state *s)
 {
-	const T *in = (const T *)s->in;
-	T *out = (T *)s->out;
-	cudaStream_t st = gm_stream();
-
-	switch (s->mode) {
-	case COPY_ONE:
-		copy_one<T><<<gm_blocks_for(s->n, COPY_BLOCK), COPY_BLOCK, 0, st>>>(in, out, s->n);
-		break;
-	case COPY_ILP:
-		copy_ilp<T><<<s->grid, COPY_BLOCK, 0, st>>>(in, out, s->n);
-		break;
-	case COPY_READ:
-		read_ilp<T><<<s->grid, COPY_BLOCK, 0, st>>>(in, s->n, s->sink);
-		break;
-	case COPY_WRITE:
-		write_ilp<T><<<s->grid, COPY_BLOCK, 0, st>>>(out, s->n, s->seed);
-		break;
-	}
+	if (s->mode == COPY_ONE)
+		copy_one<T><<<gm_blocks_for(s->n, COPY_BLOCK), COPY_BLOCK, 0, gm_stream()>>>(
+			(const T *)s->in, (T *)s->out, s->n);
+	else if (s->ilp == 8)
+		s->hint ? launch_ilp<T, 8, true>(s) : launch_ilp<T, 8, false>(s);
+	else
+		s->hint ? launch_ilp<T, 4, true>(s) : launch_ilp<T, 4, false>(s);
 }
 
 static gm_status copy_launch(void *state)
@@ -197,6 +215,8 @@ static gm_status copy_prepare(const struct gm_case *c, const struct gm_run_cfg *
 		return GM_ERR_NOMEM;
 	s->mode = (int)gm_case_param(c, "mode", COPY_ONE);
 	s->eb = (int)gm_case_param(c, "elem_bytes", 4);
+	s->ilp = (int)gm_case_param(c, "ilp", 1);
+	s->hint = (int)gm_case_param(c, "streaming", 0);
 	s->n = cfg->array_bytes / s->eb;
 	s->seed = cfg->seed;
 	s->dev = cfg->dev;
