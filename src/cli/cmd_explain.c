@@ -1,0 +1,596 @@
+/*
+ * cmd_explain.c - `gpumem explain`: what one warp-level access costs, from
+ * the analytic model alone (no GPU needed).
+ *
+ *   gpumem explain 'lane*32' --space shared
+ *   gpumem explain --type double --block 16,2 --json 'ty*pitch + tx'
+ *
+ * Parses the options into a struct gm_access, calls gm_model_predict and
+ * renders the prediction as text or as one JSON object.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/cli.h"
+#include "gpumem/model.h"
+
+/* JSON keys of the explain document. */
+#define EK_SPACE "space"
+#define EK_OP "op"
+#define EK_ELEM_BYTES "elem_bytes"
+#define EK_TYPE "type"
+#define EK_BLOCK "block"
+#define EK_WARP "warp"
+#define EK_BLOCK_IDX "block_idx"
+#define EK_BASE "base"
+#define EK_ACTIVE "active"
+#define EK_EXPR "expr"
+#define EK_NLANES "lanes_in_warp"
+#define EK_NACTIVE "active_lanes"
+#define EK_STRIDE "lane_stride_bytes"
+#define EK_REQUESTS "requests"
+#define EK_SECTORS "sectors"
+#define EK_MIN_SECTORS "min_sectors"
+#define EK_LINES "lines"
+#define EK_BYTES_REQ "bytes_requested"
+#define EK_BYTES_XFER "bytes_transferred"
+#define EK_EFFICIENCY "efficiency_pct"
+#define EK_WAVEFRONTS "wavefronts"
+#define EK_IDEAL "ideal_wavefronts"
+#define EK_CONFLICTS "bank_conflicts"
+#define EK_MAX_WAYS "max_ways"
+#define EK_BROADCAST "broadcast"
+#define EK_VERDICT "verdict"
+#define EK_LANES "lanes"
+#define EK_L_LANE "lane"
+#define EK_L_ACTIVE "active"
+#define EK_L_INDEX "index"
+#define EK_L_ADDR "addr"
+#define EK_L_SECTOR "sector"
+#define EK_L_LINE "line"
+#define EK_L_BANK "bank"
+#define EK_L_WORD "word"
+
+static const char usage_text[] =
+"usage: gpumem explain [options] [--] EXPR\n"
+"\n"
+"Predict what one warp-level load or store costs: every lane's address, then\n"
+"requests / 32 B sectors / 128 B lines (global) or wavefronts and bank\n"
+"conflicts (shared), and a one-line verdict with the fix. No GPU needed.\n"
+"\n"
+"EXPR is the element index each thread uses, a C integer expression of\n"
+"  lane warp tid threadIdx.x/y/z (tx ty tz) blockIdx.x/y/z (bx by bz)\n"
+"  blockDim.x/y/z (bdx bdy bdz)\n"
+"with + - * / % << >> & | ^ ~ ! < <= > >= == != && || ?: and 0x literals.\n"
+"Address = base + EXPR * element size. Quote EXPR; put -- before one that\n"
+"starts with '-'.\n"
+"\n"
+"options:\n"
+"  --space global|shared   memory space (default global)\n"
+"  --op load|store         operation (default load)\n"
+"  --type T                element type: char short half int float double\n"
+"                          float2 float4 int4 double2 long long ... (default float)\n"
+"  --bytes N               element size instead of --type: 1, 2, 4, 8 or 16\n"
+"  --block X[,Y[,Z]]       blockDim (default 32)\n"
+"  --warp W                warp of the block to explain (default 0)\n"
+"  --block-idx X[,Y[,Z]]   blockIdx (default 0)\n"
+"  --base BYTES            byte offset of element 0 (default 0)\n"
+"  --active EXPR           only lanes where EXPR is non-zero access memory\n"
+"  --json                  print one JSON object instead of text\n"
+"  -h, --help              show this help\n"
+"\n"
+"examples:\n"
+"  gpumem explain 'lane*2'\n"
+"  gpumem explain --space shared 'lane*32'\n"
+"  gpumem explain --type double --block 16,2 'ty*1024 + tx'\n";
+
+struct explain_opts {
+	struct gm_access a;
+	const char *type;   /* type name shown in the output, NULL with --bytes */
+	int have_type, have_bytes;
+	int json;
+	int help;
+};
+
+enum {
+	OPT_SPACE = 256, OPT_OP, OPT_TYPE, OPT_BYTES, OPT_BLOCK, OPT_WARP,
+	OPT_BLOCK_IDX, OPT_BASE, OPT_ACTIVE, OPT_JSON,
+};
+
+static const struct option long_opts[] = {
+	{ "space", required_argument, NULL, OPT_SPACE },
+	{ "op", required_argument, NULL, OPT_OP },
+	{ "type", required_argument, NULL, OPT_TYPE },
+	{ "bytes", required_argument, NULL, OPT_BYTES },
+	{ "block", required_argument, NULL, OPT_BLOCK },
+	{ "warp", required_argument, NULL, OPT_WARP },
+	{ "block-idx", required_argument, NULL, OPT_BLOCK_IDX },
+	{ "base", required_argument, NULL, OPT_BASE },
+	{ "active", required_argument, NULL, OPT_ACTIVE },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* ---- option values ---------------------------------------------------- */
+
+/* Decimal or 0x hex, optionally signed, the whole string. */
+static int parse_i64(const char *s, int64_t *out)
+{
+	const char *digits = s + (*s == '-' || *s == '+');
+	int base = digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X') ? 16 : 10;
+	char *end;
+	long long v;
+
+	if (*digits == '\0' || *digits == ' ')
+		return -1;
+	errno = 0;
+	v = strtoll(s, &end, base);
+	if (errno || *end != '\0' || end == s)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_int(const char *s, int *out)
+{
+	int64_t v;
+
+	if (parse_i64(s, &v) < 0 || v < -2147483647 || v > 2147483647)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+/* "X[,Y[,Z]]"; missing components are 1 (blockDim) or 0 (blockIdx). */
+static int parse_dims(const char *s, int out[3], int missing)
+{
+	int n;
+
+	out[0] = out[1] = out[2] = missing;
+	for (n = 0; n < 3; n++) {
+		size_t len = strcspn(s, ",");
+		char num[24];
+
+		if (len == 0 || len >= sizeof(num))
+			return -1;
+		memcpy(num, s, len);
+		num[len] = '\0';
+		if (parse_int(num, &out[n]) < 0)
+			return -1;
+		s += len;
+		if (*s == '\0')
+			return 0;
+		s++; /* the comma */
+	}
+	return -1; /* a fourth component */
+}
+
+static int bad_value(const char *opt, const char *val, const char *hint)
+{
+	return gm_error(GM_EXIT_USAGE, "invalid value '%s' for --%s%s%s", val, opt,
+			hint ? ": " : "", hint ? hint : "");
+}
+
+/* val must be a (*out = 0) or b (*out = 1). */
+static int set_choice(const char *opt, const char *val, const char *a,
+		      const char *b, int *out)
+{
+	char hint[48];
+
+	*out = strcmp(val, b) == 0;
+	if (strcmp(val, a) == 0 || *out)
+		return 0;
+	snprintf(hint, sizeof(hint), "use %s or %s", a, b);
+	return bad_value(opt, val, hint);
+}
+
+static int set_type(struct explain_opts *o, const char *val)
+{
+	int bytes = gm_type_bytes(val);
+
+	if (bytes == 0)
+		return gm_error(GM_EXIT_USAGE,
+				"unknown type '%s'; give its size with --bytes N (1, 2, 4, 8 or 16)",
+				val);
+	o->a.elem_bytes = bytes;
+	o->type = val;
+	o->have_type = 1;
+	return 0;
+}
+
+/* One option; returns 0 or the exit code of a bad value. */
+static int set_option(struct explain_opts *o, int c, const char *val)
+{
+	int space, op, rc;
+
+	switch (c) {
+	case OPT_SPACE:
+		rc = set_choice("space", val, "global", "shared", &space);
+		o->a.space = space ? GM_SPACE_SHARED : GM_SPACE_GLOBAL;
+		return rc;
+	case OPT_OP:
+		rc = set_choice("op", val, "load", "store", &op);
+		o->a.op = op ? GM_OP_STORE : GM_OP_LOAD;
+		return rc;
+	case OPT_TYPE:
+		return set_type(o, val);
+	case OPT_BYTES:
+		o->have_bytes = 1;
+		o->type = NULL;
+		return parse_int(val, &o->a.elem_bytes) < 0 ? bad_value("bytes", val, NULL) : 0;
+	case OPT_BLOCK:
+		return parse_dims(val, o->a.block, 1) < 0 ?
+		       bad_value("block", val, "expected X[,Y[,Z]]") : 0;
+	case OPT_BLOCK_IDX:
+		return parse_dims(val, o->a.block_idx, 0) < 0 ?
+		       bad_value("block-idx", val, "expected X[,Y[,Z]]") : 0;
+	case OPT_WARP:
+		return parse_int(val, &o->a.warp) < 0 ? bad_value("warp", val, NULL) : 0;
+	case OPT_BASE:
+		return parse_i64(val, &o->a.base) < 0 ? bad_value("base", val, NULL) : 0;
+	case OPT_ACTIVE:
+		o->a.active = val;
+		return 0;
+	default: /* OPT_JSON */
+		o->json = 1;
+		return 0;
+	}
+}
+
+static int unknown_option(char **argv, int c)
+{
+	if (c == ':')
+		return gm_error(GM_EXIT_USAGE, "option '%s' needs a value; see 'gpumem explain --help'",
+				argv[optind - 1]);
+	return gm_error(GM_EXIT_USAGE, "unknown option '%s'; see 'gpumem explain --help'",
+			argv[optind - 1]);
+}
+
+static void opts_init(struct explain_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->a.space = GM_SPACE_GLOBAL;
+	o->a.op = GM_OP_LOAD;
+	o->a.elem_bytes = 4;
+	o->type = "float";
+	o->a.block[0] = o->a.block[1] = o->a.block[2] = 1;
+	o->a.block[0] = 32;
+}
+
+static int parse_args(int argc, char **argv, struct explain_opts *o)
+{
+	int c, rc;
+
+	opts_init(o);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", long_opts, NULL)) != -1) {
+		if (c == 'h') {
+			o->help = 1;
+			return 0;
+		}
+		if (c == '?' || c == ':')
+			return unknown_option(argv, c);
+		if ((rc = set_option(o, c, optarg)) != 0)
+			return rc;
+	}
+	if (o->have_type && o->have_bytes)
+		return gm_error(GM_EXIT_USAGE, "--type and --bytes both given; use one");
+	if (optind == argc)
+		return gm_error(GM_EXIT_USAGE, "no index expression; see 'gpumem explain --help'");
+	if (argc - optind > 1)
+		return gm_error(GM_EXIT_USAGE,
+				"unexpected argument '%s' (one index expression expected; quote it)",
+				argv[optind + 1]);
+	o->a.index = argv[optind];
+	return 0;
+}
+
+/* ---- errors ----------------------------------------------------------- */
+
+/* The expression, then a caret under byte `pos` (blanks keep the columns). */
+static void print_caret(const char *text, size_t pos)
+{
+	size_t len = strlen(text), k;
+
+	fputs("    ", stderr);
+	for (k = 0; k < len; k++)
+		fputc(text[k] == '\t' || text[k] == '\n' || text[k] == '\r' ?
+		      ' ' : text[k], stderr);
+	fputs("\n    ", stderr);
+	for (k = 0; k < pos && k < len; k++)
+		fputc(' ', stderr);
+	fputs("^\n", stderr);
+}
+
+static int model_error(const struct explain_opts *o, gm_status s,
+		       const struct gm_expr_error *err)
+{
+	int in_active = err->text && err->text == o->a.active;
+	int code = s == GM_ERR_NOMEM ? GM_EXIT_CASE_FAILED : GM_EXIT_USAGE;
+
+	gm_error(code, "%s%s", err->msg[0] ? err->msg : gm_strerror(s),
+		 in_active ? " (in --active)" : "");
+	if (err->text && (s == GM_ERR_PARSE || s == GM_ERR_EVAL))
+		print_caret(err->text, err->pos);
+	return code;
+}
+
+/* ---- text output ------------------------------------------------------ */
+
+static const char *space_name(enum gm_space s)
+{
+	return s == GM_SPACE_SHARED ? "shared" : "global";
+}
+
+static const char *op_name(enum gm_op op)
+{
+	return op == GM_OP_STORE ? "store" : "load";
+}
+
+/* The four numbers a lane row shows after its lane number. */
+static void lane_columns(const struct explain_opts *o, const struct gm_lane *L,
+			 long long col[4])
+{
+	int global = o->a.space == GM_SPACE_GLOBAL;
+
+	col[0] = L->index;
+	col[1] = L->addr;
+	col[2] = global ? L->sector : L->bank;
+	col[3] = global ? L->line : L->word;
+}
+
+static int num_width(long long v)
+{
+	char buf[32];
+
+	return snprintf(buf, sizeof(buf), "%lld", v);
+}
+
+static void column_widths(const struct explain_opts *o,
+			  const struct gm_prediction *p, int w[4])
+{
+	static const int header[4] = { 5, 7, 6, 4 };
+	long long col[4];
+	int lane, k;
+
+	memcpy(w, header, sizeof(header));
+	for (lane = 0; lane < p->nlanes; lane++) {
+		if (!p->lanes[lane].active)
+			continue;
+		lane_columns(o, &p->lanes[lane], col);
+		for (k = 0; k < 4; k++)
+			if (num_width(col[k]) > w[k])
+				w[k] = num_width(col[k]);
+	}
+}
+
+static void print_lane(const struct explain_opts *o, const struct gm_prediction *p,
+		       int lane, const int w[4])
+{
+	long long col[4];
+	int k;
+
+	printf("%4d", lane);
+	if (!p->lanes[lane].active) {
+		for (k = 0; k < 4; k++)
+			printf("  %*s", w[k], "-");
+		return;
+	}
+	lane_columns(o, &p->lanes[lane], col);
+	for (k = 0; k < 4; k++)
+		printf("  %*lld", w[k], col[k]);
+}
+
+static void print_header(const struct explain_opts *o, const int w[4])
+{
+	int global = o->a.space == GM_SPACE_GLOBAL;
+
+	printf("lane  %*s  %*s  %*s  %*s", w[0], "index", w[1], "address",
+	       w[2], global ? "sector" : "bank", w[3], global ? "line" : "word");
+}
+
+/* Two lanes a row: lane l on the left, l + 16 on the right. */
+static void print_lane_table(const struct explain_opts *o,
+			     const struct gm_prediction *p)
+{
+	int half = GM_WARP_SIZE / 2, w[4], row;
+
+	column_widths(o, p, w);
+	print_header(o, w);
+	if (p->nlanes > half) {
+		fputs("  |  ", stdout);
+		print_header(o, w);
+	}
+	putchar('\n');
+	for (row = 0; row < half && row < p->nlanes; row++) {
+		print_lane(o, p, row, w);
+		if (row + half < p->nlanes) {
+			fputs("  |  ", stdout);
+			print_lane(o, p, row + half, w);
+		}
+		putchar('\n');
+	}
+}
+
+static void print_setup(const struct explain_opts *o, const struct gm_prediction *p)
+{
+	const struct gm_access *a = &o->a;
+
+	printf("%s %s, %d B elements", space_name(a->space), op_name(a->op), a->elem_bytes);
+	if (o->type)
+		printf(" (%s)", o->type);
+	printf(", block %dx%dx%d, blockIdx (%d,%d,%d), warp %d: %d lane%s, %d active\n",
+	       a->block[0], a->block[1], a->block[2], a->block_idx[0],
+	       a->block_idx[1], a->block_idx[2], a->warp, p->nlanes,
+	       p->nlanes == 1 ? "" : "s", p->nactive);
+	printf("address = %lld + (%s) * %d", (long long)a->base, a->index, a->elem_bytes);
+	if (a->active)
+		printf(", where %s", a->active);
+	printf("\n\n");
+}
+
+static void print_global_counts(const struct gm_global_counts *c)
+{
+	printf("requests           %lld\n", (long long)c->requests);
+	printf("sectors (32 B)     %lld   (fewest possible %lld)\n",
+	       (long long)c->sectors, (long long)c->min_sectors);
+	printf("lines (128 B)      %lld\n", (long long)c->lines);
+	printf("bytes requested    %lld\n", (long long)c->bytes_requested);
+	printf("bytes transferred  %lld\n", (long long)c->bytes_transferred);
+	printf("efficiency         %.1f%%\n", c->efficiency_pct);
+}
+
+static void print_shared_counts(const struct gm_shared_counts *c)
+{
+	printf("wavefronts         %lld   (ideal %lld)\n", (long long)c->wavefronts,
+	       (long long)c->ideal_wavefronts);
+	printf("bank conflicts     %lld\n", (long long)c->bank_conflicts);
+	printf("max ways           %d\n", c->max_ways);
+	printf("broadcast          %s\n", c->broadcast ? "yes" : "no");
+}
+
+static int print_text(const struct explain_opts *o, const struct gm_prediction *p)
+{
+	print_setup(o, p);
+	print_lane_table(o, p);
+	putchar('\n');
+	if (o->a.space == GM_SPACE_GLOBAL)
+		print_global_counts(&p->global);
+	else
+		print_shared_counts(&p->shared);
+	printf("verdict: %s\n", p->verdict);
+	return GM_EXIT_OK;
+}
+
+/* ---- JSON output ------------------------------------------------------ */
+
+static json_t *int3(const int v[3])
+{
+	return json_pack("[iii]", v[0], v[1], v[2]);
+}
+
+static json_t *lane_json(const struct explain_opts *o, const struct gm_lane *L,
+			 int lane)
+{
+	int global = o->a.space == GM_SPACE_GLOBAL;
+
+	if (!L->active)
+		return json_pack("{s:i, s:b}", EK_L_LANE, lane, EK_L_ACTIVE, 0);
+	return json_pack("{s:i, s:b, s:I, s:I, s:I, s:I}", EK_L_LANE, lane,
+			 EK_L_ACTIVE, 1, EK_L_INDEX, (json_int_t)L->index,
+			 EK_L_ADDR, (json_int_t)L->addr,
+			 global ? EK_L_SECTOR : EK_L_BANK,
+			 (json_int_t)(global ? L->sector : L->bank),
+			 global ? EK_L_LINE : EK_L_WORD,
+			 (json_int_t)(global ? L->line : L->word));
+}
+
+static json_t *lanes_json(const struct explain_opts *o, const struct gm_prediction *p)
+{
+	json_t *arr = json_array();
+	int lane;
+
+	for (lane = 0; arr && lane < p->nlanes; lane++)
+		if (json_array_append_new(arr, lane_json(o, &p->lanes[lane], lane)) < 0) {
+			json_decref(arr);
+			return NULL;
+		}
+	return arr;
+}
+
+static json_t *inputs_json(const struct explain_opts *o, const struct gm_prediction *p)
+{
+	const struct gm_access *a = &o->a;
+	json_t *obj = json_pack("{s:s, s:s, s:i}", EK_SPACE, space_name(a->space),
+				EK_OP, op_name(a->op), EK_ELEM_BYTES, a->elem_bytes);
+
+	if (!obj)
+		return NULL;
+	if (o->type)
+		json_object_set_new(obj, EK_TYPE, json_string(o->type));
+	json_object_set_new(obj, EK_BLOCK, int3(a->block));
+	json_object_set_new(obj, EK_WARP, json_integer(a->warp));
+	json_object_set_new(obj, EK_BLOCK_IDX, int3(a->block_idx));
+	json_object_set_new(obj, EK_BASE, json_integer(a->base));
+	json_object_set_new(obj, EK_ACTIVE, a->active ? json_string(a->active) : json_null());
+	json_object_set_new(obj, EK_EXPR, json_string(a->index));
+	json_object_set_new(obj, EK_NLANES, json_integer(p->nlanes));
+	json_object_set_new(obj, EK_NACTIVE, json_integer(p->nactive));
+	json_object_set_new(obj, EK_STRIDE, p->stride_known ?
+			    json_integer(p->stride_bytes) : json_null());
+	return obj;
+}
+
+static json_t *counts_json(const struct explain_opts *o,
+			   const struct gm_prediction *p)
+{
+	const struct gm_global_counts *g = &p->global;
+	const struct gm_shared_counts *s = &p->shared;
+
+	if (o->a.space == GM_SPACE_GLOBAL)
+		return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:f}",
+				 EK_REQUESTS, (json_int_t)g->requests,
+				 EK_SECTORS, (json_int_t)g->sectors,
+				 EK_MIN_SECTORS, (json_int_t)g->min_sectors,
+				 EK_LINES, (json_int_t)g->lines,
+				 EK_BYTES_REQ, (json_int_t)g->bytes_requested,
+				 EK_BYTES_XFER, (json_int_t)g->bytes_transferred,
+				 EK_EFFICIENCY, g->efficiency_pct);
+	return json_pack("{s:I, s:I, s:I, s:i, s:b}",
+			 EK_WAVEFRONTS, (json_int_t)s->wavefronts,
+			 EK_IDEAL, (json_int_t)s->ideal_wavefronts,
+			 EK_CONFLICTS, (json_int_t)s->bank_conflicts,
+			 EK_MAX_WAYS, s->max_ways, EK_BROADCAST, s->broadcast);
+}
+
+static int add_counts(json_t *obj, const struct explain_opts *o,
+		      const struct gm_prediction *p)
+{
+	json_t *counts = counts_json(o, p);
+	int rc = counts ? json_object_update(obj, counts) : -1;
+
+	json_decref(counts);
+	return rc;
+}
+
+static int print_json(const struct explain_opts *o, const struct gm_prediction *p)
+{
+	json_t *obj = inputs_json(o, p);
+	int rc = GM_EXIT_OK;
+
+	if (!obj || add_counts(obj, o, p) < 0 ||
+	    json_object_set_new(obj, EK_VERDICT, json_string(p->verdict)) < 0 ||
+	    json_object_set_new(obj, EK_LANES, lanes_json(o, p)) < 0 ||
+	    json_dumpf(obj, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0)
+		rc = gm_error(GM_EXIT_CASE_FAILED, "cannot build the JSON output");
+	else
+		putchar('\n');
+	json_decref(obj);
+	return rc;
+}
+
+int cmd_explain(int argc, char **argv)
+{
+	struct explain_opts o;
+	struct gm_prediction p;
+	struct gm_expr_error err;
+	gm_status s;
+	int rc = parse_args(argc, argv, &o);
+
+	if (rc != 0)
+		return rc;
+	if (o.help) {
+		fputs(usage_text, stdout);
+		return GM_EXIT_OK;
+	}
+	s = gm_model_predict(&o.a, &p, &err);
+	if (s != GM_OK)
+		return model_error(&o, s, &err);
+	return o.json ? print_json(&o, &p) : print_text(&o, &p);
+}
