@@ -124,8 +124,9 @@ static int first_active(const struct gm_prediction *p)
 
 /*
  * Bank conflicts of the active lanes re-laid with a step of `step` bytes
- * from the first active lane's address. Moving every lane by a multiple of
- * 128 B keeps banks and shared words, so negative steps are lifted that way.
+ * from the first active lane. Moving every lane by a multiple of 128 B keeps
+ * banks and shared words, so the layout starts below 128 B (no overflow) and
+ * negative steps are lifted by such multiples.
  */
 static int64_t conflicts_with_step(const struct gm_prediction *p,
 				   int elem_bytes, int64_t step)
@@ -133,7 +134,7 @@ static int64_t conflicts_with_step(const struct gm_prediction *p,
 	struct gm_lane lanes[GM_WARP_SIZE];
 	struct gm_shared_counts c;
 	int first = first_active(p), lane;
-	int64_t origin = p->lanes[first].addr, low;
+	int64_t origin = p->lanes[first].addr % GM_LINE_BYTES, low;
 
 	low = origin + (step < 0 ? (GM_WARP_SIZE - 1 - first) * step : 0);
 	if (low < 0)
