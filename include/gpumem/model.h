@@ -114,7 +114,7 @@ struct gm_shared_counts {
 	int64_t wavefronts;        /* passes through the 32 banks */
 	int64_t ideal_wavefronts;  /* least possible for this width and lane count */
 	int64_t bank_conflicts;    /* wavefronts - ideal_wavefronts */
-	int max_ways;              /* most distinct words in one bank in one phase */
+	int max_ways;              /* k of "k-way": worst phase wavefronts / a full phase's ideal */
 	int broadcast;             /* 1 if some word serves more than one lane */
 };
 
@@ -147,14 +147,15 @@ gm_status gm_model_predict(const struct gm_access *a, struct gm_prediction *p,
 void gm_global_counts_of(const struct gm_lane lanes[GM_WARP_SIZE],
 			 int elem_bytes, struct gm_global_counts *c);
 void gm_shared_counts_of(const struct gm_lane lanes[GM_WARP_SIZE],
-			 int elem_bytes, struct gm_shared_counts *c);
+			 int elem_bytes, enum gm_op op, struct gm_shared_counts *c);
 
 /*
  * Shared memory: how many consecutive lanes form one phase (one pass of the
- * bank arbiter) for this access width: 32 for <= 4 B, 16 for 8 B, 8 for 16 B.
- * A working hypothesis, see docs/MODEL.md; this is the one place it lives.
+ * bank arbiter) for this access width and direction: loads 32 lanes up to
+ * 8 B, 16 for 16 B; stores 32 up to 4 B, 16 for 8 B, 8 for 16 B. Measured
+ * with hardware counters (docs/MODEL.md); the one place the rule lives.
  */
-int gm_smem_lanes_per_phase(int elem_bytes);
+int gm_smem_lanes_per_phase(int elem_bytes, enum gm_op op);
 
 /* Map a C/CUDA type name ("float4", "double", "half", ...) to its size; 0 if unknown. */
 int gm_type_bytes(const char *name);

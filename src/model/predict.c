@@ -54,7 +54,7 @@ gm_status gm_model_predict(const struct gm_access *a, struct gm_prediction *p,
 	if (a->space == GM_SPACE_GLOBAL)
 		gm_global_counts_of(p->lanes, a->elem_bytes, &p->global);
 	else
-		gm_shared_counts_of(p->lanes, a->elem_bytes, &p->shared);
+		gm_shared_counts_of(p->lanes, a->elem_bytes, a->op, &p->shared);
 	gm_lanes_stride(p);
 	gm_verdict(a, p);
 	return GM_OK;

@@ -129,7 +129,7 @@ static int first_active(const struct gm_prediction *p)
  * negative steps are lifted by such multiples.
  */
 static int64_t conflicts_with_step(const struct gm_prediction *p,
-				   int elem_bytes, int64_t step)
+				   int elem_bytes, enum gm_op op, int64_t step)
 {
 	struct gm_lane lanes[GM_WARP_SIZE];
 	struct gm_shared_counts c;
@@ -142,12 +142,12 @@ static int64_t conflicts_with_step(const struct gm_prediction *p,
 	memcpy(lanes, p->lanes, sizeof(lanes));
 	for (lane = first; lane < GM_WARP_SIZE; lane++)
 		lanes[lane].addr = origin + (lane - first) * step;
-	gm_shared_counts_of(lanes, elem_bytes, &c);
+	gm_shared_counts_of(lanes, elem_bytes, op, &c);
 	return c.bank_conflicts;
 }
 
 /* The row length (elements, 1..8 more than now) that removes every conflict; 0 if none. */
-static int64_t padded_row(const struct gm_prediction *p, int elem_bytes)
+static int64_t padded_row(const struct gm_prediction *p, int elem_bytes, enum gm_op op)
 {
 	int64_t row = p->stride_bytes / elem_bytes;
 	int64_t dir = row < 0 ? -1 : 1;
@@ -157,7 +157,7 @@ static int64_t padded_row(const struct gm_prediction *p, int elem_bytes)
 	    p->stride_bytes < -PAD_SEARCH_MAX)
 		return 0;
 	for (pad = 1; pad <= 8; pad++)
-		if (conflicts_with_step(p, elem_bytes,
+		if (conflicts_with_step(p, elem_bytes, op,
 					(row + dir * pad) * elem_bytes) == 0)
 			return row + dir * pad;
 	return 0;
@@ -166,7 +166,7 @@ static int64_t padded_row(const struct gm_prediction *p, int elem_bytes)
 static void shared_conflict(const struct gm_access *a, struct gm_prediction *p)
 {
 	const struct gm_shared_counts *c = &p->shared;
-	int64_t row = p->stride_known ? padded_row(p, a->elem_bytes) : 0;
+	int64_t row = p->stride_known ? padded_row(p, a->elem_bytes, a->op) : 0;
 	int64_t bytes = (row < 0 ? -row : row) * a->elem_bytes;
 	char head[96];
 

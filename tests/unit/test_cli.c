@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include "cli/cli.h"
 
 /* Run the gpumem binary with args; capture stdout+stderr into out. */
