@@ -111,8 +111,9 @@ const struct gm_case *gm_registry_cases(int *n);
 
 /*
  * Select cases by selectors: a family name ("stride"), an exact case name,
- * or a prefix ("copy.v2", "stride.f32"). An empty list selects the default
- * suite (all cases; with quick, those marked quick). sel[i] is set to 1 for
+ * or a prefix ("copy.v2", "stride.b04"). An empty list selects the default
+ * suite (all cases; with quick, those marked quick); with quick, a selector
+ * keeps only its quick cases when it has any. sel[i] is set to 1 for
  * each chosen case. On a selector matching nothing returns GM_ERR_NOT_FOUND
  * and *bad = index of that selector.
  */

@@ -63,17 +63,19 @@ gm_status gm_registry_select(const char *const *sels, int nsels, int quick,
 	for (int i = 0; i < n && nsels == 0; i++)
 		sel[i] = !quick || cases[i].quick;
 	for (int s = 0; s < nsels; s++) {
-		int hit = 0;
+		int hit = 0, quick_hit = 0;
 		for (int i = 0; i < n; i++) {
-			if (matches(&cases[i], sels[s]) && (!quick || cases[i].quick || nsels)) {
-				sel[i] = 1;
-				hit = 1;
-			}
+			hit += matches(&cases[i], sels[s]);
+			quick_hit += matches(&cases[i], sels[s]) && cases[i].quick;
 		}
 		if (!hit) {
 			*bad = s;
 			return gm_fail(GM_ERR_NOT_FOUND, "no benchmark matches '%s'", sels[s]);
 		}
+		/* with --quick a selector keeps its quick cases, or all if it has none */
+		for (int i = 0; i < n; i++)
+			if (matches(&cases[i], sels[s]) && (!quick || !quick_hit || cases[i].quick))
+				sel[i] = 1;
 	}
 	return GM_OK;
 }

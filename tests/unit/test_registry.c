@@ -92,6 +92,18 @@ static void test_select(void **state)
 	for (int i = 0; i < n; i++)
 		count += sel[i];
 	assert_true(count > 5 && count < 40);
+	/* quick + selector: the family's quick cases; a non-quick exact name still runs */
+	const char *qsel[] = { "stride" }, *qexact[] = { "copy.v0_b4" };
+	assert_int_equal(gm_registry_select(qsel, 1, 1, sel, &bad), GM_OK);
+	count = 0;
+	for (int i = 0; i < n; i++)
+		count += sel[i];
+	assert_true(count >= 1 && count <= 6);
+	assert_int_equal(gm_registry_select(qexact, 1, 1, sel, &bad), GM_OK);
+	count = 0;
+	for (int i = 0; i < n; i++)
+		count += sel[i];
+	assert_int_equal(count, 1);
 	free(sel);
 }
 
