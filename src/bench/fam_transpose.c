@@ -1,0 +1,144 @@
+/*
+ * fam_transpose.c - the transpose family's cases: out[c][r] = in[r][c] for a
+ * float matrix, six versions from naive to best plus two plain copies of the
+ * same matrix as ceilings, each on three shapes: square; ragged (side-17 rows
+ * by side-33 cols: partial tiles, rows that start inside a sector, no float4);
+ * a8 (side-24 by side-40: partial tiles, rows 32 B aligned). Kernels:
+ * src/kernels/transpose.cu.
+ *
+ * Parameters: rows, cols (the nominal shape, at side 16384 = a 1 GiB array;
+ * a smaller run shifts both by the same amount), tile (32 or 64) and vec
+ * (bytes per global access on the fast path). The declared patterns are
+ * those of warp 0 with the nominal pitches.
+ */
+#include "bench/family.h"
+#include "kernels/kernels.h"
+
+#define NOMINAL 16384
+
+enum { SM_NONE, SM_UNPADDED, SM_PADDED, SM_XOR, SM_VEC };
+
+static const struct {
+	int version, tile, by, vec, smem, quick;
+	const char *label, *desc;
+} variants[] = {
+	{ 0, 32, 32, 4, SM_NONE, 1, "v0_naive", "naive: coalesced row read, column write (1 sector/element)" },
+	{ 1, 32, 32, 4, SM_UNPADDED, 0, "v1_tiled", "32x32 smem tile, unpadded: 32-way conflict on the column read" },
+	{ 2, 32, 32, 4, SM_PADDED, 1, "v2_padded", "32x32 smem tile padded to 33: conflict-free, block 32x32" },
+	{ 3, 32, 8, 4, SM_PADDED, 0, "v3_padded_4r", "padded tile, block 32x8, 4 rows per thread" },
+	{ 4, 32, 8, 4, SM_XOR, 0, "v4_xor", "XOR-swizzled tile (col ^ row), block 32x8, 4 rows per thread" },
+	{ 5, 64, 8, 16, SM_VEC, 1, "v5_vec16",
+	  "64x64 tile, float4 both sides, 4x4 register transpose, swizzled smem" },
+	{ -1, 32, 8, 4, SM_NONE, 0, "copy_b4", "plain copy of the matrix, v3's grid (32x8, 4 B): ceiling" },
+	{ -1, 64, 8, 16, SM_NONE, 1, "copy_b16", "plain copy of the matrix, v5's grid (float4): ceiling" },
+};
+
+static const struct {
+	int drows, dcols;
+	const char *suffix;
+} shapes[] = {
+	{ 0, 0, "" },
+	{ 17, 33, "_ragged" },
+	{ 24, 40, "_a8" },
+};
+
+#define NVAR ((int)(sizeof(variants) / sizeof(variants[0])))
+#define NSHAPE ((int)(sizeof(shapes) / sizeof(shapes[0])))
+
+/*
+ * Scalar kernels, warp 0 = tile row ty, 32 columns. v5 runs its blocks down
+ * the input rows (blockIdx.x = tile row), so bx and by trade places there.
+ */
+static void scalar_patterns(struct gm_case *c, int v, int R, int C)
+{
+	int t = variants[v].tile, by = variants[v].by;
+	int pitch = variants[v].smem == SM_UNPADDED ? 32 : t + 1;
+	const char *tr = variants[v].version == 5 ? "bx" : "by", *tc = variants[v].version == 5 ? "by" : "bx";
+
+	gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, 4, 32, by, 0,
+			    "(%s*%d + ty)*%d + %s*%d + tx", tr, t, C, tc, t);
+	if (variants[v].version < 0) {
+		gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, 4, 32, by, 0,
+				    "(%s*%d + ty)*%d + %s*%d + tx", tr, t, C, tc, t);
+		return;
+	}
+	if (variants[v].smem == SM_NONE) {
+		gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, 4, 32, by, 0,
+				    "(bx*%d + tx)*%d + by*%d + ty", t, R, t);
+		return;
+	}
+	if (variants[v].smem == SM_XOR) {
+		gm_case_pattern_add(c, "smem store", GM_SPACE_SHARED, GM_OP_STORE, 4, 32, by, 0,
+				    "ty*32 + (tx ^ ty)");
+		gm_case_pattern_add(c, "smem load", GM_SPACE_SHARED, GM_OP_LOAD, 4, 32, by, 0,
+				    "tx*32 + (ty ^ tx)");
+	} else {
+		gm_case_pattern_add(c, "smem store", GM_SPACE_SHARED, GM_OP_STORE, 4, 32, by, 0,
+				    "ty*%d + tx", pitch);
+		gm_case_pattern_add(c, "smem load", GM_SPACE_SHARED, GM_OP_LOAD, 4, 32, by, 0,
+				    "tx*%d + ty", pitch);
+	}
+	gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, 4, 32, by, 0,
+			    "(%s*%d + ty)*%d + %s*%d + tx", tc, t, R, tr, t);
+}
+
+/*
+ * float4 fast path (rows and cols multiples of 4): thread (tx,ty) owns quad
+ * column cq = tx&15 and quad row rq = 2*ty + (tx>>4) of the 64x64 tile;
+ * indices in float4 units, the first of the four loads/stores. v5's tile
+ * row is bx, copy_b16's is by.
+ */
+static void vec_patterns(struct gm_case *c, int v, int R, int C)
+{
+	const char *rq = "(2*ty + (tx>>4))";
+
+	if (variants[v].version < 0) {
+		gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, 16, 32, 8, 0,
+				    "(by*64 + 4*%s)*%d + bx*16 + (tx&15)", rq, C / 4);
+		gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, 16, 32, 8, 0,
+				    "(by*64 + 4*%s)*%d + bx*16 + (tx&15)", rq, C / 4);
+		return;
+	}
+	gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, 16, 32, 8, 0,
+			    "(bx*64 + 4*%s)*%d + by*16 + (tx&15)", rq, C / 4);
+	gm_case_pattern_add(c, "smem store", GM_SPACE_SHARED, GM_OP_STORE, 16, 32, 8, 0,
+			    "4*(tx&15)*16 + (%s ^ (tx&7))", rq);
+	gm_case_pattern_add(c, "smem load", GM_SPACE_SHARED, GM_OP_LOAD, 16, 32, 8, 0,
+			    "%s*16 + ((tx&15) ^ ((%s>>2)&7))", rq, rq);
+	gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, 16, 32, 8, 0,
+			    "(by*64 + %s)*%d + bx*16 + (tx&15)", rq, R / 4);
+}
+
+static void tr_case(struct gm_case *c, int v, int s)
+{
+	int R = NOMINAL - shapes[s].drows, C = NOMINAL - shapes[s].dcols;
+
+	gm_case_begin(c, &gm_family_transpose, variants[v].version, GM_KIND_DRAM,
+		      variants[v].quick && s == 0, variants[v].desc, "%s%s", variants[v].label,
+		      shapes[s].suffix);
+	gm_case_param_add(c, "rows", R);
+	gm_case_param_add(c, "cols", C);
+	gm_case_param_add(c, "tile", variants[v].tile);
+	gm_case_param_add(c, "vec", variants[v].vec);
+	/* float4 needs 16 B aligned rows; otherwise the scalar 64x65 path runs */
+	if (variants[v].vec == 16 && R % 4 == 0 && C % 4 == 0)
+		vec_patterns(c, v, R, C);
+	else
+		scalar_patterns(c, v, R, C);
+}
+
+static int tr_enumerate(struct gm_case *out, int max)
+{
+	struct gm_case scratch;
+	int i = 0;
+
+	for (int v = 0; v < NVAR; v++)
+		for (int s = 0; s < NSHAPE; s++, i++)
+			tr_case(gm_case_slot(out, max, i, &scratch), v, s);
+	return i;
+}
+
+const struct gm_family gm_family_transpose = {
+	"transpose", "float matrix transpose: naive, smem tiles (unpadded, padded, XOR), float4 vs plain copy",
+	tr_enumerate, gm_transpose_ops,
+};

@@ -1,0 +1,439 @@
+/*
+ * transpose.cu - out[c][r] = in[r][c] for a rows x cols float matrix, from the
+ * naive kernel to one within a few percent of a plain copy.
+ *
+ * Versions (gpumem run transpose):
+ *   v0_naive     block 32x32, one element per thread: the read of a row is
+ *                coalesced, the write of a column is not (1 sector per element,
+ *                32 sectors per warp store, 8x the L2 write requests).
+ *   v1_tiled     32x32 tile in shared memory: both global sides coalesced, but
+ *                the column read of the unpadded tile puts all 32 lanes in one
+ *                bank (32-way conflict, 32 wavefronts per warp load).
+ *   v2_padded    the same tile with one float of padding per row (33): the
+ *                column read walks the banks, conflict-free.
+ *   v3_padded_4r block 32x8, each thread 4 rows: 4 loads in flight per thread
+ *                and 4x fewer blocks/barriers; v1/v2 have one load in flight
+ *                per thread and a 1024-thread barrier, too little to cover DRAM
+ *                latency.
+ *   v4_xor       v3 with an XOR-swizzled unpadded tile (column ^ row): also
+ *                conflict-free, no wasted shared memory.
+ *   v5_vec16     64x64 tile, block 32x8, 16 B accesses on both global sides:
+ *                each thread loads a 4x4 block with four float4 row loads,
+ *                transposes it in registers and stores four float4 (one per
+ *                output row) into a swizzled shared tile; after the barrier
+ *                each warp writes two full 256 B output-row pieces with float4.
+ *                Why: 4x fewer memory instructions than v3, 8 blocks of 16 KB
+ *                per SM keep 128 KB of loads in flight, the shared tile is only
+ *                a float4 exchange (slot ^ (row/4 & 7) puts the 8 lanes of each
+ *                quarter-warp phase of STS.128/LDS.128 on 8 distinct bank
+ *                groups: conflict-free), and the blocks run down the input rows
+ *                (blockIdx.x = tile row), so consecutive blocks write adjacent
+ *                pieces of the same output rows: a sector shared by two pieces
+ *                is completed in L2 at once (+12% on the ragged shape, where
+ *                rows are not sector-aligned). Measured on an H100 it reached
+ *                97% of copy_b16, where a shared-memory-free variant (the 4x4
+ *                register blocks stored straight to global as 32 B pieces) gave
+ *                90-92%. float4 needs rows and cols multiples of 4; a partial or
+ *                unaligned tile takes a scalar padded 64x65 path with bounds
+ *                checks, so the ragged shape measures that path.
+ *   copy_b4      reference: a plain copy of the same matrix with v3's grid
+ *                (block 32x8, 32x32 tile, 4 B accesses, 4 rows per thread).
+ *   copy_b16     reference: a plain copy with v5's grid and float4 accesses;
+ *                the ceiling v5 is compared with.
+ *
+ * Shape: the square side S is the largest multiple of 64 with S*S*4 <= the
+ * per-array size, capped at 1 GiB (S = 16384) so one launch stays near 1 ms.
+ * Cases carry the nominal shape at S = 16384 (rows, cols); a smaller array
+ * shifts both by the same amount. Shapes: square; ragged (S-17 rows by S-33
+ * cols: partial tiles and rows that start anywhere inside a sector); a8
+ * (S-24 by S-40: partial tiles, but every row 32 B aligned), which separates
+ * the cost of partial tiles from that of unaligned rows.
+ */
+#include <math.h>
+#include "kernels/common.cuh"
+#include "kernels/kernels.h"
+
+#define TR_NOMINAL_SIDE 16384
+#define TR_MAX_BYTES ((size_t)1 << 30)
+#define TILE 32
+#define ROWS8 8   /* blockDim.y of the 4-rows-per-thread kernels */
+#define BIG 64    /* v5 / copy_b16 tile side */
+
+enum { K_V0, K_V1, K_V2, K_V3, K_V4, K_V5, K_COPY4, K_COPY16 };
+
+struct tr_state {
+	int kernel;
+	int rows, cols;
+	float *in, *out;
+	uint32_t seed;
+	const struct gm_device_info *dev;
+};
+
+/* ---- v0 ---------------------------------------------------------------- */
+
+__global__ void tr_naive(const float *__restrict__ in, float *__restrict__ out, int R, int C)
+{
+	int c = blockIdx.x * TILE + threadIdx.x;
+	int r = blockIdx.y * TILE + threadIdx.y;
+
+	if (r < R && c < C)
+		out[(size_t)c * R + r] = in[(size_t)r * C + c];
+}
+
+/* ---- v1 / v2: one element per thread, block 32x32 ----------------------- */
+
+template <int PITCH>
+__global__ void tr_tile32(const float *__restrict__ in, float *__restrict__ out, int R, int C)
+{
+	__shared__ float t[TILE * PITCH];
+	int tx = threadIdx.x, ty = threadIdx.y;
+	int r = blockIdx.y * TILE + ty, c = blockIdx.x * TILE + tx;
+
+	if (r < R && c < C)
+		t[ty * PITCH + tx] = in[(size_t)r * C + c];
+	__syncthreads();
+	/* output row = input column bx*32+ty, output column = input row by*32+tx */
+	c = blockIdx.x * TILE + ty;
+	r = blockIdx.y * TILE + tx;
+	if (r < R && c < C)
+		out[(size_t)c * R + r] = t[tx * PITCH + ty];
+}
+
+/* ---- v3 / v4: block 32x8, 4 rows per thread ----------------------------- */
+
+/* Tile slot of element (row i, column j): padded (33) or XOR-swizzled (32). */
+template <bool SWZ>
+__device__ __forceinline__ int slot32(int i, int j)
+{
+	return SWZ ? i * TILE + (j ^ i) : i * (TILE + 1) + j;
+}
+
+template <bool SWZ>
+__global__ void tr_tile32_4r(const float *__restrict__ in, float *__restrict__ out, int R, int C)
+{
+	__shared__ float t[SWZ ? TILE * TILE : TILE * (TILE + 1)];
+	int tx = threadIdx.x, ty = threadIdx.y;
+	int r0 = blockIdx.y * TILE, c0 = blockIdx.x * TILE;
+
+#pragma unroll
+	for (int j = 0; j < TILE; j += ROWS8) {
+		int r = r0 + ty + j, c = c0 + tx;
+		if (r < R && c < C)
+			t[slot32<SWZ>(ty + j, tx)] = in[(size_t)r * C + c];
+	}
+	__syncthreads();
+#pragma unroll
+	for (int j = 0; j < TILE; j += ROWS8) {
+		int c = c0 + ty + j, r = r0 + tx;
+		if (r < R && c < C)
+			out[(size_t)c * R + r] = t[slot32<SWZ>(tx, ty + j)];
+	}
+}
+
+__global__ void copy_tile32_4r(const float *__restrict__ in, float *__restrict__ out, int R, int C)
+{
+	int c = blockIdx.x * TILE + threadIdx.x;
+	int r0 = blockIdx.y * TILE + threadIdx.y;
+
+#pragma unroll
+	for (int j = 0; j < TILE; j += ROWS8) {
+		int r = r0 + j;
+		if (r < R && c < C)
+			out[(size_t)r * C + c] = in[(size_t)r * C + c];
+	}
+}
+
+/* ---- v5 / copy_b16: 64x64 tile, block 32x8, float4 ---------------------- */
+
+/*
+ * Block tile mapping shared by v5 and copy_b16 (fast path): thread (tx, ty)
+ * owns the 4x4 block at quad column cq = tx & 15 and quad row
+ * rq = 2*ty + (tx >> 4); its k-th float4 load reads row 4*rq + k, so one
+ * warp instruction covers two 256 B row segments.
+ */
+__device__ __forceinline__ bool big_tile_full(int R, int C, int tbx, int tby)
+{
+	return (R & 3) == 0 && (C & 3) == 0 && (tby + 1) * BIG <= R && (tbx + 1) * BIG <= C;
+}
+
+/* Partial or unaligned 64x64 tile: scalar, padded 64x65, bounds-checked. */
+__device__ void tr_big_scalar(const float *__restrict__ in, float *__restrict__ out, int R, int C,
+			      int tbx, int tby, float *t)
+{
+	int tx = threadIdx.x, ty = threadIdx.y;
+	int r0 = tby * BIG, c0 = tbx * BIG;
+
+#pragma unroll
+	for (int j = 0; j < BIG; j += ROWS8)
+#pragma unroll
+		for (int h = 0; h < BIG; h += TILE) {
+			int r = r0 + ty + j, c = c0 + tx + h;
+			if (r < R && c < C)
+				t[(ty + j) * (BIG + 1) + tx + h] = in[(size_t)r * C + c];
+		}
+	__syncthreads();
+#pragma unroll
+	for (int j = 0; j < BIG; j += ROWS8)
+#pragma unroll
+		for (int h = 0; h < BIG; h += TILE) {
+			int c = c0 + ty + j, r = r0 + tx + h;
+			if (r < R && c < C)
+				out[(size_t)c * R + r] = t[(tx + h) * (BIG + 1) + ty + j];
+		}
+}
+
+/*
+ * Launched with blockIdx.x = tile row and blockIdx.y = tile column, so that
+ * consecutive blocks write consecutive 256 B pieces of the same 64 output
+ * rows (and read 64 rows further down the same input columns).
+ */
+__global__ void tr_vec16(const float *__restrict__ in, float *__restrict__ out, int R, int C)
+{
+	/* 64 rows (output rows) x 16 float4 slots; the scalar path uses 64x65 floats */
+	__shared__ __align__(16) float t[BIG * (BIG + 1)];
+	float4 *t4 = reinterpret_cast<float4 *>(t);
+	int tx = threadIdx.x, ty = threadIdx.y;
+	int tbx = blockIdx.y, tby = blockIdx.x;
+
+	if (!big_tile_full(R, C, tbx, tby)) {
+		tr_big_scalar(in, out, R, C, tbx, tby, t);
+		return;
+	}
+	int r0 = tby * BIG, c0 = tbx * BIG;
+	int cq = tx & 15, rq = 2 * ty + (tx >> 4);
+	const float *src = in + (size_t)(r0 + 4 * rq) * C + c0 + 4 * cq;
+	float4 v0 = *reinterpret_cast<const float4 *>(src);
+	float4 v1 = *reinterpret_cast<const float4 *>(src + (size_t)C);
+	float4 v2 = *reinterpret_cast<const float4 *>(src + 2 * (size_t)C);
+	float4 v3 = *reinterpret_cast<const float4 *>(src + 3 * (size_t)C);
+	/* output row 4cq+k holds input column 4cq+k: rows 4rq..4rq+3 of it */
+	int sw = rq ^ (cq & 7);
+	t4[(4 * cq + 0) * 16 + sw] = make_float4(v0.x, v1.x, v2.x, v3.x);
+	t4[(4 * cq + 1) * 16 + sw] = make_float4(v0.y, v1.y, v2.y, v3.y);
+	t4[(4 * cq + 2) * 16 + sw] = make_float4(v0.z, v1.z, v2.z, v3.z);
+	t4[(4 * cq + 3) * 16 + sw] = make_float4(v0.w, v1.w, v2.w, v3.w);
+	__syncthreads();
+	int s = tx & 15;
+#pragma unroll
+	for (int k = 0; k < 4; k++) {
+		int c = 16 * k + 2 * ty + (tx >> 4);
+		float4 o = t4[c * 16 + (s ^ ((c >> 2) & 7))];
+		*reinterpret_cast<float4 *>(out + (size_t)(c0 + c) * R + r0 + 4 * s) = o;
+	}
+}
+
+__global__ void copy_vec16(const float *__restrict__ in, float *__restrict__ out, int R, int C)
+{
+	int tx = threadIdx.x, ty = threadIdx.y;
+	int r0 = blockIdx.y * BIG, c0 = blockIdx.x * BIG;
+
+	if (!big_tile_full(R, C, blockIdx.x, blockIdx.y)) {
+#pragma unroll
+		for (int j = 0; j < BIG; j += ROWS8)
+#pragma unroll
+			for (int h = 0; h < BIG; h += TILE) {
+				int r = r0 + ty + j, c = c0 + tx + h;
+				if (r < R && c < C)
+					out[(size_t)r * C + c] = in[(size_t)r * C + c];
+			}
+		return;
+	}
+	int cq = tx & 15, rq = 2 * ty + (tx >> 4);
+	size_t o = (size_t)(r0 + 4 * rq) * C + c0 + 4 * cq;
+	float4 v[4];
+#pragma unroll
+	for (int k = 0; k < 4; k++)
+		v[k] = *reinterpret_cast<const float4 *>(in + o + k * (size_t)C);
+#pragma unroll
+	for (int k = 0; k < 4; k++)
+		*reinterpret_cast<float4 *>(out + o + k * (size_t)C) = v[k];
+}
+
+/* ---- ops --------------------------------------------------------------- */
+
+static unsigned ceil_div(int n, int d)
+{
+	return (unsigned)((n + d - 1) / d);
+}
+
+static gm_status tr_launch(void *state)
+{
+	struct tr_state *s = (struct tr_state *)state;
+	const float *in = s->in;
+	float *out = s->out;
+	int R = s->rows, C = s->cols;
+	cudaStream_t st = gm_stream();
+	dim3 g32(ceil_div(C, TILE), ceil_div(R, TILE)), g64(ceil_div(C, BIG), ceil_div(R, BIG));
+	dim3 g64t(ceil_div(R, BIG), ceil_div(C, BIG)); /* v5: blockIdx.x walks down the input rows */
+	dim3 b32(TILE, TILE), b8(TILE, ROWS8);
+
+	switch (s->kernel) {
+	case K_V0: tr_naive<<<g32, b32, 0, st>>>(in, out, R, C); break;
+	case K_V1: tr_tile32<TILE><<<g32, b32, 0, st>>>(in, out, R, C); break;
+	case K_V2: tr_tile32<TILE + 1><<<g32, b32, 0, st>>>(in, out, R, C); break;
+	case K_V3: tr_tile32_4r<false><<<g32, b8, 0, st>>>(in, out, R, C); break;
+	case K_V4: tr_tile32_4r<true><<<g32, b8, 0, st>>>(in, out, R, C); break;
+	case K_V5: tr_vec16<<<g64t, b8, 0, st>>>(in, out, R, C); break;
+	case K_COPY4: copy_tile32_4r<<<g32, b8, 0, st>>>(in, out, R, C); break;
+	case K_COPY16: copy_vec16<<<g64, b8, 0, st>>>(in, out, R, C); break;
+	default: return gm_fail(GM_ERR_INVALID_ARG, "transpose: unknown kernel %d", s->kernel);
+	}
+	GM_CU_LAUNCH();
+	return GM_OK;
+}
+
+static void tr_release(void *state)
+{
+	struct tr_state *s = (struct tr_state *)state;
+
+	if (!s)
+		return;
+	gm_gpu_free(s->in);
+	gm_gpu_free(s->out);
+	free(s);
+}
+
+/*
+ * Sectors of the warp requests that each cover one contiguous piece of a
+ * row of an nrows x ncols matrix with row pitch `pitch` floats: 32-column
+ * pieces (one per scalar warp instruction), or 64-column pieces where the
+ * float4 path runs (vec: inside the full 64x64 tiles). A piece of bytes
+ * [a, b) spans (b-1)/32 - a/32 + 1 sectors; pieces of different requests are
+ * counted separately, as the model counts sectors per request.
+ */
+static double row_piece_sectors(int64_t pitch, int nrows, int ncols, int vec)
+{
+	int64_t frows = vec ? nrows / BIG * BIG : 0, fcols = vec ? ncols / BIG * BIG : 0;
+	double total = 0;
+
+	for (int64_t r = 0; r < nrows; r++) {
+		int64_t w;
+		for (int64_t c = 0; c < ncols; c += w) {
+			w = r < frows && c < fcols ? BIG : TILE;
+			int64_t a = (r * pitch + c) * 4;
+			int64_t b = (r * pitch + (c + w < ncols ? c + w : ncols)) * 4;
+			total += (double)((b - 1) / 32 - a / 32 + 1);
+		}
+	}
+	return total;
+}
+
+/*
+ * bytes_hw = 32 B x the sectors of every warp request, loads plus stores,
+ * i.e. the model's sectors per request summed over all requests of one
+ * launch (docs/families/transpose.md):
+ *   - a warp instruction that loads or stores 32 consecutive floats of one
+ *     row, or (float4) 64 consecutive floats of each of two rows: the
+ *     sectors of those pieces (row_piece_sectors);
+ *   - v0's store, 32 lanes in 32 output rows: one sector per element.
+ * The store side is the same count on the C x R output (the full 64x64
+ * tiles of the output are the transposes of the input's).
+ */
+static double tr_bytes_hw(int kernel, int R, int C)
+{
+	int vec = (kernel == K_V5 || kernel == K_COPY16) && R % 4 == 0 && C % 4 == 0;
+	double ld = row_piece_sectors(C, R, C, vec);
+	double st;
+
+	if (kernel == K_V0)
+		st = (double)R * C;
+	else if (kernel == K_COPY4 || kernel == K_COPY16)
+		st = ld;
+	else
+		st = row_piece_sectors(R, C, R, vec);
+	return 32.0 * (ld + st);
+}
+
+/* Shape for this array size: side S = multiple of 64, nominal shape shifted by S - 16384. */
+static gm_status tr_shape(const struct gm_case *c, size_t array_bytes, int *R, int *C)
+{
+	size_t b = array_bytes < TR_MAX_BYTES ? array_bytes : TR_MAX_BYTES;
+	int side = ((int)sqrt((double)(b / 4))) & ~(BIG - 1);
+	int64_t rn = gm_case_param(c, "rows", TR_NOMINAL_SIDE);
+	int64_t cn = gm_case_param(c, "cols", TR_NOMINAL_SIDE);
+
+	*R = (int)(rn - TR_NOMINAL_SIDE + side);
+	*C = (int)(cn - TR_NOMINAL_SIDE + side);
+	if (side < 4 * BIG || *R < BIG || *C < BIG)
+		return gm_fail(GM_ERR_INVALID_ARG, "transpose: array of %zu bytes is too small", array_bytes);
+	if (ceil_div(*R, TILE) > 65535 || ceil_div(*C, BIG) > 65535)
+		return gm_fail(GM_ERR_INVALID_ARG, "transpose: %d x %d exceeds the grid", *R, *C);
+	return GM_OK;
+}
+
+static int tr_kernel_of(const struct gm_case *c)
+{
+	if (c->version >= 0)
+		return c->version;
+	return gm_case_param(c, "vec", 4) == 16 ? K_COPY16 : K_COPY4;
+}
+
+static gm_status tr_prepare(const struct gm_case *c, const struct gm_run_cfg *cfg, void **state,
+			    struct gm_traffic *t)
+{
+	struct tr_state *s = (struct tr_state *)calloc(1, sizeof(*s));
+	gm_status st;
+
+	*state = NULL;
+	if (!s)
+		return GM_ERR_NOMEM;
+	s->kernel = tr_kernel_of(c);
+	s->seed = cfg->seed;
+	s->dev = cfg->dev;
+	st = tr_shape(c, cfg->array_bytes, &s->rows, &s->cols);
+	size_t bytes = (size_t)s->rows * s->cols * 4;
+	if (!st)
+		st = gm_gpu_alloc((void **)&s->in, bytes);
+	if (!st)
+		st = gm_gpu_alloc((void **)&s->out, bytes);
+	if (!st)
+		st = gm_fill_random((uint32_t *)s->in, bytes / 4, s->seed);
+	if (st) {
+		tr_release(s);
+		return st;
+	}
+	t->bytes_useful = 2.0 * (double)bytes;
+	t->bytes_hw = tr_bytes_hw(s->kernel, s->rows, s->cols);
+	t->working_set = (int64_t)(2 * bytes);
+	*state = s;
+	return GM_OK;
+}
+
+/* Output element d = c*rows + r holds input element r*cols + c. */
+struct tr_map {
+	long long rows, cols;
+	__host__ __device__ long long operator()(size_t d) const
+	{
+		long long c = (long long)d / rows, r = (long long)d % rows;
+		return r * cols + c;
+	}
+};
+
+struct copy_map {
+	__host__ __device__ long long operator()(size_t d) const { return (long long)d; }
+};
+
+static gm_status tr_verify(void *state, char *why, size_t n)
+{
+	struct tr_state *s = (struct tr_state *)state;
+	size_t words = (size_t)s->rows * s->cols;
+	gm_status st = gm_poison(s->out, words * 4);
+
+	if (!st)
+		st = tr_launch(s);
+	if (st)
+		return st;
+	if (s->kernel == K_COPY4 || s->kernel == K_COPY16)
+		return gm_validate((const uint32_t *)s->out, words, gm_make_gather(copy_map(), 1, s->seed),
+				   s->seed, s->dev, why, n);
+	tr_map m = { s->rows, s->cols };
+	return gm_validate((const uint32_t *)s->out, words, gm_make_gather(m, 1, s->seed), s->seed, s->dev,
+			   why, n);
+}
+
+static const struct gm_family_ops tr_ops = { tr_prepare, tr_launch, tr_verify, tr_release };
+
+extern "C" const struct gm_family_ops *gm_transpose_ops(void)
+{
+	return &tr_ops;
+}
