@@ -8,7 +8,8 @@
 #include "kernels/kernels.h"
 
 /* mode values shared with copy.cu */
-enum { COPY_ONE = 0, COPY_ILP = 1, COPY_READ = 2, COPY_WRITE = 3, COPY_MEMCPY = 4 };
+enum { COPY_ONE = 0, COPY_ILP = 1, COPY_READ = 2, COPY_WRITE = 3, COPY_MEMCPY = 4,
+       COPY_TILE = 5, READ_TILE = 6, WRITE_TILE = 7 };
 
 static const struct {
 	int mode, eb, ilp, streaming, quick;
@@ -16,17 +17,21 @@ static const struct {
 } variants[] = {
 	{ COPY_ONE, 4, 1, 0, 0, "v0_b4", "copy, 4 B per thread, one element per thread" },
 	{ COPY_ONE, 8, 1, 0, 0, "v1_b8", "copy, 8 B per thread, one element per thread" },
-	{ COPY_ONE, 16, 1, 0, 1, "v2_b16", "copy, 16 B per thread, one element per thread" },
+	{ COPY_ONE, 16, 1, 0, 0, "v2_b16", "copy, 16 B per thread, one element per thread" },
 	{ COPY_ILP, 4, 4, 0, 0, "v3_b4_ilp4", "copy, 4 B, grid-stride, 4 loads in flight per thread" },
 	{ COPY_ILP, 8, 4, 0, 0, "v4_b8_ilp4", "copy, 8 B, grid-stride, 4 loads in flight per thread" },
 	{ COPY_ILP, 16, 4, 0, 1, "v5_b16_ilp4", "copy, 16 B, grid-stride, 4 loads in flight per thread" },
 	{ COPY_ILP, 16, 8, 0, 0, "v6_b16_ilp8", "copy, 16 B, grid-stride, 8 loads in flight per thread" },
 	{ COPY_ILP, 16, 4, 1, 0, "v7_b16_ilp4_cs", "copy, 16 B, 4 in flight, streaming cache hints" },
+	{ COPY_TILE, 4, 4, 0, 0, "v8_b4_tile4", "copy, 4 B, one tile of 4 elements per thread per block" },
+	{ COPY_TILE, 16, 4, 0, 1, "v9_b16_tile4", "copy, 16 B, one tile of 4 elements per thread per block" },
+	{ READ_TILE, 16, 4, 0, 1, "read_b16_tile4", "read-only stream, 16 B, one tile per block" },
+	{ WRITE_TILE, 16, 4, 0, 1, "write_b16_tile4", "write-only stream, 16 B, one tile per block" },
 	{ COPY_READ, 4, 4, 0, 0, "read_b4_ilp4", "read-only stream, 4 B, grid-stride, 4 in flight" },
-	{ COPY_READ, 16, 4, 0, 1, "read_b16_ilp4", "read-only stream, 16 B, grid-stride, 4 in flight" },
+	{ COPY_READ, 16, 4, 0, 0, "read_b16_ilp4", "read-only stream, 16 B, grid-stride, 4 in flight" },
 	{ COPY_READ, 16, 8, 0, 0, "read_b16_ilp8", "read-only stream, 16 B, grid-stride, 8 in flight" },
 	{ COPY_WRITE, 4, 4, 0, 0, "write_b4_ilp4", "write-only stream, 4 B, grid-stride, 4 in flight" },
-	{ COPY_WRITE, 16, 4, 0, 1, "write_b16_ilp4", "write-only stream, 16 B, grid-stride, 4 in flight" },
+	{ COPY_WRITE, 16, 4, 0, 0, "write_b16_ilp4", "write-only stream, 16 B, grid-stride, 4 in flight" },
 	{ COPY_WRITE, 16, 8, 1, 0, "write_b16_ilp8_cs", "write-only stream, 16 B, 8 in flight, streaming hint" },
 	{ COPY_MEMCPY, 16, 1, 0, 1, "memcpy_d2d", "cudaMemcpyAsync device-to-device (reference)" },
 };
@@ -39,7 +44,7 @@ static int copy_enumerate(struct gm_case *out, int max)
 	for (int i = 0; i < n; i++) {
 		struct gm_case *c = gm_case_slot(out, max, i, &scratch);
 		int mode = variants[i].mode, eb = variants[i].eb;
-		int version = mode <= COPY_ILP ? i : -1;
+		int version = mode <= COPY_ILP || mode == COPY_TILE ? i : -1;
 
 		gm_case_begin(c, &gm_family_copy, version, GM_KIND_DRAM, variants[i].quick,
 			      variants[i].desc, "%s", variants[i].label);
@@ -50,12 +55,12 @@ static int copy_enumerate(struct gm_case *out, int max)
 			gm_case_param_add(c, "streaming", 1);
 		if (mode == COPY_MEMCPY)
 			continue;
-		if (mode != COPY_WRITE)
-			gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, eb, 256, 1, 0,
-					    "bx*bdx + tid");
-		if (mode != COPY_READ)
-			gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, eb, 256, 1, 0,
-					    "bx*bdx + tid");
+		/* first access of warp 0: a tile block owns ilp * 256 elements */
+		const char *idx = mode >= COPY_TILE ? "bx*4*bdx + tid" : "bx*bdx + tid";
+		if (mode != COPY_WRITE && mode != WRITE_TILE)
+			gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, eb, 256, 1, 0, "%s", idx);
+		if (mode != COPY_READ && mode != READ_TILE)
+			gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, eb, 256, 1, 0, "%s", idx);
 	}
 	return n;
 }

@@ -12,20 +12,24 @@
  *   v7_b16_ilp4_cs  as v5 with streaming hints (ld.global.cs / st.global.cs):
  *                data used once is evicted first, so it does not push anything
  *                useful out of L2 (there is nothing useful here: a control).
- *   read_*       loads only, folded with XOR into one word per warp (atomicXor).
+ *   v8_b4_tile4, v9_b16_tile4  one 4-element tile per block, no grid-stride loop:
+ *                the block scheduler refills SMs until the last tile.
+ *   read_*       loads only, folded with XOR (ILP: atomicXor per warp; tile:
+ *                one word per block, XORed on the host when validating).
  *   write_*      stores only; the value is (seed ^ word index), so nothing is read.
  *   memcpy_d2d   cudaMemcpyAsync, the reference every version is compared with.
  */
 #include "kernels/common.cuh"
 #include "kernels/kernels.h"
 
-enum { COPY_ONE = 0, COPY_ILP = 1, COPY_READ = 2, COPY_WRITE = 3, COPY_MEMCPY = 4 };
+enum { COPY_ONE = 0, COPY_ILP = 1, COPY_READ = 2, COPY_WRITE = 3, COPY_MEMCPY = 4,
+       COPY_TILE = 5, READ_TILE = 6, WRITE_TILE = 7 };
 #define COPY_BLOCK 256
 
 struct copy_state {
 	int mode, eb, ilp, hint;
 	size_t n;                /* elements per array */
-	uint32_t *in, *out, *sink;
+	uint32_t *in, *out, *sink;   /* sink: one word (ILP read) or one per block (tile read) */
 	uint32_t seed;
 	unsigned grid;
 	const struct gm_device_info *dev;
@@ -133,6 +137,90 @@ __global__ void write_ilp(T *__restrict__ out, size_t n, uint32_t seed)
 	}
 }
 
+/*
+ * Tile kernels: block b owns elements [b*U*B, (b+1)*U*B); thread t handles
+ * t, t+B, ..., t+(U-1)*B of it, all U loads issued before the first use. One
+ * tile per block (no grid-stride loop): the hardware block scheduler keeps
+ * every SM full to the very end, where a resident grid's last round leaves
+ * SMs idle.
+ */
+template <typename T, int U>
+__global__ void copy_tile(const T *__restrict__ in, T *__restrict__ out, size_t n)
+{
+	size_t i = blockIdx.x * (size_t)(U * COPY_BLOCK) + threadIdx.x;
+	T v[U];
+#pragma unroll
+	for (int u = 0; u < U; u++)
+		if (i + u * COPY_BLOCK < n)
+			v[u] = in[i + u * COPY_BLOCK];
+#pragma unroll
+	for (int u = 0; u < U; u++)
+		if (i + u * COPY_BLOCK < n)
+			out[i + u * COPY_BLOCK] = v[u];
+}
+
+/* Loads only; each block leaves the XOR of its tile in sink[blockIdx.x]. */
+template <typename T, int U>
+__global__ void read_tile(const T *__restrict__ in, size_t n, uint32_t *sink)
+{
+	__shared__ uint32_t part[COPY_BLOCK / 32];
+	size_t i = blockIdx.x * (size_t)(U * COPY_BLOCK) + threadIdx.x;
+	uint32_t acc = 0;
+	T v[U];
+#pragma unroll
+	for (int u = 0; u < U; u++)
+		if (i + u * COPY_BLOCK < n)
+			v[u] = in[i + u * COPY_BLOCK];
+#pragma unroll
+	for (int u = 0; u < U; u++)
+		if (i + u * COPY_BLOCK < n)
+			acc ^= vec_of<T>::fold(v[u]);
+	for (int o = 16; o > 0; o >>= 1)
+		acc ^= __shfl_xor_sync(0xffffffffu, acc, o);
+	if ((threadIdx.x & 31) == 0)
+		part[threadIdx.x / 32] = acc;
+	__syncthreads();
+	if (threadIdx.x == 0) {
+		for (int w = 1; w < COPY_BLOCK / 32; w++)
+			acc ^= part[w];
+		sink[blockIdx.x] = acc;
+	}
+}
+
+template <typename T, int U>
+__global__ void write_tile(T *__restrict__ out, size_t n, uint32_t seed)
+{
+	const int wpe = sizeof(T) / 4;
+	size_t i = blockIdx.x * (size_t)(U * COPY_BLOCK) + threadIdx.x;
+#pragma unroll
+	for (int u = 0; u < U; u++) {
+		if (i + u * COPY_BLOCK < n) {
+			T v;
+			make_val(&v, seed, (i + u * COPY_BLOCK) * wpe);
+			out[i + u * COPY_BLOCK] = v;
+		}
+	}
+}
+
+static unsigned tile_grid(const struct copy_state *s)
+{
+	return gm_blocks_for(s->n, s->ilp * COPY_BLOCK);
+}
+
+template <typename T, int U>
+static void launch_tile(struct copy_state *s)
+{
+	cudaStream_t st = gm_stream();
+	unsigned g = tile_grid(s);
+
+	if (s->mode == COPY_TILE)
+		copy_tile<T, U><<<g, COPY_BLOCK, 0, st>>>((const T *)s->in, (T *)s->out, s->n);
+	else if (s->mode == READ_TILE)
+		read_tile<T, U><<<g, COPY_BLOCK, 0, st>>>((const T *)s->in, s->n, s->sink);
+	else
+		write_tile<T, U><<<g, COPY_BLOCK, 0, st>>>((T *)s->out, s->n, s->seed);
+}
+
 template <typename T, int U, bool CS>
 static void launch_ilp(struct copy_state *s)
 {
@@ -152,6 +240,8 @@ static void launch_typed(struct copy_state *s)
 	if (s->mode == COPY_ONE)
 		copy_one<T><<<gm_blocks_for(s->n, COPY_BLOCK), COPY_BLOCK, 0, gm_stream()>>>(
 			(const T *)s->in, (T *)s->out, s->n);
+	else if (s->mode >= COPY_TILE)
+		s->ilp == 8 ? launch_tile<T, 8>(s) : launch_tile<T, 4>(s);
 	else if (s->ilp == 8)
 		s->hint ? launch_ilp<T, 8, true>(s) : launch_ilp<T, 8, false>(s);
 	else
@@ -188,17 +278,33 @@ static void copy_release(void *state)
 	free(s);
 }
 
+static int is_read(const struct copy_state *s)
+{
+	return s->mode == COPY_READ || s->mode == READ_TILE;
+}
+
+static int is_write(const struct copy_state *s)
+{
+	return s->mode == COPY_WRITE || s->mode == WRITE_TILE;
+}
+
+/* Words of the read sink: one for the ILP kernel, one per block for tiles. */
+static size_t sink_words(const struct copy_state *s)
+{
+	return s->mode == READ_TILE ? tile_grid(s) : 1;
+}
+
 static gm_status copy_alloc(struct copy_state *s)
 {
 	size_t bytes = s->n * s->eb;
 	gm_status st = GM_OK;
 
-	if (s->mode != COPY_WRITE)
+	if (!is_write(s))
 		st = gm_gpu_alloc((void **)&s->in, bytes);
-	if (!st && s->mode != COPY_READ)
+	if (!st && !is_read(s))
 		st = gm_gpu_alloc((void **)&s->out, bytes);
-	if (!st && s->mode == COPY_READ)
-		st = gm_gpu_alloc((void **)&s->sink, sizeof(uint32_t));
+	if (!st && is_read(s))
+		st = gm_gpu_alloc((void **)&s->sink, sink_words(s) * sizeof(uint32_t));
 	if (!st && s->in)
 		st = gm_fill_random(s->in, bytes / 4, s->seed);
 	return st;
@@ -227,7 +333,7 @@ static gm_status copy_prepare(const struct gm_case *c, const struct gm_run_cfg *
 		return st;
 	}
 	double bytes = (double)s->n * s->eb;
-	t->bytes_useful = t->bytes_hw = (s->mode == COPY_READ || s->mode == COPY_WRITE) ? bytes : 2 * bytes;
+	t->bytes_useful = t->bytes_hw = (is_read(s) || is_write(s)) ? bytes : 2 * bytes;
 	t->working_set = (int64_t)(t->bytes_useful);
 	*state = s;
 	return GM_OK;
@@ -253,17 +359,29 @@ static uint32_t xor_all_cpu(uint32_t seed, size_t nwords)
 
 static gm_status verify_read(struct copy_state *s, char *why, size_t n)
 {
-	uint32_t got = 0, want;
+	size_t nw = sink_words(s);
+	uint32_t *got = (uint32_t *)malloc(nw * sizeof(uint32_t)), acc = 0, want;
+	gm_status st = got ? GM_OK : GM_ERR_NOMEM;
+	cudaError_t e = cudaSuccess;
 
-	GM_CU(cudaMemsetAsync(s->sink, 0, sizeof(uint32_t), gm_stream()));
-	gm_status st = copy_launch(s);
+	if (!st)
+		e = cudaMemsetAsync(s->sink, 0, nw * sizeof(uint32_t), gm_stream());
+	if (!st && e == cudaSuccess)
+		st = copy_launch(s);
+	if (!st && e == cudaSuccess)
+		e = cudaMemcpyAsync(got, s->sink, nw * sizeof(uint32_t), cudaMemcpyDeviceToHost, gm_stream());
+	if (!st && e == cudaSuccess)
+		e = cudaStreamSynchronize(gm_stream());
+	for (size_t k = 0; !st && e == cudaSuccess && k < nw; k++)
+		acc ^= got[k];
+	free(got);
+	if (e != cudaSuccess)
+		return gm_cuda_status(e, "read-only validation", __FILE__, __LINE__);
 	if (st)
 		return st;
-	GM_CU(cudaMemcpyAsync(&got, s->sink, sizeof(got), cudaMemcpyDeviceToHost, gm_stream()));
-	GM_CU(cudaStreamSynchronize(gm_stream()));
 	want = xor_all_cpu(s->seed, s->n * s->eb / 4);
-	if (got != want) {
-		snprintf(why, n, "xor of all words is 0x%08x, expected 0x%08x", got, want);
+	if (acc != want) {
+		snprintf(why, n, "xor of all words is 0x%08x, expected 0x%08x", acc, want);
 		return gm_fail(GM_ERR_VALIDATION, "%s", why);
 	}
 	return GM_OK;
@@ -275,14 +393,14 @@ static gm_status copy_verify(void *state, char *why, size_t n)
 	size_t nwords = s->n * s->eb / 4;
 	gm_status st;
 
-	if (s->mode == COPY_READ)
+	if (is_read(s))
 		return verify_read(s, why, n);
 	st = gm_poison(s->out, s->n * s->eb);
 	if (!st)
 		st = copy_launch(s);
 	if (st)
 		return st;
-	if (s->mode == COPY_WRITE) {
+	if (is_write(s)) {
 		write_expect e = { s->seed };
 		return gm_validate(s->out, nwords, e, s->seed, s->dev, why, n);
 	}
