@@ -6,7 +6,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 B=${BUILD_DIR:-build}
 OUT=${OUT:-/tmp/gpumem-out}
-W=$OUT/w
+W=${WORK_DIR:-/tmp/gpumem-work}
 mkdir -p "$W"
 bin=$B/gpumem
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | tr ' ' '-')
@@ -46,13 +46,27 @@ stage_probe() {
   bash tests/gpu/model_vs_counters.sh "$B" "$W/probe" 2>&1 | tail -40
 }
 
+# Counters of one kernel of chosen cases: sectors the L1 saw vs bytes DRAM moved.
+ncu_case() { # case kernel-regex
+  ncu --clock-control none --csv --page raw --print-units base \
+    --metrics l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_write.sum,dram__bytes_read.sum,dram__bytes_write.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,gpu__time_duration.sum \
+    --kernel-name "regex:$2" --launch-skip 1 --launch-count 1 \
+    "$bin" run "$1" --reps 1 --size 1G 2>/dev/null | grep -E '^"(ID|[0-9])' | sed "s/^/\"$1\",/"
+}
+
 stage_ncu() {
-  # sectors per request of the DRAM cases, read off the hardware for comparison with the model
-  ncu --clock-control none --csv --page raw \
-    --metrics l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum \
-    --launch-skip 3 --launch-count 1 --kernel-name regex:'^(?!gm_).*' \
-    "$bin" run stride.b4_s01 --reps 1 --size 256M >"$W/ncu_one.csv" 2>&1
-  tail -3 "$W/ncu_one.csv"
+  for c in stride.b04_s001 stride.b04_s002 stride.b04_s004 stride.b04_s008 stride.b04_s016 stride.b04_s032 \
+           stride.b16_s002 stride.b16_s008; do
+    ncu_case "$c" '^stride_gather' >>"$W/ncu_cases.csv"
+  done
+  for c in offset.rd_o01 offset.wr_o01; do ncu_case "$c" '^offset_copy' >>"$W/ncu_cases.csv"; done
+  for c in rowcol.w4096_cols rowcol.w4097_packed_cols rowcol.w4097_packed_rows rowcol.w4097_pitch_rows; do
+    ncu_case "$c" '^rc_' >>"$W/ncu_cases.csv"
+  done
+  for c in transpose.v0_naive transpose.v1_tiled transpose.v2_padded transpose.v5_vec16 transpose.v3_padded_4r_ragged; do
+    ncu_case "$c" '^tr_' >>"$W/ncu_cases.csv"
+  done
+  wc -l "$W/ncu_cases.csv"
 }
 
 for s in "$@"; do
@@ -61,3 +75,4 @@ for s in "$@"; do
 done
 echo "$gpu" >"$W/gpu_name.txt"
 tar -C "$W" -czf "$OUT/session.tar.gz" .
+cp "$W"/suite.json "$W"/suite.csv "$OUT"/ 2>/dev/null || true
