@@ -68,6 +68,8 @@ struct gm_case_result {
 	int npred;
 	struct gm_pattern_prediction pred[GM_MAX_PATTERNS];
 	double pred_efficiency_pct;           /* over all patterns: bytes requested / transferred */
+	double pred_gbs;                      /* DRAM: peak * bytes_useful / bytes_hw (model's bound) */
+	double pred_slowdown;                 /* SMEM: predicted wavefronts / ideal wavefronts */
 };
 
 struct gm_run_result {

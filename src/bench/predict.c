@@ -49,6 +49,10 @@ void gm_predict_case(const struct gm_case *c, struct gm_case_result *cr)
 	for (int i = 0; i < c->npatterns; i++)
 		predict_one(&c->patterns[i], &cr->pred[i], &req, &xfer);
 	cr->pred_efficiency_pct = xfer > 0 ? 100.0 * req / xfer : 0;
-	if (c->kind == GM_KIND_SMEM && c->npatterns > 0)
+	if (c->kind == GM_KIND_SMEM && c->npatterns > 0) {
 		cr->pred_efficiency_pct = cr->pred[0].efficiency_pct;
+		/* against the conflict-free access of the same width */
+		if (cr->pred[0].ideal > 0)
+			cr->pred_slowdown = cr->pred[0].per_request / cr->pred[0].ideal;
+	}
 }

@@ -24,6 +24,7 @@ int cmd_info(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 /* Exit code for a library status. */
 int gm_exit_code(gm_status s);

@@ -61,6 +61,8 @@
 #define K_C_SLOWDOWN "slowdown"
 #define K_C_PRED "predicted"
 #define K_C_PRED_EFF "pred_efficiency_pct"
+#define K_C_PRED_GBS "pred_gbs"
+#define K_C_PRED_SLOW "pred_slowdown"
 
 #define K_S_N "n"
 #define K_S_MEDIAN "median"

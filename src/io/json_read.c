@@ -136,6 +136,8 @@ static gm_status read_case(json_t *o, struct gm_case_result *c)
 	c->ns_per_access = num(o, K_C_NS_ACCESS);
 	c->slowdown = num(o, K_C_SLOWDOWN);
 	c->pred_efficiency_pct = num(o, K_C_PRED_EFF);
+	c->pred_gbs = num(o, K_C_PRED_GBS);
+	c->pred_slowdown = num(o, K_C_PRED_SLOW);
 	read_preds(json_object_get(o, K_C_PRED), c);
 	return read_samples(json_object_get(o, K_C_SAMPLES), c);
 }

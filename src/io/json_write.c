@@ -64,7 +64,7 @@ static json_t *case_json(const struct gm_case_result *c)
 		json_object_set_new(params, c->param_keys[i], json_integer(c->params[i].value));
 	for (int i = 0; i < c->nsamples; i++)
 		json_array_append_new(samples, json_real(c->samples_ms[i]));
-	return json_pack("{ss ss ss si ss so ss ss sb sf sf sf sI so so so sf sf sf sf so sf}",
+	json_t *o = json_pack("{ss ss ss si ss so ss ss sb sf sf sf sI so so so sf sf sf sf so sf}",
 			 K_C_NAME, c->name, K_C_FAMILY, c->family, K_C_LABEL, c->label, K_C_VERSION,
 			 c->version, K_C_KIND, c->kind == GM_KIND_SMEM ? "smem" : "dram", K_C_PARAMS,
 			 params, K_C_STATUS, gm_case_status_name(c->status), K_C_MESSAGE, c->message,
@@ -74,6 +74,10 @@ static json_t *case_json(const struct gm_case_result *c)
 			 K_C_STATS, stats_json(&c->ms), K_C_GBS, gbs, K_C_GBS_HW, c->gbs_hw_median,
 			 K_C_PCT_PEAK, c->pct_peak, K_C_NS_ACCESS, c->ns_per_access, K_C_SLOWDOWN,
 			 c->slowdown, K_C_PRED, pred_json(c), K_C_PRED_EFF, c->pred_efficiency_pct);
+
+	json_object_set_new(o, K_C_PRED_GBS, json_real(c->pred_gbs));
+	json_object_set_new(o, K_C_PRED_SLOW, json_real(c->pred_slowdown));
+	return o;
 }
 
 gm_status gm_json_write(FILE *f, const struct gm_run_result *r)

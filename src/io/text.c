@@ -37,19 +37,20 @@ gm_status gm_csv_write(FILE *f, const struct gm_run_result *r)
 {
 	fprintf(f, "name,family,label,version,params,status,verified,bytes_useful,bytes_hw,samples,"
 		   "median_ms,min_ms,max_ms,cov_pct,gbs_median,gbs_min,gbs_max,gbs_hw,pct_peak,"
-		   "ns_per_access,slowdown,pred_efficiency_pct,pred_per_request,pred_ideal\n");
+		   "ns_per_access,slowdown,pred_efficiency_pct,pred_per_request,pred_ideal,pred_gbs,"
+		   "pred_slowdown\n");
 	for (int i = 0; i < r->ncases; i++) {
 		const struct gm_case_result *c = &r->cases[i];
 		char params[160];
 		params_string(c, params, sizeof(params));
 		fprintf(f, "%s,%s,%s,%d,\"%s\",%s,%d,%.0f,%.0f,%d,%.6f,%.6f,%.6f,%.3f,%.2f,%.2f,%.2f,"
-			   "%.2f,%.2f,%.4f,%.3f,%.2f,%.2f,%.2f\n",
+			   "%.2f,%.2f,%.4f,%.3f,%.2f,%.2f,%.2f,%.2f,%.3f\n",
 			c->name, c->family, c->label, c->version, params, gm_case_status_name(c->status),
 			c->verified, c->traffic.bytes_useful, c->traffic.bytes_hw, c->nsamples, c->ms.median,
 			c->ms.min, c->ms.max, c->ms.cov_pct, c->gbs_median, c->gbs_min, c->gbs_max,
 			c->gbs_hw_median, c->pct_peak, c->ns_per_access, c->slowdown,
 			c->pred_efficiency_pct, c->npred ? c->pred[0].per_request : 0,
-			c->npred ? c->pred[0].ideal : 0);
+			c->npred ? c->pred[0].ideal : 0, c->pred_gbs, c->pred_slowdown);
 	}
 	return ferror(f) ? gm_fail(GM_ERR_IO, "cannot write CSV") : GM_OK;
 }
@@ -60,25 +61,26 @@ static void table_row(FILE *f, const struct gm_case_result *c)
 
 	params_string(c, params, sizeof(params));
 	pred_string(c, pred, sizeof(pred));
-	fprintf(f, "%-30s %-26s ", c->name, params);
+	fprintf(f, "%-30s %-30s ", c->name, params);
 	if (c->status != GM_CASE_OK) {
 		fprintf(f, "%-8s %s\n", gm_case_status_name(c->status), c->message);
 		return;
 	}
 	if (c->kind == GM_KIND_SMEM)
-		fprintf(f, "%9.3f ns %6.2fx      ", c->ns_per_access, c->slowdown);
+		fprintf(f, "%8.3f ns %6.2fx  %7.2fx      ", c->ns_per_access, c->slowdown, c->pred_slowdown);
 	else
-		fprintf(f, "%9.1f    %6.1f%%      ", c->gbs_median, c->pct_peak);
-	fprintf(f, "%5.2f%%  %-3s  %-22s %5.1f%%\n", c->ms.cov_pct, c->verified ? "yes" : "no", pred,
-		c->pred_efficiency_pct);
+		fprintf(f, "%8.1f    %5.1f%%  %8.1f %4.0f%%", c->gbs_median, c->pct_peak, c->pred_gbs,
+			c->pred_gbs > 0 ? 100.0 * c->gbs_median / c->pred_gbs : 0);
+	fprintf(f, " %5.2f%%  %-3s  %s\n", c->ms.cov_pct, c->verified ? "yes" : "no", pred);
 }
 
 void gm_table_write(FILE *f, const struct gm_run_result *r)
 {
 	const char *last = "";
 
-	fprintf(f, "%-30s %-26s %12s %7s      %6s  %-3s  %-22s %6s\n", "case", "params", "GB/s | ns/acc",
-		"%peak|x", "cov", "ok", "model: per request", "eff");
+	fprintf(f, "%-30s %-30s %11s %6s  %8s %5s %6s  %-3s  %s\n", "case", "params", "GB/s|ns/acc",
+		"%pk|x", "model", "meas", "cov", "ok", "model: per request / ideal");
+	fprintf(f, "%-30s %-30s %11s %6s  %8s %5s\n", "", "", "", "", "bound|x", "/bnd");
 	for (int i = 0; i < r->ncases; i++) {
 		if (strcmp(last, r->cases[i].family))
 			fprintf(f, "\n");
