@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One GPU lease does everything here; all output lands under $OUT/ (packed as
 # $OUT/session.tar.gz plus the main log). Usage: gpu_session.sh STAGE...
-# Stages: env tests quick suite sanitize probe ncu
+# Stages: env tests quick suite sanitize (memcheck, racecheck, initcheck) initcheck probe ncu
 set -uo pipefail
 cd "$(dirname "$0")/.."
 B=${BUILD_DIR:-build}
@@ -38,7 +38,13 @@ stage_sanitize() {
   tail -5 "$W/memcheck.txt"
   compute-sanitizer --tool racecheck "$bin" run transpose.v1 transpose.v2 transpose.v3 transpose.v4 transpose.v5 --reps 1 --size 16M >"$W/racecheck.txt" 2>&1
   tail -5 "$W/racecheck.txt"
-  compute-sanitizer --tool initcheck "$bin" run copy.v0 stride.b4_s02 offset --reps 1 --size 16M >"$W/initcheck.txt" 2>&1
+  stage_initcheck
+}
+
+stage_initcheck() {
+  compute-sanitizer --tool initcheck "$bin" run copy.v0 copy.read_b16_tile4 stride.b04_s002 offset.rd_o01 \
+    offset.wr_o01 rowcol.w4097_pitch_rows banks.b04_s02 transpose.v5_vec16_ragged --reps 1 --size 16M \
+    >"$W/initcheck.txt" 2>&1
   tail -5 "$W/initcheck.txt"
 }
 

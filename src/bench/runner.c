@@ -46,41 +46,29 @@ static void result_begin(struct gm_case_result *cr, const struct gm_case *c)
 	gm_predict_case(c, cr);
 }
 
-/* Launches per sample so that one sample lasts at least min_ms. */
-static gm_status calibrate(const struct gm_family_ops *ops, void *st, struct gm_timer *t,
-			   double min_ms, int *launches, double *one)
+/* Launches per sample so that one sample lasts at least min_ms; *one = one launch. */
+static gm_status calibrate(const struct gm_family_ops *ops, void *st, double min_ms, int *launches,
+			   double *one)
 {
+	struct gm_timer *t;
 	double ms = 0;
-	gm_status s = gm_timer_start(t);
+	gm_status s = gm_timer_create(&t, 2);
 
+	if (!s)
+		s = gm_timer_mark(t, 0);
 	if (!s)
 		s = ops->launch(st);
 	if (!s)
-		s = gm_timer_stop(t);
+		s = gm_timer_mark(t, 1);
 	if (!s)
-		s = gm_timer_elapsed_ms(t, &ms);
+		s = gm_timer_between_ms(t, 0, 1, &ms);
+	gm_timer_destroy(t);
 	*launches = 1;
 	*one = ms;
 	if (!s && ms > 0 && ms < min_ms) {
 		double k = min_ms / ms + 1;
 		*launches = k > MAX_LAUNCHES_PER_SAMPLE ? MAX_LAUNCHES_PER_SAMPLE : (int)k;
 	}
-	return s;
-}
-
-static gm_status one_sample(const struct gm_family_ops *ops, void *st, struct gm_timer *t,
-			    int launches, double *ms)
-{
-	gm_status s = gm_timer_start(t);
-
-	for (int i = 0; i < launches && !s; i++)
-		s = ops->launch(st);
-	if (!s)
-		s = gm_timer_stop(t);
-	if (!s)
-		s = gm_timer_elapsed_ms(t, ms);
-	if (!s)
-		*ms /= launches;
 	return s;
 }
 
@@ -97,29 +85,41 @@ static gm_status warm_up(const struct gm_family_ops *ops, void *st, double launc
 	return s;
 }
 
+/*
+ * Warm-up, then all samples back to back: mark, launches, mark, launches, ...
+ * queued behind the warm-up with no host synchronisation in between, read
+ * once at the end.
+ */
 static gm_status sample_case(const struct gm_family_ops *ops, void *st, const struct gm_runner_opts *o,
 			     struct gm_case_result *cr)
 {
-	struct gm_timer *t;
+	struct gm_timer *t = NULL;
 	int launches = 1;
 	double one = 0;
-	gm_status s = gm_timer_create(&t);
+	gm_status s = GM_OK;
 
-	if (s)
-		return s;
 	for (int i = 0; i < o->warmup && !s; i++)
 		s = ops->launch(st);
 	if (!s)
-		s = calibrate(ops, st, t, o->min_sample_ms, &launches, &one);
+		s = calibrate(ops, st, o->min_sample_ms, &launches, &one);
 	if (!s)
-		s = warm_up(ops, st, one);
+		s = gm_timer_create(&t, o->reps + 1);
 	cr->samples_ms = calloc((size_t)o->reps, sizeof(double));
 	if (!s && !cr->samples_ms)
 		s = GM_ERR_NOMEM;
+	if (!s)
+		s = warm_up(ops, st, one);
 	for (int i = 0; i < o->reps && !s; i++) {
-		s = one_sample(ops, st, t, launches, &cr->samples_ms[i]);
-		if (!s)
-			cr->nsamples++;
+		s = gm_timer_mark(t, i);
+		for (int k = 0; k < launches && !s; k++)
+			s = ops->launch(st);
+	}
+	if (!s)
+		s = gm_timer_mark(t, o->reps);
+	for (int i = 0; i < o->reps && !s; i++) {
+		s = gm_timer_between_ms(t, i, i + 1, &cr->samples_ms[i]);
+		cr->samples_ms[i] /= launches;
+		cr->nsamples += !s;
 	}
 	gm_timer_destroy(t);
 	return s;

@@ -177,43 +177,47 @@ void *gm_gpu_stream(void)
 }
 
 struct gm_timer {
-	cudaEvent_t start, stop;
+	int n;
+	cudaEvent_t ev[];
 };
 
-gm_status gm_timer_create(struct gm_timer **t)
+gm_status gm_timer_create(struct gm_timer **t, int marks)
 {
-	struct gm_timer *x = calloc(1, sizeof(*x));
+	struct gm_timer *x;
 
 	*t = NULL;
+	if (marks < 2)
+		return GM_ERR_INVALID_ARG;
+	x = calloc(1, sizeof(*x) + sizeof(cudaEvent_t) * (size_t)marks);
 	if (!x)
 		return GM_ERR_NOMEM;
-	if (cudaEventCreate(&x->start) != cudaSuccess ||
-	    cudaEventCreate(&x->stop) != cudaSuccess) {
-		gm_timer_destroy(x);
-		return gm_fail(GM_ERR_CUDA, "cudaEventCreate failed");
+	for (int i = 0; i < marks; i++) {
+		if (cudaEventCreate(&x->ev[i]) != cudaSuccess) {
+			gm_timer_destroy(x);
+			return gm_fail(GM_ERR_CUDA, "cudaEventCreate failed");
+		}
+		x->n++;
 	}
 	*t = x;
 	return GM_OK;
 }
 
-gm_status gm_timer_start(struct gm_timer *t)
+gm_status gm_timer_mark(struct gm_timer *t, int i)
 {
-	GM_CU(cudaEventRecord(t->start, harness_stream));
+	if (i < 0 || i >= t->n)
+		return GM_ERR_INVALID_ARG;
+	GM_CU(cudaEventRecord(t->ev[i], harness_stream));
 	return GM_OK;
 }
 
-gm_status gm_timer_stop(struct gm_timer *t)
-{
-	GM_CU(cudaEventRecord(t->stop, harness_stream));
-	return GM_OK;
-}
-
-gm_status gm_timer_elapsed_ms(struct gm_timer *t, double *ms)
+gm_status gm_timer_between_ms(struct gm_timer *t, int i, int j, double *ms)
 {
 	float f = 0;
 
-	GM_CU(cudaEventSynchronize(t->stop));
-	GM_CU(cudaEventElapsedTime(&f, t->start, t->stop));
+	if (i < 0 || j < 0 || i >= t->n || j >= t->n)
+		return GM_ERR_INVALID_ARG;
+	GM_CU(cudaEventSynchronize(t->ev[j]));
+	GM_CU(cudaEventElapsedTime(&f, t->ev[i], t->ev[j]));
 	*ms = f;
 	return GM_OK;
 }
@@ -222,10 +226,8 @@ void gm_timer_destroy(struct gm_timer *t)
 {
 	if (!t)
 		return;
-	if (t->start)
-		cudaEventDestroy(t->start);
-	if (t->stop)
-		cudaEventDestroy(t->stop);
+	for (int i = 0; i < t->n; i++)
+		cudaEventDestroy(t->ev[i]);
 	free(t);
 }
 
