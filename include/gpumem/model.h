@@ -114,7 +114,7 @@ struct gm_shared_counts {
 	int64_t wavefronts;        /* passes through the 32 banks */
 	int64_t ideal_wavefronts;  /* least possible for this width and lane count */
 	int64_t bank_conflicts;    /* wavefronts - ideal_wavefronts */
-	int max_ways;              /* k of "k-way": worst phase wavefronts / a full phase's ideal */
+	int max_ways;              /* k of "k-way": most distinct words one bank holds in one phase */
 	int broadcast;             /* 1 if some word serves more than one lane */
 };
 

@@ -10,28 +10,58 @@
 #include "model/model_internal.h"
 
 /*
- * The phase rule, the only place it lives (measured: docs/MODEL.md,
- * results/<gpu>/model-vs-counters.csv).
+ * The phase rule, the only place it lives. Measured on an H100 (sm_90) with
+ * ncu; evidence: docs/MODEL.md and results/<gpu>/model-vs-counters.csv.
  *
- * The banks deliver 128 B per pass; a phase is a group of consecutive lanes
- * the arbiter serves together, each phase costing the most distinct words any
- * one bank holds. Measured on an H100 (sm_90) with ncu:
- *   loads  <= 8 B: one phase of all 32 lanes. An LDS.64 whose lanes share
- *                  doubles (lane/2, a broadcast) takes 1 wavefront, not 2:
- *                  the two halves of the warp are not served apart.
- *          16 B:   two half-warp phases (0-15, 16-31). A broadcast or
- *                  lane/4 LDS.128 takes 2 wavefronts, not 1 and not 4.
- *   stores <= 4 B: one phase; 8 B: two half-warp phases (an STS.64 at lane/2
- *                  still takes 2); 16 B: four quarter-warp phases (not yet
- *                  distinguished from half-warps by any probe pattern).
+ * The data path moves 128 B per pass. A load needs passes = ceil(D / 128),
+ * where D counts, in every group of lanes whose elements together span 32 B
+ * (8 lanes of 4 B, 4 of 8 B, 2 of 16 B), each distinct address once: lanes
+ * of one group that read the same element share it, lanes of different
+ * groups do not (an LDS.64 at lane/2 or lane/4 takes one pass, at lane%8 or
+ * lane%16 two; an LDS.128 broadcast takes two). The warp is then served as
+ * that many phases of consecutive lanes (rounded up to 1, 2 or 4), each
+ * costing the most distinct words one bank holds in it. Stores never share:
+ * 8 B stores go as two half-warps, 16 B as four quarter-warps. Nsight's ideal
+ * is the number of passes, so bank conflicts = wavefronts - passes.
  */
+#define PASS_BYTES (GM_SMEM_BANKS * GM_SMEM_BANK_BYTES)
+
 int gm_smem_lanes_per_phase(int elem_bytes, enum gm_op op)
 {
+	(void)op; /* a full warp of distinct addresses, loads and stores alike */
 	if (elem_bytes <= GM_SMEM_BANK_BYTES)
 		return GM_WARP_SIZE;
-	if (op == GM_OP_LOAD)
-		return elem_bytes == 16 ? GM_WARP_SIZE / 2 : GM_WARP_SIZE;
-	return GM_SMEM_BANKS * GM_SMEM_BANK_BYTES / elem_bytes;
+	return PASS_BYTES / elem_bytes;
+}
+
+/* Bytes the data path moves: loads share an address inside a 32 B lane group. */
+static int64_t data_bytes(const struct gm_lane lanes[GM_WARP_SIZE], int elem_bytes, enum gm_op op)
+{
+	int group = op == GM_OP_LOAD ? GM_SECTOR_BYTES / elem_bytes : 1;
+	int64_t total = 0;
+
+	for (int g = 0; g < GM_WARP_SIZE; g += group) {
+		int64_t addrs[GM_WARP_SIZE];
+		int n = 0;
+
+		for (int k = g; k < g + group; k++)
+			if (lanes[k].active)
+				gm_set_add(addrs, &n, lanes[k].addr);
+		total += (int64_t)n * elem_bytes;
+	}
+	return total;
+}
+
+/* Lanes per phase: stores by width; loads by the passes their data needs. */
+static int phase_lanes(int64_t passes, int elem_bytes, enum gm_op op)
+{
+	int phases = 1;
+
+	if (op == GM_OP_STORE)
+		return gm_smem_lanes_per_phase(elem_bytes, op);
+	while (phases < passes && phases < GM_WARP_SIZE)
+		phases *= 2;
+	return GM_WARP_SIZE / phases;
 }
 
 /* The words one lane touches: [first, last]. */
@@ -91,35 +121,23 @@ static int shares_word(const struct gm_lane lanes[GM_WARP_SIZE], int elem_bytes)
 void gm_shared_counts_of(const struct gm_lane lanes[GM_WARP_SIZE],
 			 int elem_bytes, enum gm_op op, struct gm_shared_counts *c)
 {
-	int per = gm_smem_lanes_per_phase(elem_bytes, op);
-	int64_t nactive = 0;
-	int lane;
+	int64_t passes;
+	int per;
 
 	memset(c, 0, sizeof(*c));
 	if (elem_bytes < 1 || elem_bytes > 16 || (elem_bytes & (elem_bytes - 1)))
 		return;
-	/* a full phase of this width needs this many passes even without conflicts */
-	int phase_ideal = per * elem_bytes / (GM_SMEM_BANKS * GM_SMEM_BANK_BYTES);
-
-	if (phase_ideal < 1)
-		phase_ideal = 1;
-	for (lane = 0; lane < GM_WARP_SIZE; lane += per) {
+	passes = (data_bytes(lanes, elem_bytes, op) + PASS_BYTES - 1) / PASS_BYTES;
+	per = phase_lanes(passes, elem_bytes, op);
+	/* phases are sized to one pass of data, so a phase's ways are its k-way */
+	for (int lane = 0; lane < GM_WARP_SIZE; lane += per) {
 		int ways = phase_wavefronts(&lanes[lane], per, elem_bytes);
-		int k = (ways + phase_ideal - 1) / phase_ideal;
 
 		c->wavefronts += ways;
-		if (k > c->max_ways)
-			c->max_ways = k;
+		if (ways > c->max_ways)
+			c->max_ways = ways;
 	}
-	for (lane = 0; lane < GM_WARP_SIZE; lane++)
-		nactive += lanes[lane].active != 0;
-	if (nactive > 0) {
-		int64_t bytes = nactive * elem_bytes;
-		int64_t pass = GM_SMEM_BANKS * GM_SMEM_BANK_BYTES;
-
-		c->ideal_wavefronts = (bytes + pass - 1) / pass;
-	}
-	c->bank_conflicts = c->wavefronts > c->ideal_wavefronts ?
-			    c->wavefronts - c->ideal_wavefronts : 0;
+	c->ideal_wavefronts = passes;
+	c->bank_conflicts = c->wavefronts > passes ? c->wavefronts - passes : 0;
 	c->broadcast = shares_word(lanes, elem_bytes);
 }
