@@ -69,7 +69,9 @@ stage_ncu() {
   for c in rowcol.w4096_cols rowcol.w4097_packed_cols rowcol.w4097_packed_rows rowcol.w4097_pitch_rows; do
     ncu_case "$c" '^rc_' >>"$W/ncu_cases.csv"
   done
-  for c in transpose.v0_naive transpose.v1_tiled transpose.v2_padded transpose.v5_vec16 transpose.v3_padded_4r_ragged; do
+  for c in transpose.copy_b4_a8 transpose.copy_b4_ragged; do ncu_case "$c" '^copy_tile32' >>"$W/ncu_cases.csv"; done
+  for c in transpose.v0_naive_a8 transpose.v1_tiled_a8 transpose.v2_padded_a8 transpose.v3_padded_4r_a8 \
+           transpose.v3_padded_4r_ragged transpose.v5_vec16_a8 transpose.v5_vec16_ragged; do
     ncu_case "$c" '^tr_' >>"$W/ncu_cases.csv"
   done
   wc -l "$W/ncu_cases.csv"
