@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "gpumem/io.h"
 
@@ -18,6 +19,10 @@ gm_status gm_outfile_open(struct gm_outfile *o, const char *path)
 	fd = mkstemp(o->tmp);
 	if (fd < 0)
 		return gm_fail(GM_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
+	/* mkstemp makes 0600; give the file the mode a plain fopen would */
+	mode_t mask = umask(0);
+	umask(mask);
+	fchmod(fd, 0666 & ~mask);
 	o->f = fdopen(fd, "w");
 	if (!o->f) {
 		close(fd);
