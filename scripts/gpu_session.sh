@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One GPU lease does everything here; all output lands under $OUT/ (packed as
 # $OUT/session.tar.gz plus the main log). Usage: gpu_session.sh STAGE...
-# Stages: env tests quick suite sanitize (memcheck, racecheck, initcheck) initcheck probe ncu
+# Stages: env tests quick suite cli sanitize (memcheck, racecheck, initcheck) initcheck probe ncu
 set -uo pipefail
 cd "$(dirname "$0")/.."
 B=${BUILD_DIR:-build}
@@ -31,6 +31,17 @@ stage_quick() {
 stage_suite() {
   /usr/bin/time -v "$bin" run --json "$W/suite.json" --csv "$W/suite.csv" 2>"$W/suite.time" | tee "$W/suite.txt"
   grep -E "Elapsed|Maximum resident" "$W/suite.time"
+}
+
+# Bad input and interrupts on a real device: exit codes, messages, files.
+stage_cli() {
+  "$bin" run copy --size 100G --json "$W/too_large.json"; echo "exit $? (want 4)"
+  ls "$W"/too_large.json* 2>/dev/null || echo "no output file left (as wanted)"
+  "$bin" run copy --device 7; echo "exit $? (want 2)"
+  "$bin" run stride --json "$W/interrupted.json" >/dev/null &
+  pid=$!; sleep 4; kill -INT $pid; wait $pid; echo "exit $? after SIGINT (want 130)"
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print('interrupted', d['interrupted'], 'cases', len(d['cases']), 'all ok', all(c['status']=='ok' for c in d['cases']))" "$W/interrupted.json"
+  nvidia-smi --query-compute-apps=pid,used_memory --format=csv
 }
 
 stage_sanitize() {
@@ -71,7 +82,8 @@ stage_ncu() {
   done
   for c in transpose.copy_b4_a8 transpose.copy_b4_ragged; do ncu_case "$c" '^copy_tile32' >>"$W/ncu_cases.csv"; done
   for c in transpose.v0_naive_a8 transpose.v1_tiled_a8 transpose.v2_padded_a8 transpose.v3_padded_4r_a8 \
-           transpose.v3_padded_4r_ragged transpose.v5_vec16_a8 transpose.v5_vec16_ragged; do
+           transpose.v3_padded_4r_ragged transpose.v5_vec16_a8 transpose.v5_vec16_ragged transpose.v6_tall_a8 \
+           transpose.v6_tall_ragged; do
     ncu_case "$c" '^tr_' >>"$W/ncu_cases.csv"
   done
   wc -l "$W/ncu_cases.csv"
