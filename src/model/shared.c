@@ -34,17 +34,20 @@ int gm_smem_lanes_per_phase(int elem_bytes, enum gm_op op)
 	return PASS_BYTES / elem_bytes;
 }
 
-/* Bytes the data path moves: loads share an address inside a 32 B lane group. */
-static int64_t data_bytes(const struct gm_lane lanes[GM_WARP_SIZE], int elem_bytes, enum gm_op op)
+/*
+ * Bytes the data path moves for lanes [first, first + count): loads share an
+ * address inside a 32 B lane group, stores never.
+ */
+static int64_t data_bytes(const struct gm_lane *lanes, int count, int elem_bytes, enum gm_op op)
 {
 	int group = op == GM_OP_LOAD ? GM_SECTOR_BYTES / elem_bytes : 1;
 	int64_t total = 0;
 
-	for (int g = 0; g < GM_WARP_SIZE; g += group) {
+	for (int g = 0; g < count; g += group) {
 		int64_t addrs[GM_WARP_SIZE];
 		int n = 0;
 
-		for (int k = g; k < g + group; k++)
+		for (int k = g; k < g + group && k < count; k++)
 			if (lanes[k].active)
 				gm_set_add(addrs, &n, lanes[k].addr);
 		total += (int64_t)n * elem_bytes;
@@ -127,13 +130,15 @@ void gm_shared_counts_of(const struct gm_lane lanes[GM_WARP_SIZE],
 	memset(c, 0, sizeof(*c));
 	if (elem_bytes < 1 || elem_bytes > 16 || (elem_bytes & (elem_bytes - 1)))
 		return;
-	passes = (data_bytes(lanes, elem_bytes, op) + PASS_BYTES - 1) / PASS_BYTES;
+	passes = (data_bytes(lanes, GM_WARP_SIZE, elem_bytes, op) + PASS_BYTES - 1) / PASS_BYTES;
 	per = phase_lanes(passes, elem_bytes, op);
 	/* phases are sized to one pass of data, so a phase's ways are its k-way */
 	for (int lane = 0; lane < GM_WARP_SIZE; lane += per) {
 		int ways = phase_wavefronts(&lanes[lane], per, elem_bytes);
+		int64_t need = (data_bytes(&lanes[lane], per, elem_bytes, op) + PASS_BYTES - 1) / PASS_BYTES;
 
-		c->wavefronts += ways;
+		/* a phase holding more than one pass of data (a partial warp) needs those passes */
+		c->wavefronts += ways > need ? ways : need;
 		if (ways > c->max_ways)
 			c->max_ways = ways;
 	}

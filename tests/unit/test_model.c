@@ -129,6 +129,7 @@ static const struct row rows[] = {
 	S("measured 190: float4 (lane%8)*2", LD, 16, 32, 1, 1, 0, 0, "(lane % 8) * 2", NULL, 8, 4, 2, NULL),
 	S("measured 192: float4 lane % 4, four passes", LD, 16, 32, 1, 1, 0, 0, "lane % 4", NULL, 4, 0, 1, NULL),
 	S("measured 139: 16 doubles in one half, stride 2: one pass, 2-way", LD, 8, 32, 1, 1, 0, 0, "lane * 2", "lane < 16", 2, 1, 2, NULL),
+	S("fuzz: 9 lanes of float4 hold 2 passes of data in one phase", LD, 16, 9, 1, 1, 0, 0, "lane % 4", NULL, 2, 0, 1, NULL),
 	S("rule: 16 doubles spread over both halves", LD, 8, 32, 1, 1, 0, 0, "lane", "lane % 2 == 0", 2, 1, 2, NULL),
 };
 
