@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
-# README command 2: build, run every test (GPU tests skip without a GPU), then
-# a bounded fuzz run of the expression parser and model.
+# README command 2: build, a bounded fuzz run of the expression parser and
+# model, then every test (GPU tests report "skipped" without a GPU).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh
+bash fuzz/run.sh "${GPUMEM_FUZZ_SECONDS:-60}" >fuzz-run.log 2>&1 || {
+  tail -40 fuzz-run.log
+  echo "error: the fuzzer found a crash (fuzz-run.log, reproducer in fuzz/out/)" >&2
+  exit 1
+}
+tail -3 fuzz-run.log
 ctest --test-dir "${BUILD_DIR:-build}" --output-on-failure -j2
-bash fuzz/run.sh "${GPUMEM_FUZZ_SECONDS:-60}"

@@ -144,15 +144,23 @@ __global__ void write_ilp(T *__restrict__ out, size_t n, uint32_t seed)
  * every SM full to the very end, where a resident grid's last round leaves
  * SMs idle.
  */
+/* This thread's U elements of its block's tile, all loads issued first; returns the first index. */
 template <typename T, int U>
-__global__ void copy_tile(const T *__restrict__ in, T *__restrict__ out, size_t n)
+static __device__ __forceinline__ size_t load_tile(const T *__restrict__ in, size_t n, T *v)
 {
 	size_t i = blockIdx.x * (size_t)(U * COPY_BLOCK) + threadIdx.x;
-	T v[U];
 #pragma unroll
 	for (int u = 0; u < U; u++)
 		if (i + u * COPY_BLOCK < n)
 			v[u] = in[i + u * COPY_BLOCK];
+	return i;
+}
+
+template <typename T, int U>
+__global__ void copy_tile(const T *__restrict__ in, T *__restrict__ out, size_t n)
+{
+	T v[U];
+	size_t i = load_tile<T, U>(in, n, v);
 #pragma unroll
 	for (int u = 0; u < U; u++)
 		if (i + u * COPY_BLOCK < n)
@@ -164,13 +172,9 @@ template <typename T, int U>
 __global__ void read_tile(const T *__restrict__ in, size_t n, uint32_t *sink)
 {
 	__shared__ uint32_t part[COPY_BLOCK / 32];
-	size_t i = blockIdx.x * (size_t)(U * COPY_BLOCK) + threadIdx.x;
 	uint32_t acc = 0;
 	T v[U];
-#pragma unroll
-	for (int u = 0; u < U; u++)
-		if (i + u * COPY_BLOCK < n)
-			v[u] = in[i + u * COPY_BLOCK];
+	size_t i = load_tile<T, U>(in, n, v);
 #pragma unroll
 	for (int u = 0; u < U; u++)
 		if (i + u * COPY_BLOCK < n)

@@ -105,67 +105,49 @@ __global__ void tr_tile32(const float *__restrict__ in, float *__restrict__ out,
 		out[(size_t)c * R + r] = t[tx * PITCH + ty];
 }
 
-/* ---- v3 / v4: block 32x8, 4 rows per thread ----------------------------- */
+/* ---- v3 / v4 / v6: block 32x8, tiles of 32 or 128 input rows ----------- */
 
 /* Tile slot of element (row i, column j): padded (33) or XOR-swizzled (32). */
 template <bool SWZ>
 __device__ __forceinline__ int slot32(int i, int j)
 {
-	return SWZ ? i * TILE + (j ^ i) : i * (TILE + 1) + j;
+	return SWZ ? i * TILE + (j ^ (i & (TILE - 1))) : i * (TILE + 1) + j;
 }
 
-template <bool SWZ>
-__global__ void tr_tile32_4r(const float *__restrict__ in, float *__restrict__ out, int R, int C)
+/*
+ * v3 / v4 / v6: an ROWS x 32 tile (input rows x columns), block 32x8, ROWS/8
+ * loads per thread. Each warp writes ROWS consecutive floats of one output
+ * row, 32 per store. ROWS_FAST: blockIdx.x walks down the input rows (along
+ * the output rows) instead of across the input columns.
+ *
+ * v6 (ROWS 128, ROWS_FAST): when the output rows are not sector aligned (a
+ * ragged shape), a sector split between two output pieces is completed by
+ * the same warp a few instructions later, or by the next block, instead of
+ * by a block 512 launches away; and 16 loads are in flight per thread.
+ */
+template <int ROWS, bool SWZ, bool ROWS_FAST>
+__global__ void tr_tile(const float *__restrict__ in, float *__restrict__ out, int R, int C)
 {
-	__shared__ float t[SWZ ? TILE * TILE : TILE * (TILE + 1)];
+	__shared__ float t[SWZ ? ROWS * TILE : ROWS * (TILE + 1)];
 	int tx = threadIdx.x, ty = threadIdx.y;
-	int r0 = blockIdx.y * TILE, c0 = blockIdx.x * TILE;
+	int r0 = (ROWS_FAST ? blockIdx.x : blockIdx.y) * ROWS;
+	int c0 = (ROWS_FAST ? blockIdx.y : blockIdx.x) * TILE;
 
 #pragma unroll
-	for (int j = 0; j < TILE; j += ROWS8) {
+	for (int j = 0; j < ROWS; j += ROWS8) {
 		int r = r0 + ty + j, c = c0 + tx;
 		if (r < R && c < C)
 			t[slot32<SWZ>(ty + j, tx)] = in[(size_t)r * C + c];
 	}
 	__syncthreads();
 #pragma unroll
-	for (int j = 0; j < TILE; j += ROWS8) {
-		int c = c0 + ty + j, r = r0 + tx;
-		if (r < R && c < C)
-			out[(size_t)c * R + r] = t[slot32<SWZ>(tx, ty + j)];
-	}
-}
-
-/*
- * ---- v6: tall padded tile, 128 input rows x 32 columns, block 32x8 --------
- * Each warp writes 128 consecutive floats of an output row (4 stores back to
- * back) and consecutive blocks (blockIdx.x) walk down the input rows, i.e.
- * along the output rows. When the output rows are not sector aligned (a
- * ragged shape), a sector split between two pieces is completed by the same
- * warp a few instructions later, or by the next block, instead of by a
- * block 512 launches away; and 16 loads are in flight per thread.
- */
-__global__ void tr_tall(const float *__restrict__ in, float *__restrict__ out, int R, int C)
-{
-	__shared__ float t[TALL * (TILE + 1)];
-	int tx = threadIdx.x, ty = threadIdx.y;
-	int r0 = blockIdx.x * TALL, c0 = blockIdx.y * TILE;
-
-#pragma unroll
-	for (int j = 0; j < TALL; j += ROWS8) {
-		int r = r0 + ty + j, c = c0 + tx;
-		if (r < R && c < C)
-			t[(ty + j) * (TILE + 1) + tx] = in[(size_t)r * C + c];
-	}
-	__syncthreads();
-#pragma unroll
 	for (int i = 0; i < TILE; i += ROWS8) {
 		int c = c0 + ty + i;
 #pragma unroll
-		for (int k = 0; k < TALL; k += TILE) {
+		for (int k = 0; k < ROWS; k += TILE) {
 			int r = r0 + k + tx;
 			if (r < R && c < C)
-				out[(size_t)c * R + r] = t[(k + tx) * (TILE + 1) + ty + i];
+				out[(size_t)c * R + r] = t[slot32<SWZ>(k + tx, ty + i)];
 		}
 	}
 }
@@ -312,10 +294,10 @@ static gm_status tr_launch(void *state)
 	case K_V0: tr_naive<<<g32, b32, 0, st>>>(in, out, R, C); break;
 	case K_V1: tr_tile32<TILE><<<g32, b32, 0, st>>>(in, out, R, C); break;
 	case K_V2: tr_tile32<TILE + 1><<<g32, b32, 0, st>>>(in, out, R, C); break;
-	case K_V3: tr_tile32_4r<false><<<g32, b8, 0, st>>>(in, out, R, C); break;
-	case K_V4: tr_tile32_4r<true><<<g32, b8, 0, st>>>(in, out, R, C); break;
+	case K_V3: tr_tile<TILE, false, false><<<g32, b8, 0, st>>>(in, out, R, C); break;
+	case K_V4: tr_tile<TILE, true, false><<<g32, b8, 0, st>>>(in, out, R, C); break;
 	case K_V5: tr_vec16<<<g64t, b8, 0, st>>>(in, out, R, C); break;
-	case K_V6: tr_tall<<<gtall, b8, 0, st>>>(in, out, R, C); break;
+	case K_V6: tr_tile<TALL, false, true><<<gtall, b8, 0, st>>>(in, out, R, C); break;
 	case K_COPY4: copy_tile32_4r<<<g32, b8, 0, st>>>(in, out, R, C); break;
 	case K_COPY16: copy_vec16<<<g64, b8, 0, st>>>(in, out, R, C); break;
 	default: return gm_fail(GM_ERR_INVALID_ARG, "transpose: unknown kernel %d", s->kernel);
