@@ -10,4 +10,8 @@ bash fuzz/run.sh "${GPUMEM_FUZZ_SECONDS:-60}" >fuzz-run.log 2>&1 || {
   exit 1
 }
 tail -3 fuzz-run.log
+# the pure-C tier alone, as a machine without nvcc builds it
+BUILD_DIR=build-nocuda GPUMEM_CUDA=OFF bash scripts/build.sh
+ctest --test-dir build-nocuda --output-on-failure -j2 >nocuda-tests.log 2>&1 || { cat nocuda-tests.log; exit 1; }
+grep -E "tests passed" nocuda-tests.log | sed 's/^/without CUDA: /'
 ctest --test-dir "${BUILD_DIR:-build}" --output-on-failure -j2
