@@ -32,7 +32,7 @@ gm_status gm_gpu_count(int *n)
 
 	*n = 0;
 	if (cudaDriverGetVersion(&drv) != cudaSuccess || drv == 0)
-		return gm_fail(GM_ERR_NO_DEVICE, "no NVIDIA driver found: gpumem run needs a CUDA GPU "
+		return gm_fail(GM_ERR_NO_DEVICE, "no NVIDIA driver found: this command needs a CUDA GPU "
 			       "(explain, list and report work without one)");
 	if (drv < CUDART_VERSION)
 		return gm_fail(GM_ERR_DRIVER, "driver supports CUDA %d.%d, gpumem needs %d.%d",
