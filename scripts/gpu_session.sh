@@ -52,6 +52,11 @@ stage_sanitize() {
   stage_initcheck
 }
 
+stage_racecheck_tall() {
+  compute-sanitizer --tool racecheck "$bin" run transpose.v6 transpose.v7 --reps 1 --size 16M >"$W/racecheck_tall.txt" 2>&1
+  grep -E "cases in|SUMMARY" "$W/racecheck_tall.txt"
+}
+
 stage_initcheck() {
   compute-sanitizer --tool initcheck "$bin" run copy.v0 copy.read_b16_tile4 stride.b04_s002 offset.rd_o01 \
     offset.wr_o01 rowcol.w4097_pitch_rows banks.b04_s02 transpose.v5_vec16_ragged --reps 1 --size 16M \
@@ -83,7 +88,7 @@ stage_ncu() {
   for c in transpose.copy_b4_a8 transpose.copy_b4_ragged; do ncu_case "$c" '^copy_tile32' >>"$W/ncu_cases.csv"; done
   for c in transpose.v0_naive_a8 transpose.v1_tiled_a8 transpose.v2_padded_a8 transpose.v3_padded_4r_a8 \
            transpose.v3_padded_4r_ragged transpose.v5_vec16_a8 transpose.v5_vec16_ragged transpose.v6_tall_a8 \
-           transpose.v6_tall_ragged; do
+           transpose.v6_tall_ragged transpose.v7_tall256_ragged; do
     ncu_case "$c" '^tr_' >>"$W/ncu_cases.csv"
   done
   wc -l "$W/ncu_cases.csv"

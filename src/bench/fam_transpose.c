@@ -31,6 +31,8 @@ static const struct {
 	  "64x64 tile, float4 both sides, 4x4 register transpose, swizzled smem" },
 	{ 6, 128, 8, 4, SM_PADDED, 0, "v6_tall",
 	  "128x32 padded tile, 16 rows per thread, warps write 512 B of an output row" },
+	{ 7, 256, 8, 4, SM_PADDED, 0, "v7_tall256",
+	  "256x32 padded tile, 32 rows per thread, warps write 1 KiB of an output row" },
 	{ -1, 32, 8, 4, SM_NONE, 0, "copy_b4", "plain copy of the matrix, v3's grid (32x8, 4 B): ceiling" },
 	{ -1, 64, 8, 16, SM_NONE, 1, "copy_b16", "plain copy of the matrix, v5's grid (float4): ceiling" },
 };
@@ -111,15 +113,15 @@ static void vec_patterns(struct gm_case *c, int v, int R, int C)
 			    "(by*64 + %s)*%d + bx*16 + (tx&15)", rq, R / 4);
 }
 
-/* v6: tile row bx (128 input rows), tile column by (32 columns). */
-static void tall_patterns(struct gm_case *c, int R, int C)
+/* v6, v7: tile row bx (`rows` input rows), tile column by (32 columns). */
+static void tall_patterns(struct gm_case *c, int rows, int R, int C)
 {
 	gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, 4, 32, 8, 0,
-			    "(bx*128 + ty)*%d + by*32 + tx", C);
+			    "(bx*%d + ty)*%d + by*32 + tx", rows, C);
 	gm_case_pattern_add(c, "smem store", GM_SPACE_SHARED, GM_OP_STORE, 4, 32, 8, 0, "ty*33 + tx");
 	gm_case_pattern_add(c, "smem load", GM_SPACE_SHARED, GM_OP_LOAD, 4, 32, 8, 0, "tx*33 + ty");
 	gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, 4, 32, 8, 0,
-			    "(by*32 + ty)*%d + bx*128 + tx", R);
+			    "(by*32 + ty)*%d + bx*%d + tx", R, rows);
 }
 
 static void tr_case(struct gm_case *c, int v, int s)
@@ -134,8 +136,8 @@ static void tr_case(struct gm_case *c, int v, int s)
 	gm_case_param_add(c, "tile", variants[v].tile);
 	gm_case_param_add(c, "vec", variants[v].vec);
 	/* float4 needs 16 B aligned rows; otherwise the scalar 64x65 path runs */
-	if (variants[v].version == 6)
-		tall_patterns(c, R, C);
+	if (variants[v].version >= 6)
+		tall_patterns(c, variants[v].tile, R, C);
 	else if (variants[v].vec == 16 && R % 4 == 0 && C % 4 == 0)
 		vec_patterns(c, v, R, C);
 	else
