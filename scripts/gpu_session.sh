@@ -53,7 +53,7 @@ stage_sanitize() {
 }
 
 stage_racecheck_tall() {
-  compute-sanitizer --tool racecheck "$bin" run transpose.v6 transpose.v7 --reps 1 --size 16M >"$W/racecheck_tall.txt" 2>&1
+  compute-sanitizer --tool racecheck "$bin" run transpose.v6 --reps 1 --size 16M >"$W/racecheck_tall.txt" 2>&1
   grep -E "cases in|SUMMARY" "$W/racecheck_tall.txt"
 }
 
@@ -88,7 +88,7 @@ stage_ncu() {
   for c in transpose.copy_b4_a8 transpose.copy_b4_ragged; do ncu_case "$c" '^copy_tile32' >>"$W/ncu_cases.csv"; done
   for c in transpose.v0_naive_a8 transpose.v1_tiled_a8 transpose.v2_padded_a8 transpose.v3_padded_4r_a8 \
            transpose.v3_padded_4r_ragged transpose.v5_vec16_a8 transpose.v5_vec16_ragged transpose.v6_tall_a8 \
-           transpose.v6_tall_ragged transpose.v7_tall256_ragged; do
+           transpose.v6_tall_ragged; do
     ncu_case "$c" '^tr_' >>"$W/ncu_cases.csv"
   done
   wc -l "$W/ncu_cases.csv"

@@ -31,8 +31,6 @@ static const struct {
 	  "64x64 tile, float4 both sides, 4x4 register transpose, swizzled smem" },
 	{ 6, 128, 8, 4, SM_PADDED, 0, "v6_tall",
 	  "128x32 padded tile, 16 rows per thread, warps write 512 B of an output row" },
-	{ 7, 256, 8, 4, SM_PADDED, 0, "v7_tall256",
-	  "256x32 padded tile, 32 rows per thread, warps write 1 KiB of an output row" },
 	{ -1, 32, 8, 4, SM_NONE, 0, "copy_b4", "plain copy of the matrix, v3's grid (32x8, 4 B): ceiling" },
 	{ -1, 64, 8, 16, SM_NONE, 1, "copy_b16", "plain copy of the matrix, v5's grid (float4): ceiling" },
 };
@@ -113,7 +111,7 @@ static void vec_patterns(struct gm_case *c, int v, int R, int C)
 			    "(by*64 + %s)*%d + bx*16 + (tx&15)", rq, R / 4);
 }
 
-/* v6, v7: tile row bx (`rows` input rows), tile column by (32 columns). */
+/* v6: tile row bx (`rows` input rows), tile column by (32 columns). */
 static void tall_patterns(struct gm_case *c, int rows, int R, int C)
 {
 	gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, 4, 32, 8, 0,

@@ -40,8 +40,8 @@
  *                writes 512 B of one output row and blocks walk along the
  *                output rows: aimed at the ragged shape, where v3-v5 lose 25-40%
  *                to output sectors split between blocks far apart in time.
- *   v7_tall256   v6 with 256-row tiles (33 KB of shared memory, 32 loads in
- *                flight per thread): half the block-boundary sectors again.
+ *                (256-row tiles were slower on every shape: 34.8 KB of shared
+ *                memory per block; results/<gpu>/experiments/transpose-v7-tall256.)
  *   copy_b4      reference: a plain copy of the same matrix with v3's grid
  *                (block 32x8, 32x32 tile, 4 B accesses, 4 rows per thread).
  *   copy_b16     reference: a plain copy with v5's grid and float4 accesses;
@@ -65,10 +65,9 @@
 #define ROWS8 8   /* blockDim.y of the 4-rows-per-thread kernels */
 #define BIG 64    /* v5 / copy_b16 tile side */
 
-#define TALL 128     /* v6: input rows per tile */
-#define TALLER 256   /* v7 */
+#define TALL 128  /* v6: input rows per tile (256 was slower: results/.../experiments) */
 
-enum { K_V0, K_V1, K_V2, K_V3, K_V4, K_V5, K_V6, K_V7, K_COPY4, K_COPY16 };
+enum { K_V0, K_V1, K_V2, K_V3, K_V4, K_V5, K_V6, K_COPY4, K_COPY16 };
 
 struct tr_state {
 	int kernel;
@@ -290,8 +289,7 @@ static gm_status tr_launch(void *state)
 	cudaStream_t st = gm_stream();
 	dim3 g32(ceil_div(C, TILE), ceil_div(R, TILE)), g64(ceil_div(C, BIG), ceil_div(R, BIG));
 	dim3 g64t(ceil_div(R, BIG), ceil_div(C, BIG)); /* v5: blockIdx.x walks down the input rows */
-	dim3 gtall(ceil_div(R, TALL), ceil_div(C, TILE)); /* v6, v7: likewise */
-	dim3 gtaller(ceil_div(R, TALLER), ceil_div(C, TILE));
+	dim3 gtall(ceil_div(R, TALL), ceil_div(C, TILE)); /* v6: likewise */
 	dim3 b32(TILE, TILE), b8(TILE, ROWS8);
 
 	switch (s->kernel) {
@@ -302,7 +300,6 @@ static gm_status tr_launch(void *state)
 	case K_V4: tr_tile<TILE, true, false><<<g32, b8, 0, st>>>(in, out, R, C); break;
 	case K_V5: tr_vec16<<<g64t, b8, 0, st>>>(in, out, R, C); break;
 	case K_V6: tr_tile<TALL, false, true><<<gtall, b8, 0, st>>>(in, out, R, C); break;
-	case K_V7: tr_tile<TALLER, false, true><<<gtaller, b8, 0, st>>>(in, out, R, C); break;
 	case K_COPY4: copy_tile32_4r<<<g32, b8, 0, st>>>(in, out, R, C); break;
 	case K_COPY16: copy_vec16<<<g64, b8, 0, st>>>(in, out, R, C); break;
 	default: return gm_fail(GM_ERR_INVALID_ARG, "transpose: unknown kernel %d", s->kernel);
