@@ -14,12 +14,9 @@
 #include <stdio.h>
 #include "bench/family.h"
 #include "kernels/kernels.h"
+#include "kernels/shapes.h"
 
-#define BK_BLOCK 256
 #define GROUP_TILE 32
-
-enum { PAT_STRIDE, PAT_BCAST, PAT_MC_DIV4, PAT_MC_MOD4, PAT_MC_DIV4_S32,
-       PAT_TILE_ROW, PAT_TILE_COL, PAT_TILE_PAD, PAT_TILE_XOR };
 
 static const int widths[] = { 4, 8, 16 };
 static const int strides[] = {

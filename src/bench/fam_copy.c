@@ -6,10 +6,8 @@
  */
 #include "bench/family.h"
 #include "kernels/kernels.h"
+#include "kernels/shapes.h"
 
-/* mode values shared with copy.cu */
-enum { COPY_ONE = 0, COPY_ILP = 1, COPY_READ = 2, COPY_WRITE = 3, COPY_MEMCPY = 4,
-       COPY_TILE = 5, READ_TILE = 6, WRITE_TILE = 7 };
 
 static const struct {
 	int mode, eb, ilp, streaming, quick;

@@ -7,13 +7,7 @@
 #include <stdio.h>
 #include "bench/family.h"
 #include "kernels/kernels.h"
-
-/* offset.cu's kernel: blockDim.x, and each block's tiles of OFFSET_ILP * blockDim.x elements */
-#define OFFSET_BLOCK 256
-#define OFFSET_ILP 4
-#define OFFSET_MAX 32
-
-enum { SIDE_READ = 0, SIDE_WRITE = 1 };
+#include "kernels/shapes.h"
 
 /* --quick: aligned and one element off on each side, plus sector-aligned (8) on the read side. */
 static int offset_is_quick(int side, int off)

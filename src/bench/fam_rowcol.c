@@ -10,14 +10,7 @@
 #include <stdio.h>
 #include "bench/family.h"
 #include "kernels/kernels.h"
-
-/* the kernels' 32x8 thread blocks, each copying a 32x32 tile */
-#define RC_BX 32
-#define RC_BY 8
-/* the row alignment cudaMallocPitch is assumed to give (rowcol.cu uses the real pitch) */
-#define RC_PITCH_ALIGN 512
-
-enum { BY_ROWS = 0, BY_COLS = 1 };
+#include "kernels/shapes.h"
 
 static const struct {
 	int version, width, pitched, by, quick;

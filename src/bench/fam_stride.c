@@ -7,10 +7,7 @@
 #include <stdio.h>
 #include "bench/family.h"
 #include "kernels/kernels.h"
-
-/* stride.cu's kernel: blockDim.x, and each block's tiles of STRIDE_ILP * blockDim.x elements */
-#define STRIDE_BLOCK 256
-#define STRIDE_ILP 4
+#include "kernels/shapes.h"
 
 static const int elem_sizes[] = { 4, 8, 16 };
 static const int strides[] = {

@@ -13,8 +13,7 @@
  */
 #include "bench/family.h"
 #include "kernels/kernels.h"
-
-#define NOMINAL 16384
+#include "kernels/shapes.h"
 
 enum { SM_NONE, SM_UNPADDED, SM_PADDED, SM_XOR, SM_VEC };
 
@@ -124,7 +123,7 @@ static void tall_patterns(struct gm_case *c, int rows, int R, int C)
 
 static void tr_case(struct gm_case *c, int v, int s)
 {
-	int R = NOMINAL - shapes[s].drows, C = NOMINAL - shapes[s].dcols;
+	int R = TR_NOMINAL_SIDE - shapes[s].drows, C = TR_NOMINAL_SIDE - shapes[s].dcols;
 
 	gm_case_begin(c, &gm_family_transpose, variants[v].version, GM_KIND_DRAM,
 		      variants[v].quick && s == 0, variants[v].desc, "%s%s", variants[v].label,

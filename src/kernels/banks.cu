@@ -32,15 +32,11 @@
  */
 #include "kernels/common.cuh"
 #include "kernels/kernels.h"
+#include "kernels/shapes.h"
 
-#define BK_BLOCK 256
 #define BK_UNROLL 8
 #define BK_BUF_BYTES 32768
 #define BK_BASE_ITERS 1024
-
-/* pattern ids shared with fam_banks.c */
-enum { PAT_STRIDE, PAT_BCAST, PAT_MC_DIV4, PAT_MC_MOD4, PAT_MC_DIV4_S32,
-       PAT_TILE_ROW, PAT_TILE_COL, PAT_TILE_PAD, PAT_TILE_XOR };
 
 struct bk_state {
 	int pattern, eb, stride;

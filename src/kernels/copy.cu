@@ -21,10 +21,8 @@
  */
 #include "kernels/common.cuh"
 #include "kernels/kernels.h"
+#include "kernels/shapes.h"
 
-enum { COPY_ONE = 0, COPY_ILP = 1, COPY_READ = 2, COPY_WRITE = 3, COPY_MEMCPY = 4,
-       COPY_TILE = 5, READ_TILE = 6, WRITE_TILE = 7 };
-#define COPY_BLOCK 256
 
 struct copy_state {
 	int mode, eb, ilp, hint;

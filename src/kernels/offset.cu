@@ -32,13 +32,9 @@
  */
 #include "kernels/common.cuh"
 #include "kernels/kernels.h"
+#include "kernels/shapes.h"
 
-#define OFFSET_BLOCK 256
-#define OFFSET_ILP 4
 #define OFFSET_TILE (OFFSET_ILP * OFFSET_BLOCK)
-#define OFFSET_MAX 32
-
-enum { SIDE_READ = 0, SIDE_WRITE = 1 };
 
 struct offset_state {
 	int side, off;

@@ -50,14 +50,12 @@
  */
 #include "kernels/common.cuh"
 #include "kernels/kernels.h"
+#include "kernels/shapes.h"
 
-#define RC_TILE 32
-#define RC_ROWS 8                 /* blockDim.y: each thread does RC_TILE / RC_ROWS */
-#define RC_PITCH_ALIGN 512        /* what cudaMallocPitch is expected to round to */
+#define RC_TILE RC_BX             /* 32x32 tiles */
+#define RC_ROWS RC_BY             /* blockDim.y: each thread does RC_TILE / RC_ROWS */
 #define RC_RESERVE (256u << 20)   /* the headroom gm_gpu_alloc keeps too */
 #define RC_MAX_H (65535u * RC_TILE)
-
-enum { BY_ROWS = 0, BY_COLS = 1 };
 
 struct rowcol_state {
 	int by, pitched;

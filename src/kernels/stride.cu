@@ -32,9 +32,8 @@
  */
 #include "kernels/common.cuh"
 #include "kernels/kernels.h"
+#include "kernels/shapes.h"
 
-#define STRIDE_BLOCK 256
-#define STRIDE_ILP 4
 #define STRIDE_TILE (STRIDE_ILP * STRIDE_BLOCK)
 
 struct stride_state {

@@ -58,8 +58,8 @@
 #include <math.h>
 #include "kernels/common.cuh"
 #include "kernels/kernels.h"
+#include "kernels/shapes.h"
 
-#define TR_NOMINAL_SIDE 16384
 #define TR_MAX_BYTES ((size_t)1 << 30)
 #define TILE 32
 #define ROWS8 8   /* blockDim.y of the 4-rows-per-thread kernels */

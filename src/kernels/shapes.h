@@ -1,0 +1,40 @@
+/*
+ * shapes.h - the constants a family's case table (src/bench/fam_<name>.c)
+ * and its kernels (src/kernels/<name>.cu) must agree on: launch shapes the
+ * declared access patterns describe, and the ids a case passes to its
+ * kernels. One definition each, so the model's view of a case cannot drift
+ * from what the kernel does. Plain C, included from C and CUDA.
+ */
+#ifndef GPUMEM_KERNELS_SHAPES_H
+#define GPUMEM_KERNELS_SHAPES_H
+
+/* copy: case param "mode" */
+enum { COPY_ONE = 0, COPY_ILP = 1, COPY_READ = 2, COPY_WRITE = 3, COPY_MEMCPY = 4,
+       COPY_TILE = 5, READ_TILE = 6, WRITE_TILE = 7 };
+#define COPY_BLOCK 256
+
+/* stride: blockDim.x, and each block's tiles of STRIDE_ILP * blockDim.x elements */
+#define STRIDE_BLOCK 256
+#define STRIDE_ILP 4
+
+/* offset: as stride; offsets 0..OFFSET_MAX elements; case param "side" */
+#define OFFSET_BLOCK 256
+#define OFFSET_ILP 4
+#define OFFSET_MAX 32
+enum { SIDE_READ = 0, SIDE_WRITE = 1 };
+
+/* rowcol: block RC_BX x RC_BY over 32x32 tiles; case param "by" */
+#define RC_BX 32
+#define RC_BY 8
+#define RC_PITCH_ALIGN 512   /* what cudaMallocPitch is expected to round rows to */
+enum { BY_ROWS = 0, BY_COLS = 1 };
+
+/* banks: blockDim.x; case param "pattern" */
+#define BK_BLOCK 256
+enum { PAT_STRIDE, PAT_BCAST, PAT_MC_DIV4, PAT_MC_MOD4, PAT_MC_DIV4_S32,
+       PAT_TILE_ROW, PAT_TILE_COL, PAT_TILE_PAD, PAT_TILE_XOR };
+
+/* transpose: the side the case parameters rows/cols are stated at */
+#define TR_NOMINAL_SIDE 16384
+
+#endif
