@@ -107,13 +107,14 @@ static int open_outputs(struct run_ctx *x)
 static int check_size(const struct run_ctx *x)
 {
 	double need = 2.0 * (double)x->args.size;
+	char size[32], needed[32], fr[32];
 
 	if (x->args.size && need > (double)x->res.dev.free_mem)
 		return gm_error(GM_EXIT_TOO_LARGE,
-				"--size %.2f GiB needs %.2f GiB of device memory (two arrays); "
-				"%.2f GiB is free on device %d",
-				x->args.size / 1073741824.0, need / 1073741824.0,
-				x->res.dev.free_mem / 1073741824.0, x->res.dev.index);
+				"--size %s needs %s of device memory (two arrays); %s is free on device %d",
+				gm_format_bytes((double)x->args.size, size, sizeof(size)),
+				gm_format_bytes(need, needed, sizeof(needed)),
+				gm_format_bytes((double)x->res.dev.free_mem, fr, sizeof(fr)), x->res.dev.index);
 	return GM_EXIT_OK;
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <cuda_runtime_api.h>
 #include "gpumem/gpu.h"
+#include "gpumem/units.h"
 #include "gpu/gpu_internal.h"
 
 static cudaStream_t harness_stream;
@@ -150,12 +151,14 @@ gm_status gm_gpu_alloc(void **p, size_t bytes)
 	/* leave room for the context's own allocations */
 	const size_t reserve = 256u << 20;
 
+	char need[32], avail[32];
+
 	*p = NULL;
 	GM_CU(cudaMemGetInfo(&fr, &tot));
 	if (bytes + reserve > fr)
-		return gm_fail(GM_ERR_TOO_LARGE,
-			       "needs %.2f GiB of device memory, %.2f GiB free",
-			       bytes / 1073741824.0, fr / 1073741824.0);
+		return gm_fail(GM_ERR_TOO_LARGE, "needs %s of device memory, %s free",
+			       gm_format_bytes((double)bytes, need, sizeof(need)),
+			       gm_format_bytes((double)fr, avail, sizeof(avail)));
 	GM_CU(cudaMalloc(p, bytes));
 	return GM_OK;
 }
