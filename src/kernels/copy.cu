@@ -73,6 +73,15 @@ template <bool CS, typename T> static __device__ __forceinline__ void st(T *p, T
 		*p = v;
 }
 
+/* U loads, stride apart, all issued before any is used. */
+template <typename T, int U, bool CS>
+static __device__ __forceinline__ void load_strided(const T *__restrict__ in, size_t stride, T *v)
+{
+#pragma unroll
+	for (int u = 0; u < U; u++)
+		v[u] = ld<CS>(in + u * stride);
+}
+
 template <typename T, int U, bool CS>
 __global__ void copy_ilp(const T *__restrict__ in, T *__restrict__ out, size_t n)
 {
@@ -80,9 +89,7 @@ __global__ void copy_ilp(const T *__restrict__ in, T *__restrict__ out, size_t n
 	size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
 	for (; i + (U - 1) * stride < n; i += U * stride) {
 		T v[U];
-#pragma unroll
-		for (int u = 0; u < U; u++)
-			v[u] = ld<CS>(in + i + u * stride);
+		load_strided<T, U, CS>(in + i, stride, v);
 #pragma unroll
 		for (int u = 0; u < U; u++)
 			st<CS>(out + i + u * stride, v[u]);
@@ -99,9 +106,7 @@ __global__ void read_ilp(const T *__restrict__ in, size_t n, uint32_t *sink)
 	uint32_t acc = 0;
 	for (; i + (U - 1) * stride < n; i += U * stride) {
 		T v[U];
-#pragma unroll
-		for (int u = 0; u < U; u++)
-			v[u] = ld<CS>(in + i + u * stride);
+		load_strided<T, U, CS>(in + i, stride, v);
 #pragma unroll
 		for (int u = 0; u < U; u++)
 			acc ^= vec_of<T>::fold(v[u]);
