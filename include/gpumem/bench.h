@@ -1,7 +1,7 @@
 /*
  * bench.h - benchmark cases, the family table and the runner.
  *
- * A family (copy, stride, offset, transpose, banks, rowcol) is two files:
+ * A family (copy, stride, hierarchy, latency, ...) is two files:
  * src/bench/fam_<name>.c (pure C) defines its struct gm_family: the cases,
  * their parameters and declared access patterns, so `gpumem list` and the
  * model work without CUDA; src/kernels/<name>.cu holds its numbered kernel
@@ -20,13 +20,15 @@
 #include "gpumem/status.h"
 #include "gpumem/model.h"
 #include "gpumem/gpu.h"
+#include "gpumem/units.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define GM_MAX_PARAMS 5
+#define GM_MAX_PARAMS 6
 #define GM_MAX_PATTERNS 4
+#define GM_MAX_EXTRAS 4
 
 struct gm_param {
 	const char *key;   /* static string: "elem_bytes", "stride", ... */
@@ -45,12 +47,42 @@ struct gm_pattern {
 	char index[128];         /* index expression of warp 0 of block 0 */
 };
 
+/*
+ * What the access model can say about a case. DRAM and SMEM cases get the
+ * model's bound or slowdown beside the measurement; MEASURE cases (cache
+ * levels, latencies, transfers, API costs) are measured only.
+ */
 enum gm_case_kind {
-	GM_KIND_DRAM = 0,  /* bandwidth: bytes / time, GB/s */
-	GM_KIND_SMEM = 1,  /* shared memory: time per warp access, ns */
+	GM_KIND_DRAM = 0,     /* bandwidth through DRAM: bytes / time, GB/s */
+	GM_KIND_SMEM = 1,     /* shared memory: time per warp access, ns */
+	GM_KIND_MEASURE = 2,  /* any other quantity, in the case's own unit */
+};
+
+/*
+ * Which clock a case's samples come from; the runner owns the policy for all
+ * three (docs/METHODOLOGY.md).
+ *  EVENTS: CUDA events on the harness stream around back-to-back launches
+ *          (device work). A sample is ms per launch.
+ *  HOST:   a monotonic host clock around launches that return only when
+ *          their work is complete (pageable copies, cudaMalloc, page
+ *          faults). A sample is ms per launch.
+ *  SELF:   the case measures itself (clock64 in a pointer chase) and hands
+ *          each sample to the runner in the case's unit, plus its extras.
+ */
+enum gm_timing {
+	GM_TIME_EVENTS = 0,
+	GM_TIME_HOST = 1,
+	GM_TIME_SELF = 2,
+};
+
+/* A secondary value a case reports beside its headline (latency in ns next to cycles). */
+struct gm_extra {
+	const char *name;        /* static: "ns", "sm_clock_mhz" */
+	enum gm_unit unit;
 };
 
 struct gm_family;
+struct gm_run_result;
 
 struct gm_case {
 	char name[64];           /* unique: "<family>.<label>" */
@@ -63,7 +95,17 @@ struct gm_case {
 	struct gm_pattern patterns[GM_MAX_PATTERNS];
 	int npatterns;
 	enum gm_case_kind kind;
+	enum gm_unit unit;       /* headline unit (GB/s for DRAM, ns/access for SMEM) */
+	enum gm_timing timing;
+	/*
+	 * For EVENTS/HOST cases whose unit is a time per operation (us, ns):
+	 * the runner divides ms per launch by gm_traffic.ops. For SELF cases:
+	 * extras[i] is values[i + 1] of each sample.
+	 */
+	struct gm_extra extras[GM_MAX_EXTRAS];
+	int nextras;
 	int quick;               /* member of the --quick suite */
+	int full;                /* only with --full (long sweeps) or when named exactly */
 };
 
 struct gm_run_cfg {
@@ -78,8 +120,11 @@ struct gm_traffic {
 	double bytes_useful;     /* bytes the algorithm must read + write */
 	double bytes_hw;         /* bytes at 32 B sector granularity (>= useful) */
 	double accesses;         /* SMEM cases: warp-level shared accesses per launch */
+	double ops;              /* operations per launch for time-per-op units (0 = 1) */
 	int64_t working_set;     /* device bytes allocated by the case */
 };
+
+struct gm_case_result;
 
 struct gm_family_ops {
 	/* Allocate, fill random inputs (seed), describe traffic. */
@@ -89,7 +134,24 @@ struct gm_family_ops {
 	gm_status (*launch)(void *state);
 	/* Poison outputs, launch once, check every element; why = first mismatches. */
 	gm_status (*verify)(void *state, char *why, size_t n);
+	/*
+	 * Undo everything prepare did, including device state it changed
+	 * (persisting-L2 limit, carve-out, peer access, pinned host memory).
+	 * Called on success, on failure and after an interrupt.
+	 */
 	void (*release)(void *state);
+	/*
+	 * Optional, before prepare: GM_ERR_UNSUPPORTED with a reason in why
+	 * when this device cannot run the case (the case is skipped, not failed).
+	 */
+	gm_status (*supported)(const struct gm_case *c, const struct gm_run_cfg *cfg, char *why, size_t n);
+	/*
+	 * GM_TIME_SELF cases: one sample. values[0] is the headline in the
+	 * case's unit, values[1..nextras] its extras.
+	 */
+	gm_status (*sample)(void *state, double *values);
+	/* Optional, after sampling: add run-time facts (gm_result_note) to the result. */
+	void (*annotate)(void *state, struct gm_case_result *cr);
 };
 
 struct gm_family {
@@ -99,6 +161,11 @@ struct gm_family {
 	int (*enumerate)(struct gm_case *out, int max);
 	/* The kernels of this family (src/kernels/<name>.cu); NULL without CUDA. */
 	const struct gm_family_ops *(*ops)(void);
+	/*
+	 * Optional, pure C: results computed from this family's finished cases
+	 * (a knee, a capacity, a plateau), appended with gm_result_derive().
+	 */
+	void (*derive)(struct gm_run_result *r);
 };
 
 /* ---- registry (src/bench/registry.c) ---- */
@@ -109,15 +176,19 @@ extern const struct gm_family *const gm_families[];
 /* All cases of all families, in registry order; owned by the registry. */
 const struct gm_case *gm_registry_cases(int *n);
 
+/* Which suite: --quick, the default, or --full (adds the long sweeps). */
+enum gm_tier { GM_TIER_DEFAULT = 0, GM_TIER_QUICK = 1, GM_TIER_FULL = 2 };
+
 /*
  * Select cases by selectors: a family name ("stride"), an exact case name,
- * or a prefix ("copy.v2", "stride.b04"). An empty list selects the default
- * suite (all cases; with quick, those marked quick); with quick, a selector
- * keeps only its quick cases when it has any. sel[i] is set to 1 for
- * each chosen case. On a selector matching nothing returns GM_ERR_NOT_FOUND
- * and *bad = index of that selector.
+ * or a prefix ("copy.v2", "stride.b04"). An empty list selects the suite of
+ * the tier (quick: cases marked quick; default: all but the full-only ones;
+ * full: all). With quick, a selector keeps only its quick cases when it has
+ * any; below full, a selector skips full-only cases unless it names one
+ * exactly. sel[i] is set to 1 for each chosen case. On a selector matching
+ * nothing returns GM_ERR_NOT_FOUND and *bad = index of that selector.
  */
-gm_status gm_registry_select(const char *const *sels, int nsels, int quick,
+gm_status gm_registry_select(const char *const *sels, int nsels, enum gm_tier tier,
 			     unsigned char *sel, int *bad);
 
 /* Up to max case/family names closest to word (edit distance), for hints. */
@@ -157,7 +228,6 @@ gm_status gm_run_cases(const struct gm_case *const *cases, int n, const struct g
 		       const struct gm_device_info *dev, struct gm_run_result *r);
 
 /* Fill the model's predictions of a case's declared patterns into its result. */
-struct gm_case_result;
 void gm_predict_case(const struct gm_case *c, struct gm_case_result *cr);
 
 #ifdef __cplusplus

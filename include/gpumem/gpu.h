@@ -73,6 +73,14 @@ gm_status gm_timer_mark(struct gm_timer *t, int i);
 gm_status gm_timer_between_ms(struct gm_timer *t, int i, int j, double *ms);
 void gm_timer_destroy(struct gm_timer *t);
 
+/*
+ * Device state that cases may change and must restore (struct
+ * gm_device_state, result.h): read now, so a run can record it before and
+ * after and show that nothing was left changed.
+ */
+struct gm_device_state;
+gm_status gm_gpu_state_read(struct gm_device_state *st);
+
 /* Release everything the device layer holds (stream, primary context use). */
 void gm_gpu_close(void);
 

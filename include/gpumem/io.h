@@ -37,5 +37,20 @@ void gm_table_write(FILE *f, const struct gm_run_result *r);
 void gm_device_write(FILE *f, const struct gm_device_info *d);
 
 const char *gm_case_status_name(enum gm_case_status s);
+const char *gm_case_kind_name(enum gm_case_kind k);   /* "dram" | "smem" | "measure" */
+const char *gm_timing_name(enum gm_timing t);         /* "events" | "host" | "self" */
+
+/* A case's headline with its unit, e.g. "2890.1 GB/s", "32.4 cycles". */
+void gm_value_format(double v, enum gm_unit u, char *buf, size_t n);
+
+/*
+ * The measured spec sheet: the derived results that name a level, one line
+ * per level and quantity, with the reference figure and the % reached.
+ * Writes nothing when the run has none; returns the number of lines.
+ */
+int gm_spec_write(FILE *f, const struct gm_run_result *r);
+
+/* Derived results as a table (name, value, unit, reference, how). */
+void gm_derived_write(FILE *f, const struct gm_run_result *r);
 
 #endif

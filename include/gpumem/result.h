@@ -16,7 +16,9 @@
 extern "C" {
 #endif
 
-#define GM_SCHEMA_VERSION 1
+#define GM_SCHEMA_VERSION 2
+#define GM_MAX_NOTES 8
+#define GM_MAX_DERIVED 96
 #define GM_SCHEMA_NAME "gpumem-run"
 
 struct gm_stats {
@@ -44,6 +46,13 @@ struct gm_pattern_prediction {
 	double efficiency_pct;   /* requested / transferred (global); ideal / actual (shared) */
 };
 
+/* A named value with its unit and spread (extras of SELF cases, notes). */
+struct gm_value {
+	char name[24];
+	enum gm_unit unit;
+	double median, min, max;
+};
+
 struct gm_case_result {
 	char name[64];
 	char family[24];
@@ -53,12 +62,24 @@ struct gm_case_result {
 	char param_keys[GM_MAX_PARAMS][24];   /* owned copies of keys (JSON read) */
 	int nparams;
 	enum gm_case_kind kind;
+	enum gm_unit unit;                    /* unit of value */
+	enum gm_timing timing;
 	enum gm_case_status status;
 	char message[256];                    /* why failed/skipped; empty if ok */
 	struct gm_traffic traffic;
 	int nsamples;
 	double *samples_ms;                   /* per launch, milliseconds; owned */
 	struct gm_stats ms;                   /* over samples_ms */
+	/*
+	 * The headline in the case's unit: median, and min/max in that unit
+	 * (for a higher-is-better unit min comes from the slowest sample).
+	 * Equal to gbs_* for bandwidth cases, ns_per_access for SMEM cases.
+	 */
+	struct gm_value value;
+	struct gm_value extras[GM_MAX_EXTRAS]; /* SELF cases: per-sample extras, as stats */
+	int nextras;
+	struct gm_value notes[GM_MAX_NOTES];   /* run-time facts (spill bytes, link width) */
+	int nnotes;
 	double gbs_median, gbs_min, gbs_max;  /* useful bytes / time, GB/s (DRAM) */
 	double gbs_hw_median;                 /* hardware bytes / time */
 	double pct_peak;                      /* gbs_median / peak */
@@ -70,6 +91,30 @@ struct gm_case_result {
 	double pred_efficiency_pct;           /* over all patterns: bytes requested / transferred */
 	double pred_gbs;                      /* DRAM: peak * bytes_useful / bytes_hw (model's bound) */
 	double pred_slowdown;                 /* SMEM: predicted wavefronts / ideal wavefronts */
+};
+
+/*
+ * A result computed from several cases of a family (a detected cache size, a
+ * level's plateau bandwidth, a latency step). level + quantity place it in
+ * the measured spec sheet; reference is the device attribute or theoretical
+ * figure it is compared with (0 = none).
+ */
+struct gm_derived {
+	char name[64];           /* "hierarchy.l2_capacity" */
+	char family[24];
+	char level[16];          /* "L1", "L2", "L2 far", "HBM", "smem", "TLB", ... ("" = none) */
+	char quantity[24];       /* "capacity", "read bandwidth", "latency", ... */
+	enum gm_unit unit;
+	double value;
+	double reference;        /* 0 = no reference */
+	char reference_what[48]; /* what reference is: "device attribute l2_bytes" */
+	char how[160];           /* how it was derived, from which cases */
+};
+
+/* Device state a run may change and must leave as it found it. */
+struct gm_device_state {
+	int valid;
+	int64_t persisting_l2_limit;   /* cudaLimitPersistingL2CacheSize */
 };
 
 struct gm_run_result {
@@ -86,12 +131,21 @@ struct gm_run_result {
 	int reps, warmup;
 	int ncases, cap;
 	struct gm_case_result *cases;         /* owned */
+	int nderived;
+	struct gm_derived derived[GM_MAX_DERIVED];
+	struct gm_device_state state_before, state_after;
 };
 
 void gm_result_init(struct gm_run_result *r);
 /* Append a zeroed case result; NULL on out of memory. */
 struct gm_case_result *gm_result_add(struct gm_run_result *r);
 void gm_result_release(struct gm_run_result *r);
+/* Append a derived result; NULL when the table is full. */
+struct gm_derived *gm_result_derive(struct gm_run_result *r, const char *family, const char *name);
+/* Add a run-time fact to a case result (value without spread); ignored when full. */
+void gm_result_note(struct gm_case_result *cr, const char *name, enum gm_unit unit, double value);
+/* The finished case of that name, or NULL. */
+const struct gm_case_result *gm_result_find(const struct gm_run_result *r, const char *name);
 
 /* ---- statistics (src/core/stats.c) ---- */
 gm_status gm_stats_compute(const double *x, int n, struct gm_stats *s);

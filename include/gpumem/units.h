@@ -11,6 +11,32 @@
 #include <stdint.h>
 #include "gpumem/status.h"
 
+/*
+ * The unit a benchmark case reports its headline number in. Every table,
+ * JSON document, CSV file and comparison reads this instead of assuming
+ * GB/s; gm_unit_higher_is_better says which direction is an improvement.
+ * Names are stable: they appear in JSON ("unit") and CSV.
+ */
+enum gm_unit {
+	GM_UNIT_GBS = 0,      /* "GB/s": bandwidth, 1e9 bytes per second */
+	GM_UNIT_NS_ACCESS,    /* "ns/access": device time per warp-level access (shared memory) */
+	GM_UNIT_CYCLES,       /* "cycles": SM clock cycles (latency) */
+	GM_UNIT_NS,           /* "ns": nanoseconds (latency, time per operation) */
+	GM_UNIT_US,           /* "us": microseconds per operation (API calls, transfers) */
+	GM_UNIT_RATIO,        /* "x": a dimensionless ratio (speed-up, slowdown) */
+	GM_UNIT_TFLOPS,       /* "TFLOP/s" */
+	GM_UNIT_BYTES,        /* "B": a size (derived capacities, reach) */
+	GM_UNIT_PCT,          /* "%" */
+	GM_UNIT_COUNT         /* number of units; not a unit */
+};
+
+/* "GB/s", "cycles", ...; "?" for a value out of range. */
+const char *gm_unit_name(enum gm_unit u);
+/* Inverse of gm_unit_name; GM_ERR_NOT_FOUND for an unknown name. */
+gm_status gm_unit_parse(const char *name, enum gm_unit *u);
+/* 1 when a larger value is better (bandwidth, rates), 0 for times and latencies. */
+int gm_unit_higher_is_better(enum gm_unit u);
+
 /* "4G", "512M", "1024", "1.5G". Rejects negatives, junk, zero, overflow. */
 gm_status gm_parse_size(const char *text, uint64_t *bytes);
 

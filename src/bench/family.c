@@ -19,8 +19,27 @@ struct gm_case *gm_case_begin(struct gm_case *c, const struct gm_family *f, int 
 	c->family = f;
 	c->version = version;
 	c->kind = kind;
+	c->unit = kind == GM_KIND_SMEM ? GM_UNIT_NS_ACCESS : GM_UNIT_GBS;
+	c->timing = GM_TIME_EVENTS;
 	c->quick = quick;
 	return c;
+}
+
+struct gm_case *gm_case_measure(struct gm_case *c, enum gm_unit unit, enum gm_timing timing)
+{
+	c->kind = GM_KIND_MEASURE;
+	c->unit = unit;
+	c->timing = timing;
+	return c;
+}
+
+void gm_case_extra_add(struct gm_case *c, const char *name, enum gm_unit unit)
+{
+	if (c->nextras < GM_MAX_EXTRAS) {
+		c->extras[c->nextras].name = name;
+		c->extras[c->nextras].unit = unit;
+		c->nextras++;
+	}
 }
 
 void gm_case_param_add(struct gm_case *c, const char *key, int64_t value)

@@ -26,6 +26,15 @@ struct gm_case *gm_case_begin(struct gm_case *c, const struct gm_family *f, int 
 #endif
 	;
 
+/*
+ * Make *c a measured case (GM_KIND_MEASURE) reporting in unit, timed by
+ * timing. Returns c.
+ */
+struct gm_case *gm_case_measure(struct gm_case *c, enum gm_unit unit, enum gm_timing timing);
+
+/* Declare extra value i (SELF cases: values[i + 1] of each sample). */
+void gm_case_extra_add(struct gm_case *c, const char *name, enum gm_unit unit);
+
 /* Append a parameter (key must be a static string). */
 void gm_case_param_add(struct gm_case *c, const char *key, int64_t value);
 

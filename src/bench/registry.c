@@ -52,16 +52,24 @@ static int matches(const struct gm_case *c, const char *sel)
 	return len > 0 && !strncmp(c->name, sel, len);
 }
 
-gm_status gm_registry_select(const char *const *sels, int nsels, int quick,
+/* In the tier's suite when no selector names it. */
+static int in_tier(const struct gm_case *c, enum gm_tier tier)
+{
+	if (tier == GM_TIER_QUICK)
+		return c->quick;
+	return tier == GM_TIER_FULL || !c->full;
+}
+
+gm_status gm_registry_select(const char *const *sels, int nsels, enum gm_tier tier,
 			     unsigned char *sel, int *bad)
 {
-	int n;
+	int n, quick = tier == GM_TIER_QUICK;
 	const struct gm_case *cases = gm_registry_cases(&n);
 
 	*bad = -1;
 	memset(sel, 0, (size_t)n);
 	for (int i = 0; i < n && nsels == 0; i++)
-		sel[i] = !quick || cases[i].quick;
+		sel[i] = in_tier(&cases[i], tier);
 	for (int s = 0; s < nsels; s++) {
 		int hit = 0, quick_hit = 0;
 		for (int i = 0; i < n; i++) {
@@ -72,10 +80,17 @@ gm_status gm_registry_select(const char *const *sels, int nsels, int quick,
 			*bad = s;
 			return gm_fail(GM_ERR_NOT_FOUND, "no benchmark matches '%s'", sels[s]);
 		}
-		/* with --quick a selector keeps its quick cases, or all if it has none */
-		for (int i = 0; i < n; i++)
-			if (matches(&cases[i], sels[s]) && (!quick || !quick_hit || cases[i].quick))
+		/*
+		 * with --quick a selector keeps its quick cases, or all if it has
+		 * none; below --full, full-only cases need their exact name
+		 */
+		for (int i = 0; i < n; i++) {
+			const struct gm_case *c = &cases[i];
+			int exact = !strcmp(c->name, sels[s]);
+			if (matches(c, sels[s]) && (!quick || !quick_hit || c->quick) &&
+			    (tier == GM_TIER_FULL || !c->full || exact))
 				sel[i] = 1;
+		}
 	}
 	return GM_OK;
 }

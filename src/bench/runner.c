@@ -1,12 +1,15 @@
 /*
  * runner.c - the one place that owns the timing policy (docs/METHODOLOGY.md):
- *   prepare (allocate, random inputs) -> verify (poisoned outputs, every
- *   element checked; a failing case gets no number) -> warm-up -> calibrate
- *   launches per sample -> timed samples with CUDA events -> statistics.
+ *   supported? (else skipped with the reason) -> prepare (allocate, random
+ *   inputs) -> verify (poisoned outputs, every element checked; a failing
+ *   case gets no number) -> warm-up -> calibrate launches per sample -> timed
+ *   samples (CUDA events, the host clock, or the case's own clock) ->
+ *   release (restores any device state) -> statistics -> derived results.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "gpumem/bench.h"
 #include "gpumem/result.h"
 
@@ -37,32 +40,58 @@ static void result_begin(struct gm_case_result *cr, const struct gm_case *c)
 	snprintf(cr->label, sizeof(cr->label), "%s", c->label);
 	cr->version = c->version;
 	cr->kind = c->kind;
+	cr->unit = c->unit;
+	cr->timing = c->timing;
 	cr->nparams = c->nparams;
 	for (int i = 0; i < c->nparams; i++) {
 		snprintf(cr->param_keys[i], sizeof(cr->param_keys[i]), "%s", c->params[i].key);
 		cr->params[i].key = cr->param_keys[i];
 		cr->params[i].value = c->params[i].value;
 	}
+	cr->nextras = c->nextras;
+	for (int i = 0; i < c->nextras; i++) {
+		snprintf(cr->extras[i].name, sizeof(cr->extras[i].name), "%s", c->extras[i].name);
+		cr->extras[i].unit = c->extras[i].unit;
+	}
 	gm_predict_case(c, cr);
 }
 
-/* Launches per sample so that one sample lasts at least min_ms; *one = one launch. */
-static gm_status calibrate(const struct gm_family_ops *ops, void *st, double min_ms, int *launches,
-			   double *one)
+static double now_ms(void)
 {
-	struct gm_timer *t;
-	double ms = 0;
-	gm_status s = gm_timer_create(&t, 2);
+	struct timespec t;
 
-	if (!s)
-		s = gm_timer_mark(t, 0);
-	if (!s)
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+/*
+ * Launches per sample so that one sample lasts at least min_ms; *one = one
+ * launch. Device work is timed with events, host-domain work (launches that
+ * return complete) with the monotonic clock.
+ */
+static gm_status calibrate(const struct gm_family_ops *ops, void *st, enum gm_timing timing,
+			   double min_ms, int *launches, double *one)
+{
+	struct gm_timer *t = NULL;
+	double ms = 0, t0;
+	gm_status s = GM_OK;
+
+	if (timing == GM_TIME_HOST) {
+		t0 = now_ms();
 		s = ops->launch(st);
-	if (!s)
-		s = gm_timer_mark(t, 1);
-	if (!s)
-		s = gm_timer_between_ms(t, 0, 1, &ms);
-	gm_timer_destroy(t);
+		ms = now_ms() - t0;
+	} else {
+		s = gm_timer_create(&t, 2);
+		if (!s)
+			s = gm_timer_mark(t, 0);
+		if (!s)
+			s = ops->launch(st);
+		if (!s)
+			s = gm_timer_mark(t, 1);
+		if (!s)
+			s = gm_timer_between_ms(t, 0, 1, &ms);
+		gm_timer_destroy(t);
+	}
 	*launches = 1;
 	*one = ms;
 	if (!s && ms > 0 && ms < min_ms) {
@@ -72,7 +101,7 @@ static gm_status calibrate(const struct gm_family_ops *ops, void *st, double min
 	return s;
 }
 
-/* Untimed launches until WARMUP_MS of device work has run. */
+/* Untimed launches until WARMUP_MS of work has run. */
 static gm_status warm_up(const struct gm_family_ops *ops, void *st, double launch_ms)
 {
 	int n = launch_ms > 0 ? (int)(WARMUP_MS / launch_ms) + 1 : 1;
@@ -86,37 +115,24 @@ static gm_status warm_up(const struct gm_family_ops *ops, void *st, double launc
 }
 
 /*
- * Warm-up, then all samples back to back: mark, launches, mark, launches, ...
- * queued behind the warm-up with no host synchronisation in between, read
- * once at the end.
+ * Device work: all samples back to back (mark, launches, mark, launches,
+ * ...) queued behind the warm-up with no host synchronisation in between,
+ * read once at the end.
  */
-static gm_status sample_case(const struct gm_family_ops *ops, void *st, const struct gm_runner_opts *o,
-			     struct gm_case_result *cr)
+static gm_status sample_events(const struct gm_family_ops *ops, void *st, int reps, int launches,
+			       struct gm_case_result *cr)
 {
 	struct gm_timer *t = NULL;
-	int launches = 1;
-	double one = 0;
-	gm_status s = GM_OK;
+	gm_status s = gm_timer_create(&t, reps + 1);
 
-	for (int i = 0; i < o->warmup && !s; i++)
-		s = ops->launch(st);
-	if (!s)
-		s = calibrate(ops, st, o->min_sample_ms, &launches, &one);
-	if (!s)
-		s = gm_timer_create(&t, o->reps + 1);
-	cr->samples_ms = calloc((size_t)o->reps, sizeof(double));
-	if (!s && !cr->samples_ms)
-		s = GM_ERR_NOMEM;
-	if (!s)
-		s = warm_up(ops, st, one);
-	for (int i = 0; i < o->reps && !s; i++) {
+	for (int i = 0; i < reps && !s; i++) {
 		s = gm_timer_mark(t, i);
 		for (int k = 0; k < launches && !s; k++)
 			s = ops->launch(st);
 	}
 	if (!s)
-		s = gm_timer_mark(t, o->reps);
-	for (int i = 0; i < o->reps && !s; i++) {
+		s = gm_timer_mark(t, reps);
+	for (int i = 0; i < reps && !s; i++) {
 		s = gm_timer_between_ms(t, i, i + 1, &cr->samples_ms[i]);
 		cr->samples_ms[i] /= launches;
 		cr->nsamples += !s;
@@ -125,21 +141,163 @@ static gm_status sample_case(const struct gm_family_ops *ops, void *st, const st
 	return s;
 }
 
+/* Host-domain work: each launch returns complete; the host clock brackets a sample. */
+static gm_status sample_host(const struct gm_family_ops *ops, void *st, int reps, int launches,
+			     struct gm_case_result *cr)
+{
+	gm_status s = GM_OK;
+
+	for (int i = 0; i < reps && !s; i++) {
+		double t0 = now_ms();
+		for (int k = 0; k < launches && !s; k++)
+			s = ops->launch(st);
+		cr->samples_ms[i] = (now_ms() - t0) / launches;
+		cr->nsamples += !s;
+	}
+	return s;
+}
+
+/* Samples of EVENTS and HOST cases: warm-up, calibration, then the samples. */
+static gm_status sample_timed(const struct gm_family_ops *ops, void *st, const struct gm_runner_opts *o,
+			      struct gm_case_result *cr)
+{
+	int launches = 1;
+	double one = 0;
+	gm_status s = GM_OK;
+
+	for (int i = 0; i < o->warmup && !s; i++)
+		s = ops->launch(st);
+	if (!s)
+		s = calibrate(ops, st, cr->timing, o->min_sample_ms, &launches, &one);
+	if (!s)
+		s = warm_up(ops, st, one);
+	if (s)
+		return s;
+	if (cr->timing == GM_TIME_HOST)
+		return sample_host(ops, st, o->reps, launches, cr);
+	s = sample_events(ops, st, o->reps, launches, cr);
+	return s ? s : gm_gpu_sync();
+}
+
+/*
+ * SELF cases: the case returns each sample in its unit (values[0]) with its
+ * extras; the runner still owns warm-up, count and statistics. The extras'
+ * samples are kept in the tail of samples_ms's allocation.
+ */
+static gm_status sample_self(const struct gm_family_ops *ops, void *st, const struct gm_runner_opts *o,
+			     struct gm_case_result *cr, double *extra_samples)
+{
+	double v[1 + GM_MAX_EXTRAS];
+	gm_status s = ops->sample ? GM_OK : gm_fail(GM_ERR_INVALID_ARG, "self-timed case has no sampler");
+
+	for (int i = 0; i < o->warmup && !s; i++)
+		s = ops->sample(st, v);
+	for (int i = 0; i < o->reps && !s; i++) {
+		memset(v, 0, sizeof(v));
+		s = ops->sample(st, v);
+		if (s)
+			break;
+		cr->samples_ms[i] = v[0];
+		for (int k = 0; k < cr->nextras; k++)
+			extra_samples[k * o->reps + i] = v[1 + k];
+		cr->nsamples++;
+	}
+	return s;
+}
+
+static gm_status sample_case(const struct gm_family_ops *ops, void *st, const struct gm_runner_opts *o,
+			     struct gm_case_result *cr)
+{
+	double *extra;
+	gm_status s;
+
+	/* one allocation: reps samples, then reps samples of each extra */
+	cr->samples_ms = calloc((size_t)o->reps * (size_t)(1 + GM_MAX_EXTRAS), sizeof(double));
+	if (!cr->samples_ms)
+		return GM_ERR_NOMEM;
+	extra = cr->samples_ms + o->reps;
+	if (cr->timing != GM_TIME_SELF)
+		return sample_timed(ops, st, o, cr);
+	s = sample_self(ops, st, o, cr, extra);
+	for (int k = 0; k < cr->nextras && !s; k++) {
+		struct gm_stats x;
+		if (!gm_stats_compute(extra + k * o->reps, cr->nsamples, &x)) {
+			cr->extras[k].median = x.median;
+			cr->extras[k].min = x.min;
+			cr->extras[k].max = x.max;
+		}
+	}
+	return s;
+}
+
+/* The headline value in the case's unit, from the time statistics. */
+static void headline(struct gm_case_result *cr, const struct gm_device_info *dev)
+{
+	const struct gm_traffic *tr = &cr->traffic;
+	double ops = tr->ops > 0 ? tr->ops : 1;
+	struct gm_value *v = &cr->value;
+
+	snprintf(v->name, sizeof(v->name), "%s", "value");
+	v->unit = cr->unit;
+	if (cr->timing == GM_TIME_SELF) {
+		v->median = cr->ms.median;
+		v->min = cr->ms.min;
+		v->max = cr->ms.max;
+		return;
+	}
+	switch (cr->unit) {
+	case GM_UNIT_GBS:
+		if (tr->bytes_useful > 0 && cr->ms.median > 0) {
+			v->median = tr->bytes_useful / (cr->ms.median * 1e-3) / 1e9;
+			v->min = tr->bytes_useful / (cr->ms.max * 1e-3) / 1e9;
+			v->max = tr->bytes_useful / (cr->ms.min * 1e-3) / 1e9;
+		}
+		break;
+	case GM_UNIT_NS_ACCESS:
+		if (tr->accesses > 0) {
+			double k = 1e6 * dev->sm_count / tr->accesses;
+			v->median = cr->ms.median * k;
+			v->min = cr->ms.min * k;
+			v->max = cr->ms.max * k;
+		}
+		break;
+	case GM_UNIT_US:
+	case GM_UNIT_NS: {
+		double k = (cr->unit == GM_UNIT_US ? 1e3 : 1e6) / ops;
+		v->median = cr->ms.median * k;
+		v->min = cr->ms.min * k;
+		v->max = cr->ms.max * k;
+		break;
+	}
+	default: /* rates of operations: ops per second in the unit's scale */
+		if (cr->ms.median > 0) {
+			double k = cr->unit == GM_UNIT_TFLOPS ? 1e-12 : 1;
+			v->median = ops / (cr->ms.median * 1e-3) * k;
+			v->min = ops / (cr->ms.max * 1e-3) * k;
+			v->max = ops / (cr->ms.min * 1e-3) * k;
+		}
+	}
+}
+
 static void finish_stats(struct gm_case_result *cr, const struct gm_device_info *dev)
 {
 	const struct gm_traffic *tr = &cr->traffic;
 
 	if (gm_stats_compute(cr->samples_ms, cr->nsamples, &cr->ms))
 		return;
-	if (cr->ms.median > 0 && tr->bytes_useful > 0) {
-		cr->gbs_median = tr->bytes_useful / (cr->ms.median * 1e-3) / 1e9;
-		cr->gbs_min = tr->bytes_useful / (cr->ms.max * 1e-3) / 1e9;
-		cr->gbs_max = tr->bytes_useful / (cr->ms.min * 1e-3) / 1e9;
-		cr->gbs_hw_median = tr->bytes_hw / (cr->ms.median * 1e-3) / 1e9;
-		cr->pct_peak = dev->peak_gbs > 0 ? 100.0 * cr->gbs_median / dev->peak_gbs : 0;
+	headline(cr, dev);
+	if (cr->unit == GM_UNIT_GBS) {
+		cr->gbs_median = cr->value.median;
+		cr->gbs_min = cr->value.min;
+		cr->gbs_max = cr->value.max;
+		if (cr->timing != GM_TIME_SELF && cr->ms.median > 0)
+			cr->gbs_hw_median = tr->bytes_hw / (cr->ms.median * 1e-3) / 1e9;
+		/* % of the DRAM peak means something for DRAM cases only */
+		if (cr->kind == GM_KIND_DRAM && dev->peak_gbs > 0)
+			cr->pct_peak = 100.0 * cr->gbs_median / dev->peak_gbs;
 	}
-	if (cr->kind == GM_KIND_SMEM && tr->accesses > 0)
-		cr->ns_per_access = cr->ms.median * 1e6 * dev->sm_count / tr->accesses;
+	if (cr->kind == GM_KIND_SMEM)
+		cr->ns_per_access = cr->value.median;
 	/* the model's bound: the peak, scaled by the share of moved sectors that is useful */
 	if (cr->kind == GM_KIND_DRAM && tr->bytes_hw > 0)
 		cr->pred_gbs = dev->peak_gbs * tr->bytes_useful / tr->bytes_hw;
@@ -152,6 +310,17 @@ static enum gm_case_status status_of(gm_status s)
 	if (s == GM_ERR_UNSUPPORTED || s == GM_ERR_NO_DEVICE)
 		return GM_CASE_SKIPPED;
 	return GM_CASE_ERROR;
+}
+
+/* A case's own failure: status and message, no samples. */
+static void case_failed(struct gm_case_result *cr, gm_status s, const char *why)
+{
+	cr->status = status_of(s);
+	snprintf(cr->message, sizeof(cr->message), "%s: %s", gm_strerror(s),
+		 *gm_last_error() ? gm_last_error() : why);
+	free(cr->samples_ms);
+	cr->samples_ms = NULL;
+	cr->nsamples = 0;
 }
 
 /* Run one case; returns a status only for failures that end the whole run. */
@@ -170,28 +339,28 @@ static gm_status run_one(const struct gm_case *c, const struct gm_runner_opts *o
 		return GM_OK;
 	}
 	gm_clear_error();
+	s = ops->supported ? ops->supported(c, cfg, why, sizeof(why)) : GM_OK;
+	if (s) {
+		case_failed(cr, s, why);
+		return GM_OK;
+	}
 	s = ops->prepare(c, cfg, &st, &cr->traffic);
 	if (!s)
 		s = ops->verify(st, why, sizeof(why));
 	cr->verified = s == GM_OK;
 	if (!s)
 		s = sample_case(ops, st, o, cr);
-	if (!s)
-		s = gm_gpu_sync();
+	if (!s && ops->annotate)
+		ops->annotate(st, cr);
 	if (st)
 		ops->release(st);
 	if (!s) {
 		finish_stats(cr, cfg->dev);
 		return GM_OK;
 	}
-	cr->status = status_of(s);
-	snprintf(cr->message, sizeof(cr->message), "%s: %s", gm_strerror(s),
-		 *gm_last_error() ? gm_last_error() : why);
-	free(cr->samples_ms);
-	cr->samples_ms = NULL;
-	cr->nsamples = 0;
+	case_failed(cr, s, why);
 	/* a case may fail alone; a device that no longer syncs ends the run */
-	return s == GM_ERR_CUDA && gm_gpu_sync() ? GM_ERR_CUDA : GM_OK;
+	return s == GM_ERR_CUDA && c->timing != GM_TIME_HOST && gm_gpu_sync() ? GM_ERR_CUDA : GM_OK;
 }
 
 /* SMEM cases: slowdown against the ideal case of the same family and group. */
@@ -220,6 +389,19 @@ static void compute_slowdowns(struct gm_run_result *r, int from)
 	}
 }
 
+/* Each family that ran derives its results once, in the order the families first ran. */
+static void derive_all(const struct gm_case *const *cases, int n, struct gm_run_result *r)
+{
+	for (int i = 0; i < n; i++) {
+		const struct gm_family *f = cases[i]->family;
+		int seen = 0;
+		for (int j = 0; j < i && !seen; j++)
+			seen = cases[j]->family == f;
+		if (!seen && f->derive)
+			f->derive(r);
+	}
+}
+
 gm_status gm_run_cases(const struct gm_case *const *cases, int n, const struct gm_runner_opts *o,
 		       const struct gm_device_info *dev, struct gm_run_result *r)
 {
@@ -245,5 +427,6 @@ gm_status gm_run_cases(const struct gm_case *const *cases, int n, const struct g
 		s = run_one(cases[i], o, &cfg, cr);
 	}
 	compute_slowdowns(r, first);
+	derive_all(cases, n, r);
 	return s;
 }

@@ -43,6 +43,7 @@ struct gm_run_args {
 	uint64_t size;        /* per-array bytes; 0 = from the device */
 	int device;
 	int quick;
+	int full;             /* --full: the long sweeps too */
 	int help;
 	const char **selectors;
 	int nselectors;

@@ -18,7 +18,7 @@ int cmd_list(int argc, char **argv)
 		printf("usage: gpumem list [SELECTOR...]\n");
 		return GM_EXIT_OK;
 	}
-	if (gm_registry_select((const char *const *)argv + 1, argc - 1, 0, sel, &bad)) {
+	if (gm_registry_select((const char *const *)argv + 1, argc - 1, GM_TIER_FULL, sel, &bad)) {
 		free(sel);
 		return gm_error(GM_EXIT_USAGE, "no benchmark matches '%s'", argv[1 + bad]);
 	}
@@ -27,7 +27,8 @@ int cmd_list(int argc, char **argv)
 			printf("# %-10s %s\n", gm_families[f]->name, gm_families[f]->desc);
 	for (int i = 0; i < n; i++)
 		if (sel[i])
-			printf("%-32s %s%s\n", cases[i].name, cases[i].desc, cases[i].quick ? " [quick]" : "");
+			printf("%-32s %s%s\n", cases[i].name, cases[i].desc,
+			       cases[i].quick ? " [quick]" : cases[i].full ? " [full]" : "");
 	free(sel);
 	return GM_EXIT_OK;
 }

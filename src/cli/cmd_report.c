@@ -32,6 +32,8 @@ int cmd_report(int argc, char **argv)
 	else {
 		printf("%s\n%s, %s\n", r.command, r.have_device ? r.dev.name : "no device", r.started_utc);
 		gm_table_write(stdout, &r);
+		gm_derived_write(stdout, &r);
+		gm_spec_write(stdout, &r);
 	}
 	gm_result_release(&r);
 	return GM_EXIT_OK;

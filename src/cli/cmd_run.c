@@ -30,12 +30,13 @@ static void on_sigint(int sig)
 
 static const char usage_text[] =
 	"usage: gpumem run [SELECTOR...] [--json FILE] [--csv FILE] [--reps N] [--size BYTES]\n"
-	"                  [--device N] [--quick]\n"
+	"                  [--device N] [--quick | --full]\n"
 	"  SELECTOR   a family (copy), a case name (copy.v2_b16) or a prefix (stride.b4);\n"
 	"             none = the default suite ('gpumem list' shows all)\n"
 	"  --size     per-array working set, e.g. 512M, 4G (default: 4 GiB, less if memory is short)\n"
 	"  --reps     timed samples per case (default 20, 7 with --quick)\n"
-	"  --quick    the small suite (a few cases per family, 1 GiB arrays)\n";
+	"  --quick    the small suite (a few cases per family, 1 GiB arrays)\n"
+	"  --full     the default suite plus the long sweeps (cases 'gpumem list' marks [full])\n";
 
 struct run_ctx {
 	struct gm_run_args args;
@@ -77,7 +78,9 @@ static int select_cases(struct run_ctx *x)
 		free(sel);
 		return gm_error(GM_EXIT_USAGE, "out of memory");
 	}
-	if (gm_registry_select(x->args.selectors, x->args.nselectors, x->args.quick, sel, &bad)) {
+	enum gm_tier tier = x->args.quick ? GM_TIER_QUICK : x->args.full ? GM_TIER_FULL : GM_TIER_DEFAULT;
+
+	if (gm_registry_select(x->args.selectors, x->args.nselectors, tier, sel, &bad)) {
 		free(sel);
 		return unknown_selector(x->args.selectors[bad]);
 	}
@@ -164,10 +167,21 @@ static int run_suite(struct run_ctx *x)
 	o.stop = &stop_flag;
 	o.progress = isatty(STDERR_FILENO) ? progress : NULL;
 	signal(SIGINT, on_sigint);
+	signal(SIGTERM, on_sigint);
+	if (gm_gpu_state_read(&x->res.state_before))
+		gm_clear_error();
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	s = gm_run_cases(x->cases, x->ncases, &o, &x->res.dev, &x->res);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (gm_gpu_state_read(&x->res.state_after))
+		gm_clear_error();
 	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	if (x->res.state_before.valid && x->res.state_after.valid &&
+	    x->res.state_before.persisting_l2_limit != x->res.state_after.persisting_l2_limit)
+		fprintf(stderr, "warning: the persisting-L2 limit was %lld B before the run and is %lld B after\n",
+			(long long)x->res.state_before.persisting_l2_limit,
+			(long long)x->res.state_after.persisting_l2_limit);
 	x->res.wall_s = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
 	x->res.interrupted = s == GM_ERR_INTERRUPTED;
 	if (s == GM_ERR_INTERRUPTED)
@@ -205,6 +219,8 @@ static int run_main(struct run_ctx *x, int argc, char **argv)
 	describe_run(x, argc, argv);
 	code = run_suite(x);
 	gm_table_write(stdout, &x->res);
+	gm_derived_write(stdout, &x->res);
+	gm_spec_write(stdout, &x->res);
 	printf("\n%d cases in %.1f s on %s (peak %.1f GB/s); GB = 1e9 B, reads + writes counted\n",
 	       x->res.ncases, x->res.wall_s, x->res.dev.name, x->res.dev.peak_gbs);
 	int wcode = write_outputs(x);

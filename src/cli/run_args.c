@@ -32,6 +32,8 @@ static gm_status parse_one(int argc, char **argv, int *i, struct gm_run_args *a)
 
 	if (!strcmp(argv[*i], "--quick"))
 		a->quick = 1;
+	else if (!strcmp(argv[*i], "--full"))
+		a->full = 1;
 	else if (!strcmp(argv[*i], "--help") || !strcmp(argv[*i], "-h"))
 		a->help = 1;
 	else if ((v = opt_value(argc, argv, i, "--json")))
@@ -72,6 +74,11 @@ gm_status gm_run_args_parse(int argc, char **argv, struct gm_run_args *a, char *
 			gm_run_args_free(a);
 			return GM_ERR_INVALID_ARG;
 		}
+	}
+	if (a->quick && a->full) {
+		snprintf(err, n, "--quick and --full cannot be used together");
+		gm_run_args_free(a);
+		return GM_ERR_INVALID_ARG;
 	}
 	if (a->json_path && a->csv_path && !strcmp(a->json_path, a->csv_path)) {
 		snprintf(err, n, "--json and --csv name the same file '%s'", a->json_path);

@@ -35,3 +35,36 @@ void gm_result_release(struct gm_run_result *r)
 	r->cases = NULL;
 	r->ncases = r->cap = 0;
 }
+
+struct gm_derived *gm_result_derive(struct gm_run_result *r, const char *family, const char *name)
+{
+	struct gm_derived *d;
+
+	if (r->nderived >= GM_MAX_DERIVED)
+		return NULL;
+	d = &r->derived[r->nderived++];
+	memset(d, 0, sizeof(*d));
+	snprintf(d->family, sizeof(d->family), "%s", family);
+	snprintf(d->name, sizeof(d->name), "%s", name);
+	return d;
+}
+
+void gm_result_note(struct gm_case_result *cr, const char *name, enum gm_unit unit, double value)
+{
+	struct gm_value *v;
+
+	if (cr->nnotes >= GM_MAX_NOTES)
+		return;
+	v = &cr->notes[cr->nnotes++];
+	snprintf(v->name, sizeof(v->name), "%s", name);
+	v->unit = unit;
+	v->median = v->min = v->max = value;
+}
+
+const struct gm_case_result *gm_result_find(const struct gm_run_result *r, const char *name)
+{
+	for (int i = 0; i < r->ncases; i++)
+		if (!strcmp(r->cases[i].name, name))
+			return &r->cases[i];
+	return NULL;
+}

@@ -73,3 +73,39 @@ char *gm_format_bytes(double bytes, char *buf, size_t n)
 		snprintf(buf, n, "%.2f %s", bytes, unit[u]);
 	return buf;
 }
+
+static const struct {
+	const char *name;
+	int higher_better;
+} unit_table[GM_UNIT_COUNT] = {
+	[GM_UNIT_GBS] = { "GB/s", 1 },
+	[GM_UNIT_NS_ACCESS] = { "ns/access", 0 },
+	[GM_UNIT_CYCLES] = { "cycles", 0 },
+	[GM_UNIT_NS] = { "ns", 0 },
+	[GM_UNIT_US] = { "us", 0 },
+	[GM_UNIT_RATIO] = { "x", 1 },
+	[GM_UNIT_TFLOPS] = { "TFLOP/s", 1 },
+	[GM_UNIT_BYTES] = { "B", 1 },
+	[GM_UNIT_PCT] = { "%", 1 },
+};
+
+const char *gm_unit_name(enum gm_unit u)
+{
+	return (unsigned)u < GM_UNIT_COUNT ? unit_table[u].name : "?";
+}
+
+gm_status gm_unit_parse(const char *name, enum gm_unit *u)
+{
+	for (int i = 0; name && i < GM_UNIT_COUNT; i++) {
+		if (!strcmp(name, unit_table[i].name)) {
+			*u = (enum gm_unit)i;
+			return GM_OK;
+		}
+	}
+	return gm_fail(GM_ERR_NOT_FOUND, "unknown unit '%s'", name ? name : "");
+}
+
+int gm_unit_higher_is_better(enum gm_unit u)
+{
+	return (unsigned)u < GM_UNIT_COUNT ? unit_table[u].higher_better : 1;
+}

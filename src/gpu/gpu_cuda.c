@@ -8,6 +8,7 @@
 #include <string.h>
 #include <cuda_runtime_api.h>
 #include "gpumem/gpu.h"
+#include "gpumem/result.h"
 #include "gpumem/units.h"
 #include "gpu/gpu_internal.h"
 
@@ -233,6 +234,17 @@ void gm_timer_destroy(struct gm_timer *t)
 	for (int i = 0; i < t->n; i++)
 		cudaEventDestroy(t->ev[i]);
 	free(t);
+}
+
+gm_status gm_gpu_state_read(struct gm_device_state *st)
+{
+	size_t v = 0;
+
+	memset(st, 0, sizeof(*st));
+	GM_CU(cudaDeviceGetLimit(&v, cudaLimitPersistingL2CacheSize));
+	st->persisting_l2_limit = (int64_t)v;
+	st->valid = 1;
+	return GM_OK;
 }
 
 void gm_gpu_close(void)

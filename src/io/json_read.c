@@ -35,6 +35,13 @@ static void read_device(json_t *d, struct gm_device_info *dev)
 	dev->driver_version = (int)num(d, K_D_DRIVER);
 	dev->runtime_version = (int)num(d, K_D_RUNTIME);
 	dev->peak_gbs = num(d, K_D_PEAK);
+	dev->persisting_l2_max_bytes = (int64_t)num(d, K_D_PL2);
+	dev->smem_per_sm = (int64_t)num(d, K_D_SMEM_SM);
+	dev->smem_per_block_optin = (int64_t)num(d, K_D_SMEM_BLK);
+	dev->max_threads_per_sm = (int)num(d, K_D_THREADS_SM);
+	dev->ecc = json_is_true(json_object_get(d, K_D_ECC));
+	dev->pcie_gen = (int)num(d, K_D_PCIE_GEN);
+	dev->pcie_width = (int)num(d, K_D_PCIE_WIDTH);
 }
 
 static enum gm_case_status status_from(const char *s)
@@ -109,6 +116,65 @@ static gm_status read_samples(json_t *a, struct gm_case_result *c)
 	return GM_OK;
 }
 
+static enum gm_unit unit_of(json_t *o, const char *key, enum gm_unit dflt)
+{
+	enum gm_unit u = dflt;
+	const char *name = json_string_value(json_object_get(o, key));
+
+	if (name && gm_unit_parse(name, &u))
+		gm_clear_error();
+	return u;
+}
+
+static void read_value(json_t *o, struct gm_value *v, enum gm_unit dflt)
+{
+	copy_str(v->name, sizeof(v->name), o, K_V_NAME);
+	v->unit = unit_of(o, K_V_UNIT, dflt);
+	v->median = num(o, K_S_MEDIAN);
+	v->min = num(o, K_S_MIN);
+	v->max = num(o, K_S_MAX);
+}
+
+static int read_values(json_t *a, struct gm_value *v, int max)
+{
+	size_t i;
+	json_t *x;
+	int n = 0;
+
+	json_array_foreach(a, i, x) {
+		if (n == max)
+			break;
+		read_value(x, &v[n++], GM_UNIT_RATIO);
+	}
+	return n;
+}
+
+/* Schema 1 documents carry no unit: DRAM cases are GB/s, SMEM cases ns per access. */
+static void read_headline(json_t *o, struct gm_case_result *c)
+{
+	json_t *v = json_object_get(o, K_C_VALUE);
+	const char *timing = json_string_value(json_object_get(o, K_C_TIMING));
+
+	c->timing = timing && !strcmp(timing, "host") ? GM_TIME_HOST
+		    : timing && !strcmp(timing, "self") ? GM_TIME_SELF : GM_TIME_EVENTS;
+	if (json_is_object(v)) {
+		c->unit = unit_of(o, K_C_UNIT, GM_UNIT_GBS);
+		read_value(v, &c->value, c->unit);
+		c->value.unit = c->unit;
+	} else if (c->kind == GM_KIND_SMEM) {
+		c->unit = c->value.unit = GM_UNIT_NS_ACCESS;
+		c->value.median = c->value.min = c->value.max = c->ns_per_access;
+	} else {
+		c->unit = c->value.unit = GM_UNIT_GBS;
+		c->value.median = c->gbs_median;
+		c->value.min = c->gbs_min;
+		c->value.max = c->gbs_max;
+	}
+	snprintf(c->value.name, sizeof(c->value.name), "value");
+	c->nextras = read_values(json_object_get(o, K_C_EXTRAS), c->extras, GM_MAX_EXTRAS);
+	c->nnotes = read_values(json_object_get(o, K_C_NOTES), c->notes, GM_MAX_NOTES);
+}
+
 static gm_status read_case(json_t *o, struct gm_case_result *c)
 {
 	json_t *gbs = json_object_get(o, K_C_GBS);
@@ -119,7 +185,8 @@ static gm_status read_case(json_t *o, struct gm_case_result *c)
 	copy_str(c->label, sizeof(c->label), o, K_C_LABEL);
 	copy_str(c->message, sizeof(c->message), o, K_C_MESSAGE);
 	c->version = (int)num(o, K_C_VERSION);
-	c->kind = kind && !strcmp(kind, "smem") ? GM_KIND_SMEM : GM_KIND_DRAM;
+	c->kind = kind && !strcmp(kind, "smem") ? GM_KIND_SMEM
+		  : kind && !strcmp(kind, "measure") ? GM_KIND_MEASURE : GM_KIND_DRAM;
 	c->status = status_from(json_string_value(json_object_get(o, K_C_STATUS)));
 	c->verified = json_is_true(json_object_get(o, K_C_VERIFIED));
 	c->traffic.bytes_useful = num(o, K_C_BYTES_USEFUL);
@@ -139,7 +206,37 @@ static gm_status read_case(json_t *o, struct gm_case_result *c)
 	c->pred_gbs = num(o, K_C_PRED_GBS);
 	c->pred_slowdown = num(o, K_C_PRED_SLOW);
 	read_preds(json_object_get(o, K_C_PRED), c);
+	read_headline(o, c);
 	return read_samples(json_object_get(o, K_C_SAMPLES), c);
+}
+
+static void read_derived(json_t *a, struct gm_run_result *r)
+{
+	size_t i;
+	json_t *o;
+
+	json_array_foreach(a, i, o) {
+		struct gm_derived *d = gm_result_derive(r, "", "");
+		if (!d)
+			break;
+		copy_str(d->name, sizeof(d->name), o, K_DV_NAME);
+		copy_str(d->family, sizeof(d->family), o, K_DV_FAMILY);
+		copy_str(d->level, sizeof(d->level), o, K_DV_LEVEL);
+		copy_str(d->quantity, sizeof(d->quantity), o, K_DV_QUANTITY);
+		copy_str(d->reference_what, sizeof(d->reference_what), o, K_DV_REF_WHAT);
+		copy_str(d->how, sizeof(d->how), o, K_DV_HOW);
+		d->unit = unit_of(o, K_DV_UNIT, GM_UNIT_RATIO);
+		d->value = num(o, K_DV_VALUE);
+		d->reference = num(o, K_DV_REF);
+	}
+}
+
+static void read_state(json_t *o, struct gm_device_state *st)
+{
+	if (!json_is_object(o))
+		return;
+	st->valid = 1;
+	st->persisting_l2_limit = (int64_t)num(o, K_STATE_PL2);
 }
 
 static gm_status read_doc(json_t *doc, struct gm_run_result *r)
@@ -150,8 +247,10 @@ static gm_status read_doc(json_t *doc, struct gm_run_result *r)
 
 	if (!schema || strcmp(schema, GM_SCHEMA_NAME) || !json_is_array(cases))
 		return gm_fail(GM_ERR_PARSE, "not a gpumem run document");
-	if (num(doc, K_SCHEMA_VERSION) > GM_SCHEMA_VERSION)
-		return gm_fail(GM_ERR_PARSE, "schema version %.0f is newer than this gpumem (%d)",
+	if (!json_is_integer(json_object_get(doc, K_SCHEMA_VERSION)))
+		return gm_fail(GM_ERR_PARSE, "field '%s' missing or not an integer", K_SCHEMA_VERSION);
+	if (num(doc, K_SCHEMA_VERSION) > GM_SCHEMA_VERSION || num(doc, K_SCHEMA_VERSION) < 1)
+		return gm_fail(GM_ERR_PARSE, "unknown schema version %.0f (this gpumem reads 1 to %d)",
 			       num(doc, K_SCHEMA_VERSION), GM_SCHEMA_VERSION);
 	copy_str(r->tool_version, sizeof(r->tool_version), doc, K_TOOL_VERSION);
 	copy_str(r->command, sizeof(r->command), doc, K_COMMAND);
@@ -172,6 +271,9 @@ static gm_status read_doc(json_t *doc, struct gm_run_result *r)
 		if (s)
 			return s;
 	}
+	read_derived(json_object_get(doc, K_DERIVED), r);
+	read_state(json_object_get(json_object_get(doc, K_STATE), K_STATE_BEFORE), &r->state_before);
+	read_state(json_object_get(json_object_get(doc, K_STATE), K_STATE_AFTER), &r->state_after);
 	return GM_OK;
 }
 

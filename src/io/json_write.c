@@ -15,6 +15,49 @@ const char *gm_case_status_name(enum gm_case_status s)
 	return "error";
 }
 
+const char *gm_case_kind_name(enum gm_case_kind k)
+{
+	return k == GM_KIND_SMEM ? "smem" : k == GM_KIND_MEASURE ? "measure" : "dram";
+}
+
+const char *gm_timing_name(enum gm_timing t)
+{
+	return t == GM_TIME_HOST ? "host" : t == GM_TIME_SELF ? "self" : "events";
+}
+
+static json_t *value_json(const struct gm_value *v, int with_name)
+{
+	json_t *o = json_pack("{ss sf sf sf}", K_V_UNIT, gm_unit_name(v->unit), K_S_MEDIAN, v->median,
+			      K_S_MIN, v->min, K_S_MAX, v->max);
+	if (with_name)
+		json_object_set_new(o, K_V_NAME, json_string(v->name));
+	return o;
+}
+
+static json_t *values_json(const struct gm_value *v, int n)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; i < n; i++)
+		json_array_append_new(a, value_json(&v[i], 1));
+	return a;
+}
+
+static json_t *derived_json(const struct gm_derived *d)
+{
+	return json_pack("{ss ss ss ss ss sf sf ss ss}", K_DV_NAME, d->name, K_DV_FAMILY, d->family,
+			 K_DV_LEVEL, d->level, K_DV_QUANTITY, d->quantity, K_DV_UNIT,
+			 gm_unit_name(d->unit), K_DV_VALUE, d->value, K_DV_REF, d->reference,
+			 K_DV_REF_WHAT, d->reference_what, K_DV_HOW, d->how);
+}
+
+static json_t *state_json(const struct gm_device_state *st)
+{
+	if (!st->valid)
+		return json_null();
+	return json_pack("{sI}", K_STATE_PL2, (json_int_t)st->persisting_l2_limit);
+}
+
 static json_t *device_json(const struct gm_device_info *d)
 {
 	char cc[16], pci[32];
@@ -66,7 +109,7 @@ static json_t *case_json(const struct gm_case_result *c)
 		json_array_append_new(samples, json_real(c->samples_ms[i]));
 	json_t *o = json_pack("{ss ss ss si ss so ss ss sb sf sf sf sI so so so sf sf sf sf so sf}",
 			 K_C_NAME, c->name, K_C_FAMILY, c->family, K_C_LABEL, c->label, K_C_VERSION,
-			 c->version, K_C_KIND, c->kind == GM_KIND_SMEM ? "smem" : "dram", K_C_PARAMS,
+			 c->version, K_C_KIND, gm_case_kind_name(c->kind), K_C_PARAMS,
 			 params, K_C_STATUS, gm_case_status_name(c->status), K_C_MESSAGE, c->message,
 			 K_C_VERIFIED, c->verified, K_C_BYTES_USEFUL, c->traffic.bytes_useful,
 			 K_C_BYTES_HW, c->traffic.bytes_hw, K_C_ACCESSES, c->traffic.accesses,
@@ -77,24 +120,37 @@ static json_t *case_json(const struct gm_case_result *c)
 
 	json_object_set_new(o, K_C_PRED_GBS, json_real(c->pred_gbs));
 	json_object_set_new(o, K_C_PRED_SLOW, json_real(c->pred_slowdown));
+	json_object_set_new(o, K_C_UNIT, json_string(gm_unit_name(c->unit)));
+	json_object_set_new(o, K_C_BETTER, json_string(gm_unit_higher_is_better(c->unit) ? "higher" : "lower"));
+	json_object_set_new(o, K_C_TIMING, json_string(gm_timing_name(c->timing)));
+	json_object_set_new(o, K_C_VALUE, value_json(&c->value, 0));
+	json_object_set_new(o, K_C_EXTRAS, values_json(c->extras, c->nextras));
+	json_object_set_new(o, K_C_NOTES, values_json(c->notes, c->nnotes));
 	return o;
 }
 
 gm_status gm_json_write(FILE *f, const struct gm_run_result *r)
 {
-	json_t *cases = json_array(), *doc;
+	json_t *cases = json_array(), *derived = json_array(), *doc;
 	int rc;
 
 	for (int i = 0; i < r->ncases; i++)
 		json_array_append_new(cases, case_json(&r->cases[i]));
+	for (int i = 0; i < r->nderived; i++)
+		json_array_append_new(derived, derived_json(&r->derived[i]));
 	doc = json_pack("{ss si ss ss ss sf sb ss sI sI si si so* so}", K_SCHEMA, GM_SCHEMA_NAME,
 			K_SCHEMA_VERSION, GM_SCHEMA_VERSION, K_TOOL_VERSION, r->tool_version, K_COMMAND,
 			r->command, K_STARTED, r->started_utc, K_WALL, r->wall_s, K_INTERRUPTED,
 			r->interrupted, K_CONVENTION, r->byte_convention, K_SEED, (json_int_t)r->seed,
 			K_ARRAY_BYTES, (json_int_t)r->array_bytes, K_REPS, r->reps, K_WARMUP, r->warmup,
 			K_DEVICE, r->have_device ? device_json(&r->dev) : NULL, K_CASES, cases);
-	if (!doc)
+	if (!doc) {
+		json_decref(derived);
 		return gm_fail(GM_ERR_NOMEM, "cannot build the JSON document");
+	}
+	json_object_set_new(doc, K_DERIVED, derived);
+	json_object_set_new(doc, K_STATE, json_pack("{so so}", K_STATE_BEFORE, state_json(&r->state_before),
+						    K_STATE_AFTER, state_json(&r->state_after)));
 	rc = json_dumpf(doc, f, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
 	json_decref(doc);
 	if (rc || fputc('\n', f) == EOF)

@@ -2,6 +2,33 @@
 #include <stdio.h>
 #include <string.h>
 #include "gpumem/io.h"
+#include "gpumem/units.h"
+
+void gm_value_format(double v, enum gm_unit u, char *buf, size_t n)
+{
+	double a = v < 0 ? -v : v;
+
+	if (u == GM_UNIT_BYTES) {
+		gm_format_bytes(v, buf, n);
+		return;
+	}
+	snprintf(buf, n, a >= 1000 ? "%.0f %s" : a >= 100 ? "%.1f %s" : a >= 10 ? "%.2f %s" : "%.3f %s", v,
+		 gm_unit_name(u));
+}
+
+/* "name=value unit" for each extra and note. */
+static void extras_string(const struct gm_case_result *c, char *buf, size_t n)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < c->nextras + c->nnotes && used < n; i++) {
+		const struct gm_value *v = i < c->nextras ? &c->extras[i] : &c->notes[i - c->nextras];
+		char val[48];
+		gm_value_format(v->median, v->unit, val, sizeof(val));
+		used += (size_t)snprintf(buf + used, n - used, "%s%s=%s", used ? " " : "", v->name, val);
+	}
+}
 
 static void params_string(const struct gm_case_result *c, char *buf, size_t n)
 {
@@ -35,22 +62,33 @@ static void pred_string(const struct gm_case_result *c, char *buf, size_t n)
 
 gm_status gm_csv_write(FILE *f, const struct gm_run_result *r)
 {
-	fprintf(f, "name,family,label,version,params,status,verified,bytes_useful,bytes_hw,samples,"
+	fprintf(f, "name,family,label,version,params,status,verified,unit,value_median,value_min,"
+		   "value_max,timing,bytes_useful,bytes_hw,samples,"
 		   "median_ms,min_ms,max_ms,cov_pct,gbs_median,gbs_min,gbs_max,gbs_hw,pct_peak,"
 		   "ns_per_access,slowdown,pred_efficiency_pct,pred_per_request,pred_ideal,pred_gbs,"
-		   "pred_slowdown\n");
+		   "pred_slowdown,extras\n");
 	for (int i = 0; i < r->ncases; i++) {
 		const struct gm_case_result *c = &r->cases[i];
-		char params[160];
+		char params[160], extras[256];
 		params_string(c, params, sizeof(params));
-		fprintf(f, "%s,%s,%s,%d,\"%s\",%s,%d,%.0f,%.0f,%d,%.6f,%.6f,%.6f,%.3f,%.2f,%.2f,%.2f,"
-			   "%.2f,%.2f,%.4f,%.3f,%.2f,%.2f,%.2f,%.2f,%.3f\n",
+		extras_string(c, extras, sizeof(extras));
+		fprintf(f, "%s,%s,%s,%d,\"%s\",%s,%d,%s,%.10g,%.10g,%.10g,%s,%.0f,%.0f,%d,%.6f,%.6f,%.6f,%.3f,"
+			   "%.2f,%.2f,%.2f,%.2f,%.2f,%.4f,%.3f,%.2f,%.2f,%.2f,%.2f,%.3f,\"%s\"\n",
 			c->name, c->family, c->label, c->version, params, gm_case_status_name(c->status),
-			c->verified, c->traffic.bytes_useful, c->traffic.bytes_hw, c->nsamples, c->ms.median,
+			c->verified, gm_unit_name(c->unit), c->value.median, c->value.min, c->value.max,
+			gm_timing_name(c->timing), c->traffic.bytes_useful, c->traffic.bytes_hw, c->nsamples, c->ms.median,
 			c->ms.min, c->ms.max, c->ms.cov_pct, c->gbs_median, c->gbs_min, c->gbs_max,
 			c->gbs_hw_median, c->pct_peak, c->ns_per_access, c->slowdown,
 			c->pred_efficiency_pct, c->npred ? c->pred[0].per_request : 0,
-			c->npred ? c->pred[0].ideal : 0, c->pred_gbs, c->pred_slowdown);
+			c->npred ? c->pred[0].ideal : 0, c->pred_gbs, c->pred_slowdown, extras);
+	}
+	/* derived results: same columns, status "derived", the value in value_median */
+	for (int i = 0; i < r->nderived; i++) {
+		const struct gm_derived *d = &r->derived[i];
+		fprintf(f, "%s,%s,,,\"level=%s quantity=%s\",derived,0,%s,%.10g,%.10g,%.10g,,,,,,,,,,,,,,,,,,,,,"
+			   "\"reference=%.10g\"\n",
+			d->name, d->family, d->level, d->quantity, gm_unit_name(d->unit), d->value, d->value,
+			d->value, d->reference);
 	}
 	return ferror(f) ? gm_fail(GM_ERR_IO, "cannot write CSV") : GM_OK;
 }
@@ -64,6 +102,14 @@ static void table_row(FILE *f, const struct gm_case_result *c)
 	fprintf(f, "%-30s %-30s ", c->name, params);
 	if (c->status != GM_CASE_OK) {
 		fprintf(f, "%-8s %s\n", gm_case_status_name(c->status), c->message);
+		return;
+	}
+	if (c->kind == GM_KIND_MEASURE) {
+		char val[48], extras[200];
+		gm_value_format(c->value.median, c->unit, val, sizeof(val));
+		extras_string(c, extras, sizeof(extras));
+		fprintf(f, "%-18s %16s %5.2f%%  %-3s  %s\n", val, "", c->ms.cov_pct, c->verified ? "yes" : "no",
+			extras);
 		return;
 	}
 	if (c->kind == GM_KIND_SMEM)
@@ -113,4 +159,66 @@ void gm_device_write(FILE *f, const struct gm_device_info *d)
 		fprintf(f, "  PCIe link            unknown (NVML not available)\n");
 	fprintf(f, "  peak DRAM bandwidth  %.1f GB/s  (2 x %.0f MHz x %d bit / 8)\n", d->peak_gbs,
 		d->mem_clock_khz / 1e3, d->bus_width_bits);
+}
+
+void gm_derived_write(FILE *f, const struct gm_run_result *r)
+{
+	if (!r->nderived)
+		return;
+	fprintf(f, "\nderived results\n");
+	for (int i = 0; i < r->nderived; i++) {
+		const struct gm_derived *d = &r->derived[i];
+		char val[48], ref[48] = "";
+		gm_value_format(d->value, d->unit, val, sizeof(val));
+		if (d->reference > 0)
+			gm_value_format(d->reference, d->unit, ref, sizeof(ref));
+		fprintf(f, "  %-34s %14s  %s%s%s%s\n    %s\n", d->name, val, ref[0] ? "ref " : "", ref,
+			ref[0] ? " = " : "", d->reference_what, d->how);
+	}
+}
+
+/* Levels in the order of the spec sheet; others follow in order of appearance. */
+static const char *const spec_levels[] = { "registers", "L1", "smem", "L2", "L2 near", "L2 far", "HBM",
+					   "TLB", "constant", "texture", "local", "PCIe", "NVLink", NULL };
+
+static void spec_line(FILE *f, const struct gm_derived *d)
+{
+	char val[48], ref[48];
+
+	gm_value_format(d->value, d->unit, val, sizeof(val));
+	fprintf(f, "  %-9s %-24s %16s", d->level, d->quantity, val);
+	if (d->reference > 0) {
+		gm_value_format(d->reference, d->unit, ref, sizeof(ref));
+		fprintf(f, "  %16s  %5.1f%%  %s", ref, 100.0 * d->value / d->reference, d->reference_what);
+	}
+	fputc('\n', f);
+}
+
+static int level_known(const char *level)
+{
+	for (int i = 0; spec_levels[i]; i++)
+		if (!strcmp(level, spec_levels[i]))
+			return 1;
+	return 0;
+}
+
+int gm_spec_write(FILE *f, const struct gm_run_result *r)
+{
+	int lines = 0;
+
+	for (int l = 0; spec_levels[l]; l++)
+		for (int i = 0; i < r->nderived; i++)
+			if (!strcmp(r->derived[i].level, spec_levels[l])) {
+				if (!lines++)
+					fprintf(f, "\nmeasured spec sheet\n  %-9s %-24s %16s  %16s  %6s\n", "level",
+						"quantity", "measured", "reference", "ratio");
+				spec_line(f, &r->derived[i]);
+			}
+	for (int i = 0; i < r->nderived; i++)
+		if (r->derived[i].level[0] && !level_known(r->derived[i].level)) {
+			if (!lines++)
+				fprintf(f, "\nmeasured spec sheet\n");
+			spec_line(f, &r->derived[i]);
+		}
+	return lines;
 }

@@ -7,9 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "gpumem/io.h"
+#include "gpumem/units.h"
 
 static void fill_result(struct gm_run_result *r)
 {
@@ -51,6 +53,36 @@ static void fill_result(struct gm_run_result *r)
 	snprintf(c->message, sizeof(c->message), "validation failed: word 3");
 }
 
+/* A measured (schema 2) case with its unit, extras and notes, and a derived result. */
+static void add_measured(struct gm_run_result *r)
+{
+	struct gm_case_result *c = gm_result_add(r);
+	struct gm_derived *d;
+
+	snprintf(c->name, sizeof(c->name), "latency.l1");
+	snprintf(c->family, sizeof(c->family), "latency");
+	c->kind = GM_KIND_MEASURE;
+	c->unit = GM_UNIT_CYCLES;
+	c->timing = GM_TIME_SELF;
+	c->value.median = 33.5;
+	c->value.min = 33;
+	c->value.max = 34;
+	c->nextras = 1;
+	snprintf(c->extras[0].name, sizeof(c->extras[0].name), "ns");
+	c->extras[0].unit = GM_UNIT_NS;
+	c->extras[0].median = 17.25;
+	gm_result_note(c, "footprint", GM_UNIT_BYTES, 16384);
+	d = gm_result_derive(r, "hierarchy", "hierarchy.l2_capacity");
+	snprintf(d->level, sizeof(d->level), "L2");
+	snprintf(d->quantity, sizeof(d->quantity), "capacity");
+	d->unit = GM_UNIT_BYTES;
+	d->value = 50331648;
+	d->reference = 52428800;
+	snprintf(d->how, sizeof(d->how), "knee of the read sweep");
+	r->state_before.valid = r->state_after.valid = 1;
+	r->state_after.persisting_l2_limit = 0;
+}
+
 static void test_json_round_trip(void **state)
 {
 	struct gm_run_result a, b;
@@ -77,9 +109,91 @@ static void test_json_round_trip(void **state)
 	assert_int_equal(b.cases[1].status, GM_CASE_FAILED);
 	assert_string_equal(b.cases[1].message, "validation failed: word 3");
 	assert_int_equal(b.seed, 1234);
+	assert_int_equal(b.cases[0].unit, GM_UNIT_GBS); /* the default unit of a DRAM case */
+	assert_int_equal(b.ncases, 2);
 	gm_result_release(&a);
 	gm_result_release(&b);
 	unlink(path);
+}
+
+static void test_json_round_trip_measured(void **state)
+{
+	struct gm_run_result a, b;
+	char path[] = "/tmp/gm_json_XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+	char buf[4096];
+	FILE *t = fmemopen(buf, sizeof(buf), "w");
+
+	(void)state;
+	fill_result(&a);
+	add_measured(&a);
+	assert_int_equal(gm_json_write(f, &a), GM_OK);
+	fclose(f);
+	assert_int_equal(gm_json_read(path, &b), GM_OK);
+	assert_int_equal(b.ncases, 3);
+	assert_int_equal(b.cases[2].kind, GM_KIND_MEASURE);
+	assert_int_equal(b.cases[2].unit, GM_UNIT_CYCLES);
+	assert_int_equal(b.cases[2].timing, GM_TIME_SELF);
+	assert_true(b.cases[2].value.median == 33.5 && b.cases[2].value.max == 34);
+	assert_int_equal(b.cases[2].nextras, 1);
+	assert_string_equal(b.cases[2].extras[0].name, "ns");
+	assert_true(b.cases[2].extras[0].median == 17.25);
+	assert_int_equal(b.cases[2].nnotes, 1);
+	assert_true(b.cases[2].notes[0].median == 16384);
+	assert_int_equal(b.nderived, 1);
+	assert_string_equal(b.derived[0].level, "L2");
+	assert_int_equal(b.derived[0].unit, GM_UNIT_BYTES);
+	assert_true(b.derived[0].reference == 52428800);
+	assert_true(b.state_after.valid);
+	/* the spec sheet shows the L2 line with its ratio to the attribute */
+	assert_int_equal(gm_spec_write(t, &b), 1);
+	fclose(t);
+	assert_non_null(strstr(buf, "capacity"));
+	assert_non_null(strstr(buf, "96.0%"));
+	gm_result_release(&a);
+	gm_result_release(&b);
+	unlink(path);
+}
+
+/* Schema 1 documents (the committed H100 results) still read; unknown versions are refused by name. */
+static void test_json_versions(void **state)
+{
+	struct gm_run_result r;
+	char path[] = "/tmp/gm_json_XXXXXX";
+	int fd = mkstemp(path);
+	const char *v1 = "{\"schema\":\"gpumem-run\",\"schema_version\":1,\"cases\":[{\"name\":\"copy.x\","
+			 "\"kind\":\"dram\",\"gbs\":{\"median\":3000,\"min\":2990,\"max\":3010}}]}";
+	const char *v9 = "{\"schema\":\"gpumem-run\",\"schema_version\":9,\"cases\":[]}";
+
+	(void)state;
+	assert_true(write(fd, v1, strlen(v1)) == (ssize_t)strlen(v1));
+	close(fd);
+	assert_int_equal(gm_json_read(path, &r), GM_OK);
+	assert_int_equal(r.cases[0].unit, GM_UNIT_GBS);
+	assert_true(r.cases[0].value.median == 3000 && r.cases[0].value.min == 2990);
+	gm_result_release(&r);
+	fd = open(path, O_WRONLY | O_TRUNC);
+	assert_true(write(fd, v9, strlen(v9)) == (ssize_t)strlen(v9));
+	close(fd);
+	assert_int_equal(gm_json_read(path, &r), GM_ERR_PARSE);
+	assert_non_null(strstr(gm_last_error(), "unknown schema version 9"));
+	unlink(path);
+}
+
+static void test_units(void **state)
+{
+	enum gm_unit u;
+
+	(void)state;
+	for (int i = 0; i < GM_UNIT_COUNT; i++) {
+		assert_int_equal(gm_unit_parse(gm_unit_name((enum gm_unit)i), &u), GM_OK);
+		assert_int_equal((int)u, i);
+	}
+	assert_int_equal(gm_unit_parse("furlongs", &u), GM_ERR_NOT_FOUND);
+	assert_true(gm_unit_higher_is_better(GM_UNIT_GBS));
+	assert_false(gm_unit_higher_is_better(GM_UNIT_CYCLES));
+	assert_false(gm_unit_higher_is_better(GM_UNIT_US));
 }
 
 static void test_json_rejects_foreign(void **state)
@@ -113,6 +227,15 @@ static void test_csv_rows(void **state)
 	assert_non_null(strstr(buf, "copy.v2_b16,copy"));
 	assert_non_null(strstr(buf, ",failed,"));
 	gm_result_release(&a);
+	f = fmemopen(buf, sizeof(buf), "w");
+	fill_result(&a);
+	add_measured(&a);
+	assert_int_equal(gm_csv_write(f, &a), GM_OK);
+	fclose(f);
+	assert_non_null(strstr(buf, ",cycles,33.5,33,34,self,"));
+	assert_non_null(strstr(buf, "hierarchy.l2_capacity,hierarchy,"));
+	assert_non_null(strstr(buf, ",derived,0,B,50331648,"));
+	gm_result_release(&a);
 }
 
 static void test_outfile_atomic(void **state)
@@ -143,6 +266,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json_round_trip), cmocka_unit_test(test_json_rejects_foreign),
 		cmocka_unit_test(test_csv_rows), cmocka_unit_test(test_outfile_atomic),
+		cmocka_unit_test(test_json_round_trip_measured), cmocka_unit_test(test_json_versions),
+		cmocka_unit_test(test_units),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
