@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One GPU lease does everything here; all output lands under $OUT/ (packed as
 # $OUT/session.tar.gz plus the main log). Usage: gpu_session.sh STAGE...
-# Stages: env tests quick suite cli sanitize (memcheck, racecheck, initcheck) initcheck probe ncu
+# Stages: env tests quick suite full cli state sanitize (memcheck, racecheck, initcheck) initcheck probe ncu
+#         spec report
 set -uo pipefail
 cd "$(dirname "$0")/.."
 B=${BUILD_DIR:-build}
@@ -42,6 +43,34 @@ stage_cli() {
   pid=$!; sleep 4; kill -INT $pid; wait $pid; echo "exit $? after SIGINT (want 130)"
   python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print('interrupted', d['interrupted'], 'cases', len(d['cases']), 'all ok', all(c['status']=='ok' for c in d['cases']))" "$W/interrupted.json"
   nvidia-smi --query-compute-apps=pid,used_memory --format=csv
+}
+
+stage_full() {
+  /usr/bin/time -v "$bin" run --full hierarchy latency --json "$W/full.json" --csv "$W/full.csv" 2>"$W/full.time" | tee "$W/full.txt"
+  grep -E "Elapsed|Maximum resident" "$W/full.time"
+}
+
+# Cases that change device state or pin host memory, interrupted mid-run: the
+# run document must show the persisting-L2 limit as it was, and no process may
+# keep device memory afterwards.
+stage_state() {
+  for fam in l2persist transfer; do
+    "$bin" list "$fam" >/dev/null 2>&1 || { echo "no family $fam"; continue; }
+    "$bin" run "$fam" --json "$W/sigint_$fam.json" >"$W/sigint_$fam.txt" 2>&1 &
+    pid=$!; sleep 3; kill -INT $pid; wait $pid; echo "$fam: exit $? after SIGINT (want 130)"
+    python3 -c "import json,sys; d=json.load(open(sys.argv[1])); s=d.get('device_state',{}); print(sys.argv[2], 'interrupted', d['interrupted'], 'cases', len(d['cases']), 'state before', s.get('before'), 'after', s.get('after'), 'restored', s.get('before')==s.get('after'))" "$W/sigint_$fam.json" "$fam"
+    nvidia-smi --query-compute-apps=pid,used_memory --format=csv,noheader | sed "s/^/$fam leftover: /"
+    echo "$fam: $(nvidia-smi --query-compute-apps=pid --format=csv,noheader | wc -l) compute processes left"
+  done
+}
+
+# The measured spec sheet from the default suite's file, as a user would ask for it.
+stage_spec() {
+  "$bin" info --from "$W/suite.json"
+}
+
+stage_report() {
+  "$bin" report "$W/suite.json" -o "$W/report.html" && ls -l "$W/report.html"
 }
 
 stage_sanitize() {
@@ -100,4 +129,4 @@ for s in "$@"; do
 done
 echo "$gpu" >"$W/gpu_name.txt"
 tar -C "$W" -czf "$OUT/session.tar.gz" .
-cp "$W"/suite.json "$W"/suite.csv "$OUT"/ 2>/dev/null || true
+cp "$W"/suite.json "$W"/suite.csv "$W"/report.html "$OUT"/ 2>/dev/null || true
