@@ -13,6 +13,7 @@ extern const struct gm_family gm_family_offset;
 extern const struct gm_family gm_family_transpose;
 extern const struct gm_family gm_family_banks;
 extern const struct gm_family gm_family_rowcol;
+extern const struct gm_family gm_family_roofline;
 
 /*
  * Start case *c of family f: name "<family>.<label>" (label printf-style),
