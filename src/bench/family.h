@@ -14,6 +14,7 @@ extern const struct gm_family gm_family_transpose;
 extern const struct gm_family gm_family_banks;
 extern const struct gm_family gm_family_rowcol;
 extern const struct gm_family gm_family_roofline;
+extern const struct gm_family gm_family_matvec;
 
 /*
  * Start case *c of family f: name "<family>.<label>" (label printf-style),

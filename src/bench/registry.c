@@ -14,6 +14,7 @@ const struct gm_family *const gm_families[] = {
 	&gm_family_banks,
 	&gm_family_rowcol,
 	&gm_family_roofline,
+	&gm_family_matvec,
 	NULL,
 };
 

@@ -18,6 +18,7 @@ const struct gm_family_ops *gm_transpose_ops(void);
 const struct gm_family_ops *gm_banks_ops(void);
 const struct gm_family_ops *gm_rowcol_ops(void);
 const struct gm_family_ops *gm_roofline_ops(void);
+const struct gm_family_ops *gm_matvec_ops(void);
 
 #ifdef __cplusplus
 }
