@@ -17,6 +17,8 @@ extern const struct gm_family gm_family_roofline;
 extern const struct gm_family gm_family_matvec;
 extern const struct gm_family gm_family_transfer;
 extern const struct gm_family gm_family_overlap;
+extern const struct gm_family gm_family_alloc;
+extern const struct gm_family gm_family_atomics;
 
 /*
  * Start case *c of family f: name "<family>.<label>" (label printf-style),

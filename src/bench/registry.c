@@ -17,6 +17,8 @@ const struct gm_family *const gm_families[] = {
 	&gm_family_matvec,
 	&gm_family_transfer,
 	&gm_family_overlap,
+	&gm_family_alloc,
+	&gm_family_atomics,
 	NULL,
 };
 

@@ -12,3 +12,5 @@ const struct gm_family_ops *gm_roofline_ops(void) { return NULL; }
 const struct gm_family_ops *gm_matvec_ops(void) { return NULL; }
 const struct gm_family_ops *gm_transfer_ops(void) { return NULL; }
 const struct gm_family_ops *gm_overlap_ops(void) { return NULL; }
+const struct gm_family_ops *gm_alloc_ops(void) { return NULL; }
+const struct gm_family_ops *gm_atomics_ops(void) { return NULL; }

@@ -21,6 +21,8 @@ const struct gm_family_ops *gm_roofline_ops(void);
 const struct gm_family_ops *gm_matvec_ops(void);
 const struct gm_family_ops *gm_transfer_ops(void);
 const struct gm_family_ops *gm_overlap_ops(void);
+const struct gm_family_ops *gm_alloc_ops(void);
+const struct gm_family_ops *gm_atomics_ops(void);
 
 #ifdef __cplusplus
 }
