@@ -19,6 +19,7 @@ extern const struct gm_family gm_family_transfer;
 extern const struct gm_family gm_family_overlap;
 extern const struct gm_family gm_family_alloc;
 extern const struct gm_family gm_family_atomics;
+extern const struct gm_family gm_family_managed;
 
 /*
  * Start case *c of family f: name "<family>.<label>" (label printf-style),

@@ -19,6 +19,7 @@ const struct gm_family *const gm_families[] = {
 	&gm_family_overlap,
 	&gm_family_alloc,
 	&gm_family_atomics,
+	&gm_family_managed,
 	NULL,
 };
 
