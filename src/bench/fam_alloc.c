@@ -24,7 +24,7 @@ static const struct {
 	const char *label, *desc;
 } methods[] = {
 	{ AL_MALLOC, 2, "malloc", "cudaMalloc + cudaFree" },
-	{ AL_POOL, 2, "pool", "cudaMallocAsync + cudaFreeAsync, pool release threshold 0 (unset), sync after" },
+	{ AL_POOL, -1, "pool", "cudaMallocAsync + cudaFreeAsync, pool release threshold 0 (unset), sync after" },
 	{ AL_POOL_KEEP, -1, "poolkeep", "cudaMallocAsync + cudaFreeAsync, pool release threshold UINT64_MAX" },
 };
 

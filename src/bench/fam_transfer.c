@@ -26,7 +26,7 @@ static const struct {
 	const char *label, *desc;
 } variants[] = {
 	{ XF_PINNED, XF_H2D, XF_CE, 256 * MiB, 1, 0, "pinned_h2d", "cudaMemcpyAsync H2D, 256 MiB, pinned (cudaMallocHost)" },
-	{ XF_PINNED, XF_D2H, XF_CE, 256 * MiB, 1, 0, "pinned_d2h", "cudaMemcpyAsync D2H, 256 MiB, pinned (cudaMallocHost)" },
+	{ XF_PINNED, XF_D2H, XF_CE, 256 * MiB, 0, 0, "pinned_d2h", "cudaMemcpyAsync D2H, 256 MiB, pinned (cudaMallocHost)" },
 	{ XF_PINNED, XF_BIDIR, XF_CE, 256 * MiB, 0, 0, "pinned_bidir", "H2D and D2H at once on two streams, 256 MiB each, pinned" },
 	{ XF_PAGEABLE, XF_H2D, XF_CE, 64 * MiB, 0, 0, "pageable_h2d", "cudaMemcpy H2D, 64 MiB, pageable (malloc), host-timed" },
 	{ XF_PAGEABLE, XF_D2H, XF_CE, 64 * MiB, 0, 0, "pageable_d2h", "cudaMemcpy D2H, 64 MiB, pageable (malloc), host-timed" },
@@ -36,7 +36,7 @@ static const struct {
 	{ XF_MAPPED, XF_H2D, XF_KERNEL, 64 * MiB, 0, 0, "mapped_kernel_h2d", "copy kernel reads mapped host memory (zero-copy), 64 MiB" },
 	{ XF_MAPPED, XF_D2H, XF_KERNEL, 64 * MiB, 0, 0, "mapped_kernel_d2h", "copy kernel writes mapped host memory (zero-copy), 64 MiB" },
 	{ XF_MAPPED, XF_BIDIR, XF_KERNEL, 64 * MiB, 0, 0, "mapped_kernel_bidir", "copy kernels both ways over mapped memory, 64 MiB each" },
-	{ XF_PINNED, XF_H2D, XF_CE, 4096, 1, 0, "lat_pinned_h2d_4k", "small-transfer latency: 4 KiB H2D, pinned, us per copy" },
+	{ XF_PINNED, XF_H2D, XF_CE, 4096, 0, 0, "lat_pinned_h2d_4k", "small-transfer latency: 4 KiB H2D, pinned, us per copy" },
 	{ XF_PINNED, XF_D2H, XF_CE, 4096, 0, 0, "lat_pinned_d2h_4k", "small-transfer latency: 4 KiB D2H, pinned, us per copy" },
 	{ XF_PAGEABLE, XF_H2D, XF_CE, 4096, 0, 0, "lat_pageable_h2d_4k", "small-transfer latency: 4 KiB H2D, pageable, us per copy" },
 	{ XF_MAPPED, XF_H2D, XF_KERNEL, 4096, 0, 0, "lat_mapped_h2d_4k", "small-transfer latency: 4 KiB read by a kernel over mapped memory" },

@@ -20,6 +20,7 @@ extern const struct gm_family gm_family_overlap;
 extern const struct gm_family gm_family_alloc;
 extern const struct gm_family gm_family_atomics;
 extern const struct gm_family gm_family_managed;
+extern const struct gm_family gm_family_p2p;
 
 /*
  * Start case *c of family f: name "<family>.<label>" (label printf-style),

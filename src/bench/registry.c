@@ -20,6 +20,7 @@ const struct gm_family *const gm_families[] = {
 	&gm_family_alloc,
 	&gm_family_atomics,
 	&gm_family_managed,
+	&gm_family_p2p,
 	NULL,
 };
 

@@ -15,3 +15,4 @@ const struct gm_family_ops *gm_overlap_ops(void) { return NULL; }
 const struct gm_family_ops *gm_alloc_ops(void) { return NULL; }
 const struct gm_family_ops *gm_atomics_ops(void) { return NULL; }
 const struct gm_family_ops *gm_managed_ops(void) { return NULL; }
+const struct gm_family_ops *gm_p2p_ops(void) { return NULL; }

@@ -24,6 +24,7 @@ const struct gm_family_ops *gm_overlap_ops(void);
 const struct gm_family_ops *gm_alloc_ops(void);
 const struct gm_family_ops *gm_atomics_ops(void);
 const struct gm_family_ops *gm_managed_ops(void);
+const struct gm_family_ops *gm_p2p_ops(void);
 
 #ifdef __cplusplus
 }

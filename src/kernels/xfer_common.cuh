@@ -126,23 +126,31 @@ static inline int xf_pcie_gen(double gts)
 }
 
 /*
- * PCIe link facts of the GPU (sysfs, current link) and the NUMA nodes of the
+ * PCIe link facts of the GPU (sysfs max link, else NVML's current link) and the NUMA nodes of the
  * GPU and of a host buffer (move_pages on its first page; -1 = unknown).
  * pcie_link_gbs: GT/s x lanes x encoding / 8, one direction, GB/s (1e9):
  * 128b/130b from Gen3 on, 8b/10b before (TLP/DLLP overhead not removed).
  */
 static inline void xf_note_link(struct gm_case_result *cr, const struct gm_device_info *d, const void *buf)
 {
-	double gts = xf_sysfs_num(d, "current_link_speed");
-	double width = xf_sysfs_num(d, "current_link_width");
-	int gen = xf_pcie_gen(gts);
+	static const double gts_of_gen[] = { 0, 2.5, 5, 8, 16, 32, 64 };
+	double gts = xf_sysfs_num(d, "max_link_speed");
+	double width = xf_sysfs_num(d, "max_link_width");
+	double cur = xf_sysfs_num(d, "current_link_speed");
 
+	if ((gts <= 0 || width <= 0) && d->pcie_gen > 0 && d->pcie_gen <= 6 && d->pcie_width > 0) {
+		gts = gts_of_gen[d->pcie_gen];   /* NVML's current link when sysfs has none */
+		width = d->pcie_width;
+	}
+	int gen = xf_pcie_gen(gts);
 	if (gts > 0 && width > 0) {
 		gm_result_note(cr, "pcie_gen", GM_UNIT_RATIO, gen);
 		gm_result_note(cr, "pcie_width", GM_UNIT_RATIO, width);
 		gm_result_note(cr, "pcie_link_gbs", GM_UNIT_GBS,
 			       gts * width * (gen >= 3 ? 128.0 / 130.0 : 0.8) / 8.0);
 	}
+	if (cur > 0)
+		gm_result_note(cr, "pcie_cur_gen", GM_UNIT_RATIO, xf_pcie_gen(cur));
 	gm_result_note(cr, "gpu_numa_node", GM_UNIT_RATIO, xf_sysfs_num(d, "numa_node"));
 	if (buf) {
 		void *page = (void *)((uintptr_t)buf & ~(uintptr_t)4095);
