@@ -148,6 +148,9 @@ static gm_status at_verify(void *state, char *why, size_t n)
 		st = gm_poison(s->out, out_bytes(s));
 	if (!st)
 		st = at_launch(s);
+	/* the launch is on the harness stream, which does not order with cudaMemcpy's */
+	if (!st && cudaStreamSynchronize(gm_stream()) != cudaSuccess)
+		st = gm_fail(GM_ERR_CUDA, "atomics: the validation launch failed");
 	if (!st && cudaMemcpy(got, s->out, nb * 4, cudaMemcpyDeviceToHost) != cudaSuccess)
 		st = gm_fail(GM_ERR_CUDA, "atomics: reading the result failed");
 	for (size_t i = 0; !st && i < s->n; i++) {

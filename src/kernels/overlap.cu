@@ -2,7 +2,7 @@
  * overlap.cu - the chunked copy/compute pipeline (gpumem run overlap).
  *
  * Versions:
- *   stage_*    each stage alone over the 16 chunks: H2D copies, the kernel, D2H copies.
+ *   stage_*    each stage alone over the 32 chunks: H2D copies, the kernel, D2H copies.
  *   streams1   chunk c: H2D, kernel, D2H, all on one stream: nothing overlaps.
  *   streams2..4 chunk c goes to stream c % S: the copy engines (one per
  *              direction on H100) and the SMs work on different chunks at once.

@@ -15,8 +15,8 @@ enum { XF_CE = 0, XF_KERNEL = 1 };
 
 /* overlap: words per element iterate OV_LCG_ITERS steps of an LCG (balances kernel vs copy) */
 #define OV_BYTES (128ll << 20)
-#define OV_CHUNKS 16
-#define OV_LCG_ITERS 1024
+#define OV_CHUNKS 32
+#define OV_LCG_ITERS 3072
 enum { OV_STAGE_H2D = 0, OV_STAGE_KERNEL = 1, OV_STAGE_D2H = 2, OV_PIPE = 3 };
 
 /* alloc: methods */
