@@ -23,8 +23,8 @@ static const struct {
 	{ MG_READMOSTLY, 0, 0, 64 * MiB, "readmostly", "advice SetReadMostly: faults make read-only copies on the GPU" },
 	{ MG_PREFERRED, 0, 0, 64 * MiB, "preferred_gpu", "advice SetPreferredLocation(GPU), CPU wrote last, GPU reads" },
 	{ MG_ACCESSED_BY, 0, 0, 64 * MiB, "accessed_by", "preferred location host + SetAccessedBy(GPU): GPU reads over PCIe" },
-	{ MG_PINGPONG, 0, 0, 64 * MiB, "pingpong_64m", "managed: CPU writes 64 MiB, GPU reads+writes, CPU reads (host-timed)" },
-	{ MG_EXPLICIT, 0, 0, 64 * MiB, "explicit_64m", "explicit: CPU writes pinned, H2D, kernel, D2H, CPU reads (host-timed)" },
+	{ MG_PINGPONG, 0, 1, 64 * MiB, "pingpong_64m", "managed: CPU writes 64 MiB, GPU reads+writes, CPU reads (host-timed)" },
+	{ MG_EXPLICIT, 0, 1, 64 * MiB, "explicit_64m", "explicit: CPU writes pinned, H2D, kernel, D2H, CPU reads (host-timed)" },
 	{ MG_PINGPONG, 0, 1, 1024 * MiB, "pingpong_1g", "managed: CPU writes 1 GiB, GPU reads+writes, CPU reads (host-timed)" },
 	{ MG_EXPLICIT, 0, 1, 1024 * MiB, "explicit_1g", "explicit: CPU writes 1 GiB pinned, H2D, kernel, D2H, CPU reads" },
 };

@@ -32,13 +32,13 @@ static const struct {
 	{ XF_PAGEABLE, XF_D2H, XF_CE, 64 * MiB, 0, 0, "pageable_d2h", "cudaMemcpy D2H, 64 MiB, pageable (malloc), host-timed" },
 	{ XF_WC, XF_H2D, XF_CE, 64 * MiB, 0, 0, "wc_h2d", "cudaMemcpyAsync H2D, 64 MiB, write-combined pinned" },
 	{ XF_REGISTERED, XF_H2D, XF_CE, 64 * MiB, 0, 0, "registered_h2d", "cudaMemcpyAsync H2D, 64 MiB, malloc + cudaHostRegister" },
-	{ XF_REGISTERED, XF_D2H, XF_CE, 64 * MiB, 0, 0, "registered_d2h", "cudaMemcpyAsync D2H, 64 MiB, malloc + cudaHostRegister" },
+	{ XF_REGISTERED, XF_D2H, XF_CE, 64 * MiB, 0, 1, "registered_d2h", "cudaMemcpyAsync D2H, 64 MiB, malloc + cudaHostRegister" },
 	{ XF_MAPPED, XF_H2D, XF_KERNEL, 64 * MiB, 0, 0, "mapped_kernel_h2d", "copy kernel reads mapped host memory (zero-copy), 64 MiB" },
 	{ XF_MAPPED, XF_D2H, XF_KERNEL, 64 * MiB, 0, 0, "mapped_kernel_d2h", "copy kernel writes mapped host memory (zero-copy), 64 MiB" },
-	{ XF_MAPPED, XF_BIDIR, XF_KERNEL, 64 * MiB, 0, 0, "mapped_kernel_bidir", "copy kernels both ways over mapped memory, 64 MiB each" },
+	{ XF_MAPPED, XF_BIDIR, XF_KERNEL, 64 * MiB, 0, 1, "mapped_kernel_bidir", "copy kernels both ways over mapped memory, 64 MiB each" },
 	{ XF_PINNED, XF_H2D, XF_CE, 4096, 0, 0, "lat_pinned_h2d_4k", "small-transfer latency: 4 KiB H2D, pinned, us per copy" },
 	{ XF_PINNED, XF_D2H, XF_CE, 4096, 0, 0, "lat_pinned_d2h_4k", "small-transfer latency: 4 KiB D2H, pinned, us per copy" },
-	{ XF_PAGEABLE, XF_H2D, XF_CE, 4096, 0, 0, "lat_pageable_h2d_4k", "small-transfer latency: 4 KiB H2D, pageable, us per copy" },
+	{ XF_PAGEABLE, XF_H2D, XF_CE, 4096, 0, 1, "lat_pageable_h2d_4k", "small-transfer latency: 4 KiB H2D, pageable, us per copy" },
 	{ XF_MAPPED, XF_H2D, XF_KERNEL, 4096, 0, 0, "lat_mapped_h2d_4k", "small-transfer latency: 4 KiB read by a kernel over mapped memory" },
 };
 
