@@ -20,8 +20,8 @@ static const struct {
 } variants[] = {
 	{ MG_FAULT, 1, 0, 64 * MiB, "fault", "GPU reads 64 MiB the CPU wrote last: page faults migrate it" },
 	{ MG_PREFETCH, 0, 0, 64 * MiB, "prefetch", "cudaMemPrefetchAsync to the GPU, then the same read (both timed)" },
-	{ MG_READMOSTLY, 0, 0, 64 * MiB, "readmostly", "advice SetReadMostly: faults make read-only copies on the GPU" },
-	{ MG_PREFERRED, 0, 0, 64 * MiB, "preferred_gpu", "advice SetPreferredLocation(GPU), CPU wrote last, GPU reads" },
+	{ MG_READMOSTLY, 0, 1, 64 * MiB, "readmostly", "advice SetReadMostly: faults make read-only copies on the GPU" },
+	{ MG_PREFERRED, 0, 1, 64 * MiB, "preferred_gpu", "advice SetPreferredLocation(GPU), CPU wrote last, GPU reads" },
 	{ MG_ACCESSED_BY, 0, 0, 64 * MiB, "accessed_by", "preferred location host + SetAccessedBy(GPU): GPU reads over PCIe" },
 	{ MG_PINGPONG, 0, 1, 64 * MiB, "pingpong_64m", "managed: CPU writes 64 MiB, GPU reads+writes, CPU reads (host-timed)" },
 	{ MG_EXPLICIT, 0, 1, 64 * MiB, "explicit_64m", "explicit: CPU writes pinned, H2D, kernel, D2H, CPU reads (host-timed)" },
