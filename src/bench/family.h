@@ -15,6 +15,7 @@ extern const struct gm_family gm_family_banks;
 extern const struct gm_family gm_family_rowcol;
 extern const struct gm_family gm_family_roofline;
 extern const struct gm_family gm_family_matvec;
+extern const struct gm_family gm_family_gemm;
 
 /*
  * Start case *c of family f: name "<family>.<label>" (label printf-style),
