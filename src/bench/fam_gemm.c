@@ -17,6 +17,7 @@
 
 static const char *const mode_label[GEMM_NMODES] = {
 	"v0_naive", "v1_smem32", "v2_block1d", "v3_block2d", "v4_vec", "v5_dbuf", "v6_warptile", "ref_cublas",
+	"tc_fp16_cublas", "tc_bf16_cublas",
 };
 static const char *const mode_desc[GEMM_NMODES] = {
 	"SGEMM, a thread per element, operands from global memory",
@@ -27,10 +28,12 @@ static const char *const mode_desc[GEMM_NMODES] = {
 	"SGEMM, 2D blocking, two stages filled by cp.async",
 	"SGEMM, warp tiles 64 x 32, BK 16, cp.async double buffering",
 	"cublasSgemm (reference)",
+	"cublasGemmEx FP16 in, FP32 accumulate: tensor-core ceiling (not an FP32 GEMM)",
+	"cublasGemmEx BF16 in, FP32 accumulate: tensor-core ceiling (not an FP32 GEMM)",
 };
 
 /* Block tile edge of each version (0: none), for the modelled traffic. */
-static const int mode_tile[GEMM_NMODES] = { 0, 32, 64, 128, 128, 128, 128, 0 };
+static const int mode_tile[GEMM_NMODES] = { 0, 32, 64, 128, 128, 128, 128, 0, 0, 0 };
 
 enum { TIER_DEFAULT = 0, TIER_QUICK = 1, TIER_FULL = 2 };
 
@@ -41,8 +44,8 @@ static const struct {
 	unsigned quick_modes;    /* in --quick */
 } shapes[] = {
 	{ 4096, 4096, 4096, 0xFFu, TIER_DEFAULT, (1u << GEMM_WARPTILE) | (1u << GEMM_CUBLAS) },
-	{ 8192, 8192, 8192, (1u << GEMM_VEC) | (1u << GEMM_DBUF) | (1u << GEMM_WARPTILE) | (1u << GEMM_CUBLAS),
-	  TIER_DEFAULT, 0 },
+	{ 8192, 8192, 8192, (1u << GEMM_VEC) | (1u << GEMM_DBUF) | (1u << GEMM_WARPTILE) | (1u << GEMM_CUBLAS) |
+	  (1u << GEMM_TC_FP16) | (1u << GEMM_TC_BF16), TIER_DEFAULT, 0 },
 	{ 3001, 3001, 3001, (1u << GEMM_SMEM) | (1u << GEMM_WARPTILE) | (1u << GEMM_CUBLAS), TIER_DEFAULT, 0 },
 	{ 32768, 128, 1024, (1u << GEMM_WARPTILE) | (1u << GEMM_CUBLAS), TIER_DEFAULT, 0 },
 	{ 1024, 1024, 1024, 0xFFu, TIER_FULL, 0 },
@@ -72,7 +75,7 @@ static int gemm_enumerate(struct gm_case *out, int max)
 			if (!(shapes[s].modes & (1u << m)))
 				continue;
 			struct gm_case *c = gm_case_slot(out, max, n++, &scratch);
-			gm_case_begin(c, &gm_family_gemm, m == GEMM_CUBLAS ? -1 : m, GM_KIND_MEASURE,
+			gm_case_begin(c, &gm_family_gemm, m >= GEMM_CUBLAS ? -1 : m, GM_KIND_MEASURE,
 				      (shapes[s].quick_modes >> m) & 1, mode_desc[m], "%s_%s", mode_label[m], sl);
 			gm_case_measure(c, GM_UNIT_TFLOPS, GM_TIME_EVENTS);
 			c->full = shapes[s].tier == TIER_FULL;
@@ -100,8 +103,48 @@ static double modelled_bytes(int mode, double m, double n, double k)
 	return 4 * m * n * k * 2.0 / t + 4 * m * n;
 }
 
+/* Dense FP16/BF16 tensor-core flops per SM per clock, from NVIDIA's whitepapers. */
+static int tc_flops_per_sm(int major, int minor)
+{
+	if (major == 8 && minor == 0)
+		return 2048;  /* A100 */
+	if (major == 9 && minor == 0)
+		return 4096;  /* H100, H200 */
+	return 0;
+}
+
+/* The tensor-core ceilings the cuBLAS references reach, for the spec sheet and the roofline. */
+static void derive_tensor(struct gm_run_result *r)
+{
+	static const struct {
+		int mode;
+		const char *level;
+	} tc[] = { { GEMM_TC_FP16, "FP16 tensor" }, { GEMM_TC_BF16, "BF16 tensor" } };
+
+	for (size_t i = 0; i < sizeof(tc) / sizeof(tc[0]); i++) {
+		char name[64];
+		snprintf(name, sizeof(name), "gemm.%s_8192", mode_label[tc[i].mode]);
+		const struct gm_case_result *cr = gm_result_find(r, name);
+		struct gm_derived *x;
+		if (!cr || cr->status != GM_CASE_OK || !(x = gm_result_derive(r, "gemm", name)))
+			continue;
+		snprintf(x->level, sizeof(x->level), "%s", tc[i].level);
+		snprintf(x->quantity, sizeof(x->quantity), "cuBLAS GEMM 8192^3");
+		x->unit = GM_UNIT_TFLOPS;
+		x->value = cr->value.median;
+		int f = r->have_device ? tc_flops_per_sm(r->dev.cc_major, r->dev.cc_minor) : 0;
+		if (f > 0 && r->dev.sm_clock_khz > 0) {
+			x->reference = (double)r->dev.sm_count * f * r->dev.sm_clock_khz * 1e3 * 1e-12;
+			snprintf(x->reference_what, sizeof(x->reference_what), "SMs x %d flops/clk (dense) x max clock",
+				 f);
+		}
+		snprintf(x->how, sizeof(x->how), "case %s: cublasGemmEx, FP32 accumulate, labelled tensor cores", name);
+	}
+}
+
 static void gemm_derive(struct gm_run_result *r)
 {
+	derive_tensor(r);
 	for (int s = 0; s < NSHAPES; s++) {
 		char sl[32], name[64];
 		double best = 0, cublas = 0;
@@ -113,10 +156,10 @@ static void gemm_derive(struct gm_run_result *r)
 			const struct gm_case_result *cr = gm_result_find(r, name);
 			if (!cr || cr->status != GM_CASE_OK)
 				continue;
-			if (m == GEMM_CUBLAS) {
+			if (m == GEMM_CUBLAS)
 				cublas = cr->value.median;
+			if (m >= GEMM_CUBLAS)
 				continue;
-			}
 			if (cr->value.median > best) {
 				best = cr->value.median;
 				best_name = cr->name;

@@ -19,6 +19,8 @@
 #include <dlfcn.h>
 #include <math.h>
 #include <string.h>
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
 #include <cublas_api.h>
 #include "kernels/common.cuh"
 #include "kernels/kernels.h"
@@ -31,6 +33,7 @@ struct gemm_state {
 	int mode;
 	int M, N, K, Mp, Np, Kp;
 	float *A, *B, *C;
+	void *A16, *B16;                 /* tensor-core references: A and B in half or bfloat16 */
 	double *u, *ua, *v, *va, *w;     /* Freivalds vectors */
 	int *r;
 	uint32_t seed;
@@ -53,6 +56,9 @@ static __host__ __device__ __forceinline__ uint32_t seed_b(uint32_t seed)
 typedef cublasStatus_t (*g_create_fn)(cublasHandle_t *);
 typedef cublasStatus_t (*g_destroy_fn)(cublasHandle_t);
 typedef cublasStatus_t (*g_stream_fn)(cublasHandle_t, cudaStream_t);
+typedef cublasStatus_t (*g_gemmex_fn)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
+				      const void *, const void *, cudaDataType, int, const void *, cudaDataType, int,
+				      const void *, void *, cudaDataType, int, cublasComputeType_t, cublasGemmAlgo_t);
 typedef cublasStatus_t (*g_sgemm_fn)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
 				     const float *, const float *, int, const float *, int, const float *, float *,
 				     int);
@@ -63,6 +69,7 @@ static struct {
 	g_destroy_fn destroy;
 	g_stream_fn set_stream;
 	g_sgemm_fn sgemm;
+	g_gemmex_fn gemmex;
 } gb;
 
 static int gemm_blas_load(void)
@@ -86,8 +93,9 @@ static int gemm_blas_load(void)
 	gb.destroy = (g_destroy_fn)dlsym(lib, "cublasDestroy_v2");
 	gb.set_stream = (g_stream_fn)dlsym(lib, "cublasSetStream_v2");
 	gb.sgemm = (g_sgemm_fn)dlsym(lib, "cublasSgemm_v2");
-	if (!gb.create || !gb.destroy || !gb.set_stream || !gb.sgemm) {
-		snprintf(gb.why, sizeof(gb.why), "cuBLAS loaded but lacks cublasSgemm_v2 and friends");
+	gb.gemmex = (g_gemmex_fn)dlsym(lib, "cublasGemmEx");
+	if (!gb.create || !gb.destroy || !gb.set_stream || !gb.sgemm || !gb.gemmex) {
+		snprintf(gb.why, sizeof(gb.why), "cuBLAS loaded but lacks cublasSgemm_v2/cublasGemmEx");
 		gb.sgemm = NULL;
 	}
 	return gb.sgemm != NULL;
@@ -427,6 +435,17 @@ static gm_status gemm_launch(void *state)
 			return gm_fail(GM_ERR_CUDA, "cublasSgemm failed (status %d)", (int)b);
 		return GM_OK;
 	}
+	case GEMM_TC_FP16:
+	case GEMM_TC_BF16: {
+		const float one = 1, zero = 0;
+		cudaDataType t = s->mode == GEMM_TC_FP16 ? CUDA_R_16F : CUDA_R_16BF;
+		cublasStatus_t b = gb.gemmex((cublasHandle_t)s->blas, CUBLAS_OP_N, CUBLAS_OP_N, s->N, s->M, s->K,
+					     &one, s->B16, t, s->Np, s->A16, t, s->Kp, &zero, s->C, CUDA_R_32F, s->Np,
+					     CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+		if (b != CUBLAS_STATUS_SUCCESS)
+			return gm_fail(GM_ERR_CUDA, "cublasGemmEx failed (status %d)", (int)b);
+		return GM_OK;
+	}
 	default:
 		return gm_fail(GM_ERR_INVALID_ARG, "gemm: unknown mode %d", s->mode);
 	}
@@ -435,6 +454,18 @@ static gm_status gemm_launch(void *state)
 }
 
 /* ---- data and validation ---- */
+
+/* The 16-bit copy of a float matrix (its values k/128 are exact in half and bfloat16). */
+__global__ void gemm_to16(const float *src, void *dst, size_t n, int bf16)
+{
+	size_t stride = (size_t)gridDim.x * blockDim.x;
+	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += stride) {
+		if (bf16)
+			((__nv_bfloat16 *)dst)[i] = __float2bfloat16_rn(src[i]);
+		else
+			((__half *)dst)[i] = __float2half_rn(src[i]);
+	}
+}
 
 /* rows x cols of val(seed, r * cols + c) inside a zero-padded rows_p x cols_p matrix */
 __global__ void gemm_fill(float *p, int rows, int cols, int rows_p, int cols_p, uint32_t seed)
@@ -488,11 +519,11 @@ static __host__ __device__ __forceinline__ double gemm_gamma(int K)
 }
 
 /* Rows where |C r - A (B r)| > gamma_K |A| (|B| |r|) (NaN counts as a failure). */
-__global__ void gemm_freivalds_check(const double *w, const double *v, const double *va, int M, int K,
+__global__ void gemm_freivalds_check(const double *w, const double *v, const double *va, int M, double tol,
 				     struct gm_check *res)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
-	if (i < M && !(fabs(w[i] - v[i]) <= gemm_gamma(K) * va[i] + 1e-9)) {
+	if (i < M && !(fabs(w[i] - v[i]) <= tol * va[i] + 1e-9)) {
 		atomicAdd(&res->bad, 1ull);
 		atomicMin(&res->first, (unsigned long long)i);
 	}
@@ -500,7 +531,7 @@ __global__ void gemm_freivalds_check(const double *w, const double *v, const dou
 
 /* GEMM_SAMPLES elements, each against its exact value; a warp per element. */
 __global__ void gemm_sample_check(const float *A, const float *B, const float *C, int M, int N, int K, int lda,
-				  int ldb, int ldc, uint32_t seed, struct gm_check *res)
+				  int ldb, int ldc, uint32_t seed, double tol, struct gm_check *res)
 {
 	int s = (blockIdx.x * blockDim.x + threadIdx.x) / 32, lane = threadIdx.x & 31;
 	if (s >= GEMM_SAMPLES)
@@ -517,7 +548,7 @@ __global__ void gemm_sample_check(const float *A, const float *B, const float *C
 		x += __shfl_xor_sync(0xffffffffu, x, o);
 		xa += __shfl_xor_sync(0xffffffffu, xa, o);
 	}
-	if (lane == 0 && !(fabs((double)C[(size_t)i * ldc + j] - x) <= gemm_gamma(K) * xa)) {
+	if (lane == 0 && !(fabs((double)C[(size_t)i * ldc + j] - x) <= tol * xa)) {
 		atomicAdd(&res->bad, 1ull);
 		atomicMin(&res->first, (unsigned long long)((size_t)i * ldc + j));
 	}
@@ -534,6 +565,8 @@ static void gemm_release(void *state)
 	gm_gpu_free(s->A);
 	gm_gpu_free(s->B);
 	gm_gpu_free(s->C);
+	gm_gpu_free(s->A16);
+	gm_gpu_free(s->B16);
 	gm_gpu_free(s->u);
 	gm_gpu_free(s->ua);
 	gm_gpu_free(s->v);
@@ -546,7 +579,7 @@ static void gemm_release(void *state)
 static gm_status gemm_supported(const struct gm_case *c, const struct gm_run_cfg *cfg, char *why, size_t n)
 {
 	(void)cfg;
-	if (gm_case_param(c, "mode", 0) == GEMM_CUBLAS && !gemm_blas_load()) {
+	if (gm_case_param(c, "mode", 0) >= GEMM_CUBLAS && !gemm_blas_load()) {
 		snprintf(why, n, "%s", gb.why);
 		return GM_ERR_UNSUPPORTED;
 	}
@@ -585,6 +618,17 @@ static gm_status gemm_alloc(struct gemm_state *s)
 	gemm_fill<<<g, 256, 0, gm_stream()>>>(s->A, s->M, s->K, s->Mp, s->Kp, s->seed);
 	gemm_fill<<<g, 256, 0, gm_stream()>>>(s->B, s->K, s->N, s->Kp, s->Np, seed_b(s->seed));
 	GM_CU_LAUNCH();
+	if (s->mode == GEMM_TC_FP16 || s->mode == GEMM_TC_BF16) {
+		int bf = s->mode == GEMM_TC_BF16;
+		gm_status st2 = gm_gpu_alloc(&s->A16, mp * kp * 2);
+		if (!st2)
+			st2 = gm_gpu_alloc(&s->B16, kp * np * 2);
+		if (st2)
+			return st2;
+		gemm_to16<<<g, 256, 0, gm_stream()>>>(s->A, s->A16, mp * kp, bf);
+		gemm_to16<<<g, 256, 0, gm_stream()>>>(s->B, s->B16, kp * np, bf);
+		GM_CU_LAUNCH();
+	}
 	return GM_OK;
 }
 
@@ -607,7 +651,7 @@ static gm_status gemm_prepare(const struct gm_case *c, const struct gm_run_cfg *
 	s->seed = cfg->seed;
 	s->dev = cfg->dev;
 	st = gemm_alloc(s);
-	if (!st && s->mode == GEMM_CUBLAS) {
+	if (!st && s->mode >= GEMM_CUBLAS) {
 		cublasHandle_t h;
 		if (gb.create(&h) != CUBLAS_STATUS_SUCCESS) {
 			st = gm_fail(GM_ERR_CUDA, "cublasCreate failed");
@@ -629,6 +673,17 @@ static gm_status gemm_prepare(const struct gm_case *c, const struct gm_run_cfg *
 	return GM_OK;
 }
 
+/*
+ * The error bound relative to the terms' magnitudes: gamma_K for IEEE float
+ * sums; four times that for the tensor cores, whose FP32 accumulation
+ * truncates and aligns the products of a group to the largest before adding
+ * (Fasi et al., "Numerical behavior of NVIDIA tensor cores", 2021).
+ */
+static double gemm_tol(const struct gemm_state *s)
+{
+	return (s->mode == GEMM_TC_FP16 || s->mode == GEMM_TC_BF16 ? 4 : 1) * gemm_gamma(s->K);
+}
+
 static gm_status gemm_freivalds(struct gemm_state *s, uint32_t seed, char *why, size_t n)
 {
 	unsigned rows_k = gm_blocks_for((size_t)s->K * 32, 256), rows_m = gm_blocks_for((size_t)s->M * 32, 256);
@@ -645,7 +700,7 @@ static gm_status gemm_freivalds(struct gemm_state *s, uint32_t seed, char *why, 
 	st = gm_check_alloc(&res);
 	if (st)
 		return st;
-	gemm_freivalds_check<<<gm_blocks_for(s->M, 256), 256, 0, gm_stream()>>>(s->w, s->v, s->va, s->M, s->K, res);
+	gemm_freivalds_check<<<gm_blocks_for(s->M, 256), 256, 0, gm_stream()>>>(s->w, s->v, s->va, s->M, gemm_tol(s), res);
 	st = gm_check_finish(res, (const uint32_t *)s->C, why, n, &ok);
 	if (!st && !ok) {
 		snprintf(why, n, "C r differs from A (B r) beyond gamma_K in some rows (Freivalds)");
@@ -669,7 +724,7 @@ static gm_status gemm_cpu_check(struct gemm_state *s, char *why, size_t n)
 			xa += fabs(t);
 		}
 		GM_CU(cudaMemcpy(&got, s->C + (size_t)i * s->Np + j, sizeof(got), cudaMemcpyDeviceToHost));
-		if (!(fabs((double)got - x) <= gemm_gamma(s->K) * xa)) {
+		if (!(fabs((double)got - x) <= gemm_tol(s) * xa)) {
 			snprintf(why, n, "cpu check: C[%d][%d] is %.9g, expected %.17g", i, j, got, x);
 			return gm_fail(GM_ERR_VALIDATION, "%s", why);
 		}
@@ -693,7 +748,7 @@ static gm_status gemm_verify(void *state, char *why, size_t n)
 	if (st)
 		return st;
 	gemm_sample_check<<<GEMM_SAMPLES * 32 / 256, 256, 0, gm_stream()>>>(s->A, s->B, s->C, s->M, s->N, s->K, s->Kp,
-									     s->Np, s->Np, s->seed, res);
+									     s->Np, s->Np, s->seed, gemm_tol(s), res);
 	st = gm_check_finish(res, (const uint32_t *)s->C, why, n, &ok);
 	if (!st && !ok)
 		return gm_fail(GM_ERR_VALIDATION, "%s (outside gamma_K of the exact value)", why);

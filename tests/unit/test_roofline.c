@@ -97,11 +97,41 @@ static void test_unknown_device_has_no_reference(void **st)
 	gm_result_release(&r);
 }
 
+/* gemm: best own version against cuBLAS per shape, references excluded; tensor ceilings labelled. */
+static void test_gemm_derive(void **st)
+{
+	struct gm_run_result r;
+	const struct gm_derived *d;
+	(void)st;
+
+	gm_result_init(&r);
+	r.have_device = 1;
+	r.dev.cc_major = 9;
+	r.dev.sm_count = 132;
+	r.dev.sm_clock_khz = 1980000;
+	plant(&r, "gemm.v4_vec_8192", 36.0);
+	plant(&r, "gemm.v6_warptile_8192", 45.0);
+	plant(&r, "gemm.ref_cublas_8192", 50.0);
+	plant(&r, "gemm.tc_fp16_cublas_8192", 700.0);
+	gm_family_gemm.derive(&r);
+	d = find(&r, "gemm.best_vs_cublas_8192");
+	assert_non_null(d);
+	assert_true(fabs(d->value - 90.0) < 1e-9);
+	assert_non_null(strstr(d->how, "v6_warptile_8192"));
+	d = find(&r, "gemm.tc_fp16_cublas_8192");
+	assert_non_null(d);
+	assert_string_equal(d->level, "FP16 tensor");
+	assert_true(fabs(d->reference - 132 * 4096 * 1.98e9 * 1e-12) < 1e-6);
+	assert_null(find(&r, "gemm.best_vs_cublas_4096"));
+	gm_result_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ceilings_ridge_and_roof),
 		cmocka_unit_test(test_unknown_device_has_no_reference),
+		cmocka_unit_test(test_gemm_derive),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
