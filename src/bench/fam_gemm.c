@@ -16,7 +16,8 @@
 #include "kernels/gemm_shapes.h"
 
 static const char *const mode_label[GEMM_NMODES] = {
-	"v0_naive", "v1_smem32", "v2_block1d", "v3_block2d", "v4_vec", "v5_dbuf", "v6_warptile", "ref_cublas",
+	"v0_naive", "v1_smem32", "v2_block1d", "v3_block2d", "v4_vec", "v5_dbuf", "v6_warptile", "v7_warptile8x16",
+	"ref_cublas",
 	"tc_fp16_cublas", "tc_bf16_cublas",
 };
 static const char *const mode_desc[GEMM_NMODES] = {
@@ -27,13 +28,14 @@ static const char *const mode_desc[GEMM_NMODES] = {
 	"SGEMM, 2D blocking, 16-byte loads, A tile transposed",
 	"SGEMM, 2D blocking, two stages filled by cp.async",
 	"SGEMM, warp tiles 64 x 32, BK 16, cp.async double buffering",
+	"SGEMM, warp tiles 64 x 64, 8 x 16 per thread, 128 threads",
 	"cublasSgemm (reference)",
 	"cublasGemmEx FP16 in, FP32 accumulate: tensor-core ceiling (not an FP32 GEMM)",
 	"cublasGemmEx BF16 in, FP32 accumulate: tensor-core ceiling (not an FP32 GEMM)",
 };
 
 /* Block tile edge of each version (0: none), for the modelled traffic. */
-static const int mode_tile[GEMM_NMODES] = { 0, 32, 64, 128, 128, 128, 128, 0, 0, 0 };
+static const int mode_tile[GEMM_NMODES] = { 0, 32, 64, 128, 128, 128, 128, 128, 0, 0, 0 };
 
 enum { TIER_DEFAULT = 0, TIER_QUICK = 1, TIER_FULL = 2 };
 
@@ -43,13 +45,15 @@ static const struct {
 	int tier;
 	unsigned quick_modes;    /* in --quick */
 } shapes[] = {
-	{ 4096, 4096, 4096, 0xFFu, TIER_DEFAULT, (1u << GEMM_WARPTILE) | (1u << GEMM_CUBLAS) },
-	{ 8192, 8192, 8192, (1u << GEMM_VEC) | (1u << GEMM_DBUF) | (1u << GEMM_WARPTILE) | (1u << GEMM_CUBLAS) |
+	{ 4096, 4096, 4096, 0x1FFu, TIER_DEFAULT, (1u << GEMM_WARPTILE) | (1u << GEMM_CUBLAS) },
+	{ 8192, 8192, 8192, (1u << GEMM_VEC) | (1u << GEMM_DBUF) | (1u << GEMM_WARPTILE) | (1u << GEMM_WARPTILE16) |
+	  (1u << GEMM_CUBLAS) |
 	  (1u << GEMM_TC_FP16) | (1u << GEMM_TC_BF16), TIER_DEFAULT, 0 },
-	{ 3001, 3001, 3001, (1u << GEMM_SMEM) | (1u << GEMM_WARPTILE) | (1u << GEMM_CUBLAS), TIER_DEFAULT, 0 },
-	{ 32768, 128, 1024, (1u << GEMM_WARPTILE) | (1u << GEMM_CUBLAS), TIER_DEFAULT, 0 },
-	{ 1024, 1024, 1024, 0xFFu, TIER_FULL, 0 },
-	{ 2048, 2048, 2048, 0xFFu, TIER_FULL, 0 },
+	{ 3001, 3001, 3001, (1u << GEMM_SMEM) | (1u << GEMM_WARPTILE) | (1u << GEMM_WARPTILE16) | (1u << GEMM_CUBLAS),
+	  TIER_DEFAULT, 0 },
+	{ 32768, 128, 1024, (1u << GEMM_WARPTILE) | (1u << GEMM_WARPTILE16) | (1u << GEMM_CUBLAS), TIER_DEFAULT, 0 },
+	{ 1024, 1024, 1024, 0x1FFu, TIER_FULL, 0 },
+	{ 2048, 2048, 2048, 0x1FFu, TIER_FULL, 0 },
 	{ 8192, 8192, 8192, (1u << GEMM_NAIVE) | (1u << GEMM_SMEM) | (1u << GEMM_BLOCK1D) | (1u << GEMM_BLOCK2D),
 	  TIER_FULL, 0 },
 };

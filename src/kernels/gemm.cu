@@ -328,34 +328,41 @@ __global__ void __launch_bounds__(256, 2) gemm_dbuf(const float *A, const float 
 }
 
 /*
- * ---- v6: warp tiles ----
- * Block 128 x 128, BK 16, 8 warps as 2 (M) x 4 (N), each warp 64 x 32. Lane
- * (lm, ln) = (lane / 4, lane % 4) owns rows wm + lm*4 + {0..3} + {0, 32} and
- * columns wn + ln*4 + {0..3} + {0, 16}: per k a warp reads 8 distinct float4
- * of A (128 contiguous bytes) and 4 of B (64 contiguous bytes), each broadcast
- * - no bank conflicts - for 64 FMAs per thread.
+ * ---- v6, v7: warp tiles ----
+ * Block 128 x 128, BK 16, NT threads; the warps form (NT/32/WARPS_N) x WARPS_N
+ * warp tiles of WM x WN. Lanes form LM x LN with LN = WN / (4 FN): lane
+ * (lm, ln) = (lane / LN, lane % LN) owns the float4 rows wm + lm*4 + f*LM*4
+ * (f < FM) and float4 columns wn + ln*4 + g*LN*4 (g < FN). Per k a warp reads
+ * FM groups of LM distinct float4 of A and FN groups of LN of B, contiguous
+ * and broadcast: no bank conflicts.
+ *  v6: 256 threads, 2 x 4 warps of 64 x 32, 8 x 8 per thread, 2 blocks per SM.
+ *  v7: 128 threads, 2 x 2 warps of 64 x 64, 8 x 16 per thread (fewer shared
+ *      loads per FMA), 2 blocks per SM.
  */
 #define WT_BK 16
 
-__global__ void __launch_bounds__(256, 2) gemm_warptile(const float *A, const float *B, float *C, int Kp, int lda,
-						     int ldb, int ldc)
+template <int NT, int WARPS_N, int FN, int MINB>
+__global__ void __launch_bounds__(NT, MINB) gemm_warptile(const float *A, const float *B, float *C, int Kp,
+							   int lda, int ldb, int ldc)
 {
+	constexpr int WARPS_M = NT / 32 / WARPS_N, WM = 128 / WARPS_M, WN = 128 / WARPS_N;
+	constexpr int LN = WN / (4 * FN), LM = 32 / LN, FM = WM / (LM * 4);
 	__shared__ __align__(16) float At[2][WT_BK][AT_LD];
 	__shared__ __align__(16) float Bs[2][WT_BK][128];
 	const int t = threadIdx.x, warp = t / 32, lane = t % 32;
-	const int wm = (warp / 4) * 64, wn = (warp % 4) * 32, lm = lane / 4, ln = lane % 4;
+	const int wm = (warp / WARPS_N) * WM, wn = (warp % WARPS_N) * WN, lm = lane / LN, ln = lane % LN;
 	const float *a = A + (size_t)blockIdx.y * 128 * lda, *b = B + blockIdx.x * 128;
-	float acc[8][8] = { { 0 } }, ra[8], rb[8];
-	/* A: 8 scalars per thread, k fastest (lanes read 2 rows x 64 contiguous bytes); B: 2 float4 per thread */
+	float acc[FM * 4][FN * 4] = { { 0 } }, ra[FM * 4], rb[FN * 4];
+	/* A: scalars, k fastest (lanes read 64 contiguous bytes of a row), stored transposed; B: float4 */
 	auto load = [&](int st, int k0) {
 #pragma unroll
-		for (int i = 0; i < 8; i++) {
-			int e = t + 256 * i, m = e / WT_BK, k = e % WT_BK;
+		for (int i = 0; i < 128 * WT_BK / NT; i++) {
+			int e = t + NT * i, m = e / WT_BK, k = e % WT_BK;
 			cp_async4(&At[st][k][m], a + (size_t)m * lda + k0 + k);
 		}
 #pragma unroll
-		for (int i = 0; i < 2; i++) {
-			int e = t + 256 * i, k = e / 32, n4 = e % 32;
+		for (int i = 0; i < 32 * WT_BK / NT; i++) {
+			int e = t + NT * i, k = e / 32, n4 = e % 32;
 			cp_async16(&Bs[st][k][n4 * 4], b + (size_t)(k0 + k) * ldb + n4 * 4);
 		}
 		cp_async_commit();
@@ -372,24 +379,28 @@ __global__ void __launch_bounds__(256, 2) gemm_warptile(const float *A, const fl
 		__syncthreads();
 #pragma unroll
 		for (int k = 0; k < WT_BK; k++) {
-			*(float4 *)&ra[0] = *(const float4 *)&At[st][k][wm + lm * 4];
-			*(float4 *)&ra[4] = *(const float4 *)&At[st][k][wm + 32 + lm * 4];
-			*(float4 *)&rb[0] = *(const float4 *)&Bs[st][k][wn + ln * 4];
-			*(float4 *)&rb[4] = *(const float4 *)&Bs[st][k][wn + 16 + ln * 4];
 #pragma unroll
-			for (int i = 0; i < 8; i++)
+			for (int f = 0; f < FM; f++)
+				*(float4 *)&ra[4 * f] = *(const float4 *)&At[st][k][wm + f * LM * 4 + lm * 4];
 #pragma unroll
-				for (int j = 0; j < 8; j++)
+			for (int g = 0; g < FN; g++)
+				*(float4 *)&rb[4 * g] = *(const float4 *)&Bs[st][k][wn + g * LN * 4 + ln * 4];
+#pragma unroll
+			for (int i = 0; i < FM * 4; i++)
+#pragma unroll
+				for (int j = 0; j < FN * 4; j++)
 					acc[i][j] += ra[i] * rb[j];
 		}
 		__syncthreads();
 	}
 #pragma unroll
-	for (int i = 0; i < 8; i++) {
-		int row = blockIdx.y * 128 + wm + (i / 4) * 32 + lm * 4 + i % 4;
+	for (int i = 0; i < FM * 4; i++) {
+		int row = blockIdx.y * 128 + wm + (i / 4) * LM * 4 + lm * 4 + i % 4;
 		float *c = C + (size_t)row * ldc + blockIdx.x * 128 + wn + ln * 4;
-		*(float4 *)c = make_float4(acc[i][0], acc[i][1], acc[i][2], acc[i][3]);
-		*(float4 *)(c + 16) = make_float4(acc[i][4], acc[i][5], acc[i][6], acc[i][7]);
+#pragma unroll
+		for (int g = 0; g < FN; g++)
+			*(float4 *)(c + g * LN * 4) = make_float4(acc[i][4 * g], acc[i][4 * g + 1], acc[i][4 * g + 2],
+								  acc[i][4 * g + 3]);
 	}
 }
 
@@ -424,7 +435,10 @@ static gm_status gemm_launch(void *state)
 		gemm_dbuf<<<tiles128, 256, 0, st>>>(s->A, s->B, s->C, s->Kp, s->Kp, s->Np, s->Np);
 		break;
 	case GEMM_WARPTILE:
-		gemm_warptile<<<tiles128, 256, 0, st>>>(s->A, s->B, s->C, s->Kp, s->Kp, s->Np, s->Np);
+		gemm_warptile<256, 4, 2, 2><<<tiles128, 256, 0, st>>>(s->A, s->B, s->C, s->Kp, s->Kp, s->Np, s->Np);
+		break;
+	case GEMM_WARPTILE16:
+		gemm_warptile<128, 2, 4, 2><<<tiles128, 128, 0, st>>>(s->A, s->B, s->C, s->Kp, s->Kp, s->Np, s->Np);
 		break;
 	case GEMM_CUBLAS: {
 		/* row-major C = A B is column-major C^T = B^T A^T */
