@@ -155,6 +155,11 @@ static void gemm_derive(struct gm_run_result *r)
 		const char *best_name = NULL;
 
 		shape_label(sl, sizeof(sl), s);
+		int seen = 0;  /* a shape in two tiers: its cases are found by name the first time */
+		for (int e = 0; e < s; e++)
+			seen |= shapes[e].m == shapes[s].m && shapes[e].n == shapes[s].n && shapes[e].k == shapes[s].k;
+		if (seen)
+			continue;
 		for (int m = 0; m < GEMM_NMODES; m++) {
 			snprintf(name, sizeof(name), "gemm.%s_%s", mode_label[m], sl);
 			const struct gm_case_result *cr = gm_result_find(r, name);

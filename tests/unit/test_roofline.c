@@ -123,6 +123,10 @@ static void test_gemm_derive(void **st)
 	assert_string_equal(d->level, "FP16 tensor");
 	assert_true(fabs(d->reference - 132 * 4096 * 1.98e9 * 1e-12) < 1e-6);
 	assert_null(find(&r, "gemm.best_vs_cublas_4096"));
+	int n8192 = 0;  /* 8192^3 sits in two tiers: derived once */
+	for (int i = 0; i < r.nderived; i++)
+		n8192 += !strcmp(r.derived[i].name, "gemm.best_vs_cublas_8192");
+	assert_int_equal(n8192, 1);
 	gm_result_release(&r);
 }
 
