@@ -2,7 +2,7 @@
 # One GPU lease does everything here; all output lands under $OUT/ (packed as
 # $OUT/session.tar.gz plus the main log). Usage: gpu_session.sh STAGE...
 # Stages: env tests quick suite full cli state sanitize (memcheck, racecheck, initcheck) initcheck probe ncu
-#         spec report peers
+#         spec report peers nvtx
 set -uo pipefail
 cd "$(dirname "$0")/.."
 B=${BUILD_DIR:-build}
@@ -100,6 +100,13 @@ stage_initcheck() {
 
 stage_probe() {
   bash tests/gpu/model_vs_counters.sh "$B" "$W/probe" 2>&1 | tail -40
+}
+
+# NVTX: ncu told to profile only the range of one case sees only that case's kernels.
+stage_nvtx() {
+  ncu --clock-control none --nvtx --nvtx-include "roofline.fma_fp32/" --metrics gpu__time_duration.sum --csv \
+    "$bin" run copy.v5_b16_ilp4 roofline.fma_fp32 --reps 2 --size 256M >"$W/nvtx.csv" 2>"$W/nvtx.err"
+  echo "kernels profiled inside roofline.fma_fp32/: $(grep -c roof_fma "$W/nvtx.csv"); others: $(grep -v roof_fma "$W/nvtx.csv" | grep -c gpu__time_duration)"
 }
 
 # Counters of one kernel of chosen cases: sectors the L1 saw vs bytes DRAM moved.
