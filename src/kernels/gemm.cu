@@ -16,13 +16,12 @@
  * summation order; 256 random elements are checked one by one on the device
  * against their exact value, and 8 of them on the CPU from the generator.
  */
-#include <dlfcn.h>
 #include <math.h>
 #include <string.h>
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
-#include <cublas_api.h>
 #include "kernels/common.cuh"
+#include "kernels/cublas_dl.h"
 #include "kernels/kernels.h"
 #include "kernels/gemm_shapes.h"
 
@@ -49,56 +48,6 @@ static __host__ __device__ __forceinline__ float gemm_val(uint32_t seed, uint64_
 static __host__ __device__ __forceinline__ uint32_t seed_b(uint32_t seed)
 {
 	return seed ^ 0x00b0b0b0u;
-}
-
-/* ---- cuBLAS at run time ---- */
-
-typedef cublasStatus_t (*g_create_fn)(cublasHandle_t *);
-typedef cublasStatus_t (*g_destroy_fn)(cublasHandle_t);
-typedef cublasStatus_t (*g_stream_fn)(cublasHandle_t, cudaStream_t);
-typedef cublasStatus_t (*g_gemmex_fn)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
-				      const void *, const void *, cudaDataType, int, const void *, cudaDataType, int,
-				      const void *, void *, cudaDataType, int, cublasComputeType_t, cublasGemmAlgo_t);
-typedef cublasStatus_t (*g_sgemm_fn)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
-				     const float *, const float *, int, const float *, int, const float *, float *,
-				     int);
-static struct {
-	int tried;
-	char why[160];
-	g_create_fn create;
-	g_destroy_fn destroy;
-	g_stream_fn set_stream;
-	g_sgemm_fn sgemm;
-	g_gemmex_fn gemmex;
-} gb;
-
-static int gemm_blas_load(void)
-{
-	static const char *const names[] = {
-		"libcublas.so.13", "libcublas.so", "/usr/local/cuda/lib64/libcublas.so.13",
-		"/usr/local/cuda/targets/x86_64-linux/lib/libcublas.so.13",
-	};
-	void *lib = NULL;
-
-	if (gb.tried)
-		return gb.sgemm != NULL;
-	gb.tried = 1;
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]) && !lib; i++)
-		lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-	if (!lib) {
-		snprintf(gb.why, sizeof(gb.why), "cuBLAS not available (libcublas.so.13 not found)");
-		return 0;
-	}
-	gb.create = (g_create_fn)dlsym(lib, "cublasCreate_v2");
-	gb.destroy = (g_destroy_fn)dlsym(lib, "cublasDestroy_v2");
-	gb.set_stream = (g_stream_fn)dlsym(lib, "cublasSetStream_v2");
-	gb.sgemm = (g_sgemm_fn)dlsym(lib, "cublasSgemm_v2");
-	gb.gemmex = (g_gemmex_fn)dlsym(lib, "cublasGemmEx");
-	if (!gb.create || !gb.destroy || !gb.set_stream || !gb.sgemm || !gb.gemmex) {
-		snprintf(gb.why, sizeof(gb.why), "cuBLAS loaded but lacks cublasSgemm_v2/cublasGemmEx");
-		gb.sgemm = NULL;
-	}
-	return gb.sgemm != NULL;
 }
 
 /* ---- v0: naive ---- */
@@ -211,6 +160,35 @@ __global__ void __launch_bounds__(256) gemm_block2d(const float *A, const float 
 
 #define AT_LD 132
 
+/* Eight k of a 128 x 128 tile: thread (tr, tc) adds its 8 x 8 products, fragments read as float4. */
+static __device__ __forceinline__ void fma_8x8(const float (*At)[AT_LD], const float (*Bs)[128], int tr, int tc,
+					       float acc[8][8])
+{
+	float ra[8], rb[8];
+#pragma unroll
+	for (int k = 0; k < 8; k++) {
+		*(float4 *)&ra[0] = *(const float4 *)&At[k][tr * 8];
+		*(float4 *)&ra[4] = *(const float4 *)&At[k][tr * 8 + 4];
+		*(float4 *)&rb[0] = *(const float4 *)&Bs[k][tc * 8];
+		*(float4 *)&rb[4] = *(const float4 *)&Bs[k][tc * 8 + 4];
+#pragma unroll
+		for (int i = 0; i < 8; i++)
+#pragma unroll
+			for (int j = 0; j < 8; j++)
+				acc[i][j] += ra[i] * rb[j];
+	}
+}
+
+/* A thread's 8 x 8 results to C (c = its first element), as float4. */
+static __device__ __forceinline__ void store_8x8(float *c, int ldc, const float acc[8][8])
+{
+#pragma unroll
+	for (int i = 0; i < 8; i++) {
+		*(float4 *)(c + (size_t)i * ldc) = make_float4(acc[i][0], acc[i][1], acc[i][2], acc[i][3]);
+		*(float4 *)(c + (size_t)i * ldc + 4) = make_float4(acc[i][4], acc[i][5], acc[i][6], acc[i][7]);
+	}
+}
+
 __global__ void __launch_bounds__(256) gemm_vec(const float *A, const float *B, float *C, int Kp, int lda,
 						int ldb, int ldc)
 {
@@ -218,7 +196,7 @@ __global__ void __launch_bounds__(256) gemm_vec(const float *A, const float *B, 
 	__shared__ __align__(16) float Bs[8][128];
 	const int t = threadIdx.x, tr = t / 16, tc = t % 16;
 	const float *a = A + (size_t)blockIdx.y * 128 * lda, *b = B + blockIdx.x * 128;
-	float acc[8][8] = { { 0 } }, ra[8], rb[8];
+	float acc[8][8] = { { 0 } };
 
 	for (int k0 = 0; k0 < Kp; k0 += 8) {
 		float4 av = *(const float4 *)(a + (size_t)(t / 2) * lda + k0 + (t % 2) * 4);
@@ -228,26 +206,10 @@ __global__ void __launch_bounds__(256) gemm_vec(const float *A, const float *B, 
 		At[(t % 2) * 4 + 3][t / 2] = av.w;
 		*(float4 *)&Bs[t / 32][(t % 32) * 4] = *(const float4 *)(b + (size_t)(k0 + t / 32) * ldb + (t % 32) * 4);
 		__syncthreads();
-#pragma unroll
-		for (int k = 0; k < 8; k++) {
-			*(float4 *)&ra[0] = *(const float4 *)&At[k][tr * 8];
-			*(float4 *)&ra[4] = *(const float4 *)&At[k][tr * 8 + 4];
-			*(float4 *)&rb[0] = *(const float4 *)&Bs[k][tc * 8];
-			*(float4 *)&rb[4] = *(const float4 *)&Bs[k][tc * 8 + 4];
-#pragma unroll
-			for (int i = 0; i < 8; i++)
-#pragma unroll
-				for (int j = 0; j < 8; j++)
-					acc[i][j] += ra[i] * rb[j];
-		}
+		fma_8x8(At, Bs, tr, tc, acc);
 		__syncthreads();
 	}
-#pragma unroll
-	for (int i = 0; i < 8; i++) {
-		float *c = C + (size_t)(blockIdx.y * 128 + tr * 8 + i) * ldc + blockIdx.x * 128 + tc * 8;
-		*(float4 *)c = make_float4(acc[i][0], acc[i][1], acc[i][2], acc[i][3]);
-		*(float4 *)(c + 4) = make_float4(acc[i][4], acc[i][5], acc[i][6], acc[i][7]);
-	}
+	store_8x8(C + (size_t)(blockIdx.y * 128 + tr * 8) * ldc + blockIdx.x * 128 + tc * 8, ldc, acc);
 }
 
 /* ---- cp.async helpers (sm_80+) ---- */
@@ -284,7 +246,7 @@ __global__ void __launch_bounds__(256, 2) gemm_dbuf(const float *A, const float 
 	__shared__ __align__(16) float Bs[2][8][128];
 	const int t = threadIdx.x, tr = t / 16, tc = t % 16;
 	const float *a = A + (size_t)blockIdx.y * 128 * lda, *b = B + blockIdx.x * 128;
-	float acc[8][8] = { { 0 } }, ra[8], rb[8];
+	float acc[8][8] = { { 0 } };
 	/* A: 4 scalars per thread, k fastest (lanes read 32 contiguous bytes of a row), stored transposed */
 	auto load = [&](int st, int k0) {
 #pragma unroll
@@ -305,26 +267,10 @@ __global__ void __launch_bounds__(256, 2) gemm_dbuf(const float *A, const float 
 			cp_async_wait<0>();
 		}
 		__syncthreads();
-#pragma unroll
-		for (int k = 0; k < 8; k++) {
-			*(float4 *)&ra[0] = *(const float4 *)&At[st][k][tr * 8];
-			*(float4 *)&ra[4] = *(const float4 *)&At[st][k][tr * 8 + 4];
-			*(float4 *)&rb[0] = *(const float4 *)&Bs[st][k][tc * 8];
-			*(float4 *)&rb[4] = *(const float4 *)&Bs[st][k][tc * 8 + 4];
-#pragma unroll
-			for (int i = 0; i < 8; i++)
-#pragma unroll
-				for (int j = 0; j < 8; j++)
-					acc[i][j] += ra[i] * rb[j];
-		}
+		fma_8x8(At[st], Bs[st], tr, tc, acc);
 		__syncthreads();
 	}
-#pragma unroll
-	for (int i = 0; i < 8; i++) {
-		float *c = C + (size_t)(blockIdx.y * 128 + tr * 8 + i) * ldc + blockIdx.x * 128 + tc * 8;
-		*(float4 *)c = make_float4(acc[i][0], acc[i][1], acc[i][2], acc[i][3]);
-		*(float4 *)(c + 4) = make_float4(acc[i][4], acc[i][5], acc[i][6], acc[i][7]);
-	}
+	store_8x8(C + (size_t)(blockIdx.y * 128 + tr * 8) * ldc + blockIdx.x * 128 + tc * 8, ldc, acc);
 }
 
 /*
@@ -406,6 +352,28 @@ __global__ void __launch_bounds__(NT, MINB) gemm_warptile(const float *A, const 
 
 /* ---- launch ---- */
 
+/* The cuBLAS references: row-major C = A B is column-major C^T = B^T A^T. */
+static gm_status gemm_cublas(struct gemm_state *s)
+{
+	const struct gm_cublas *cb = gm_cublas_load(NULL, 0);
+	cublasHandle_t h = (cublasHandle_t)s->blas;
+	const float one = 1, zero = 0;
+	cublasStatus_t b;
+
+	if (s->mode == GEMM_CUBLAS) {
+		b = cb->sgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, s->N, s->M, s->K, &one, s->B, s->Np, s->A, s->Kp, &zero,
+			      s->C, s->Np);
+	} else {
+		cudaDataType t = s->mode == GEMM_TC_FP16 ? CUDA_R_16F : CUDA_R_16BF;
+		b = cb->gemmex(h, CUBLAS_OP_N, CUBLAS_OP_N, s->N, s->M, s->K, &one, s->B16, t, s->Np, s->A16, t, s->Kp,
+			       &zero, s->C, CUDA_R_32F, s->Np, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+	}
+	if (b != CUBLAS_STATUS_SUCCESS)
+		return gm_fail(GM_ERR_CUDA, "cuBLAS %s failed (status %d)",
+			       s->mode == GEMM_CUBLAS ? "cublasSgemm" : "cublasGemmEx", (int)b);
+	return GM_OK;
+}
+
 static gm_status gemm_launch(void *state)
 {
 	struct gemm_state *s = (struct gemm_state *)state;
@@ -440,26 +408,10 @@ static gm_status gemm_launch(void *state)
 	case GEMM_WARPTILE16:
 		gemm_warptile<128, 2, 4, 2><<<tiles128, 128, 0, st>>>(s->A, s->B, s->C, s->Kp, s->Kp, s->Np, s->Np);
 		break;
-	case GEMM_CUBLAS: {
-		/* row-major C = A B is column-major C^T = B^T A^T */
-		const float one = 1, zero = 0;
-		cublasStatus_t b = gb.sgemm((cublasHandle_t)s->blas, CUBLAS_OP_N, CUBLAS_OP_N, s->N, s->M, s->K,
-					    &one, s->B, s->Np, s->A, s->Kp, &zero, s->C, s->Np);
-		if (b != CUBLAS_STATUS_SUCCESS)
-			return gm_fail(GM_ERR_CUDA, "cublasSgemm failed (status %d)", (int)b);
-		return GM_OK;
-	}
+	case GEMM_CUBLAS:
 	case GEMM_TC_FP16:
-	case GEMM_TC_BF16: {
-		const float one = 1, zero = 0;
-		cudaDataType t = s->mode == GEMM_TC_FP16 ? CUDA_R_16F : CUDA_R_16BF;
-		cublasStatus_t b = gb.gemmex((cublasHandle_t)s->blas, CUBLAS_OP_N, CUBLAS_OP_N, s->N, s->M, s->K,
-					     &one, s->B16, t, s->Np, s->A16, t, s->Kp, &zero, s->C, CUDA_R_32F, s->Np,
-					     CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
-		if (b != CUBLAS_STATUS_SUCCESS)
-			return gm_fail(GM_ERR_CUDA, "cublasGemmEx failed (status %d)", (int)b);
-		return GM_OK;
-	}
+	case GEMM_TC_BF16:
+		return gemm_cublas(s);
 	default:
 		return gm_fail(GM_ERR_INVALID_ARG, "gemm: unknown mode %d", s->mode);
 	}
@@ -574,8 +526,7 @@ static void gemm_release(void *state)
 
 	if (!s)
 		return;
-	if (s->blas)
-		gb.destroy((cublasHandle_t)s->blas);
+	gm_cublas_free(s->blas);
 	gm_gpu_free(s->A);
 	gm_gpu_free(s->B);
 	gm_gpu_free(s->C);
@@ -593,10 +544,8 @@ static void gemm_release(void *state)
 static gm_status gemm_supported(const struct gm_case *c, const struct gm_run_cfg *cfg, char *why, size_t n)
 {
 	(void)cfg;
-	if (gm_case_param(c, "mode", 0) >= GEMM_CUBLAS && !gemm_blas_load()) {
-		snprintf(why, n, "%s", gb.why);
+	if (gm_case_param(c, "mode", 0) >= GEMM_CUBLAS && !gm_cublas_load(why, n))
 		return GM_ERR_UNSUPPORTED;
-	}
 	return GM_OK;
 }
 
@@ -665,16 +614,8 @@ static gm_status gemm_prepare(const struct gm_case *c, const struct gm_run_cfg *
 	s->seed = cfg->seed;
 	s->dev = cfg->dev;
 	st = gemm_alloc(s);
-	if (!st && s->mode >= GEMM_CUBLAS) {
-		cublasHandle_t h;
-		if (gb.create(&h) != CUBLAS_STATUS_SUCCESS) {
-			st = gm_fail(GM_ERR_CUDA, "cublasCreate failed");
-		} else {
-			s->blas = h;
-			if (gb.set_stream(h, gm_stream()) != CUBLAS_STATUS_SUCCESS)
-				st = gm_fail(GM_ERR_CUDA, "cublasSetStream failed");
-		}
-	}
+	if (!st && s->mode >= GEMM_CUBLAS)
+		st = gm_cublas_handle(&s->blas);
 	if (st) {
 		gemm_release(s);
 		return st;

@@ -32,19 +32,25 @@ static const struct gm_derived *find(const struct gm_run_result *r, const char *
 	return NULL;
 }
 
+/* An empty run on an H100 SXM: 132 SMs, cc 9.0, 1980 MHz, 3352 GB/s. */
+static void h100_run(struct gm_run_result *r)
+{
+	gm_result_init(r);
+	r->have_device = 1;
+	r->dev.cc_major = 9;
+	r->dev.cc_minor = 0;
+	r->dev.sm_count = 132;
+	r->dev.sm_clock_khz = 1980000;
+	r->dev.peak_gbs = 3352;
+}
+
 static void test_ceilings_ridge_and_roof(void **st)
 {
 	struct gm_run_result r;
 	const struct gm_derived *d;
 	(void)st;
 
-	gm_result_init(&r);
-	r.have_device = 1;
-	r.dev.cc_major = 9;
-	r.dev.cc_minor = 0;
-	r.dev.sm_count = 132;
-	r.dev.sm_clock_khz = 1980000;
-	r.dev.peak_gbs = 3352;
+	h100_run(&r);
 	plant(&r, "roofline.fma_fp32", 60.0);
 	plant(&r, "roofline.fma_fp64", 30.0);
 	plant(&r, "roofline.ai_k1", 0.75);    /* 0.25 flop/B -> 3000 GB/s */
@@ -104,11 +110,7 @@ static void test_gemm_derive(void **st)
 	const struct gm_derived *d;
 	(void)st;
 
-	gm_result_init(&r);
-	r.have_device = 1;
-	r.dev.cc_major = 9;
-	r.dev.sm_count = 132;
-	r.dev.sm_clock_khz = 1980000;
+	h100_run(&r);
 	plant(&r, "gemm.v4_vec_8192", 36.0);
 	plant(&r, "gemm.v6_warptile_8192", 45.0);
 	plant(&r, "gemm.ref_cublas_8192", 50.0);
