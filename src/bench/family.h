@@ -15,6 +15,7 @@ extern const struct gm_family gm_family_banks;
 extern const struct gm_family gm_family_rowcol;
 extern const struct gm_family gm_family_roofline;
 extern const struct gm_family gm_family_matvec;
+extern const struct gm_family gm_family_gemm;
 extern const struct gm_family gm_family_transfer;
 extern const struct gm_family gm_family_overlap;
 extern const struct gm_family gm_family_alloc;

@@ -15,6 +15,7 @@ const struct gm_family *const gm_families[] = {
 	&gm_family_rowcol,
 	&gm_family_roofline,
 	&gm_family_matvec,
+	&gm_family_gemm,
 	&gm_family_transfer,
 	&gm_family_overlap,
 	&gm_family_alloc,

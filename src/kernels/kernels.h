@@ -19,6 +19,7 @@ const struct gm_family_ops *gm_banks_ops(void);
 const struct gm_family_ops *gm_rowcol_ops(void);
 const struct gm_family_ops *gm_roofline_ops(void);
 const struct gm_family_ops *gm_matvec_ops(void);
+const struct gm_family_ops *gm_gemm_ops(void);
 const struct gm_family_ops *gm_transfer_ops(void);
 const struct gm_family_ops *gm_overlap_ops(void);
 const struct gm_family_ops *gm_alloc_ops(void);

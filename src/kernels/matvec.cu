@@ -12,12 +12,11 @@
  * cuBLAS is loaded at run time (dlopen), so the binary starts without it; the
  * reference cases are skipped with the reason when it cannot be loaded.
  */
-#include <dlfcn.h>
 #include <math.h>
 #include <string.h>
 #include <cuda_fp16.h>
-#include <cublas_api.h>
 #include "kernels/common.cuh"
+#include "kernels/cublas_dl.h"
 #include "kernels/kernels.h"
 #include "kernels/matvec_shapes.h"
 
@@ -44,50 +43,6 @@ static __host__ __device__ __forceinline__ float mv_val(uint32_t seed, uint64_t 
 static __host__ __device__ __forceinline__ uint32_t x_seed(uint32_t seed)
 {
 	return seed ^ 0x0000beefu;
-}
-
-/* ---- cuBLAS at run time ---- */
-
-typedef cublasStatus_t (*create_fn)(cublasHandle_t *);
-typedef cublasStatus_t (*destroy_fn)(cublasHandle_t);
-typedef cublasStatus_t (*set_stream_fn)(cublasHandle_t, cudaStream_t);
-typedef cublasStatus_t (*sgemv_fn)(cublasHandle_t, cublasOperation_t, int, int, const float *, const float *,
-				   int, const float *, int, const float *, float *, int);
-
-static struct {
-	int tried;
-	void *lib;
-	char why[160];
-	create_fn create;
-	destroy_fn destroy;
-	set_stream_fn set_stream;
-	sgemv_fn sgemv;
-} blas;
-
-static int blas_load(void)
-{
-	static const char *const names[] = {
-		"libcublas.so.13", "libcublas.so", "/usr/local/cuda/lib64/libcublas.so.13",
-		"/usr/local/cuda/targets/x86_64-linux/lib/libcublas.so.13",
-	};
-	if (blas.tried)
-		return blas.sgemv != NULL;
-	blas.tried = 1;
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]) && !blas.lib; i++)
-		blas.lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-	if (!blas.lib) {
-		snprintf(blas.why, sizeof(blas.why), "cuBLAS not available (libcublas.so.13 not found)");
-		return 0;
-	}
-	blas.create = (create_fn)dlsym(blas.lib, "cublasCreate_v2");
-	blas.destroy = (destroy_fn)dlsym(blas.lib, "cublasDestroy_v2");
-	blas.set_stream = (set_stream_fn)dlsym(blas.lib, "cublasSetStream_v2");
-	blas.sgemv = (sgemv_fn)dlsym(blas.lib, "cublasSgemv_v2");
-	if (!blas.create || !blas.destroy || !blas.set_stream || !blas.sgemv) {
-		snprintf(blas.why, sizeof(blas.why), "cuBLAS loaded but lacks cublasSgemv_v2 and friends");
-		blas.sgemv = NULL;
-	}
-	return blas.sgemv != NULL;
 }
 
 /* ---- y = A x ---- */
@@ -146,7 +101,7 @@ __global__ void mv_warp_row_smem(const float *__restrict__ A, const float *__res
 		y[r] = s;
 }
 
-__device__ __forceinline__ float dot4(float4 a, float4 b)
+__device__ __forceinline__ float vdot(float4 a, float4 b)
 {
 	return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
 }
@@ -159,40 +114,14 @@ __global__ void mv_warp_row_vec4(const float4 *__restrict__ A, const float4 *__r
 		return;
 	float s = 0;
 	for (int j = lane; j < cols4; j += 32)
-		s += dot4(A[(size_t)r * cols4 + j], x[j]);
+		s += vdot(A[(size_t)r * cols4 + j], x[j]);
 	s = warp_sum(s);
 	if (lane == 0)
 		y[r] = s;
 }
 
-/* A warp per 4 rows (rows a multiple of 4): 4 independent 16-byte loads per step. */
-__global__ void mv_warp_rows4(const float4 *__restrict__ A, const float4 *__restrict__ x, float *y, int rows,
-			      int cols4)
-{
-	int r = (blockIdx.x * blockDim.x + threadIdx.x) / 32 * 4, lane = threadIdx.x & 31;
-	if (r >= rows)
-		return;
-	float s[4] = { 0, 0, 0, 0 };
-	const float4 *a = A + (size_t)r * cols4;
-	for (int j = lane; j < cols4; j += 32) {
-		float4 xv = x[j], v[4];
-#pragma unroll
-		for (int k = 0; k < 4; k++)
-			v[k] = a[(size_t)k * cols4 + j];
-#pragma unroll
-		for (int k = 0; k < 4; k++)
-			s[k] += dot4(v[k], xv);
-	}
-#pragma unroll
-	for (int k = 0; k < 4; k++) {
-		float t = warp_sum(s[k]);
-		if (lane == 0)
-			y[r + k] = t;
-	}
-}
-
 /* 8 halves of A and of x as one 16-byte load each, products summed in float. */
-__device__ __forceinline__ float dot8h(uint4 a, uint4 b)
+__device__ __forceinline__ float vdot(uint4 a, uint4 b)
 {
 	const __half2 *ha = (const __half2 *)&a, *hb = (const __half2 *)&b;
 	float s = 0;
@@ -204,22 +133,26 @@ __device__ __forceinline__ float dot8h(uint4 a, uint4 b)
 	return s;
 }
 
-__global__ void mv_half_rows4(const uint4 *__restrict__ A, const uint4 *__restrict__ x, float *y, int rows,
-			      int cols8)
+/*
+ * A warp per 4 rows (rows a multiple of 4): 4 independent 16-byte loads per
+ * step; V = float4 (float) or uint4 (8 halves), colsv = columns / elements per V.
+ */
+template <typename V>
+__global__ void mv_rows4(const V *__restrict__ A, const V *__restrict__ x, float *y, int rows, int colsv)
 {
 	int r = (blockIdx.x * blockDim.x + threadIdx.x) / 32 * 4, lane = threadIdx.x & 31;
 	if (r >= rows)
 		return;
 	float s[4] = { 0, 0, 0, 0 };
-	const uint4 *a = A + (size_t)r * cols8;
-	for (int j = lane; j < cols8; j += 32) {
-		uint4 xv = x[j], v[4];
+	const V *a = A + (size_t)r * colsv;
+	for (int j = lane; j < colsv; j += 32) {
+		V xv = x[j], v[4];
 #pragma unroll
 		for (int k = 0; k < 4; k++)
-			v[k] = a[(size_t)k * cols8 + j];
+			v[k] = a[(size_t)k * colsv + j];
 #pragma unroll
 		for (int k = 0; k < 4; k++)
-			s[k] += dot8h(v[k], xv);
+			s[k] += vdot(v[k], xv);
 	}
 #pragma unroll
 	for (int k = 0; k < 4; k++) {
@@ -372,11 +305,11 @@ static gm_status mv_launch(void *state)
 								  R, C / 4);
 		break;
 	case MV_WARP_ROWS4:
-		mv_warp_rows4<<<gm_blocks_for((size_t)R * 8, MV_BLOCK), MV_BLOCK, 0, st>>>(
+		mv_rows4<float4><<<gm_blocks_for((size_t)R * 8, MV_BLOCK), MV_BLOCK, 0, st>>>(
 			(const float4 *)s->A, (const float4 *)s->x, s->y, R, C / 4);
 		break;
 	case MV_HALF_ROWS4:
-		mv_half_rows4<<<gm_blocks_for((size_t)R * 8, MV_BLOCK), MV_BLOCK, 0, st>>>(
+		mv_rows4<uint4><<<gm_blocks_for((size_t)R * 8, MV_BLOCK), MV_BLOCK, 0, st>>>(
 			(const uint4 *)s->A, (const uint4 *)s->x, s->y, R, C / 8);
 		break;
 	case MV_T_WARP_COL:
@@ -398,8 +331,9 @@ static gm_status mv_launch(void *state)
 	case MV_T_CUBLAS: {
 		/* row-major A is column-major A^T (C x R, lda C) */
 		cublasOperation_t op = s->mode == MV_CUBLAS ? CUBLAS_OP_T : CUBLAS_OP_N;
-		cublasStatus_t b = blas.sgemv((cublasHandle_t)s->blas, op, C, R, &one, (const float *)s->A, C,
-					      (const float *)s->x, 1, &zero, s->y, 1);
+		cublasStatus_t b = gm_cublas_load(NULL, 0)->sgemv((cublasHandle_t)s->blas, op, C, R, &one,
+								   (const float *)s->A, C, (const float *)s->x, 1,
+								   &zero, s->y, 1);
 		if (b != CUBLAS_STATUS_SUCCESS)
 			return gm_fail(GM_ERR_CUDA, "cublasSgemv failed (status %d)", (int)b);
 		return GM_OK;
@@ -417,8 +351,7 @@ static void mv_release(void *state)
 
 	if (!s)
 		return;
-	if (s->blas)
-		blas.destroy((cublasHandle_t)s->blas);
+	gm_cublas_free(s->blas);
 	gm_gpu_free(s->A);
 	gm_gpu_free(s->x);
 	gm_gpu_free(s->y);
@@ -431,10 +364,8 @@ static gm_status mv_supported(const struct gm_case *c, const struct gm_run_cfg *
 {
 	int mode = (int)gm_case_param(c, "mode", 0);
 	(void)cfg;
-	if ((mode == MV_CUBLAS || mode == MV_T_CUBLAS) && !blas_load()) {
-		snprintf(why, n, "%s", blas.why);
+	if ((mode == MV_CUBLAS || mode == MV_T_CUBLAS) && !gm_cublas_load(why, n))
 		return GM_ERR_UNSUPPORTED;
-	}
 	return GM_OK;
 }
 
@@ -478,16 +409,8 @@ static gm_status mv_prepare(const struct gm_case *c, const struct gm_run_cfg *cf
 	s->dev = cfg->dev;
 	half = s->mode == MV_HALF_ROWS4;
 	st = mv_alloc(s, half);
-	if (!st && (s->mode == MV_CUBLAS || s->mode == MV_T_CUBLAS)) {
-		cublasHandle_t h;
-		if (blas.create(&h) != CUBLAS_STATUS_SUCCESS)
-			st = gm_fail(GM_ERR_CUDA, "cublasCreate failed");
-		else {
-			s->blas = h;
-			if (blas.set_stream(h, gm_stream()) != CUBLAS_STATUS_SUCCESS)
-				st = gm_fail(GM_ERR_CUDA, "cublasSetStream failed");
-		}
-	}
+	if (!st && (s->mode == MV_CUBLAS || s->mode == MV_T_CUBLAS))
+		st = gm_cublas_handle(&s->blas);
 	if (st) {
 		mv_release(s);
 		return st;

@@ -32,19 +32,25 @@ static const struct gm_derived *find(const struct gm_run_result *r, const char *
 	return NULL;
 }
 
+/* An empty run on an H100 SXM: 132 SMs, cc 9.0, 1980 MHz, 3352 GB/s. */
+static void h100_run(struct gm_run_result *r)
+{
+	gm_result_init(r);
+	r->have_device = 1;
+	r->dev.cc_major = 9;
+	r->dev.cc_minor = 0;
+	r->dev.sm_count = 132;
+	r->dev.sm_clock_khz = 1980000;
+	r->dev.peak_gbs = 3352;
+}
+
 static void test_ceilings_ridge_and_roof(void **st)
 {
 	struct gm_run_result r;
 	const struct gm_derived *d;
 	(void)st;
 
-	gm_result_init(&r);
-	r.have_device = 1;
-	r.dev.cc_major = 9;
-	r.dev.cc_minor = 0;
-	r.dev.sm_count = 132;
-	r.dev.sm_clock_khz = 1980000;
-	r.dev.peak_gbs = 3352;
+	h100_run(&r);
 	plant(&r, "roofline.fma_fp32", 60.0);
 	plant(&r, "roofline.fma_fp64", 30.0);
 	plant(&r, "roofline.ai_k1", 0.75);    /* 0.25 flop/B -> 3000 GB/s */
@@ -97,11 +103,41 @@ static void test_unknown_device_has_no_reference(void **st)
 	gm_result_release(&r);
 }
 
+/* gemm: best own version against cuBLAS per shape, references excluded; tensor ceilings labelled. */
+static void test_gemm_derive(void **st)
+{
+	struct gm_run_result r;
+	const struct gm_derived *d;
+	(void)st;
+
+	h100_run(&r);
+	plant(&r, "gemm.v4_vec_8192", 36.0);
+	plant(&r, "gemm.v6_warptile_8192", 45.0);
+	plant(&r, "gemm.ref_cublas_8192", 50.0);
+	plant(&r, "gemm.tc_fp16_cublas_8192", 700.0);
+	gm_family_gemm.derive(&r);
+	d = find(&r, "gemm.best_vs_cublas_8192");
+	assert_non_null(d);
+	assert_true(fabs(d->value - 90.0) < 1e-9);
+	assert_non_null(strstr(d->how, "v6_warptile_8192"));
+	d = find(&r, "gemm.tc_fp16_cublas_8192");
+	assert_non_null(d);
+	assert_string_equal(d->level, "FP16 tensor");
+	assert_true(fabs(d->reference - 132 * 4096 * 1.98e9 * 1e-12) < 1e-6);
+	assert_null(find(&r, "gemm.best_vs_cublas_4096"));
+	int n8192 = 0;  /* 8192^3 sits in two tiers: derived once */
+	for (int i = 0; i < r.nderived; i++)
+		n8192 += !strcmp(r.derived[i].name, "gemm.best_vs_cublas_8192");
+	assert_int_equal(n8192, 1);
+	gm_result_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ceilings_ridge_and_roof),
 		cmocka_unit_test(test_unknown_device_has_no_reference),
+		cmocka_unit_test(test_gemm_derive),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
