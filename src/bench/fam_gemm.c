@@ -46,16 +46,15 @@ static const struct {
 	unsigned quick_modes;    /* in --quick */
 } shapes[] = {
 	{ 4096, 4096, 4096, 0x1FFu, TIER_DEFAULT, (1u << GEMM_WARPTILE) | (1u << GEMM_CUBLAS) },
-	{ 8192, 8192, 8192, (1u << GEMM_VEC) | (1u << GEMM_DBUF) | (1u << GEMM_WARPTILE) | (1u << GEMM_WARPTILE16) |
-	  (1u << GEMM_CUBLAS) |
+	{ 8192, 8192, 8192, (1u << GEMM_WARPTILE) | (1u << GEMM_WARPTILE16) | (1u << GEMM_CUBLAS) |
 	  (1u << GEMM_TC_FP16) | (1u << GEMM_TC_BF16), TIER_DEFAULT, 0 },
-	{ 3001, 3001, 3001, (1u << GEMM_SMEM) | (1u << GEMM_WARPTILE) | (1u << GEMM_WARPTILE16) | (1u << GEMM_CUBLAS),
-	  TIER_DEFAULT, 0 },
+	{ 3001, 3001, 3001, (1u << GEMM_WARPTILE) | (1u << GEMM_WARPTILE16) | (1u << GEMM_CUBLAS), TIER_DEFAULT, 0 },
 	{ 32768, 128, 1024, (1u << GEMM_WARPTILE) | (1u << GEMM_WARPTILE16) | (1u << GEMM_CUBLAS), TIER_DEFAULT, 0 },
 	{ 1024, 1024, 1024, 0x1FFu, TIER_FULL, 0 },
 	{ 2048, 2048, 2048, 0x1FFu, TIER_FULL, 0 },
-	{ 8192, 8192, 8192, (1u << GEMM_NAIVE) | (1u << GEMM_SMEM) | (1u << GEMM_BLOCK1D) | (1u << GEMM_BLOCK2D),
-	  TIER_FULL, 0 },
+	{ 8192, 8192, 8192, (1u << GEMM_NAIVE) | (1u << GEMM_SMEM) | (1u << GEMM_BLOCK1D) | (1u << GEMM_BLOCK2D) |
+	  (1u << GEMM_VEC) | (1u << GEMM_DBUF), TIER_FULL, 0 },
+	{ 3001, 3001, 3001, (1u << GEMM_SMEM), TIER_FULL, 0 },
 };
 #define NSHAPES ((int)(sizeof(shapes) / sizeof(shapes[0])))
 
