@@ -153,6 +153,22 @@ struct gm_prediction {
 gm_status gm_model_predict(const struct gm_access *a, struct gm_prediction *p,
 			   struct gm_expr_error *err);
 
+/* The model over a 1D launch of n threads, sampled (src/model/launch.c). */
+struct gm_launch_sample {
+	int64_t warps;              /* warps of the launch */
+	int sampled;                /* warps predicted, spread evenly over the grid */
+	double requests_per_warp;   /* global: mean requests of a sampled warp */
+	double sectors_per_warp;    /* global: mean 32 B sectors of a sampled warp */
+};
+/*
+ * a describes warp 0 of block 0 (block, element, index, base); blockIdx.x and
+ * the warp vary over up to `samples` warps; threads with gid >= n are
+ * inactive. GM_ERR_EVAL / GM_ERR_INVALID_ARG as gm_model_predict for the first
+ * sampled warp that fails.
+ */
+gm_status gm_launch_sample(const struct gm_access *a, int64_t n, int samples, struct gm_launch_sample *out,
+			   struct gm_expr_error *err);
+
 /*
  * The counting rules alone, for lanes whose addresses are already known
  * (lanes[i].active and .addr are read, addr in [0, INT64_MAX - 16]; elem_bytes
