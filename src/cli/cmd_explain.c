@@ -88,7 +88,7 @@ static const char usage_text[] =
 "                          blocks of --block; gid = blockIdx.x * threads per block + tid;\n"
 "                          --op load: out[gid] = in[EXPR]; --op store: out[EXPR] = in[gid].\n"
 "                          EXPR may also use gid and n.\n"
-"  --n N                   threads (default: 1 GiB per array)\n"
+"  --n N                   threads (default: 1 GiB per array); --block defaults to 256\n"
 "  --hint cg|cs|lu|nc      cache hint of the access (stores: cg, cs)\n"
 "  --reps N                timed samples (default 20)\n"
 "  --device N              GPU (default 0)\n"
@@ -102,7 +102,7 @@ static const char usage_text[] =
 
 struct explain_opts {
 	struct gm_access a;
-	int run;
+	int run, have_block;
 	struct explain_run_opts ro;
 	const char *type;   /* type name shown in the output, NULL with --bytes */
 	int have_type, have_bytes;
@@ -244,6 +244,7 @@ static int set_option(struct explain_opts *o, int c, const char *val)
 		o->type = NULL;
 		return parse_int(val, &o->a.elem_bytes) < 0 ? bad_value("bytes", val, NULL) : 0;
 	case OPT_BLOCK:
+		o->have_block = 1;
 		return parse_dims(val, o->a.block, 1) < 0 ?
 		       bad_value("block", val, "expected X[,Y[,Z]]") : 0;
 	case OPT_BLOCK_IDX:
@@ -656,6 +657,8 @@ int cmd_explain(int argc, char **argv)
 	}
 	if ((rc = check_run(&o)) != 0)
 		return rc;
+	if (o.run && !o.have_block)
+		o.a.block[0] = 256; /* a launch, not one warp: fill the SMs as the families do */
 	if (o.run)
 		o.a.n_threads = o.ro.n ? o.ro.n : ((int64_t)1 << 30) / o.a.elem_bytes;
 	s = gm_model_predict(&o.a, &p, &err);
