@@ -143,7 +143,9 @@ stage_explain() {
   /usr/bin/time -f "wall %e s" "$bin" explain --run --op store "n - 1 - gid" | sed -n '/^run on/,$p'
   /usr/bin/time -f "wall %e s" "$bin" explain --run --op store --type double "(gid % 2) * (n / 2) + gid / 2" | sed -n '/^run on/,$p'
   /usr/bin/time -f "wall %e s" "$bin" explain --run --hint cs gid | sed -n '/^run on/,$p'
+  "$bin" explain --run --json --type float2 "(gid % 4096) * 4096 + gid / 4096" >"$W/explain_run.json"; echo "json exit $?"
   "$bin" explain --run "gid - 1"; echo "exit $? (a negative index: want 2)"
+  "$bin" explain --run "1000 - gid"; echo "exit $? (negative past warp 0: want 2)"
   "$bin" explain --run --n 1099511627776 gid; echo "exit $? (too large: want 4)"
 }
 

@@ -62,6 +62,7 @@ struct explain_run_opts {
 	int source;           /* print the generated CUDA source and stop */
 };
 struct gm_access;
-int explain_run(const struct gm_access *acc, const struct explain_run_opts *ro);
+/* With json (a json_t *), the run is added to it as "run" instead of printed. */
+int explain_run(const struct gm_access *acc, const struct explain_run_opts *ro, void *json);
 
 #endif

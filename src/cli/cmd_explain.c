@@ -303,8 +303,6 @@ static int check_run(const struct explain_opts *o)
 			       "value must name the thread that wrote it)");
 	if (o->a.op == GM_OP_STORE && (o->ro.hint == 3 || o->ro.hint == 4))
 		return gm_error(GM_EXIT_USAGE, "--hint lu and nc are load hints; stores take cg or cs");
-	if (o->json)
-		return gm_error(GM_EXIT_USAGE, "--run prints text; --json is not supported with it yet");
 	return 0;
 }
 
@@ -625,6 +623,7 @@ static int add_counts(json_t *obj, const struct explain_opts *o,
 	return rc;
 }
 
+/* The explain document; with --run, the run's object is added before it is printed. */
 static int print_json(const struct explain_opts *o, const struct gm_prediction *p)
 {
 	json_t *obj = inputs_json(o, p);
@@ -632,10 +631,15 @@ static int print_json(const struct explain_opts *o, const struct gm_prediction *
 
 	if (!obj || add_counts(obj, o, p) < 0 ||
 	    json_object_set_new(obj, EK_VERDICT, json_string(p->verdict)) < 0 ||
-	    json_object_set_new(obj, EK_LANES, lanes_json(o, p)) < 0 ||
-	    json_dumpf(obj, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0)
-		rc = gm_error(GM_EXIT_CASE_FAILED, "cannot build the JSON output");
-	else
+	    json_object_set_new(obj, EK_LANES, lanes_json(o, p)) < 0) {
+		json_decref(obj);
+		return gm_error(GM_EXIT_CASE_FAILED, "cannot build the JSON output");
+	}
+	if (o->run)
+		rc = explain_run(&o->a, &o->ro, obj);
+	if (!rc && json_dumpf(obj, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0)
+		rc = gm_error(GM_EXIT_CASE_FAILED, "cannot write the JSON output");
+	else if (!rc)
 		putchar('\n');
 	json_decref(obj);
 	return rc;
@@ -665,7 +669,9 @@ int cmd_explain(int argc, char **argv)
 	if (s != GM_OK)
 		return model_error(&o, s, &err);
 	if (o.ro.source)
-		return explain_run(&o.a, &o.ro);
-	rc = o.json ? print_json(&o, &p) : print_text(&o, &p);
-	return rc || !o.run ? rc : explain_run(&o.a, &o.ro);
+		return explain_run(&o.a, &o.ro, NULL);
+	if (o.json)
+		return print_json(&o, &p);
+	rc = print_text(&o, &p);
+	return rc || !o.run ? rc : explain_run(&o.a, &o.ro, NULL);
 }

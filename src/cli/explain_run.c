@@ -3,6 +3,7 @@
  * built into a kernel (src/kernels/jit.cu), validated and timed by the runner,
  * printed beside the prediction. Semantics: include/gpumem/jit.h.
  */
+#include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli/cli.h"
@@ -94,7 +95,38 @@ static void print_run(const struct gm_run_result *r, const struct gm_case_result
 	printf("  bytes         2 x n x %d (one read, one write per thread), GB = 1e9\n", sp->elem_bytes);
 }
 
-int explain_run(const struct gm_access *acc, const struct explain_run_opts *ro)
+static void add_json(json_t *obj, const struct gm_run_result *r, const struct gm_case_result *cr,
+		     const struct gm_jit_info *in, const struct gm_launch_sample *ls, const struct gm_jit_spec *sp)
+{
+	static const char *const hints[] = { "none", "cg", "cs", "lu", "nc" };
+	json_t *run = json_pack("{s:s, s:s, s:I, s:[i,i,i], s:i, s:s, s:s, s:I, s:I, s:I, s:I, s:f, s:s, s:s, s:b}",
+				"device", r->dev.name, "arch", in->arch, "n", (json_int_t)sp->n, "block",
+				sp->block[0], sp->block[1], sp->block[2], "elem_bytes", sp->elem_bytes, "kernel",
+				sp->op == GM_OP_LOAD ? "out[gid] = in[EXPR]" : "out[EXPR] = in[gid]", "hint",
+				hints[sp->hint], "index_lo", (json_int_t)in->index_lo, "index_hi",
+				(json_int_t)in->index_hi, "in_elems", (json_int_t)in->in_elems, "out_elems",
+				(json_int_t)in->out_elems, "compile_ms", in->compile_ms, "status",
+				gm_case_status_name(cr->status), "message", cr->message, "validated",
+				cr->status == GM_CASE_OK);
+
+	if (!run)
+		return;
+	if (cr->status == GM_CASE_OK) {
+		json_object_set_new(run, "gbs", json_pack("{s:f, s:f, s:f}", "median", cr->gbs_median, "min",
+							  cr->gbs_min, "max", cr->gbs_max));
+		json_object_set_new(run, "ms_per_launch", json_real(cr->ms.median));
+		json_object_set_new(run, "cov_pct", json_real(cr->ms.cov_pct));
+		json_object_set_new(run, "samples", json_integer(cr->ms.n));
+		json_object_set_new(run, "bytes_per_launch", json_real(cr->traffic.bytes_useful));
+		json_object_set_new(run, "model_bytes_hw", json_real(cr->traffic.bytes_hw));
+		json_object_set_new(run, "model_bound_gbs", json_real(cr->pred_gbs));
+	}
+	json_object_set_new(run, "model_sampled_warps", json_integer(ls->sampled));
+	json_object_set_new(run, "model_sectors_per_warp", json_real(ls->sectors_per_warp));
+	json_object_set_new(obj, "run", run);
+}
+
+int explain_run(const struct gm_access *acc, const struct explain_run_opts *ro, void *json)
 {
 	struct gm_jit_spec sp;
 	struct gm_jit_info info;
@@ -158,6 +190,8 @@ int explain_run(const struct gm_access *acc, const struct explain_run_opts *ro)
 	s = gm_run_cases(&cp, 1, &o, &r.dev, &r);
 	if (s)
 		rc = gm_error(gm_exit_code(s), "%s", gm_last_error());
+	else if (r.ncases == 1 && json)
+		add_json((json_t *)json, &r, &r.cases[0], &info, &ls, &sp);
 	else if (r.ncases == 1)
 		print_run(&r, &r.cases[0], &info, &ls, &sp);
 	if (!rc && r.ncases == 1 && r.cases[0].status != GM_CASE_OK) {
