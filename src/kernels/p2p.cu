@@ -7,6 +7,9 @@
  *   kernel_read   a grid-stride kernel on this GPU loads the peer's buffer
  *                 through peer access and stores locally.
  *   kernel_write  loads locally, stores into the peer's buffer.
+ *   ce_read       cudaMemcpyPeerAsync peer -> local, issued here (a pull).
+ *   kernel_bidir  kernel_read and kernel_write at once on two streams: the
+ *                 link carries both directions.
  *   lat_ce_4k     a 4 KiB peer copy: us per copy.
  * supported(): one GPU -> skipped "one GPU"; no peer access between the two
  * -> skipped "peer access not possible". prepare enables peer access (both
@@ -114,6 +117,18 @@ static gm_status enable_peer(int a, int b, int *mine)
 	return GM_OK;
 }
 
+/* Modes that move data from the peer into this GPU (a peer source and a local destination). */
+static int needs_pull(int mode)
+{
+	return mode == P2P_CE_BIDIR || mode == P2P_KERNEL_READ || mode == P2P_CE_READ || mode == P2P_KERNEL_BIDIR;
+}
+
+/* Modes that move data from this GPU into the peer. */
+static int needs_push(int mode)
+{
+	return mode != P2P_KERNEL_READ && mode != P2P_CE_READ;
+}
+
 static gm_status p2p_setup(struct p2p_state *s)
 {
 	gm_status st = enable_peer(s->cur, s->peer, &s->enabled_here);
@@ -125,7 +140,7 @@ static gm_status p2p_setup(struct p2p_state *s)
 		st = gm_gpu_alloc((void **)&s->src, s->bytes);
 	if (!st)
 		st = peer_alloc(s, &s->dst);
-	if (!st && (s->mode == P2P_CE_BIDIR || s->mode == P2P_KERNEL_READ)) {
+	if (!st && needs_pull(s->mode)) {
 		st = peer_alloc(s, &s->psrc);
 		if (!st)
 			st = gm_gpu_alloc((void **)&s->ldst, s->bytes);
@@ -134,7 +149,7 @@ static gm_status p2p_setup(struct p2p_state *s)
 		st = gm_fill_random(s->src, s->bytes / 4, s->seed);
 	if (!st && s->psrc)
 		st = gm_fill_random(s->psrc, s->bytes / 4, s->seed ^ 0x9e37u);
-	if (!st && s->mode == P2P_CE_BIDIR) {
+	if (!st && (s->mode == P2P_CE_BIDIR || s->mode == P2P_KERNEL_BIDIR)) {
 		GM_CU(cudaStreamCreateWithFlags(&s->s2, cudaStreamNonBlocking));
 		GM_CU(cudaEventCreateWithFlags(&s->fork, cudaEventDisableTiming));
 		GM_CU(cudaEventCreateWithFlags(&s->join, cudaEventDisableTiming));
@@ -167,7 +182,7 @@ static gm_status p2p_prepare(const struct gm_case *c, const struct gm_run_cfg *c
 		p2p_release(s);
 		return st;
 	}
-	t->bytes_useful = t->bytes_hw = (double)s->bytes * (s->mode == P2P_CE_BIDIR ? 2 : 1);
+	t->bytes_useful = t->bytes_hw = (double)s->bytes * (s->mode == P2P_CE_BIDIR || s->mode == P2P_KERNEL_BIDIR ? 2 : 1);
 	t->ops = 1;
 	t->working_set = (int64_t)t->bytes_useful;
 	*state = s;
@@ -184,14 +199,26 @@ static gm_status p2p_launch(void *state)
 		return xf_copy_launch(s->psrc, s->ldst, s->bytes, s->dev, st);
 	case P2P_KERNEL_WRITE:
 		return xf_copy_launch(s->src, s->dst, s->bytes, s->dev, st);
+	case P2P_CE_READ:
+		GM_CU(cudaMemcpyPeerAsync(s->ldst, s->cur, s->psrc, s->peer, s->bytes, st));
+		return GM_OK;
 	case P2P_CE_BIDIR:
+	case P2P_KERNEL_BIDIR: {
+		gm_status r = GM_OK;
 		GM_CU(cudaEventRecord(s->fork, st));
 		GM_CU(cudaStreamWaitEvent(s->s2, s->fork, 0));
-		GM_CU(cudaMemcpyPeerAsync(s->ldst, s->cur, s->psrc, s->peer, s->bytes, s->s2));
-		GM_CU(cudaMemcpyPeerAsync(s->dst, s->peer, s->src, s->cur, s->bytes, st));
+		if (s->mode == P2P_CE_BIDIR) {
+			GM_CU(cudaMemcpyPeerAsync(s->ldst, s->cur, s->psrc, s->peer, s->bytes, s->s2));
+			GM_CU(cudaMemcpyPeerAsync(s->dst, s->peer, s->src, s->cur, s->bytes, st));
+		} else {
+			r = xf_copy_launch(s->psrc, s->ldst, s->bytes, s->dev, s->s2);
+			if (!r)
+				r = xf_copy_launch(s->src, s->dst, s->bytes, s->dev, st);
+		}
 		GM_CU(cudaEventRecord(s->join, s->s2));
 		GM_CU(cudaStreamWaitEvent(st, s->join, 0));
-		return GM_OK;
+		return r;
+	}
 	default:
 		GM_CU(cudaMemcpyPeerAsync(s->dst, s->peer, s->src, s->cur, s->bytes, st));
 		return GM_OK;
@@ -206,7 +233,7 @@ static gm_status p2p_verify(void *state, char *why, size_t n)
 {
 	struct p2p_state *s = (struct p2p_state *)state;
 	size_t nw = s->bytes / 4;
-	int to_peer = s->mode != P2P_KERNEL_READ, to_local = s->mode == P2P_KERNEL_READ || s->mode == P2P_CE_BIDIR;
+	int to_peer = needs_push(s->mode), to_local = needs_pull(s->mode);
 	gm_status st = GM_OK;
 
 	if (to_peer)
