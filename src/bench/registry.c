@@ -13,6 +13,15 @@ const struct gm_family *const gm_families[] = {
 	&gm_family_transpose,
 	&gm_family_banks,
 	&gm_family_rowcol,
+	&gm_family_roofline,
+	&gm_family_matvec,
+	&gm_family_gemm,
+	&gm_family_transfer,
+	&gm_family_overlap,
+	&gm_family_alloc,
+	&gm_family_atomics,
+	&gm_family_managed,
+	&gm_family_p2p,
 	NULL,
 };
 
