@@ -53,6 +53,7 @@
   /* ---- case fields and selection ---- */
   function field(c, name) {
     if (name === 'label') return c.label;
+    if (name === 'family') return c.family;
     if (c.params && name in c.params) return c.params[name];
     if (name in c.extras) return c.extras[name].v;
     const v = c[name];
@@ -70,20 +71,22 @@
     return true;
   }
 
+  /* "key=value:name,..." -> { "key=value": name } */
   function seriesNames(spec) {
     const m = {};
     for (const kv of (spec.series_names || '').split(',').filter(Boolean)) {
-      const p = kv.split('=');
-      m[p[0]] = p[1];
+      const i = kv.indexOf(':');
+      m[kv.slice(0, i)] = kv.slice(i + 1);
     }
     return m;
   }
 
   function seriesKey(spec, c, names) {
     if (!spec.series) return '';
-    const keys = spec.series.split(',');
-    if (keys.length === 1 && String(field(c, keys[0])) in names) return names[String(field(c, keys[0]))];
-    return keys.map((k) => k + '=' + field(c, k)).join(' ');
+    return spec.series.split(',').map(function (k) {
+      const kv = k + '=' + field(c, k);
+      return kv in names ? names[kv] : k === 'family' ? c.family : kv;
+    }).join(' ');
   }
 
   function axisTitle(name, unit) {
@@ -220,6 +223,13 @@
     });
   }
 
+  /* Cases drawn as horizontal lines: "copy" = labels of the family, "copy.read" = any case name. */
+  function ceilingCases(spec, run) {
+    const pre = spec.ceiling.split(',');
+    return run.cases.filter((c) => c.status === 'ok' && pre.some((p) => p.indexOf('.') >= 0
+      ? c.name.indexOf(p) === 0 : c.family === spec.family && c.label.indexOf(p) === 0));
+  }
+
   function barConfig(spec, sel) {
     const labels = [], datasets = [];
     let unit = '';
@@ -240,7 +250,7 @@
                         pointBorderWidth: 2, borderColor: '#000', backgroundColor: '#000', borderDash: [3, 3],
                         data: labels.map((x) => { const c = at(x); return c && field(c, spec.model) > 0 ? field(c, spec.model) : null; }) });
       if (spec.ceiling)
-        cases.filter((c) => c.label.indexOf(spec.ceiling) === 0).forEach(function (c, k) {
+        ceilingCases(spec, D.runs[ri]).forEach(function (c, k) {
           datasets.push({ type: 'line', label: runPrefix(D.runs[ri]) + 'ceiling: ' + c.label + ' ' + fmt(c.value, c.unit),
                           data: labels.map(() => c.value), pointRadius: 0, borderWidth: 2,
                           borderColor: color(k + 3), borderDash: runDash[ri % runDash.length] });
@@ -281,28 +291,58 @@
     return { type: 'scatter', data: { datasets: datasets }, options: o };
   }
 
+  /* Points: compute cases at their intensity; roofs: the run's derived FMA rates (flat) and bandwidths (slanted). */
   function rooflineConfig(spec, sel) {
-    const datasets = [];
-    let xlo = Infinity, xhi = 0, top = 0;
+    const datasets = [], series = [];
+    let xlo = Infinity, xhi = 0, ylo = Infinity, top = 0;
     sel.forEach(function (cases, ri) {
-      const pts = cases.map((c) => ({ x: field(c, spec.x), y: c.value, name: c.name })).filter((p) => p.x > 0 && p.y > 0);
-      pts.forEach((p) => { xlo = Math.min(xlo, p.x); xhi = Math.max(xhi, p.x); top = Math.max(top, p.y); });
-      if (pts.length)
-        datasets.push({ type: 'scatter', label: runPrefix(D.runs[ri]) + 'compute cases', data: pts,
-                        borderColor: color(ri), backgroundColor: color(ri, 0.6), pointRadius: 5 });
+      const groups = new Map();
+      for (const c of cases) {
+        const p = { x: field(c, spec.x), y: c.value, name: c.name };
+        if (!(p.x > 0) || !(p.y > 0)) continue;
+        xlo = Math.min(xlo, p.x); xhi = Math.max(xhi, p.x); ylo = Math.min(ylo, p.y); top = Math.max(top, p.y);
+        if (!groups.has(c.family)) groups.set(c.family, []);
+        groups.get(c.family).push(p);
+      }
+      for (const [k, pts] of groups) {
+        if (series.indexOf(k) < 0) series.push(k);
+        const si = series.indexOf(k);
+        datasets.push({ type: 'scatter', label: runPrefix(D.runs[ri]) + k + ' cases', data: pts,
+                        borderColor: color(si), backgroundColor: color(si, 0.6), pointRadius: 5,
+                        pointStyle: ['circle', 'triangle', 'rect', 'star'][ri % 4] });
+      }
     });
     if (!datasets.length) return null;
     const r0 = D.runs[0];
-    const hbm = r0.derived.find((d) => d.level === 'HBM' && d.unit === 'GB/s');
-    const bw = hbm ? hbm.value : r0.device ? r0.device.peak_gbs : 0;
-    if (bw > 0) {
-      const xs = [xlo / 4, top * 1000 / bw, xhi * 4];
-      datasets.push({ type: 'line', label: 'roof: ' + (hbm ? 'measured HBM ' : 'peak HBM ') + fmt(bw, 'GB/s') + ', ' + fmt(top, 'TFLOP/s'),
-                      data: xs.map((x) => ({ x: x, y: Math.min(top, bw * x / 1000) })), borderColor: '#444',
+    let flat = r0.derived.filter((d) => d.unit === 'TFLOP/s' && d.level && d.value > 0);
+    let slant = r0.derived.filter((d) => d.unit === 'GB/s' && ['HBM', 'L2', 'L1', 'smem'].indexOf(d.level) >= 0 && d.value > 0);
+    if (!slant.length && r0.device && r0.device.peak_gbs > 0)
+      slant = [{ level: 'HBM', quantity: 'theoretical peak', value: r0.device.peak_gbs, unit: 'GB/s' }];
+    if (!flat.length) flat = [{ level: 'best', quantity: 'measured case', value: top, unit: 'TFLOP/s' }];
+    const seen = {};
+    flat = flat.filter((d) => !seen['f' + d.level] && (seen['f' + d.level] = 1));
+    slant = slant.filter((d) => !seen['s' + d.level] && (seen['s' + d.level] = 1));
+    const roofTop = Math.max.apply(null, flat.map((d) => d.value));
+    const bwMin = Math.min.apply(null, slant.map((d) => d.value));
+    xlo = Math.min(xlo, roofTop * 1000 / Math.max.apply(null, slant.map((d) => d.value))) / 4;
+    xhi = Math.max(xhi, roofTop * 1000 / bwMin) * 4;
+    ylo = Math.min(ylo, bwMin * xlo / 1000);
+    slant.forEach(function (d, k) {
+      const knee = roofTop * 1000 / d.value;
+      datasets.push({ type: 'line', label: 'memory roof: ' + d.level + ' ' + d.quantity + ' ' + fmt(d.value, 'GB/s'),
+                      data: [{ x: xlo, y: d.value * xlo / 1000 }, { x: knee, y: roofTop }], borderColor: '#333',
+                      borderDash: [[], [6, 3], [2, 2]][k % 3], pointRadius: 0, borderWidth: 2 });
+    });
+    flat.forEach(function (d, k) {
+      const knee = d.value * 1000 / Math.max.apply(null, slant.map((s) => s.value));
+      datasets.push({ type: 'line', label: 'compute roof: ' + d.level + ' ' + d.quantity + ' ' + fmt(d.value, 'TFLOP/s'),
+                      data: [{ x: knee, y: d.value }, { x: xhi, y: d.value }], borderColor: color(k + 5),
                       pointRadius: 0, borderWidth: 2 });
-    }
+    });
     const o = baseOptions(spec, 'logarithmic', 'logarithmic', 'TFLOP/s');
-    o.scales.x.title.text = 'arithmetic intensity (FLOP per DRAM byte, log scale)';
+    o.scales.x.title.text = 'arithmetic intensity (FLOP per byte of DRAM traffic, log scale)';
+    o.scales.x.min = xlo; o.scales.x.max = xhi;
+    o.scales.y.min = ylo / 2;
     return { type: 'scatter', data: { datasets: datasets }, options: o };
   }
 
@@ -486,5 +526,18 @@
   caseTable();
   metadata();
   for (const draw of pending) draw();
+  /* For the browser test and for the reader: how many charts drew, and how many canvases stayed blank. */
+  let blank = 0;
+  for (const cv of document.querySelectorAll('canvas')) {
+    const px = cv.getContext('2d').getImageData(0, 0, cv.width, cv.height).data;
+    let ink = 0;
+    for (let i = 3; i < px.length && !ink; i += 4) ink = px[i];
+    if (!ink) blank++;
+  }
   document.body.setAttribute('data-charts', String(drawn));
+  document.body.setAttribute('data-blank-charts', String(blank));
+  if (location.hash) {
+    const target = document.getElementById(location.hash.slice(1));
+    if (target) target.scrollIntoView();
+  }
 })();
