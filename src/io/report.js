@@ -94,15 +94,22 @@
     return name.replace(/_/g, ' ') + (unit ? ' (' + unit + ')' : '');
   }
 
+  /* Byte axes: ticks at powers of two (every 2nd, 4th ... so that at most 12 show). */
+  function pow2Ticks(axis) {
+    const lo = Math.ceil(Math.log2(axis.min)), hi = Math.floor(Math.log2(axis.max));
+    let step = 1;
+    while ((hi - lo) / step > 12) step *= 2;
+    const t = [];
+    for (let e = lo; e <= hi; e++) if (e % step === 0) t.push({ value: Math.pow(2, e) });
+    axis.ticks = t;
+  }
+
   function ticks(isBytes, unit) {
     return {
       callback: function (v) {
         const mant = v / Math.pow(10, Math.floor(Math.log10(Math.abs(v)) + 1e-9));
         if (this.type === 'logarithmic' && !isBytes && [1, 2, 5].indexOf(Math.round(mant)) < 0) return '';
-        if (isBytes) {
-          const l = Math.log2(v);
-          return Math.abs(l - Math.round(l)) < 1e-6 && Math.round(l) % 2 === 0 ? fmtBytes(v) : '';
-        }
+        if (isBytes) return fmtBytes(v);
         return fmtNum(v);
       },
       autoSkip: !isBytes, maxRotation: 0
@@ -163,7 +170,8 @@
       },
       scales: {
         x: { type: xType, title: { display: true, text: spec.x === 'label' ? 'case' : axisTitle(spec.x) },
-             ticks: xType === 'category' ? { autoSkip: false, maxRotation: 60 } : ticks(xBytes) },
+             ticks: xType === 'category' ? { autoSkip: false, maxRotation: 60 } : ticks(xBytes),
+             afterBuildTicks: xBytes && xType === 'logarithmic' ? pow2Ticks : undefined },
         y: { type: yType, title: { display: true, text: (spec.y === 'value' ? 'measured' : spec.y.replace(/_/g, ' ')) +
                                    ' (' + unit + (yType === 'logarithmic' ? ', log scale' : '') + ')' },
              ticks: ticks(false), beginAtZero: yType !== 'logarithmic' }
@@ -191,6 +199,7 @@
                       .filter((p) => p.x !== undefined && p.y !== undefined && (!spec.xlog || p.x > 0) &&
                               (!spec.ylog || p.y > 0));
         pts.forEach((p) => { ymin = Math.min(ymin, p.y); ymax = Math.max(ymax, p.y); });
+        if (!pts.length) continue;
         datasets.push({ label: runPrefix(D.runs[ri]) + (k || 'measured'), data: pts, borderColor: color(si),
                         backgroundColor: color(si), borderDash: runDash[ri % runDash.length], pointRadius: 2,
                         borderWidth: 2 });
@@ -203,7 +212,7 @@
         }
       }
     });
-    if (!datasets.some((d) => d.data.length)) return null;
+    if (!datasets.some((d) => d.data.length > 1)) return null;   /* no line to draw: the bars show it */
     addMarks(spec, datasets, ymin, ymax);
     return { type: 'line', data: { datasets: datasets },
              options: baseOptions(spec, spec.xlog ? 'logarithmic' : 'linear', spec.ylog ? 'logarithmic' : 'linear', unit) };
@@ -242,8 +251,10 @@
     sel.forEach(function (cases, ri) {
       const at = (x) => cases.find((c) => String(field(c, spec.x)) === x);
       const ys = labels.map((x) => { const c = at(x); return c ? field(c, spec.y) : null; });
+      const isCeil = spec.ceiling ? ceilingCases(spec, D.runs[ri]).map((c) => c.name) : [];
       datasets.push({ type: 'bar', label: multi ? D.runs[ri].label : 'measured (median)', data: ys,
-                      backgroundColor: color(ri, 0.75), borderColor: color(ri), borderWidth: 1,
+                      backgroundColor: labels.map((x) => { const c = at(x); return c && isCeil.indexOf(c.name) >= 0 ? 'rgba(120,120,120,0.55)' : color(ri, 0.75); }),
+                      borderColor: color(ri), borderWidth: 1,
                       gmRange: labels.map((x) => { const c = at(x); return c && spec.y === 'value' ? [c.min, c.max] : null; }) });
       if (spec.model && ri === 0 && cases.some((c) => field(c, spec.model) > 0))
         datasets.push({ type: 'line', label: 'model bound', showLine: false, pointStyle: 'line', pointRadius: 10,
@@ -343,6 +354,7 @@
     o.scales.x.title.text = 'arithmetic intensity (FLOP per byte of DRAM traffic, log scale)';
     o.scales.x.min = xlo; o.scales.x.max = xhi;
     o.scales.y.min = ylo / 2;
+    o.scales.y.max = roofTop * 2;
     return { type: 'scatter', data: { datasets: datasets }, options: o };
   }
 
@@ -536,7 +548,12 @@
   }
   document.body.setAttribute('data-charts', String(drawn));
   document.body.setAttribute('data-blank-charts', String(blank));
-  if (location.hash) {
+  /* "#only=ID" shows that section alone (screenshots, links to one chart); "#ID" scrolls to it */
+  if (location.hash.indexOf('#only=') === 0) {
+    const id = location.hash.slice(6);
+    for (const sec of root.children)
+      if (sec.id !== id && sec.tagName !== 'H1' && !sec.classList.contains('sub')) sec.style.display = 'none';
+  } else if (location.hash) {
     const target = document.getElementById(location.hash.slice(1));
     if (target) target.scrollIntoView();
   }

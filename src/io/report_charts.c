@@ -86,7 +86,7 @@ const struct gm_chart_spec gm_report_charts[] = {
 	  "Bars are measured medians; contention on one address serialises in L2, spreading the addresses restores bandwidth." },
 	{ "gemm", "TFLOP/s", "bar", "GEMM ladder against cuBLAS", "label", "", "", "value", "", "", "ref_cublas", "", 0, 0,
 	  "FP32 matrix multiply, each kernel version from naive to warp-tiled, in TFLOP/s, per matrix shape.",
-	  "The horizontal lines are cuBLAS on the same shapes: the gap between the last bar and its line is what is left." },
+	  "Grey bars and horizontal lines are cuBLAS on each shape: the gap between a version and the line of its shape is what is left." },
 	{ "matvec", "GB/s", "bar", "Matrix-vector products against the HBM read ceiling", "label", "", "", "value", "", "",
 	  "copy.read,ref_cublas,tref_cublas", "", 0, 0,
 	  "Useful GB/s of y = A x (v*) and y = A^T x (t*) per kernel version; matvec reads A once, so it is bound by DRAM reads.",
