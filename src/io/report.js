@@ -233,10 +233,17 @@
   }
 
   /* Cases drawn as horizontal lines: "copy" = labels of the family, "copy.read" = any case name. */
+  /* A prefix from another family ("copy.read") stands for its best case only. */
   function ceilingCases(spec, run) {
-    const pre = spec.ceiling.split(',');
-    return run.cases.filter((c) => c.status === 'ok' && pre.some((p) => p.indexOf('.') >= 0
-      ? c.name.indexOf(p) === 0 : c.family === spec.family && c.label.indexOf(p) === 0));
+    const out = [];
+    for (const p of spec.ceiling.split(',')) {
+      const hit = run.cases.filter((c) => c.status === 'ok' && (p.indexOf('.') >= 0
+        ? c.name.indexOf(p) === 0 : c.family === spec.family && c.label.indexOf(p) === 0));
+      if (p.indexOf('.') < 0) out.push.apply(out, hit);
+      else if (hit.length)
+        out.push(hit.reduce((b, c) => ((c.higher_better ? c.value > b.value : c.value < b.value) ? c : b)));
+    }
+    return out;
   }
 
   function barConfig(spec, sel) {
