@@ -47,10 +47,22 @@ struct run_ctx {
 	struct gm_run_result res;
 };
 
+/* Progress on a terminal only: case n/N, its name, elapsed and an estimate of the time left. */
 static void progress(void *ctx, int i, int n, const struct gm_case *c)
 {
+	static struct timespec t0;
+	struct timespec t;
+	double el;
+	char left[32] = "";
+
 	(void)ctx;
-	fprintf(stderr, "\r[%3d/%3d] %-40s", i + 1, n, c->name);
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	if (i == 0)
+		t0 = t;
+	el = (double)(t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) * 1e-9;
+	if (i > 0)
+		snprintf(left, sizeof(left), ", about %.0f s left", el / i * (n - i));
+	fprintf(stderr, "\r\033[K[%3d/%3d] %-36s %5.1f s%s", i + 1, n, c->name, el, left);
 	if (i + 1 == n)
 		fputc('\n', stderr);
 }
