@@ -264,8 +264,8 @@
                       borderColor: color(ri), borderWidth: 1,
                       gmRange: labels.map((x) => { const c = at(x); return c && spec.y === 'value' ? [c.min, c.max] : null; }) });
       if (spec.model && ri === 0 && cases.some((c) => field(c, spec.model) > 0))
-        datasets.push({ type: 'line', label: 'model bound', showLine: false, pointStyle: 'line', pointRadius: 10,
-                        pointBorderWidth: 2, borderColor: '#000', backgroundColor: '#000', borderDash: [3, 3],
+        datasets.push({ type: 'line', label: 'model bound (black tick)', showLine: false, pointStyle: 'line', pointRadius: 10,
+                        pointBorderWidth: 2, borderColor: '#000', backgroundColor: '#000',
                         data: labels.map((x) => { const c = at(x); return c && field(c, spec.model) > 0 ? field(c, spec.model) : null; }) });
       if (spec.ceiling)
         ceilingCases(spec, D.runs[ri]).forEach(function (c, k) {

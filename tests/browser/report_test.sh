@@ -8,7 +8,8 @@
 #   - the page requested nothing outside the file (network log; the page's
 #     Content-Security-Policy also reports blocked requests),
 #   - a two-run report (overlay) draws as well.
-# With SHOTS_DIR: screenshots of each section there. Exit 77 (skipped) only
+# With SHOTS_DIR: screenshots of each section there (of REPORT_PAGE when set,
+# which is then checked the same way). Exit 77 (skipped) only
 # when there is no Chromium to run.
 set -euo pipefail
 bin=$(readlink -f "$1")
@@ -65,11 +66,15 @@ open_page "$tmp/all.html" all 15
 open_page "$tmp/two.html" overlay 1
 
 if [ -n "$shots" ]; then
-  page=${REPORT_PAGE:-$tmp/all.html}
+  page=$tmp/all.html
   mkdir -p "$shots"
-  for id in $(grep -o 'id="\(spec\|fam-[a-z0-9_]*\|roofline\|cases\|meta\)"' "$tmp/all.dom" "${REPORT_DOM:-/dev/null}" |
+  if [ -n "${REPORT_PAGE:-}" ]; then
+    page=$(readlink -f "$REPORT_PAGE")
+    open_page "$page" page 1
+  fi
+  for id in $(grep -o 'id="\(spec\|fam-[a-z0-9_]*\|roofline\|cases\|meta\)"' "$tmp/$( [ -n "${REPORT_PAGE:-}" ] && echo page || echo all).dom" |
               sed 's/.*id="//; s/"//' | awk '!seen[$0]++'); do
-    timeout 120 "$browser" "${flags[@]}" --window-size=1400,1100 --virtual-time-budget=15000 \
+    timeout 120 "$browser" "${flags[@]}" --window-size=1400,1700 --virtual-time-budget=15000 \
       --screenshot="$shots/$id.png" "file://$page#only=$id" >/dev/null 2>&1 || echo "no screenshot of $id"
   done
   echo "screenshots in $shots"
