@@ -485,6 +485,16 @@
   familySections(pending);
   caseTable();
   metadata();
+  if (window.Chart) Chart.defaults.animation = false;
   for (const draw of pending) draw();
   document.body.setAttribute('data-charts', String(drawn));
+  /* self-check for the browser test: a canvas with no painted pixel is an empty chart */
+  let empty = 0;
+  for (const cv of document.querySelectorAll('canvas')) {
+    const px = cv.getContext('2d').getImageData(0, 0, cv.width, cv.height).data;
+    let any = false;
+    for (let i = 3; i < px.length; i += 4) if (px[i]) { any = true; break; }
+    if (!any) empty++;
+  }
+  document.body.setAttribute('data-empty-charts', String(empty));
 })();
