@@ -160,7 +160,13 @@
       },
       scales: {
         x: { type: xType, title: { display: true, text: spec.x === 'label' ? 'case' : axisTitle(spec.x) },
-             ticks: xType === 'category' ? { autoSkip: false, maxRotation: 60 } : ticks(xBytes) },
+             ticks: xType === 'category' ? { autoSkip: false, maxRotation: 60 } : ticks(xBytes),
+             /* a byte axis ticks at powers of 4 (1 KiB, 4 KiB, ...), not at 1-2-5 decades */
+             afterBuildTicks: xBytes && xType === 'logarithmic' ? function (axis) {
+               const t = [];
+               for (let e = Math.ceil(Math.log2(axis.min) / 2) * 2; Math.pow(2, e) <= axis.max; e += 2) t.push({ value: Math.pow(2, e) });
+               if (t.length) axis.ticks = t;
+             } : undefined },
         y: { type: yType, title: { display: true, text: (spec.y === 'value' ? 'measured' : spec.y.replace(/_/g, ' ')) +
                                    ' (' + unit + (yType === 'logarithmic' ? ', log scale' : '') + ')' },
              ticks: ticks(false), beginAtZero: yType !== 'logarithmic' }
