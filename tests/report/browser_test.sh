@@ -68,6 +68,12 @@ saved=$fail
 planted=$(shots="" check planted "$work/planted.html" 2>&1)
 if grep -q 'requested outside' <<<"$planted"; then fail=$saved
 else echo "FAIL: the network check does not see a planted remote request"; fail=1; fi
+# and a page whose script fails is caught by the console check
+printf '<html><body data-charts="1" data-empty-charts="0"><script>console.error("planted error"); undefined_fn();</script></body></html>' >"$work/planted_err.html"
+saved=$fail
+planted=$(shots="" check planted_err "$work/planted_err.html" 2>&1)
+if grep -q 'console error' <<<"$planted"; then fail=$saved
+else echo "FAIL: the console check does not see a planted error"; fail=1; fi
 for f in "$here"/fixtures/*.json; do
   n=$(basename "$f" .json)
   "$gm" report "$f" -o "$work/$n.html" >/dev/null || { echo "FAIL $n: gpumem report"; fail=1; continue; }
