@@ -301,9 +301,11 @@
     const r0 = D.runs[0];
     const hbm = r0.derived.find((d) => d.level === 'HBM' && d.unit === 'GB/s');
     const bw = hbm ? hbm.value : r0.device ? r0.device.peak_gbs : 0;
+    const fp32 = r0.derived.find((d) => d.level === 'FP32' && d.unit === 'TFLOP/s');
+    if (fp32) top = fp32.value; /* the measured FP32 FMA ceiling, when the run has it */
     if (bw > 0) {
       const xs = [xlo / 4, top * 1000 / bw, xhi * 4];
-      datasets.push({ type: 'line', label: 'roof: ' + (hbm ? 'measured HBM ' : 'peak HBM ') + fmt(bw, 'GB/s') + ', ' + fmt(top, 'TFLOP/s'),
+      datasets.push({ type: 'line', label: 'roof: ' + (hbm ? 'measured HBM ' : 'peak HBM ') + fmt(bw, 'GB/s') + ', ' + (fp32 ? 'FP32 FMA ' : '') + fmt(top, 'TFLOP/s'),
                       data: xs.map((x) => ({ x: x, y: Math.min(top, bw * x / 1000) })), borderColor: '#444',
                       pointRadius: 0, borderWidth: 2 });
     }
