@@ -1,10 +1,7 @@
 #!/usr/bin/env bash
 # Install what gpumem builds with (Debian packages). Quiet when all is there.
 set -euo pipefail
-# libjs-chart.js: Chart.js, embedded into the HTML report at build time.
 pkgs="cmake pkg-config libjansson-dev libcmocka-dev clang libjs-chart.js"
-# `deps.sh browser`: chromium too, for the report's browser test (scripts/test.sh)
-[ "${1:-}" = browser ] && pkgs="$pkgs chromium"
 missing=""
 for p in $pkgs; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

@@ -24,7 +24,7 @@ static const struct {
 	{ P2P_KERNEL_READ, 0, 256ll << 20, "kernel_read", "kernel reads the peer's memory (peer access), writes local" },
 	{ P2P_KERNEL_WRITE, 0, 256ll << 20, "kernel_write", "kernel reads local, writes the peer's memory (peer access)" },
 	{ P2P_CE_READ, 0, 256ll << 20, "ce_read", "cudaMemcpyPeerAsync peer -> this GPU (a pull), 256 MiB" },
-	{ P2P_KERNEL_BIDIR, 0, 256ll << 20, "kernel_bidir", "kernel_read and kernel_write at once on two streams" },
+	{ P2P_KERNEL_BIDIR, 0, 256ll << 20, "kernel_bidir", "each GPU's kernel writes into the other at once" },
 	{ P2P_LATENCY, 0, 4096, "lat_ce_4k", "4 KiB cudaMemcpyPeerAsync, us per copy" },
 };
 

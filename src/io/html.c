@@ -53,20 +53,6 @@ static json_t *model_str(const struct gm_case_result *c)
 	return json_string(buf);
 }
 
-/*
- * FLOP per byte of DRAM traffic for compute cases: ops / bytes_useful, or,
- * in run files without "ops", the flops the median rate implies over the
- * median launch time. 0 when the case moves no memory (an FMA chain).
- */
-static double intensity(const struct gm_case_result *c)
-{
-	if (c->traffic.bytes_useful <= 0 || c->unit != GM_UNIT_TFLOPS)
-		return 0;
-	if (c->traffic.ops > 0)
-		return c->traffic.ops / c->traffic.bytes_useful;
-	return c->value.median * 1e9 * c->ms.median / c->traffic.bytes_useful;
-}
-
 static json_t *case_obj(const struct gm_case_result *c)
 {
 	json_t *o = json_pack("{ss ss ss so ss sb sf sf sf sf sb ss ss ss sf sf sf sf}", "name", c->name,
@@ -81,7 +67,16 @@ static json_t *case_obj(const struct gm_case_result *c)
 	if (!o)
 		return NULL;
 	json_object_set_new(o, "model", model_str(c));
-	json_object_set_new(o, "intensity", json_real(intensity(c)));
+	/*
+	 * the roofline's x: operations per byte moved (ops per launch / the case's
+	 * useful bytes); run files written before "ops" existed give the flops the
+	 * median TFLOP/s implies over the median launch time
+	 */
+	if (c->traffic.ops > 0 && c->traffic.bytes_useful > 0)
+		json_object_set_new(o, "intensity", json_real(c->traffic.ops / c->traffic.bytes_useful));
+	else if (c->unit == GM_UNIT_TFLOPS && c->traffic.bytes_useful > 0 && c->ms.median > 0 && c->value.median > 0)
+		json_object_set_new(o, "intensity",
+				    json_real(c->value.median * 1e9 * c->ms.median / c->traffic.bytes_useful));
 	json_object_set_new(o, "extras", values_obj(c->extras, c->nextras));
 	json_object_set_new(o, "notes", values_obj(c->notes, c->nnotes));
 	return o;
@@ -202,11 +197,7 @@ gm_status gm_html_write(FILE *f, const struct gm_run_result *runs, const char *c
 	      "JavaScript.</noscript></main>\n<script id=\"gm-data\" type=\"application/json\">", f);
 	write_island(f, text);
 	free(text);
-	/* first script: count errors and blocked requests (the browser test reads them) */
-	fputs("</script>\n<script>\n(function(){var b=document.documentElement,n=0,v=0;"
-	      "addEventListener('error',function(){b.setAttribute('data-errors',String(++n));});"
-	      "document.addEventListener('securitypolicyviolation',function(){b.setAttribute('data-blocked',String(++v));});"
-	      "})();\n</script>\n<script>\n", f);
+	fputs("</script>\n<script>\n", f);
 	fwrite(gm_embed_chartjs, 1, gm_embed_chartjs_len, f);
 	fputs("\n</script>\n<script>\n", f);
 	fwrite(gm_embed_report_js, 1, gm_embed_report_js_len, f);

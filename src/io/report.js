@@ -53,7 +53,6 @@
   /* ---- case fields and selection ---- */
   function field(c, name) {
     if (name === 'label') return c.label;
-    if (name === 'family') return c.family;
     if (c.params && name in c.params) return c.params[name];
     if (name in c.extras) return c.extras[name].v;
     const v = c[name];
@@ -71,22 +70,20 @@
     return true;
   }
 
-  /* "key=value:name,..." -> { "key=value": name } */
   function seriesNames(spec) {
     const m = {};
     for (const kv of (spec.series_names || '').split(',').filter(Boolean)) {
-      const i = kv.indexOf(':');
-      m[kv.slice(0, i)] = kv.slice(i + 1);
+      const p = kv.split('=');
+      m[p[0]] = p[1];
     }
     return m;
   }
 
   function seriesKey(spec, c, names) {
     if (!spec.series) return '';
-    return spec.series.split(',').map(function (k) {
-      const kv = k + '=' + field(c, k);
-      return kv in names ? names[kv] : k === 'family' ? c.family : kv;
-    }).join(' ');
+    const keys = spec.series.split(',');
+    if (keys.length === 1 && String(field(c, keys[0])) in names) return names[String(field(c, keys[0]))];
+    return keys.map((k) => k + '=' + field(c, k)).join(' ');
   }
 
   function axisTitle(name, unit) {
@@ -94,22 +91,15 @@
     return name.replace(/_/g, ' ') + (unit ? ' (' + unit + ')' : '');
   }
 
-  /* Byte axes: ticks at powers of two (every 2nd, 4th ... so that at most 12 show). */
-  function pow2Ticks(axis) {
-    const lo = Math.ceil(Math.log2(axis.min)), hi = Math.floor(Math.log2(axis.max));
-    let step = 1;
-    while ((hi - lo) / step > 12) step *= 2;
-    const t = [];
-    for (let e = lo; e <= hi; e++) if (e % step === 0) t.push({ value: Math.pow(2, e) });
-    axis.ticks = t;
-  }
-
   function ticks(isBytes, unit) {
     return {
       callback: function (v) {
         const mant = v / Math.pow(10, Math.floor(Math.log10(Math.abs(v)) + 1e-9));
         if (this.type === 'logarithmic' && !isBytes && [1, 2, 5].indexOf(Math.round(mant)) < 0) return '';
-        if (isBytes) return fmtBytes(v);
+        if (isBytes) {
+          const l = Math.log2(v);
+          return Math.abs(l - Math.round(l)) < 1e-6 && Math.round(l) % 2 === 0 ? fmtBytes(v) : '';
+        }
         return fmtNum(v);
       },
       autoSkip: !isBytes, maxRotation: 0
@@ -171,7 +161,12 @@
       scales: {
         x: { type: xType, title: { display: true, text: spec.x === 'label' ? 'case' : axisTitle(spec.x) },
              ticks: xType === 'category' ? { autoSkip: false, maxRotation: 60 } : ticks(xBytes),
-             afterBuildTicks: xBytes && xType === 'logarithmic' ? pow2Ticks : undefined },
+             /* a byte axis ticks at powers of 4 (1 KiB, 4 KiB, ...), not at 1-2-5 decades */
+             afterBuildTicks: xBytes && xType === 'logarithmic' ? function (axis) {
+               const t = [];
+               for (let e = Math.ceil(Math.log2(axis.min) / 2) * 2; Math.pow(2, e) <= axis.max; e += 2) t.push({ value: Math.pow(2, e) });
+               if (t.length) axis.ticks = t;
+             } : undefined },
         y: { type: yType, title: { display: true, text: (spec.y === 'value' ? 'measured' : spec.y.replace(/_/g, ' ')) +
                                    ' (' + unit + (yType === 'logarithmic' ? ', log scale' : '') + ')' },
              ticks: ticks(false), beginAtZero: yType !== 'logarithmic' }
@@ -199,7 +194,6 @@
                       .filter((p) => p.x !== undefined && p.y !== undefined && (!spec.xlog || p.x > 0) &&
                               (!spec.ylog || p.y > 0));
         pts.forEach((p) => { ymin = Math.min(ymin, p.y); ymax = Math.max(ymax, p.y); });
-        if (!pts.length) continue;
         datasets.push({ label: runPrefix(D.runs[ri]) + (k || 'measured'), data: pts, borderColor: color(si),
                         backgroundColor: color(si), borderDash: runDash[ri % runDash.length], pointRadius: 2,
                         borderWidth: 2 });
@@ -212,7 +206,7 @@
         }
       }
     });
-    if (!datasets.some((d) => d.data.length > 1)) return null;   /* no line to draw: the bars show it */
+    if (!datasets.some((d) => d.data.length)) return null;
     addMarks(spec, datasets, ymin, ymax);
     return { type: 'line', data: { datasets: datasets },
              options: baseOptions(spec, spec.xlog ? 'logarithmic' : 'linear', spec.ylog ? 'logarithmic' : 'linear', unit) };
@@ -232,20 +226,6 @@
     });
   }
 
-  /* Cases drawn as horizontal lines: "copy" = labels of the family, "copy.read" = any case name. */
-  /* A prefix from another family ("copy.read") stands for its best case only. */
-  function ceilingCases(spec, run) {
-    const out = [];
-    for (const p of spec.ceiling.split(',')) {
-      const hit = run.cases.filter((c) => c.status === 'ok' && (p.indexOf('.') >= 0
-        ? c.name.indexOf(p) === 0 : c.family === spec.family && c.label.indexOf(p) === 0));
-      if (p.indexOf('.') < 0) out.push.apply(out, hit);
-      else if (hit.length)
-        out.push(hit.reduce((b, c) => ((c.higher_better ? c.value > b.value : c.value < b.value) ? c : b)));
-    }
-    return out;
-  }
-
   function barConfig(spec, sel) {
     const labels = [], datasets = [];
     let unit = '';
@@ -258,17 +238,15 @@
     sel.forEach(function (cases, ri) {
       const at = (x) => cases.find((c) => String(field(c, spec.x)) === x);
       const ys = labels.map((x) => { const c = at(x); return c ? field(c, spec.y) : null; });
-      const isCeil = spec.ceiling ? ceilingCases(spec, D.runs[ri]).map((c) => c.name) : [];
       datasets.push({ type: 'bar', label: multi ? D.runs[ri].label : 'measured (median)', data: ys,
-                      backgroundColor: labels.map((x) => { const c = at(x); return c && isCeil.indexOf(c.name) >= 0 ? 'rgba(120,120,120,0.55)' : color(ri, 0.75); }),
-                      borderColor: color(ri), borderWidth: 1,
+                      backgroundColor: color(ri, 0.75), borderColor: color(ri), borderWidth: 1,
                       gmRange: labels.map((x) => { const c = at(x); return c && spec.y === 'value' ? [c.min, c.max] : null; }) });
       if (spec.model && ri === 0 && cases.some((c) => field(c, spec.model) > 0))
-        datasets.push({ type: 'line', label: 'model bound (black tick)', showLine: false, pointStyle: 'line', pointRadius: 10,
-                        pointBorderWidth: 2, borderColor: '#000', backgroundColor: '#000',
+        datasets.push({ type: 'line', label: 'model bound', showLine: false, pointStyle: 'line', pointRadius: 10,
+                        pointBorderWidth: 2, borderColor: '#000', backgroundColor: '#000', borderDash: [3, 3],
                         data: labels.map((x) => { const c = at(x); return c && field(c, spec.model) > 0 ? field(c, spec.model) : null; }) });
       if (spec.ceiling)
-        ceilingCases(spec, D.runs[ri]).forEach(function (c, k) {
+        cases.filter((c) => c.label.indexOf(spec.ceiling) === 0).forEach(function (c, k) {
           datasets.push({ type: 'line', label: runPrefix(D.runs[ri]) + 'ceiling: ' + c.label + ' ' + fmt(c.value, c.unit),
                           data: labels.map(() => c.value), pointRadius: 0, borderWidth: 2,
                           borderColor: color(k + 3), borderDash: runDash[ri % runDash.length] });
@@ -309,59 +287,30 @@
     return { type: 'scatter', data: { datasets: datasets }, options: o };
   }
 
-  /* Points: compute cases at their intensity; roofs: the run's derived FMA rates (flat) and bandwidths (slanted). */
   function rooflineConfig(spec, sel) {
-    const datasets = [], series = [];
-    let xlo = Infinity, xhi = 0, ylo = Infinity, top = 0;
+    const datasets = [];
+    let xlo = Infinity, xhi = 0, top = 0;
     sel.forEach(function (cases, ri) {
-      const groups = new Map();
-      for (const c of cases) {
-        const p = { x: field(c, spec.x), y: c.value, name: c.name };
-        if (!(p.x > 0) || !(p.y > 0)) continue;
-        xlo = Math.min(xlo, p.x); xhi = Math.max(xhi, p.x); ylo = Math.min(ylo, p.y); top = Math.max(top, p.y);
-        if (!groups.has(c.family)) groups.set(c.family, []);
-        groups.get(c.family).push(p);
-      }
-      for (const [k, pts] of groups) {
-        if (series.indexOf(k) < 0) series.push(k);
-        const si = series.indexOf(k);
-        datasets.push({ type: 'scatter', label: runPrefix(D.runs[ri]) + k + ' cases', data: pts,
-                        borderColor: color(si), backgroundColor: color(si, 0.6), pointRadius: 5,
-                        pointStyle: ['circle', 'triangle', 'rect', 'star'][ri % 4] });
-      }
+      const pts = cases.map((c) => ({ x: field(c, spec.x), y: c.value, name: c.name })).filter((p) => p.x > 0 && p.y > 0);
+      pts.forEach((p) => { xlo = Math.min(xlo, p.x); xhi = Math.max(xhi, p.x); top = Math.max(top, p.y); });
+      if (pts.length)
+        datasets.push({ type: 'scatter', label: runPrefix(D.runs[ri]) + 'compute cases', data: pts,
+                        borderColor: color(ri), backgroundColor: color(ri, 0.6), pointRadius: 5 });
     });
     if (!datasets.length) return null;
     const r0 = D.runs[0];
-    let flat = r0.derived.filter((d) => d.unit === 'TFLOP/s' && d.level && d.value > 0);
-    let slant = r0.derived.filter((d) => d.unit === 'GB/s' && ['HBM', 'L2', 'L1', 'smem'].indexOf(d.level) >= 0 && d.value > 0);
-    if (!slant.length && r0.device && r0.device.peak_gbs > 0)
-      slant = [{ level: 'HBM', quantity: 'theoretical peak', value: r0.device.peak_gbs, unit: 'GB/s' }];
-    if (!flat.length) flat = [{ level: 'best', quantity: 'measured case', value: top, unit: 'TFLOP/s' }];
-    const seen = {};
-    flat = flat.filter((d) => !seen['f' + d.level] && (seen['f' + d.level] = 1));
-    slant = slant.filter((d) => !seen['s' + d.level] && (seen['s' + d.level] = 1));
-    const roofTop = Math.max.apply(null, flat.map((d) => d.value));
-    const bwMin = Math.min.apply(null, slant.map((d) => d.value));
-    xlo = Math.min(xlo, roofTop * 1000 / Math.max.apply(null, slant.map((d) => d.value))) / 4;
-    xhi = Math.max(xhi, roofTop * 1000 / bwMin) * 4;
-    ylo = Math.min(ylo, bwMin * xlo / 1000);
-    slant.forEach(function (d, k) {
-      const knee = roofTop * 1000 / d.value;
-      datasets.push({ type: 'line', label: 'memory roof: ' + d.level + ' ' + d.quantity + ' ' + fmt(d.value, 'GB/s'),
-                      data: [{ x: xlo, y: d.value * xlo / 1000 }, { x: knee, y: roofTop }], borderColor: '#333',
-                      borderDash: [[], [6, 3], [2, 2]][k % 3], pointRadius: 0, borderWidth: 2 });
-    });
-    flat.forEach(function (d, k) {
-      const knee = d.value * 1000 / Math.max.apply(null, slant.map((s) => s.value));
-      datasets.push({ type: 'line', label: 'compute roof: ' + d.level + ' ' + d.quantity + ' ' + fmt(d.value, 'TFLOP/s'),
-                      data: [{ x: knee, y: d.value }, { x: xhi, y: d.value }], borderColor: color(k + 5),
+    const hbm = r0.derived.find((d) => d.level === 'HBM' && d.unit === 'GB/s');
+    const bw = hbm ? hbm.value : r0.device ? r0.device.peak_gbs : 0;
+    const fp32 = r0.derived.find((d) => d.level === 'FP32' && d.unit === 'TFLOP/s');
+    if (fp32) top = fp32.value; /* the measured FP32 FMA ceiling, when the run has it */
+    if (bw > 0) {
+      const xs = [xlo / 4, top * 1000 / bw, xhi * 4];
+      datasets.push({ type: 'line', label: 'roof: ' + (hbm ? 'measured HBM ' : 'peak HBM ') + fmt(bw, 'GB/s') + ', ' + (fp32 ? 'FP32 FMA ' : '') + fmt(top, 'TFLOP/s'),
+                      data: xs.map((x) => ({ x: x, y: Math.min(top, bw * x / 1000) })), borderColor: '#444',
                       pointRadius: 0, borderWidth: 2 });
-    });
+    }
     const o = baseOptions(spec, 'logarithmic', 'logarithmic', 'TFLOP/s');
-    o.scales.x.title.text = 'arithmetic intensity (FLOP per byte of DRAM traffic, log scale)';
-    o.scales.x.min = xlo; o.scales.x.max = xhi;
-    o.scales.y.min = ylo / 2;
-    o.scales.y.max = roofTop * 2;
+    o.scales.x.title.text = 'arithmetic intensity (FLOP per DRAM byte, log scale)';
     return { type: 'scatter', data: { datasets: datasets }, options: o };
   }
 
@@ -544,24 +493,16 @@
   familySections(pending);
   caseTable();
   metadata();
+  if (window.Chart) Chart.defaults.animation = false;
   for (const draw of pending) draw();
-  /* For the browser test and for the reader: how many charts drew, and how many canvases stayed blank. */
-  let blank = 0;
+  document.body.setAttribute('data-charts', String(drawn));
+  /* self-check for the browser test: a canvas with no painted pixel is an empty chart */
+  let empty = 0;
   for (const cv of document.querySelectorAll('canvas')) {
     const px = cv.getContext('2d').getImageData(0, 0, cv.width, cv.height).data;
-    let ink = 0;
-    for (let i = 3; i < px.length && !ink; i += 4) ink = px[i];
-    if (!ink) blank++;
+    let any = false;
+    for (let i = 3; i < px.length; i += 4) if (px[i]) { any = true; break; }
+    if (!any) empty++;
   }
-  document.body.setAttribute('data-charts', String(drawn));
-  document.body.setAttribute('data-blank-charts', String(blank));
-  /* "#only=ID" shows that section alone (screenshots, links to one chart); "#ID" scrolls to it */
-  if (location.hash.indexOf('#only=') === 0) {
-    const id = location.hash.slice(6);
-    for (const sec of root.children)
-      if (sec.id !== id && sec.tagName !== 'H1' && !sec.classList.contains('sub')) sec.style.display = 'none';
-  } else if (location.hash) {
-    const target = document.getElementById(location.hash.slice(1));
-    if (target) target.scrollIntoView();
-  }
+  document.body.setAttribute('data-empty-charts', String(empty));
 })();

@@ -8,8 +8,9 @@
  *                 through peer access and stores locally.
  *   kernel_write  loads locally, stores into the peer's buffer.
  *   ce_read       cudaMemcpyPeerAsync peer -> local, issued here (a pull).
- *   kernel_bidir  kernel_read and kernel_write at once on two streams: the
- *                 link carries both directions.
+ *   kernel_bidir  each GPU's kernel writes into the other at once (this GPU's
+ *                 on the harness stream, the peer's on a stream of the peer):
+ *                 the link carries both directions, driven by both GPUs' SMs.
  *   lat_ce_4k     a 4 KiB peer copy: us per copy.
  * supported(): one GPU -> skipped "one GPU"; no peer access between the two
  * -> skipped "peer access not possible". prepare enables peer access (both
@@ -75,14 +76,17 @@ static void p2p_release(void *state)
 	if (!s)
 		return;
 	cudaStreamSynchronize(gm_stream());
+	if (s->mode == P2P_KERNEL_BIDIR)
+		cudaSetDevice(s->peer);
 	if (s->s2) {
 		cudaStreamSynchronize(s->s2);
 		cudaStreamDestroy(s->s2);
 	}
-	if (s->fork)
-		cudaEventDestroy(s->fork);
 	if (s->join)
 		cudaEventDestroy(s->join);
+	cudaSetDevice(s->cur);
+	if (s->fork)
+		cudaEventDestroy(s->fork);
 	gm_gpu_free(s->src);
 	gm_gpu_free(s->ldst);
 	if (s->dst || s->psrc || s->enabled_there) {
@@ -150,9 +154,15 @@ static gm_status p2p_setup(struct p2p_state *s)
 	if (!st && s->psrc)
 		st = gm_fill_random(s->psrc, s->bytes / 4, s->seed ^ 0x9e37u);
 	if (!st && (s->mode == P2P_CE_BIDIR || s->mode == P2P_KERNEL_BIDIR)) {
-		GM_CU(cudaStreamCreateWithFlags(&s->s2, cudaStreamNonBlocking));
+		/* kernel_bidir: the second stream and its event live on the peer */
+		int on = s->mode == P2P_KERNEL_BIDIR ? s->peer : s->cur;
 		GM_CU(cudaEventCreateWithFlags(&s->fork, cudaEventDisableTiming));
-		GM_CU(cudaEventCreateWithFlags(&s->join, cudaEventDisableTiming));
+		GM_CU(cudaSetDevice(on));
+		cudaError_t e = cudaStreamCreateWithFlags(&s->s2, cudaStreamNonBlocking);
+		if (e == cudaSuccess)
+			e = cudaEventCreateWithFlags(&s->join, cudaEventDisableTiming);
+		GM_CU(cudaSetDevice(s->cur));
+		GM_CU(e);
 	}
 	if (!st)
 		GM_CU(cudaStreamSynchronize(gm_stream()));
@@ -206,16 +216,23 @@ static gm_status p2p_launch(void *state)
 	case P2P_KERNEL_BIDIR: {
 		gm_status r = GM_OK;
 		GM_CU(cudaEventRecord(s->fork, st));
-		GM_CU(cudaStreamWaitEvent(s->s2, s->fork, 0));
 		if (s->mode == P2P_CE_BIDIR) {
+			GM_CU(cudaStreamWaitEvent(s->s2, s->fork, 0));
 			GM_CU(cudaMemcpyPeerAsync(s->ldst, s->cur, s->psrc, s->peer, s->bytes, s->s2));
 			GM_CU(cudaMemcpyPeerAsync(s->dst, s->peer, s->src, s->cur, s->bytes, st));
+			GM_CU(cudaEventRecord(s->join, s->s2));
 		} else {
-			r = xf_copy_launch(s->psrc, s->ldst, s->bytes, s->dev, s->s2);
+			/* the peer writes into this GPU while this GPU writes into the peer */
+			GM_CU(cudaSetDevice(s->peer));
+			cudaError_t e = cudaStreamWaitEvent(s->s2, s->fork, 0);
+			r = e == cudaSuccess ? xf_copy_launch(s->psrc, s->ldst, s->bytes, s->dev, s->s2) : GM_OK;
+			if (e == cudaSuccess && !r)
+				e = cudaEventRecord(s->join, s->s2);
+			GM_CU(cudaSetDevice(s->cur));
+			GM_CU(e);
 			if (!r)
 				r = xf_copy_launch(s->src, s->dst, s->bytes, s->dev, st);
 		}
-		GM_CU(cudaEventRecord(s->join, s->s2));
 		GM_CU(cudaStreamWaitEvent(st, s->join, 0));
 		return r;
 	}
