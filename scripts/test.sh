@@ -4,8 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh
-# the HTML report's browser test needs chromium; without it that test is skipped, loudly
-bash scripts/deps.sh browser || echo "warning: chromium could not be installed: the report browser test will be skipped" >&2
 bash fuzz/run.sh "${GPUMEM_FUZZ_SECONDS:-60}" >fuzz-run.log 2>&1 || {
   tail -40 fuzz-run.log
   echo "error: the fuzzer found a crash (fuzz-run.log, reproducer in fuzz/out/)" >&2
