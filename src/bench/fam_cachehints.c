@@ -1,8 +1,8 @@
 /*
  * fam_cachehints.c - cache hints on a stream: default loads vs __ldg,
  * ld.global.cg / .cs / .lu, streaming and write-through stores, beside a
- * 16 MiB table gathered at random (a hint could protect the table in L2) and
- * alone (nothing to protect). Unit: GB/s of useful bytes (in + out + table
+ * 16 MiB or 40 MiB table gathered at random (a hint could protect the table
+ * in L2) and alone (nothing to protect). Unit: GB/s of useful bytes (in + out + table
  * word). derive(): the best hint's speed-up over default loads, with a table.
  * Kernels: src/kernels/cachehints.cu.
  */
@@ -23,6 +23,10 @@ static const struct {
 	{ CH_LD_LU, 1, 0, "table_ld_lu", "same, stream read with __ldlu (ld.global.lu, last use)" },
 	{ CH_ST_CS, 1, 0, "table_st_cs", "same, default load, stream written with __stcs (st.global.cs)" },
 	{ CH_ST_WT, 1, 0, "table_st_wt", "same, default load, stream written with __stwt (st.global.wt)" },
+	{ CH_LD_DEFAULT, 2, 0, "big_ld_default", "out = in + table[rand], 256 MiB stream, 40 MiB table; default load" },
+	{ CH_LD_CS, 2, 0, "big_ld_cs", "same with the 40 MiB table, stream read with __ldcs" },
+	{ CH_LD_LU, 2, 0, "big_ld_lu", "same with the 40 MiB table, stream read with __ldlu" },
+	{ CH_ST_CS, 2, 0, "big_st_cs", "same with the 40 MiB table, stream written with __stcs" },
 	{ CH_LD_DEFAULT, 0, 0, "plain_ld_default", "out = in + 1, 256 MiB stream, no table; default load" },
 	{ CH_LD_CS, 0, 0, "plain_ld_cs", "out = in + 1, no table; __ldcs" },
 	{ CH_ST_CS, 0, 0, "plain_st_cs", "out = in + 1, no table; __stcs" },
@@ -40,9 +44,9 @@ static int cachehints_enumerate(struct gm_case *out, int max)
 			      variants[k].label);
 		gm_case_measure(c, GM_UNIT_GBS, GM_TIME_EVENTS);
 		gm_case_param_add(c, "hint", variants[k].hint);
-		gm_case_param_add(c, "table", variants[k].table);
 		gm_case_param_add(c, "stream_words", CH_STREAM_WORDS);
-		gm_case_param_add(c, "table_words", variants[k].table ? CH_TABLE_WORDS : 0);
+		gm_case_param_add(c, "table_words", variants[k].table == 2 ? CH_BIG_TABLE_WORDS :
+						     variants[k].table ? CH_TABLE_WORDS : 0);
 	}
 	return NVAR;
 }
@@ -56,8 +60,13 @@ static double ok_value(const struct gm_run_result *r, const char *name)
 
 static void cachehints_derive(struct gm_run_result *r)
 {
-	for (int table = 1; table >= 0; table--) {
-		const char *base = table ? "cachehints.table_ld_default" : "cachehints.plain_ld_default";
+	static const char *bases[] = { "cachehints.plain_ld_default", "cachehints.table_ld_default",
+				       "cachehints.big_ld_default" };
+	static const char *dnames[] = { "cachehints.best_vs_default_plain", "cachehints.best_vs_default_table",
+					"cachehints.best_vs_default_big" };
+
+	for (int table = 0; table < 3; table++) {
+		const char *base = bases[table];
 		double b = ok_value(r, base), best = 0;
 		const char *best_label = NULL;
 		for (int k = 0; k < NVAR; k++) {
@@ -71,9 +80,7 @@ static void cachehints_derive(struct gm_run_result *r)
 		}
 		if (b <= 0 || best <= 0)
 			continue;
-		struct gm_derived *x = gm_result_derive(r, "cachehints",
-							 table ? "cachehints.best_vs_default_table" :
-								 "cachehints.best_vs_default_plain");
+		struct gm_derived *x = gm_result_derive(r, "cachehints", dnames[table]);
 		if (!x)
 			return;
 		snprintf(x->quantity, sizeof(x->quantity), "speed-up");

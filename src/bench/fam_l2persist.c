@@ -16,7 +16,7 @@ static const struct {
 	const char *label, *desc;
 } settings[] = {
 	{ LP_OFF, 1, "off", "16 MiB hot set re-read beside a 768 MiB stream, no access-policy window" },
-	{ LP_NOLIMIT, 0, "nolimit", "same, window hitRatio 1 over the hot set, persisting limit left at 0" },
+	{ LP_NOLIMIT, 0, "nolimit", "same, window hitRatio 1 over the hot set, persisting limit set to 0" },
 	{ 25, 0, "h025", "same, persisting limit = hot set, window hitRatio 0.25" },
 	{ 50, 0, "h050", "same, persisting limit = hot set, window hitRatio 0.50" },
 	{ 75, 0, "h075", "same, persisting limit = hot set, window hitRatio 0.75" },

@@ -13,6 +13,9 @@
  *   table_ld_lu       __ldlu (ld.global.lu: last use)
  *   table_st_cs       __stcs (st.global.cs: streaming store)
  *   table_st_wt       __stwt (st.global.wt: write-through)
+ * The big_* cases use a 40 MiB table: its reuse distance (table + the
+ * stream passing between two touches of a sector) is close to the 50 MiB L2,
+ * where evict-first stream lines could keep the table resident.
  * The plain_* cases do the same without the table (out[i] = in[i] + 1): a
  * pure stream, where no hint has anything to protect.
  * Validation: every output word on the device against the closed form, plus
@@ -47,29 +50,31 @@ template <int MODE> __device__ __forceinline__ void ch_store(uint32_t *p, uint32
 }
 
 template <int MODE, int TABLE>
-__global__ void ch_kernel(const uint32_t *in, uint32_t *out, size_t n, const uint32_t *table, uint32_t seed)
+__global__ void ch_kernel(const uint32_t *in, uint32_t *out, size_t n, const uint32_t *table, uint32_t tw,
+			  uint32_t seed)
 {
 	size_t stride = (size_t)gridDim.x * blockDim.x;
 
 	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += stride) {
 		uint32_t x = ch_load<MODE>(in + i);
-		x += TABLE ? table[gm_hash(CH_ISEED(seed), i) % CH_TABLE_WORDS] : 1u;
+		x += TABLE ? table[gm_hash(CH_ISEED(seed), i) % tw] : 1u;
 		ch_store<MODE>(out + i, x);
 	}
 }
 
 struct ch_expect {
 	uint32_t seed;
-	int table;
+	uint32_t tw;        /* table words, 0 = no table */
 	__host__ __device__ uint32_t operator()(size_t w) const
 	{
-		uint32_t t = table ? gm_hash(CH_TSEED(seed), gm_hash(CH_ISEED(seed), w) % CH_TABLE_WORDS) : 1u;
+		uint32_t t = tw ? gm_hash(CH_TSEED(seed), gm_hash(CH_ISEED(seed), w) % tw) : 1u;
 		return gm_hash(seed, w) + t;
 	}
 };
 
 struct ch_state {
 	int mode, table;
+	uint32_t tw;
 	size_t n;
 	uint32_t *in, *out, *tab;
 	uint32_t seed;
@@ -97,7 +102,8 @@ static gm_status ch_prepare(const struct gm_case *c, const struct gm_run_cfg *cf
 	if (!s)
 		return GM_ERR_NOMEM;
 	s->mode = (int)gm_case_param(c, "hint", CH_LD_DEFAULT);
-	s->table = (int)gm_case_param(c, "table", 1);
+	s->tw = (uint32_t)gm_case_param(c, "table_words", CH_TABLE_WORDS);
+	s->table = s->tw > 0;
 	s->n = (size_t)CH_STREAM_WORDS;
 	s->seed = cfg->seed;
 	s->dev = cfg->dev;
@@ -105,18 +111,18 @@ static gm_status ch_prepare(const struct gm_case *c, const struct gm_run_cfg *cf
 	if (!st)
 		st = gm_gpu_alloc((void **)&s->out, s->n * 4);
 	if (!st)
-		st = gm_gpu_alloc((void **)&s->tab, (size_t)CH_TABLE_WORDS * 4);
+		st = gm_gpu_alloc((void **)&s->tab, (size_t)(s->tw ? s->tw : 1) * 4);
 	if (!st)
 		st = gm_fill_random(s->in, s->n, s->seed);
 	if (!st)
-		st = gm_fill_random(s->tab, CH_TABLE_WORDS, CH_TSEED(s->seed));
+		st = gm_fill_random(s->tab, s->tw ? s->tw : 1, CH_TSEED(s->seed));
 	if (st) {
 		ch_release(s);
 		return st;
 	}
 	t->bytes_useful = (double)s->n * (s->table ? 12 : 8);
 	t->bytes_hw = (double)s->n * 8 + (s->table ? (double)s->n * 32 : 0);
-	t->working_set = (int64_t)(s->n * 8 + (size_t)CH_TABLE_WORDS * 4);
+	t->working_set = (int64_t)(s->n * 8 + (size_t)s->tw * 4);
 	*state = s;
 	return GM_OK;
 }
@@ -124,9 +130,9 @@ static gm_status ch_prepare(const struct gm_case *c, const struct gm_run_cfg *cf
 template <int MODE> static void ch_go(struct ch_state *s, unsigned blocks)
 {
 	if (s->table)
-		ch_kernel<MODE, 1><<<blocks, CH_THREADS, 0, gm_stream()>>>(s->in, s->out, s->n, s->tab, s->seed);
+		ch_kernel<MODE, 1><<<blocks, CH_THREADS, 0, gm_stream()>>>(s->in, s->out, s->n, s->tab, s->tw, s->seed);
 	else
-		ch_kernel<MODE, 0><<<blocks, CH_THREADS, 0, gm_stream()>>>(s->in, s->out, s->n, s->tab, s->seed);
+		ch_kernel<MODE, 0><<<blocks, CH_THREADS, 0, gm_stream()>>>(s->in, s->out, s->n, s->tab, s->tw, s->seed);
 }
 
 static gm_status ch_launch(void *state)
@@ -150,7 +156,7 @@ static gm_status ch_launch(void *state)
 static gm_status ch_verify(void *state, char *why, size_t n)
 {
 	struct ch_state *s = (struct ch_state *)state;
-	ch_expect want = { s->seed, s->table };
+	ch_expect want = { s->seed, s->tw };
 	gm_status st = gm_poison(s->out, s->n * 4);
 
 	if (!st)

@@ -6,9 +6,11 @@
  * (one 16 B load per iteration, hot[i mod nh]): between two reads of a hot
  * line 48 MiB of stream and the 16 MiB hot set pass through the 50 MiB L2,
  * so under plain LRU the hot set is mostly evicted before it is reused.
- *   off      no window, persisting limit untouched (0): the baseline.
- *   nolimit  window over the hot set with hitRatio 1, limit left at 0: the
- *            window alone, without a carve-out to persist into.
+ *   off      no window, persisting limit untouched: the baseline.
+ *   nolimit  window over the hot set with hitRatio 1, persisting limit set
+ *            to 0: the window alone, without a carve-out to persist into.
+ *   off and nolimit matter apart: the limit a context starts with need not
+ *   be 0 (9.375 MiB on the H100 with driver 580 measured here).
  *   hNNN     limit cudaLimitPersistingL2CacheSize = hot bytes, window
  *            (launch attribute cudaLaunchAttributeAccessPolicyWindow) over
  *            the hot set with hitRatio NNN %, hitProp Persisting, missProp
@@ -140,10 +142,10 @@ static gm_status lp_prepare(const struct gm_case *c, const struct gm_run_cfg *cf
 		st = gm_fill_random((uint32_t *)s->stream, s->n3 * LP_STREAM_PER_HOT * 4, s->seed);
 	if (!st)
 		st = gm_fill_random((uint32_t *)s->hot, s->nh * 4, s->seed ^ 0x4071u);
-	if (!st && s->ratio >= 0) {
+	if (!st && s->ratio != LP_OFF) {
 		LP_TRY(st, cudaDeviceGetLimit(&s->old_limit, cudaLimitPersistingL2CacheSize));
 		s->limit_changed = !st;
-		LP_TRY(st, cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, s->nh * 16));
+		LP_TRY(st, cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, s->ratio == LP_NOLIMIT ? 0 : s->nh * 16));
 		LP_TRY(st, cudaDeviceGetLimit(&s->limit_set, cudaLimitPersistingL2CacheSize));
 	}
 	if (!st && s->ratio != LP_OFF)

@@ -15,6 +15,7 @@
 /* cachehints: stream loads / stores with a cache hint, beside a reused table or alone. */
 #define CH_STREAM_WORDS (64ll << 20)   /* 256 MiB of uint32 streamed in, 256 MiB out */
 #define CH_TABLE_WORDS (4ll << 20)     /* 16 MiB table gathered at random (reused) */
+#define CH_BIG_TABLE_WORDS (10ll << 20) /* 40 MiB: reuse distance near the L2 size */
 enum { CH_LD_DEFAULT = 0, CH_LD_LDG, CH_LD_CG, CH_LD_CS, CH_LD_LU, CH_ST_CS, CH_ST_WT };
 
 /* constant: warp reads with 1..32 distinct addresses per warp. */

@@ -78,13 +78,16 @@ static gm_status tx_storage(struct tx_state *s)
 	struct cudaResourceDesc rd;
 	struct cudaTextureDesc td;
 
+	/* the copies are ordered after the fill (harness stream) and complete before the first launch */
 	GM_CU(cudaMallocPitch((void **)&s->pitched, &s->pitch, row, TX_DIM));
-	GM_CU(cudaMemcpy2D(s->pitched, s->pitch, s->dense, row, row, TX_DIM, cudaMemcpyDeviceToDevice));
+	GM_CU(cudaMemcpy2DAsync(s->pitched, s->pitch, s->dense, row, row, TX_DIM, cudaMemcpyDeviceToDevice,
+				gm_stream()));
 	memset(&rd, 0, sizeof(rd));
 	memset(&td, 0, sizeof(td));
 	if (s->mode == TX_TEX_ARRAY) {
 		GM_CU(cudaMallocArray(&s->arr, &ch, TX_DIM, TX_DIM));
-		GM_CU(cudaMemcpy2DToArray(s->arr, 0, 0, s->dense, row, row, TX_DIM, cudaMemcpyDeviceToDevice));
+		GM_CU(cudaMemcpy2DToArrayAsync(s->arr, 0, 0, s->dense, row, row, TX_DIM, cudaMemcpyDeviceToDevice,
+					       gm_stream()));
 		rd.resType = cudaResourceTypeArray;
 		rd.res.array.array = s->arr;
 	} else {
@@ -101,6 +104,7 @@ static gm_status tx_storage(struct tx_state *s)
 	td.normalizedCoords = 0;
 	if (s->mode >= TX_TEX_PITCH)
 		GM_CU(cudaCreateTextureObject(&s->tex, &rd, &td, NULL));
+	GM_CU(cudaStreamSynchronize(gm_stream()));
 	return GM_OK;
 }
 
