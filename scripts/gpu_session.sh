@@ -2,7 +2,7 @@
 # One GPU lease does everything here; all output lands under $OUT/ (packed as
 # $OUT/session.tar.gz plus the main log). Usage: gpu_session.sh STAGE...
 # Stages: env tests quick suite full cli state sanitize (memcheck, racecheck, initcheck) initcheck probe ncu
-#         spec report peers nvtx ncu_gemm
+#         spec report peers nvtx ncu_gemm explain
 set -uo pipefail
 cd "$(dirname "$0")/.."
 B=${BUILD_DIR:-build}
@@ -132,6 +132,21 @@ stage_ncu_gemm() {
       "$bin" run "$1" --reps 1 2>&1 | grep -vE "^==PROF==|^\s*$"
   done >"$W/ncu_gemm.txt" 2>&1
   grep -E "=====|Duration|Registers Per|Achieved Occupancy|Issue Slots Busy|pipe_fma|stalled" "$W/ncu_gemm.txt" | head -60
+}
+
+# explain --run: the user's expression as a kernel, validated and timed, beside the model (each under 5 s?).
+stage_explain() {
+  for e in "gid" "gid * 2" "(gid * 33) % n" "(gid % 16384) * 16384 + gid / 16384" "gid / 32 * 32"; do
+    /usr/bin/time -f "wall %e s" "$bin" explain --run "$e" | sed -n '/^run on/,$p'
+  done
+  /usr/bin/time -f "wall %e s" "$bin" explain --run --type float4 gid | sed -n '/^run on/,$p'
+  /usr/bin/time -f "wall %e s" "$bin" explain --run --op store "n - 1 - gid" | sed -n '/^run on/,$p'
+  /usr/bin/time -f "wall %e s" "$bin" explain --run --op store --type double "(gid % 2) * (n / 2) + gid / 2" | sed -n '/^run on/,$p'
+  /usr/bin/time -f "wall %e s" "$bin" explain --run --hint cs gid | sed -n '/^run on/,$p'
+  "$bin" explain --run --json --type float2 "(gid % 4096) * 4096 + gid / 4096" >"$W/explain_run.json"; echo "json exit $?"
+  "$bin" explain --run "gid - 1"; echo "exit $? (a negative index: want 2)"
+  "$bin" explain --run "1000 - gid"; echo "exit $? (negative past warp 0: want 2)"
+  "$bin" explain --run --n 1099511627776 gid; echo "exit $? (too large: want 4)"
 }
 
 # NVTX: ncu told to profile only the range of one case sees only that case's kernels.

@@ -16,7 +16,7 @@
 #include "kernels/gemm_shapes.h"
 
 static const char *const mode_label[GEMM_NMODES] = {
-	"v0_naive", "v1_smem32", "v2_block1d", "v3_block2d", "v4_vec", "v5_dbuf", "v6_warptile", "v7_warptile8x16",
+	"v0_naive", "v1_smem32", "v2_block1d", "v3_block2d", "v4_vec", "v5_dbuf", "v6_warptile", "v7_warptile8x16", "v8_warptile8x16_s3",
 	"ref_cublas",
 	"tc_fp16_cublas", "tc_bf16_cublas",
 };
@@ -29,13 +29,14 @@ static const char *const mode_desc[GEMM_NMODES] = {
 	"SGEMM, 2D blocking, two stages filled by cp.async",
 	"SGEMM, warp tiles 64 x 32, BK 16, cp.async double buffering",
 	"SGEMM, warp tiles 64 x 64, 8 x 16 per thread, 128 threads",
+	"SGEMM, as v7 with three cp.async stages",
 	"cublasSgemm (reference)",
 	"cublasGemmEx FP16 in, FP32 accumulate: tensor-core ceiling (not an FP32 GEMM)",
 	"cublasGemmEx BF16 in, FP32 accumulate: tensor-core ceiling (not an FP32 GEMM)",
 };
 
 /* Block tile edge of each version (0: none), for the modelled traffic. */
-static const int mode_tile[GEMM_NMODES] = { 0, 32, 64, 128, 128, 128, 128, 128, 0, 0, 0 };
+static const int mode_tile[GEMM_NMODES] = { 0, 32, 64, 128, 128, 128, 128, 128, 128, 0, 0, 0 };
 
 enum { TIER_DEFAULT = 0, TIER_QUICK = 1, TIER_FULL = 2 };
 
@@ -45,17 +46,16 @@ static const struct {
 	int tier;
 	unsigned quick_modes;    /* in --quick */
 } shapes[] = {
-	{ 4096, 4096, 4096, 0x1FFu, TIER_DEFAULT, (1u << GEMM_WARPTILE) | (1u << GEMM_CUBLAS) },
-	{ 8192, 8192, 8192, (1u << GEMM_VEC) | (1u << GEMM_DBUF) | (1u << GEMM_WARPTILE) | (1u << GEMM_WARPTILE16) |
-	  (1u << GEMM_CUBLAS) |
+	{ 4096, 4096, 4096, 0x3FFu, TIER_DEFAULT, (1u << GEMM_WARPTILE) | (1u << GEMM_CUBLAS) },
+	{ 8192, 8192, 8192, (1u << GEMM_WARPTILE) | (1u << GEMM_WARPTILE16) | (1u << GEMM_WARPTILE16_S3) | (1u << GEMM_CUBLAS) |
 	  (1u << GEMM_TC_FP16) | (1u << GEMM_TC_BF16), TIER_DEFAULT, 0 },
-	{ 3001, 3001, 3001, (1u << GEMM_SMEM) | (1u << GEMM_WARPTILE) | (1u << GEMM_WARPTILE16) | (1u << GEMM_CUBLAS),
-	  TIER_DEFAULT, 0 },
-	{ 32768, 128, 1024, (1u << GEMM_WARPTILE) | (1u << GEMM_WARPTILE16) | (1u << GEMM_CUBLAS), TIER_DEFAULT, 0 },
-	{ 1024, 1024, 1024, 0x1FFu, TIER_FULL, 0 },
-	{ 2048, 2048, 2048, 0x1FFu, TIER_FULL, 0 },
-	{ 8192, 8192, 8192, (1u << GEMM_NAIVE) | (1u << GEMM_SMEM) | (1u << GEMM_BLOCK1D) | (1u << GEMM_BLOCK2D),
-	  TIER_FULL, 0 },
+	{ 3001, 3001, 3001, (1u << GEMM_WARPTILE) | (1u << GEMM_WARPTILE16) | (1u << GEMM_WARPTILE16_S3) | (1u << GEMM_CUBLAS), TIER_DEFAULT, 0 },
+	{ 32768, 128, 1024, (1u << GEMM_WARPTILE) | (1u << GEMM_WARPTILE16) | (1u << GEMM_WARPTILE16_S3) | (1u << GEMM_CUBLAS), TIER_DEFAULT, 0 },
+	{ 1024, 1024, 1024, 0x3FFu, TIER_FULL, 0 },
+	{ 2048, 2048, 2048, 0x3FFu, TIER_FULL, 0 },
+	{ 8192, 8192, 8192, (1u << GEMM_NAIVE) | (1u << GEMM_SMEM) | (1u << GEMM_BLOCK1D) | (1u << GEMM_BLOCK2D) |
+	  (1u << GEMM_VEC) | (1u << GEMM_DBUF), TIER_FULL, 0 },
+	{ 3001, 3001, 3001, (1u << GEMM_SMEM), TIER_FULL, 0 },
 };
 #define NSHAPES ((int)(sizeof(shapes) / sizeof(shapes[0])))
 

@@ -23,6 +23,8 @@ static const struct {
 	{ P2P_CE_BIDIR, 0, 256ll << 20, "ce_bidir", "cudaMemcpyPeerAsync both ways at once, 256 MiB each" },
 	{ P2P_KERNEL_READ, 0, 256ll << 20, "kernel_read", "kernel reads the peer's memory (peer access), writes local" },
 	{ P2P_KERNEL_WRITE, 0, 256ll << 20, "kernel_write", "kernel reads local, writes the peer's memory (peer access)" },
+	{ P2P_CE_READ, 0, 256ll << 20, "ce_read", "cudaMemcpyPeerAsync peer -> this GPU (a pull), 256 MiB" },
+	{ P2P_KERNEL_BIDIR, 0, 256ll << 20, "kernel_bidir", "each GPU's kernel writes into the other at once" },
 	{ P2P_LATENCY, 0, 4096, "lat_ce_4k", "4 KiB cudaMemcpyPeerAsync, us per copy" },
 };
 
@@ -83,6 +85,7 @@ static void p2p_derive(struct gm_run_result *r)
 {
 	p2p_one(r, "p2p.ce_write", "peer bandwidth", 0);
 	p2p_one(r, "p2p.ce_bidir", "peer bidir bandwidth", 1);
+	p2p_one(r, "p2p.kernel_bidir", "peer bidir kernel", 1);
 }
 
 const struct gm_family gm_family_p2p = {

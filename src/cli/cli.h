@@ -6,6 +6,7 @@
 #define GPUMEM_CLI_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include "gpumem/status.h"
 
@@ -25,6 +26,7 @@ int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 /* Exit code for a library status. */
 int gm_exit_code(gm_status s);
@@ -35,6 +37,9 @@ int gm_error(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)))
 #endif
 	;
+
+/* 1 when f is a terminal and NO_COLOR is unset (and TERM is not "dumb"). */
+int gm_use_color(FILE *f);
 
 /* Options of `gpumem run`, parsed without side effects (tested in test_cli). */
 struct gm_run_args {
@@ -52,5 +57,17 @@ struct gm_run_args {
 /* Parse argv (argv[0] == "run"). On error returns GM_ERR_INVALID_ARG with a message in err. */
 gm_status gm_run_args_parse(int argc, char **argv, struct gm_run_args *a, char *err, size_t n);
 void gm_run_args_free(struct gm_run_args *a);
+
+/* `explain --run` (src/cli/explain_run.c). */
+struct explain_run_opts {
+	int64_t n;            /* threads; 0 = 1 GiB per array */
+	int hint;             /* enum gm_hint */
+	int reps;             /* 0 = 20 */
+	int device;
+	int source;           /* print the generated CUDA source and stop */
+};
+struct gm_access;
+/* With json (a json_t *), the run is added to it as "run" instead of printed. */
+int explain_run(const struct gm_access *acc, const struct explain_run_opts *ro, void *json);
 
 #endif

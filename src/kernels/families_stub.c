@@ -23,3 +23,11 @@ const struct gm_family_ops *gm_constant_ops(void) { return NULL; }
 const struct gm_family_ops *gm_local_ops(void) { return NULL; }
 const struct gm_family_ops *gm_carveout_ops(void) { return NULL; }
 const struct gm_family_ops *gm_texture_ops(void) { return NULL; }
+#include "gpumem/jit.h"
+const struct gm_family_ops *gm_jit_ops(void) { return NULL; }
+void gm_jit_set(const struct gm_jit_spec *spec, struct gm_jit_info *info) { (void)spec; (void)info; }
+gm_status gm_jit_source(const struct gm_jit_spec *spec, char *buf, size_t n)
+{
+	(void)spec; (void)buf; (void)n;
+	return gm_fail(GM_ERR_NO_DEVICE, "this gpumem was built without CUDA: explain --run needs it");
+}

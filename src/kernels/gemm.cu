@@ -287,15 +287,16 @@ __global__ void __launch_bounds__(256, 2) gemm_dbuf(const float *A, const float 
  */
 #define WT_BK 16
 
-template <int NT, int WARPS_N, int FN, int MINB>
+template <int NT, int WARPS_N, int FN, int MINB, int STAGES>
 __global__ void __launch_bounds__(NT, MINB) gemm_warptile(const float *A, const float *B, float *C, int Kp,
 							   int lda, int ldb, int ldc)
 {
 	constexpr int WARPS_M = NT / 32 / WARPS_N, WM = 128 / WARPS_M, WN = 128 / WARPS_N;
 	constexpr int LN = WN / (4 * FN), LM = 32 / LN, FM = WM / (LM * 4);
-	__shared__ __align__(16) float At[2][WT_BK][AT_LD];
-	__shared__ __align__(16) float Bs[2][WT_BK][128];
-	const int t = threadIdx.x, warp = t / 32, lane = t % 32;
+	extern __shared__ __align__(16) float smem[];
+	float (*At)[WT_BK][AT_LD] = (float (*)[WT_BK][AT_LD])smem;
+	float (*Bs)[WT_BK][128] = (float (*)[WT_BK][128])(smem + STAGES * WT_BK * AT_LD);
+	const int t = threadIdx.x, warp = t / 32, lane = t % 32, nk = Kp / WT_BK;
 	const int wm = (warp / WARPS_N) * WM, wn = (warp % WARPS_N) * WN, lm = lane / LN, ln = lane % LN;
 	const float *a = A + (size_t)blockIdx.y * 128 * lda, *b = B + blockIdx.x * 128;
 	float acc[FM * 4][FN * 4] = { { 0 } }, ra[FM * 4], rb[FN * 4];
@@ -311,18 +312,22 @@ __global__ void __launch_bounds__(NT, MINB) gemm_warptile(const float *A, const 
 			int e = t + NT * i, k = e / 32, n4 = e % 32;
 			cp_async16(&Bs[st][k][n4 * 4], b + (size_t)(k0 + k) * ldb + n4 * 4);
 		}
-		cp_async_commit();
 	};
 
-	load(0, 0);
-	for (int k0 = 0, st = 0; k0 < Kp; k0 += WT_BK, st ^= 1) {
-		if (k0 + WT_BK < Kp) {
-			load(st ^ 1, k0 + WT_BK);
-			cp_async_wait<1>();
-		} else {
-			cp_async_wait<0>();
-		}
-		__syncthreads();
+	/* STAGES - 1 tiles in flight before the first is used; one (maybe empty) group committed per step */
+#pragma unroll
+	for (int st = 0; st < STAGES - 1; st++) {
+		if (st < nk)
+			load(st, st * WT_BK);
+		cp_async_commit();
+	}
+	for (int kt = 0; kt < nk; kt++) {
+		const int st = kt % STAGES, nx = kt + STAGES - 1;
+		cp_async_wait<STAGES - 2>();
+		__syncthreads(); /* tile kt landed for all; everyone is done with the stage nx overwrites */
+		if (nx < nk)
+			load(nx % STAGES, nx * WT_BK);
+		cp_async_commit();
 #pragma unroll
 		for (int k = 0; k < WT_BK; k++) {
 #pragma unroll
@@ -337,7 +342,6 @@ __global__ void __launch_bounds__(NT, MINB) gemm_warptile(const float *A, const 
 				for (int j = 0; j < FN * 4; j++)
 					acc[i][j] += ra[i] * rb[j];
 		}
-		__syncthreads();
 	}
 #pragma unroll
 	for (int i = 0; i < FM * 4; i++) {
@@ -348,6 +352,26 @@ __global__ void __launch_bounds__(NT, MINB) gemm_warptile(const float *A, const 
 			*(float4 *)(c + g * LN * 4) = make_float4(acc[i][4 * g], acc[i][4 * g + 1], acc[i][4 * g + 2],
 								  acc[i][4 * g + 3]);
 	}
+}
+
+/* Shared memory of a warp-tile kernel with S stages; above 48 KiB it needs the opt-in attribute. */
+static size_t wt_smem(int stages)
+{
+	return (size_t)stages * WT_BK * (AT_LD + 128) * sizeof(float);
+}
+
+template <int NT, int WARPS_N, int FN, int MINB, int STAGES>
+static gm_status wt_launch(const struct gemm_state *s, dim3 grid)
+{
+	static int opted;
+	auto k = gemm_warptile<NT, WARPS_N, FN, MINB, STAGES>;
+
+	if (!opted && wt_smem(STAGES) > 48 * 1024) {
+		GM_CU(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)wt_smem(STAGES)));
+		opted = 1;
+	}
+	k<<<grid, NT, wt_smem(STAGES), gm_stream()>>>(s->A, s->B, s->C, s->Kp, s->Kp, s->Np, s->Np);
+	return GM_OK;
 }
 
 /* ---- launch ---- */
@@ -403,10 +427,16 @@ static gm_status gemm_launch(void *state)
 		gemm_dbuf<<<tiles128, 256, 0, st>>>(s->A, s->B, s->C, s->Kp, s->Kp, s->Np, s->Np);
 		break;
 	case GEMM_WARPTILE:
-		gemm_warptile<256, 4, 2, 2><<<tiles128, 256, 0, st>>>(s->A, s->B, s->C, s->Kp, s->Kp, s->Np, s->Np);
+		if (gm_status w = wt_launch<256, 4, 2, 2, 2>(s, tiles128))
+			return w;
 		break;
 	case GEMM_WARPTILE16:
-		gemm_warptile<128, 2, 4, 2><<<tiles128, 128, 0, st>>>(s->A, s->B, s->C, s->Kp, s->Kp, s->Np, s->Np);
+		if (gm_status w = wt_launch<128, 2, 4, 2, 2>(s, tiles128))
+			return w;
+		break;
+	case GEMM_WARPTILE16_S3:
+		if (gm_status w = wt_launch<128, 2, 4, 2, 3>(s, tiles128))
+			return w;
 		break;
 	case GEMM_CUBLAS:
 	case GEMM_TC_FP16:

@@ -15,6 +15,7 @@ enum gemm_mode {
 	GEMM_DBUF,          /* + two stages filled by cp.async while the other is computed */
 	GEMM_WARPTILE,      /* + warp tiles (64 x 32 per warp), conflict-free fragments, BK 16 */
 	GEMM_WARPTILE16,    /* warp tiles of 64 x 64, 8 x 16 results per thread, 128 threads */
+	GEMM_WARPTILE16_S3, /* the same with three cp.async stages (dynamic shared memory, 49 KiB) */
 	GEMM_CUBLAS,        /* cublasSgemm (reference) */
 	GEMM_TC_FP16,       /* cublasGemmEx, FP16 inputs, FP32 accumulate: the tensor cores (ceiling) */
 	GEMM_TC_BF16,       /* cublasGemmEx, BF16 inputs, FP32 accumulate: the tensor cores (ceiling) */

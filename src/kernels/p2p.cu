@@ -7,6 +7,10 @@
  *   kernel_read   a grid-stride kernel on this GPU loads the peer's buffer
  *                 through peer access and stores locally.
  *   kernel_write  loads locally, stores into the peer's buffer.
+ *   ce_read       cudaMemcpyPeerAsync peer -> local, issued here (a pull).
+ *   kernel_bidir  each GPU's kernel writes into the other at once (this GPU's
+ *                 on the harness stream, the peer's on a stream of the peer):
+ *                 the link carries both directions, driven by both GPUs' SMs.
  *   lat_ce_4k     a 4 KiB peer copy: us per copy.
  * supported(): one GPU -> skipped "one GPU"; no peer access between the two
  * -> skipped "peer access not possible". prepare enables peer access (both
@@ -72,14 +76,17 @@ static void p2p_release(void *state)
 	if (!s)
 		return;
 	cudaStreamSynchronize(gm_stream());
+	if (s->mode == P2P_KERNEL_BIDIR)
+		cudaSetDevice(s->peer);
 	if (s->s2) {
 		cudaStreamSynchronize(s->s2);
 		cudaStreamDestroy(s->s2);
 	}
-	if (s->fork)
-		cudaEventDestroy(s->fork);
 	if (s->join)
 		cudaEventDestroy(s->join);
+	cudaSetDevice(s->cur);
+	if (s->fork)
+		cudaEventDestroy(s->fork);
 	gm_gpu_free(s->src);
 	gm_gpu_free(s->ldst);
 	if (s->dst || s->psrc || s->enabled_there) {
@@ -114,6 +121,18 @@ static gm_status enable_peer(int a, int b, int *mine)
 	return GM_OK;
 }
 
+/* Modes that move data from the peer into this GPU (a peer source and a local destination). */
+static int needs_pull(int mode)
+{
+	return mode == P2P_CE_BIDIR || mode == P2P_KERNEL_READ || mode == P2P_CE_READ || mode == P2P_KERNEL_BIDIR;
+}
+
+/* Modes that move data from this GPU into the peer. */
+static int needs_push(int mode)
+{
+	return mode != P2P_KERNEL_READ && mode != P2P_CE_READ;
+}
+
 static gm_status p2p_setup(struct p2p_state *s)
 {
 	gm_status st = enable_peer(s->cur, s->peer, &s->enabled_here);
@@ -125,7 +144,7 @@ static gm_status p2p_setup(struct p2p_state *s)
 		st = gm_gpu_alloc((void **)&s->src, s->bytes);
 	if (!st)
 		st = peer_alloc(s, &s->dst);
-	if (!st && (s->mode == P2P_CE_BIDIR || s->mode == P2P_KERNEL_READ)) {
+	if (!st && needs_pull(s->mode)) {
 		st = peer_alloc(s, &s->psrc);
 		if (!st)
 			st = gm_gpu_alloc((void **)&s->ldst, s->bytes);
@@ -134,10 +153,16 @@ static gm_status p2p_setup(struct p2p_state *s)
 		st = gm_fill_random(s->src, s->bytes / 4, s->seed);
 	if (!st && s->psrc)
 		st = gm_fill_random(s->psrc, s->bytes / 4, s->seed ^ 0x9e37u);
-	if (!st && s->mode == P2P_CE_BIDIR) {
-		GM_CU(cudaStreamCreateWithFlags(&s->s2, cudaStreamNonBlocking));
+	if (!st && (s->mode == P2P_CE_BIDIR || s->mode == P2P_KERNEL_BIDIR)) {
+		/* kernel_bidir: the second stream and its event live on the peer */
+		int on = s->mode == P2P_KERNEL_BIDIR ? s->peer : s->cur;
 		GM_CU(cudaEventCreateWithFlags(&s->fork, cudaEventDisableTiming));
-		GM_CU(cudaEventCreateWithFlags(&s->join, cudaEventDisableTiming));
+		GM_CU(cudaSetDevice(on));
+		cudaError_t e = cudaStreamCreateWithFlags(&s->s2, cudaStreamNonBlocking);
+		if (e == cudaSuccess)
+			e = cudaEventCreateWithFlags(&s->join, cudaEventDisableTiming);
+		GM_CU(cudaSetDevice(s->cur));
+		GM_CU(e);
 	}
 	if (!st)
 		GM_CU(cudaStreamSynchronize(gm_stream()));
@@ -167,7 +192,7 @@ static gm_status p2p_prepare(const struct gm_case *c, const struct gm_run_cfg *c
 		p2p_release(s);
 		return st;
 	}
-	t->bytes_useful = t->bytes_hw = (double)s->bytes * (s->mode == P2P_CE_BIDIR ? 2 : 1);
+	t->bytes_useful = t->bytes_hw = (double)s->bytes * (s->mode == P2P_CE_BIDIR || s->mode == P2P_KERNEL_BIDIR ? 2 : 1);
 	t->ops = 1;
 	t->working_set = (int64_t)t->bytes_useful;
 	*state = s;
@@ -184,14 +209,33 @@ static gm_status p2p_launch(void *state)
 		return xf_copy_launch(s->psrc, s->ldst, s->bytes, s->dev, st);
 	case P2P_KERNEL_WRITE:
 		return xf_copy_launch(s->src, s->dst, s->bytes, s->dev, st);
-	case P2P_CE_BIDIR:
-		GM_CU(cudaEventRecord(s->fork, st));
-		GM_CU(cudaStreamWaitEvent(s->s2, s->fork, 0));
-		GM_CU(cudaMemcpyPeerAsync(s->ldst, s->cur, s->psrc, s->peer, s->bytes, s->s2));
-		GM_CU(cudaMemcpyPeerAsync(s->dst, s->peer, s->src, s->cur, s->bytes, st));
-		GM_CU(cudaEventRecord(s->join, s->s2));
-		GM_CU(cudaStreamWaitEvent(st, s->join, 0));
+	case P2P_CE_READ:
+		GM_CU(cudaMemcpyPeerAsync(s->ldst, s->cur, s->psrc, s->peer, s->bytes, st));
 		return GM_OK;
+	case P2P_CE_BIDIR:
+	case P2P_KERNEL_BIDIR: {
+		gm_status r = GM_OK;
+		GM_CU(cudaEventRecord(s->fork, st));
+		if (s->mode == P2P_CE_BIDIR) {
+			GM_CU(cudaStreamWaitEvent(s->s2, s->fork, 0));
+			GM_CU(cudaMemcpyPeerAsync(s->ldst, s->cur, s->psrc, s->peer, s->bytes, s->s2));
+			GM_CU(cudaMemcpyPeerAsync(s->dst, s->peer, s->src, s->cur, s->bytes, st));
+			GM_CU(cudaEventRecord(s->join, s->s2));
+		} else {
+			/* the peer writes into this GPU while this GPU writes into the peer */
+			GM_CU(cudaSetDevice(s->peer));
+			cudaError_t e = cudaStreamWaitEvent(s->s2, s->fork, 0);
+			r = e == cudaSuccess ? xf_copy_launch(s->psrc, s->ldst, s->bytes, s->dev, s->s2) : GM_OK;
+			if (e == cudaSuccess && !r)
+				e = cudaEventRecord(s->join, s->s2);
+			GM_CU(cudaSetDevice(s->cur));
+			GM_CU(e);
+			if (!r)
+				r = xf_copy_launch(s->src, s->dst, s->bytes, s->dev, st);
+		}
+		GM_CU(cudaStreamWaitEvent(st, s->join, 0));
+		return r;
+	}
 	default:
 		GM_CU(cudaMemcpyPeerAsync(s->dst, s->peer, s->src, s->cur, s->bytes, st));
 		return GM_OK;
@@ -206,7 +250,7 @@ static gm_status p2p_verify(void *state, char *why, size_t n)
 {
 	struct p2p_state *s = (struct p2p_state *)state;
 	size_t nw = s->bytes / 4;
-	int to_peer = s->mode != P2P_KERNEL_READ, to_local = s->mode == P2P_KERNEL_READ || s->mode == P2P_CE_BIDIR;
+	int to_peer = needs_push(s->mode), to_local = needs_pull(s->mode);
 	gm_status st = GM_OK;
 
 	if (to_peer)

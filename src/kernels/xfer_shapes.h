@@ -32,6 +32,10 @@ enum { MG_FAULT = 0, MG_PREFETCH = 1, MG_READMOSTLY = 2, MG_PREFERRED = 3, MG_AC
        MG_PINGPONG = 5, MG_EXPLICIT = 6 };
 
 /* p2p: variants */
-enum { P2P_CE_WRITE = 0, P2P_CE_BIDIR = 1, P2P_KERNEL_READ = 2, P2P_KERNEL_WRITE = 3, P2P_LATENCY = 4 };
+enum {
+	P2P_CE_WRITE = 0, P2P_CE_BIDIR = 1, P2P_KERNEL_READ = 2, P2P_KERNEL_WRITE = 3, P2P_LATENCY = 4,
+	P2P_CE_READ = 5,      /* cudaMemcpyPeerAsync peer -> this GPU (a pull) */
+	P2P_KERNEL_BIDIR = 6, /* a kernel reading the peer and one writing it, at once on two streams */
+};
 
 #endif
