@@ -22,6 +22,12 @@ extern const struct gm_family gm_family_alloc;
 extern const struct gm_family gm_family_atomics;
 extern const struct gm_family gm_family_managed;
 extern const struct gm_family gm_family_p2p;
+extern const struct gm_family gm_family_l2persist;
+extern const struct gm_family gm_family_cachehints;
+extern const struct gm_family gm_family_constant;
+extern const struct gm_family gm_family_local;
+extern const struct gm_family gm_family_carveout;
+extern const struct gm_family gm_family_texture;
 
 /*
  * Start case *c of family f: name "<family>.<label>" (label printf-style),

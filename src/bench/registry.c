@@ -22,6 +22,12 @@ const struct gm_family *const gm_families[] = {
 	&gm_family_atomics,
 	&gm_family_managed,
 	&gm_family_p2p,
+	&gm_family_l2persist,
+	&gm_family_cachehints,
+	&gm_family_constant,
+	&gm_family_local,
+	&gm_family_carveout,
+	&gm_family_texture,
 	NULL,
 };
 

@@ -17,6 +17,12 @@ const struct gm_family_ops *gm_alloc_ops(void) { return NULL; }
 const struct gm_family_ops *gm_atomics_ops(void) { return NULL; }
 const struct gm_family_ops *gm_managed_ops(void) { return NULL; }
 const struct gm_family_ops *gm_p2p_ops(void) { return NULL; }
+const struct gm_family_ops *gm_l2persist_ops(void) { return NULL; }
+const struct gm_family_ops *gm_cachehints_ops(void) { return NULL; }
+const struct gm_family_ops *gm_constant_ops(void) { return NULL; }
+const struct gm_family_ops *gm_local_ops(void) { return NULL; }
+const struct gm_family_ops *gm_carveout_ops(void) { return NULL; }
+const struct gm_family_ops *gm_texture_ops(void) { return NULL; }
 #include "gpumem/jit.h"
 const struct gm_family_ops *gm_jit_ops(void) { return NULL; }
 void gm_jit_set(const struct gm_jit_spec *spec, struct gm_jit_info *info) { (void)spec; (void)info; }

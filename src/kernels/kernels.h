@@ -26,6 +26,12 @@ const struct gm_family_ops *gm_alloc_ops(void);
 const struct gm_family_ops *gm_atomics_ops(void);
 const struct gm_family_ops *gm_managed_ops(void);
 const struct gm_family_ops *gm_p2p_ops(void);
+const struct gm_family_ops *gm_l2persist_ops(void);
+const struct gm_family_ops *gm_cachehints_ops(void);
+const struct gm_family_ops *gm_constant_ops(void);
+const struct gm_family_ops *gm_local_ops(void);
+const struct gm_family_ops *gm_carveout_ops(void);
+const struct gm_family_ops *gm_texture_ops(void);
 
 #ifdef __cplusplus
 }
