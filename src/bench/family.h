@@ -13,6 +13,9 @@ extern const struct gm_family gm_family_offset;
 extern const struct gm_family gm_family_transpose;
 extern const struct gm_family gm_family_banks;
 extern const struct gm_family gm_family_rowcol;
+extern const struct gm_family gm_family_hierarchy;
+extern const struct gm_family gm_family_latency;
+extern const struct gm_family gm_family_smem;
 
 /*
  * Start case *c of family f: name "<family>.<label>" (label printf-style),

@@ -13,6 +13,9 @@ const struct gm_family *const gm_families[] = {
 	&gm_family_transpose,
 	&gm_family_banks,
 	&gm_family_rowcol,
+	&gm_family_hierarchy,
+	&gm_family_latency,
+	&gm_family_smem,
 	NULL,
 };
 

@@ -17,6 +17,9 @@ const struct gm_family_ops *gm_offset_ops(void);
 const struct gm_family_ops *gm_transpose_ops(void);
 const struct gm_family_ops *gm_banks_ops(void);
 const struct gm_family_ops *gm_rowcol_ops(void);
+const struct gm_family_ops *gm_hierarchy_ops(void);
+const struct gm_family_ops *gm_latency_ops(void);
+const struct gm_family_ops *gm_smem_ops(void);
 
 #ifdef __cplusplus
 }
