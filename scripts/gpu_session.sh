@@ -2,7 +2,7 @@
 # One GPU lease does everything here; all output lands under $OUT/ (packed as
 # $OUT/session.tar.gz plus the main log). Usage: gpu_session.sh STAGE...
 # Stages: env tests quick suite full cli state sanitize (memcheck, racecheck, initcheck) initcheck probe ncu
-#         spec report
+#         spec report peers nvtx ncu_gemm explain
 set -uo pipefail
 cd "$(dirname "$0")/.."
 B=${BUILD_DIR:-build}
@@ -74,8 +74,13 @@ stage_report() {
 }
 
 stage_sanitize() {
-  compute-sanitizer --tool memcheck --leak-check full "$bin" run --quick --reps 1 --size 64M >"$W/memcheck.txt" 2>&1
+  # the quick suite of every family; gemm's quick cases (4096^3) are too slow under memcheck: its 1024^3 ladder instead
+  fams=$("$bin" list | awk '/^# /{print $2}' | grep -vx gemm)
+  compute-sanitizer --tool memcheck --leak-check full "$bin" run --quick $fams --reps 1 --size 64M >"$W/memcheck.txt" 2>&1
   tail -5 "$W/memcheck.txt"
+  compute-sanitizer --tool memcheck --leak-check full "$bin" run $("$bin" list gemm | awk '/_1024 /{print $1}') \
+    --reps 1 >"$W/memcheck_gemm.txt" 2>&1
+  tail -3 "$W/memcheck_gemm.txt"
   compute-sanitizer --tool racecheck "$bin" run transpose.v1 transpose.v2 transpose.v3 transpose.v4 transpose.v5 --reps 1 --size 16M >"$W/racecheck.txt" 2>&1
   tail -5 "$W/racecheck.txt"
   stage_initcheck
@@ -95,6 +100,60 @@ stage_initcheck() {
 
 stage_probe() {
   bash tests/gpu/model_vs_counters.sh "$B" "$W/probe" 2>&1 | tail -40
+}
+
+# The peer tools, built outside the repository (docs/METHODOLOGY.md, "Peers") and carried in $PEERS.
+# CUPTI/nvperf for gpu-benches come from the GPU machine's toolkit.
+stage_peers() {
+  P=${PEERS:-.carry/peers}
+  export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}:/usr/local/cuda/extras/CUPTI/lib64:/usr/local/cuda/lib64
+  [ -x "$P/mixbench-cuda" ] && { echo "== mixbench-cuda"; timeout 150 "$P/mixbench-cuda"; echo "rc $?"; } >"$W/peer_mixbench.txt" 2>&1
+  [ -x "$P/nvbandwidth" ] && { echo "== nvbandwidth -b 512 -i 5 -t device_local_copy host_to_device_memcpy_ce device_to_host_memcpy_ce host_to_device_bidirectional_memcpy_ce"
+    timeout 150 "$P/nvbandwidth" -b 512 -i 5 -t device_local_copy host_to_device_memcpy_ce device_to_host_memcpy_ce \
+      host_to_device_bidirectional_memcpy_ce; echo "rc $?"; } >"$W/peer_nvbandwidth.txt" 2>&1
+  [ -x "$P/cuda-l2-cache" ] && { echo "== gpu-benches cuda-l2-cache"; timeout 100 "$P/cuda-l2-cache"; echo "rc $?"; } >"$W/peer_gpu-l2-cache.txt" 2>&1
+  [ -x "$P/cuda-cache" ] && { echo "== gpu-benches cuda-cache"; timeout 100 "$P/cuda-cache"; echo "rc $?"; } >"$W/peer_gpu-cache.txt" 2>&1
+  tail -n 4 "$W"/peer_*.txt
+}
+
+# Why the best SGEMM stops short of cuBLAS: issue, pipes and stall reasons of one launch each.
+stage_ncu_gemm() {
+  st=""
+  for r in barrier long_scoreboard short_scoreboard mio_throttle math_pipe_throttle not_selected selected wait \
+           dispatch_stall lg_throttle no_instruction; do
+    st="$st,smsp__average_warps_issue_stalled_${r}_per_issue_active.ratio"
+  done
+  for c in "gemm.v7_warptile8x16_4096 ^gemm_warptile" "gemm.ref_cublas_4096 sgemm|xmma|cutlass"; do
+    set -- $c
+    echo "===== $1 (kernels matching $2, second launch)"
+    timeout 120 ncu --clock-control none --launch-skip 1 --launch-count 1 -k "regex:$2" --section SpeedOfLight \
+      --section ComputeWorkloadAnalysis --section Occupancy --section LaunchStats --section InstructionStats \
+      --metrics "sm__inst_executed_pipe_fma.avg.pct_of_peak_sustained_active${st}" \
+      "$bin" run "$1" --reps 1 2>&1 | grep -vE "^==PROF==|^\s*$"
+  done >"$W/ncu_gemm.txt" 2>&1
+  grep -E "=====|Duration|Registers Per|Achieved Occupancy|Issue Slots Busy|pipe_fma|stalled" "$W/ncu_gemm.txt" | head -60
+}
+
+# explain --run: the user's expression as a kernel, validated and timed, beside the model (each under 5 s?).
+stage_explain() {
+  for e in "gid" "gid * 2" "(gid * 33) % n" "(gid % 16384) * 16384 + gid / 16384" "gid / 32 * 32"; do
+    /usr/bin/time -f "wall %e s" "$bin" explain --run "$e" | sed -n '/^run on/,$p'
+  done
+  /usr/bin/time -f "wall %e s" "$bin" explain --run --type float4 gid | sed -n '/^run on/,$p'
+  /usr/bin/time -f "wall %e s" "$bin" explain --run --op store "n - 1 - gid" | sed -n '/^run on/,$p'
+  /usr/bin/time -f "wall %e s" "$bin" explain --run --op store --type double "(gid % 2) * (n / 2) + gid / 2" | sed -n '/^run on/,$p'
+  /usr/bin/time -f "wall %e s" "$bin" explain --run --hint cs gid | sed -n '/^run on/,$p'
+  "$bin" explain --run --json --type float2 "(gid % 4096) * 4096 + gid / 4096" >"$W/explain_run.json"; echo "json exit $?"
+  "$bin" explain --run "gid - 1"; echo "exit $? (a negative index: want 2)"
+  "$bin" explain --run "1000 - gid"; echo "exit $? (negative past warp 0: want 2)"
+  "$bin" explain --run --n 1099511627776 gid; echo "exit $? (too large: want 4)"
+}
+
+# NVTX: ncu told to profile only the range of one case sees only that case's kernels.
+stage_nvtx() {
+  ncu --clock-control none --nvtx --nvtx-include "roofline.fma_fp32/" --metrics gpu__time_duration.sum --csv \
+    "$bin" run copy.v5_b16_ilp4 roofline.fma_fp32 --reps 2 --size 256M >"$W/nvtx.csv" 2>"$W/nvtx.err"
+  echo "kernels profiled inside roofline.fma_fp32/: $(grep -c roof_fma "$W/nvtx.csv"); others: $(grep -v roof_fma "$W/nvtx.csv" | grep -c gpu__time_duration)"
 }
 
 # Counters of one kernel of chosen cases: sectors the L1 saw vs bytes DRAM moved.

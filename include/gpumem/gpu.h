@@ -81,6 +81,15 @@ void gm_timer_destroy(struct gm_timer *t);
 struct gm_device_state;
 gm_status gm_gpu_state_read(struct gm_device_state *st);
 
+/*
+ * An NVTX range named after a case around its timed region, so that runs under
+ * Nsight Systems or Nsight Compute (--nvtx --nvtx-include "copy.v5_b16_ilp4/")
+ * can be filtered by case. NVTX v3 is header-only: without a tool attached
+ * these cost a branch and load nothing.
+ */
+void gm_gpu_range_push(const char *name);
+void gm_gpu_range_pop(void);
+
 /* Release everything the device layer holds (stream, primary context use). */
 void gm_gpu_close(void);
 

@@ -48,13 +48,16 @@ struct gm_expr_error {
 /*
  * The variables an expression may name. Every value is a 64-bit signed
  * integer. Names accepted: lane warp tid, threadIdx.x/y/z (tx ty tz),
- * blockIdx.x/y/z (bx by bz), blockDim.x/y/z (bdx bdy bdz).
+ * blockIdx.x/y/z (bx by bz), blockDim.x/y/z (bdx bdy bdz), gid (the global
+ * linear thread id of a 1D grid: bx * threads per block + tid) and n (the
+ * threads of the launch).
  */
 struct gm_thread_vars {
 	int64_t lane, warp, tid;
 	int64_t tx, ty, tz;
 	int64_t bx, by, bz;
 	int64_t bdx, bdy, bdz;
+	int64_t gid, n;
 };
 
 /* Parse C-like integer expression text. On error *out is NULL and err is set. */
@@ -69,6 +72,17 @@ void gm_expr_free(struct gm_expr *e);
  */
 gm_status gm_expr_eval(const struct gm_expr *e, const struct gm_thread_vars *v,
 		       int64_t *out, struct gm_expr_error *err);
+
+/*
+ * The expression as CUDA C source over 64-bit signed variables named as in
+ * the expression language (threadIdx.x and tx both become tx_, ...), for
+ * kernels generated around it (`explain --run`). The text is parsed first, so
+ * only the language's tokens reach the output. GM_ERR_PARSE with err set, or
+ * GM_ERR_INVALID_ARG when out is too small.
+ */
+gm_status gm_expr_to_c(const char *text, char *out, size_t n, struct gm_expr_error *err);
+/* The declarations of those variables for a kernel of a 1D grid, `n` given as `n_arg`. */
+const char *gm_expr_c_prelude(void);
 
 /* ---- one warp's access ------------------------------------------------ */
 
@@ -85,6 +99,7 @@ struct gm_access {
 	int64_t base;         /* byte offset of element 0 from a 256 B aligned start */
 	const char *index;    /* index expression (elements) */
 	const char *active;   /* lanes where this is non-zero are active; NULL = all */
+	int64_t n_threads;    /* value of `n` (threads of the launch); 0 = one block */
 };
 
 struct gm_lane {
@@ -136,6 +151,22 @@ struct gm_prediction {
  * GM_ERR_INVALID_ARG / GM_ERR_PARSE / GM_ERR_EVAL with err filled.
  */
 gm_status gm_model_predict(const struct gm_access *a, struct gm_prediction *p,
+			   struct gm_expr_error *err);
+
+/* The model over a 1D launch of n threads, sampled (src/model/launch.c). */
+struct gm_launch_sample {
+	int64_t warps;              /* warps of the launch */
+	int sampled;                /* warps predicted, spread evenly over the grid */
+	double requests_per_warp;   /* global: mean requests of a sampled warp */
+	double sectors_per_warp;    /* global: mean 32 B sectors of a sampled warp */
+};
+/*
+ * a describes warp 0 of block 0 (block, element, index, base); blockIdx.x and
+ * the warp vary over up to `samples` warps; threads with gid >= n are
+ * inactive. GM_ERR_EVAL / GM_ERR_INVALID_ARG as gm_model_predict for the first
+ * sampled warp that fails.
+ */
+gm_status gm_launch_sample(const struct gm_access *a, int64_t n, int samples, struct gm_launch_sample *out,
 			   struct gm_expr_error *err);
 
 /*

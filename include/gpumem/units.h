@@ -27,6 +27,7 @@ enum gm_unit {
 	GM_UNIT_TFLOPS,       /* "TFLOP/s" */
 	GM_UNIT_BYTES,        /* "B": a size (derived capacities, reach) */
 	GM_UNIT_PCT,          /* "%" */
+	GM_UNIT_FLOP_BYTE,    /* "flop/B": arithmetic intensity (roofline) */
 	GM_UNIT_COUNT         /* number of units; not a unit */
 };
 

@@ -16,6 +16,15 @@ extern const struct gm_family gm_family_rowcol;
 extern const struct gm_family gm_family_hierarchy;
 extern const struct gm_family gm_family_latency;
 extern const struct gm_family gm_family_smem;
+extern const struct gm_family gm_family_roofline;
+extern const struct gm_family gm_family_matvec;
+extern const struct gm_family gm_family_gemm;
+extern const struct gm_family gm_family_transfer;
+extern const struct gm_family gm_family_overlap;
+extern const struct gm_family gm_family_alloc;
+extern const struct gm_family gm_family_atomics;
+extern const struct gm_family gm_family_managed;
+extern const struct gm_family gm_family_p2p;
 
 /*
  * Start case *c of family f: name "<family>.<label>" (label printf-style),

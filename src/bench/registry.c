@@ -16,6 +16,15 @@ const struct gm_family *const gm_families[] = {
 	&gm_family_hierarchy,
 	&gm_family_latency,
 	&gm_family_smem,
+	&gm_family_roofline,
+	&gm_family_matvec,
+	&gm_family_gemm,
+	&gm_family_transfer,
+	&gm_family_overlap,
+	&gm_family_alloc,
+	&gm_family_atomics,
+	&gm_family_managed,
+	&gm_family_p2p,
 	NULL,
 };
 

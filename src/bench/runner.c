@@ -348,8 +348,11 @@ static gm_status run_one(const struct gm_case *c, const struct gm_runner_opts *o
 	if (!s)
 		s = ops->verify(st, why, sizeof(why));
 	cr->verified = s == GM_OK;
-	if (!s)
+	if (!s) {
+		gm_gpu_range_push(c->name);
 		s = sample_case(ops, st, o, cr);
+		gm_gpu_range_pop();
+	}
 	if (!s && ops->annotate)
 		ops->annotate(st, cr);
 	if (st)

@@ -53,4 +53,16 @@ struct gm_run_args {
 gm_status gm_run_args_parse(int argc, char **argv, struct gm_run_args *a, char *err, size_t n);
 void gm_run_args_free(struct gm_run_args *a);
 
+/* `explain --run` (src/cli/explain_run.c). */
+struct explain_run_opts {
+	int64_t n;            /* threads; 0 = 1 GiB per array */
+	int hint;             /* enum gm_hint */
+	int reps;             /* 0 = 20 */
+	int device;
+	int source;           /* print the generated CUDA source and stop */
+};
+struct gm_access;
+/* With json (a json_t *), the run is added to it as "run" instead of printed. */
+int explain_run(const struct gm_access *acc, const struct explain_run_opts *ro, void *json);
+
 #endif

@@ -81,6 +81,18 @@ static const char usage_text[] =
 "  --base BYTES            byte offset of element 0 (default 0)\n"
 "  --active EXPR           only lanes where EXPR is non-zero access memory\n"
 "  --json                  print one JSON object instead of text\n"
+"\n"
+"run on the GPU (global memory):\n"
+"  --run                   build a kernel around EXPR with NVRTC, validate it, time it,\n"
+"                          print it beside the prediction. A 1D grid of --n threads in\n"
+"                          blocks of --block; gid = blockIdx.x * threads per block + tid;\n"
+"                          --op load: out[gid] = in[EXPR]; --op store: out[EXPR] = in[gid].\n"
+"                          EXPR may also use gid and n.\n"
+"  --n N                   threads (default: 1 GiB per array); --block defaults to 256\n"
+"  --hint cg|cs|lu|nc      cache hint of the access (stores: cg, cs)\n"
+"  --reps N                timed samples (default 20)\n"
+"  --device N              GPU (default 0)\n"
+"  --source                print the generated CUDA source instead of running it\n"
 "  -h, --help              show this help\n"
 "\n"
 "examples:\n"
@@ -90,6 +102,8 @@ static const char usage_text[] =
 
 struct explain_opts {
 	struct gm_access a;
+	int run, have_block;
+	struct explain_run_opts ro;
 	const char *type;   /* type name shown in the output, NULL with --bytes */
 	int have_type, have_bytes;
 	int json;
@@ -98,7 +112,7 @@ struct explain_opts {
 
 enum {
 	OPT_SPACE = 256, OPT_OP, OPT_TYPE, OPT_BYTES, OPT_BLOCK, OPT_WARP,
-	OPT_BLOCK_IDX, OPT_BASE, OPT_ACTIVE, OPT_JSON,
+	OPT_BLOCK_IDX, OPT_BASE, OPT_ACTIVE, OPT_JSON, OPT_RUN, OPT_N, OPT_HINT, OPT_REPS, OPT_DEVICE, OPT_SOURCE,
 };
 
 static const struct option long_opts[] = {
@@ -112,6 +126,12 @@ static const struct option long_opts[] = {
 	{ "base", required_argument, NULL, OPT_BASE },
 	{ "active", required_argument, NULL, OPT_ACTIVE },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "run", no_argument, NULL, OPT_RUN },
+	{ "n", required_argument, NULL, OPT_N },
+	{ "hint", required_argument, NULL, OPT_HINT },
+	{ "reps", required_argument, NULL, OPT_REPS },
+	{ "device", required_argument, NULL, OPT_DEVICE },
+	{ "source", no_argument, NULL, OPT_SOURCE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -224,6 +244,7 @@ static int set_option(struct explain_opts *o, int c, const char *val)
 		o->type = NULL;
 		return parse_int(val, &o->a.elem_bytes) < 0 ? bad_value("bytes", val, NULL) : 0;
 	case OPT_BLOCK:
+		o->have_block = 1;
 		return parse_dims(val, o->a.block, 1) < 0 ?
 		       bad_value("block", val, "expected X[,Y[,Z]]") : 0;
 	case OPT_BLOCK_IDX:
@@ -236,10 +257,53 @@ static int set_option(struct explain_opts *o, int c, const char *val)
 	case OPT_ACTIVE:
 		o->a.active = val;
 		return 0;
+	case OPT_RUN:
+		o->run = 1;
+		return 0;
+	case OPT_SOURCE:
+		o->run = o->ro.source = 1;
+		return 0;
+	case OPT_N:
+		return parse_i64(val, &o->ro.n) < 0 || o->ro.n <= 0 || o->ro.n > ((int64_t)1 << 40) ?
+		       bad_value("n", val, "a thread count from 1 to 2^40") : 0;
+	case OPT_REPS:
+		return parse_int(val, &o->ro.reps) < 0 || o->ro.reps < 1 || o->ro.reps > 10000 ?
+		       bad_value("reps", val, "1..10000") : 0;
+	case OPT_DEVICE:
+		return parse_int(val, &o->ro.device) < 0 || o->ro.device < 0 ? bad_value("device", val, NULL) : 0;
+	case OPT_HINT: {
+		static const char *const h[] = { "cg", "cs", "lu", "nc" };
+		for (int k = 0; k < 4; k++)
+			if (!strcmp(val, h[k])) {
+				o->ro.hint = k + 1;
+				return 0;
+			}
+		return bad_value("hint", val, "use cg, cs, lu or nc");
+	}
 	default: /* OPT_JSON */
 		o->json = 1;
 		return 0;
 	}
+}
+
+/* What --run accepts beyond what the model does. */
+static int check_run(const struct explain_opts *o)
+{
+	if (!o->run && (o->ro.n || o->ro.hint || o->ro.reps))
+		return gm_error(GM_EXIT_USAGE, "--n, --hint and --reps go with --run");
+	if (!o->run)
+		return 0;
+	if (o->a.space != GM_SPACE_GLOBAL)
+		return gm_error(GM_EXIT_USAGE, "--run measures global memory; --space shared is not supported yet");
+	if (o->a.active || o->a.base || o->a.warp || o->a.block_idx[0] || o->a.block_idx[1] || o->a.block_idx[2])
+		return gm_error(GM_EXIT_USAGE, "--run times every thread of the launch: --active, --base, --warp "
+			       "and --block-idx do not apply");
+	if (o->a.op == GM_OP_STORE && o->a.elem_bytes < 4)
+		return gm_error(GM_EXIT_USAGE, "--run --op store needs elements of 4 bytes or more (a stored "
+			       "value must name the thread that wrote it)");
+	if (o->a.op == GM_OP_STORE && (o->ro.hint == 3 || o->ro.hint == 4))
+		return gm_error(GM_EXIT_USAGE, "--hint lu and nc are load hints; stores take cg or cs");
+	return 0;
 }
 
 static int unknown_option(char **argv, int c)
@@ -559,6 +623,7 @@ static int add_counts(json_t *obj, const struct explain_opts *o,
 	return rc;
 }
 
+/* The explain document; with --run, the run's object is added before it is printed. */
 static int print_json(const struct explain_opts *o, const struct gm_prediction *p)
 {
 	json_t *obj = inputs_json(o, p);
@@ -566,10 +631,15 @@ static int print_json(const struct explain_opts *o, const struct gm_prediction *
 
 	if (!obj || add_counts(obj, o, p) < 0 ||
 	    json_object_set_new(obj, EK_VERDICT, json_string(p->verdict)) < 0 ||
-	    json_object_set_new(obj, EK_LANES, lanes_json(o, p)) < 0 ||
-	    json_dumpf(obj, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0)
-		rc = gm_error(GM_EXIT_CASE_FAILED, "cannot build the JSON output");
-	else
+	    json_object_set_new(obj, EK_LANES, lanes_json(o, p)) < 0) {
+		json_decref(obj);
+		return gm_error(GM_EXIT_CASE_FAILED, "cannot build the JSON output");
+	}
+	if (o->run)
+		rc = explain_run(&o->a, &o->ro, obj);
+	if (!rc && json_dumpf(obj, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0)
+		rc = gm_error(GM_EXIT_CASE_FAILED, "cannot write the JSON output");
+	else if (!rc)
 		putchar('\n');
 	json_decref(obj);
 	return rc;
@@ -589,8 +659,19 @@ int cmd_explain(int argc, char **argv)
 		fputs(usage_text, stdout);
 		return GM_EXIT_OK;
 	}
+	if ((rc = check_run(&o)) != 0)
+		return rc;
+	if (o.run && !o.have_block)
+		o.a.block[0] = 256; /* a launch, not one warp: fill the SMs as the families do */
+	if (o.run)
+		o.a.n_threads = o.ro.n ? o.ro.n : ((int64_t)1 << 30) / o.a.elem_bytes;
 	s = gm_model_predict(&o.a, &p, &err);
 	if (s != GM_OK)
 		return model_error(&o, s, &err);
-	return o.json ? print_json(&o, &p) : print_text(&o, &p);
+	if (o.ro.source)
+		return explain_run(&o.a, &o.ro, NULL);
+	if (o.json)
+		return print_json(&o, &p);
+	rc = print_text(&o, &p);
+	return rc || !o.run ? rc : explain_run(&o.a, &o.ro, NULL);
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cuda_runtime_api.h>
+#include <nvtx3/nvToolsExt.h>
 #include "gpumem/gpu.h"
 #include "gpumem/result.h"
 #include "gpumem/units.h"
@@ -245,6 +246,16 @@ gm_status gm_gpu_state_read(struct gm_device_state *st)
 	st->persisting_l2_limit = (int64_t)v;
 	st->valid = 1;
 	return GM_OK;
+}
+
+void gm_gpu_range_push(const char *name)
+{
+	nvtxRangePushA(name);
+}
+
+void gm_gpu_range_pop(void)
+{
+	nvtxRangePop();
 }
 
 void gm_gpu_close(void)

@@ -193,6 +193,7 @@ static gm_status read_case(json_t *o, struct gm_case_result *c)
 	c->traffic.bytes_hw = num(o, K_C_BYTES_HW);
 	c->traffic.accesses = num(o, K_C_ACCESSES);
 	c->traffic.working_set = (int64_t)num(o, K_C_WORKING_SET);
+	c->traffic.ops = num(o, K_C_OPS);
 	read_params(json_object_get(o, K_C_PARAMS), c);
 	read_stats(json_object_get(o, K_C_STATS), &c->ms);
 	c->gbs_median = num(gbs, K_S_MEDIAN);

@@ -119,6 +119,8 @@ static json_t *case_json(const struct gm_case_result *c)
 			 c->slowdown, K_C_PRED, pred_json(c), K_C_PRED_EFF, c->pred_efficiency_pct);
 
 	json_object_set_new(o, K_C_PRED_GBS, json_real(c->pred_gbs));
+	if (c->traffic.ops > 0) /* flops of TFLOP/s cases: intensity = ops / bytes_useful */
+		json_object_set_new(o, K_C_OPS, json_real(c->traffic.ops));
 	json_object_set_new(o, K_C_PRED_SLOW, json_real(c->pred_slowdown));
 	json_object_set_new(o, K_C_UNIT, json_string(gm_unit_name(c->unit)));
 	json_object_set_new(o, K_C_BETTER, json_string(gm_unit_higher_is_better(c->unit) ? "higher" : "lower"));

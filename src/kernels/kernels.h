@@ -20,6 +20,15 @@ const struct gm_family_ops *gm_rowcol_ops(void);
 const struct gm_family_ops *gm_hierarchy_ops(void);
 const struct gm_family_ops *gm_latency_ops(void);
 const struct gm_family_ops *gm_smem_ops(void);
+const struct gm_family_ops *gm_roofline_ops(void);
+const struct gm_family_ops *gm_matvec_ops(void);
+const struct gm_family_ops *gm_gemm_ops(void);
+const struct gm_family_ops *gm_transfer_ops(void);
+const struct gm_family_ops *gm_overlap_ops(void);
+const struct gm_family_ops *gm_alloc_ops(void);
+const struct gm_family_ops *gm_atomics_ops(void);
+const struct gm_family_ops *gm_managed_ops(void);
+const struct gm_family_ops *gm_p2p_ops(void);
 
 #ifdef __cplusplus
 }

@@ -62,6 +62,8 @@ int gm_lex(const char *text, size_t pos, struct gm_token *tok,
 /* Variables: slot of a name, or -1; value of a slot. */
 int gm_var_slot(const char *name, size_t len);
 int64_t gm_var_value(const struct gm_thread_vars *v, int slot);
+/* The C variable of a slot (gm_expr_to_c). */
+const char *gm_var_c_name(int slot);
 /* The accepted names, for "unknown variable" messages. */
 const char *gm_var_names(void);
 

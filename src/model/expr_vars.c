@@ -17,6 +17,7 @@ static const struct {
 	VAR("bx", bx), VAR("by", by), VAR("bz", bz),
 	VAR("blockDim.x", bdx), VAR("blockDim.y", bdy), VAR("blockDim.z", bdz),
 	VAR("bdx", bdx), VAR("bdy", bdy), VAR("bdz", bdz),
+	VAR("gid", gid), VAR("n", n),
 };
 
 int gm_var_slot(const char *name, size_t len)
@@ -42,6 +43,17 @@ int64_t gm_var_value(const struct gm_thread_vars *v, int slot)
 
 const char *gm_var_names(void)
 {
-	return "lane warp tid tx ty tz bx by bz bdx bdy bdz "
+	return "lane warp tid tx ty tz bx by bz bdx bdy bdz gid n "
 	       "threadIdx.x/y/z blockIdx.x/y/z blockDim.x/y/z";
+}
+
+/* The C name of a slot: the short name with a trailing underscore. */
+const char *gm_var_c_name(int slot)
+{
+	static const char *const cname[] = {
+		"lane_", "warp_", "tid_", "tx_", "ty_", "tz_", "tx_", "ty_", "tz_",
+		"bx_", "by_", "bz_", "bx_", "by_", "bz_", "bdx_", "bdy_", "bdz_", "bdx_", "bdy_", "bdz_",
+		"gid_", "n_",
+	};
+	return slot >= 0 && slot < (int)(sizeof(cname) / sizeof(cname[0])) ? cname[slot] : NULL;
 }

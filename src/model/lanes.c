@@ -94,6 +94,8 @@ static void lane_vars(const struct gm_access *a, int lane,
 	v->bdx = a->block[0];
 	v->bdy = a->block[1];
 	v->bdz = a->block[2];
+	v->gid = v->bx * ((int64_t)a->block[0] * a->block[1] * a->block[2]) + tid;
+	v->n = a->n_threads > 0 ? a->n_threads : (int64_t)a->block[0] * a->block[1] * a->block[2];
 }
 
 static gm_status lane_address(const struct gm_access *a, int lane,

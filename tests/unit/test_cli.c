@@ -159,6 +159,29 @@ static void test_binary_no_gpu(void **state)
 	assert_int_equal(system("ls /tmp/gm_cli_nogpu.json.* >/dev/null 2>&1"), 512);
 }
 
+/* explain --run: bad combinations refused with one line; --source shows the kernel without a GPU. */
+static void test_explain_run_args(void **state)
+{
+	char out[65536];
+	int rc;
+
+	(void)state;
+	assert_int_equal(run_bin("explain --n 5 gid", out, sizeof(out)), GM_EXIT_USAGE);
+	assert_non_null(strstr(out, "go with --run"));
+	assert_int_equal(run_bin("explain --run --space shared lane", out, sizeof(out)), GM_EXIT_USAGE);
+	assert_int_equal(run_bin("explain --run --op store --type short gid", out, sizeof(out)), GM_EXIT_USAGE);
+	assert_int_equal(run_bin("explain --run --op store --hint nc gid", out, sizeof(out)), GM_EXIT_USAGE);
+	assert_int_equal(run_bin("explain --run --n 0 gid", out, sizeof(out)), GM_EXIT_USAGE);
+	assert_int_equal(run_bin("explain --run --hint xx gid", out, sizeof(out)), GM_EXIT_USAGE);
+	assert_int_equal(run_bin("explain --run 'gid +'", out, sizeof(out)), GM_EXIT_USAGE);
+	rc = run_bin("explain --run --source --type double 'n - 1 - gid'", out, sizeof(out));
+	if (rc == GM_EXIT_NO_DEVICE) /* a build without CUDA says so */
+		return;
+	assert_int_equal(rc, GM_EXIT_OK);
+	assert_non_null(strstr(out, "gm_x_run"));
+	assert_non_null(strstr(out, "(n_ - 1LL - gid_)"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -166,6 +189,7 @@ int main(void)
 		cmocka_unit_test(test_binary_usage), cmocka_unit_test(test_binary_list),
 		cmocka_unit_test(test_binary_unknown_benchmark),
 		cmocka_unit_test(test_binary_unwritable_output), cmocka_unit_test(test_binary_no_gpu),
+		cmocka_unit_test(test_explain_run_args),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -72,6 +72,7 @@ static void add_measured(struct gm_run_result *r)
 	c->extras[0].unit = GM_UNIT_NS;
 	c->extras[0].median = 17.25;
 	gm_result_note(c, "footprint", GM_UNIT_BYTES, 16384);
+	c->traffic.ops = 1.5e9;
 	d = gm_result_derive(r, "hierarchy", "hierarchy.l2_capacity");
 	snprintf(d->level, sizeof(d->level), "L2");
 	snprintf(d->quantity, sizeof(d->quantity), "capacity");
@@ -141,6 +142,8 @@ static void test_json_round_trip_measured(void **state)
 	assert_true(b.cases[2].extras[0].median == 17.25);
 	assert_int_equal(b.cases[2].nnotes, 1);
 	assert_true(b.cases[2].notes[0].median == 16384);
+	assert_true(b.cases[2].traffic.ops == 1.5e9);
+	assert_true(b.cases[0].traffic.ops == 0); /* absent: not written, reads as 0 */
 	assert_int_equal(b.nderived, 1);
 	assert_string_equal(b.derived[0].level, "L2");
 	assert_int_equal(b.derived[0].unit, GM_UNIT_BYTES);

@@ -1,0 +1,209 @@
+/*
+ * explain_run.c - `gpumem explain --run`: the access the model just explained,
+ * built into a kernel (src/kernels/jit.cu), validated and timed by the runner,
+ * printed beside the prediction. Semantics: include/gpumem/jit.h.
+ */
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+#include "cli/cli.h"
+#include "gpumem/io.h"
+#include "gpumem/jit.h"
+#include "gpumem/result.h"
+#include "bench/family.h"
+
+#define RUN_SAMPLES 1024  /* warps the model samples over the launch */
+
+static const struct gm_family jit_family = {
+	"explain", "explain --run: the user's index expression as a kernel", NULL, gm_jit_ops, NULL,
+};
+
+/* The model's sector bytes of one launch: the EXPR side and the gid side, sampled. */
+static int sample_bytes(const struct gm_access *a, int64_t n, double *bytes, struct gm_launch_sample *ls)
+{
+	struct gm_access g = *a;
+	struct gm_launch_sample lg;
+	struct gm_expr_error err;
+	gm_status s = gm_launch_sample(a, n, RUN_SAMPLES, ls, &err);
+
+	if (s)
+		return gm_error(GM_EXIT_USAGE, "%s", err.msg[0] ? err.msg : gm_strerror(s));
+	g.index = "gid";
+	g.op = a->op == GM_OP_LOAD ? GM_OP_STORE : GM_OP_LOAD;
+	if (gm_launch_sample(&g, n, RUN_SAMPLES, &lg, &err))
+		return gm_error(GM_EXIT_USAGE, "%s", err.msg);
+	*bytes = (double)ls->warps * (ls->sectors_per_warp + lg.sectors_per_warp) * GM_SECTOR_BYTES;
+	return 0;
+}
+
+/* The thread the GPU found with a negative index, and that index, from the model's evaluator. */
+static int bad_index(const struct gm_access *a, int64_t n, int64_t gid)
+{
+	int64_t tpb = (int64_t)a->block[0] * a->block[1] * a->block[2], tid = gid % tpb, idx = 0;
+	struct gm_thread_vars v = { 0 };
+	struct gm_expr *e = NULL;
+	struct gm_expr_error err;
+
+	v.tid = tid;
+	v.lane = tid % GM_WARP_SIZE;
+	v.warp = tid / GM_WARP_SIZE;
+	v.tx = tid % a->block[0];
+	v.ty = tid / a->block[0] % a->block[1];
+	v.tz = tid / ((int64_t)a->block[0] * a->block[1]);
+	v.bx = gid / tpb;
+	v.bdx = a->block[0];
+	v.bdy = a->block[1];
+	v.bdz = a->block[2];
+	v.gid = gid;
+	v.n = n;
+	if (gm_expr_parse(a->index, &e, &err) || gm_expr_eval(e, &v, &idx, &err)) {
+		gm_expr_free(e);
+		return gm_error(GM_EXIT_USAGE, "thread gid=%lld computes a negative index (before any launch)",
+				(long long)gid);
+	}
+	gm_expr_free(e);
+	return gm_error(GM_EXIT_USAGE, "thread gid=%lld (block %lld, tid %lld) computes index %lld: below 0; "
+			"nothing was launched with it", (long long)gid, (long long)v.bx, (long long)tid,
+			(long long)idx);
+}
+
+static void print_run(const struct gm_run_result *r, const struct gm_case_result *cr, const struct gm_jit_info *in,
+		      const struct gm_launch_sample *ls, const struct gm_jit_spec *sp)
+{
+	char a[32], b[32];
+
+	printf("\nrun on %s (%s): n = %lld threads, blocks of %d x %d x %d, %d-byte elements, %s%s%s\n",
+	       r->dev.name, in->arch, (long long)sp->n, sp->block[0], sp->block[1], sp->block[2], sp->elem_bytes,
+	       sp->op == GM_OP_LOAD ? "out[gid] = in[EXPR]" : "out[EXPR] = in[gid]",
+	       sp->hint ? ", hint " : "", sp->hint == GM_HINT_CG ? "cg" : sp->hint == GM_HINT_CS ? "cs" :
+	       sp->hint == GM_HINT_LU ? "lu" : sp->hint == GM_HINT_NC ? "nc" : "");
+	printf("  index range   %lld .. %lld (in %s, out %s); NVRTC compile %.0f ms\n", (long long)in->index_lo,
+	       (long long)in->index_hi, gm_format_bytes((double)in->in_elems * sp->elem_bytes, a, sizeof(a)),
+	       gm_format_bytes((double)in->out_elems * sp->elem_bytes, b, sizeof(b)), in->compile_ms);
+	if (cr->status != GM_CASE_OK) {
+		printf("  %s: %s\n", gm_case_status_name(cr->status), cr->message);
+		return;
+	}
+	printf("  validated     every thread's element\n");
+	printf("  measured      %.1f GB/s (median of %d; min %.1f, max %.1f; CoV %.2f %%), %.4f ms per launch\n",
+	       cr->gbs_median, cr->ms.n, cr->gbs_min, cr->gbs_max, cr->ms.cov_pct, cr->ms.median);
+	printf("  model         %.2f sectors per warp on the EXPR side over %d sampled warps of %lld\n",
+	       ls->sectors_per_warp, ls->sampled, (long long)ls->warps);
+	if (cr->pred_gbs > 0)
+		printf("  model bound   %.1f GB/s (peak %.1f x useful / sector bytes); measured / bound %.0f %%\n",
+		       cr->pred_gbs, r->dev.peak_gbs, 100.0 * cr->gbs_median / cr->pred_gbs);
+	printf("  bytes         2 x n x %d (one read, one write per thread), GB = 1e9\n", sp->elem_bytes);
+}
+
+static void add_json(json_t *obj, const struct gm_run_result *r, const struct gm_case_result *cr,
+		     const struct gm_jit_info *in, const struct gm_launch_sample *ls, const struct gm_jit_spec *sp)
+{
+	static const char *const hints[] = { "none", "cg", "cs", "lu", "nc" };
+	json_t *run = json_pack("{s:s, s:s, s:I, s:[i,i,i], s:i, s:s, s:s, s:I, s:I, s:I, s:I, s:f, s:s, s:s, s:b}",
+				"device", r->dev.name, "arch", in->arch, "n", (json_int_t)sp->n, "block",
+				sp->block[0], sp->block[1], sp->block[2], "elem_bytes", sp->elem_bytes, "kernel",
+				sp->op == GM_OP_LOAD ? "out[gid] = in[EXPR]" : "out[EXPR] = in[gid]", "hint",
+				hints[sp->hint], "index_lo", (json_int_t)in->index_lo, "index_hi",
+				(json_int_t)in->index_hi, "in_elems", (json_int_t)in->in_elems, "out_elems",
+				(json_int_t)in->out_elems, "compile_ms", in->compile_ms, "status",
+				gm_case_status_name(cr->status), "message", cr->message, "validated",
+				cr->status == GM_CASE_OK);
+
+	if (!run)
+		return;
+	if (cr->status == GM_CASE_OK) {
+		json_object_set_new(run, "gbs", json_pack("{s:f, s:f, s:f}", "median", cr->gbs_median, "min",
+							  cr->gbs_min, "max", cr->gbs_max));
+		json_object_set_new(run, "ms_per_launch", json_real(cr->ms.median));
+		json_object_set_new(run, "cov_pct", json_real(cr->ms.cov_pct));
+		json_object_set_new(run, "samples", json_integer(cr->ms.n));
+		json_object_set_new(run, "bytes_per_launch", json_real(cr->traffic.bytes_useful));
+		json_object_set_new(run, "model_bytes_hw", json_real(cr->traffic.bytes_hw));
+		json_object_set_new(run, "model_bound_gbs", json_real(cr->pred_gbs));
+	}
+	json_object_set_new(run, "model_sampled_warps", json_integer(ls->sampled));
+	json_object_set_new(run, "model_sectors_per_warp", json_real(ls->sectors_per_warp));
+	json_object_set_new(obj, "run", run);
+}
+
+int explain_run(const struct gm_access *acc, const struct explain_run_opts *ro, void *json)
+{
+	struct gm_jit_spec sp;
+	struct gm_jit_info info;
+	struct gm_launch_sample ls;
+	struct gm_expr_error err;
+	struct gm_run_result r;
+	struct gm_case c;
+	const struct gm_case *cp = &c;
+	struct gm_runner_opts o = { 0 };
+	char expr_c[4096];
+	gm_status s;
+	int rc;
+
+	memset(&sp, 0, sizeof(sp));
+	memset(&info, 0, sizeof(info));
+	info.bad_gid = -1;
+	if (gm_expr_to_c(acc->index, expr_c, sizeof(expr_c), &err))
+		return gm_error(GM_EXIT_USAGE, "%s", err.msg[0] ? err.msg : "expression too long for --run");
+	sp.expr = acc->index;
+	sp.expr_c = expr_c;
+	sp.op = acc->op;
+	sp.elem_bytes = acc->elem_bytes;
+	memcpy(sp.block, acc->block, sizeof(sp.block));
+	sp.n = acc->n_threads;
+	sp.hint = ro->hint;
+	if (ro->source) {
+		static char src[16384];
+		s = gm_jit_source(&sp, src, sizeof(src));
+		if (s)
+			return gm_error(gm_exit_code(s), "%s", gm_last_error());
+		fputs(src, stdout);
+		return GM_EXIT_OK;
+	}
+	rc = sample_bytes(acc, sp.n, &sp.bytes_hw, &ls);
+	if (rc)
+		return rc;
+	gm_result_init(&r);
+	s = gm_gpu_open(ro->device, &r.dev);
+	if (s)
+		return gm_error(gm_exit_code(s), "%s", gm_last_error());
+	r.have_device = 1;
+	gm_jit_set(&sp, &info);
+	memset(&c, 0, sizeof(c));
+	snprintf(c.name, sizeof(c.name), "explain.run");
+	snprintf(c.label, sizeof(c.label), "run");
+	c.family = &jit_family;
+	c.kind = GM_KIND_DRAM;
+	c.unit = GM_UNIT_GBS;
+	c.timing = GM_TIME_EVENTS;
+	c.patterns[0].space = acc->space;
+	c.patterns[0].op = acc->op;
+	c.patterns[0].elem_bytes = acc->elem_bytes;
+	memcpy(c.patterns[0].block, acc->block, sizeof(c.patterns[0].block));
+	c.patterns[0].what = acc->op == GM_OP_LOAD ? "load in" : "store out";
+	snprintf(c.patterns[0].index, sizeof(c.patterns[0].index), "%s", acc->index);
+	c.npatterns = strlen(acc->index) < sizeof(c.patterns[0].index) ? 1 : 0;
+	o.reps = ro->reps > 0 ? ro->reps : 20;
+	o.warmup = 2;
+	o.min_sample_ms = 0.5;
+	o.seed = 0x5eed1234u;
+	s = gm_run_cases(&cp, 1, &o, &r.dev, &r);
+	if (s)
+		rc = gm_error(gm_exit_code(s), "%s", gm_last_error());
+	else if (r.ncases == 1 && json)
+		add_json((json_t *)json, &r, &r.cases[0], &info, &ls, &sp);
+	else if (r.ncases == 1)
+		print_run(&r, &r.cases[0], &info, &ls, &sp);
+	if (!rc && r.ncases == 1 && r.cases[0].status != GM_CASE_OK) {
+		if (info.bad_gid >= 0)
+			rc = bad_index(acc, sp.n, info.bad_gid);
+		else if (r.cases[0].status == GM_CASE_SKIPPED)
+			rc = gm_error(GM_EXIT_NO_DEVICE, "%s", r.cases[0].message);
+		else
+			rc = gm_error(info.status ? gm_exit_code(info.status) : GM_EXIT_CASE_FAILED, "%s",
+				      r.cases[0].message);
+	}
+	gm_result_release(&r);
+	gm_gpu_close();
+	return rc;
+}

@@ -1,0 +1,29 @@
+/*
+ * gemm_shapes.h - constants the gemm case table (src/bench/fam_gemm.c) and
+ * its kernels (src/kernels/gemm.cu) share. Pure C.
+ */
+#ifndef GPUMEM_GEMM_SHAPES_H
+#define GPUMEM_GEMM_SHAPES_H
+
+/* Kernel version (case parameter "mode"), from naive to best. */
+enum gemm_mode {
+	GEMM_NAIVE = 0,     /* a thread per C element, operands from global memory */
+	GEMM_SMEM,          /* 32 x 32 shared-memory tiles */
+	GEMM_BLOCK1D,       /* 64 x 64 tiles, 8 results per thread in a column */
+	GEMM_BLOCK2D,       /* 128 x 128 tiles, 8 x 8 results per thread */
+	GEMM_VEC,           /* 2D blocking + 16-byte loads, A tile transposed in shared memory */
+	GEMM_DBUF,          /* + two stages filled by cp.async while the other is computed */
+	GEMM_WARPTILE,      /* + warp tiles (64 x 32 per warp), conflict-free fragments, BK 16 */
+	GEMM_WARPTILE16,    /* warp tiles of 64 x 64, 8 x 16 results per thread, 128 threads */
+	GEMM_WARPTILE16_S3, /* the same with three cp.async stages (dynamic shared memory, 49 KiB) */
+	GEMM_CUBLAS,        /* cublasSgemm (reference) */
+	GEMM_TC_FP16,       /* cublasGemmEx, FP16 inputs, FP32 accumulate: the tensor cores (ceiling) */
+	GEMM_TC_BF16,       /* cublasGemmEx, BF16 inputs, FP32 accumulate: the tensor cores (ceiling) */
+	GEMM_NMODES
+};
+
+/* Tiled versions run on operands padded with zeros to these multiples. */
+#define GEMM_PAD_MN 128
+#define GEMM_PAD_K 16
+
+#endif

@@ -1,0 +1,22 @@
+/*
+ * roofline_shapes.h - constants the roofline case table (src/bench/fam_roofline.c)
+ * and its kernels (src/kernels/roofline.cu) share. Pure C.
+ */
+#ifndef GPUMEM_ROOFLINE_SHAPES_H
+#define GPUMEM_ROOFLINE_SHAPES_H
+
+/* Arithmetic of a ceiling case (case parameter "type"). */
+enum roof_type {
+	ROOF_FP32 = 0,   /* fmaf: 2 flops per lane */
+	ROOF_FP64 = 1,   /* fma: 2 flops per lane */
+	ROOF_FP16 = 2,   /* __hfma2 on half2: 4 flops per lane */
+	ROOF_BF16 = 3,   /* __hfma2 on nv_bfloat162: 4 flops per lane */
+	ROOF_NTYPES
+};
+
+#define ROOF_BLOCK 256        /* threads per block, every roofline kernel */
+#define ROOF_CHAINS 8         /* independent FMA chains per thread (ceilings) */
+#define ROOF_ITERS 16384      /* iterations of the chain loop per launch (even): ~2 ms, so launch gaps stay < 0.2 % */
+#define ROOF_SWEEP_MIB 256    /* per-array working set of the intensity sweep */
+
+#endif
