@@ -28,8 +28,8 @@ struct lat_def {
 static const struct lat_def defs[] = {
 	{ "l1_016k", 16 * KB, 128, LAT_HINT_CA, LAT_ALL, 0, 1, 0, "chase 16 KiB in 128 B slots, ld.ca: L1 hit" },
 	{ "l2_004m", 4 * MB, 128, LAT_HINT_CG, LAT_ALL, 0, 1, 0, "chase 4 MiB of lines, ld.cg: L2 hit, near and far mixed" },
-	{ "l2_near", 4 * MB, 128, LAT_HINT_CG, LAT_NEAR, 0, 0, 0, "chase the lines of 4 MiB the probe found near the SM: near L2" },
-	{ "l2_far", 4 * MB, 128, LAT_HINT_CG, LAT_FAR, 0, 0, 0, "chase the lines of 4 MiB the probe found far from the SM: far L2" },
+	{ "l2_near", 4 * MB, 128, LAT_HINT_CG, LAT_NEAR, 0, 0, 0, "links rewritten, each line once: lines of 4 MiB whose home is the near L2 half" },
+	{ "l2_far", 4 * MB, 128, LAT_HINT_CG, LAT_FAR, 0, 0, 0, "links rewritten, each line once: lines of 4 MiB whose home is the far L2 half" },
 	{ "hbm_128m", 128 * MB, 512, LAT_HINT_CG, LAT_ALL, 1, 1, 0, "cold chase over 128 MiB (L2 flushed before each sample): HBM" },
 	{ "hbm_001g", 1 * GB, 4096, LAT_HINT_CG, LAT_ALL, 1, 0, 0, "cold chase over 1 GiB in 4 KiB slots: HBM and TLB misses" },
 	{ "tlb_0008m", 8 * MB, 2 * MB, LAT_HINT_CG, LAT_ALL, 0, 0, 0, "2 MiB stride over 8 MiB (4 pages): L2 hit, TLB hit" },
@@ -42,7 +42,6 @@ static const struct lat_def defs[] = {
 	{ "tlb_2048m", 2 * GB, 2 * MB, LAT_HINT_CG, LAT_ALL, 0, 0, 0, "2 MiB stride over 2 GiB" },
 	{ "tlb_4096m", 4 * GB, 2 * MB, LAT_HINT_CG, LAT_ALL, 0, 0, 0, "2 MiB stride over 4 GiB" },
 	{ "tlb_8192m", 8 * GB, 2 * MB, LAT_HINT_CG, LAT_ALL, 0, 0, 1, "2 MiB stride over 8 GiB" },
-	{ "tlb_16384m", 16 * GB, 2 * MB, LAT_HINT_CG, LAT_ALL, 0, 0, 1, "2 MiB stride over 16 GiB" },
 	{ "tlb64k_0016m", 16 * MB, 64 * KB, LAT_HINT_CG, LAT_ALL, 0, 0, 1, "64 KiB stride over 16 MiB (page-size check)" },
 	{ "tlb64k_0128m", 128 * MB, 64 * KB, LAT_HINT_CG, LAT_ALL, 0, 0, 1, "64 KiB stride over 128 MiB (page-size check)" },
 	{ "cg_0001m", 1 * MB, 128, LAT_HINT_CG, LAT_ALL, 0, 0, 1, "chase 1 MiB of lines, ld.cg" },
@@ -126,12 +125,12 @@ static void derive_tlb(struct gm_run_result *r)
 	}
 	if (n < 3)
 		return;
-	nk = gm_curve_knees(x, y, n, 0.9, kn, GM_MAX_KNEES, &p0);
+	nk = gm_curve_knees(x, y, n, 0.97, kn, GM_MAX_KNEES, &p0);
 	snprintf(how, sizeof(how), "2 MiB stride, %d footprints from %.0f MiB: L2 hit, TLB hit", nk ? kn[0].n_above : n,
 		 x[0] / MB);
 	gm_derive_add(r, "latency", "latency.tlb_hit_cycles", "TLB", "hit (L2 data)", GM_UNIT_CYCLES, 1 / p0, 0, "", how);
 	for (int k = 0; k < nk; k++) {
-		snprintf(how, sizeof(how), "knee %d of 1/latency (frac 0.9): %.0f -> %.0f cycles between %.0f and %.0f MiB",
+		snprintf(how, sizeof(how), "knee %d of 1/latency (frac 0.97): %.0f -> %.0f cycles between %.0f and %.0f MiB",
 			 k + 1, 1 / kn[k].above, 1 / kn[k].below, kn[k].x_last / MB, kn[k].x_first / MB);
 		snprintf(name, sizeof(name), "latency.tlb%d_reach", k + 1);
 		gm_derive_add(r, "latency", name, "TLB", k ? "reach (next level)" : "reach", GM_UNIT_BYTES, kn[k].x, 0,
@@ -148,8 +147,8 @@ static void latency_derive(struct gm_run_result *r)
 
 	level_latency(r, "latency.l1_016k", "L1", "16 KiB chase, ld.ca");
 	level_latency(r, "latency.l2_004m", "L2", "4 MiB chase, ld.cg, near and far lines mixed");
-	level_latency(r, "latency.l2_near", "L2 near", "lines of 4 MiB the probe found fast from the chasing SM");
-	level_latency(r, "latency.l2_far", "L2 far", "lines of 4 MiB the probe found slow from the chasing SM");
+	level_latency(r, "latency.l2_near", "L2 near", "links rewritten, no warm pass: lines whose home is the near L2 half");
+	level_latency(r, "latency.l2_far", "L2 far", "links rewritten, no warm pass: lines whose home is the far L2 half");
 	level_latency(r, "latency.hbm_128m", "HBM", "cold 128 MiB chase, 512 B slots, L2 flushed");
 	derive_tlb(r);
 	if (mhz > 0)

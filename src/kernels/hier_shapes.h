@@ -10,7 +10,8 @@
 #define HIER_L2_READ 1   /* whole-GPU footprint shared by all blocks, ld.global.cg */
 #define HIER_WRITE 2     /* whole-GPU footprint, st.global (write-back hint; L1 is write-through) */
 #define HIER_BLOCK 1024  /* threads per block */
-#define HIER_ILP 4       /* independent 16 B loads in flight per thread */
+#define HIER_ILP 4       /* independent 16 B loads in flight per thread (l2/wr: 16 KiB chunks per block) */
+#define HIER_SUM_GROUPS 128 /* l2: counters = groups x 32 warps, block B adds into group B mod this */
 
 /* latency: which slots of the footprint the chase visits */
 #define LAT_ALL 0

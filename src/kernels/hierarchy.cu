@@ -1,20 +1,26 @@
 /*
  * hierarchy.cu - bandwidth against working-set size (gpumem run hierarchy).
  *
- * Versions (one kernel, three modes; hier_shapes.h):
+ * Versions (two kernels, three modes; hier_shapes.h):
  *   l1_*  per-SM footprint: block b (one per SM, 1024 threads) re-reads its
- *         own buffer with ld.global.ca.v4 (16 B), 4 loads in flight per
- *         thread; the kernel asks for the max-L1 carve-out. Past the L1
- *         capacity the same loads go to L2.
- *   l2_*  whole-GPU footprint shared by all blocks (2 per SM), ld.global.cg
- *         (L1 bypassed): L2 while it fits, HBM beyond.
- *   wr_*  the same walk with 16 B stores.
- * A "team" (the block for l1, the grid for l2/wr) of T threads walks n
- * 16 B slots: thread g reads slots (g + k T) mod n for k < c, so the team
- * reads the multiset {m mod n : m < T c}; the per-thread sums are checked
- * against that closed form on the CPU (reads), or every written word is
- * checked (writes). Thread 0 of block 0 records clock64 and %globaltimer at
- * its start and end: the SM clock under this load, a note on the result.
+ *         own buffer with ld.global.ca.v4 (16 B) in whole passes, the pass
+ *         loop unrolled 8 times (immediate offsets, no wrap test per load);
+ *         the kernel asks for the max-L1 carve-out. Past the L1 capacity the
+ *         same loads go to L2.
+ *         Thread t reads slots (t + 1024 k) mod n: the block reads the
+ *         multiset {m mod n : m < 1024 c}; the per-thread sums are checked
+ *         against that closed form on the CPU. Thread 0 of block 0 records
+ *         clock64 and %globaltimer at its start and end: the SM clock under
+ *         this load, a note on the result.
+ *   l2_*  whole-GPU footprint, an ordered sweep: many short blocks (1024
+ *         threads) each read HIER_ILP consecutive 16 KiB chunks, block B
+ *         chunks (B*HIER_ILP + u) mod nch, with ld.global.cg (L1 bypassed).
+ *         Blocks start in order, so the whole GPU walks the footprint front
+ *         to back, pass after pass: a line is reused one footprint later
+ *         (L2 hit while it fits, HBM beyond, with a sharp knee). Each warp
+ *         folds its sum into one of HIER_SUM_GROUPS*32 counters (atomicAdd);
+ *         the CPU recomputes every counter.
+ *   wr_*  the same sweep with 16 B stores; every word is checked.
  */
 #include <string.h>
 #include "kernels/common.cuh"
@@ -38,7 +44,7 @@ struct hier_state {
 };
 
 template <int MODE>
-__global__ void __launch_bounds__(HIER_BLOCK, 2)
+__global__ void __launch_bounds__(HIER_BLOCK, 1)   /* l1: one block per SM, up to 64 registers */
 hier_kernel(uint4 *buf, uint32_t n, long long loads, uint32_t seed, uint32_t *sums, unsigned *sms,
 	    struct hier_clock *clk)
 {
@@ -56,25 +62,63 @@ hier_kernel(uint4 *buf, uint32_t n, long long loads, uint32_t seed, uint32_t *su
 	}
 	if (threadIdx.x == 0)
 		sms[blockIdx.x] = hier_smid();
-	for (long long j = 0; j < loads; j += HIER_ILP) {
+	if (MODE == HIER_L1_READ && n % HIER_BLOCK == 0 && blockDim.x == HIER_BLOCK) {
+		/* whole passes over the block's buffer: unrolled, immediate offsets, no wrap test per load */
+		const uint32_t nch = n / HIER_BLOCK;
+		const uint4 *p0 = base + threadIdx.x;
+		for (long long k = 0; k < loads; k += nch) {
+#pragma unroll 8
+			for (uint32_t c = 0; c < nch; c++) {
+				uint4 v = hier_ld_ca(p0 + (size_t)c * HIER_BLOCK);
+				acc[c & 1] += v.x + v.y + v.z + v.w;
+			}
+		}
+	} else {
+		for (long long j = 0; j < loads; j += HIER_ILP) {
 #pragma unroll
-		for (int u = 0; u < HIER_ILP; u++) {
-			if (MODE == HIER_WRITE) {
-				uint32_t w = 4 * pos;
-				hier_st(base + pos, make_uint4(seed ^ w, seed ^ (w + 1), seed ^ (w + 2), seed ^ (w + 3)));
-			} else {
+			for (int u = 0; u < HIER_ILP; u++) {
 				uint4 v = MODE == HIER_L1_READ ? hier_ld_ca(base + pos) : hier_ld_cg(base + pos);
 				acc[u] += v.x + v.y + v.z + v.w;
+				pos += step;
+				pos = pos >= n ? pos - n : pos;
 			}
-			pos += step;
-			pos = pos >= n ? pos - n : pos;
 		}
 	}
-	if (MODE != HIER_WRITE)
-		sums[g] = acc[0] + acc[1] + acc[2] + acc[3];
+	sums[g] = acc[0] + acc[1] + acc[2] + acc[3];
 	if (timer) {
 		clk->c1 = hier_clock64();
 		clk->t1 = hier_globaltimer();
+	}
+}
+
+
+/* l2/wr: block B handles chunks (B*HIER_ILP + u) mod nch, u < HIER_ILP (nch >= HIER_ILP). */
+template <int MODE>
+__global__ void __launch_bounds__(HIER_BLOCK, 2)
+hier_sweep(uint4 *buf, uint32_t nch, uint32_t seed, uint32_t *sums)
+{
+	const uint32_t c0 = (uint32_t)(((unsigned long long)blockIdx.x * HIER_ILP) % nch);
+	uint32_t acc = 0;
+
+#pragma unroll
+	for (int u = 0; u < HIER_ILP; u++) {
+		uint32_t c = c0 + u;
+		c = c >= nch ? c - nch : c;
+		const size_t slot = (size_t)c * HIER_BLOCK + threadIdx.x;
+		if (MODE == HIER_WRITE) {
+			uint32_t w = (uint32_t)(4 * slot);
+			hier_st(buf + slot, make_uint4(seed ^ w, seed ^ (w + 1), seed ^ (w + 2), seed ^ (w + 3)));
+		} else {
+			uint4 v = hier_ld_cg(buf + slot);
+			acc += v.x + v.y + v.z + v.w;
+		}
+	}
+	if (MODE != HIER_WRITE) {
+#pragma unroll
+		for (int o = 16; o > 0; o >>= 1)
+			acc += __shfl_xor_sync(0xffffffffu, acc, o);
+		if ((threadIdx.x & 31) == 0)
+			atomicAdd(&sums[(blockIdx.x % HIER_SUM_GROUPS) * 32 + threadIdx.x / 32], acc);
 	}
 }
 
@@ -88,12 +132,12 @@ static gm_status hier_launch(void *state)
 										   s->sums, s->sms, s->clk);
 		break;
 	case HIER_L2_READ:
-		hier_kernel<HIER_L2_READ><<<s->grid, HIER_BLOCK, 0, gm_stream()>>>(s->buf, s->n, s->loads, s->seed,
-										   s->sums, s->sms, s->clk);
+		hier_sweep<HIER_L2_READ><<<s->grid, HIER_BLOCK, 0, gm_stream()>>>(s->buf, s->n / HIER_BLOCK, s->seed,
+										   s->sums);
 		break;
 	default:
-		hier_kernel<HIER_WRITE><<<s->grid, HIER_BLOCK, 0, gm_stream()>>>(s->buf, s->n, s->loads, s->seed,
-										 s->sums, s->sms, s->clk);
+		hier_sweep<HIER_WRITE><<<s->grid, HIER_BLOCK, 0, gm_stream()>>>(s->buf, s->n / HIER_BLOCK, s->seed,
+										 s->sums);
 	}
 	GM_CU_LAUNCH();
 	return GM_OK;
@@ -119,8 +163,7 @@ static gm_status hier_prepare(const struct gm_case *c, const struct gm_run_cfg *
 			      struct gm_traffic *t)
 {
 	struct hier_state *s = (struct hier_state *)calloc(1, sizeof(*s));
-	size_t threads, total;
-	double target;
+	size_t threads, total, sums_bytes;
 	gm_status st;
 
 	if (!s)
@@ -134,16 +177,33 @@ static gm_status hier_prepare(const struct gm_case *c, const struct gm_run_cfg *
 		return gm_fail(GM_ERR_INVALID_ARG, "footprint %zu B: must be a multiple of 16 B from 16 KiB to 32 GiB",
 			       s->footprint);
 	s->n = (uint32_t)(s->footprint / 16);
-	s->grid = (unsigned)cfg->dev->sm_count * (s->mode == HIER_L1_READ ? 1 : 2);
-	threads = (size_t)s->grid * HIER_BLOCK;
-	total = s->mode == HIER_L1_READ ? s->footprint * s->grid : s->footprint;
-	/* about a millisecond per launch at the level's bandwidth */
-	target = s->mode == HIER_L1_READ ? 16e9 : s->mode == HIER_L2_READ ? 8e9 : 4e9;
-	s->loads = (long long)(target / (16.0 * threads));
-	if (s->mode == HIER_WRITE && (size_t)s->loads * threads < s->n)
-		s->loads = (long long)((s->n + threads - 1) / threads);
-	s->loads = (s->loads + HIER_ILP - 1) / HIER_ILP * HIER_ILP;
-	if ((st = gm_gpu_alloc((void **)&s->buf, total)) || (st = gm_gpu_alloc((void **)&s->sums, threads * 4)) ||
+	if (s->mode != HIER_L1_READ && (s->n % HIER_BLOCK || s->n / HIER_BLOCK < HIER_ILP))
+		return gm_fail(GM_ERR_INVALID_ARG, "footprint %zu B: must be a multiple of %d KiB and at least %d KiB",
+			       s->footprint, HIER_BLOCK * 16 / 1024, HIER_BLOCK * 16 * HIER_ILP / 1024);
+	if (s->mode == HIER_L1_READ) {
+		s->grid = (unsigned)cfg->dev->sm_count;
+		threads = (size_t)s->grid * HIER_BLOCK;
+		total = s->footprint * s->grid;
+		/* about a millisecond per launch at L1 bandwidth */
+		s->loads = (long long)(16e9 / (16.0 * threads));
+		if (s->n % HIER_BLOCK == 0)   /* whole passes (the kernel's fast path) */
+			s->loads = (s->loads + s->n / HIER_BLOCK - 1) / (s->n / HIER_BLOCK) * (s->n / HIER_BLOCK);
+		else
+			s->loads = (s->loads + HIER_ILP - 1) / HIER_ILP * HIER_ILP;
+		sums_bytes = threads * 4;
+	} else {
+		/* about a millisecond per launch at L2 bandwidth, at least one whole pass */
+		double chunks = (s->mode == HIER_L2_READ ? 8e9 : 4e9) / (16.0 * HIER_BLOCK);
+		unsigned nch = s->n / HIER_BLOCK;
+		if (chunks < nch + HIER_ILP)
+			chunks = nch + HIER_ILP;
+		s->grid = (unsigned)(chunks / HIER_ILP);
+		threads = (size_t)s->grid * HIER_BLOCK;
+		total = s->footprint;
+		s->loads = HIER_ILP;
+		sums_bytes = (size_t)HIER_SUM_GROUPS * 32 * 4;
+	}
+	if ((st = gm_gpu_alloc((void **)&s->buf, total)) || (st = gm_gpu_alloc((void **)&s->sums, sums_bytes)) ||
 	    (st = gm_gpu_alloc((void **)&s->sms, s->grid * sizeof(unsigned))) ||
 	    (st = gm_gpu_alloc((void **)&s->clk, sizeof(struct hier_clock))))
 		return st;
@@ -202,20 +262,67 @@ struct hier_written {
 	__host__ __device__ uint32_t operator()(size_t w) const { return seed ^ (uint32_t)w; }
 };
 
+/* l2: recompute every counter: warp w of block B folded its 32 slots of each of its chunks. */
+static gm_status verify_sweep(struct hier_state *s, char *why, size_t n)
+{
+	const uint32_t nch = s->n / HIER_BLOCK, ncnt = HIER_SUM_GROUPS * 32;
+	uint32_t *ws = (uint32_t *)malloc((size_t)nch * 32 * 4), *want = (uint32_t *)calloc(ncnt, 4),
+		 *got = (uint32_t *)malloc(ncnt * 4);
+	gm_status st = GM_OK;
+
+	if (!ws || !want || !got) {
+		st = GM_ERR_NOMEM;
+		goto out;
+	}
+	for (uint32_t c = 0; c < nch; c++)
+		for (uint32_t w = 0; w < 32; w++) {
+			uint32_t first = c * HIER_BLOCK + w * 32;
+			ws[c * 32 + w] = slot_sum(s->seed, 0, first, first + 32);
+		}
+	for (unsigned b = 0; b < s->grid; b++) {
+		uint32_t c0 = (uint32_t)(((unsigned long long)b * HIER_ILP) % nch);
+		for (uint32_t w = 0; w < 32; w++)
+			for (int u = 0; u < HIER_ILP; u++) {
+				uint32_t c = c0 + u >= nch ? c0 + u - nch : c0 + u;
+				want[(b % HIER_SUM_GROUPS) * 32 + w] += ws[c * 32 + w];
+			}
+	}
+	if (cudaMemcpy(got, s->sums, ncnt * 4, cudaMemcpyDeviceToHost) != cudaSuccess) {
+		st = gm_fail(GM_ERR_CUDA, "copy of the checksums failed");
+		goto out;
+	}
+	for (uint32_t i = 0; i < ncnt; i++)
+		if (got[i] != want[i]) {
+			snprintf(why, n, "checksum %u (block group %u, warp %u) is 0x%08x, expected 0x%08x", i, i / 32,
+				 i % 32, got[i], want[i]);
+			st = gm_fail(GM_ERR_VALIDATION, "%s", why);
+			break;
+		}
+out:
+	free(ws);
+	free(want);
+	free(got);
+	return st;
+}
+
 static gm_status hier_verify(void *state, char *why, size_t n)
 {
 	struct hier_state *s = (struct hier_state *)state;
 	gm_status st;
 
-	if ((st = gm_poison(s->sums, (size_t)s->grid * HIER_BLOCK * 4)))
+	if (s->mode == HIER_L1_READ && (st = gm_poison(s->sums, (size_t)s->grid * HIER_BLOCK * 4)))
 		return st;
+	if (s->mode == HIER_L2_READ)
+		GM_CU(cudaMemsetAsync(s->sums, 0, (size_t)HIER_SUM_GROUPS * 32 * 4, gm_stream()));
 	if (s->mode == HIER_WRITE && (st = gm_poison(s->buf, s->footprint)))
 		return st;
 	if ((st = hier_launch(s)))
 		return st;
 	GM_CU(cudaStreamSynchronize(gm_stream()));
-	if (s->mode != HIER_WRITE)
+	if (s->mode == HIER_L1_READ)
 		return verify_reads(s, why, n);
+	if (s->mode == HIER_L2_READ)
+		return verify_sweep(s, why, n);
 	hier_written want = { s->seed };
 	return gm_validate((const uint32_t *)s->buf, s->footprint / 4, want, s->seed, s->dev, why, n);
 }
@@ -228,6 +335,10 @@ static void hier_annotate(void *state, struct gm_case_result *cr)
 	unsigned *sms = (unsigned *)calloc(s->grid, sizeof(unsigned));
 	int most = 0;
 
+	if (s->mode != HIER_L1_READ) {
+		free(sms);
+		return;
+	}
 	if (cudaMemcpy(&k, s->clk, sizeof(k), cudaMemcpyDeviceToHost) == cudaSuccess)
 		gm_result_note(cr, "sm_clock_mhz", GM_UNIT_RATIO, hier_clock_mhz(&k));
 	if (sms && cudaMemcpy(sms, s->sms, s->grid * sizeof(unsigned), cudaMemcpyDeviceToHost) == cudaSuccess) {

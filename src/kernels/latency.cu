@@ -10,9 +10,13 @@
  * The chase continues where the last sample stopped; the host walks the same
  * permutation and every sample's final pointer must equal the host's.
  *   l1_*    ld.global.ca, warm: L1 hits.
- *   l2_*    ld.global.cg, warm: L2 hits; l2_near/l2_far chase only the lines
- *           a probe (each line timed once from the chasing SM, split in two
- *           clusters) found fast or slow.
+ *   l2_*    ld.global.cg, warm: L2 hits. A warm pass leaves every line in the
+ *           L2 half next to the chasing SM (H100 keeps a copy of far lines
+ *           in the near half), so l2_near/l2_far first rewrite every link
+ *           (a kernel on all SMs: the lines are then only in their home
+ *           half) and chase without a warm pass, each line once per sample,
+ *           over only the lines a probe (each line timed once the same way,
+ *           split in two clusters) found fast (home near) or slow (home far).
  *   hbm_*   cold: L2 flushed (memset of 2.5x L2) before each sample, no warm
  *           pass, never a line twice.
  *   tlb_*   2 MiB (or 64 KiB) strides over footprints up to GBs, warm: the
@@ -43,6 +47,8 @@ struct lat_state {
 	struct lat_dev *d;
 	void *flush;
 	size_t flush_bytes;
+	void *links;                  /* device: offsets and targets of the cycle, for rewriting it */
+	uint32_t nlinks;
 	uint32_t *next;               /* host: next slot of each slot in the cycle (UINT32_MAX: not in it) */
 	uint32_t start, cur, ncycle;  /* host position of the chase */
 	unsigned target;              /* SM every chase runs on */
@@ -90,8 +96,8 @@ __global__ void lat_chase(struct lat_dev *d, unsigned target, unsigned warm, uns
 	d->won = 1;
 }
 
-/* Time each of n lines once (after a warm pass), chasing them in order. */
-__global__ void lat_probe(struct lat_dev *d, unsigned target, unsigned n, unsigned *lat)
+/* Time each of n lines once (after a warm pass when warm), chasing them in order. */
+__global__ void lat_probe(struct lat_dev *d, unsigned target, unsigned n, unsigned *lat, int warm)
 {
 	__shared__ unsigned long long keep[32];
 	unsigned long long p, c0;
@@ -99,7 +105,7 @@ __global__ void lat_probe(struct lat_dev *d, unsigned target, unsigned n, unsign
 	if (!lat_winner(d, target))
 		return;
 	p = d->cur;
-	for (unsigned i = 0; i < n; i++)
+	for (unsigned i = 0; warm && i < n; i++)
 		p = chase_ld<LAT_HINT_CG>(p);
 	for (unsigned i = 0; i < n; i++) {
 		c0 = hier_clock64();
@@ -169,9 +175,24 @@ static gm_status lat_link(struct lat_state *s, uint32_t *slots, uint32_t n, uint
 		if (e != cudaSuccess)
 			st = gm_cuda_status(e, "lat_scatter", __FILE__, __LINE__);
 	}
-	gm_gpu_free(d_off);
+	if (!st) {
+		s->links = d_off;
+		s->nlinks = n;
+	} else {
+		gm_gpu_free(d_off);
+	}
 	free(off);
 	return st;
+}
+
+/* Write every link of the cycle again (same values), from all SMs: no L2 half keeps a stale copy. */
+static gm_status lat_relink(struct lat_state *s)
+{
+	unsigned long long *d = (unsigned long long *)s->links;
+
+	lat_scatter<<<gm_blocks_for(s->nlinks, 256), 256, 0, gm_stream()>>>(s->buf, d, d + s->nlinks, s->nlinks);
+	GM_CU_LAUNCH();
+	return GM_OK;
 }
 
 static gm_status lat_run(struct lat_state *s, unsigned warm, unsigned steps, struct lat_dev *out)
@@ -278,7 +299,7 @@ static gm_status lat_classify(struct lat_state *s, uint32_t *slots, uint32_t *n,
 				st = gm_fail(GM_ERR_CUDA, "probe setup failed");
 		}
 		if (!st) {
-			lat_probe<<<2 * s->dev->sm_count, 32, 0, gm_stream()>>>(s->d, s->target, (unsigned)s->nslots, d_lat);
+			lat_probe<<<2 * s->dev->sm_count, 32, 0, gm_stream()>>>(s->d, s->target, (unsigned)s->nslots, d_lat, 0);
 			if (cudaGetLastError() != cudaSuccess || cudaStreamSynchronize(gm_stream()) != cudaSuccess ||
 			    cudaMemcpy(lat, d_lat, s->nslots * 4, cudaMemcpyDeviceToHost) != cudaSuccess ||
 			    cudaMemcpy(&h, s->d, sizeof(h), cudaMemcpyDeviceToHost) != cudaSuccess)
@@ -318,6 +339,7 @@ static void lat_release(void *state)
 	gm_gpu_free(s->buf);
 	gm_gpu_free(s->d);
 	gm_gpu_free(s->flush);
+	gm_gpu_free(s->links);
 	free(s->next);
 	free(s);
 }
@@ -354,7 +376,7 @@ static gm_status lat_prepare(const struct gm_case *c, const struct gm_run_cfg *c
 	    (st = gm_gpu_alloc((void **)&d_sm, sizeof(unsigned))))
 		goto out;
 	lat_where<<<1, 32, 0, gm_stream()>>>(d_sm);
-	if (cudaGetLastError() != cudaSuccess || cudaMemcpy(&s->target, d_sm, 4, cudaMemcpyDeviceToHost) != cudaSuccess) {
+	if (cudaGetLastError() != cudaSuccess || cudaStreamSynchronize(gm_stream()) != cudaSuccess || cudaMemcpy(&s->target, d_sm, 4, cudaMemcpyDeviceToHost) != cudaSuccess) {
 		st = gm_fail(GM_ERR_CUDA, "could not read the SM id");
 		goto out;
 	}
@@ -401,11 +423,13 @@ static gm_status lat_verify(void *state, char *why, size_t n)
 static gm_status lat_sample(void *state, double *values)
 {
 	struct lat_state *s = (struct lat_state *)state;
-	unsigned warm = s->cold ? 0 : s->ncycle;
+	unsigned warm = s->cold || s->select != LAT_ALL ? 0 : s->ncycle;
 	struct lat_dev got;
 	char why[160];
 	gm_status st;
 
+	if (s->select != LAT_ALL && (st = lat_relink(s)))
+		return st;
 	if (s->cold)
 		GM_CU(cudaMemsetAsync(s->flush, 0, s->flush_bytes, gm_stream()));
 	if ((st = lat_run(s, warm, LAT_STEPS, &got)) || (st = lat_expect(s, (unsigned long long)warm + LAT_STEPS, &got, why, sizeof(why))))

@@ -175,6 +175,7 @@ static gm_status smem_prepare_lat(struct smem_state *s)
 	if ((st = gm_gpu_alloc((void **)&s->perm_d, SMEM_LAT_SLOTS * 4)) || (st = gm_gpu_alloc((void **)&s->lat_d, 3 * 8)))
 		return st;
 	GM_CU(cudaMemcpy(s->perm_d, s->perm, SMEM_LAT_SLOTS * 4, cudaMemcpyHostToDevice));
+	GM_CU(cudaDeviceSynchronize());
 	return GM_OK;
 }
 
@@ -220,6 +221,7 @@ static gm_status smem_verify(void *state, char *why, size_t n)
 		uint32_t p = 0;
 		smem_lat<<<1, 256, 0, gm_stream()>>>(s->perm_d, SMEM_LAT_STEPS, s->lat_d);
 		GM_CU_LAUNCH();
+		GM_CU(cudaStreamSynchronize(gm_stream()));   /* the harness stream does not block the legacy one */
 		GM_CU(cudaMemcpy(out, s->lat_d, sizeof(out), cudaMemcpyDeviceToHost));
 		for (unsigned i = 0; i < SMEM_LAT_SLOTS + SMEM_LAT_STEPS; i++)
 			p = s->perm[p];
@@ -231,6 +233,7 @@ static gm_status smem_verify(void *state, char *why, size_t n)
 	}
 	if ((st = gm_poison(s->sums, threads * 4)) || (st = smem_launch(s)))
 		return st;
+	GM_CU(cudaStreamSynchronize(gm_stream()));
 	h = (uint32_t *)malloc(threads * 4);
 	if (!h)
 		return GM_ERR_NOMEM;
