@@ -141,14 +141,31 @@ static void derive_tlb(struct gm_run_result *r)
 	}
 }
 
+/* The probe's near share (a note on l2_near or l2_far) between 25 % and 75 %: two halves. */
+static int split_found(const struct gm_run_result *r)
+{
+	static const char *const names[] = { "latency.l2_near", "latency.l2_far" };
+
+	for (int k = 0; k < 2; k++) {
+		const struct gm_case_result *c = gm_result_find(r, names[k]);
+		for (int i = 0; c && i < c->nnotes; i++)
+			if (!strcmp(c->notes[i].name, "near_share_pct"))
+				return c->notes[i].median >= 25 && c->notes[i].median <= 75;
+	}
+	return 0;
+}
+
 static void latency_derive(struct gm_run_result *r)
 {
 	double mhz = gm_run_clock_mhz(r, "latency");
 
 	level_latency(r, "latency.l1_016k", "L1", "16 KiB chase, ld.ca");
 	level_latency(r, "latency.l2_004m", "L2", "4 MiB chase, ld.cg, near and far lines mixed");
-	level_latency(r, "latency.l2_near", "L2 near", "links rewritten, no warm pass: lines whose home is the near L2 half");
-	level_latency(r, "latency.l2_far", "L2 far", "links rewritten, no warm pass: lines whose home is the far L2 half");
+	/* near/far only when the probe split the lines into two real halves (H100: it did not) */
+	if (split_found(r)) {
+		level_latency(r, "latency.l2_near", "L2 near", "links rewritten, no warm pass: lines whose home is the near L2 half");
+		level_latency(r, "latency.l2_far", "L2 far", "links rewritten, no warm pass: lines whose home is the far L2 half");
+	}
 	level_latency(r, "latency.hbm_128m", "HBM", "cold 128 MiB chase, 512 B slots, L2 flushed");
 	derive_tlb(r);
 	if (mhz > 0)

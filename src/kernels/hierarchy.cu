@@ -3,9 +3,8 @@
  *
  * Versions (two kernels, three modes; hier_shapes.h):
  *   l1_*  per-SM footprint: block b (one per SM, 1024 threads) re-reads its
- *         own buffer with ld.global.ca.v4 (16 B) in whole passes, the pass
- *         loop unrolled 8 times (immediate offsets, no wrap test per load);
- *         the kernel asks for the max-L1 carve-out. Past the L1 capacity the
+ *         own buffer with ld.global.ca.v4 (16 B), 4 loads in flight per
+ *         thread; the kernel asks for the max-L1 carve-out. Past the L1 capacity the
  *         same loads go to L2.
  *         Thread t reads slots (t + 1024 k) mod n: the block reads the
  *         multiset {m mod n : m < 1024 c}; the per-thread sums are checked
@@ -44,7 +43,7 @@ struct hier_state {
 };
 
 template <int MODE>
-__global__ void __launch_bounds__(HIER_BLOCK, 1)   /* l1: one block per SM, up to 64 registers */
+__global__ void __launch_bounds__(HIER_BLOCK, 2)
 hier_kernel(uint4 *buf, uint32_t n, long long loads, uint32_t seed, uint32_t *sums, unsigned *sms,
 	    struct hier_clock *clk)
 {
@@ -62,26 +61,15 @@ hier_kernel(uint4 *buf, uint32_t n, long long loads, uint32_t seed, uint32_t *su
 	}
 	if (threadIdx.x == 0)
 		sms[blockIdx.x] = hier_smid();
-	if (MODE == HIER_L1_READ && n % HIER_BLOCK == 0 && blockDim.x == HIER_BLOCK) {
-		/* whole passes over the block's buffer: unrolled, immediate offsets, no wrap test per load */
-		const uint32_t nch = n / HIER_BLOCK;
-		const uint4 *p0 = base + threadIdx.x;
-		for (long long k = 0; k < loads; k += nch) {
-#pragma unroll 8
-			for (uint32_t c = 0; c < nch; c++) {
-				uint4 v = hier_ld_ca(p0 + (size_t)c * HIER_BLOCK);
-				acc[c & 1] += v.x + v.y + v.z + v.w;
-			}
-		}
-	} else {
-		for (long long j = 0; j < loads; j += HIER_ILP) {
+	/* (Unrolled whole passes with immediate offsets were slower on the H100:
+	 * 15-32 TB/s against 30.8 TB/s for this loop; results/.../hierarchy/README.md.) */
+	for (long long j = 0; j < loads; j += HIER_ILP) {
 #pragma unroll
-			for (int u = 0; u < HIER_ILP; u++) {
-				uint4 v = MODE == HIER_L1_READ ? hier_ld_ca(base + pos) : hier_ld_cg(base + pos);
-				acc[u] += v.x + v.y + v.z + v.w;
-				pos += step;
-				pos = pos >= n ? pos - n : pos;
-			}
+		for (int u = 0; u < HIER_ILP; u++) {
+			uint4 v = MODE == HIER_L1_READ ? hier_ld_ca(base + pos) : hier_ld_cg(base + pos);
+			acc[u] += v.x + v.y + v.z + v.w;
+			pos += step;
+			pos = pos >= n ? pos - n : pos;
 		}
 	}
 	sums[g] = acc[0] + acc[1] + acc[2] + acc[3];
@@ -186,10 +174,7 @@ static gm_status hier_prepare(const struct gm_case *c, const struct gm_run_cfg *
 		total = s->footprint * s->grid;
 		/* about a millisecond per launch at L1 bandwidth */
 		s->loads = (long long)(16e9 / (16.0 * threads));
-		if (s->n % HIER_BLOCK == 0)   /* whole passes (the kernel's fast path) */
-			s->loads = (s->loads + s->n / HIER_BLOCK - 1) / (s->n / HIER_BLOCK) * (s->n / HIER_BLOCK);
-		else
-			s->loads = (s->loads + HIER_ILP - 1) / HIER_ILP * HIER_ILP;
+		s->loads = (s->loads + HIER_ILP - 1) / HIER_ILP * HIER_ILP;
 		sums_bytes = threads * 4;
 	} else {
 		/* about a millisecond per launch at L2 bandwidth, at least one whole pass */

@@ -164,7 +164,9 @@ static gm_status lat_link(struct lat_state *s, uint32_t *slots, uint32_t n, uint
 	s->start = s->cur = slots[0];
 	s->ncycle = n;
 	if (!(st = gm_gpu_alloc(&d_off, n * sizeof(*off) * 2))) {
-		cudaError_t e = cudaMemcpy(d_off, off, n * sizeof(*off) * 2, cudaMemcpyHostToDevice);
+		/* on the harness stream: a plain cudaMemcpy from pageable memory may return before its
+		 * DMA lands, and the non-blocking harness stream would not wait for it */
+		cudaError_t e = cudaMemcpyAsync(d_off, off, n * sizeof(*off) * 2, cudaMemcpyHostToDevice, gm_stream());
 		if (e == cudaSuccess) {
 			lat_scatter<<<gm_blocks_for(n, 256), 256, 0, gm_stream()>>>(
 				s->buf, (unsigned long long *)d_off, (unsigned long long *)d_off + n, n);
@@ -288,14 +290,14 @@ static gm_status lat_classify(struct lat_state *s, uint32_t *slots, uint32_t *n,
 		}
 		if (!st)
 			st = gm_gpu_alloc(&d_off, s->nslots * 16);
-		if (!st && cudaMemcpy(d_off, off, s->nslots * 16, cudaMemcpyHostToDevice) != cudaSuccess)
+		if (!st && cudaMemcpyAsync(d_off, off, s->nslots * 16, cudaMemcpyHostToDevice, gm_stream()) != cudaSuccess)
 			st = gm_fail(GM_ERR_CUDA, "copy of the probe links failed");
 		if (!st) {
 			lat_scatter<<<gm_blocks_for(s->nslots, 256), 256, 0, gm_stream()>>>(
 				s->buf, (unsigned long long *)d_off, (unsigned long long *)d_off + s->nslots, s->nslots);
 			memset(&h, 0, sizeof(h));
 			h.cur = (unsigned long long)s->buf;
-			if (cudaMemcpy(s->d, &h, sizeof(h), cudaMemcpyHostToDevice) != cudaSuccess)
+			if (cudaMemcpyAsync(s->d, &h, sizeof(h), cudaMemcpyHostToDevice, gm_stream()) != cudaSuccess)
 				st = gm_fail(GM_ERR_CUDA, "probe setup failed");
 		}
 		if (!st) {
