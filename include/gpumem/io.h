@@ -53,4 +53,12 @@ int gm_spec_write(FILE *f, const struct gm_run_result *r);
 /* Derived results as a table (name, value, unit, reference, how). */
 void gm_derived_write(FILE *f, const struct gm_run_result *r);
 
+/*
+ * The HTML report: one self-contained page (Chart.js embedded, no request
+ * leaves the file) with the spec sheet, the charts of every family present
+ * and a sortable table of every case. labels[i] names runs[i] in legends;
+ * with several runs every chart overlays them.
+ */
+gm_status gm_html_write(FILE *f, const struct gm_run_result *runs, const char *const *labels, int nruns);
+
 #endif

@@ -118,6 +118,7 @@ struct gm_device_state {
 };
 
 struct gm_run_result {
+	int schema_version;                   /* of a document read back; 0 = this run */
 	char tool_version[32];
 	char command[512];                    /* the command line */
 	char started_utc[32];                 /* ISO 8601 */

@@ -6,6 +6,7 @@
 #define GPUMEM_CLI_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include "gpumem/status.h"
 
@@ -25,6 +26,7 @@ int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 /* Exit code for a library status. */
 int gm_exit_code(gm_status s);
@@ -35,6 +37,9 @@ int gm_error(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)))
 #endif
 	;
+
+/* 1 when f is a terminal and NO_COLOR is unset (and TERM is not "dumb"). */
+int gm_use_color(FILE *f);
 
 /* Options of `gpumem run`, parsed without side effects (tested in test_cli). */
 struct gm_run_args {

@@ -1,40 +1,121 @@
-/* cmd_report.c - `gpumem report FILE.json [--csv]`: render a saved run again. */
+/*
+ * cmd_report.c - `gpumem report RUN.json [MORE.json ...] [-o FILE.html] [--csv]`:
+ * render saved runs again. Without -o: the text table of the first run (or
+ * its CSV). With -o: one self-contained HTML page over every run given.
+ */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
 #include "gpumem/io.h"
 
-int cmd_report(int argc, char **argv)
-{
-	struct gm_run_result r;
-	const char *path = NULL;
-	int csv = 0;
+#define MAX_RUNS 8
 
+static const char usage_text[] =
+	"usage: gpumem report RUN.json [MORE.json ...] [-o FILE.html] [--csv]\n"
+	"  -o FILE.html  write one self-contained HTML page (charts, spec sheet, every case);\n"
+	"                several runs are overlaid in every chart\n"
+	"  --csv         print the first run as CSV instead of the table\n";
+
+struct report_args {
+	const char *paths[MAX_RUNS];
+	int nruns;
+	const char *html;
+	int csv;
+};
+
+static int parse(int argc, char **argv, struct report_args *a)
+{
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help")) {
-			printf("usage: gpumem report FILE.json [--csv]\n");
-			return GM_EXIT_OK;
+			fputs(usage_text, stdout);
+			return -1;
 		}
 		if (!strcmp(argv[i], "--csv"))
-			csv = 1;
-		else if (argv[i][0] == '-' || path)
-			return gm_error(GM_EXIT_USAGE, "unexpected argument '%s' (see 'gpumem report --help')",
-					argv[i]);
+			a->csv = 1;
+		else if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
+			if (++i == argc)
+				return gm_error(GM_EXIT_USAGE, "'%s' needs a file name", argv[i - 1]);
+			a->html = argv[i];
+		} else if (argv[i][0] == '-' && argv[i][1])
+			return gm_error(GM_EXIT_USAGE, "unknown option '%s' (see 'gpumem report --help')", argv[i]);
+		else if (a->nruns == MAX_RUNS)
+			return gm_error(GM_EXIT_USAGE, "too many runs (at most %d)", MAX_RUNS);
 		else
-			path = argv[i];
+			a->paths[a->nruns++] = argv[i];
 	}
-	if (!path)
+	if (!a->nruns)
 		return gm_error(GM_EXIT_USAGE, "report needs a JSON file written by 'gpumem run --json'");
-	if (gm_json_read(path, &r))
-		return gm_error(GM_EXIT_USAGE, "%s", gm_last_error());
-	if (csv)
-		gm_csv_write(stdout, &r);
-	else {
-		printf("%s\n%s, %s\n", r.command, r.have_device ? r.dev.name : "no device", r.started_utc);
-		gm_table_write(stdout, &r);
-		gm_derived_write(stdout, &r);
-		gm_spec_write(stdout, &r);
+	if (!a->html && a->nruns > 1)
+		return gm_error(GM_EXIT_USAGE, "several runs need -o FILE.html (or use 'gpumem compare A.json B.json')");
+	return 0;
+}
+
+static void print_text(const struct gm_run_result *r, int csv)
+{
+	if (csv) {
+		gm_csv_write(stdout, r);
+		return;
 	}
-	gm_result_release(&r);
+	printf("%s\n%s, %s\n", r->command, r->have_device ? r->dev.name : "no device", r->started_utc);
+	gm_table_write(stdout, r);
+	gm_derived_write(stdout, r);
+	gm_spec_write(stdout, r);
+}
+
+/* The run's name in legends: the file name without directory and ".json". */
+static void run_label(const char *path, char *buf, size_t n)
+{
+	const char *base = strrchr(path, '/');
+	size_t len;
+
+	snprintf(buf, n, "%s", base ? base + 1 : path);
+	len = strlen(buf);
+	if (len > 5 && !strcmp(buf + len - 5, ".json"))
+		buf[len - 5] = '\0';
+}
+
+static int write_html(struct report_args *a, struct gm_outfile *out, struct gm_run_result *runs)
+{
+	char names[MAX_RUNS][64];
+	const char *labels[MAX_RUNS];
+
+	for (int i = 0; i < a->nruns; i++) {
+		run_label(a->paths[i], names[i], sizeof(names[i]));
+		labels[i] = names[i];
+	}
+	if (gm_html_write(out->f, runs, labels, a->nruns) || gm_outfile_commit(out)) {
+		gm_outfile_abort(out);
+		return gm_error(GM_EXIT_IO, "%s", gm_last_error());
+	}
+	printf("%s\n", a->html);
 	return GM_EXIT_OK;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_args a = { 0 };
+	struct gm_run_result runs[MAX_RUNS];
+	struct gm_outfile out;
+	int rc = parse(argc, argv, &a), nread = 0;
+
+	if (rc)
+		return rc < 0 ? GM_EXIT_OK : rc;
+	/* prove the output is writable before reading anything */
+	if (a.html && gm_outfile_open(&out, a.html))
+		return gm_error(GM_EXIT_IO, "%s", gm_last_error());
+	for (; nread < a.nruns; nread++)
+		if (gm_json_read(a.paths[nread], &runs[nread])) {
+			rc = gm_error(GM_EXIT_USAGE, "%s", gm_last_error());
+			break;
+		}
+	if (!rc && a.html)
+		rc = write_html(&a, &out, runs);
+	else if (!rc)
+		print_text(&runs[0], a.csv);
+	else if (a.html)
+		gm_outfile_abort(&out);
+	for (int i = 0; i < nread; i++)
+		gm_result_release(&runs[i]);
+	return rc;
 }

@@ -47,10 +47,26 @@ struct run_ctx {
 	struct gm_run_result res;
 };
 
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+/* stderr, terminals only: case n/N, its name, and the time left at the pace so far. */
 static void progress(void *ctx, int i, int n, const struct gm_case *c)
 {
+	static double t0;
+	char eta[32] = "";
+
 	(void)ctx;
-	fprintf(stderr, "\r[%3d/%3d] %-40s", i + 1, n, c->name);
+	if (i == 0)
+		t0 = now_s();
+	else
+		snprintf(eta, sizeof(eta), "~%.0f s left", (now_s() - t0) / i * (n - i));
+	fprintf(stderr, "\r\033[K[%3d/%3d] %-40s %s", i + 1, n, c->name, eta);
 	if (i + 1 == n)
 		fputc('\n', stderr);
 }

@@ -1,6 +1,9 @@
 /* common.c - exit codes and error lines shared by the subcommands. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 #include "cli/cli.h"
 
 int gm_exit_code(gm_status s)
@@ -28,4 +31,16 @@ int gm_error(int code, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	return code;
+}
+
+/* Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org). */
+int gm_use_color(FILE *f)
+{
+	const char *no = getenv("NO_COLOR"), *term = getenv("TERM");
+
+	if (no && no[0])
+		return 0;
+	if (term && !strcmp(term, "dumb"))
+		return 0;
+	return isatty(fileno(f));
 }

@@ -16,7 +16,8 @@ static const struct command commands[] = {
 	{ "info", cmd_info, "show the device: clocks, bus, caches, peak bandwidth" },
 	{ "list", cmd_list, "list every benchmark case with a one-line description" },
 	{ "run", cmd_run, "validate and time benchmark cases (default suite when none named)" },
-	{ "report", cmd_report, "print the table of a saved run (gpumem run --json)" },
+	{ "report", cmd_report, "print a saved run, or write an HTML report of runs (-o FILE.html)" },
+	{ "compare", cmd_compare, "compare two saved runs case by case; non-zero exit on a regression" },
 	{ "explain", cmd_explain, "predict sectors / bank conflicts of one warp access (no GPU needed)" },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

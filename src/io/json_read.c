@@ -175,6 +175,26 @@ static void read_headline(json_t *o, struct gm_case_result *c)
 	c->nnotes = read_values(json_object_get(o, K_C_NOTES), c->notes, GM_MAX_NOTES);
 }
 
+/* Fields every case must carry; schema 1 has "gbs" where schema 2 has "value". */
+static gm_status check_case(json_t *o, size_t i, int schema)
+{
+	static const char *const need[] = { K_C_NAME, NULL };
+
+	if (!json_is_object(o))
+		return gm_fail(GM_ERR_PARSE, "case %zu is not an object", i);
+	for (int k = 0; need[k]; k++)
+		if (!json_is_string(json_object_get(o, need[k])))
+			return gm_fail(GM_ERR_PARSE, "case %zu: field '%s' missing or not a string", i, need[k]);
+	if (schema >= 2 && !json_is_object(json_object_get(o, K_C_VALUE)) &&
+	    !json_is_null(json_object_get(o, K_C_VALUE)))
+		return gm_fail(GM_ERR_PARSE, "case %zu ('%s'): field '%s' missing", i,
+			       json_string_value(json_object_get(o, K_C_NAME)), K_C_VALUE);
+	if (schema == 1 && !json_is_object(json_object_get(o, K_C_GBS)))
+		return gm_fail(GM_ERR_PARSE, "case %zu ('%s'): field '%s' missing", i,
+			       json_string_value(json_object_get(o, K_C_NAME)), K_C_GBS);
+	return GM_OK;
+}
+
 static gm_status read_case(json_t *o, struct gm_case_result *c)
 {
 	json_t *gbs = json_object_get(o, K_C_GBS);
@@ -247,12 +267,14 @@ static gm_status read_doc(json_t *doc, struct gm_run_result *r)
 	size_t i;
 
 	if (!schema || strcmp(schema, GM_SCHEMA_NAME) || !json_is_array(cases))
-		return gm_fail(GM_ERR_PARSE, "not a gpumem run document");
+		return gm_fail(GM_ERR_PARSE, "not a gpumem run document (field '%s' is not \"%s\" or '%s' is not an array)",
+			      K_SCHEMA, GM_SCHEMA_NAME, K_CASES);
 	if (!json_is_integer(json_object_get(doc, K_SCHEMA_VERSION)))
 		return gm_fail(GM_ERR_PARSE, "field '%s' missing or not an integer", K_SCHEMA_VERSION);
 	if (num(doc, K_SCHEMA_VERSION) > GM_SCHEMA_VERSION || num(doc, K_SCHEMA_VERSION) < 1)
 		return gm_fail(GM_ERR_PARSE, "unknown schema version %.0f (this gpumem reads 1 to %d)",
 			       num(doc, K_SCHEMA_VERSION), GM_SCHEMA_VERSION);
+	r->schema_version = (int)num(doc, K_SCHEMA_VERSION);
 	copy_str(r->tool_version, sizeof(r->tool_version), doc, K_TOOL_VERSION);
 	copy_str(r->command, sizeof(r->command), doc, K_COMMAND);
 	copy_str(r->started_utc, sizeof(r->started_utc), doc, K_STARTED);
@@ -267,8 +289,12 @@ static gm_status read_doc(json_t *doc, struct gm_run_result *r)
 	if (r->have_device)
 		read_device(dev, &r->dev);
 	json_array_foreach(cases, i, c) {
-		struct gm_case_result *cr = gm_result_add(r);
-		gm_status s = cr ? read_case(c, cr) : GM_ERR_NOMEM;
+		struct gm_case_result *cr;
+		gm_status s = check_case(c, i, (int)num(doc, K_SCHEMA_VERSION));
+		if (s)
+			return s;
+		cr = gm_result_add(r);
+		s = cr ? read_case(c, cr) : gm_fail(GM_ERR_NOMEM, "out of memory at case %zu", i);
 		if (s)
 			return s;
 	}
@@ -289,7 +315,11 @@ gm_status gm_json_read(const char *path, struct gm_run_result *r)
 		return gm_fail(GM_ERR_PARSE, "cannot read '%s': %s (line %d)", path, err.text, err.line);
 	s = read_doc(doc, r);
 	json_decref(doc);
-	if (s)
+	if (s) {
+		char msg[512];
+		snprintf(msg, sizeof(msg), "%s", gm_last_error());
 		gm_result_release(r);
+		return gm_fail(s, "'%s': %s", path, msg);
+	}
 	return s;
 }

@@ -1,0 +1,209 @@
+/* compare.c - two runs case by case: ratios, noise, regressions (compare.h). */
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gpumem/compare.h"
+#include "gpumem/io.h"
+
+const char *gm_verdict_name(enum gm_verdict v)
+{
+	static const char *const names[] = { "same", "better", "WORSE", "BROKEN", "fixed", "no number",
+					     "only in A", "only in B" };
+	return (unsigned)v < sizeof(names) / sizeof(names[0]) ? names[v] : "?";
+}
+
+/* Index of B's cases sorted by name, so each lookup is a binary search. */
+static int by_name(const void *x, const void *y)
+{
+	return strcmp((*(const struct gm_case_result *const *)x)->name,
+		      (*(const struct gm_case_result *const *)y)->name);
+}
+
+static const struct gm_case_result *lookup(const struct gm_case_result **idx, int n, const char *name)
+{
+	struct gm_case_result key;
+	const struct gm_case_result *kp = &key, **hit;
+
+	snprintf(key.name, sizeof(key.name), "%s", name);
+	hit = bsearch(&kp, idx, (size_t)n, sizeof(*idx), by_name);
+	return hit ? *hit : NULL;
+}
+
+static void judge(struct gm_compare_row *row, const struct gm_case_result *ca, const struct gm_case_result *cb,
+		  double threshold)
+{
+	int ok_a = ca->status == GM_CASE_OK, ok_b = cb->status == GM_CASE_OK;
+	double diff;
+
+	row->a = ok_a ? ca->value.median : 0;
+	row->b = ok_b ? cb->value.median : 0;
+	row->spread_a = ok_a ? ca->value.max - ca->value.min : 0;
+	row->spread_b = ok_b ? cb->value.max - cb->value.min : 0;
+	row->unit_differs = ca->unit != cb->unit;
+	if (!ok_a || !ok_b || row->unit_differs) {
+		row->verdict = ok_a && !ok_b ? GM_BROKEN : !ok_a && ok_b ? GM_FIXED : GM_NOT_COMPARED;
+		return;
+	}
+	row->ratio = row->a != 0 ? row->b / row->a : 0;
+	diff = row->b - row->a;
+	if (row->a != 0)
+		row->worse_pct = 100.0 * (gm_unit_higher_is_better(row->unit) ? -diff : diff) / fabs(row->a);
+	row->beyond_noise = fabs(diff) > row->spread_a && fabs(diff) > row->spread_b;
+	if (row->beyond_noise && row->worse_pct > threshold)
+		row->verdict = GM_WORSE;
+	else if (row->beyond_noise && -row->worse_pct > threshold)
+		row->verdict = GM_BETTER;
+	else
+		row->verdict = GM_SAME;
+}
+
+static void count(struct gm_comparison *c, enum gm_verdict v)
+{
+	c->nworse += v == GM_WORSE || v == GM_BROKEN;
+	c->nbetter += v == GM_BETTER || v == GM_FIXED;
+	c->nonly_a += v == GM_ONLY_A;
+	c->nonly_b += v == GM_ONLY_B;
+}
+
+static struct gm_compare_row *row_for(struct gm_comparison *c, const struct gm_case_result *x)
+{
+	struct gm_compare_row *row = &c->rows[c->nrows++];
+
+	memset(row, 0, sizeof(*row));
+	snprintf(row->name, sizeof(row->name), "%s", x->name);
+	row->unit = x->unit;
+	return row;
+}
+
+static int only_in_b(const struct gm_case_result **idx_a, int na, const struct gm_case_result *cb)
+{
+	return !lookup(idx_a, na, cb->name);
+}
+
+static const struct gm_case_result **make_index(const struct gm_run_result *r)
+{
+	const struct gm_case_result **idx = calloc((size_t)r->ncases + 1, sizeof(*idx));
+
+	if (!idx)
+		return NULL;
+	for (int i = 0; i < r->ncases; i++)
+		idx[i] = &r->cases[i];
+	qsort(idx, (size_t)r->ncases, sizeof(*idx), by_name);
+	return idx;
+}
+
+gm_status gm_compare_runs(const struct gm_run_result *a, const struct gm_run_result *b, double threshold_pct,
+			  struct gm_comparison *out)
+{
+	const struct gm_case_result **ia, **ib;
+
+	memset(out, 0, sizeof(*out));
+	if (!(threshold_pct >= 0))
+		return gm_fail(GM_ERR_INVALID_ARG, "threshold must be a percentage >= 0");
+	out->threshold_pct = threshold_pct;
+	out->different_device = a->have_device != b->have_device ||
+				(a->have_device && strcmp(a->dev.name, b->dev.name));
+	out->different_schema = a->schema_version != b->schema_version;
+	out->rows = calloc((size_t)a->ncases + (size_t)b->ncases + 1, sizeof(*out->rows));
+	ia = make_index(a);
+	ib = make_index(b);
+	if (!out->rows || !ia || !ib) {
+		free(ia), free(ib), gm_comparison_release(out);
+		return gm_fail(GM_ERR_NOMEM, "out of memory comparing runs");
+	}
+	for (int i = 0; i < a->ncases; i++) {
+		const struct gm_case_result *cb = lookup(ib, b->ncases, a->cases[i].name);
+		struct gm_compare_row *row = row_for(out, &a->cases[i]);
+		if (cb)
+			judge(row, &a->cases[i], cb, threshold_pct);
+		else
+			row->verdict = GM_ONLY_A;
+		count(out, row->verdict);
+	}
+	for (int i = 0; i < b->ncases; i++)
+		if (only_in_b(ia, a->ncases, &b->cases[i])) {
+			row_for(out, &b->cases[i])->verdict = GM_ONLY_B;
+			count(out, GM_ONLY_B);
+		}
+	free(ia);
+	free(ib);
+	return GM_OK;
+}
+
+void gm_comparison_release(struct gm_comparison *c)
+{
+	free(c->rows);
+	c->rows = NULL;
+	c->nrows = 0;
+}
+
+static const char *device_name(const struct gm_run_result *r)
+{
+	return r->have_device ? r->dev.name : "no device";
+}
+
+static void text_row(FILE *f, const struct gm_compare_row *r, int color)
+{
+	char va[32], vb[32];
+	const char *on = "", *off = "";
+
+	if (r->verdict == GM_ONLY_A || r->verdict == GM_ONLY_B) {
+		fprintf(f, "%-32s %-9s %s\n", r->name, gm_unit_name(r->unit), gm_verdict_name(r->verdict));
+		return;
+	}
+	if (color && (r->verdict == GM_WORSE || r->verdict == GM_BROKEN))
+		on = "\033[31m", off = "\033[0m";
+	else if (color && (r->verdict == GM_BETTER || r->verdict == GM_FIXED))
+		on = "\033[32m", off = "\033[0m";
+	snprintf(va, sizeof(va), r->a != 0 || r->verdict != GM_FIXED ? "%.4g" : "-", r->a);
+	snprintf(vb, sizeof(vb), r->b != 0 || r->verdict != GM_BROKEN ? "%.4g" : "-", r->b);
+	fprintf(f, "%-32s %-9s %12s %12s %7.3f %+8.2f%% %-5s %s%s%s\n", r->name, gm_unit_name(r->unit), va, vb,
+		r->ratio, -r->worse_pct, r->beyond_noise ? "yes" : "no", on, gm_verdict_name(r->verdict), off);
+}
+
+void gm_compare_write_text(FILE *f, const struct gm_comparison *c, const struct gm_run_result *a,
+			   const struct gm_run_result *b, int color)
+{
+	fprintf(f, "A: %s, %s (schema %d)\nB: %s, %s (schema %d)\n", device_name(a), a->started_utc,
+		a->schema_version, device_name(b), b->started_utc, b->schema_version);
+	fprintf(f, "%-32s %-9s %12s %12s %7s %9s %-5s %s\n", "case", "unit", "A median", "B median", "B/A",
+		"better by", "noise", "verdict");
+	for (int i = 0; i < c->nrows; i++)
+		text_row(f, &c->rows[i], color);
+	fprintf(f, "\n%d worse, %d better beyond %.1f %% and the noise; %d only in A, %d only in B\n", c->nworse,
+		c->nbetter, c->threshold_pct, c->nonly_a, c->nonly_b);
+}
+
+static json_t *row_json(const struct gm_compare_row *r)
+{
+	return json_pack("{ss ss sf sf sf sf sf sf sb ss}", "name", r->name, "unit", gm_unit_name(r->unit), "a", r->a,
+			 "b", r->b, "spread_a", r->spread_a, "spread_b", r->spread_b, "ratio", r->ratio, "worse_pct",
+			 r->worse_pct, "beyond_noise", r->beyond_noise, "verdict", gm_verdict_name(r->verdict));
+}
+
+static json_t *side_json(const struct gm_run_result *r, const char *path)
+{
+	return json_pack("{ss ss ss si}", "path", path, "device", device_name(r), "started_utc", r->started_utc,
+			 "schema_version", r->schema_version);
+}
+
+gm_status gm_compare_write_json(FILE *f, const struct gm_comparison *c, const struct gm_run_result *a,
+				const struct gm_run_result *b, const char *path_a, const char *path_b)
+{
+	json_t *rows = json_array(), *doc;
+	int err;
+
+	for (int i = 0; i < c->nrows; i++)
+		json_array_append_new(rows, row_json(&c->rows[i]));
+	doc = json_pack("{ss so so sf sb sb si si si si so}", "schema", "gpumem-compare", "a", side_json(a, path_a),
+			"b", side_json(b, path_b), "threshold_pct", c->threshold_pct, "different_device",
+			c->different_device, "different_schema", c->different_schema, "worse", c->nworse,
+			"better", c->nbetter, "only_in_a", c->nonly_a, "only_in_b", c->nonly_b, "cases", rows);
+	if (!doc)
+		return gm_fail(GM_ERR_NOMEM, "cannot build the comparison document");
+	err = json_dumpf(doc, f, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+	fputc('\n', f);
+	json_decref(doc);
+	return err || ferror(f) ? gm_fail(GM_ERR_IO, "cannot write the comparison") : GM_OK;
+}
