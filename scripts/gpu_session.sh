@@ -47,7 +47,7 @@ stage_cli() {
 }
 
 stage_full() {
-  /usr/bin/time -v "$bin" run --full hierarchy latency --json "$W/full.json" --csv "$W/full.csv" 2>"$W/full.time" | tee "$W/full.txt"
+  /usr/bin/time -v "$bin" run --full latency --json "$W/full.json" --csv "$W/full.csv" 2>"$W/full.time" | tee "$W/full.txt"
   grep -E "Elapsed|Maximum resident" "$W/full.time"
 }
 
