@@ -8,6 +8,9 @@ const struct gm_family_ops *gm_offset_ops(void) { return NULL; }
 const struct gm_family_ops *gm_transpose_ops(void) { return NULL; }
 const struct gm_family_ops *gm_banks_ops(void) { return NULL; }
 const struct gm_family_ops *gm_rowcol_ops(void) { return NULL; }
+const struct gm_family_ops *gm_hierarchy_ops(void) { return NULL; }
+const struct gm_family_ops *gm_latency_ops(void) { return NULL; }
+const struct gm_family_ops *gm_smem_ops(void) { return NULL; }
 const struct gm_family_ops *gm_roofline_ops(void) { return NULL; }
 const struct gm_family_ops *gm_matvec_ops(void) { return NULL; }
 const struct gm_family_ops *gm_gemm_ops(void) { return NULL; }

@@ -20,7 +20,8 @@
 #include "gpumem/io.h"
 #include "gpumem/result.h"
 
-#define BIG_PATH "/tmp/gm_big_run.json"
+static char BIG_PATH_BUF[64], HTML_BUF[64];
+#define BIG_PATH BIG_PATH_BUF
 #define BIG_BYTES (100L << 20)
 #define SAMPLES 20
 
@@ -90,26 +91,28 @@ static int timed(const char *cmd, double *secs, long *rss_mib)
 
 static void test_big_file(void **state)
 {
+	/* own paths: several builds may run this test at once */
 	char cmd[1024];
 	double s;
 	long rss;
-	int n = write_big();
+	int n = (snprintf(BIG_PATH_BUF, sizeof(BIG_PATH_BUF), "/tmp/gm_big_run.%d.json", (int)getpid()),
+		 snprintf(HTML_BUF, sizeof(HTML_BUF), "/tmp/gm_big_report.%d.html", (int)getpid()), write_big());
 	const char *bin = getenv("GPUMEM_BIN");
 
 	(void)state;
 	assert_non_null(bin);
-	snprintf(cmd, sizeof(cmd), "'%s' report " BIG_PATH " -o /tmp/gm_big_report.html >/dev/null", bin);
+	snprintf(cmd, sizeof(cmd), "'%s' report %s -o %s >/dev/null", bin, BIG_PATH, HTML_BUF);
 	assert_int_equal(timed(cmd, &s, &rss), 0);
 	printf("report of a %d-case run file (>= 100 MiB): %.1f s, peak %ld MiB\n", n, s, rss);
 	assert_true(s < 120);
 	assert_true(rss < 3072);
-	snprintf(cmd, sizeof(cmd), "'%s' compare " BIG_PATH " " BIG_PATH " >/dev/null", bin);
+	snprintf(cmd, sizeof(cmd), "'%s' compare %s %s >/dev/null", bin, BIG_PATH, BIG_PATH);
 	assert_int_equal(timed(cmd, &s, &rss), 0);
 	printf("compare of two such files: %.1f s, peak %ld MiB (largest child so far)\n", s, rss);
 	assert_true(s < 120);
 	assert_true(rss < 3072);
 	unlink(BIG_PATH);
-	unlink("/tmp/gm_big_report.html");
+	unlink(HTML_BUF);
 }
 
 int main(void)

@@ -1,0 +1,190 @@
+/*
+ * fam_hierarchy.c - read and write bandwidth against working-set size:
+ * per-SM footprints through L1 (each block re-reads its own buffer with
+ * ld.global.ca), whole-GPU footprints through L2 into HBM (ld.global.cg,
+ * all blocks share one buffer), and writes. derive() finds the plateaus and
+ * knees (src/bench/curve.c) and publishes L1 capacity, L2 capacity, the
+ * near/far L2 step and each level's bandwidth. Kernels: src/kernels/hierarchy.cu.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "bench/curve.h"
+#include "bench/family.h"
+#include "kernels/hier_shapes.h"
+#include "kernels/kernels.h"
+
+#define KB 1024LL
+#define MB (1024LL * 1024)
+
+static const long long l1_kb[] = { 16, 32, 64, 96, 128, 160, 192, 208, 224, 240, 256, 288, 320, 384, 512 };
+static const long long l2_kb[] = { 512, 1024, 1536, 2048, 4096, 8192, 12288, 16384, 20480, 24576, 28672,
+				   32768, 36864, 40960, 45056, 49152, 53248, 57344, 65536, 81920, 131072,
+				   262144 };
+static const long long wr_kb[] = { 1024, 4096, 16384, 24576, 32768, 49152, 65536, 262144 };
+
+#define COUNT(a) ((int)(sizeof(a) / sizeof(a[0])))
+
+static void size_label(char *buf, size_t n, long long kb)
+{
+	if (kb < 4096)
+		snprintf(buf, n, "%04lldk", kb);
+	else
+		snprintf(buf, n, "%03lldm", kb / 1024);
+}
+
+static int add_series(struct gm_case *out, int max, int k, int mode, const long long *kb, int n)
+{
+	static const char *const prefix[] = { "l1", "l2", "wr" };
+	static const char *const what[] = {
+		"read, per-SM footprint (each block its own buffer), ld.global.ca, 16 B loads",
+		"read, whole-GPU footprint shared by all blocks, ld.global.cg, 16 B loads",
+		"write, whole-GPU footprint shared by all blocks, 16 B stores",
+	};
+	struct gm_case scratch;
+
+	for (int i = 0; i < n; i++, k++) {
+		struct gm_case *c = gm_case_slot(out, max, k, &scratch);
+		char sz[24];
+		int quick = (mode == HIER_L1_READ && kb[i] == 64) || (mode == HIER_L2_READ && kb[i] == 1536) ||
+			    (mode == HIER_L2_READ && kb[i] == 262144) || (mode == HIER_WRITE && kb[i] == 4096);
+		size_label(sz, sizeof(sz), kb[i]);
+		gm_case_begin(c, &gm_family_hierarchy, -1, GM_KIND_MEASURE, quick, what[mode], "%s_%s",
+			      prefix[mode], sz);
+		gm_case_measure(c, GM_UNIT_GBS, GM_TIME_EVENTS);
+		gm_case_param_add(c, "mode", mode);
+		gm_case_param_add(c, "footprint", kb[i] * KB);
+	}
+	return k;
+}
+
+static int hierarchy_enumerate(struct gm_case *out, int max)
+{
+	int k = add_series(out, max, 0, HIER_L1_READ, l1_kb, COUNT(l1_kb));
+	k = add_series(out, max, k, HIER_L2_READ, l2_kb, COUNT(l2_kb));
+	return add_series(out, max, k, HIER_WRITE, wr_kb, COUNT(wr_kb));
+}
+
+/* The finished cases of one mode, in footprint order: x = footprint, y = GB/s. */
+static int series(const struct gm_run_result *r, int mode, double *x, double *y, double *mhz)
+{
+	int n = 0;
+
+	*mhz = 0;
+	for (int i = 0; i < r->ncases && n < 64; i++) {
+		const struct gm_case_result *c = &r->cases[i];
+		int64_t m = -1, fp = 0;
+		if (strcmp(c->family, "hierarchy") || c->status != GM_CASE_OK || c->value.median <= 0)
+			continue;
+		for (int p = 0; p < c->nparams; p++) {
+			if (!strcmp(c->param_keys[p], "mode"))
+				m = c->params[p].value;
+			if (!strcmp(c->param_keys[p], "footprint"))
+				fp = c->params[p].value;
+		}
+		if (m != mode)
+			continue;
+		x[n] = (double)fp;
+		y[n] = c->value.median;
+		for (int k = 0; k < c->nnotes; k++)
+			if (!strcmp(c->notes[k].name, "sm_clock_mhz") && n == 0)
+				*mhz = c->notes[k].median;
+		n++;
+	}
+	return n;
+}
+
+static void derive_l1(struct gm_run_result *r)
+{
+	double x[64], y[64], mhz, p0;
+	struct gm_knee kn[GM_MAX_KNEES];
+	int n = series(r, HIER_L1_READ, x, y, &mhz), nk;
+	char how[160];
+
+	if (n < 3)
+		return;
+	nk = gm_curve_knees(x, y, n, 0.8, kn, GM_MAX_KNEES, &p0);
+	if (mhz <= 0)
+		mhz = gm_run_clock_mhz(r, NULL);
+	snprintf(how, sizeof(how), "median plateau of %d per-SM footprints from %.0f KiB; limit 128 B/clk/SM x %d SMs x %.0f MHz (measured)",
+		 nk ? kn[0].n_above : n, x[0] / 1024, r->dev.sm_count, mhz);
+	gm_derive_add(r, "hierarchy", "hierarchy.l1_read_bw", "L1", "read bandwidth", GM_UNIT_GBS, p0,
+		      mhz > 0 ? 128.0 * r->dev.sm_count * mhz * 1e6 / 1e9 : 0,
+		      "128 B/clk/SM at the measured clock", how);
+	if (!nk)
+		return;
+	snprintf(how, sizeof(how), "knee of per-SM read bandwidth: %.0f GB/s -> %.0f GB/s between %.0f and %.0f KiB (frac 0.8)",
+		 kn[0].above, kn[0].below, kn[0].x_last / 1024, kn[0].x_first / 1024);
+	gm_derive_add(r, "hierarchy", "hierarchy.l1_capacity", "L1", "capacity per SM", GM_UNIT_BYTES, kn[0].x,
+		      r->dev.cc_major == 9 ? 256.0 * 1024 : 0,
+		      r->dev.cc_major == 9 ? "unified L1+smem per SM, max-L1 carve-out" : "", how);
+}
+
+static void derive_l2(struct gm_run_result *r)
+{
+	double x[64], y[64], mhz, p0;
+	struct gm_knee kn[GM_MAX_KNEES];
+	int n = series(r, HIER_L2_READ, x, y, &mhz), nk;
+	char how[160];
+
+	if (n < 3)
+		return;
+	nk = gm_curve_knees(x, y, n, 0.8, kn, GM_MAX_KNEES, &p0);
+	snprintf(how, sizeof(how), "median plateau of %d whole-GPU footprints from %.1f MiB (ld.global.cg)",
+		 nk ? kn[0].n_above : n, x[0] / (1024 * 1024));
+	gm_derive_add(r, "hierarchy", "hierarchy.l2_read_bw", "L2", "read bandwidth", GM_UNIT_GBS, p0, 0, "", how);
+	if (!nk)
+		return;
+	for (int k = 0; k < nk; k++) {
+		const int last = k == nk - 1;
+		const char *level = last ? "L2" : "L2 near";
+		char name[64];
+		snprintf(name, sizeof(name), last ? "hierarchy.l2_capacity" : "hierarchy.l2_step%d_capacity", k + 1);
+		snprintf(how, sizeof(how), "knee %d of %d: %.0f -> %.0f GB/s between %.1f and %.1f MiB (frac 0.8)",
+			 k + 1, nk, kn[k].above, kn[k].below, kn[k].x_last / (1024 * 1024), kn[k].x_first / (1024 * 1024));
+		gm_derive_add(r, "hierarchy", name, level, "capacity", GM_UNIT_BYTES, kn[k].x,
+			      last ? (double)r->dev.l2_bytes : 0.5 * (double)r->dev.l2_bytes,
+			      last ? "device attribute l2_bytes" : "half the device attribute l2_bytes", how);
+		if (!last) {
+			snprintf(how, sizeof(how), "plateau after knee %d (footprints from %.1f MiB)", k + 1,
+				 kn[k].x_first / (1024 * 1024));
+			gm_derive_add(r, "hierarchy", "hierarchy.l2_far_read_bw", "L2 far", "read bandwidth",
+				      GM_UNIT_GBS, kn[k].below, 0, "", how);
+		}
+	}
+	snprintf(how, sizeof(how), "plateau past the last knee (%d footprints, up to %.0f MiB)", kn[nk - 1].n_below,
+		 x[n - 1] / (1024 * 1024));
+	gm_derive_add(r, "hierarchy", "hierarchy.hbm_read_bw", "HBM", "read bandwidth", GM_UNIT_GBS,
+		      kn[nk - 1].below, r->dev.peak_gbs, "theoretical peak (clock x bus width)", how);
+}
+
+static void derive_write(struct gm_run_result *r)
+{
+	double x[64], y[64], mhz, p0;
+	struct gm_knee kn[GM_MAX_KNEES];
+	int n = series(r, HIER_WRITE, x, y, &mhz), nk;
+	char how[160];
+
+	if (n < 3)
+		return;
+	nk = gm_curve_knees(x, y, n, 0.8, kn, GM_MAX_KNEES, &p0);
+	snprintf(how, sizeof(how), "median plateau of %d whole-GPU write footprints from %.1f MiB",
+		 nk ? kn[0].n_above : n, x[0] / (1024 * 1024));
+	gm_derive_add(r, "hierarchy", "hierarchy.l2_write_bw", "L2", "write bandwidth", GM_UNIT_GBS, p0, 0, "", how);
+	if (!nk)
+		return;
+	snprintf(how, sizeof(how), "write plateau past the last knee (%.0f MiB and up)", kn[nk - 1].x_first / (1024 * 1024));
+	gm_derive_add(r, "hierarchy", "hierarchy.hbm_write_bw", "HBM", "write bandwidth", GM_UNIT_GBS,
+		      kn[nk - 1].below, r->dev.peak_gbs, "theoretical peak (clock x bus width)", how);
+}
+
+static void hierarchy_derive(struct gm_run_result *r)
+{
+	derive_l1(r);
+	derive_l2(r);
+	derive_write(r);
+}
+
+const struct gm_family gm_family_hierarchy = {
+	"hierarchy", "read/write bandwidth against working-set size: L1 per SM, L2, HBM; knees -> capacities",
+	hierarchy_enumerate, gm_hierarchy_ops, hierarchy_derive,
+};

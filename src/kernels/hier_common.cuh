@@ -1,0 +1,65 @@
+/*
+ * hier_common.cuh - PTX helpers the hierarchy, latency and smem kernels
+ * share: loads with an explicit cache operator (asm volatile, so repeated
+ * loads of the same address are never merged or hoisted), the SM cycle
+ * counter and the global nanosecond timer, and the SM id.
+ */
+#ifndef GPUMEM_KERNELS_HIER_COMMON_CUH
+#define GPUMEM_KERNELS_HIER_COMMON_CUH
+
+#include <stdint.h>
+
+/* Cycles and nanoseconds at the start and end of a kernel: MHz = cycles / ns * 1000. */
+struct hier_clock {
+	unsigned long long c0, c1, t0, t1;
+};
+
+static __device__ __forceinline__ unsigned long long hier_globaltimer(void)
+{
+	unsigned long long t;
+	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+	return t;
+}
+
+static __device__ __forceinline__ unsigned long long hier_clock64(void)
+{
+	unsigned long long c;
+	asm volatile("mov.u64 %0, %%clock64;" : "=l"(c));
+	return c;
+}
+
+static __device__ __forceinline__ unsigned hier_smid(void)
+{
+	unsigned s;
+	asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
+	return s;
+}
+
+static __device__ __forceinline__ uint4 hier_ld_ca(const uint4 *p)
+{
+	uint4 v;
+	asm volatile("ld.global.ca.v4.u32 {%0,%1,%2,%3}, [%4];"
+		     : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+	return v;
+}
+
+static __device__ __forceinline__ uint4 hier_ld_cg(const uint4 *p)
+{
+	uint4 v;
+	asm volatile("ld.global.cg.v4.u32 {%0,%1,%2,%3}, [%4];"
+		     : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+	return v;
+}
+
+static __device__ __forceinline__ void hier_st(uint4 *p, uint4 v)
+{
+	asm volatile("st.global.v4.u32 [%0], {%1,%2,%3,%4};" ::"l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w)
+		     : "memory");
+}
+
+static inline double hier_clock_mhz(const struct hier_clock *k)
+{
+	return k->t1 > k->t0 && k->c1 > k->c0 ? (double)(k->c1 - k->c0) / (double)(k->t1 - k->t0) * 1e3 : 0;
+}
+
+#endif

@@ -1,0 +1,28 @@
+/*
+ * hier_shapes.h - constants the hierarchy, latency and smem case tables
+ * (src/bench/fam_*.c) share with their kernels. Plain C.
+ */
+#ifndef GPUMEM_KERNELS_HIER_SHAPES_H
+#define GPUMEM_KERNELS_HIER_SHAPES_H
+
+/* hierarchy modes */
+#define HIER_L1_READ 0   /* per-SM footprint: block b re-reads its own buffer, ld.global.ca */
+#define HIER_L2_READ 1   /* whole-GPU footprint shared by all blocks, ld.global.cg */
+#define HIER_WRITE 2     /* whole-GPU footprint, st.global (write-back hint; L1 is write-through) */
+#define HIER_BLOCK 1024  /* threads per block */
+#define HIER_ILP 4       /* independent 16 B loads in flight per thread (l2/wr: 16 KiB chunks per block) */
+#define HIER_SUM_GROUPS 128 /* l2: counters = groups x 32 warps, block B adds into group B mod this */
+
+/* latency: which slots of the footprint the chase visits */
+#define LAT_ALL 0
+#define LAT_NEAR 1       /* lines the probe found fast from the chasing SM */
+#define LAT_FAR 2        /* lines the probe found slow */
+#define LAT_HINT_CA 0    /* ld.global.ca: L1 may serve */
+#define LAT_HINT_CG 1    /* ld.global.cg: L2 and below */
+
+/* smem */
+#define SMEM_BLOCK 1024
+#define SMEM_BYTES_PER_BLOCK (32 * 1024)
+#define SMEM_LAT_SLOTS 1024
+
+#endif

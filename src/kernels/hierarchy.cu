@@ -1,0 +1,360 @@
+/*
+ * hierarchy.cu - bandwidth against working-set size (gpumem run hierarchy).
+ *
+ * Versions (two kernels, three modes; hier_shapes.h):
+ *   l1_*  per-SM footprint: block b (one per SM, 1024 threads) re-reads its
+ *         own buffer with ld.global.ca.v4 (16 B), 4 loads in flight per
+ *         thread; the kernel asks for the max-L1 carve-out. Past the L1 capacity the
+ *         same loads go to L2.
+ *         Thread t reads slots (t + 1024 k) mod n: the block reads the
+ *         multiset {m mod n : m < 1024 c}; the per-thread sums are checked
+ *         against that closed form on the CPU. Thread 0 of block 0 records
+ *         clock64 and %globaltimer at its start and end: the SM clock under
+ *         this load, a note on the result.
+ *   l2_*  whole-GPU footprint, an ordered sweep: many short blocks (1024
+ *         threads) each read HIER_ILP consecutive 16 KiB chunks, block B
+ *         chunks (B*HIER_ILP + u) mod nch, with ld.global.cg (L1 bypassed).
+ *         Blocks start in order, so the whole GPU walks the footprint front
+ *         to back, pass after pass: a line is reused one footprint later
+ *         (L2 hit while it fits, HBM beyond, with a sharp knee). Each warp
+ *         folds its sum into one of HIER_SUM_GROUPS*32 counters (atomicAdd);
+ *         the CPU recomputes every counter.
+ *   wr_*  the same sweep with 16 B stores; every word is checked.
+ */
+#include <string.h>
+#include "kernels/common.cuh"
+#include "gpumem/result.h"
+#include "kernels/hier_common.cuh"
+#include "kernels/hier_shapes.h"
+#include "kernels/kernels.h"
+
+struct hier_state {
+	int mode;
+	size_t footprint;        /* bytes per team */
+	uint32_t n;              /* 16 B slots per team */
+	unsigned grid;
+	long long loads;         /* per thread, multiple of HIER_ILP */
+	uint4 *buf;
+	uint32_t *sums;          /* one per thread */
+	unsigned *sms;           /* %smid of each block */
+	struct hier_clock *clk;
+	uint32_t seed;
+	const struct gm_device_info *dev;
+};
+
+template <int MODE>
+__global__ void __launch_bounds__(HIER_BLOCK, 2)
+hier_kernel(uint4 *buf, uint32_t n, long long loads, uint32_t seed, uint32_t *sums, unsigned *sms,
+	    struct hier_clock *clk)
+{
+	const bool per_block = MODE == HIER_L1_READ;
+	const unsigned long long g = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+	const unsigned long long T = per_block ? blockDim.x : (unsigned long long)gridDim.x * blockDim.x;
+	uint4 *base = per_block ? buf + (size_t)blockIdx.x * n : buf;
+	uint32_t pos = (uint32_t)((per_block ? threadIdx.x : g) % n), step = (uint32_t)(T % n);
+	uint32_t acc[HIER_ILP] = { 0 };
+	const bool timer = g == 0;
+
+	if (timer) {
+		clk->t0 = hier_globaltimer();
+		clk->c0 = hier_clock64();
+	}
+	if (threadIdx.x == 0)
+		sms[blockIdx.x] = hier_smid();
+	/* (Unrolled whole passes with immediate offsets were slower on the H100:
+	 * 15-32 TB/s against 30.8 TB/s for this loop; results/.../hierarchy/README.md.) */
+	for (long long j = 0; j < loads; j += HIER_ILP) {
+#pragma unroll
+		for (int u = 0; u < HIER_ILP; u++) {
+			uint4 v = MODE == HIER_L1_READ ? hier_ld_ca(base + pos) : hier_ld_cg(base + pos);
+			acc[u] += v.x + v.y + v.z + v.w;
+			pos += step;
+			pos = pos >= n ? pos - n : pos;
+		}
+	}
+	sums[g] = acc[0] + acc[1] + acc[2] + acc[3];
+	if (timer) {
+		clk->c1 = hier_clock64();
+		clk->t1 = hier_globaltimer();
+	}
+}
+
+
+/* l2/wr: block B handles chunks (B*HIER_ILP + u) mod nch, u < HIER_ILP (nch >= HIER_ILP). */
+template <int MODE>
+__global__ void __launch_bounds__(HIER_BLOCK, 2)
+hier_sweep(uint4 *buf, uint32_t nch, uint32_t seed, uint32_t *sums)
+{
+	const uint32_t c0 = (uint32_t)(((unsigned long long)blockIdx.x * HIER_ILP) % nch);
+	uint32_t acc = 0;
+
+#pragma unroll
+	for (int u = 0; u < HIER_ILP; u++) {
+		uint32_t c = c0 + u;
+		c = c >= nch ? c - nch : c;
+		const size_t slot = (size_t)c * HIER_BLOCK + threadIdx.x;
+		if (MODE == HIER_WRITE) {
+			uint32_t w = (uint32_t)(4 * slot);
+			hier_st(buf + slot, make_uint4(seed ^ w, seed ^ (w + 1), seed ^ (w + 2), seed ^ (w + 3)));
+		} else {
+			uint4 v = hier_ld_cg(buf + slot);
+			acc += v.x + v.y + v.z + v.w;
+		}
+	}
+	if (MODE != HIER_WRITE) {
+#pragma unroll
+		for (int o = 16; o > 0; o >>= 1)
+			acc += __shfl_xor_sync(0xffffffffu, acc, o);
+		if ((threadIdx.x & 31) == 0)
+			atomicAdd(&sums[(blockIdx.x % HIER_SUM_GROUPS) * 32 + threadIdx.x / 32], acc);
+	}
+}
+
+static gm_status hier_launch(void *state)
+{
+	struct hier_state *s = (struct hier_state *)state;
+
+	switch (s->mode) {
+	case HIER_L1_READ:
+		hier_kernel<HIER_L1_READ><<<s->grid, HIER_BLOCK, 0, gm_stream()>>>(s->buf, s->n, s->loads, s->seed,
+										   s->sums, s->sms, s->clk);
+		break;
+	case HIER_L2_READ:
+		hier_sweep<HIER_L2_READ><<<s->grid, HIER_BLOCK, 0, gm_stream()>>>(s->buf, s->n / HIER_BLOCK, s->seed,
+										   s->sums);
+		break;
+	default:
+		hier_sweep<HIER_WRITE><<<s->grid, HIER_BLOCK, 0, gm_stream()>>>(s->buf, s->n / HIER_BLOCK, s->seed,
+										 s->sums);
+	}
+	GM_CU_LAUNCH();
+	return GM_OK;
+}
+
+static void hier_release(void *state)
+{
+	struct hier_state *s = (struct hier_state *)state;
+
+	if (!s)
+		return;
+	/* the carve-out preference belongs to the kernel: put the default back */
+	cudaFuncSetAttribute(hier_kernel<HIER_L1_READ>, cudaFuncAttributePreferredSharedMemoryCarveout,
+			     cudaSharedmemCarveoutDefault);
+	gm_gpu_free(s->buf);
+	gm_gpu_free(s->sums);
+	gm_gpu_free(s->sms);
+	gm_gpu_free(s->clk);
+	free(s);
+}
+
+static gm_status hier_prepare(const struct gm_case *c, const struct gm_run_cfg *cfg, void **state,
+			      struct gm_traffic *t)
+{
+	struct hier_state *s = (struct hier_state *)calloc(1, sizeof(*s));
+	size_t threads, total, sums_bytes;
+	gm_status st;
+
+	if (!s)
+		return GM_ERR_NOMEM;
+	*state = s;
+	s->dev = cfg->dev;
+	s->seed = cfg->seed;
+	s->mode = (int)gm_case_param(c, "mode", 0);
+	s->footprint = (size_t)gm_case_param(c, "footprint", 1 << 20);
+	if (s->footprint < 16 * 1024 || s->footprint % 16 || s->footprint / 16 > UINT32_MAX / 8)
+		return gm_fail(GM_ERR_INVALID_ARG, "footprint %zu B: must be a multiple of 16 B from 16 KiB to 32 GiB",
+			       s->footprint);
+	s->n = (uint32_t)(s->footprint / 16);
+	if (s->mode != HIER_L1_READ && (s->n % HIER_BLOCK || s->n / HIER_BLOCK < HIER_ILP))
+		return gm_fail(GM_ERR_INVALID_ARG, "footprint %zu B: must be a multiple of %d KiB and at least %d KiB",
+			       s->footprint, HIER_BLOCK * 16 / 1024, HIER_BLOCK * 16 * HIER_ILP / 1024);
+	if (s->mode == HIER_L1_READ) {
+		s->grid = (unsigned)cfg->dev->sm_count;
+		threads = (size_t)s->grid * HIER_BLOCK;
+		total = s->footprint * s->grid;
+		/* about a millisecond per launch at L1 bandwidth */
+		s->loads = (long long)(16e9 / (16.0 * threads));
+		s->loads = (s->loads + HIER_ILP - 1) / HIER_ILP * HIER_ILP;
+		sums_bytes = threads * 4;
+	} else {
+		/* about a millisecond per launch at L2 bandwidth, at least one whole pass */
+		double chunks = (s->mode == HIER_L2_READ ? 8e9 : 4e9) / (16.0 * HIER_BLOCK);
+		unsigned nch = s->n / HIER_BLOCK;
+		if (chunks < nch + HIER_ILP)
+			chunks = nch + HIER_ILP;
+		s->grid = (unsigned)(chunks / HIER_ILP);
+		threads = (size_t)s->grid * HIER_BLOCK;
+		total = s->footprint;
+		s->loads = HIER_ILP;
+		sums_bytes = (size_t)HIER_SUM_GROUPS * 32 * 4;
+	}
+	if ((st = gm_gpu_alloc((void **)&s->buf, total)) || (st = gm_gpu_alloc((void **)&s->sums, sums_bytes)) ||
+	    (st = gm_gpu_alloc((void **)&s->sms, s->grid * sizeof(unsigned))) ||
+	    (st = gm_gpu_alloc((void **)&s->clk, sizeof(struct hier_clock))))
+		return st;
+	if (s->mode == HIER_L1_READ)
+		GM_CU(cudaFuncSetAttribute(hier_kernel<HIER_L1_READ>, cudaFuncAttributePreferredSharedMemoryCarveout,
+					   cudaSharedmemCarveoutMaxL1));
+	if (s->mode != HIER_WRITE && (st = gm_fill_random((uint32_t *)s->buf, total / 4, s->seed)))
+		return st;
+	t->bytes_useful = t->bytes_hw = 16.0 * (double)threads * (double)s->loads;
+	t->working_set = (int64_t)total;
+	return GM_OK;
+}
+
+/* Sum of the 4 words of slots [from, to) of team b's buffer, as the kernel folds them (mod 2^32). */
+static uint32_t slot_sum(uint32_t seed, uint64_t first_word, uint32_t from, uint32_t to)
+{
+	uint32_t s = 0;
+	for (uint64_t w = first_word + 4ull * from; w < first_word + 4ull * to; w++)
+		s += gm_hash(seed, w);
+	return s;
+}
+
+static gm_status verify_reads(struct hier_state *s, char *why, size_t n)
+{
+	size_t threads = (size_t)s->grid * HIER_BLOCK;
+	int teams = s->mode == HIER_L1_READ ? (int)s->grid : 1;
+	size_t per_team = threads / teams;
+	uint32_t *h = (uint32_t *)malloc(threads * 4);
+
+	if (!h)
+		return GM_ERR_NOMEM;
+	if (cudaMemcpy(h, s->sums, threads * 4, cudaMemcpyDeviceToHost) != cudaSuccess) {
+		free(h);
+		return gm_fail(GM_ERR_CUDA, "copy of the checksums failed");
+	}
+	for (int b = 0; b < teams; b++) {
+		unsigned long long m = (unsigned long long)per_team * (unsigned long long)s->loads;
+		uint64_t first = (uint64_t)b * s->n * 4;
+		uint32_t want = (uint32_t)(m / s->n) * slot_sum(s->seed, first, 0, s->n) +
+				slot_sum(s->seed, first, 0, (uint32_t)(m % s->n));
+		uint32_t got = 0;
+		for (size_t i = 0; i < per_team; i++)
+			got += h[b * per_team + i];
+		if (got != want) {
+			snprintf(why, n, "checksum of team %d is 0x%08x, expected 0x%08x", b, got, want);
+			free(h);
+			return gm_fail(GM_ERR_VALIDATION, "%s", why);
+		}
+	}
+	free(h);
+	return GM_OK;
+}
+
+struct hier_written {
+	uint32_t seed;
+	__host__ __device__ uint32_t operator()(size_t w) const { return seed ^ (uint32_t)w; }
+};
+
+/* l2: recompute every counter: warp w of block B folded its 32 slots of each of its chunks. */
+static gm_status verify_sweep(struct hier_state *s, char *why, size_t n)
+{
+	const uint32_t nch = s->n / HIER_BLOCK, ncnt = HIER_SUM_GROUPS * 32;
+	uint32_t *ws = (uint32_t *)malloc((size_t)nch * 32 * 4), *want = (uint32_t *)calloc(ncnt, 4),
+		 *got = (uint32_t *)malloc(ncnt * 4);
+	gm_status st = GM_OK;
+
+	if (!ws || !want || !got) {
+		st = GM_ERR_NOMEM;
+		goto out;
+	}
+	for (uint32_t c = 0; c < nch; c++)
+		for (uint32_t w = 0; w < 32; w++) {
+			uint32_t first = c * HIER_BLOCK + w * 32;
+			ws[c * 32 + w] = slot_sum(s->seed, 0, first, first + 32);
+		}
+	for (unsigned b = 0; b < s->grid; b++) {
+		uint32_t c0 = (uint32_t)(((unsigned long long)b * HIER_ILP) % nch);
+		for (uint32_t w = 0; w < 32; w++)
+			for (int u = 0; u < HIER_ILP; u++) {
+				uint32_t c = c0 + u >= nch ? c0 + u - nch : c0 + u;
+				want[(b % HIER_SUM_GROUPS) * 32 + w] += ws[c * 32 + w];
+			}
+	}
+	if (cudaMemcpy(got, s->sums, ncnt * 4, cudaMemcpyDeviceToHost) != cudaSuccess) {
+		st = gm_fail(GM_ERR_CUDA, "copy of the checksums failed");
+		goto out;
+	}
+	for (uint32_t i = 0; i < ncnt; i++)
+		if (got[i] != want[i]) {
+			snprintf(why, n, "checksum %u (block group %u, warp %u) is 0x%08x, expected 0x%08x", i, i / 32,
+				 i % 32, got[i], want[i]);
+			st = gm_fail(GM_ERR_VALIDATION, "%s", why);
+			break;
+		}
+out:
+	free(ws);
+	free(want);
+	free(got);
+	return st;
+}
+
+static gm_status hier_verify(void *state, char *why, size_t n)
+{
+	struct hier_state *s = (struct hier_state *)state;
+	gm_status st;
+
+	if (s->mode == HIER_L1_READ && (st = gm_poison(s->sums, (size_t)s->grid * HIER_BLOCK * 4)))
+		return st;
+	if (s->mode == HIER_L2_READ)
+		GM_CU(cudaMemsetAsync(s->sums, 0, (size_t)HIER_SUM_GROUPS * 32 * 4, gm_stream()));
+	if (s->mode == HIER_WRITE && (st = gm_poison(s->buf, s->footprint)))
+		return st;
+	if ((st = hier_launch(s)))
+		return st;
+	GM_CU(cudaStreamSynchronize(gm_stream()));
+	if (s->mode == HIER_L1_READ)
+		return verify_reads(s, why, n);
+	if (s->mode == HIER_L2_READ)
+		return verify_sweep(s, why, n);
+	hier_written want = { s->seed };
+	return gm_validate((const uint32_t *)s->buf, s->footprint / 4, want, s->seed, s->dev, why, n);
+}
+
+/* The SM clock during the last launch, and how many blocks shared an SM (l1: must be 1). */
+static void hier_annotate(void *state, struct gm_case_result *cr)
+{
+	struct hier_state *s = (struct hier_state *)state;
+	struct hier_clock k;
+	unsigned *sms = (unsigned *)calloc(s->grid, sizeof(unsigned));
+	int most = 0;
+
+	if (s->mode != HIER_L1_READ) {
+		free(sms);
+		return;
+	}
+	if (cudaMemcpy(&k, s->clk, sizeof(k), cudaMemcpyDeviceToHost) == cudaSuccess)
+		gm_result_note(cr, "sm_clock_mhz", GM_UNIT_RATIO, hier_clock_mhz(&k));
+	if (sms && cudaMemcpy(sms, s->sms, s->grid * sizeof(unsigned), cudaMemcpyDeviceToHost) == cudaSuccess) {
+		for (unsigned i = 0; i < s->grid; i++) {
+			int same = 0;
+			for (unsigned j = 0; j < s->grid; j++)
+				same += sms[j] == sms[i];
+			most = same > most ? same : most;
+		}
+		gm_result_note(cr, "max_blocks_per_sm", GM_UNIT_RATIO, most);
+	}
+	free(sms);
+}
+
+static gm_status hier_supported(const struct gm_case *c, const struct gm_run_cfg *cfg, char *why, size_t n)
+{
+	int64_t fp = gm_case_param(c, "footprint", 0);
+	int64_t need = gm_case_param(c, "mode", 0) == HIER_L1_READ ? fp * cfg->dev->sm_count : fp;
+
+	if (cfg->dev->total_mem > 0 && need > cfg->dev->total_mem / 2) {
+		snprintf(why, n, "footprint %lld B exceeds half the device memory (%lld B)", (long long)need,
+			 (long long)cfg->dev->total_mem);
+		return GM_ERR_UNSUPPORTED;
+	}
+	return GM_OK;
+}
+
+static const struct gm_family_ops hier_ops = { hier_prepare, hier_launch, hier_verify, hier_release,
+					       hier_supported, NULL, hier_annotate };
+
+extern "C" const struct gm_family_ops *gm_hierarchy_ops(void)
+{
+	return &hier_ops;
+}
