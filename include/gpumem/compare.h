@@ -57,4 +57,12 @@ void gm_compare_write_text(FILE *f, const struct gm_comparison *c, const struct 
 gm_status gm_compare_write_json(FILE *f, const struct gm_comparison *c, const struct gm_run_result *a,
 				const struct gm_run_result *b, const char *path_a, const char *path_b);
 
+/*
+ * Runs that hold different cases (one run file per family, say) are parts of
+ * one run: 1 when no case name is in two of them. gm_runs_merge moves the
+ * cases and derived results of from[0..n-1] into into (from are left empty).
+ */
+int gm_runs_disjoint(const struct gm_run_result *runs, int n);
+gm_status gm_runs_merge(struct gm_run_result *into, struct gm_run_result *from, int n);
+
 #endif

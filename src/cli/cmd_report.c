@@ -7,14 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "gpumem/compare.h"
 #include "gpumem/io.h"
 
-#define MAX_RUNS 8
+#define MAX_RUNS 64
 
 static const char usage_text[] =
 	"usage: gpumem report RUN.json [MORE.json ...] [-o FILE.html] [--csv]\n"
 	"  -o FILE.html  write one self-contained HTML page (charts, spec sheet, every case);\n"
-	"                several runs are overlaid in every chart\n"
+	"                several runs of the same cases are overlaid in every chart; runs that\n"
+	"                hold different cases (one file per family) are shown as one run\n"
 	"  --csv         print the first run as CSV instead of the table\n";
 
 struct report_args {
@@ -79,12 +81,23 @@ static int write_html(struct report_args *a, struct gm_outfile *out, struct gm_r
 {
 	char names[MAX_RUNS][64];
 	const char *labels[MAX_RUNS];
+	int nshow = a->nruns;
 
-	for (int i = 0; i < a->nruns; i++) {
+	if (a->nruns > 1 && gm_runs_disjoint(runs, a->nruns)) {
+		if (gm_runs_merge(&runs[0], runs + 1, a->nruns - 1)) {
+			gm_outfile_abort(out);
+			return gm_error(GM_EXIT_IO, "%s", gm_last_error());
+		}
+		fprintf(stderr, "note: the %d runs hold different cases: shown as one run\n", a->nruns);
+		nshow = 1;
+	}
+	for (int i = 0; i < nshow; i++) {
 		run_label(a->paths[i], names[i], sizeof(names[i]));
 		labels[i] = names[i];
 	}
-	if (gm_html_write(out->f, runs, labels, a->nruns) || gm_outfile_commit(out)) {
+	if (nshow < a->nruns)
+		snprintf(names[0], sizeof(names[0]), "%d run files", a->nruns);
+	if (gm_html_write(out->f, runs, labels, nshow) || gm_outfile_commit(out)) {
 		gm_outfile_abort(out);
 		return gm_error(GM_EXIT_IO, "%s", gm_last_error());
 	}
@@ -95,15 +108,20 @@ static int write_html(struct report_args *a, struct gm_outfile *out, struct gm_r
 int cmd_report(int argc, char **argv)
 {
 	struct report_args a = { 0 };
-	struct gm_run_result runs[MAX_RUNS];
+	struct gm_run_result *runs;
 	struct gm_outfile out;
 	int rc = parse(argc, argv, &a), nread = 0;
 
 	if (rc)
 		return rc < 0 ? GM_EXIT_OK : rc;
+	runs = calloc(MAX_RUNS, sizeof(*runs));
+	if (!runs)
+		return gm_error(GM_EXIT_IO, "out of memory");
 	/* prove the output is writable before reading anything */
-	if (a.html && gm_outfile_open(&out, a.html))
+	if (a.html && gm_outfile_open(&out, a.html)) {
+		free(runs);
 		return gm_error(GM_EXIT_IO, "%s", gm_last_error());
+	}
 	for (; nread < a.nruns; nread++)
 		if (gm_json_read(a.paths[nread], &runs[nread])) {
 			rc = gm_error(GM_EXIT_USAGE, "%s", gm_last_error());
@@ -117,5 +135,6 @@ int cmd_report(int argc, char **argv)
 		gm_outfile_abort(&out);
 	for (int i = 0; i < nread; i++)
 		gm_result_release(&runs[i]);
+	free(runs);
 	return rc;
 }

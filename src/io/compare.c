@@ -207,3 +207,44 @@ gm_status gm_compare_write_json(FILE *f, const struct gm_comparison *c, const st
 	json_decref(doc);
 	return err || ferror(f) ? gm_fail(GM_ERR_IO, "cannot write the comparison") : GM_OK;
 }
+
+int gm_runs_disjoint(const struct gm_run_result *runs, int n)
+{
+	int disjoint = 1;
+
+	for (int i = 0; i < n && disjoint; i++) {
+		const struct gm_case_result **idx = make_index(&runs[i]);
+		if (!idx)
+			return 0;
+		for (int j = i + 1; j < n && disjoint; j++)
+			for (int k = 0; k < runs[j].ncases && disjoint; k++)
+				disjoint = !lookup(idx, runs[i].ncases, runs[j].cases[k].name);
+		free(idx);
+	}
+	return disjoint;
+}
+
+gm_status gm_runs_merge(struct gm_run_result *into, struct gm_run_result *from, int n)
+{
+	for (int i = 0; i < n; i++) {
+		for (int k = 0; k < from[i].ncases; k++) {
+			struct gm_case_result *c = gm_result_add(into);
+			if (!c)
+				return gm_fail(GM_ERR_NOMEM, "out of memory merging runs");
+			*c = from[i].cases[k];
+			from[i].cases[k].samples_ms = NULL;   /* moved */
+			from[i].cases[k].nsamples = 0;
+		}
+		for (int k = 0; k < from[i].nderived; k++) {
+			struct gm_derived *d = gm_result_derive(into, "", "");
+			if (!d)
+				break;
+			*d = from[i].derived[k];
+		}
+		if (!into->have_device && from[i].have_device) {
+			into->have_device = 1;
+			into->dev = from[i].dev;
+		}
+	}
+	return GM_OK;
+}

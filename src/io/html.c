@@ -67,9 +67,16 @@ static json_t *case_obj(const struct gm_case_result *c)
 	if (!o)
 		return NULL;
 	json_object_set_new(o, "model", model_str(c));
-	/* the roofline's x: operations per byte moved (ops per launch / the case's useful bytes) */
+	/*
+	 * the roofline's x: operations per byte moved (ops per launch / the case's
+	 * useful bytes); run files written before "ops" existed give the flops the
+	 * median TFLOP/s implies over the median launch time
+	 */
 	if (c->traffic.ops > 0 && c->traffic.bytes_useful > 0)
 		json_object_set_new(o, "intensity", json_real(c->traffic.ops / c->traffic.bytes_useful));
+	else if (c->unit == GM_UNIT_TFLOPS && c->traffic.bytes_useful > 0 && c->ms.median > 0 && c->value.median > 0)
+		json_object_set_new(o, "intensity",
+				    json_real(c->value.median * 1e9 * c->ms.median / c->traffic.bytes_useful));
 	json_object_set_new(o, "extras", values_obj(c->extras, c->nextras));
 	json_object_set_new(o, "notes", values_obj(c->notes, c->nnotes));
 	return o;

@@ -175,7 +175,11 @@ static void read_headline(json_t *o, struct gm_case_result *c)
 	c->nnotes = read_values(json_object_get(o, K_C_NOTES), c->notes, GM_MAX_NOTES);
 }
 
-/* Fields every case must carry; schema 1 has "gbs" where schema 2 has "value". */
+/*
+ * Fields every case must carry: its name and its headline ("gbs" in schema
+ * 1, "value" in schema 2; null for a case without a number). A missing
+ * family or label is taken from the name ("family.label").
+ */
 static gm_status check_case(json_t *o, size_t i, int schema)
 {
 	static const char *const need[] = { K_C_NAME, NULL };
@@ -204,6 +208,14 @@ static gm_status read_case(json_t *o, struct gm_case_result *c)
 	copy_str(c->family, sizeof(c->family), o, K_C_FAMILY);
 	copy_str(c->label, sizeof(c->label), o, K_C_LABEL);
 	copy_str(c->message, sizeof(c->message), o, K_C_MESSAGE);
+	if (!c->family[0] || !c->label[0]) {
+		const char *dot = strchr(c->name, '.');
+		size_t n = dot ? (size_t)(dot - c->name) : strlen(c->name);
+		if (!c->family[0])
+			snprintf(c->family, sizeof(c->family), "%.*s", (int)n, c->name);
+		if (!c->label[0])
+			snprintf(c->label, sizeof(c->label), "%s", dot ? dot + 1 : c->name);
+	}
 	c->version = (int)num(o, K_C_VERSION);
 	c->kind = kind && !strcmp(kind, "smem") ? GM_KIND_SMEM
 		  : kind && !strcmp(kind, "measure") ? GM_KIND_MEASURE : GM_KIND_DRAM;

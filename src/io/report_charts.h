@@ -16,11 +16,12 @@ struct gm_chart_spec {
 	const char *title;
 	const char *x;        /* case param name, "label" (one bar per case), or a field (see report.js) */
 	const char *series;   /* param(s) splitting the cases into lines, "a,b"; "" = one series */
-	const char *series_names; /* "0=read,1=write" names for series values; "" = key=value */
+	const char *series_names; /* "side=0:read,side=1:write" names of series values; else key=value */
 	const char *y;        /* "value" (the case's headline in its unit) or a field */
 	const char *model;    /* overlaid model field per case ("pred_gbs", ...) or "" */
 	const char *filter;   /* "param=value" the cases must match, or "" */
-	const char *ceiling;  /* bar charts: label prefix of the cases drawn as ceiling lines, or "" */
+	const char *ceiling;  /* bar charts: prefixes of the cases drawn as ceiling lines, "a,b";
+	                       * a prefix with a dot is a case name in any family, else a label here */
 	const char *marks;    /* derived quantity whose values are marked on x ("capacity"), or "" */
 	int xlog, ylog;       /* log axes */
 	const char *what;     /* caption line 1: what the chart shows */

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -91,10 +92,38 @@ static void test_planted_regression(void **state)
 	gm_result_release(&b);
 }
 
+/* Runs that hold different cases (one file per family) merge into one for the report. */
+static void test_merge_disjoint(void **state)
+{
+	struct gm_run_result r[2];
+	struct gm_case_result *c;
+
+	(void)state;
+	gm_result_init(&r[0]);
+	gm_result_init(&r[1]);
+	c = gm_result_add(&r[0]);
+	snprintf(c->name, sizeof(c->name), "copy.a");
+	c = gm_result_add(&r[1]);
+	snprintf(c->name, sizeof(c->name), "gemm.b");
+	c->samples_ms = calloc(2, sizeof(double));
+	c->nsamples = 2;
+	assert_true(gm_runs_disjoint(r, 2));
+	assert_int_equal(gm_runs_merge(&r[0], &r[1], 1), GM_OK);
+	assert_int_equal(r[0].ncases, 2);
+	assert_string_equal(r[0].cases[1].name, "gemm.b");
+	assert_null(r[1].cases[0].samples_ms);     /* moved, freed once */
+	c = gm_result_add(&r[1]);
+	snprintf(c->name, sizeof(c->name), "copy.a");
+	assert_false(gm_runs_disjoint(r, 2));
+	gm_result_release(&r[0]);
+	gm_result_release(&r[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_noise_passes),
+		cmocka_unit_test(test_merge_disjoint),
 		cmocka_unit_test(test_planted_regression),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# cli_test.sh GPUMEM - `gpumem report` / `gpumem compare` on bad and good
+# input, without a GPU: exit codes, error lines naming file and field, an
+# unwritable output refused first, the planted-regression exit of compare
+# (the 100 MiB file is test_big_file).
+set -uo pipefail
+bin=$(readlink -f "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+fx=$here/fixtures
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+expect() {   # expect RC PATTERN -- command...
+  local want=$1 pat=$2; shift 3
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  if [ "$rc" != "$want" ] || ! grep -q -- "$pat" "$tmp/out" "$tmp/err"; then
+    echo "FAIL: $* -> exit $rc (want $want), output:"; cat "$tmp/out" "$tmp/err" | head -5; fail=1
+  fi
+}
+echo 'not json' >"$tmp/bad.json"
+echo '{"schema":"gpumem-run","schema_version":99,"cases":[]}' >"$tmp/v99.json"
+echo '{"schema":"gpumem-run","schema_version":2,"cases":[{"family":"copy"}]}' >"$tmp/noname.json"
+echo '{"schema":"gpumem-run","schema_version":2,"cases":[{"name":"copy.x","family":"copy"}]}' >"$tmp/novalue.json"
+expect 2 "bad.json" -- "$bin" report "$tmp/bad.json" -o "$tmp/x.html"
+expect 2 "unknown schema version 99" -- "$bin" report "$tmp/v99.json" -o "$tmp/x.html"
+expect 2 "field 'name'" -- "$bin" report "$tmp/noname.json" -o "$tmp/x.html"
+expect 2 "novalue.json.*field 'value'" -- "$bin" report "$tmp/novalue.json" -o "$tmp/x.html"
+expect 2 "bad.json" -- "$bin" compare "$tmp/bad.json" "$fx/copy.json"
+[ -e "$tmp/x.html" ] && { echo "FAIL: a report was left behind after bad input"; fail=1; }
+# an unwritable output is refused before any input is read (the input does not even exist)
+expect 5 "" -- "$bin" report "$tmp/missing.json" -o /nonexistent-dir/r.html
+# the report: a path on stdout, one file, no network reference outside the page
+expect 0 "r.html" -- "$bin" report "$fx/copy.json" "$fx/stride.json" -o "$tmp/r.html"
+grep -q "Content-Security-Policy" "$tmp/r.html" || { echo "FAIL: no CSP in the page"; fail=1; }
+# compare: the same run passes; a planted 10 % regression fails (exit 1) and is named
+expect 0 "0 worse" -- "$bin" compare "$fx/gemm.json" "$fx/gemm.json"
+# every gemm headline (median, min, max of "value") 10 % lower
+awk '/"value": \{/ { v = 1 } v && /"(median|min|max)":/ { match($0, /-?[0-9.e+]+,?$/); n = substr($0, RSTART);
+     c = (n ~ /,$/) ? "," : ""; sub(/,$/, "", n); $0 = substr($0, 1, RSTART - 1) (n * 0.9) c }
+     v && /\}/ { v = 0 } { print }' "$fx/gemm.json" >"$tmp/slow.json"
+if cmp -s "$fx/gemm.json" "$tmp/slow.json"; then echo "FAIL: could not plant the regression"; fail=1; fi
+expect 1 "WORSE" -- "$bin" compare "$fx/gemm.json" "$tmp/slow.json"
+expect 1 '"worse": 17' -- "$bin" compare "$fx/gemm.json" "$tmp/slow.json" --json
+expect 0 "better" -- "$bin" compare "$tmp/slow.json" "$fx/gemm.json"
+expect 0 "only in B" -- "$bin" compare "$fx/copy.json" "$fx/stride.json" --threshold 5
+expect 2 "invalid threshold" -- "$bin" compare "$fx/copy.json" "$fx/copy.json" --threshold x
+[ "$fail" = 0 ] && echo "report/compare CLI test: ok"
+exit "$fail"
