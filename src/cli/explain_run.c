@@ -160,14 +160,22 @@ int explain_run(const struct gm_access *acc, const struct explain_run_opts *ro, 
 		fputs(src, stdout);
 		return GM_EXIT_OK;
 	}
-	rc = sample_bytes(acc, sp.n, &sp.bytes_hw, &ls);
-	if (rc)
-		return rc;
 	gm_result_init(&r);
 	s = gm_gpu_open(ro->device, &r.dev);
 	if (s)
 		return gm_error(gm_exit_code(s), "%s", gm_last_error());
 	r.have_device = 1;
+	/* in and out hold at least n elements each: refuse what cannot fit before anything else */
+	double need = 2.0 * (double)sp.n * sp.elem_bytes, tpb = (double)sp.block[0] * sp.block[1] * sp.block[2];
+	if (need > (double)r.dev.free_mem)
+		return gm_error(GM_EXIT_TOO_LARGE, "--n %lld threads need at least %.1f GiB for in and out; the GPU has "
+				"%.1f GiB free", (long long)sp.n, need / (1 << 30), (double)r.dev.free_mem / (1 << 30));
+	if ((double)sp.n / tpb > 2147483647.0)
+		return gm_error(GM_EXIT_USAGE, "--n %lld threads in blocks of %.0f need more than 2^31-1 blocks",
+				(long long)sp.n, tpb);
+	rc = sample_bytes(acc, sp.n, &sp.bytes_hw, &ls);
+	if (rc)
+		return rc;
 	gm_jit_set(&sp, &info);
 	memset(&c, 0, sizeof(c));
 	snprintf(c.name, sizeof(c.name), "explain.run");
