@@ -14,22 +14,15 @@
 #include <string.h>
 #include "bench/family.h"
 #include "gpumem/result.h"
+#include "planted.h"
 
-static void plant(struct gm_run_result *r, const char *name, double v)
+static void plant_name(struct gm_run_result *r, const char *name, double v)
 {
 	struct gm_case_result *cr = gm_result_add(r);
 	assert_non_null(cr);
 	snprintf(cr->name, sizeof(cr->name), "%s", name);
 	cr->status = GM_CASE_OK;
 	cr->value.median = v;
-}
-
-static const struct gm_derived *find(const struct gm_run_result *r, const char *name)
-{
-	for (int i = 0; i < r->nderived; i++)
-		if (!strcmp(r->derived[i].name, name))
-			return &r->derived[i];
-	return NULL;
 }
 
 /* An empty run on an H100 SXM: 132 SMs, cc 9.0, 1980 MHz, 3352 GB/s. */
@@ -51,11 +44,11 @@ static void test_ceilings_ridge_and_roof(void **st)
 	(void)st;
 
 	h100_run(&r);
-	plant(&r, "roofline.fma_fp32", 60.0);
-	plant(&r, "roofline.fma_fp64", 30.0);
-	plant(&r, "roofline.ai_k1", 0.75);    /* 0.25 flop/B -> 3000 GB/s */
-	plant(&r, "roofline.ai_k64", 40.0);   /* 16 flop/B: roof 48 TFLOP/s */
-	plant(&r, "roofline.ai_k256", 54.0);  /* 64 flop/B: roof 60 TFLOP/s */
+	plant_name(&r, "roofline.fma_fp32", 60.0);
+	plant_name(&r, "roofline.fma_fp64", 30.0);
+	plant_name(&r, "roofline.ai_k1", 0.75);    /* 0.25 flop/B -> 3000 GB/s */
+	plant_name(&r, "roofline.ai_k64", 40.0);   /* 16 flop/B: roof 48 TFLOP/s */
+	plant_name(&r, "roofline.ai_k256", 54.0);  /* 64 flop/B: roof 60 TFLOP/s */
 	gm_family_roofline.derive(&r);
 
 	d = find(&r, "roofline.fma_fp32");
@@ -96,7 +89,7 @@ static void test_unknown_device_has_no_reference(void **st)
 	r.dev.cc_major = 99;
 	r.dev.sm_count = 10;
 	r.dev.sm_clock_khz = 1000000;
-	plant(&r, "roofline.fma_fp32", 1.0);
+	plant_name(&r, "roofline.fma_fp32", 1.0);
 	gm_family_roofline.derive(&r);
 	assert_int_equal(r.nderived, 1);
 	assert_true(r.derived[0].reference == 0);
@@ -111,10 +104,10 @@ static void test_gemm_derive(void **st)
 	(void)st;
 
 	h100_run(&r);
-	plant(&r, "gemm.v4_vec_8192", 36.0);
-	plant(&r, "gemm.v6_warptile_8192", 45.0);
-	plant(&r, "gemm.ref_cublas_8192", 50.0);
-	plant(&r, "gemm.tc_fp16_cublas_8192", 700.0);
+	plant_name(&r, "gemm.v4_vec_8192", 36.0);
+	plant_name(&r, "gemm.v6_warptile_8192", 45.0);
+	plant_name(&r, "gemm.ref_cublas_8192", 50.0);
+	plant_name(&r, "gemm.tc_fp16_cublas_8192", 700.0);
 	gm_family_gemm.derive(&r);
 	d = find(&r, "gemm.best_vs_cublas_8192");
 	assert_non_null(d);

@@ -15,27 +15,7 @@
 #include <string.h>
 #include "bench/family.h"
 #include "gpumem/result.h"
-
-static struct gm_case_result *plant(struct gm_run_result *r, const char *family, const char *label, double v)
-{
-	struct gm_case_result *cr = gm_result_add(r);
-	assert_non_null(cr);
-	snprintf(cr->name, sizeof(cr->name), "%s.%s", family, label);
-	snprintf(cr->family, sizeof(cr->family), "%s", family);
-	snprintf(cr->label, sizeof(cr->label), "%s", label);
-	cr->status = GM_CASE_OK;
-	cr->unit = GM_UNIT_GBS;
-	cr->value.median = v;
-	return cr;
-}
-
-static const struct gm_derived *find(const struct gm_run_result *r, const char *name)
-{
-	for (int i = 0; i < r->nderived; i++)
-		if (!strcmp(r->derived[i].name, name))
-			return &r->derived[i];
-	return NULL;
-}
+#include "planted.h"
 
 static void test_l2persist_best_ratio(void **st)
 {
