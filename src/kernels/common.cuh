@@ -82,6 +82,11 @@ struct gm_gather {
 	}
 };
 
+/* The map of a plain copy: output element d holds input element d. */
+struct gm_identity_map {
+	__host__ __device__ long long operator()(size_t d) const { return (long long)d; }
+};
+
 template <class Map>
 static inline gm_gather<Map> gm_make_gather(Map m, int wpe, uint32_t seed)
 {

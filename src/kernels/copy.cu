@@ -346,10 +346,6 @@ static gm_status copy_prepare(const struct gm_case *c, const struct gm_run_cfg *
 	return GM_OK;
 }
 
-struct identity_map {
-	__host__ __device__ long long operator()(size_t d) const { return (long long)d; }
-};
-
 struct write_expect {
 	uint32_t seed;
 	__host__ __device__ uint32_t operator()(size_t w) const { return seed ^ (uint32_t)w; }
@@ -411,7 +407,7 @@ static gm_status copy_verify(void *state, char *why, size_t n)
 		write_expect e = { s->seed };
 		return gm_validate(s->out, nwords, e, s->seed, s->dev, why, n);
 	}
-	return gm_validate(s->out, nwords, gm_make_gather(identity_map(), s->eb / 4, s->seed),
+	return gm_validate(s->out, nwords, gm_make_gather(gm_identity_map(), s->eb / 4, s->seed),
 			   s->seed, s->dev, why, n);
 }
 

@@ -37,10 +37,6 @@ struct ov_expect {
 	__host__ __device__ uint32_t operator()(size_t w) const { return ov_lcg(gm_hash(seed, w), iters); }
 };
 
-struct ov_identity {
-	__host__ __device__ long long operator()(size_t d) const { return (long long)d; }
-};
-
 struct ov_state {
 	int mode, nstreams;
 	size_t bytes, chunk;
@@ -173,7 +169,7 @@ static gm_status ov_verify(void *state, char *why, size_t n)
 		if (st)
 			return st;
 		GM_CU(cudaStreamSynchronize(gm_stream()));
-		return gm_validate(s->d_buf, nw, gm_make_gather(ov_identity(), 1, s->seed), s->seed, s->dev, why, n);
+		return gm_validate(s->d_buf, nw, gm_make_gather(gm_identity_map(), 1, s->seed), s->seed, s->dev, why, n);
 	}
 	/* the kernel and D2H stages start from the input on the device */
 	GM_CU(cudaMemcpy(s->d_buf, s->h_in.p, s->bytes, cudaMemcpyHostToDevice));

@@ -242,10 +242,6 @@ static gm_status p2p_launch(void *state)
 	}
 }
 
-struct p2p_identity {
-	__host__ __device__ long long operator()(size_t d) const { return (long long)d; }
-};
-
 static gm_status p2p_verify(void *state, char *why, size_t n)
 {
 	struct p2p_state *s = (struct p2p_state *)state;
@@ -262,9 +258,9 @@ static gm_status p2p_verify(void *state, char *why, size_t n)
 	if (!st && cudaStreamSynchronize(gm_stream()) != cudaSuccess)
 		st = gm_fail(GM_ERR_CUDA, "p2p: synchronising the validation launch failed");
 	if (!st && to_peer)
-		st = gm_validate(s->dst, nw, gm_make_gather(p2p_identity(), 1, s->seed), s->seed, s->dev, why, n);
+		st = gm_validate(s->dst, nw, gm_make_gather(gm_identity_map(), 1, s->seed), s->seed, s->dev, why, n);
 	if (!st && to_local)
-		st = gm_validate(s->ldst, nw, gm_make_gather(p2p_identity(), 1, s->seed ^ 0x9e37u), s->seed ^ 0x9e37u,
+		st = gm_validate(s->ldst, nw, gm_make_gather(gm_identity_map(), 1, s->seed ^ 0x9e37u), s->seed ^ 0x9e37u,
 				 s->dev, why, n);
 	return st;
 }

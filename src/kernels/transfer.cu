@@ -155,10 +155,6 @@ static gm_status xfer_launch(void *state)
 	return GM_OK;
 }
 
-struct identity_map {
-	__host__ __device__ long long operator()(size_t d) const { return (long long)d; }
-};
-
 static gm_status xfer_verify(void *state, char *why, size_t n)
 {
 	struct xfer_state *s = (struct xfer_state *)state;
@@ -174,7 +170,7 @@ static gm_status xfer_verify(void *state, char *why, size_t n)
 	if (!st)
 		GM_CU(cudaStreamSynchronize(gm_stream()));
 	if (!st && has_h2d(s))
-		st = gm_validate(s->d_out, nw, gm_make_gather(identity_map(), 1, s->seed), s->seed, s->dev, why, n);
+		st = gm_validate(s->d_out, nw, gm_make_gather(gm_identity_map(), 1, s->seed), s->seed, s->dev, why, n);
 	if (!st && has_d2h(s))
 		st = xf_check_host((const uint32_t *)s->h_out.p, nw, s->seed, "device-to-host", why, n);
 	return st;

@@ -435,10 +435,6 @@ struct tr_map {
 	}
 };
 
-struct copy_map {
-	__host__ __device__ long long operator()(size_t d) const { return (long long)d; }
-};
-
 static gm_status tr_verify(void *state, char *why, size_t n)
 {
 	struct tr_state *s = (struct tr_state *)state;
@@ -450,7 +446,7 @@ static gm_status tr_verify(void *state, char *why, size_t n)
 	if (st)
 		return st;
 	if (s->kernel == K_COPY4 || s->kernel == K_COPY16)
-		return gm_validate((const uint32_t *)s->out, words, gm_make_gather(copy_map(), 1, s->seed),
+		return gm_validate((const uint32_t *)s->out, words, gm_make_gather(gm_identity_map(), 1, s->seed),
 				   s->seed, s->dev, why, n);
 	tr_map m = { s->rows, s->cols };
 	return gm_validate((const uint32_t *)s->out, words, gm_make_gather(m, 1, s->seed), s->seed, s->dev,
