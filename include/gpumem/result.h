@@ -91,6 +91,12 @@ struct gm_case_result {
 	double pred_efficiency_pct;           /* over all patterns: bytes requested / transferred */
 	double pred_gbs;                      /* DRAM: peak * bytes_useful / bytes_hw (model's bound) */
 	double pred_slowdown;                 /* SMEM: predicted wavefronts / ideal wavefronts */
+	/* the launch model (docs/MODEL.md "The launch model"); launch_gbs 0 = not predicted */
+	double launch_gbs;                    /* predicted useful GB/s */
+	double launch_ms;                     /* predicted ms per launch */
+	double launch_dram_read, launch_dram_write; /* predicted DRAM bytes per launch */
+	double launch_l2_sectors;             /* predicted L2 sector operations per launch */
+	char launch_limited_by[8];            /* "DRAM", "L2", "L1" */
 };
 
 /*

@@ -27,6 +27,16 @@ int cmd_run(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
+int cmd_predict(int argc, char **argv);
+
+/* The launch model's profile for a device: --profile FILE, else the nearest built-in (launch_common.c). */
+struct gm_profile;
+struct gm_run_result;
+int gm_cli_profile(const char *path, const char *device, struct gm_profile *p, int quiet);
+/* "model within 10%: k of N cases, median error x%" (nothing when no case was predicted). */
+void gm_cli_score_line(FILE *f, const struct gm_run_result *r);
+void gm_cli_score_families(FILE *f, const struct gm_run_result *r);
 
 /* Exit code for a library status. */
 int gm_exit_code(gm_status s);
@@ -49,6 +59,7 @@ struct gm_run_args {
 	int device;
 	int quick;
 	int full;             /* --full: the long sweeps too */
+	const char *profile;  /* --profile FILE for the launch model; NULL = built-in */
 	int help;
 	const char **selectors;
 	int nselectors;
@@ -65,9 +76,15 @@ struct explain_run_opts {
 	int reps;             /* 0 = 20 */
 	int device;
 	int source;           /* print the generated CUDA source and stop */
+	double predicted_gbs; /* the launch model's prediction (explain --n), 0 = none */
+	const char *limited_by;
 };
 struct gm_access;
 /* With json (a json_t *), the run is added to it as "run" instead of printed. */
 int explain_run(const struct gm_access *acc, const struct explain_run_opts *ro, void *json);
+/* `explain --n`: the launch model's section (text) or "launch" object (json); *gbs = predicted GB/s. */
+int explain_launch(const struct gm_access *acc, int64_t n, const char *profile, void *json, double *gbs);
+/* Check --profile (or that a built-in one exists) before anything is printed. */
+int explain_launch_profile(const char *profile);
 
 #endif

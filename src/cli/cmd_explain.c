@@ -93,6 +93,11 @@ static const char usage_text[] =
 "  --reps N                timed samples (default 20)\n"
 "  --device N              GPU (default 0)\n"
 "  --source                print the generated CUDA source instead of running it\n"
+"\nthe launch model (no GPU needed):\n"
+"  --n N                   also predict the whole launch --run builds: L1/L2 sectors, DRAM bytes\n"
+"                          read and written, time, GB/s (2 x N x element bytes) and the limiting\n"
+"                          level; the grid is sampled in 8 windows of 256 warps when larger\n"
+"  --profile FILE          device profile (default: the built-in one, named in the output)\n"
 "  -h, --help              show this help\n"
 "\n"
 "examples:\n"
@@ -108,11 +113,12 @@ struct explain_opts {
 	int have_type, have_bytes;
 	int json;
 	int help;
+	const char *profile; /* --profile FILE for the launch model */
 };
 
 enum {
 	OPT_SPACE = 256, OPT_OP, OPT_TYPE, OPT_BYTES, OPT_BLOCK, OPT_WARP,
-	OPT_BLOCK_IDX, OPT_BASE, OPT_ACTIVE, OPT_JSON, OPT_RUN, OPT_N, OPT_HINT, OPT_REPS, OPT_DEVICE, OPT_SOURCE,
+	OPT_BLOCK_IDX, OPT_BASE, OPT_ACTIVE, OPT_JSON, OPT_RUN, OPT_N, OPT_HINT, OPT_REPS, OPT_DEVICE, OPT_SOURCE, OPT_PROFILE,
 };
 
 static const struct option long_opts[] = {
@@ -132,6 +138,7 @@ static const struct option long_opts[] = {
 	{ "reps", required_argument, NULL, OPT_REPS },
 	{ "device", required_argument, NULL, OPT_DEVICE },
 	{ "source", no_argument, NULL, OPT_SOURCE },
+	{ "profile", required_argument, NULL, OPT_PROFILE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -263,6 +270,9 @@ static int set_option(struct explain_opts *o, int c, const char *val)
 	case OPT_SOURCE:
 		o->run = o->ro.source = 1;
 		return 0;
+	case OPT_PROFILE:
+		o->profile = val;
+		return 0;
 	case OPT_N:
 		return parse_i64(val, &o->ro.n) < 0 || o->ro.n <= 0 || o->ro.n > ((int64_t)1 << 40) ?
 		       bad_value("n", val, "a thread count from 1 to 2^40") : 0;
@@ -289,8 +299,16 @@ static int set_option(struct explain_opts *o, int c, const char *val)
 /* What --run accepts beyond what the model does. */
 static int check_run(const struct explain_opts *o)
 {
-	if (!o->run && (o->ro.n || o->ro.hint || o->ro.reps))
-		return gm_error(GM_EXIT_USAGE, "--n, --hint and --reps go with --run");
+	if (!o->run && (o->ro.hint || o->ro.reps))
+		return gm_error(GM_EXIT_USAGE, "--hint and --reps go with --run");
+	if (o->profile && !o->run && !o->ro.n)
+		return gm_error(GM_EXIT_USAGE, "--profile goes with --n (the launch model) or --run");
+	if (o->ro.n && !o->run && o->a.space != GM_SPACE_GLOBAL)
+		return gm_error(GM_EXIT_USAGE, "--n predicts a launch over global memory; --space shared is not supported");
+	if (o->ro.n && !o->run && (o->a.active || o->a.warp || o->a.block_idx[0] || o->a.block_idx[1] ||
+				   o->a.block_idx[2]))
+		return gm_error(GM_EXIT_USAGE, "--n predicts every thread of the launch: --active, --warp "
+			       "and --block-idx do not apply");
 	if (!o->run)
 		return 0;
 	if (o->a.space != GM_SPACE_GLOBAL)
@@ -624,7 +642,7 @@ static int add_counts(json_t *obj, const struct explain_opts *o,
 }
 
 /* The explain document; with --run, the run's object is added before it is printed. */
-static int print_json(const struct explain_opts *o, const struct gm_prediction *p)
+static int print_json(struct explain_opts *o, const struct gm_prediction *p)
 {
 	json_t *obj = inputs_json(o, p);
 	int rc = GM_EXIT_OK;
@@ -635,7 +653,9 @@ static int print_json(const struct explain_opts *o, const struct gm_prediction *
 		json_decref(obj);
 		return gm_error(GM_EXIT_CASE_FAILED, "cannot build the JSON output");
 	}
-	if (o->run)
+	if (o->ro.n)
+		rc = explain_launch(&o->a, o->a.n_threads, o->profile, obj, (double *)&o->ro.predicted_gbs);
+	if (!rc && o->run)
 		rc = explain_run(&o->a, &o->ro, obj);
 	if (!rc && json_dumpf(obj, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0)
 		rc = gm_error(GM_EXIT_CASE_FAILED, "cannot write the JSON output");
@@ -661,10 +681,12 @@ int cmd_explain(int argc, char **argv)
 	}
 	if ((rc = check_run(&o)) != 0)
 		return rc;
-	if (o.run && !o.have_block)
+	if ((o.run || o.ro.n) && !o.have_block)
 		o.a.block[0] = 256; /* a launch, not one warp: fill the SMs as the families do */
-	if (o.run)
+	if (o.run || o.ro.n)
 		o.a.n_threads = o.ro.n ? o.ro.n : ((int64_t)1 << 30) / o.a.elem_bytes;
+	if (o.ro.n && !o.ro.source && (rc = explain_launch_profile(o.profile)) != 0)
+		return rc; /* a bad --profile stops before any output */
 	s = gm_model_predict(&o.a, &p, &err);
 	if (s != GM_OK)
 		return model_error(&o, s, &err);
@@ -673,5 +695,7 @@ int cmd_explain(int argc, char **argv)
 	if (o.json)
 		return print_json(&o, &p);
 	rc = print_text(&o, &p);
+	if (!rc && o.ro.n)
+		rc = explain_launch(&o.a, o.a.n_threads, o.profile, NULL, &o.ro.predicted_gbs);
 	return rc || !o.run ? rc : explain_run(&o.a, &o.ro, NULL);
 }

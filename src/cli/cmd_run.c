@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "gpumem/bench.h"
 #include "gpumem/io.h"
+#include "gpumem/profile.h"
 #include "gpumem/result.h"
 #include "gpumem/units.h"
 
@@ -30,13 +31,14 @@ static void on_sigint(int sig)
 
 static const char usage_text[] =
 	"usage: gpumem run [SELECTOR...] [--json FILE] [--csv FILE] [--reps N] [--size BYTES]\n"
-	"                  [--device N] [--quick | --full]\n"
+	"                  [--device N] [--quick | --full] [--profile FILE]\n"
 	"  SELECTOR   a family (copy), a case name (copy.v2_b16) or a prefix (stride.b4);\n"
 	"             none = the default suite ('gpumem list' shows all)\n"
 	"  --size     per-array working set, e.g. 512M, 4G (default: 4 GiB, less if memory is short)\n"
 	"  --reps     timed samples per case (default 20, 7 with --quick)\n"
 	"  --quick    the small suite (a few cases per family, 1 GiB arrays)\n"
-	"  --full     the default suite plus the long sweeps (cases 'gpumem list' marks [full])\n";
+	"  --full     the default suite plus the long sweeps (cases 'gpumem list' marks [full])\n"
+	"  --profile  device profile of the launch model (default: the built-in one nearest the device)\n";
 
 struct run_ctx {
 	struct gm_run_args args;
@@ -216,6 +218,17 @@ static int case_failures(const struct gm_run_result *r)
 	return bad;
 }
 
+/* The launch model beside each bandwidth case; no profile means the bound stays alone. */
+static void predict_launches(struct run_ctx *x)
+{
+	struct gm_profile p;
+
+	if (gm_cli_profile(x->args.profile, x->res.dev.name, &p, 0) == GM_EXIT_OK) {
+		gm_launch_predict_run(&x->res, &p);
+		fprintf(stderr, "launch model: profile of %s (%s)\n", p.device, p.origin);
+	}
+}
+
 static int run_main(struct run_ctx *x, int argc, char **argv)
 {
 	int code = select_cases(x);
@@ -234,11 +247,13 @@ static int run_main(struct run_ctx *x, int argc, char **argv)
 		return code;
 	describe_run(x, argc, argv);
 	code = run_suite(x);
+	predict_launches(x);
 	gm_table_write(stdout, &x->res);
 	gm_derived_write(stdout, &x->res);
 	gm_spec_write(stdout, &x->res);
 	printf("\n%d cases in %.1f s on %s (peak %.1f GB/s); GB = 1e9 B, reads + writes counted\n",
 	       x->res.ncases, x->res.wall_s, x->res.dev.name, x->res.dev.peak_gbs);
+	gm_cli_score_line(stdout, &x->res);
 	int wcode = write_outputs(x);
 	if (!code && case_failures(&x->res))
 		code = GM_EXIT_CASE_FAILED;

@@ -68,7 +68,7 @@ static int bad_index(const struct gm_access *a, int64_t n, int64_t gid)
 }
 
 static void print_run(const struct gm_run_result *r, const struct gm_case_result *cr, const struct gm_jit_info *in,
-		      const struct gm_launch_sample *ls, const struct gm_jit_spec *sp)
+		      const struct gm_launch_sample *ls, const struct gm_jit_spec *sp, double pred_gbs)
 {
 	char a[32], b[32];
 
@@ -93,10 +93,14 @@ static void print_run(const struct gm_run_result *r, const struct gm_case_result
 		printf("  model bound   %.1f GB/s (peak %.1f x useful / sector bytes); measured / bound %.0f %%\n",
 		       cr->pred_gbs, r->dev.peak_gbs, 100.0 * cr->gbs_median / cr->pred_gbs);
 	printf("  bytes         2 x n x %d (one read, one write per thread), GB = 1e9\n", sp->elem_bytes);
+	if (pred_gbs > 0)
+		printf("  launch model  predicted %.1f GB/s, measured %.1f GB/s: measured / predicted %.0f %%\n",
+		       pred_gbs, cr->gbs_median, 100.0 * cr->gbs_median / pred_gbs);
 }
 
 static void add_json(json_t *obj, const struct gm_run_result *r, const struct gm_case_result *cr,
-		     const struct gm_jit_info *in, const struct gm_launch_sample *ls, const struct gm_jit_spec *sp)
+		     const struct gm_jit_info *in, const struct gm_launch_sample *ls, const struct gm_jit_spec *sp,
+		     double pred_gbs)
 {
 	static const char *const hints[] = { "none", "cg", "cs", "lu", "nc" };
 	json_t *run = json_pack("{s:s, s:s, s:I, s:[i,i,i], s:i, s:s, s:s, s:I, s:I, s:I, s:I, s:f, s:s, s:s, s:b}",
@@ -120,6 +124,10 @@ static void add_json(json_t *obj, const struct gm_run_result *r, const struct gm
 		json_object_set_new(run, "bytes_per_launch", json_real(cr->traffic.bytes_useful));
 		json_object_set_new(run, "model_bytes_hw", json_real(cr->traffic.bytes_hw));
 		json_object_set_new(run, "model_bound_gbs", json_real(cr->pred_gbs));
+		if (pred_gbs > 0) {
+			json_object_set_new(run, "predicted_gbs", json_real(pred_gbs));
+			json_object_set_new(run, "measured_over_predicted", json_real(cr->gbs_median / pred_gbs));
+		}
 	}
 	json_object_set_new(run, "model_sampled_warps", json_integer(ls->sampled));
 	json_object_set_new(run, "model_sectors_per_warp", json_real(ls->sectors_per_warp));
@@ -199,9 +207,9 @@ int explain_run(const struct gm_access *acc, const struct explain_run_opts *ro, 
 	if (s)
 		rc = gm_error(gm_exit_code(s), "%s", gm_last_error());
 	else if (r.ncases == 1 && json)
-		add_json((json_t *)json, &r, &r.cases[0], &info, &ls, &sp);
+		add_json((json_t *)json, &r, &r.cases[0], &info, &ls, &sp, ro->predicted_gbs);
 	else if (r.ncases == 1)
-		print_run(&r, &r.cases[0], &info, &ls, &sp);
+		print_run(&r, &r.cases[0], &info, &ls, &sp, ro->predicted_gbs);
 	if (!rc && r.ncases == 1 && r.cases[0].status != GM_CASE_OK) {
 		if (info.bad_gid >= 0)
 			rc = bad_index(acc, sp.n, info.bad_gid);

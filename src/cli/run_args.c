@@ -38,6 +38,8 @@ static gm_status parse_one(int argc, char **argv, int *i, struct gm_run_args *a)
 		a->help = 1;
 	else if ((v = opt_value(argc, argv, i, "--json")))
 		a->json_path = v;
+	else if ((v = opt_value(argc, argv, i, "--profile")))
+		a->profile = v;
 	else if ((v = opt_value(argc, argv, i, "--csv")))
 		a->csv_path = v;
 	else if ((v = opt_value(argc, argv, i, "--reps"))) {
@@ -52,7 +54,7 @@ static gm_status parse_one(int argc, char **argv, int *i, struct gm_run_args *a)
 			return gm_fail(GM_ERR_INVALID_ARG, "--device: %s", gm_last_error());
 		a->device = (int)x;
 	} else if (argv[*i][0] == '-') {
-		static const char *const need[] = { "--json", "--csv", "--reps", "--size", "--device" };
+		static const char *const need[] = { "--json", "--csv", "--reps", "--size", "--device", "--profile" };
 		for (size_t k = 0; k < sizeof(need) / sizeof(need[0]); k++)
 			if (is_opt(argv[*i], need[k]))
 				return gm_fail(GM_ERR_INVALID_ARG, "option '%s' needs a value", need[k]);

@@ -238,6 +238,16 @@ static gm_status read_case(json_t *o, struct gm_case_result *c)
 	c->pred_efficiency_pct = num(o, K_C_PRED_EFF);
 	c->pred_gbs = num(o, K_C_PRED_GBS);
 	c->pred_slowdown = num(o, K_C_PRED_SLOW);
+	if (json_is_object(json_object_get(o, K_C_LAUNCH))) {
+		json_t *l = json_object_get(o, K_C_LAUNCH);
+
+		c->launch_gbs = num(l, K_L_GBS);
+		c->launch_ms = num(l, K_L_MS);
+		c->launch_dram_read = num(l, K_L_DRAM_R);
+		c->launch_dram_write = num(l, K_L_DRAM_W);
+		c->launch_l2_sectors = num(l, K_L_L2);
+		copy_str(c->launch_limited_by, sizeof(c->launch_limited_by), l, K_L_LIMIT);
+	}
 	read_preds(json_object_get(o, K_C_PRED), c);
 	read_headline(o, c);
 	return read_samples(json_object_get(o, K_C_SAMPLES), c);

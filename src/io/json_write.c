@@ -119,6 +119,11 @@ static json_t *case_json(const struct gm_case_result *c)
 			 c->slowdown, K_C_PRED, pred_json(c), K_C_PRED_EFF, c->pred_efficiency_pct);
 
 	json_object_set_new(o, K_C_PRED_GBS, json_real(c->pred_gbs));
+	if (c->launch_gbs > 0) /* the launch model (docs/SCHEMA.md "launch") */
+		json_object_set_new(o, K_C_LAUNCH, json_pack("{sf sf sf sf sf ss sf}", K_L_GBS, c->launch_gbs,
+			K_L_MS, c->launch_ms, K_L_DRAM_R, c->launch_dram_read, K_L_DRAM_W, c->launch_dram_write,
+			K_L_L2, c->launch_l2_sectors, K_L_LIMIT, c->launch_limited_by, K_L_RATIO,
+			c->gbs_median > 0 ? c->gbs_median / c->launch_gbs : 0.0));
 	if (c->traffic.ops > 0) /* flops of TFLOP/s cases: intensity = ops / bytes_useful */
 		json_object_set_new(o, K_C_OPS, json_real(c->traffic.ops));
 	json_object_set_new(o, K_C_PRED_SLOW, json_real(c->pred_slowdown));

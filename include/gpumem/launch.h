@@ -1,0 +1,100 @@
+/*
+ * launch.h - the launch-level model (pure C, no CUDA, no I/O) and the device
+ * profile it reads.
+ *
+ * The warp model (model.h) says what one warp-level instruction costs. The
+ * launch model evaluates the access patterns of a whole launch (every warp,
+ * or warps sampled in windows of consecutive blocks when the grid is large)
+ * and predicts, per launch: L1 requests and sectors, L2 sector operations,
+ * DRAM bytes read and written, the time each level needs, the predicted time
+ * (the slowest level) and which level that is. The rules and the hardware
+ * evidence behind each are in docs/MODEL.md, section "The launch model".
+ *
+ * A device profile holds the measured constants: achievable DRAM read, write
+ * and copy bandwidth, the read bandwidth of sparse 64 B pieces, L1 and L2
+ * bandwidth and capacity, the DRAM access granularity. `gpumem calibrate`
+ * measures it; one profile serves every prediction on that device.
+ */
+#ifndef GPUMEM_LAUNCH_H
+#define GPUMEM_LAUNCH_H
+
+#include <stdint.h>
+#include "gpumem/status.h"
+#include "gpumem/model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GM_PROFILE_SCHEMA "gpumem-profile"
+#define GM_PROFILE_VERSION 1
+
+/* The device constants the launch model reads (JSON: docs/SCHEMA.md, "Device profile"). */
+struct gm_profile {
+	char device[96];          /* device name the profile was measured on */
+	char source[200];         /* how it was made: command, run file */
+	char origin[256];         /* where it was read from (file path or "embedded:...") */
+	int sm_count;
+	double sm_clock_mhz;
+	double l1_bytes;          /* L1 capacity per SM (measured knee) */
+	double l2_bytes;          /* L2 capacity (measured knee) */
+	int dram_atom_bytes;      /* smallest piece DRAM reads (64 B on HBM3) */
+	double read_gbs;          /* dense DRAM read */
+	double write_gbs;         /* dense DRAM write */
+	double copy_gbs;          /* dense copy, read + write bytes counted */
+	double read_half_gbs;     /* reads of one 64 B piece per 128 B (density 1/2), in 64 B pieces */
+	double read_sparse_gbs;   /* reads of isolated 64 B pieces (density <= 1/4) */
+	double l2_read_gbs;       /* L2 hits, read */
+	double l2_write_gbs;      /* L2 write (footprint in L2) */
+	double l1_gbs;            /* L1 hits, read, whole device */
+	double dram_latency_ns;   /* pointer chase, for information */
+	double l2_latency_ns;
+};
+
+/* Fill a profile's derived defaults check: GM_ERR_INVALID_ARG with the field in why. */
+gm_status gm_profile_check(const struct gm_profile *p, char *why, size_t n);
+
+/* One launch to predict. */
+struct gm_launch_in {
+	const struct gm_access *pats; /* global and shared patterns; index of warp 0 of block 0 */
+	int npats;
+	int block[3];                 /* blockDim (all patterns share it) */
+	int64_t grid_x;               /* blocks along x; 0 = all blocks in x (1D grid) */
+	int64_t n_threads;            /* thread-level executions of each pattern (>= 1) */
+	double useful_bytes;          /* bytes the algorithm moves (for GB/s); 0 = sum of pattern bytes */
+	int windows;                  /* sampled windows (0 = 8) */
+	int window_warps;             /* warps per window (0 = 256) */
+};
+
+struct gm_launch_out {
+	int64_t warps;                /* warps of the launch */
+	int64_t sampled_warps;        /* warps evaluated */
+	int sampled;                  /* 1 when sampled_warps < warps */
+	double requests;              /* global L1 requests */
+	double l1_sectors;            /* global sectors at L1 (loads + stores) */
+	double l2_load_sectors;       /* load sectors sent to L2 */
+	double l2_store_sectors;      /* store sector operations at L2 (partial ones count twice) */
+	double l2_sectors;            /* sum of the two above */
+	double partial_store_sectors; /* store sectors written partly by a warp */
+	double smem_wavefronts;
+	double dram_read_bytes;
+	double dram_write_bytes;
+	double read_density;          /* 64 B pieces read / pieces of their 256 B groups */
+	double t_dram_ms, t_l2_ms, t_l1_ms;
+	double time_ms;
+	double useful_bytes;
+	double gbs;                   /* useful bytes / time, GB = 1e9 */
+	const char *limited_by;       /* "DRAM", "L2", "L1" */
+};
+
+/*
+ * Predict a launch. GM_ERR_INVALID_ARG (bad shape, profile) or the first
+ * evaluation error of a pattern (err set, err->text = that index).
+ */
+gm_status gm_launch_predict(const struct gm_launch_in *in, const struct gm_profile *prof,
+			    struct gm_launch_out *out, struct gm_expr_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

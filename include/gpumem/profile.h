@@ -1,0 +1,70 @@
+/*
+ * profile.h - device profiles as JSON files (src/io/profile.c), the profiles
+ * built into the binary (results/<device>/launch/profile.json, embedded at
+ * build time), and the profile derived from a run (src/bench/calibrate.c).
+ */
+#ifndef GPUMEM_PROFILE_H
+#define GPUMEM_PROFILE_H
+
+#include <stdio.h>
+#include "gpumem/launch.h"
+#include "gpumem/result.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Read a profile from a file. GM_ERR_IO when it cannot be read,
+ * GM_ERR_PARSE when it is not a profile document; why names the file and the
+ * field at fault.
+ */
+gm_status gm_profile_read(const char *path, struct gm_profile *p, char *why, size_t n);
+/* The same from text in memory; origin names it in messages. */
+gm_status gm_profile_parse(const char *text, const char *origin, struct gm_profile *p, char *why, size_t n);
+gm_status gm_profile_write(FILE *f, const struct gm_profile *p);
+
+/* Profiles built into the binary. */
+int gm_profile_builtin_count(void);
+gm_status gm_profile_builtin(int i, struct gm_profile *p);
+/*
+ * The built-in profile for a device name: the same name, else the one whose
+ * name shares the longest prefix (a warning case: *exact = 0). GM_ERR_NOT_FOUND
+ * when the binary holds none.
+ */
+gm_status gm_profile_nearest(const char *device, struct gm_profile *p, int *exact);
+
+/*
+ * The profile from a run that holds the calibration cases (gm_calibrate_selectors);
+ * GM_ERR_NOT_FOUND with the missing case in why.
+ */
+gm_status gm_profile_from_run(const struct gm_run_result *r, struct gm_profile *p, char *why, size_t n);
+/* The cases `gpumem calibrate` runs (NULL-terminated). */
+extern const char *const gm_calibrate_selectors[];
+
+/* ---- the launch model over a run's cases (src/bench/launch_case.c) ---- */
+
+/*
+ * Predict one case of a run with the launch model: its declared patterns (from
+ * the registry, by name), one thread-level execution per element moved
+ * (bytes_useful / the bytes of its global patterns per thread), a square grid
+ * when an index names blockIdx.y. Fills cr->launch_*; GM_ERR_NOT_FOUND when the
+ * case is not a bandwidth case with global patterns.
+ */
+gm_status gm_launch_predict_case(struct gm_case_result *cr, const struct gm_profile *p);
+/* Every case of a run; returns how many were predicted. */
+int gm_launch_predict_run(struct gm_run_result *r, const struct gm_profile *p);
+
+/* How well the launch model did over a run's predicted, measured cases. */
+struct gm_launch_score {
+	int n;              /* cases with a prediction and a measurement */
+	int within10;       /* |measured / predicted - 1| <= 10% */
+	double median_err_pct; /* median |measured / predicted - 1|, % */
+};
+/* family NULL = all families. */
+void gm_launch_score_of(const struct gm_run_result *r, const char *family, struct gm_launch_score *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,142 @@
+/*
+ * launch_case.c - the launch model over the cases of a run: `gpumem run`
+ * prints its prediction beside each measurement, `gpumem predict RUN.json`
+ * re-predicts a saved run offline with any profile.
+ *
+ * A case declares the patterns of warp 0 of block 0 and its traffic, not its
+ * grid. The launch it is predicted as: one thread-level execution of every
+ * pattern per element moved (bytes_useful / bytes of the global patterns per
+ * thread), blocks in the order the patterns' block shape gives, and a square
+ * grid when an index names blockIdx.y (by).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gpumem/bench.h"
+#include "gpumem/profile.h"
+
+static const struct gm_case *case_named(const char *name)
+{
+	int n;
+	const struct gm_case *cases = gm_registry_cases(&n);
+
+	for (int k = 0; k < n; k++)
+		if (!strcmp(cases[k].name, name))
+			return &cases[k];
+	return NULL;
+}
+
+static int names_by(const char *index)
+{
+	for (const char *s = strstr(index, "by"); s; s = strstr(s + 1, "by")) {
+		int before = s == index || !(s[-1] == '_' || (s[-1] >= 'a' && s[-1] <= 'z'));
+		int after = !(s[2] == '_' || (s[2] >= 'a' && s[2] <= 'z') || (s[2] >= '0' && s[2] <= '9'));
+
+		if (before && after)
+			return 1;
+	}
+	return strstr(index, "blockIdx.y") != NULL;
+}
+
+static gm_status launch_of(const struct gm_case *c, const struct gm_case_result *cr, struct gm_access *pats,
+			   struct gm_launch_in *in)
+{
+	double per_thread = 0;
+	int two_d = 0;
+
+	memset(in, 0, sizeof(*in));
+	for (int k = 0; k < c->npatterns; k++) {
+		const struct gm_pattern *p = &c->patterns[k];
+
+		memset(&pats[k], 0, sizeof(pats[k]));
+		pats[k].space = p->space;
+		pats[k].op = p->op;
+		pats[k].elem_bytes = p->elem_bytes;
+		pats[k].base = p->base;
+		pats[k].index = p->index;
+		pats[k].active = "1";
+		if (p->space == GM_SPACE_GLOBAL)
+			per_thread += p->elem_bytes;
+		two_d |= names_by(p->index);
+	}
+	if (per_thread <= 0 || cr->traffic.bytes_useful <= 0)
+		return GM_ERR_NOT_FOUND;
+	in->pats = pats;
+	in->npats = c->npatterns;
+	memcpy(in->block, c->patterns[0].block, sizeof(in->block));
+	in->n_threads = (int64_t)llround(cr->traffic.bytes_useful / per_thread);
+	in->useful_bytes = cr->traffic.bytes_useful;
+	if (two_d) {
+		int64_t tpb = (int64_t)in->block[0] * in->block[1] * in->block[2];
+		int64_t blocks = (in->n_threads + tpb - 1) / tpb;
+
+		in->grid_x = (int64_t)ceil(sqrt((double)blocks));
+	}
+	return in->n_threads > 0 ? GM_OK : GM_ERR_NOT_FOUND;
+}
+
+gm_status gm_launch_predict_case(struct gm_case_result *cr, const struct gm_profile *p)
+{
+	const struct gm_case *c = case_named(cr->name);
+	struct gm_access pats[GM_MAX_PATTERNS];
+	struct gm_launch_in in;
+	struct gm_launch_out out;
+	gm_status s;
+
+	cr->launch_gbs = 0;
+	if (!c || cr->kind != GM_KIND_DRAM || cr->unit != GM_UNIT_GBS)
+		return GM_ERR_NOT_FOUND;
+	if ((s = launch_of(c, cr, pats, &in)) != GM_OK)
+		return s;
+	if ((s = gm_launch_predict(&in, p, &out, NULL)) != GM_OK)
+		return s;
+	cr->launch_gbs = out.gbs;
+	cr->launch_ms = out.time_ms;
+	cr->launch_dram_read = out.dram_read_bytes;
+	cr->launch_dram_write = out.dram_write_bytes;
+	cr->launch_l2_sectors = out.l2_sectors;
+	snprintf(cr->launch_limited_by, sizeof(cr->launch_limited_by), "%s", out.limited_by);
+	return GM_OK;
+}
+
+int gm_launch_predict_run(struct gm_run_result *r, const struct gm_profile *p)
+{
+	int n = 0;
+
+	for (int k = 0; k < r->ncases; k++)
+		n += gm_launch_predict_case(&r->cases[k], p) == GM_OK;
+	return n;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void gm_launch_score_of(const struct gm_run_result *r, const char *family, struct gm_launch_score *s)
+{
+	double *err = calloc((size_t)(r->ncases > 0 ? r->ncases : 1), sizeof(double));
+
+	memset(s, 0, sizeof(*s));
+	if (!err)
+		return;
+	for (int k = 0; k < r->ncases; k++) {
+		const struct gm_case_result *c = &r->cases[k];
+		double e;
+
+		if (c->launch_gbs <= 0 || c->status != GM_CASE_OK || !(c->value.median > 0))
+			continue;
+		if (family && strcmp(family, c->family))
+			continue;
+		e = 100.0 * fabs(c->value.median / c->launch_gbs - 1.0);
+		err[s->n++] = e;
+		s->within10 += e <= 10.0;
+	}
+	if (s->n) {
+		qsort(err, (size_t)s->n, sizeof(double), cmp_d);
+		s->median_err_pct = s->n % 2 ? err[s->n / 2] : 0.5 * (err[s->n / 2 - 1] + err[s->n / 2]);
+	}
+	free(err);
+}

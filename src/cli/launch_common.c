@@ -1,0 +1,62 @@
+/*
+ * launch_common.c - what `run`, `predict` and `explain --n` share about the
+ * launch model: choosing the profile and printing the score line.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "cli/cli.h"
+#include "gpumem/profile.h"
+
+int gm_cli_profile(const char *path, const char *device, struct gm_profile *p, int quiet)
+{
+	char why[512];
+	int exact;
+	gm_status s;
+
+	if (path) {
+		s = gm_profile_read(path, p, why, sizeof(why));
+		if (s != GM_OK)
+			return gm_error(s == GM_ERR_IO ? GM_EXIT_IO : GM_EXIT_USAGE, "%s", why);
+		if (device && *device && strcmp(device, p->device) && !quiet)
+			fprintf(stderr, "warning: profile '%s' was measured on '%s', not on '%s'\n", path,
+				p->device, device);
+		return GM_EXIT_OK;
+	}
+	if (gm_profile_nearest(device, p, &exact) != GM_OK)
+		return gm_error(GM_EXIT_USAGE, "this gpumem has no built-in device profile; run 'gpumem calibrate "
+				"-o FILE' and pass --profile FILE");
+	if (!exact && device && *device && !quiet)
+		fprintf(stderr, "warning: no profile for '%s' is built in; using the nearest, '%s' (%s); "
+			"'gpumem calibrate -o FILE' measures this device\n", device, p->device, p->origin);
+	return GM_EXIT_OK;
+}
+
+void gm_cli_score_line(FILE *f, const struct gm_run_result *r)
+{
+	struct gm_launch_score s;
+
+	gm_launch_score_of(r, NULL, &s);
+	if (s.n)
+		fprintf(f, "model within 10%%: %d of %d cases, median error %.1f%%\n", s.within10, s.n,
+			s.median_err_pct);
+}
+
+void gm_cli_score_families(FILE *f, const struct gm_run_result *r)
+{
+	const char *seen[64];
+	int nseen = 0;
+
+	for (int k = 0; k < r->ncases && nseen < 64; k++) {
+		struct gm_launch_score s;
+		int dup = 0;
+
+		for (int j = 0; j < nseen; j++)
+			dup |= !strcmp(seen[j], r->cases[k].family);
+		if (dup || r->cases[k].launch_gbs <= 0)
+			continue;
+		seen[nseen++] = r->cases[k].family;
+		gm_launch_score_of(r, r->cases[k].family, &s);
+		fprintf(f, "  %-12s within 10%%: %3d of %3d, median error %5.1f%%\n", r->cases[k].family, s.within10,
+			s.n, s.median_err_pct);
+	}
+}

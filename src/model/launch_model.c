@@ -1,0 +1,480 @@
+/*
+ * launch_model.c - the launch-level model: L1 / L2 / DRAM traffic and time of
+ * a whole launch from its warps' access patterns and a device profile.
+ *
+ * Sampling: the launch's warps are taken in the order the hardware starts
+ * them (block by block, x fastest). Up to `windows` windows of `window_warps`
+ * consecutive warps, spread evenly over the launch, are evaluated lane by
+ * lane; when the launch has no more warps than all windows hold, every warp
+ * is evaluated. Counts per warp are averaged over the evaluated warps and
+ * scaled to the launch. Reuse between warps is looked for inside a window
+ * only (the warps that run at the same time): a 64 B piece read by two warps
+ * of one window is read from DRAM once.
+ *
+ * Rules (docs/MODEL.md, "The launch model"):
+ *   L1   requests and sectors per warp as the warp model counts them;
+ *        loads get no L1 hits from other warps (they miss together).
+ *   L2   load sectors = L1 load sectors; a store sector written partly by a
+ *        warp costs two L2 operations (read-modify-write), a full one one.
+ *   DRAM reads move whole 64 B pieces (profile dram_atom_bytes): the
+ *        distinct pieces a window's loads touch. Writes move the distinct
+ *        32 B sectors a window's stores touch (partial sectors merge in L2).
+ *   time DRAM: reads at the rate of their density (pieces read / pieces of
+ *        the 256 B groups they fall in: 1 dense, 1/2, <= 1/4 sparse; linear
+ *        between the three measured rates) plus writes at the write rate,
+ *        times the read/write turnaround factor the copy rate implies.
+ *        L2: load sectors at the L2 read rate + store operations at the L2
+ *        write rate. L1: sectors and shared-memory wavefronts (128 B each)
+ *        at the L1 rate. The launch takes the slowest level's time.
+ */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+#include "gpumem/launch.h"
+#include "model/model_internal.h"
+
+#define DEFAULT_WINDOWS 8
+#define DEFAULT_WINDOW_WARPS 256
+#define GROUP_BYTES 256
+
+struct pat_state {
+	const struct gm_access *a;
+	struct gm_expr *index, *active;
+	int64_t *pieces, *sectors;  /* window: DRAM pieces (loads) / sectors (stores) touched */
+	int64_t npieces, nsectors, cap;
+	int per_warp;               /* addresses do not depend on the warp's place: no reuse between warps */
+};
+
+struct totals {
+	double requests, l1_sectors, l2_load, l2_store, partial, wavefronts;
+	double read_bytes, write_bytes;
+	double groups, pieces;      /* for the read density */
+	int64_t warps;
+};
+
+static int cmp_i64(const void *x, const void *y)
+{
+	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+static int64_t sort_unique(int64_t *v, int64_t n)
+{
+	int64_t k, m = 0;
+
+	qsort(v, (size_t)n, sizeof(*v), cmp_i64);
+	for (k = 0; k < n; k++)
+		if (m == 0 || v[m - 1] != v[k])
+			v[m++] = v[k];
+	return m;
+}
+
+/* 256 B groups the sorted distinct pieces fall in. */
+static int64_t groups_of(const int64_t *pieces, int64_t n, int atom)
+{
+	int64_t k, g = 0, per = GROUP_BYTES / atom > 0 ? GROUP_BYTES / atom : 1;
+
+	for (k = 0; k < n; k++)
+		if (k == 0 || pieces[k] / per != pieces[k - 1] / per)
+			g++;
+	return g;
+}
+
+/* Store sectors of one warp written partly (fewer than 32 bytes by the warp). */
+static int partial_sectors(const struct gm_prediction *p, int elem)
+{
+	int64_t sec[GM_WARP_SIZE * 2];
+	int bytes[GM_WARP_SIZE * 2];
+	int n = 0, partial = 0;
+
+	for (int l = 0; l < p->nlanes; l++) {
+		if (!p->lanes[l].active)
+			continue;
+		for (int64_t b = p->lanes[l].addr; b < p->lanes[l].addr + elem;) {
+			int64_t s = b / GM_SECTOR_BYTES, end = (s + 1) * GM_SECTOR_BYTES;
+			int64_t stop = end < p->lanes[l].addr + elem ? end : p->lanes[l].addr + elem;
+			int k;
+
+			for (k = 0; k < n && sec[k] != s; k++)
+				;
+			if (k == n) {
+				if (n == GM_WARP_SIZE * 2)
+					break;
+				sec[n] = s;
+				bytes[n++] = 0;
+			}
+			bytes[k] += (int)(stop - b); /* lanes of one warp store distinct bytes */
+			b = stop;
+		}
+	}
+	for (int k = 0; k < n; k++)
+		partial += bytes[k] < GM_SECTOR_BYTES;
+	return partial;
+}
+
+static gm_status grow(struct pat_state *ps, int64_t need)
+{
+	int64_t *a, *b;
+
+	if (need <= ps->cap)
+		return GM_OK;
+	a = realloc(ps->pieces, (size_t)need * sizeof(int64_t));
+	if (a)
+		ps->pieces = a;
+	b = realloc(ps->sectors, (size_t)need * sizeof(int64_t));
+	if (b)
+		ps->sectors = b;
+	if (!a || !b)
+		return GM_ERR_NOMEM;
+	ps->cap = need;
+	return GM_OK;
+}
+
+/* The lanes of one warp of one pattern into the window's sets and the totals. */
+static gm_status add_warp(struct pat_state *ps, const struct gm_access *w, int atom, struct totals *t,
+			  struct gm_prediction *p, struct gm_expr_error *err)
+{
+	gm_status s = gm_lanes_fill(w, ps->index, ps->active, p, err);
+	int elem = w->elem_bytes;
+
+	if (s != GM_OK) {
+		err->text = w->index;
+		return s;
+	}
+	if (w->space == GM_SPACE_SHARED) {
+		gm_shared_counts_of(p->lanes, elem, w->op, &p->shared);
+		t->wavefronts += (double)p->shared.wavefronts;
+		return GM_OK;
+	}
+	gm_global_counts_of(p->lanes, elem, &p->global);
+	t->requests += (double)p->global.requests;
+	t->l1_sectors += (double)p->global.sectors;
+	if (w->op == GM_OP_LOAD)
+		t->l2_load += (double)p->global.sectors;
+	else {
+		int part = partial_sectors(p, elem);
+
+		t->partial += part;
+		t->l2_store += (double)p->global.sectors + part;
+	}
+	if ((s = grow(ps, ps->npieces + 2 * GM_WARP_SIZE + ps->nsectors + 2 * GM_WARP_SIZE)) != GM_OK)
+		return s;
+	for (int l = 0; l < p->nlanes; l++) {
+		int64_t a0, a1;
+
+		if (!p->lanes[l].active)
+			continue;
+		a0 = p->lanes[l].addr;
+		a1 = a0 + elem - 1;
+		if (w->op == GM_OP_LOAD) {
+			ps->pieces[ps->npieces++] = a0 / atom;
+			if (a1 / atom != a0 / atom)
+				ps->pieces[ps->npieces++] = a1 / atom;
+		} else {
+			ps->sectors[ps->nsectors++] = a0 / GM_SECTOR_BYTES;
+			if (a1 / GM_SECTOR_BYTES != a0 / GM_SECTOR_BYTES)
+				ps->sectors[ps->nsectors++] = a1 / GM_SECTOR_BYTES;
+		}
+	}
+	return GM_OK;
+}
+
+/* Close a window: distinct pieces / sectors become DRAM bytes. */
+static void close_window(struct pat_state *ps, int atom, struct totals *t)
+{
+	if (ps->npieces) {
+		int64_t u = sort_unique(ps->pieces, ps->npieces);
+
+		t->read_bytes += (double)u * atom;
+		t->pieces += (double)u;
+		t->groups += (double)groups_of(ps->pieces, u, atom);
+	}
+	if (ps->nsectors)
+		t->write_bytes += (double)sort_unique(ps->sectors, ps->nsectors) * GM_SECTOR_BYTES;
+	ps->npieces = ps->nsectors = 0;
+}
+
+/* Warp number wi of the launch as blockIdx and warp-in-block. */
+static void place_warp(struct gm_access *w, int64_t wi, int64_t wpb, int64_t grid_x)
+{
+	int64_t b = wi / wpb, bx = b % grid_x, by = b / grid_x;
+
+	w->block_idx[0] = bx > 2147483647 ? 2147483647 : (int)bx;
+	w->block_idx[1] = by > 2147483647 ? 2147483647 : (int)by;
+	w->block_idx[2] = 0;
+	w->warp = (int)(wi % wpb);
+}
+
+static gm_status parse_pats(struct pat_state *ps, const struct gm_launch_in *in, struct gm_expr_error *err)
+{
+	for (int k = 0; k < in->npats; k++) {
+		gm_status s;
+
+		ps[k].a = &in->pats[k];
+		s = gm_expr_parse(in->pats[k].index, &ps[k].index, err);
+		if (s == GM_OK)
+			s = gm_expr_parse(in->pats[k].active ? in->pats[k].active : "gid < n", &ps[k].active, err);
+		if (s != GM_OK) {
+			err->text = in->pats[k].index;
+			return s;
+		}
+	}
+	return GM_OK;
+}
+
+static void free_pats(struct pat_state *ps, int n)
+{
+	for (int k = 0; k < n; k++) {
+		gm_expr_free(ps[k].index);
+		gm_expr_free(ps[k].active);
+		free(ps[k].pieces);
+		free(ps[k].sectors);
+	}
+}
+
+/*
+ * A pattern whose lanes touch the same addresses in two warps of different
+ * blocks says how each access is shaped, not where each warp goes (a loop
+ * over rows declared by its first row, `lane`): its warps are taken to touch
+ * different data, so no reuse between them is assumed.
+ */
+static int warp_invariant(struct pat_state *ps, struct gm_access w, int64_t wpb, int64_t grid_x,
+			  int64_t warps, struct gm_prediction *p0, struct gm_prediction *p1)
+{
+	struct gm_expr_error e;
+	int64_t other = warps > wpb ? wpb + (wpb > 1) : warps - 1;
+
+	if (other <= 0)
+		return 0;
+	place_warp(&w, 0, wpb, grid_x);
+	if (gm_lanes_fill(&w, ps->index, ps->active, p0, &e) != GM_OK)
+		return 0;
+	place_warp(&w, other, wpb, grid_x);
+	if (gm_lanes_fill(&w, ps->index, ps->active, p1, &e) != GM_OK)
+		return 0;
+	for (int l = 0; l < GM_WARP_SIZE; l++)
+		if (p0->lanes[l].active != p1->lanes[l].active ||
+		    (p0->lanes[l].active && p0->lanes[l].addr != p1->lanes[l].addr))
+			return 0;
+	return 1;
+}
+
+/* Evaluate the windows; totals are over the evaluated warps. */
+static gm_status walk(struct pat_state *ps, const struct gm_launch_in *in, int atom, int64_t warps,
+		      struct totals *t, struct gm_expr_error *err)
+{
+	int64_t tpb = (int64_t)in->block[0] * in->block[1] * in->block[2];
+	int64_t wpb = (tpb + GM_WARP_SIZE - 1) / GM_WARP_SIZE;
+	int64_t blocks = (in->n_threads + tpb - 1) / tpb;
+	int64_t grid_x = in->grid_x > 0 ? in->grid_x : blocks;
+	int nwin = in->windows > 0 ? in->windows : DEFAULT_WINDOWS;
+	int64_t ww = in->window_warps > 0 ? in->window_warps : DEFAULT_WINDOW_WARPS;
+	struct gm_prediction *p = malloc(sizeof(*p));
+	gm_status s = GM_OK;
+
+	struct gm_prediction *q = malloc(sizeof(*q));
+
+	if (!p || !q) {
+		free(p);
+		free(q);
+		return GM_ERR_NOMEM;
+	}
+	for (int pi = 0; pi < in->npats; pi++) {
+		struct gm_access w = in->pats[pi];
+
+		memcpy(w.block, in->block, sizeof(w.block));
+		w.n_threads = in->n_threads;
+		ps[pi].per_warp = w.space == GM_SPACE_GLOBAL && warp_invariant(&ps[pi], w, wpb, grid_x, warps, p, q);
+	}
+	free(q);
+	if (warps <= (int64_t)nwin * ww) {
+		nwin = 1;
+		ww = warps;
+	}
+	for (int k = 0; k < nwin && s == GM_OK; k++) {
+		int64_t first = nwin == 1 ? 0 : (int64_t)((double)k * (double)(warps - ww) / (nwin - 1));
+
+		for (int pi = 0; pi < in->npats && s == GM_OK; pi++) {
+			struct gm_access w = in->pats[pi];
+
+			memcpy(w.block, in->block, sizeof(w.block));
+			w.n_threads = in->n_threads;
+			for (int64_t wi = first; wi < first + ww && s == GM_OK; wi++) {
+				place_warp(&w, wi, wpb, grid_x);
+				s = add_warp(&ps[pi], &w, atom, t, p, err);
+				if (ps[pi].per_warp)
+					close_window(&ps[pi], atom, t);
+			}
+			close_window(&ps[pi], atom, t);
+		}
+		t->warps += ww;
+	}
+	free(p);
+	return s;
+}
+
+static double interp_read_gbs(const struct gm_profile *pr, double rho)
+{
+	if (rho >= 1.0)
+		return pr->read_gbs;
+	if (rho >= 0.5)
+		return pr->read_half_gbs + (pr->read_gbs - pr->read_half_gbs) * (rho - 0.5) / 0.5;
+	if (rho >= 0.25)
+		return pr->read_sparse_gbs + (pr->read_half_gbs - pr->read_sparse_gbs) * (rho - 0.25) / 0.25;
+	return pr->read_sparse_gbs;
+}
+
+/* The copy rate below the read and write rates: the extra time of turning the bus around. */
+static double turnaround(const struct gm_profile *pr, double rd, double wr)
+{
+	double mixed = 1.0 / pr->read_gbs + 1.0 / pr->write_gbs;
+	double k = (2.0 / pr->copy_gbs) / mixed - 1.0;
+
+	if (k < 0 || rd + wr <= 0)
+		return 1.0;
+	return 1.0 + k * 2.0 * (rd < wr ? rd : wr) / (rd + wr);
+}
+
+static void times(const struct gm_profile *pr, struct gm_launch_out *o)
+{
+	double rd = o->dram_read_bytes, wr = o->dram_write_bytes;
+	double rate = interp_read_gbs(pr, o->read_density);
+
+	o->t_dram_ms = (rd / rate + wr / pr->write_gbs) / 1e6 * turnaround(pr, rd, wr);
+	o->t_l2_ms = (o->l2_load_sectors * GM_SECTOR_BYTES / pr->l2_read_gbs +
+		      o->l2_store_sectors * GM_SECTOR_BYTES / pr->l2_write_gbs) / 1e6;
+	o->t_l1_ms = (o->l1_sectors * GM_SECTOR_BYTES + o->smem_wavefronts * 128.0) / pr->l1_gbs / 1e6;
+	o->time_ms = o->t_dram_ms;
+	o->limited_by = "DRAM";
+	if (o->t_l2_ms > o->time_ms) {
+		o->time_ms = o->t_l2_ms;
+		o->limited_by = "L2";
+	}
+	if (o->t_l1_ms > o->time_ms) {
+		o->time_ms = o->t_l1_ms;
+		o->limited_by = "L1";
+	}
+	o->gbs = o->time_ms > 0 ? o->useful_bytes / (o->time_ms * 1e-3) / 1e9 : 0;
+}
+
+static void scale(const struct totals *t, const struct gm_launch_in *in, struct gm_launch_out *o)
+{
+	double f = t->warps > 0 ? (double)o->warps / (double)t->warps : 0;
+
+	o->sampled_warps = t->warps;
+	o->sampled = t->warps < o->warps;
+	o->requests = t->requests * f;
+	o->l1_sectors = t->l1_sectors * f;
+	o->l2_load_sectors = t->l2_load * f;
+	o->l2_store_sectors = t->l2_store * f;
+	o->l2_sectors = o->l2_load_sectors + o->l2_store_sectors;
+	o->partial_store_sectors = t->partial * f;
+	o->smem_wavefronts = t->wavefronts * f;
+	o->dram_read_bytes = t->read_bytes * f;
+	o->dram_write_bytes = t->write_bytes * f;
+	o->read_density = t->groups > 0 ? t->pieces / (t->groups * (GROUP_BYTES / 64.0)) : 1.0;
+	if (o->read_density > 1)
+		o->read_density = 1;
+	o->useful_bytes = in->useful_bytes;
+	if (o->useful_bytes <= 0)
+		for (int k = 0; k < in->npats; k++)
+			if (in->pats[k].space == GM_SPACE_GLOBAL)
+				o->useful_bytes += (double)in->n_threads * in->pats[k].elem_bytes;
+}
+
+static gm_status check_in(const struct gm_launch_in *in, const struct gm_profile *prof, struct gm_expr_error *err)
+{
+	char why[128];
+	int64_t tpb = (int64_t)in->block[0] * in->block[1] * in->block[2];
+
+	if (gm_profile_check(prof, why, sizeof(why)) != GM_OK) {
+		snprintf(err->msg, sizeof(err->msg), "profile: %s", why);
+		return GM_ERR_INVALID_ARG;
+	}
+	if (in->npats < 1 || !in->pats || tpb < 1 || tpb > 1024 || in->n_threads < 1 ||
+	    in->n_threads > ((int64_t)1 << 40)) {
+		snprintf(err->msg, sizeof(err->msg), "launch needs 1..2^40 threads, a block of 1..1024 threads "
+			 "and at least one pattern");
+		return GM_ERR_INVALID_ARG;
+	}
+	for (int k = 0; k < in->npats; k++) {
+		struct gm_access a = in->pats[k];
+
+		memcpy(a.block, in->block, sizeof(a.block));
+		a.warp = 0;
+		memset(a.block_idx, 0, sizeof(a.block_idx));
+		if (gm_access_check(&a, err) != GM_OK)
+			return GM_ERR_INVALID_ARG;
+	}
+	return GM_OK;
+}
+
+gm_status gm_launch_predict(const struct gm_launch_in *in, const struct gm_profile *prof,
+			    struct gm_launch_out *out, struct gm_expr_error *err)
+{
+	struct gm_expr_error dummy;
+	struct pat_state *ps;
+	struct totals t = { 0 };
+	int64_t tpb;
+	gm_status s;
+
+	if (!err)
+		err = &dummy;
+	memset(err, 0, sizeof(*err));
+	err->lane = -1;
+	memset(out, 0, sizeof(*out));
+	if ((s = check_in(in, prof, err)) != GM_OK)
+		return s;
+	tpb = (int64_t)in->block[0] * in->block[1] * in->block[2];
+	out->warps = (in->n_threads + tpb - 1) / tpb * ((tpb + GM_WARP_SIZE - 1) / GM_WARP_SIZE);
+	ps = calloc((size_t)in->npats, sizeof(*ps));
+	if (!ps)
+		return GM_ERR_NOMEM;
+	s = parse_pats(ps, in, err);
+	if (s == GM_OK)
+		s = walk(ps, in, prof->dram_atom_bytes, out->warps, &t, err);
+	free_pats(ps, in->npats);
+	free(ps);
+	if (s != GM_OK)
+		return s;
+	scale(&t, in, out);
+	times(prof, out);
+	return GM_OK;
+}
+
+gm_status gm_profile_check(const struct gm_profile *p, char *why, size_t n)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+	} f[] = {
+		{ "read_gbs", offsetof(struct gm_profile, read_gbs) },
+		{ "write_gbs", offsetof(struct gm_profile, write_gbs) },
+		{ "copy_gbs", offsetof(struct gm_profile, copy_gbs) },
+		{ "read_half_gbs", offsetof(struct gm_profile, read_half_gbs) },
+		{ "read_sparse_gbs", offsetof(struct gm_profile, read_sparse_gbs) },
+		{ "l2_read_gbs", offsetof(struct gm_profile, l2_read_gbs) },
+		{ "l2_write_gbs", offsetof(struct gm_profile, l2_write_gbs) },
+		{ "l1_gbs", offsetof(struct gm_profile, l1_gbs) },
+	};
+
+	if (!p) {
+		snprintf(why, n, "no profile");
+		return GM_ERR_INVALID_ARG;
+	}
+	for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
+		double v = *(const double *)((const char *)p + f[k].off);
+
+		if (!(v > 0 && v < 1e7)) {
+			snprintf(why, n, "field '%s' is missing or not a positive bandwidth", f[k].name);
+			return GM_ERR_INVALID_ARG;
+		}
+	}
+	if (p->dram_atom_bytes != 32 && p->dram_atom_bytes != 64 && p->dram_atom_bytes != 128) {
+		snprintf(why, n, "field 'dram_atom_bytes' is not 32, 64 or 128");
+		return GM_ERR_INVALID_ARG;
+	}
+	return GM_OK;
+}

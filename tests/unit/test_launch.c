@@ -1,0 +1,391 @@
+/* test_launch.c - the launch model (table-driven), device profiles, the
+ * profile from a run, the score, and the CLI paths of explain --n,
+ * calibrate --from and predict. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include "gpumem/profile.h"
+
+/* Round numbers so every expected time is a hand calculation. */
+static struct gm_profile prof(void)
+{
+	struct gm_profile p;
+
+	memset(&p, 0, sizeof(p));
+	snprintf(p.device, sizeof(p.device), "test GPU");
+	p.sm_count = 100;
+	p.sm_clock_mhz = 1000;
+	p.l1_bytes = 256 * 1024;
+	p.l2_bytes = 50e6;
+	p.dram_atom_bytes = 64;
+	p.read_gbs = 3000;
+	p.write_gbs = 3000;
+	p.copy_gbs = 3000; /* no turnaround */
+	p.read_half_gbs = 2500;
+	p.read_sparse_gbs = 2000;
+	p.l2_read_gbs = 1e6;
+	p.l2_write_gbs = 1e6;
+	p.l1_gbs = 1e6;
+	return p;
+}
+
+struct row {
+	const char *index;   /* EXPR of the load side (out[gid] = in[EXPR]) */
+	int elem;
+	double read_per_thread;  /* DRAM bytes read per thread */
+	double density;
+	double read_gbs;         /* rate the reads go at */
+};
+
+static const struct row rows[] = {
+	{ "gid", 4, 4, 1.0, 3000 },
+	{ "gid*2", 4, 8, 1.0, 3000 },
+	{ "gid*16", 4, 64, 1.0, 3000 },    /* 64 B apart: every piece read, whole */
+	{ "gid*32", 4, 64, 0.5, 2500 },    /* 128 B apart: half the pieces of a 256 B group */
+	{ "gid*128", 4, 64, 0.25, 2000 },  /* 512 B apart: isolated pieces */
+	{ "gid*1024", 16, 64, 0.25, 2000 },
+	{ "gid", 16, 16, 1.0, 3000 },
+};
+
+static void launch_of(const char *index, int elem, int64_t n, struct gm_access pats[2], struct gm_launch_in *in)
+{
+	memset(pats, 0, 2 * sizeof(pats[0]));
+	memset(in, 0, sizeof(*in));
+	pats[0].space = pats[1].space = GM_SPACE_GLOBAL;
+	pats[0].op = GM_OP_LOAD;
+	pats[1].op = GM_OP_STORE;
+	pats[0].elem_bytes = pats[1].elem_bytes = elem;
+	pats[0].index = index;
+	pats[1].index = "gid";
+	in->pats = pats;
+	in->npats = 2;
+	in->block[0] = 256;
+	in->block[1] = in->block[2] = 1;
+	in->n_threads = n;
+}
+
+static void test_rows(void **state)
+{
+	struct gm_profile p = prof();
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
+		const struct row *r = &rows[k];
+		struct gm_access pats[2];
+		struct gm_launch_in in;
+		struct gm_launch_out o;
+		int64_t n = 1 << 16;
+		double t;
+
+		launch_of(r->index, r->elem, n, pats, &in);
+		assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+		assert_false(o.sampled); /* 2048 warps: every one */
+		assert_true(fabs(o.dram_read_bytes - r->read_per_thread * n) < 1);
+		assert_true(fabs(o.dram_write_bytes - (double)r->elem * n) < 1);
+		assert_true(fabs(o.read_density - r->density) < 1e-9);
+		t = (o.dram_read_bytes / r->read_gbs + o.dram_write_bytes / p.write_gbs) / 1e6;
+		assert_true(fabs(o.t_dram_ms - t) < 1e-12);
+		assert_string_equal(o.limited_by, "DRAM");
+		assert_true(fabs(o.gbs - 2.0 * n * r->elem / (t * 1e-3) / 1e9) < 1e-6);
+	}
+}
+
+static void test_partial_stores_and_l2(void **state)
+{
+	struct gm_profile p = prof();
+	struct gm_access pats[2];
+	struct gm_launch_in in;
+	struct gm_launch_out o;
+
+	(void)state;
+	launch_of("gid", 4, 1 << 16, pats, &in);
+	pats[1].base = 4; /* misaligned stores: 5 sectors a warp, 2 of them partial */
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.partial_store_sectors - 2.0 * 2048) < 1e-9);
+	assert_true(fabs(o.l2_store_sectors - 7.0 * 2048) < 1e-9);
+	/* partial sectors of neighbouring warps merge in L2: DRAM writes the footprint */
+	assert_true(fabs(o.dram_write_bytes - (4.0 * 65536 + 32)) < 1);
+	p.l2_write_gbs = 1; /* now L2 limits */
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_string_equal(o.limited_by, "L2");
+}
+
+static void test_turnaround(void **state)
+{
+	struct gm_profile p = prof();
+	struct gm_access pats[2];
+	struct gm_launch_in in;
+	struct gm_launch_out o;
+
+	(void)state;
+	p.copy_gbs = 2500; /* a copy (R = W) takes 3000/2500 of read + write alone */
+	launch_of("gid", 4, 1 << 16, pats, &in);
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.gbs - 2500) < 1e-6);
+}
+
+static void test_warp_invariant(void **state)
+{
+	struct gm_profile p = prof();
+	struct gm_access pats[2];
+	struct gm_launch_in in;
+	struct gm_launch_out o;
+
+	(void)state;
+	launch_of("lane", 4, 1 << 16, pats, &in);
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	/* every warp's 128 B counted as new data */
+	assert_true(fabs(o.dram_read_bytes - 4.0 * 65536) < 1);
+}
+
+static double now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
+}
+
+static void test_sampled_fast(void **state)
+{
+	struct gm_profile p = prof();
+	struct gm_access pats[2];
+	struct gm_launch_in in;
+	struct gm_launch_out o;
+	double t0 = now_ms();
+
+	(void)state;
+	launch_of("gid*3", 4, (int64_t)1 << 28, pats, &in); /* 1 GiB per array */
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(o.sampled);
+	assert_true(now_ms() - t0 < 100);
+	assert_true(fabs(o.dram_read_bytes / (12.0 * (1 << 28)) - 1) < 0.01);
+}
+
+static void test_bad_input(void **state)
+{
+	struct gm_profile p = prof();
+	struct gm_access pats[2];
+	struct gm_launch_in in;
+	struct gm_launch_out o;
+	struct gm_expr_error err;
+
+	(void)state;
+	launch_of("gid", 4, 0, pats, &in);
+	assert_int_equal(gm_launch_predict(&in, &p, &o, &err), GM_ERR_INVALID_ARG);
+	in.n_threads = ((int64_t)1 << 40) + 1;
+	assert_int_equal(gm_launch_predict(&in, &p, &o, &err), GM_ERR_INVALID_ARG);
+	in.n_threads = 1000;
+	p.read_half_gbs = 0;
+	assert_int_equal(gm_launch_predict(&in, &p, &o, &err), GM_ERR_INVALID_ARG);
+	assert_non_null(strstr(err.msg, "read_half_gbs"));
+	p = prof();
+	launch_of("gid / (31 - lane)", 4, 1000, pats, &in);
+	assert_int_equal(gm_launch_predict(&in, &p, &o, &err), GM_ERR_EVAL);
+	launch_of("gid +", 4, 1000, pats, &in);
+	assert_int_equal(gm_launch_predict(&in, &p, &o, &err), GM_ERR_PARSE);
+}
+
+static void test_profile_json(void **state)
+{
+	struct gm_profile p = prof(), q;
+	char buf[4096], why[256];
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	(void)state;
+	assert_int_equal(gm_profile_write(f, &p), GM_OK);
+	fclose(f);
+	assert_int_equal(gm_profile_parse(buf, "mem", &q, why, sizeof(why)), GM_OK);
+	assert_string_equal(q.device, "test GPU");
+	assert_true(q.read_half_gbs == 2500 && q.dram_atom_bytes == 64 && q.sm_count == 100);
+	assert_int_equal(gm_profile_parse("{", "x.json", &q, why, sizeof(why)), GM_ERR_PARSE);
+	assert_non_null(strstr(why, "x.json"));
+	assert_int_equal(gm_profile_parse("{\"schema\":\"other\"}", "x.json", &q, why, sizeof(why)), GM_ERR_PARSE);
+	assert_non_null(strstr(why, "schema"));
+	strcpy(strstr(buf, "\"copy_gbs\""), "\"copy_gbz\": 1}");
+	assert_int_equal(gm_profile_parse(buf, "x.json", &q, why, sizeof(why)), GM_ERR_PARSE);
+	assert_non_null(strstr(why, "'copy_gbs'"));
+	assert_int_equal(gm_profile_read("/nonexistent/p.json", &q, why, sizeof(why)), GM_ERR_IO);
+	assert_non_null(strstr(why, "/nonexistent/p.json"));
+}
+
+static void test_builtin(void **state)
+{
+	struct gm_profile p;
+	int exact;
+
+	(void)state;
+	assert_true(gm_profile_builtin_count() >= 1);
+	assert_int_equal(gm_profile_nearest("NVIDIA H100 80GB HBM3", &p, &exact), GM_OK);
+	assert_true(exact);
+	assert_int_equal(gm_profile_nearest("NVIDIA H100 PCIe", &p, &exact), GM_OK);
+	assert_false(exact);
+	assert_string_equal(p.device, "NVIDIA H100 80GB HBM3");
+}
+
+static struct gm_case_result *add_case(struct gm_run_result *r, const char *name, double gbs, double useful)
+{
+	struct gm_case_result *c = gm_result_add(r);
+
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	snprintf(c->family, sizeof(c->family), "%.*s", (int)(strchr(name, '.') - name), name);
+	c->status = GM_CASE_OK;
+	c->kind = GM_KIND_DRAM;
+	c->unit = GM_UNIT_GBS;
+	c->value.median = c->gbs_median = gbs;
+	c->traffic.bytes_useful = useful;
+	return c;
+}
+
+static void test_from_run(void **state)
+{
+	struct gm_run_result r;
+	struct gm_profile p;
+	char why[256];
+	double n = 1e6, t;
+
+	(void)state;
+	gm_result_init(&r);
+	snprintf(r.dev.name, sizeof(r.dev.name), "test GPU");
+	add_case(&r, "copy.read_b16_tile4", 3000, 1e9);
+	add_case(&r, "copy.write_b16_tile4", 3000, 1e9);
+	add_case(&r, "copy.v8_b4_tile4", 3000, 1e9);
+	/* 16 B gathered 128 B apart: n pieces of 64 B read, n x 16 B written, in t */
+	t = n * 64 / 2500e9 + n * 16 / 3000e9;
+	add_case(&r, "stride.b16_s008", n * 32 / t / 1e9, n * 32);
+	assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_ERR_NOT_FOUND);
+	assert_non_null(strstr(why, "stride.b16_s032"));
+	t = n * 64 / 2000e9 + n * 16 / 3000e9;
+	add_case(&r, "stride.b16_s032", n * 32 / t / 1e9, n * 32);
+	assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_ERR_NOT_FOUND);
+	assert_non_null(strstr(why, "hierarchy"));
+	gm_result_derive(&r, "hierarchy", "hierarchy.l1_read_bw")->value = 30000;
+	gm_result_derive(&r, "hierarchy", "hierarchy.l2_read_bw")->value = 8000;
+	gm_result_derive(&r, "hierarchy", "hierarchy.l2_write_bw")->value = 4000;
+	assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
+	assert_true(fabs(p.read_half_gbs - 2500) < 1e-6);
+	assert_true(fabs(p.read_sparse_gbs - 2000) < 1e-6);
+	assert_true(p.l2_read_gbs == 8000 && p.l1_gbs == 30000 && p.l2_write_gbs == 4000);
+	gm_result_release(&r);
+}
+
+static void test_score(void **state)
+{
+	struct gm_run_result r;
+	struct gm_launch_score s;
+	static const double ratio[] = { 1.0, 1.05, 0.8, 1.2, 0.97 };
+
+	(void)state;
+	gm_result_init(&r);
+	for (int k = 0; k < 5; k++) {
+		struct gm_case_result *c = add_case(&r, k < 3 ? "copy.x" : "stride.y", 1000 * ratio[k], 1);
+		c->launch_gbs = 1000;
+	}
+	gm_launch_score_of(&r, NULL, &s);
+	assert_int_equal(s.n, 5);
+	assert_int_equal(s.within10, 3);
+	assert_true(fabs(s.median_err_pct - 5) < 1e-9);
+	gm_launch_score_of(&r, "stride", &s);
+	assert_int_equal(s.n, 2);
+	gm_result_release(&r);
+}
+
+/* ---- the binary ---- */
+
+static int run_bin(const char *args, char *out, size_t n)
+{
+	char cmd[2048];
+	FILE *p;
+	size_t len;
+	int st;
+
+	snprintf(cmd, sizeof(cmd), "'%s' %s 2>&1", getenv("GPUMEM_BIN"), args);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	len = fread(out, 1, n - 1, p);
+	out[len] = '\0';
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void test_cli_explain_n(void **state)
+{
+	static char out[1 << 16];
+
+	(void)state;
+	assert_int_equal(run_bin("explain --n 1073741824 'gid*2'", out, sizeof(out)), 0);
+	assert_non_null(strstr(out, "launch: 1073741824 threads"));
+	assert_non_null(strstr(out, "limited by DRAM"));
+	assert_non_null(strstr(out, "built-in results/nvidia-h100-80gb-hbm3/launch/profile.json"));
+	assert_int_equal(run_bin("explain --json --n 4096 gid", out, sizeof(out)), 0);
+	assert_non_null(strstr(out, "\"dram_bytes_read\""));
+	assert_non_null(strstr(out, "\"predicted_gbs\""));
+	assert_non_null(strstr(out, "\"limited_by\""));
+	assert_int_equal(run_bin("explain --n 0 gid", out, sizeof(out)), 2);
+	assert_int_equal(run_bin("explain --n -3 gid", out, sizeof(out)), 2);
+	assert_int_equal(run_bin("explain --n 1099511627777 gid", out, sizeof(out)), 2);
+	assert_non_null(strstr(out, "2^40"));
+	assert_int_equal(run_bin("explain --n 100 --profile /nonexistent.json gid", out, sizeof(out)), 5);
+	assert_non_null(strstr(out, "cannot open profile '/nonexistent.json'"));
+	assert_null(strstr(out, "lane")); /* nothing printed before the error */
+	assert_int_equal(run_bin("explain --profile x.json gid", out, sizeof(out)), 2);
+	assert_int_equal(run_bin("explain --n 100 --space shared gid", out, sizeof(out)), 2);
+}
+
+static void test_cli_profile_files(void **state)
+{
+	static char out[1 << 16];
+	char args[1024];
+	const char *src = getenv("GPUMEM_SRC");
+	FILE *f;
+
+	(void)state;
+	f = fopen("bad_profile.json", "w");
+	assert_non_null(f);
+	fputs("{\"schema\": \"gpumem-profile\", \"device\": \"x\", \"sm_count\": 1}", f);
+	fclose(f);
+	assert_int_equal(run_bin("explain --n 100 --profile bad_profile.json gid", out, sizeof(out)), 2);
+	assert_non_null(strstr(out, "bad_profile.json"));
+	assert_non_null(strstr(out, "'sm_clock_mhz'"));
+	remove("bad_profile.json");
+	snprintf(args, sizeof(args), "calibrate --from '%s/results/nvidia-h100-80gb-hbm3/suite.json' -o cal.json", src);
+	assert_int_equal(run_bin(args, out, sizeof(out)), 0);
+	assert_int_equal(run_bin("explain --n 100000 --profile cal.json gid", out, sizeof(out)), 0);
+	assert_non_null(strstr(out, "(cal.json)"));
+	snprintf(args, sizeof(args), "predict '%s/results/nvidia-h100-80gb-hbm3/suite.json' --profile cal.json", src);
+	assert_int_equal(run_bin(args, out, sizeof(out)), 0);
+	assert_non_null(strstr(out, "model within 10%: "));
+	assert_non_null(strstr(out, "stride       within 10%"));
+	remove("cal.json");
+	snprintf(args, sizeof(args), "calibrate --from '%s/results/nvidia-h100-80gb-hbm3/quick.json'", src);
+	assert_int_equal(run_bin(args, out, sizeof(out)), 2);
+	assert_non_null(strstr(out, "has no measured case"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rows),
+		cmocka_unit_test(test_partial_stores_and_l2),
+		cmocka_unit_test(test_turnaround),
+		cmocka_unit_test(test_warp_invariant),
+		cmocka_unit_test(test_sampled_fast),
+		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_profile_json),
+		cmocka_unit_test(test_builtin),
+		cmocka_unit_test(test_from_run),
+		cmocka_unit_test(test_score),
+		cmocka_unit_test(test_cli_explain_n),
+		cmocka_unit_test(test_cli_profile_files),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
