@@ -72,6 +72,7 @@ struct gm_launch_out {
 	int sampled;                  /* 1 when sampled_warps < warps */
 	double requests;              /* global L1 requests */
 	double l1_sectors;            /* global sectors at L1 (loads + stores) */
+	double l1_load_sectors;       /* of which loads */
 	double l2_load_sectors;       /* load sectors sent to L2 */
 	double l2_store_sectors;      /* store sector operations at L2 (partial ones count twice) */
 	double l2_sectors;            /* sum of the two above */

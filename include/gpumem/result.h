@@ -96,6 +96,8 @@ struct gm_case_result {
 	double launch_ms;                     /* predicted ms per launch */
 	double launch_dram_read, launch_dram_write; /* predicted DRAM bytes per launch */
 	double launch_l2_sectors;             /* predicted L2 sector operations per launch */
+	double launch_l1_load_sectors, launch_l1_store_sectors; /* predicted global sectors at L1 */
+	double launch_l2_load_sectors;        /* predicted load sectors L1 sends to L2 */
 	char launch_limited_by[8];            /* "DRAM", "L2", "L1" */
 };
 

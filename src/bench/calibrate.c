@@ -85,7 +85,7 @@ gm_status gm_profile_from_run(const struct gm_run_result *r, struct gm_profile *
 	    !(half = need_case(r, "stride.b16_s008", why, n)) ||
 	    !(sparse = need_case(r, "stride.b16_s032", why, n)))
 		return GM_ERR_NOT_FOUND;
-	snprintf(p->device, sizeof(p->device), "%s", r->dev.name);
+	snprintf(p->device, sizeof(p->device), "%.*s", (int)sizeof(p->device) - 1, r->dev.name);
 	p->sm_count = r->dev.sm_count;
 	p->sm_clock_mhz = r->dev.sm_clock_khz / 1000.0;
 	p->dram_atom_bytes = 64;

@@ -95,6 +95,9 @@ gm_status gm_launch_predict_case(struct gm_case_result *cr, const struct gm_prof
 	cr->launch_dram_read = out.dram_read_bytes;
 	cr->launch_dram_write = out.dram_write_bytes;
 	cr->launch_l2_sectors = out.l2_sectors;
+	cr->launch_l1_load_sectors = out.l1_load_sectors;
+	cr->launch_l1_store_sectors = out.l1_sectors - out.l1_load_sectors;
+	cr->launch_l2_load_sectors = out.l2_load_sectors;
 	snprintf(cr->launch_limited_by, sizeof(cr->launch_limited_by), "%s", out.limited_by);
 	return GM_OK;
 }

@@ -20,7 +20,7 @@ static const struct command commands[] = {
 	{ "compare", cmd_compare, "compare two saved runs case by case; non-zero exit on a regression" },
 	{ "calibrate", cmd_calibrate, "measure the device profile of the launch model (-o FILE)" },
 	{ "predict", cmd_predict, "re-predict a saved run's bandwidth cases with the launch model" },
-	{ "explain", cmd_explain, "predict sectors / bank conflicts of one warp access (no GPU needed)" },
+	{ "explain", cmd_explain, "predict sectors / bank conflicts of one warp access, or a launch with --n (no GPU)" },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -28,7 +28,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: gpumem [--version] [--help] <command> [<args>]\n\ncommands:\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
-		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
+		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].help);
 	fprintf(f, "\n'gpumem <command> --help' describes a command.\n"
 		   "exit codes: 0 ok, 1 a case failed, 2 usage, 3 no GPU/driver, 4 too large,\n"
 		   "            5 I/O error, 6 CUDA error, 130 interrupted\n");

@@ -246,6 +246,9 @@ static gm_status read_case(json_t *o, struct gm_case_result *c)
 		c->launch_dram_read = num(l, K_L_DRAM_R);
 		c->launch_dram_write = num(l, K_L_DRAM_W);
 		c->launch_l2_sectors = num(l, K_L_L2);
+		c->launch_l1_load_sectors = num(l, K_L_L1_LD);
+		c->launch_l1_store_sectors = num(l, K_L_L1_ST);
+		c->launch_l2_load_sectors = num(l, K_L_L2_LD);
 		copy_str(c->launch_limited_by, sizeof(c->launch_limited_by), l, K_L_LIMIT);
 	}
 	read_preds(json_object_get(o, K_C_PRED), c);

@@ -124,6 +124,13 @@ static json_t *case_json(const struct gm_case_result *c)
 			K_L_MS, c->launch_ms, K_L_DRAM_R, c->launch_dram_read, K_L_DRAM_W, c->launch_dram_write,
 			K_L_L2, c->launch_l2_sectors, K_L_LIMIT, c->launch_limited_by, K_L_RATIO,
 			c->gbs_median > 0 ? c->gbs_median / c->launch_gbs : 0.0));
+	if (c->launch_gbs > 0) {
+		json_t *l = json_object_get(o, K_C_LAUNCH);
+
+		json_object_set_new(l, K_L_L1_LD, json_real(c->launch_l1_load_sectors));
+		json_object_set_new(l, K_L_L1_ST, json_real(c->launch_l1_store_sectors));
+		json_object_set_new(l, K_L_L2_LD, json_real(c->launch_l2_load_sectors));
+	}
 	if (c->traffic.ops > 0) /* flops of TFLOP/s cases: intensity = ops / bytes_useful */
 		json_object_set_new(o, K_C_OPS, json_real(c->traffic.ops));
 	json_object_set_new(o, K_C_PRED_SLOW, json_real(c->pred_slowdown));

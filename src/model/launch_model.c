@@ -12,9 +12,9 @@
  * of one window is read from DRAM once.
  *
  * Rules (docs/MODEL.md, "The launch model"):
- *   L1   requests and sectors per warp as the warp model counts them;
- *        loads get no L1 hits from other warps (they miss together).
- *   L2   load sectors = L1 load sectors; a store sector written partly by a
+ *   L1   requests and sectors per warp as the warp model counts them; a
+ *        load sector another warp of the same block already loaded hits.
+ *   L2   load sectors = the distinct sectors of each block; a store sector written partly by a
  *        warp costs two L2 operations (read-modify-write), a full one one.
  *   DRAM reads move whole 64 B pieces (profile dram_atom_bytes): the
  *        distinct pieces a window's loads touch. Writes move the distinct
@@ -44,10 +44,12 @@ struct pat_state {
 	int64_t *pieces, *sectors;  /* window: DRAM pieces (loads) / sectors (stores) touched */
 	int64_t npieces, nsectors, cap;
 	int per_warp;               /* addresses do not depend on the warp's place: no reuse between warps */
+	int64_t *blk, nblk, blkcap; /* load sectors of the current block (L1 hits between its warps) */
+	int64_t cur_block;
 };
 
 struct totals {
-	double requests, l1_sectors, l2_load, l2_store, partial, wavefronts;
+	double requests, l1_sectors, l1_load, l2_load, l2_store, partial, wavefronts;
 	double read_bytes, write_bytes;
 	double groups, pieces;      /* for the read density */
 	int64_t warps;
@@ -132,9 +134,44 @@ static gm_status grow(struct pat_state *ps, int64_t need)
 	return GM_OK;
 }
 
+/* The current block's distinct load sectors go to L2; the rest hit in L1. */
+static void flush_block(struct pat_state *ps, struct totals *t)
+{
+	if (ps->nblk)
+		t->l2_load += (double)sort_unique(ps->blk, ps->nblk);
+	ps->nblk = 0;
+}
+
+static gm_status block_sectors(struct pat_state *ps, const struct gm_prediction *p, int elem, int64_t block,
+			       struct totals *t)
+{
+	if (block != ps->cur_block)
+		flush_block(ps, t);
+	ps->cur_block = block;
+	if (ps->nblk + 2 * GM_WARP_SIZE > ps->blkcap) {
+		int64_t cap = ps->blkcap ? 2 * ps->blkcap : 1024;
+		int64_t *b = realloc(ps->blk, (size_t)cap * sizeof(int64_t));
+
+		if (!b)
+			return GM_ERR_NOMEM;
+		ps->blk = b;
+		ps->blkcap = cap;
+	}
+	for (int l = 0; l < p->nlanes; l++) {
+		int64_t a0 = p->lanes[l].addr, a1 = a0 + elem - 1;
+
+		if (!p->lanes[l].active)
+			continue;
+		ps->blk[ps->nblk++] = a0 / GM_SECTOR_BYTES;
+		if (a1 / GM_SECTOR_BYTES != a0 / GM_SECTOR_BYTES)
+			ps->blk[ps->nblk++] = a1 / GM_SECTOR_BYTES;
+	}
+	return GM_OK;
+}
+
 /* The lanes of one warp of one pattern into the window's sets and the totals. */
-static gm_status add_warp(struct pat_state *ps, const struct gm_access *w, int atom, struct totals *t,
-			  struct gm_prediction *p, struct gm_expr_error *err)
+static gm_status add_warp(struct pat_state *ps, const struct gm_access *w, int64_t block, int atom,
+			  struct totals *t, struct gm_prediction *p, struct gm_expr_error *err)
 {
 	gm_status s = gm_lanes_fill(w, ps->index, ps->active, p, err);
 	int elem = w->elem_bytes;
@@ -152,8 +189,12 @@ static gm_status add_warp(struct pat_state *ps, const struct gm_access *w, int a
 	t->requests += (double)p->global.requests;
 	t->l1_sectors += (double)p->global.sectors;
 	if (w->op == GM_OP_LOAD)
+		t->l1_load += (double)p->global.sectors;
+	if (w->op == GM_OP_LOAD && ps->per_warp)
 		t->l2_load += (double)p->global.sectors;
-	else {
+	else if (w->op == GM_OP_LOAD && (s = block_sectors(ps, p, elem, block, t)) != GM_OK)
+		return s;
+	else if (w->op == GM_OP_STORE) {
 		int part = partial_sectors(p, elem);
 
 		t->partial += part;
@@ -184,6 +225,7 @@ static gm_status add_warp(struct pat_state *ps, const struct gm_access *w, int a
 /* Close a window: distinct pieces / sectors become DRAM bytes. */
 static void close_window(struct pat_state *ps, int atom, struct totals *t)
 {
+	flush_block(ps, t);
 	if (ps->npieces) {
 		int64_t u = sort_unique(ps->pieces, ps->npieces);
 
@@ -231,6 +273,7 @@ static void free_pats(struct pat_state *ps, int n)
 		gm_expr_free(ps[k].active);
 		free(ps[k].pieces);
 		free(ps[k].sectors);
+		free(ps[k].blk);
 	}
 }
 
@@ -303,7 +346,7 @@ static gm_status walk(struct pat_state *ps, const struct gm_launch_in *in, int a
 			w.n_threads = in->n_threads;
 			for (int64_t wi = first; wi < first + ww && s == GM_OK; wi++) {
 				place_warp(&w, wi, wpb, grid_x);
-				s = add_warp(&ps[pi], &w, atom, t, p, err);
+				s = add_warp(&ps[pi], &w, wi / wpb, atom, t, p, err);
 				if (ps[pi].per_warp)
 					close_window(&ps[pi], atom, t);
 			}
@@ -367,6 +410,7 @@ static void scale(const struct totals *t, const struct gm_launch_in *in, struct 
 	o->sampled = t->warps < o->warps;
 	o->requests = t->requests * f;
 	o->l1_sectors = t->l1_sectors * f;
+	o->l1_load_sectors = t->l1_load * f;
 	o->l2_load_sectors = t->l2_load * f;
 	o->l2_store_sectors = t->l2_store * f;
 	o->l2_sectors = o->l2_load_sectors + o->l2_store_sectors;

@@ -146,6 +146,22 @@ static void test_warp_invariant(void **state)
 	assert_true(fabs(o.dram_read_bytes - 4.0 * 65536) < 1);
 }
 
+static void test_block_reuse_in_l1(void **state)
+{
+	struct gm_profile p = prof();
+	struct gm_access pats[2];
+	struct gm_launch_in in;
+	struct gm_launch_out o;
+
+	(void)state;
+	/* the 8 warps of a block load the same 128 B: one block's sectors reach L2 once */
+	launch_of("bx*32 + lane", 4, 1 << 16, pats, &in);
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.l1_load_sectors - 4.0 * 2048) < 1e-9);
+	assert_true(fabs(o.l2_load_sectors - 4.0 * 256) < 1e-9);
+	assert_true(fabs(o.dram_read_bytes - 128.0 * 256) < 1);
+}
+
 static double now_ms(void)
 {
 	struct timespec t;
@@ -377,6 +393,7 @@ int main(void)
 		cmocka_unit_test(test_partial_stores_and_l2),
 		cmocka_unit_test(test_turnaround),
 		cmocka_unit_test(test_warp_invariant),
+		cmocka_unit_test(test_block_reuse_in_l1),
 		cmocka_unit_test(test_sampled_fast),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_profile_json),
