@@ -47,6 +47,9 @@ struct gm_profile {
 	double l2_read_gbs;       /* L2 hits, read */
 	double l2_write_gbs;      /* L2 write (footprint in L2) */
 	double l1_gbs;            /* L1 hits, read, whole device */
+	int threads_per_sm;       /* resident threads per SM at most (0 = unknown) */
+	double wave_ns;           /* one wave of resident threads that each load and store one element
+				     and end (copy.v0_b4): the loaded round trip; 0 = unknown */
 	double dram_latency_ns;   /* pointer chase, for information */
 	double l2_latency_ns;
 };
@@ -64,6 +67,7 @@ struct gm_launch_in {
 	double useful_bytes;          /* bytes the algorithm moves (for GB/s); 0 = sum of pattern bytes */
 	int windows;                  /* sampled windows (0 = 8) */
 	int window_warps;             /* warps per window (0 = 256) */
+	int one_element_per_thread;   /* every thread runs the patterns once and ends (explain --n) */
 };
 
 struct gm_launch_out {
@@ -80,12 +84,15 @@ struct gm_launch_out {
 	double smem_wavefronts;
 	double dram_read_bytes;
 	double dram_write_bytes;
+	double dram_fill_bytes;       /* of dram_read_bytes: pieces read to complete partly written sectors */
 	double read_density;          /* 64 B pieces read / pieces of their 256 B groups */
 	double t_dram_ms, t_l2_ms, t_l1_ms;
+	double t_waves_ms;            /* one_element_per_thread: waves of resident threads x wave_ns */
+	double waves;
 	double time_ms;
 	double useful_bytes;
 	double gbs;                   /* useful bytes / time, GB = 1e9 */
-	const char *limited_by;       /* "DRAM", "L2", "L1" */
+	const char *limited_by;       /* "DRAM", "L2", "L1", "latency" */
 };
 
 /*

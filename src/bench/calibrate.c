@@ -23,7 +23,7 @@
 
 const char *const gm_calibrate_selectors[] = {
 	"copy.read_b16_tile4", "copy.write_b16_tile4", "copy.v8_b4_tile4", "stride.b16_s008",
-	"stride.b16_s032", "hierarchy", "latency.l2_004m", "latency.hbm_128m", NULL,
+	"stride.b16_s032", "copy.v0_b4", "hierarchy", "latency.l2_004m", "latency.hbm_128m", NULL,
 };
 
 static const struct gm_case_result *need_case(const struct gm_run_result *r, const char *name, char *why,
@@ -61,6 +61,24 @@ static double piece_rate(const struct gm_case_result *c, double stride_bytes, co
 
 	(void)stride_bytes;
 	return tr > 0 ? rd / tr / 1e9 : 0;
+}
+
+/*
+ * copy.v0_b4: every thread loads one 4 B element, stores it and ends. Its time
+ * over the waves of resident threads is the loaded round trip (optional: a
+ * run without the case gives a profile without it).
+ */
+static void one_per_thread(const struct gm_run_result *r, struct gm_profile *p)
+{
+	const struct gm_case_result *c = gm_result_find(r, "copy.v0_b4");
+	double n, waves;
+
+	p->threads_per_sm = r->dev.max_threads_per_sm;
+	if (!c || c->status != GM_CASE_OK || !(c->ms.median > 0) || p->threads_per_sm <= 0 || p->sm_count <= 0)
+		return;
+	n = c->traffic.bytes_useful / 8.0; /* 4 B read + 4 B written per thread */
+	waves = ceil(n / ((double)p->threads_per_sm * p->sm_count));
+	p->wave_ns = c->ms.median * 1e6 / waves;
 }
 
 static gm_status need_derived(const struct gm_run_result *r, const char *name, double *out, char *why,
@@ -104,6 +122,7 @@ gm_status gm_profile_from_run(const struct gm_run_result *r, struct gm_profile *
 		p->l2_bytes = (double)r->dev.l2_bytes;
 	if (!(p->l1_bytes > 0))
 		p->l1_bytes = 256.0 * 1024;
+	one_per_thread(r, p);
 	p->dram_latency_ns = derived(r, "latency.hbm_128m_ns");
 	p->l2_latency_ns = derived(r, "latency.l2_004m_ns");
 	if (!(p->read_half_gbs > 0) || !(p->read_sparse_gbs > 0)) {

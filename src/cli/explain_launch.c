@@ -39,7 +39,10 @@ static void print_launch(const struct gm_access *a, int64_t n, const struct gm_p
 	       o->l2_load_sectors, o->l2_store_sectors, o->partial_store_sectors);
 	printf("  DRAM bytes        read %.4g, written %.4g (read density %.2f)\n", o->dram_read_bytes,
 	       o->dram_write_bytes, o->read_density);
-	printf("  time by level     DRAM %.4f ms, L2 %.4f ms, L1 %.4f ms\n", o->t_dram_ms, o->t_l2_ms, o->t_l1_ms);
+	printf("  time by level     DRAM %.4f ms, L2 %.4f ms, L1 %.4f ms", o->t_dram_ms, o->t_l2_ms, o->t_l1_ms);
+	if (o->t_waves_ms > 0)
+		printf(", latency %.4f ms (%.0f waves of resident threads)", o->t_waves_ms, o->waves);
+	printf("\n");
 	printf("  predicted         %.4f ms, %.1f GB/s (2 x n x %d B), limited by %s\n", o->time_ms, o->gbs,
 	       a->elem_bytes, o->limited_by);
 	printf("  model time        %.1f ms\n", ms);
@@ -59,6 +62,7 @@ static json_t *launch_json(int64_t n, const struct gm_profile *p, const struct g
 		return NULL;
 	json_object_set_new(j, "t_l2_ms", json_real(o->t_l2_ms));
 	json_object_set_new(j, "t_l1_ms", json_real(o->t_l1_ms));
+	json_object_set_new(j, "t_latency_ms", json_real(o->t_waves_ms));
 	json_object_set_new(j, "predicted_ms", json_real(o->time_ms));
 	json_object_set_new(j, "predicted_gbs", json_real(o->gbs));
 	json_object_set_new(j, "limited_by", json_string(o->limited_by));
@@ -100,6 +104,7 @@ int explain_launch(const struct gm_access *a, int64_t n, const char *profile, vo
 	in.useful_bytes = 2.0 * (double)n * a->elem_bytes;
 	in.windows = WINDOWS;
 	in.window_warps = WINDOW_WARPS;
+	in.one_element_per_thread = 1; /* the kernel --run builds: one element per thread, no loop */
 	t0 = now_ms();
 	if (gm_launch_predict(&in, &p, &out, &err) != GM_OK) {
 		gm_error(GM_EXIT_USAGE, "launch of %lld threads: %s", (long long)n, err.msg);

@@ -40,6 +40,8 @@ static const struct {
 	{ "l2_read_gbs", offsetof(struct gm_profile, l2_read_gbs), 0, 1 },
 	{ "l2_write_gbs", offsetof(struct gm_profile, l2_write_gbs), 0, 1 },
 	{ "l1_gbs", offsetof(struct gm_profile, l1_gbs), 0, 1 },
+	{ "threads_per_sm", offsetof(struct gm_profile, threads_per_sm), 1, 0 },
+	{ "wave_ns", offsetof(struct gm_profile, wave_ns), 0, 0 },
 	{ "dram_latency_ns", offsetof(struct gm_profile, dram_latency_ns), 0, 0 },
 	{ "l2_latency_ns", offsetof(struct gm_profile, l2_latency_ns), 0, 0 },
 };
@@ -151,8 +153,10 @@ gm_status gm_profile_write(FILE *f, const struct gm_profile *p)
 	for (size_t k = 0; k < NFIELDS; k++) {
 		const char *q = (const char *)p + fields[k].off;
 
-		if (fields[k].is_int)
+		if (fields[k].is_int && (fields[k].required || *(const int *)q > 0))
 			json_object_set_new(o, fields[k].key, json_integer(*(const int *)q));
+		else if (fields[k].is_int)
+			continue;
 		else if (fields[k].required || *(const double *)q > 0)
 			json_object_set_new(o, fields[k].key, json_real(*(const double *)q));
 	}

@@ -18,7 +18,8 @@
  *        warp costs two L2 operations (read-modify-write), a full one one.
  *   DRAM reads move whole 64 B pieces (profile dram_atom_bytes): the
  *        distinct pieces a window's loads touch. Writes move the distinct
- *        32 B sectors a window's stores touch (partial sectors merge in L2).
+ *        32 B sectors a window's stores touch (partial sectors merge in L2);
+ *        a sector still partial when the window ends is read first (ECC).
  *   time DRAM: reads at the rate of their density (pieces read / pieces of
  *        the 256 B groups they fall in: 1 dense, 1/2, <= 1/4 sparse; linear
  *        between the three measured rates) plus writes at the write rate,
@@ -27,6 +28,7 @@
  *        write rate. L1: sectors and shared-memory wavefronts (128 B each)
  *        at the L1 rate. The launch takes the slowest level's time.
  */
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,7 +52,7 @@ struct pat_state {
 
 struct totals {
 	double requests, l1_sectors, l1_load, l2_load, l2_store, partial, wavefronts;
-	double read_bytes, write_bytes;
+	double read_bytes, write_bytes, fill_bytes;
 	double groups, pieces;      /* for the read density */
 	int64_t warps;
 };
@@ -214,12 +216,59 @@ static gm_status add_warp(struct pat_state *ps, const struct gm_access *w, int64
 			if (a1 / atom != a0 / atom)
 				ps->pieces[ps->npieces++] = a1 / atom;
 		} else {
-			ps->sectors[ps->nsectors++] = a0 / GM_SECTOR_BYTES;
-			if (a1 / GM_SECTOR_BYTES != a0 / GM_SECTOR_BYTES)
-				ps->sectors[ps->nsectors++] = a1 / GM_SECTOR_BYTES;
+			/* sector << 6 | bytes this lane writes in it */
+			int64_t s0 = a0 / GM_SECTOR_BYTES, s1 = a1 / GM_SECTOR_BYTES;
+
+			if (s0 == s1) {
+				ps->sectors[ps->nsectors++] = s0 << 6 | elem;
+			} else {
+				ps->sectors[ps->nsectors++] = s0 << 6 | (GM_SECTOR_BYTES - a0 % GM_SECTOR_BYTES);
+				ps->sectors[ps->nsectors++] = s1 << 6 | (a1 % GM_SECTOR_BYTES + 1);
+			}
 		}
 	}
 	return GM_OK;
+}
+
+/*
+ * The window's stores: distinct sectors are written to DRAM (rule D2). A
+ * sector the window leaves partly written must first be read (rule D5, ECC),
+ * unless it borders a fully written sector: then it is the edge of a
+ * contiguous run that the neighbouring run (the next tile iteration, the next
+ * window) completes in L2. The filled 64 B pieces join the DRAM reads.
+ */
+static void store_sectors(struct pat_state *ps, int atom, struct totals *t)
+{
+	int64_t n = ps->nsectors, k = 0, m = 0, nfill = 0, prev;
+	int64_t *v = ps->sectors; /* compacted in place to sector << 6 | bytes, then to fill pieces */
+
+	qsort(v, (size_t)n, sizeof(int64_t), cmp_i64);
+	while (k < n) {
+		int64_t sec = v[k] >> 6, bytes = 0;
+
+		while (k < n && v[k] >> 6 == sec)
+			bytes += v[k++] & 63;
+		v[m++] = sec << 6 | (bytes < GM_SECTOR_BYTES ? bytes : GM_SECTOR_BYTES);
+	}
+	t->write_bytes += (double)m * GM_SECTOR_BYTES;
+	for (k = 0, prev = -1; k < m; k++) {
+		int64_t cur = v[k], sec = cur >> 6, piece;
+		int full_prev = prev >= 0 && prev >> 6 == sec - 1 && (prev & 63) == GM_SECTOR_BYTES;
+		int full_next = k + 1 < m && v[k + 1] >> 6 == sec + 1 && (v[k + 1] & 63) == GM_SECTOR_BYTES;
+
+		prev = cur; /* v[k] may be overwritten below: keep the entry */
+		if ((cur & 63) == GM_SECTOR_BYTES || full_prev || full_next)
+			continue;
+		piece = sec * GM_SECTOR_BYTES / atom;
+		if (nfill == 0 || v[nfill - 1] != piece)
+			v[nfill++] = piece; /* nfill <= k: entries from k + 1 on are intact */
+	}
+	if (nfill) {
+		t->read_bytes += (double)nfill * atom;
+		t->fill_bytes += (double)nfill * atom;
+		t->pieces += (double)nfill;
+		t->groups += (double)groups_of(v, nfill, atom);
+	}
 }
 
 /* Close a window: distinct pieces / sectors become DRAM bytes. */
@@ -234,7 +283,7 @@ static void close_window(struct pat_state *ps, int atom, struct totals *t)
 		t->groups += (double)groups_of(ps->pieces, u, atom);
 	}
 	if (ps->nsectors)
-		t->write_bytes += (double)sort_unique(ps->sectors, ps->nsectors) * GM_SECTOR_BYTES;
+		store_sectors(ps, atom, t);
 	ps->npieces = ps->nsectors = 0;
 }
 
@@ -380,6 +429,28 @@ static double turnaround(const struct gm_profile *pr, double rd, double wr)
 	return 1.0 + k * 2.0 * (rd < wr ? rd : wr) / (rd + wr);
 }
 
+/*
+ * Threads that load one element, store it and end keep one element each in
+ * flight: a wave of resident threads takes the loaded round trip whatever
+ * DRAM could do (rule T2, docs/MODEL.md 7.2).
+ */
+static void waves(const struct gm_launch_in *in, const struct gm_profile *pr, struct gm_launch_out *o)
+{
+	int64_t tpb = (int64_t)in->block[0] * in->block[1] * in->block[2];
+	int64_t per_sm, blocks_per_sm;
+
+	if (!in->one_element_per_thread || !(pr->wave_ns > 0) || pr->threads_per_sm <= 0 || pr->sm_count <= 0)
+		return;
+	blocks_per_sm = pr->threads_per_sm / tpb;
+	if (blocks_per_sm > 32)
+		blocks_per_sm = 32; /* resident blocks per SM, sm_50 and later */
+	if (blocks_per_sm < 1)
+		blocks_per_sm = 1;
+	per_sm = blocks_per_sm * tpb;
+	o->waves = ceil((double)in->n_threads / ((double)per_sm * pr->sm_count));
+	o->t_waves_ms = o->waves * pr->wave_ns * 1e-6;
+}
+
 static void times(const struct gm_profile *pr, struct gm_launch_out *o)
 {
 	double rd = o->dram_read_bytes, wr = o->dram_write_bytes;
@@ -398,6 +469,10 @@ static void times(const struct gm_profile *pr, struct gm_launch_out *o)
 	if (o->t_l1_ms > o->time_ms) {
 		o->time_ms = o->t_l1_ms;
 		o->limited_by = "L1";
+	}
+	if (o->t_waves_ms > o->time_ms) {
+		o->time_ms = o->t_waves_ms;
+		o->limited_by = "latency";
 	}
 	o->gbs = o->time_ms > 0 ? o->useful_bytes / (o->time_ms * 1e-3) / 1e9 : 0;
 }
@@ -418,6 +493,7 @@ static void scale(const struct totals *t, const struct gm_launch_in *in, struct 
 	o->smem_wavefronts = t->wavefronts * f;
 	o->dram_read_bytes = t->read_bytes * f;
 	o->dram_write_bytes = t->write_bytes * f;
+	o->dram_fill_bytes = t->fill_bytes * f;
 	o->read_density = t->groups > 0 ? t->pieces / (t->groups * (GROUP_BYTES / 64.0)) : 1.0;
 	if (o->read_density > 1)
 		o->read_density = 1;
@@ -484,6 +560,7 @@ gm_status gm_launch_predict(const struct gm_launch_in *in, const struct gm_profi
 	if (s != GM_OK)
 		return s;
 	scale(&t, in, out);
+	waves(in, prof, out);
 	times(prof, out);
 	return GM_OK;
 }

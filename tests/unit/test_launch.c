@@ -113,6 +113,15 @@ static void test_partial_stores_and_l2(void **state)
 	assert_true(fabs(o.l2_store_sectors - 7.0 * 2048) < 1e-9);
 	/* partial sectors of neighbouring warps merge in L2: DRAM writes the footprint */
 	assert_true(fabs(o.dram_write_bytes - (4.0 * 65536 + 32)) < 1);
+	assert_true(o.dram_fill_bytes == 0); /* run edges border full sectors: no fill */
+	/* strided stores leave every sector partial: each 64 B piece is read first (rule D5) */
+	pats[1].base = 0;
+	pats[1].index = "gid*4";
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.dram_fill_bytes - 16.0 * 65536) < 1);
+	assert_true(fabs(o.dram_read_bytes - 20.0 * 65536) < 1);
+	assert_true(fabs(o.dram_write_bytes - 16.0 * 65536) < 1);
+	pats[1].index = "gid";
 	p.l2_write_gbs = 1; /* now L2 limits */
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
 	assert_string_equal(o.limited_by, "L2");
@@ -160,6 +169,32 @@ static void test_block_reuse_in_l1(void **state)
 	assert_true(fabs(o.l1_load_sectors - 4.0 * 2048) < 1e-9);
 	assert_true(fabs(o.l2_load_sectors - 4.0 * 256) < 1e-9);
 	assert_true(fabs(o.dram_read_bytes - 128.0 * 256) < 1);
+}
+
+static void test_waves(void **state)
+{
+	struct gm_profile p = prof();
+	struct gm_access pats[2];
+	struct gm_launch_in in;
+	struct gm_launch_out o;
+
+	(void)state;
+	p.threads_per_sm = 2048;
+	p.wave_ns = 1e6; /* 1 ms a wave: latency limits */
+	launch_of("gid", 4, 100 * 2048 * 10, pats, &in);
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_string_equal(o.limited_by, "DRAM"); /* a case's loop is unknown: no wave term */
+	in.one_element_per_thread = 1;
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.waves - 10) < 1e-9);
+	assert_true(fabs(o.time_ms - 10) < 1e-9);
+	assert_string_equal(o.limited_by, "latency");
+	in.block[0] = 768; /* two blocks of 768 fit: 1536 threads a wave per SM */
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.waves - ceil(2048000.0 / (1536.0 * 100))) < 1e-9);
+	p.wave_ns = 0; /* a profile without it: no term */
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_string_equal(o.limited_by, "DRAM");
 }
 
 static double now_ms(void)
@@ -222,6 +257,14 @@ static void test_profile_json(void **state)
 	assert_int_equal(gm_profile_parse(buf, "mem", &q, why, sizeof(why)), GM_OK);
 	assert_string_equal(q.device, "test GPU");
 	assert_true(q.read_half_gbs == 2500 && q.dram_atom_bytes == 64 && q.sm_count == 100);
+	assert_true(q.wave_ns == 0 && q.threads_per_sm == 0); /* optional, absent */
+	p.wave_ns = 900;
+	p.threads_per_sm = 2048;
+	f = fmemopen(buf, sizeof(buf), "w");
+	assert_int_equal(gm_profile_write(f, &p), GM_OK);
+	fclose(f);
+	assert_int_equal(gm_profile_parse(buf, "mem", &q, why, sizeof(why)), GM_OK);
+	assert_true(q.wave_ns == 900 && q.threads_per_sm == 2048);
 	assert_int_equal(gm_profile_parse("{", "x.json", &q, why, sizeof(why)), GM_ERR_PARSE);
 	assert_non_null(strstr(why, "x.json"));
 	assert_int_equal(gm_profile_parse("{\"schema\":\"other\"}", "x.json", &q, why, sizeof(why)), GM_ERR_PARSE);
@@ -394,6 +437,7 @@ int main(void)
 		cmocka_unit_test(test_turnaround),
 		cmocka_unit_test(test_warp_invariant),
 		cmocka_unit_test(test_block_reuse_in_l1),
+		cmocka_unit_test(test_waves),
 		cmocka_unit_test(test_sampled_fast),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_profile_json),
