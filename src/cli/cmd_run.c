@@ -236,6 +236,11 @@ static int run_main(struct run_ctx *x, int argc, char **argv)
 
 	if (!code)
 		code = open_outputs(x);
+	if (!code && x->args.profile) { /* a bad --profile stops before the GPU is touched */
+		struct gm_profile p;
+
+		code = gm_cli_profile(x->args.profile, NULL, &p, 1);
+	}
 	if (code)
 		return code;
 	s = gm_gpu_open(x->args.device, &x->res.dev);

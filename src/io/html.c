@@ -67,6 +67,10 @@ static json_t *case_obj(const struct gm_case_result *c)
 	if (!o)
 		return NULL;
 	json_object_set_new(o, "model", model_str(c));
+	if (c->launch_gbs > 0) { /* the launch model's prediction (docs/MODEL.md section 7) */
+		json_object_set_new(o, "launch_gbs", json_real(c->launch_gbs));
+		json_object_set_new(o, "launch_limited_by", json_string(c->launch_limited_by));
+	}
 	/*
 	 * the roofline's x: operations per byte moved (ops per launch / the case's
 	 * useful bytes); run files written before "ops" existed give the flops the

@@ -396,6 +396,8 @@ static void test_cli_explain_n(void **state)
 	assert_non_null(strstr(out, "cannot open profile '/nonexistent.json'"));
 	assert_null(strstr(out, "lane")); /* nothing printed before the error */
 	assert_int_equal(run_bin("explain --profile x.json gid", out, sizeof(out)), 2);
+	assert_int_equal(run_bin("run copy.v0_b4 --profile /nonexistent.json", out, sizeof(out)), 5);
+	assert_non_null(strstr(out, "cannot open profile '/nonexistent.json'"));
 	assert_int_equal(run_bin("explain --n 100 --space shared gid", out, sizeof(out)), 2);
 }
 
