@@ -41,7 +41,8 @@ static void print_launch(const struct gm_access *a, int64_t n, const struct gm_p
 	       o->dram_write_bytes, o->read_density);
 	printf("  time by level     DRAM %.4f ms, L2 %.4f ms, L1 %.4f ms", o->t_dram_ms, o->t_l2_ms, o->t_l1_ms);
 	if (o->t_waves_ms > 0)
-		printf(", latency %.4f ms (%.0f waves of resident threads)", o->t_waves_ms, o->waves);
+		printf(", latency %.4f ms (%.0f wave%s of resident threads)", o->t_waves_ms, o->waves,
+		       o->waves == 1 ? "" : "s");
 	printf("\n");
 	printf("  predicted         %.4f ms, %.1f GB/s (2 x n x %d B), limited by %s\n", o->time_ms, o->gbs,
 	       a->elem_bytes, o->limited_by);

@@ -179,7 +179,11 @@ static gm_status add_warp(struct pat_state *ps, const struct gm_access *w, int64
 	int elem = w->elem_bytes;
 
 	if (s != GM_OK) {
+		size_t len = strlen(err->msg);
+
 		err->text = w->index;
+		snprintf(err->msg + len, sizeof(err->msg) - len, " in warp %d of block (%d,%d)", w->warp,
+			 w->block_idx[0], w->block_idx[1]);
 		return s;
 	}
 	if (w->space == GM_SPACE_SHARED) {
