@@ -70,7 +70,6 @@ static int predict_main(const char *run, const char *prof_path, int self, const 
 	gm_launch_predict_run(&r, &p);
 	printf("profile: %s (%s)\n\n", p.device, p.origin);
 	print_rows(&r);
-	printf("\nper family\n");
 	gm_cli_score_families(stdout, &r);
 	gm_cli_score_line(stdout, &r);
 	if (out)

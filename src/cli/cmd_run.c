@@ -258,6 +258,7 @@ static int run_main(struct run_ctx *x, int argc, char **argv)
 	gm_spec_write(stdout, &x->res);
 	printf("\n%d cases in %.1f s on %s (peak %.1f GB/s); GB = 1e9 B, reads + writes counted\n",
 	       x->res.ncases, x->res.wall_s, x->res.dev.name, x->res.dev.peak_gbs);
+	gm_cli_score_families(stdout, &x->res);
 	gm_cli_score_line(stdout, &x->res);
 	int wcode = write_outputs(x);
 	if (!code && case_failures(&x->res))

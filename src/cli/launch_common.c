@@ -44,7 +44,12 @@ void gm_cli_score_line(FILE *f, const struct gm_run_result *r)
 void gm_cli_score_families(FILE *f, const struct gm_run_result *r)
 {
 	const char *seen[64];
-	int nseen = 0;
+	int nseen = 0, any = 0;
+
+	for (int k = 0; k < r->ncases; k++)
+		any |= r->cases[k].launch_gbs > 0;
+	if (any)
+		fprintf(f, "\nlaunch model per family\n");
 
 	for (int k = 0; k < r->ncases && nseen < 64; k++) {
 		struct gm_launch_score s;
