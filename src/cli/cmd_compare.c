@@ -9,6 +9,7 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "gpumem/compare.h"
+#include "gpumem/fleet.h"
 #include "gpumem/io.h"
 
 #define DEFAULT_THRESHOLD 5.0
@@ -80,6 +81,10 @@ int cmd_compare(int argc, char **argv)
 		gm_result_release(&r[0]);
 		return gm_error(GM_EXIT_USAGE, "%s", gm_last_error());
 	}
+	for (int i = 0; i < 2; i++)
+		if (gm_multi_is(a.path[i]))
+			fprintf(stderr, "note: '%s' holds several devices: comparing its first device's run "
+					"('gpumem fleet' shows them all)\n", a.path[i]);
 	if (gm_compare_runs(&r[0], &r[1], a.threshold, &c))
 		rc = gm_error(GM_EXIT_USAGE, "%s", gm_last_error());
 	else {
