@@ -66,6 +66,8 @@ struct gm_multi_run {
 void gm_multi_init(struct gm_multi_run *m);
 /* Grow to n devices (new entries zeroed, runs initialised). */
 gm_status gm_multi_resize(struct gm_multi_run *m, int n);
+/* Move every device block of from to the end of into (from keeps empty runs). */
+gm_status gm_multi_append(struct gm_multi_run *into, struct gm_multi_run *from);
 void gm_multi_release(struct gm_multi_run *m);
 
 /* Write / read a multi-device document. gm_multi_read also accepts a

@@ -13,14 +13,34 @@
 #include "gpumem/fleet.h"
 
 static const char usage_text[] =
-	"usage: gpumem fleet RUN.json [--threshold K]\n"
-	"  RUN.json       a document of 'gpumem run --all-devices | --concurrent | --mpi --json'\n"
+	"usage: gpumem fleet RUN.json [MORE.json ...] [--threshold K]\n"
+	"  RUN.json       a document of 'gpumem run --all-devices | --concurrent | --mpi --json';\n"
+	"                 several documents (or plain runs of single GPUs) are viewed as one fleet\n"
 	"  --threshold K  flag a GPU more than K spreads worse than the median of its model (default 3)\n"
 	"exit: 0 no outlier, 1 outliers flagged, 2 bad input\n";
 
+/* Every document's device blocks, in order, as one fleet. */
+static gm_status read_all(const char *const *paths, int n, struct gm_multi_run *m)
+{
+	struct gm_multi_run more;
+	gm_status s = gm_multi_read(paths[0], m);
+
+	for (int i = 1; i < n && !s; i++) {
+		s = gm_multi_read(paths[i], &more);
+		if (!s) {
+			s = gm_multi_append(m, &more);
+			gm_multi_release(&more);
+		}
+	}
+	if (s)
+		gm_multi_release(m);
+	return s;
+}
+
 int cmd_fleet(int argc, char **argv)
 {
-	const char *path = NULL;
+	const char *paths[64];
+	int npaths = 0;
 	double k = GM_FLEET_DEFAULT_K;
 	struct gm_multi_run m;
 	struct gm_fleet fl;
@@ -41,14 +61,14 @@ int cmd_fleet(int argc, char **argv)
 				return gm_error(GM_EXIT_USAGE, "--threshold: '%s' is not a number in (0, 1000]", v);
 		} else if (argv[i][0] == '-' && argv[i][1])
 			return gm_error(GM_EXIT_USAGE, "unknown option '%s' (see 'gpumem fleet --help')", argv[i]);
-		else if (path)
-			return gm_error(GM_EXIT_USAGE, "fleet takes one run document ('%s' and '%s' given)", path, argv[i]);
+		else if (npaths == 64)
+			return gm_error(GM_EXIT_USAGE, "too many run documents (at most 64)");
 		else
-			path = argv[i];
+			paths[npaths++] = argv[i];
 	}
-	if (!path)
+	if (!npaths)
 		return gm_error(GM_EXIT_USAGE, "fleet needs a JSON file written by 'gpumem run --all-devices --json'");
-	if (gm_multi_read(path, &m))
+	if (read_all(paths, npaths, &m))
 		return gm_error(GM_EXIT_USAGE, "%s", gm_last_error());
 	if (gm_fleet_compute(&m, k, &fl)) {
 		gm_multi_release(&m);

@@ -53,6 +53,9 @@ void gm_job_print_log(const struct gm_job *j, FILE *f);
 int gm_multi_run_main(const struct gm_run_args *a, int argc, char **argv);
 int gm_mpi_run_main(const struct gm_run_args *a, int argc, char **argv);
 
+/* Every selector names a case (else one line, GM_EXIT_USAGE). */
+int gm_multi_check_selectors(const struct gm_run_args *a);
+
 /* Print the fleet view of m and write it as a multi-device JSON document (path may be NULL). */
 int gm_multi_finish(struct gm_multi_run *m, const char *json_path, double k);
 

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli/multi.h"
+#include "gpumem/bench.h"
 #include "gpumem/io.h"
 
 #define POLL_MS 100
@@ -317,6 +318,24 @@ static void describe(struct gm_multi_run *m, const char *mode, int argc, char **
 	snprintf(m->tool_version, sizeof(m->tool_version), "%s", GPUMEM_VERSION);
 }
 
+int gm_multi_check_selectors(const struct gm_run_args *a)
+{
+	int n, bad = 0;
+	unsigned char *sel;
+	enum gm_tier tier = a->quick ? GM_TIER_QUICK : a->full ? GM_TIER_FULL : GM_TIER_DEFAULT;
+
+	gm_registry_cases(&n);
+	sel = calloc((size_t)n + 1, 1);
+	if (!sel)
+		return gm_error(GM_EXIT_IO, "out of memory");
+	if (gm_registry_select(a->selectors, a->nselectors, tier, sel, &bad)) {
+		free(sel);
+		return gm_error(GM_EXIT_USAGE, "no benchmark matches '%s'; see 'gpumem list'", a->selectors[bad]);
+	}
+	free(sel);
+	return GM_EXIT_OK;
+}
+
 int gm_multi_run_main(const struct gm_run_args *a, int argc, char **argv)
 {
 	struct gm_multi_run m;
@@ -329,6 +348,11 @@ int gm_multi_run_main(const struct gm_run_args *a, int argc, char **argv)
 
 	if (!args)
 		return gm_error(GM_EXIT_IO, "out of memory");
+	code = gm_multi_check_selectors(a);
+	if (code) {
+		free(args);
+		return code;
+	}
 	nargs = gm_multi_filter_args(argc, argv, args);
 	s = gm_gpu_count(&ndev);
 	if (s) {

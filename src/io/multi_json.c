@@ -44,6 +44,24 @@ gm_status gm_multi_resize(struct gm_multi_run *m, int n)
 	return GM_OK;
 }
 
+gm_status gm_multi_append(struct gm_multi_run *into, struct gm_multi_run *from)
+{
+	int base = into->n;
+	gm_status s = gm_multi_resize(into, into->n + from->n);
+
+	if (s)
+		return s;
+	for (int i = 0; i < from->n; i++) {
+		into->pl[base + i] = from->pl[i];
+		gm_result_release(&into->runs[base + i]);
+		into->runs[base + i] = from->runs[i];
+		gm_result_init(&from->runs[i]);
+	}
+	if (!into->mode[0] || (from->n && strcmp(into->mode, from->mode)))
+		snprintf(into->mode, sizeof(into->mode), "%s", base ? "several" : from->mode);
+	return GM_OK;
+}
+
 void gm_multi_release(struct gm_multi_run *m)
 {
 	for (int i = 0; i < m->n; i++)
@@ -208,6 +226,13 @@ static gm_status read_single(const char *path, struct gm_multi_run *m)
 	m->pl[0].device = m->runs[0].dev.index;
 	snprintf(m->pl[0].name, sizeof(m->pl[0].name), "%s", m->runs[0].dev.name);
 	snprintf(m->pl[0].status, sizeof(m->pl[0].status), "ok");
+	if (m->runs[0].have_device) {
+		const struct gm_device_info *d = &m->runs[0].dev;
+		snprintf(m->pl[0].pci_bus_id, sizeof(m->pl[0].pci_bus_id), "%08X:%02X:%02X.0", d->pci_domain,
+			 d->pci_bus, d->pci_device);
+		m->pl[0].pcie_gen = d->pcie_gen;
+		m->pl[0].pcie_width = d->pcie_width;
+	}
 	return GM_OK;
 }
 

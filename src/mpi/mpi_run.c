@@ -320,6 +320,8 @@ int gm_mpi_run_main(const struct gm_run_args *a, int argc, char **argv)
 	char why[256];
 	double t0 = now_s(), timeout_s = a->timeout_s > 0 ? a->timeout_s : DEFAULT_TIMEOUT_S;
 
+	if ((code = gm_multi_check_selectors(a)))     /* every rank refuses alike, before MPI starts */
+		return code;
 	if ((rc = MPI_Init(NULL, NULL)) != MPI_SUCCESS)
 		return mpi_fail("MPI_Init", rc);
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
