@@ -11,6 +11,7 @@ export PATH=$root/usr/bin:$PATH
 export LD_LIBRARY_PATH=$root/usr/lib/x86_64-linux-gnu:$root/lib/x86_64-linux-gnu:$root/usr/lib/x86_64-linux-gnu/openmpi/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export PMIX_INSTALL_PREFIX=$root/usr
 export PMIX_MCA_mca_base_component_path=$root/usr/lib/x86_64-linux-gnu/pmix2/lib/pmix
+export PMIX_MCA_pcompress_base_silence_warning=1
 # one node, shared memory only; no ssh/rsh needed
 export OMPI_MCA_plm=isolated OMPI_MCA_btl=self,vader OMPI_MCA_pml=ob1 OMPI_MCA_osc=sm,pt2pt
 export OMPI_MCA_mca_base_component_show_load_errors=0 OMPI_MCA_btl_vader_single_copy_mechanism=none

@@ -64,13 +64,22 @@ step mpi-barrier "0" ./fleet_mpirun.sh -np "$np" ./gpumem-mpi run --mpi --barrie
 
 # 3. a slowed GPU: a second gpumem process streams copies on the last GPU during a concurrent run
 last=$(( ngpu > 0 ? ngpu - 1 : 0 ))
-./gpumem run copy.v6_b16_ilp8 --device "$last" --reps 100000 --size 2G >"$W/load.txt" 2>&1 &
+# (1 GiB arrays: validation takes a few seconds, then ~70 s of back-to-back copies; SIGKILL at the
+# end, since gpumem ends a case it has begun before it honours SIGTERM)
+./gpumem run copy.v6_b16_ilp8 --device "$last" --reps 100000 --size 1G >"$W/load.txt" 2>&1 &
 load=$!
-sleep 4
+busy=0
+for i in $(seq 1 60); do      # wait (at most 30 s) until the load keeps GPU $last busy
+  u=$(nvidia-smi --query-gpu=utilization.gpu --format=csv,noheader,nounits -i "$last" 2>/dev/null | tr -dc 0-9)
+  [ -n "$u" ] && [ "$u" -ge 90 ] && { busy=1; break; }
+  kill -0 "$load" 2>/dev/null || break
+  sleep 0.5
+done
+say "  load on GPU $last: 'gpumem run copy.v6_b16_ilp8 --device $last --reps 100000 --size 1G' (pid $load), GPU busy: $([ $busy = 1 ] && echo "yes, ${u} %" || echo "NO")"
 step slowed "0" ./gpumem run --concurrent copy --quick --timeout 120 --json "$W/slowed.json"
-kill "$load" 2>/dev/null
+kill -KILL "$load" 2>/dev/null
 wait "$load" 2>/dev/null
-say "  (load: 'gpumem run copy.v6_b16_ilp8 --device $last --reps 100000 --size 2G', pid $load, killed after the run)"
+say "  load killed after the run"
 
 # 4. the fleet views: on two or more GPUs the slowed run alone must flag GPU $last (exit 1);
 #    on one GPU the slowed run is set against the unloaded concurrent run of the same GPU.

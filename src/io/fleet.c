@@ -135,6 +135,31 @@ static void likely_cause(const struct gm_multi_run *m, int d, const char *model,
 		add_cause(buf, n, "NUMA node %d, where few of its model sit, on a host-link case", p->numa_node);
 }
 
+/*
+ * A device's own run-to-run noise in the case's unit: the robust spread of
+ * its samples (1.4826 * MAD / median of the per-launch times) times its
+ * headline. Not the sample range: one slow first sample would make every
+ * GPU look alike.
+ */
+static double sample_noise(const struct gm_case_result *c)
+{
+	double *t, med, mad;
+	int n = c->nsamples;
+
+	if (n < 3 || !c->samples_ms)
+		return 0;
+	t = malloc((size_t)n * sizeof(*t));
+	if (!t)
+		return 0;
+	memcpy(t, c->samples_ms, (size_t)n * sizeof(*t));
+	med = median_of(t, n);
+	for (int i = 0; i < n; i++)
+		t[i] = fabs(t[i] - med);
+	mad = median_of(t, n);
+	free(t);
+	return med > 0 ? MAD_TO_SIGMA * mad / med * fabs(c->value.median) : 0;
+}
+
 /* Distribution of one case over the devices of one model. */
 static gm_status fleet_case(const struct gm_multi_run *m, const char *model, const char *name, double k,
 			    struct gm_fleet_case *fc)
@@ -151,7 +176,7 @@ static gm_status fleet_case(const struct gm_multi_run *m, const char *model, con
 		if (!c)
 			continue;
 		c0 = c0 ? c0 : c;
-		own[n] = 0.5 * fabs(c->value.max - c->value.min);
+		own[n] = sample_noise(c);
 		v[n++] = c->value.median;
 	}
 	snprintf(fc->name, sizeof(fc->name), "%s", name);
