@@ -30,6 +30,8 @@ int cmd_compare(int argc, char **argv);
 int cmd_fleet(int argc, char **argv);
 /* `report` of a multi-device document (report_multi.c). */
 int report_multi(const char *path, const char *html, int csv);
+/* `compare` when a run holds several devices (compare_multi.c). */
+int compare_multi(const char *pa, const char *pb, double threshold);
 
 /* Exit code for a library status. */
 int gm_exit_code(gm_status s);
