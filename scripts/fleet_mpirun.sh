@@ -16,4 +16,5 @@ export PMIX_MCA_pcompress_base_silence_warning=1
 export OMPI_MCA_plm=isolated OMPI_MCA_btl=self,vader OMPI_MCA_pml=ob1 OMPI_MCA_osc=sm,pt2pt
 export OMPI_MCA_mca_base_component_show_load_errors=0 OMPI_MCA_btl_vader_single_copy_mechanism=none
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-exec "$root/usr/bin/orterun" --allow-run-as-root --oversubscribe "$@"
+# --bind-to none: a rank's benchmark runs in a child process that should not inherit a one-core binding
+exec "$root/usr/bin/orterun" --allow-run-as-root --oversubscribe --bind-to none "$@"

@@ -364,9 +364,15 @@ void gm_fleet_html(FILE *f, const struct gm_multi_run *m, const struct gm_fleet 
 		html_text(f, lab);
 		fputs("</td><td>", f);
 		html_text(f, model_of(m, d));
-		fprintf(f, "</td><td>%s</td><td>%d</td><td>Gen%d x%d</td><td>%.0f</td><td>%.0f</td></tr>\n",
-			m->pl[d].status, m->pl[d].numa_node, m->pl[d].pcie_gen, m->pl[d].pcie_width,
-			m->pl[d].tel.sm_mhz_median, m->pl[d].tel.temp_c_max);
+		char link[32] = "?", sm[24] = "-", temp[24] = "-";
+		if (m->pl[d].pcie_gen > 0)
+			snprintf(link, sizeof(link), "Gen%d x%d", m->pl[d].pcie_gen, m->pl[d].pcie_width);
+		if (m->pl[d].tel.samples) {
+			snprintf(sm, sizeof(sm), "%.0f", m->pl[d].tel.sm_mhz_median);
+			snprintf(temp, sizeof(temp), "%.0f", m->pl[d].tel.temp_c_max);
+		}
+		fprintf(f, "</td><td>%s</td><td>%d</td><td>%s</td><td>%s</td><td>%s</td></tr>\n", m->pl[d].status,
+			m->pl[d].numa_node, link, sm, temp);
 	}
 	fprintf(f, "</table>\n<h3>%d outliers</h3>\n<table><tr><th>device</th><th>case</th><th>value</th>"
 		   "<th>median</th><th>%%</th><th>spreads</th><th>likely cause</th></tr>\n", fl->noutliers);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "cli/multi.h"
 #include "gpumem/fleet.h"
 #include "gpumem/io.h"
 #include "gpumem/result.h"
@@ -206,6 +207,21 @@ static void test_cli(void **state)
 	unlink(path);
 }
 
+/* The child's arguments: the run's own minus the multi-device options, --device, --json, --csv. */
+static void test_filter_args(void **state)
+{
+	char *argv[] = { "run", "copy", "--all-devices", "--json", "x.json", "--reps=5", "--device", "1",
+			 "--concurrent", "--timeout", "9", "--quick", "--json=y.json", "--mpi", "--barrier", NULL };
+	const char *out[16];
+	int n = gm_multi_filter_args(15, argv, out);
+
+	(void)state;
+	assert_int_equal(n, 3);
+	assert_string_equal(out[0], "copy");
+	assert_string_equal(out[1], "--reps=5");
+	assert_string_equal(out[2], "--quick");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -213,6 +229,7 @@ int main(void)
 		cmocka_unit_test(test_two_gpus),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_cli),
+		cmocka_unit_test(test_filter_args),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
