@@ -130,11 +130,12 @@ static int run_barrier(const struct gm_run_args *a, const char **args, int nargs
 	const struct gm_case *all = gm_registry_cases(&n);
 	unsigned char *sel = calloc((size_t)n + 1, 1);
 	const char **opt = calloc((size_t)nargs + 2, sizeof(*opt));
-	int nopt = 0, err = 0;
+	int nopt = 0, err = 0, failed = 0;
 	enum gm_tier tier = a->quick ? GM_TIER_QUICK : a->full ? GM_TIER_FULL : GM_TIER_DEFAULT;
 
 	if (!sel || !opt || gm_registry_select(a->selectors, a->nselectors, tier, sel, &bad)) {
-		snprintf(tmpl->pl->message, sizeof(tmpl->pl->message), "cannot select the cases");
+		if (tmpl)
+			snprintf(tmpl->pl->message, sizeof(tmpl->pl->message), "cannot select the cases");
 		free(sel);
 		free(opt);
 		return -1;
@@ -146,8 +147,9 @@ static int run_barrier(const struct gm_run_args *a, const char **args, int nargs
 		if (!is_sel)
 			opt[nopt++] = args[i];
 	}
-	for (int i = 0; i < n && !err && !stop_flag; i++) {
-		struct gm_job j = *tmpl;
+	/* a rank whose run broke keeps joining the barriers (without running) so the others go on */
+	for (int i = 0; i < n; i++) {
+		struct gm_job j;
 		struct gm_run_result part;
 		MPI_Request req;
 		char tag[32];
@@ -156,11 +158,15 @@ static int run_barrier(const struct gm_run_args *a, const char **args, int nargs
 			continue;
 		if (MPI_Ibarrier(MPI_COMM_WORLD, &req) != MPI_SUCCESS ||
 		    wait_bounded(&req, now_s() + timeout_s + SLACK_S)) {
-			snprintf(tmpl->pl->message, sizeof(tmpl->pl->message),
-				 "the barrier before '%s' timed out: another rank is late or gone", all[i].name);
-			err = 1;
+			if (tmpl)
+				snprintf(tmpl->pl->message, sizeof(tmpl->pl->message),
+					 "the barrier before '%s' timed out: another rank is late or gone", all[i].name);
+			err = 2;
 			break;
 		}
+		if (!tmpl || err || stop_flag)
+			continue;
+		j = *tmpl;
 		opt[nopt] = all[i].name;
 		gm_result_init(&part);
 		snprintf(tag, sizeof(tag), "case%d", i);
@@ -179,9 +185,13 @@ static int run_barrier(const struct gm_run_args *a, const char **args, int nargs
 		}
 		unlink(j.json);
 		unlink(j.log);
+		failed |= !strcmp(tmpl->pl->status, "failed");
 		err = strcmp(tmpl->pl->status, "ok") && strcmp(tmpl->pl->status, "failed");
 	}
-	gm_tel_finish(tmpl->pl->pci_bus_id, &tmpl->acc, &tmpl->pl->tel);
+	if (tmpl && failed && !strcmp(tmpl->pl->status, "ok"))
+		snprintf(tmpl->pl->status, sizeof(tmpl->pl->status), "failed");
+	if (tmpl)
+		gm_tel_finish(tmpl->pl->pci_bus_id, &tmpl->acc, &tmpl->pl->tel);
 	free(sel);
 	free(opt);
 	return err ? -1 : 0;
@@ -200,6 +210,8 @@ static void run_rank(const struct gm_run_args *a, int argc, char **argv, const s
 	if (me->device < 0 || !args) {
 		snprintf(pl->status, sizeof(pl->status), "no-gpu");
 		snprintf(pl->message, sizeof(pl->message), "no GPU on this rank: %s", why);
+		if (a->barrier && args)     /* the ranks with a GPU wait for this one at every case */
+			run_barrier(a, args, nargs, NULL, NULL, timeout_s, run);
 		free(args);
 		return;
 	}

@@ -24,6 +24,14 @@ for r in 0 1 2 3; do grep -q "^== rank $r " "$tmp/report.txt" || fail "no block 
 [ $? -le 1 ] || fail "fleet of the MPI document"
 [ $rc -ne 3 ] || grep -q "no GPU on this rank" "$tmp/out.txt" || fail "ranks without a GPU do not say so"
 
+# 1b. --barrier: ranks without a GPU still join every case's barrier, so the job ends in time
+start=$(date +%s)
+mr "$bin" run --mpi --barrier copy --quick --timeout 30 --json "$tmp/barrier.json" >"$tmp/barrier.txt" 2>&1
+rc=$?
+case $rc in 0|1|3) ;; *) cat "$tmp/barrier.txt"; fail "run --mpi --barrier exit $rc";; esac
+[ $(( $(date +%s) - start )) -lt 60 ] || fail "--barrier took too long (a rank missed the barriers)"
+grep -q '"mode": "mpi-barrier"' "$tmp/barrier.json" || fail "no barrier document"
+
 # 2. a hung rank: rank 0 names it (host and GPU) and the job ends, no hang
 start=$(date +%s)
 GPUMEM_MPI_TEST_HANG=2 GPUMEM_MPI_TEST_DEADLINE=5 mr -x GPUMEM_MPI_TEST_HANG -x GPUMEM_MPI_TEST_DEADLINE \
