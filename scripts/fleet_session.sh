@@ -24,6 +24,7 @@ LOG=$OUT/session.log
 : >"$LOG"
 STEP_S=${STEP_S:-150}
 sel=(--quick)                     # the small suite: ~6 s per GPU on an H100
+export CUDA_DEVICE_ORDER=PCI_BUS_ID   # CUDA's device numbers = nvidia-smi's (the load's -i below)
 [ -d mpi ] || { [ -f mpi.tar.xz ] && tar xJf mpi.tar.xz; }
 
 say() { echo "$*" | tee -a "$S"; }
