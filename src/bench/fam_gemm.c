@@ -17,6 +17,7 @@
 
 static const char *const mode_label[GEMM_NMODES] = {
 	"v0_naive", "v1_smem32", "v2_block1d", "v3_block2d", "v4_vec", "v5_dbuf", "v6_warptile", "v7_warptile8x16", "v8_warptile8x16_s3",
+	"v9_grouped", "v10_tma",
 	"ref_cublas",
 	"tc_fp16_cublas", "tc_bf16_cublas",
 };
@@ -30,13 +31,22 @@ static const char *const mode_desc[GEMM_NMODES] = {
 	"SGEMM, warp tiles 64 x 32, BK 16, cp.async double buffering",
 	"SGEMM, warp tiles 64 x 64, 8 x 16 per thread, 128 threads",
 	"SGEMM, as v7 with three cp.async stages",
+	"SGEMM, as v8 with grouped tile order (8 tile rows share panels in L2)",
+	"SGEMM, as v9 with tiles loaded by Hopper's TMA into mbarrier stages (sm_90)",
 	"cublasSgemm (reference)",
 	"cublasGemmEx FP16 in, FP32 accumulate: tensor-core ceiling (not an FP32 GEMM)",
 	"cublasGemmEx BF16 in, FP32 accumulate: tensor-core ceiling (not an FP32 GEMM)",
 };
 
-/* Block tile edge of each version (0: none), for the modelled traffic. */
-static const int mode_tile[GEMM_NMODES] = { 0, 32, 64, 128, 128, 128, 128, 128, 128, 0, 0, 0 };
+/* Block tile rows and columns of each version (0: none), for the modelled traffic. */
+static const int mode_tile_m[GEMM_NMODES] = { 0, 32, 64, 128, 128, 128, 128, 128, 128, 128, 128, 0, 0, 0 };
+static const int mode_tile_n[GEMM_NMODES] = { 0, 32, 64, 128, 128, 128, 128, 128, 128, 128, 128, 0, 0, 0 };
+
+/* Every version of the ladder, and the ladder's warp-tile versions; with the cuBLAS reference. */
+#define LADDER ((1u << GEMM_CUBLAS) - 1u)
+#define WARPTILES ((1u << GEMM_WARPTILE) | (1u << GEMM_WARPTILE16) | (1u << GEMM_WARPTILE16_S3) | \
+		   (1u << GEMM_WT_GROUPED) | (1u << GEMM_TMA))
+#define REF (1u << GEMM_CUBLAS)
 
 enum { TIER_DEFAULT = 0, TIER_QUICK = 1, TIER_FULL = 2 };
 
@@ -46,13 +56,12 @@ static const struct {
 	int tier;
 	unsigned quick_modes;    /* in --quick */
 } shapes[] = {
-	{ 4096, 4096, 4096, 0x3FFu, TIER_DEFAULT, (1u << GEMM_WARPTILE) | (1u << GEMM_CUBLAS) },
-	{ 8192, 8192, 8192, (1u << GEMM_WARPTILE) | (1u << GEMM_WARPTILE16) | (1u << GEMM_WARPTILE16_S3) | (1u << GEMM_CUBLAS) |
-	  (1u << GEMM_TC_FP16) | (1u << GEMM_TC_BF16), TIER_DEFAULT, 0 },
-	{ 3001, 3001, 3001, (1u << GEMM_WARPTILE) | (1u << GEMM_WARPTILE16) | (1u << GEMM_WARPTILE16_S3) | (1u << GEMM_CUBLAS), TIER_DEFAULT, 0 },
-	{ 32768, 128, 1024, (1u << GEMM_WARPTILE) | (1u << GEMM_WARPTILE16) | (1u << GEMM_WARPTILE16_S3) | (1u << GEMM_CUBLAS), TIER_DEFAULT, 0 },
-	{ 1024, 1024, 1024, 0x3FFu, TIER_FULL, 0 },
-	{ 2048, 2048, 2048, 0x3FFu, TIER_FULL, 0 },
+	{ 4096, 4096, 4096, LADDER | REF, TIER_DEFAULT, (1u << GEMM_WARPTILE) | (1u << GEMM_CUBLAS) },
+	{ 8192, 8192, 8192, WARPTILES | REF | (1u << GEMM_TC_FP16) | (1u << GEMM_TC_BF16), TIER_DEFAULT, 0 },
+	{ 3001, 3001, 3001, WARPTILES | REF, TIER_DEFAULT, 0 },
+	{ 32768, 128, 1024, WARPTILES | REF, TIER_DEFAULT, 0 },
+	{ 1024, 1024, 1024, LADDER | REF, TIER_FULL, 0 },
+	{ 2048, 2048, 2048, LADDER | REF, TIER_FULL, 0 },
 	{ 8192, 8192, 8192, (1u << GEMM_NAIVE) | (1u << GEMM_SMEM) | (1u << GEMM_BLOCK1D) | (1u << GEMM_BLOCK2D) |
 	  (1u << GEMM_VEC) | (1u << GEMM_DBUF), TIER_FULL, 0 },
 	{ 3001, 3001, 3001, (1u << GEMM_SMEM), TIER_FULL, 0 },
@@ -94,17 +103,16 @@ static int gemm_enumerate(struct gm_case *out, int max)
 
 /*
  * Bytes a version requests from L2 for C = A B (M x K by K x N): a block
- * tile T x T reads (2 T K) floats per T x T outputs, so 4 M N K (2 / T); the
+ * tile TM x TN reads (TM + TN) K floats per TM x TN outputs, so
+ * 4 M N K (1 / TM + 1 / TN); the
  * naive kernel requests per warp and k one float of A (broadcast) and 32 of
  * B; plus C written once.
  */
 static double modelled_bytes(int mode, double m, double n, double k)
 {
-	int t = mode_tile[mode];
-
 	if (mode == GEMM_NAIVE)
 		return m * n / 32 * k * 4 * 33 + 4 * m * n;
-	return 4 * m * n * k * 2.0 / t + 4 * m * n;
+	return 4 * m * n * k * (1.0 / mode_tile_m[mode] + 1.0 / mode_tile_n[mode]) + 4 * m * n;
 }
 
 /* Dense FP16/BF16 tensor-core flops per SM per clock, from NVIDIA's whitepapers. */
@@ -160,14 +168,14 @@ static void gemm_derive(struct gm_run_result *r)
 			seen |= shapes[e].m == shapes[s].m && shapes[e].n == shapes[s].n && shapes[e].k == shapes[s].k;
 		if (seen)
 			continue;
-		for (int m = 0; m < GEMM_NMODES; m++) {
+		snprintf(name, sizeof(name), "gemm.%s_%s", mode_label[GEMM_CUBLAS], sl);
+		const struct gm_case_result *ref = gm_result_find(r, name);
+		if (ref && ref->status == GM_CASE_OK)
+			cublas = ref->value.median;
+		for (int m = 0; m < GEMM_CUBLAS; m++) {
 			snprintf(name, sizeof(name), "gemm.%s_%s", mode_label[m], sl);
 			const struct gm_case_result *cr = gm_result_find(r, name);
 			if (!cr || cr->status != GM_CASE_OK)
-				continue;
-			if (m == GEMM_CUBLAS)
-				cublas = cr->value.median;
-			if (m >= GEMM_CUBLAS)
 				continue;
 			if (cr->value.median > best) {
 				best = cr->value.median;
@@ -176,12 +184,20 @@ static void gemm_derive(struct gm_run_result *r)
 			if (shapes[s].m != 4096 || shapes[s].n != 4096)
 				continue;
 			struct gm_derived *x;
+			snprintf(name, sizeof(name), "gemm.%s_of_cublas", mode_label[m]);
+			if (cublas > 0 && (x = gm_result_derive(r, "gemm", name))) {
+				x->unit = GM_UNIT_PCT;
+				x->value = 100.0 * cr->value.median / cublas;
+				snprintf(x->how, sizeof(x->how), "4096^3: %s (%.2f TFLOP/s) / cuBLAS (%.2f TFLOP/s), same run",
+					 cr->name, cr->value.median, cublas);
+			}
 			snprintf(name, sizeof(name), "gemm.%s_l2_intensity", mode_label[m]);
 			if ((x = gm_result_derive(r, "gemm", name))) {
 				x->unit = GM_UNIT_FLOP_BYTE;
 				x->value = 2.0 * 4096 * 4096 * 4096 / modelled_bytes(m, 4096, 4096, 4096);
 				snprintf(x->how, sizeof(x->how),
-					 "4096^3: 2MNK / modelled bytes requested from L2 (tile %d)", mode_tile[m]);
+					 "4096^3: 2MNK / modelled bytes requested from L2 (tile %d x %d)",
+					 mode_tile_m[m], mode_tile_n[m]);
 			}
 		}
 		if (best > 0 && cublas > 0) {

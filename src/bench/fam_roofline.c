@@ -28,7 +28,7 @@ static int roofline_enumerate(struct gm_case *out, int max)
 	for (int t = 0; t < ROOF_NTYPES; t++) {
 		struct gm_case *c = gm_case_slot(out, max, n++, &scratch);
 		gm_case_begin(c, &gm_family_roofline, t, GM_KIND_MEASURE, t == ROOF_FP32,
-			      "FMA ceiling of the vector units, 8 independent chains per thread",
+			      "FMA ceiling of the vector units, 16 independent chains per thread",
 			      "fma_%s", type_label[t]);
 		gm_case_measure(c, GM_UNIT_TFLOPS, GM_TIME_EVENTS);
 		gm_case_param_add(c, "type", t);

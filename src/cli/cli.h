@@ -27,6 +27,11 @@ int cmd_run(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_fleet(int argc, char **argv);
+/* `report` of a multi-device document (report_multi.c). */
+int report_multi(const char *path, const char *html, int csv);
+/* `compare` when a run holds several devices (compare_multi.c). */
+int compare_multi(const char *pa, const char *pb, double threshold);
 int cmd_calibrate(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
 
@@ -61,6 +66,11 @@ struct gm_run_args {
 	int full;             /* --full: the long sweeps too */
 	const char *profile;  /* --profile FILE for the launch model; NULL = built-in */
 	int help;
+	int all_devices;      /* --all-devices: every GPU, one after another */
+	int concurrent;       /* --concurrent: every GPU at once */
+	int mpi;              /* --mpi: one GPU per MPI rank (src/mpi/) */
+	int barrier;          /* --barrier (with --mpi): every case starts on all ranks at once */
+	double timeout_s;     /* --timeout: a device's run is stopped after this (0 = none) */
 	const char **selectors;
 	int nselectors;
 };

@@ -3,7 +3,7 @@
  * M x K times K x N, each version one step from naive towards cuBLAS.
  *
  * Storage: every matrix is allocated padded with zeros to multiples of
- * GEMM_PAD_MN (M, N) and GEMM_PAD_K (K); leading dimensions are the padded
+ * GEMM_PAD_M (M), GEMM_PAD_N (N) and GEMM_PAD_K (K); leading dimensions are the padded
  * sizes. The naive and shared-tile versions compute exactly M x N x K with
  * bounds checks; the tiled versions compute the padded product (the zeros add
  * nothing, exactly) and pay for the padding, which a size that is no multiple
@@ -20,6 +20,7 @@
 #include <string.h>
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
+#include <cuda.h>            /* CUtensorMap and its enums only: the driver is reached through cudart */
 #include "kernels/common.cuh"
 #include "kernels/cublas_dl.h"
 #include "kernels/kernels.h"
@@ -38,6 +39,7 @@ struct gemm_state {
 	uint32_t seed;
 	void *blas;
 	const struct gm_device_info *dev;
+	CUtensorMap tmA, tmB;            /* v10: TMA descriptors of A and B */
 };
 
 static __host__ __device__ __forceinline__ float gemm_val(uint32_t seed, uint64_t i)
@@ -274,8 +276,8 @@ __global__ void __launch_bounds__(256, 2) gemm_dbuf(const float *A, const float 
 }
 
 /*
- * ---- v6, v7: warp tiles ----
- * Block 128 x 128, BK 16, NT threads; the warps form (NT/32/WARPS_N) x WARPS_N
+ * ---- v6 .. v9: warp tiles ----
+ * Block 128 x 128 (WT_BM x 128), BK 16, NT threads; the warps form (NT/32/WARPS_N) x WARPS_N
  * warp tiles of WM x WN. Lanes form LM x LN with LN = WN / (4 FN): lane
  * (lm, ln) = (lane / LN, lane % LN) owns the float4 rows wm + lm*4 + f*LM*4
  * (f < FM) and float4 columns wn + ln*4 + g*LN*4 (g < FN). Per k a warp reads
@@ -284,26 +286,39 @@ __global__ void __launch_bounds__(256, 2) gemm_dbuf(const float *A, const float 
  *  v6: 256 threads, 2 x 4 warps of 64 x 32, 8 x 8 per thread, 2 blocks per SM.
  *  v7: 128 threads, 2 x 2 warps of 64 x 64, 8 x 16 per thread (fewer shared
  *      loads per FMA), 2 blocks per SM.
+ *  v8: v7 with three cp.async stages.
+ *  v9: v8 with grouped tile order (GROUP > 0): blocks that run together cover
+ *      GROUP tile rows by a few tile columns, so the A and B panels they share
+ *      are still in L2 (the order cuBLAS and CUTLASS use).
  */
 #define WT_BK 16
+#define WT_BM 128
 
-template <int NT, int WARPS_N, int FN, int MINB, int STAGES>
+template <int NT, int WARPS_N, int FN, int MINB, int STAGES, int GROUP>
 __global__ void __launch_bounds__(NT, MINB) gemm_warptile(const float *A, const float *B, float *C, int Kp,
 							   int lda, int ldb, int ldc)
 {
-	constexpr int WARPS_M = NT / 32 / WARPS_N, WM = 128 / WARPS_M, WN = 128 / WARPS_N;
-	constexpr int LN = WN / (4 * FN), LM = 32 / LN, FM = WM / (LM * 4);
+	constexpr int WARPS_M = NT / 32 / WARPS_N, WM = WT_BM / WARPS_M, WN = 128 / WARPS_N;
+	constexpr int LN = WN / (4 * FN), LM = 32 / LN, FM = WM / (LM * 4), LDA = WT_BM + 4;
 	extern __shared__ __align__(16) float smem[];
-	float (*At)[WT_BK][AT_LD] = (float (*)[WT_BK][AT_LD])smem;
-	float (*Bs)[WT_BK][128] = (float (*)[WT_BK][128])(smem + STAGES * WT_BK * AT_LD);
+	float (*At)[WT_BK][LDA] = (float (*)[WT_BK][LDA])smem;
+	float (*Bs)[WT_BK][128] = (float (*)[WT_BK][128])(smem + STAGES * WT_BK * LDA);
 	const int t = threadIdx.x, warp = t / 32, lane = t % 32, nk = Kp / WT_BK;
 	const int wm = (warp / WARPS_N) * WM, wn = (warp % WARPS_N) * WN, lm = lane / LN, ln = lane % LN;
-	const float *a = A + (size_t)blockIdx.y * 128 * lda, *b = B + blockIdx.x * 128;
+	int tm = blockIdx.y, tn = blockIdx.x;
+	if (GROUP > 0) {
+		/* GROUP tile rows at a time, down the rows first within a group */
+		const int bid = blockIdx.y * gridDim.x + blockIdx.x, per = GROUP * gridDim.x;
+		const int first = bid / per * GROUP, rows = min(GROUP, (int)gridDim.y - first);
+		tm = first + (bid % per) % rows;
+		tn = (bid % per) / rows;
+	}
+	const float *a = A + (size_t)tm * WT_BM * lda, *b = B + tn * 128;
 	float acc[FM * 4][FN * 4] = { { 0 } }, ra[FM * 4], rb[FN * 4];
 	/* A: scalars, k fastest (lanes read 64 contiguous bytes of a row), stored transposed; B: float4 */
 	auto load = [&](int st, int k0) {
 #pragma unroll
-		for (int i = 0; i < 128 * WT_BK / NT; i++) {
+		for (int i = 0; i < WT_BM * WT_BK / NT; i++) {
 			int e = t + NT * i, m = e / WT_BK, k = e % WT_BK;
 			cp_async4(&At[st][k][m], a + (size_t)m * lda + k0 + k);
 		}
@@ -345,8 +360,8 @@ __global__ void __launch_bounds__(NT, MINB) gemm_warptile(const float *A, const 
 	}
 #pragma unroll
 	for (int i = 0; i < FM * 4; i++) {
-		int row = blockIdx.y * 128 + wm + (i / 4) * LM * 4 + lm * 4 + i % 4;
-		float *c = C + (size_t)row * ldc + blockIdx.x * 128 + wn + ln * 4;
+		int row = tm * WT_BM + wm + (i / 4) * LM * 4 + lm * 4 + i % 4;
+		float *c = C + (size_t)row * ldc + tn * 128 + wn + ln * 4;
 #pragma unroll
 		for (int g = 0; g < FN; g++)
 			*(float4 *)(c + g * LN * 4) = make_float4(acc[i][4 * g], acc[i][4 * g + 1], acc[i][4 * g + 2],
@@ -354,23 +369,198 @@ __global__ void __launch_bounds__(NT, MINB) gemm_warptile(const float *A, const 
 	}
 }
 
-/* Shared memory of a warp-tile kernel with S stages; above 48 KiB it needs the opt-in attribute. */
+/* Shared memory of a warp-tile kernel with S stages; above 48 KiB it needs the opt-in. */
 static size_t wt_smem(int stages)
 {
-	return (size_t)stages * WT_BK * (AT_LD + 128) * sizeof(float);
+	return (size_t)stages * WT_BK * (WT_BM + 4 + 128) * sizeof(float);
 }
 
-template <int NT, int WARPS_N, int FN, int MINB, int STAGES>
-static gm_status wt_launch(const struct gemm_state *s, dim3 grid)
+template <int NT, int WARPS_N, int FN, int MINB, int STAGES, int GROUP>
+static gm_status wt_launch(const struct gemm_state *s)
 {
 	static int opted;
-	auto k = gemm_warptile<NT, WARPS_N, FN, MINB, STAGES>;
+	auto k = gemm_warptile<NT, WARPS_N, FN, MINB, STAGES, GROUP>;
+	const size_t smem = wt_smem(STAGES);
 
-	if (!opted && wt_smem(STAGES) > 48 * 1024) {
-		GM_CU(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)wt_smem(STAGES)));
+	if (!opted && smem > 48 * 1024) {
+		GM_CU(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
 		opted = 1;
 	}
-	k<<<grid, NT, wt_smem(STAGES), gm_stream()>>>(s->A, s->B, s->C, s->Kp, s->Kp, s->Np, s->Np);
+	k<<<dim3(s->Np / 128, s->Mp / WT_BM), NT, smem, gm_stream()>>>(s->A, s->B, s->C, s->Kp, s->Kp, s->Np, s->Np);
+	return GM_OK;
+}
+
+/*
+ * ---- v10: Hopper's tensor memory accelerator ----
+ * v9's blocks, warps and grouped order, but one thread hands each stage's A
+ * (128 x 16) and B (16 x 128) tiles to the TMA (cp.async.bulk.tensor), which
+ * writes them into shared memory and signals an mbarrier with the bytes
+ * landed: no per-thread address arithmetic or cp.async instructions. A is
+ * kept as it lies in memory (rows of 16 floats, 64 B) under the TMA's 64-byte
+ * swizzle, which moves 16-byte chunk c of row r to c ^ ((r >> 1) & 3); a
+ * lane reads KV consecutive k of one row at once, and the eight lanes that
+ * read eight consecutive rows hit eight different bank groups. Each thread
+ * owns rows wm + f*32 + i*8 + lm (f < 2, i < 4) and v9's columns. On the
+ * H100, KV = 1, 2 and 4 ran at 40.6, 40.5 and 39.8 TFLOP/s (4096^3): KV = 2.
+ */
+#define TMA_BK 16
+#define TMA_STAGES 4
+#define TMA_STAGE_BYTES (128 * TMA_BK * 4 * 2)
+
+static __device__ __forceinline__ unsigned smem_u32(const void *p)
+{
+	return (unsigned)__cvta_generic_to_shared(p);
+}
+
+static __device__ __forceinline__ void mbar_wait(unsigned bar, unsigned parity)
+{
+	asm volatile("{\n"
+		     ".reg .pred p;\n"
+		     "W: mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
+		     "@!p bra W;\n"
+		     "}\n" ::"r"(bar),
+		     "r"(parity));
+}
+
+static __device__ __forceinline__ void tma_load_2d(unsigned dst, const CUtensorMap *map, int c0, int c1,
+						   unsigned bar)
+{
+	asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+		     " [%0], [%1, {%2, %3}], [%4];\n" ::"r"(dst),
+		     "l"((unsigned long long)map), "r"(c0), "r"(c1), "r"(bar)
+		     : "memory");
+}
+
+template <int KV>
+__global__ void __launch_bounds__(128, 2) gemm_tma(const __grid_constant__ CUtensorMap tmA,
+						    const __grid_constant__ CUtensorMap tmB, float *C, int Kp, int ldc)
+{
+	extern __shared__ __align__(1024) unsigned char tsmem[];
+	__shared__ __align__(8) unsigned long long full[TMA_STAGES];
+	/* each stage: A 128 rows x 64 B (swizzled), then B 16 rows x 512 B; stages 1024-byte aligned */
+	unsigned char *base = (unsigned char *)(((size_t)tsmem + 1023) & ~(size_t)1023);
+	const int t = threadIdx.x, warp = t / 32, lane = t % 32, nk = Kp / TMA_BK;
+	const int wm = (warp / 2) * 64, wn = (warp % 2) * 64, lm = lane / 4, ln = lane % 4;
+	const int bid = blockIdx.y * gridDim.x + blockIdx.x, per = 8 * gridDim.x;
+	const int first = bid / per * 8, rows = min(8, (int)gridDim.y - first);
+	const int tm = first + (bid % per) % rows, tn = (bid % per) / rows;
+	const int sw = (lm >> 1) & 3; /* the 64-byte swizzle of this lane's rows */
+	float acc[8][16] = { { 0 } }, ra[8][KV], rb[16];
+
+	if (t == 0) {
+		for (int st = 0; st < TMA_STAGES; st++)
+			asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(smem_u32(&full[st])));
+		asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+	}
+	__syncthreads();
+	auto issue = [&](int kt) {
+		const int st = kt % TMA_STAGES;
+		const unsigned bar = smem_u32(&full[st]), dst = smem_u32(base + st * TMA_STAGE_BYTES);
+		asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar),
+			     "r"(TMA_STAGE_BYTES)
+			     : "memory");
+		tma_load_2d(dst, &tmA, kt * TMA_BK, tm * 128, bar);
+		tma_load_2d(dst + TMA_STAGE_BYTES / 2, &tmB, tn * 128, kt * TMA_BK, bar);
+	};
+	if (t == 0)
+		for (int kt = 0; kt < TMA_STAGES - 1 && kt < nk; kt++)
+			issue(kt);
+	for (int kt = 0; kt < nk; kt++) {
+		const int st = kt % TMA_STAGES;
+		mbar_wait(smem_u32(&full[st]), (kt / TMA_STAGES) & 1);
+		__syncthreads(); /* everyone is done with stage (kt - 1) % TMA_STAGES, which the next issue refills */
+		if (t == 0 && kt + TMA_STAGES - 1 < nk) {
+			asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+			issue(kt + TMA_STAGES - 1);
+		}
+		const unsigned char *As = base + st * TMA_STAGE_BYTES;
+		const float(*Bs)[128] = (const float(*)[128])(As + TMA_STAGE_BYTES / 2);
+#pragma unroll
+		for (int kc = 0; kc < TMA_BK / KV; kc++) {
+			/* rows wm + lm + 8j all have (r >> 1) & 3 == (lm >> 1) & 3: one swizzled offset per kc */
+			const unsigned char *pa = As + (wm + lm) * 64 + (((kc * KV / 4) ^ sw) << 4) + (kc * KV % 4) * 4;
+#pragma unroll
+			for (int fi = 0; fi < 8; fi++) {
+				const unsigned char *p = pa + ((fi / 4) * 32 + (fi % 4) * 8) * 64;
+				if (KV == 4)
+					*(float4 *)ra[fi] = *(const float4 *)p;
+				else if (KV == 2)
+					*(float2 *)ra[fi] = *(const float2 *)p;
+				else
+					ra[fi][0] = *(const float *)p;
+			}
+#pragma unroll
+			for (int kk = 0; kk < KV; kk++) {
+#pragma unroll
+				for (int g = 0; g < 4; g++)
+					*(float4 *)&rb[4 * g] = *(const float4 *)&Bs[kc * KV + kk][wn + g * 16 + ln * 4];
+#pragma unroll
+				for (int i = 0; i < 8; i++)
+#pragma unroll
+					for (int j = 0; j < 16; j++)
+						acc[i][j] += ra[i][kk] * rb[j];
+			}
+		}
+	}
+#pragma unroll
+	for (int fi = 0; fi < 8; fi++) {
+		int row = tm * 128 + wm + (fi / 4) * 32 + (fi % 4) * 8 + lm;
+		float *c = C + (size_t)row * ldc + tn * 128 + wn + ln * 4;
+#pragma unroll
+		for (int g = 0; g < 4; g++)
+			*(float4 *)(c + g * 16) = make_float4(acc[fi][4 * g], acc[fi][4 * g + 1], acc[fi][4 * g + 2],
+							      acc[fi][4 * g + 3]);
+	}
+}
+
+typedef CUresult (*encode_tiled_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *,
+				    const cuuint64_t *, const cuuint32_t *, const cuuint32_t *, CUtensorMapInterleave,
+				    CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+
+/* A 2D float tensor map: rows x cols (cols contiguous), boxes of box_rows x box_cols. */
+static gm_status tma_map(CUtensorMap *map, encode_tiled_fn enc, float *p, int rows, int cols, int box_rows,
+			 int box_cols, CUtensorMapSwizzle swz)
+{
+	const cuuint64_t dim[2] = { (cuuint64_t)cols, (cuuint64_t)rows };
+	const cuuint64_t stride[1] = { (cuuint64_t)cols * sizeof(float) };
+	const cuuint32_t box[2] = { (cuuint32_t)box_cols, (cuuint32_t)box_rows }, estr[2] = { 1, 1 };
+	CUresult r = enc(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, p, dim, stride, box, estr,
+			 CU_TENSOR_MAP_INTERLEAVE_NONE, swz, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+			 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+	if (r != CUDA_SUCCESS)
+		return gm_fail(GM_ERR_CUDA, "cuTensorMapEncodeTiled failed (CUresult %d)", (int)r);
+	return GM_OK;
+}
+
+/* The descriptors of A (128 x 16 boxes, 64-byte swizzle) and B (16 x 128 boxes). */
+static gm_status tma_prepare(struct gemm_state *s)
+{
+	void *fn = NULL;
+	cudaDriverEntryPointQueryResult q;
+
+	GM_CU(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &q));
+	if (!fn || q != cudaDriverEntryPointSuccess)
+		return gm_fail(GM_ERR_CUDA, "the driver has no cuTensorMapEncodeTiled");
+	encode_tiled_fn enc = (encode_tiled_fn)fn;
+	gm_status st = tma_map(&s->tmA, enc, s->A, s->Mp, s->Kp, 128, TMA_BK, CU_TENSOR_MAP_SWIZZLE_64B);
+	if (!st)
+		st = tma_map(&s->tmB, enc, s->B, s->Kp, s->Np, TMA_BK, 128, CU_TENSOR_MAP_SWIZZLE_NONE);
+	return st;
+}
+
+template <int KV>
+static gm_status tma_launch_kv(const struct gemm_state *s)
+{
+	static int opted;
+	const size_t smem = TMA_STAGES * TMA_STAGE_BYTES + 1024;
+
+	if (!opted) {
+		GM_CU(cudaFuncSetAttribute(gemm_tma<KV>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+		opted = 1;
+	}
+	gemm_tma<KV><<<dim3(s->Np / 128, s->Mp / 128), 128, smem, gm_stream()>>>(s->tmA, s->tmB, s->C, s->Kp,
+										 s->Np);
+	GM_CU_LAUNCH();
 	return GM_OK;
 }
 
@@ -427,17 +617,23 @@ static gm_status gemm_launch(void *state)
 		gemm_dbuf<<<tiles128, 256, 0, st>>>(s->A, s->B, s->C, s->Kp, s->Kp, s->Np, s->Np);
 		break;
 	case GEMM_WARPTILE:
-		if (gm_status w = wt_launch<256, 4, 2, 2, 2>(s, tiles128))
+		if (gm_status w = wt_launch<256, 4, 2, 2, 2, 0>(s))
 			return w;
 		break;
 	case GEMM_WARPTILE16:
-		if (gm_status w = wt_launch<128, 2, 4, 2, 2>(s, tiles128))
+		if (gm_status w = wt_launch<128, 2, 4, 2, 2, 0>(s))
 			return w;
 		break;
 	case GEMM_WARPTILE16_S3:
-		if (gm_status w = wt_launch<128, 2, 4, 2, 3>(s, tiles128))
+		if (gm_status w = wt_launch<128, 2, 4, 2, 3, 0>(s))
 			return w;
 		break;
+	case GEMM_WT_GROUPED:
+		if (gm_status w = wt_launch<128, 2, 4, 2, 3, 8>(s))
+			return w;
+		break;
+	case GEMM_TMA:
+		return tma_launch_kv<2>(s);
 	case GEMM_CUBLAS:
 	case GEMM_TC_FP16:
 	case GEMM_TC_BF16:
@@ -573,7 +769,11 @@ static void gemm_release(void *state)
 
 static gm_status gemm_supported(const struct gm_case *c, const struct gm_run_cfg *cfg, char *why, size_t n)
 {
-	(void)cfg;
+	if (gm_case_param(c, "mode", 0) == GEMM_TMA && cfg->dev && cfg->dev->cc_major < 9) {
+		snprintf(why, n, "needs the tensor memory accelerator (compute capability 9.0 or later), device has %d.%d",
+			 cfg->dev->cc_major, cfg->dev->cc_minor);
+		return GM_ERR_UNSUPPORTED;
+	}
 	if (gm_case_param(c, "mode", 0) >= GEMM_CUBLAS && !gm_cublas_load(why, n))
 		return GM_ERR_UNSUPPORTED;
 	return GM_OK;
@@ -638,12 +838,14 @@ static gm_status gemm_prepare(const struct gm_case *c, const struct gm_run_cfg *
 	s->M = (int)gm_case_param(c, "m", 1024);
 	s->N = (int)gm_case_param(c, "n", 1024);
 	s->K = (int)gm_case_param(c, "k", 1024);
-	s->Mp = round_up(s->M, GEMM_PAD_MN);
-	s->Np = round_up(s->N, GEMM_PAD_MN);
+	s->Mp = round_up(s->M, GEMM_PAD_M);
+	s->Np = round_up(s->N, GEMM_PAD_N);
 	s->Kp = round_up(s->K, GEMM_PAD_K);
 	s->seed = cfg->seed;
 	s->dev = cfg->dev;
 	st = gemm_alloc(s);
+	if (!st && s->mode == GEMM_TMA)
+		st = tma_prepare(s);
 	if (!st && s->mode >= GEMM_CUBLAS)
 		st = gm_cublas_handle(&s->blas);
 	if (st) {

@@ -16,6 +16,8 @@ enum gemm_mode {
 	GEMM_WARPTILE,      /* + warp tiles (64 x 32 per warp), conflict-free fragments, BK 16 */
 	GEMM_WARPTILE16,    /* warp tiles of 64 x 64, 8 x 16 results per thread, 128 threads */
 	GEMM_WARPTILE16_S3, /* the same with three cp.async stages (dynamic shared memory, 49 KiB) */
+	GEMM_WT_GROUPED,    /* v8 with grouped tile order: blocks running together share A and B panels in L2 */
+	GEMM_TMA,           /* v9 on Hopper: tiles loaded by the tensor memory accelerator (TMA), mbarrier stages */
 	GEMM_CUBLAS,        /* cublasSgemm (reference) */
 	GEMM_TC_FP16,       /* cublasGemmEx, FP16 inputs, FP32 accumulate: the tensor cores (ceiling) */
 	GEMM_TC_BF16,       /* cublasGemmEx, BF16 inputs, FP32 accumulate: the tensor cores (ceiling) */
@@ -23,7 +25,8 @@ enum gemm_mode {
 };
 
 /* Tiled versions run on operands padded with zeros to these multiples. */
-#define GEMM_PAD_MN 128
+#define GEMM_PAD_M 128
+#define GEMM_PAD_N 128
 #define GEMM_PAD_K 16
 
 #endif

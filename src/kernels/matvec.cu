@@ -162,6 +162,77 @@ __global__ void mv_rows4(const V *__restrict__ A, const V *__restrict__ x, float
 	}
 }
 
+/*
+ * v6: as v4 with two steps of the column loop in flight: 8 independent
+ * 16-byte loads of A per lane (colsv a multiple of 64).
+ */
+__global__ void mv_rows4_u2(const float4 *__restrict__ A, const float4 *__restrict__ x, float *y, int rows,
+			    int colsv)
+{
+	int r = (blockIdx.x * blockDim.x + threadIdx.x) / 32 * 4, lane = threadIdx.x & 31;
+	if (r >= rows)
+		return;
+	float s[4] = { 0, 0, 0, 0 };
+	const float4 *a = A + (size_t)r * colsv;
+	for (int j = lane; j < colsv; j += 64) {
+		float4 x0 = x[j], x1 = x[j + 32], v0[4], v1[4];
+#pragma unroll
+		for (int k = 0; k < 4; k++) {
+			v0[k] = a[(size_t)k * colsv + j];
+			v1[k] = a[(size_t)k * colsv + j + 32];
+		}
+#pragma unroll
+		for (int k = 0; k < 4; k++)
+			s[k] += vdot(v0[k], x0) + vdot(v1[k], x1);
+	}
+#pragma unroll
+	for (int k = 0; k < 4; k++) {
+		float t = warp_sum(s[k]);
+		if (lane == 0)
+			y[r + k] = t;
+	}
+}
+
+/*
+ * v7: a block per 4 rows, swept in memory order: the block's 8 warps read
+ * consecutive 512-byte pieces of one row at a time, so the whole GPU walks
+ * few DRAM pages at once (as the read stream does), 4 loads in flight per
+ * lane; the warps' partial sums meet in shared memory. A resident grid
+ * strides over the row groups.
+ */
+__global__ void __launch_bounds__(MV_BLOCK) mv_block_rows4(const float4 *__restrict__ A,
+							   const float4 *__restrict__ x, float *y, int rows,
+							   int colsv)
+{
+	__shared__ float part[MV_BLOCK / 32][4];
+	const int t = threadIdx.x, lane = t & 31, warp = t / 32;
+
+	for (int r = blockIdx.x * 4; r < rows; r += gridDim.x * 4) {
+		float s[4] = { 0, 0, 0, 0 };
+#pragma unroll
+		for (int k = 0; k < 4; k++) {
+			const float4 *a = A + (size_t)(r + k) * colsv;
+#pragma unroll 4
+			for (int j = t; j < colsv; j += MV_BLOCK)
+				s[k] += vdot(a[j], x[j]);
+		}
+#pragma unroll
+		for (int k = 0; k < 4; k++) {
+			float v = warp_sum(s[k]);
+			if (lane == 0)
+				part[warp][k] = v;
+		}
+		__syncthreads();
+		if (t < 4) {
+			float v = 0;
+			for (int w = 0; w < MV_BLOCK / 32; w++)
+				v += part[w][t];
+			y[r + t] = v;
+		}
+		__syncthreads();
+	}
+}
+
 /* ---- y = A^T x ---- */
 
 /* A warp per output column: lanes walk down the column, a row apart. */
@@ -308,6 +379,16 @@ static gm_status mv_launch(void *state)
 		mv_rows4<float4><<<gm_blocks_for((size_t)R * 8, MV_BLOCK), MV_BLOCK, 0, st>>>(
 			(const float4 *)s->A, (const float4 *)s->x, s->y, R, C / 4);
 		break;
+	case MV_WARP_ROWS4_U2:
+		mv_rows4_u2<<<gm_blocks_for((size_t)R * 8, MV_BLOCK), MV_BLOCK, 0, st>>>(
+			(const float4 *)s->A, (const float4 *)s->x, s->y, R, C / 4);
+		break;
+	case MV_BLOCK_ROWS4: {
+		unsigned groups = (unsigned)(R / 4), g = gm_resident_blocks(s->dev, MV_BLOCK);
+		mv_block_rows4<<<groups < g ? groups : g, MV_BLOCK, 0, st>>>((const float4 *)s->A,
+									    (const float4 *)s->x, s->y, R, C / 4);
+		break;
+	}
 	case MV_HALF_ROWS4:
 		mv_rows4<uint4><<<gm_blocks_for((size_t)R * 8, MV_BLOCK), MV_BLOCK, 0, st>>>(
 			(const uint4 *)s->A, (const uint4 *)s->x, s->y, R, C / 8);
@@ -404,7 +485,7 @@ static gm_status mv_prepare(const struct gm_case *c, const struct gm_run_cfg *cf
 	s->mode = (int)gm_case_param(c, "mode", 0);
 	s->rows = (size_t)gm_case_param(c, "rows", MV_ROWS);
 	s->cols = (size_t)gm_case_param(c, "cols", MV_COLS);
-	s->transposed = s->mode >= MV_T_WARP_COL;
+	s->transposed = s->mode >= MV_T_WARP_COL && s->mode <= MV_T_CUBLAS;
 	s->seed = cfg->seed;
 	s->dev = cfg->dev;
 	half = s->mode == MV_HALF_ROWS4;

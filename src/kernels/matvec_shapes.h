@@ -18,6 +18,8 @@ enum mv_mode {
 	MV_T_THREAD_COL,    /* y = A^T x, a thread per column over a chunk of rows, atomics */
 	MV_T_VEC4,          /* as MV_T_THREAD_COL, 4 columns per thread, 16-byte loads */
 	MV_T_CUBLAS,        /* cublasSgemv, the transposed product (reference) */
+	MV_WARP_ROWS4_U2,   /* as MV_WARP_ROWS4 with two column steps in flight: 8 loads per lane */
+	MV_BLOCK_ROWS4,     /* a block per 4 rows swept in memory order, partial sums in shared memory */
 };
 
 #define MV_ROWS 16384          /* A is MV_ROWS x MV_COLS, row-major */

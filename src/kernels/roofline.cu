@@ -82,7 +82,7 @@ __global__ void __launch_bounds__(ROOF_BLOCK) roof_fma(float *out, int iters, fl
 #pragma unroll
 	for (int j = 0; j < ROOF_CHAINS; j++)
 		x[j] = A::make((float)((gid + j) & 7));
-#pragma unroll 16
+#pragma unroll 8
 	for (int i = 0; i < iters; i++) {
 #pragma unroll
 		for (int j = 0; j < ROOF_CHAINS; j++)

@@ -122,6 +122,21 @@ static void test_gemm_derive(void **st)
 	for (int i = 0; i < r.nderived; i++)
 		n8192 += !strcmp(r.derived[i].name, "gemm.best_vs_cublas_8192");
 	assert_int_equal(n8192, 1);
+	assert_null(find(&r, "gemm.v6_warptile_of_cublas")); /* per-version shares: 4096^3 only */
+	gm_result_release(&r);
+
+	/* 4096^3: every version's share of cuBLAS and its modelled L2 intensity (tile 128: 31.5 flop/B) */
+	h100_run(&r);
+	plant_name(&r, "gemm.v9_grouped_4096", 46.0);
+	plant_name(&r, "gemm.ref_cublas_4096", 50.0);
+	gm_family_gemm.derive(&r);
+	d = find(&r, "gemm.v9_grouped_of_cublas");
+	assert_non_null(d);
+	assert_true(fabs(d->value - 92.0) < 1e-9);
+	d = find(&r, "gemm.v9_grouped_l2_intensity");
+	assert_non_null(d);
+	assert_true(fabs(d->value - 8192.0 / 260.0) < 1e-9); /* 2MNK / (4MNK (2/128) + 4MN) */
+	assert_null(find(&r, "gemm.ref_cublas_of_cublas"));
 	gm_result_release(&r);
 }
 
