@@ -11,6 +11,7 @@
 #include "gpumem/status.h"
 #include "gpumem/gpu.h"
 #include "gpumem/bench.h"
+#include "gpumem/counters.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -91,6 +92,7 @@ struct gm_case_result {
 	double pred_efficiency_pct;           /* over all patterns: bytes requested / transferred */
 	double pred_gbs;                      /* DRAM: peak * bytes_useful / bytes_hw (model's bound) */
 	double pred_slowdown;                 /* SMEM: predicted wavefronts / ideal wavefronts */
+	struct gm_counters counters;          /* run --counters: one profiled launch; state NONE otherwise */
 };
 
 /*

@@ -25,6 +25,7 @@ int cmd_info(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
+int cmd_selftest(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 
@@ -49,6 +50,7 @@ struct gm_run_args {
 	int device;
 	int quick;
 	int full;             /* --full: the long sweeps too */
+	int counters;         /* --counters: one profiled launch per case after its timing */
 	int help;
 	const char **selectors;
 	int nselectors;
@@ -65,6 +67,7 @@ struct explain_run_opts {
 	int reps;             /* 0 = 20 */
 	int device;
 	int source;           /* print the generated CUDA source and stop */
+	int no_counters;      /* --no-counters: skip the profiled launch */
 };
 struct gm_access;
 /* With json (a json_t *), the run is added to it as "run" instead of printed. */

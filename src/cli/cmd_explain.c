@@ -93,6 +93,7 @@ static const char usage_text[] =
 "  --reps N                timed samples (default 20)\n"
 "  --device N              GPU (default 0)\n"
 "  --source                print the generated CUDA source instead of running it\n"
+"  --no-counters           skip the profiled launch (CUPTI counters are read by default)\n"
 "  -h, --help              show this help\n"
 "\n"
 "examples:\n"
@@ -113,6 +114,7 @@ struct explain_opts {
 enum {
 	OPT_SPACE = 256, OPT_OP, OPT_TYPE, OPT_BYTES, OPT_BLOCK, OPT_WARP,
 	OPT_BLOCK_IDX, OPT_BASE, OPT_ACTIVE, OPT_JSON, OPT_RUN, OPT_N, OPT_HINT, OPT_REPS, OPT_DEVICE, OPT_SOURCE,
+	OPT_NO_COUNTERS,
 };
 
 static const struct option long_opts[] = {
@@ -132,6 +134,7 @@ static const struct option long_opts[] = {
 	{ "reps", required_argument, NULL, OPT_REPS },
 	{ "device", required_argument, NULL, OPT_DEVICE },
 	{ "source", no_argument, NULL, OPT_SOURCE },
+	{ "no-counters", no_argument, NULL, OPT_NO_COUNTERS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -262,6 +265,9 @@ static int set_option(struct explain_opts *o, int c, const char *val)
 		return 0;
 	case OPT_SOURCE:
 		o->run = o->ro.source = 1;
+		return 0;
+	case OPT_NO_COUNTERS:
+		o->ro.no_counters = 1;
 		return 0;
 	case OPT_N:
 		return parse_i64(val, &o->ro.n) < 0 || o->ro.n <= 0 || o->ro.n > ((int64_t)1 << 40) ?

@@ -11,6 +11,8 @@
 #include "gpumem/jit.h"
 #include "gpumem/result.h"
 #include "bench/family.h"
+#include "gpumem/counters.h"
+#include "io/counters_io.h"
 
 #define RUN_SAMPLES 1024  /* warps the model samples over the launch */
 
@@ -67,6 +69,22 @@ static int bad_index(const struct gm_access *a, int64_t n, int64_t gid)
 			(long long)idx);
 }
 
+/* The model's per-warp figures beside the counted ones, then the counter lines. */
+static void print_counted(const struct gm_case_result *cr, const struct gm_launch_sample *ls,
+			  const struct gm_jit_spec *sp)
+{
+	const struct gm_counters *c = &cr->counters;
+	int st = sp->op == GM_OP_STORE;
+	double req = st ? c->gst_requests : c->gld_requests, sec = st ? c->gst_sectors : c->gld_sectors;
+
+	if (c->state == GM_COUNTERS_OK && ls->warps > 0 && req > 0)
+		printf("  per warp      EXPR side (%s): model %.2f requests, %.2f sectors per warp access; counted "
+		       "%.2f requests, %.2f sectors per warp (%.2f per request; %.0f requests over %lld warps)\n",
+		       st ? "stores" : "loads", ls->requests_per_warp, ls->sectors_per_warp, req / (double)ls->warps,
+		       sec / (double)ls->warps, sec / req, req, (long long)ls->warps);
+	gm_counters_lines_write(stdout, c, cr->ms.median * 1e-3);
+}
+
 static void print_run(const struct gm_run_result *r, const struct gm_case_result *cr, const struct gm_jit_info *in,
 		      const struct gm_launch_sample *ls, const struct gm_jit_spec *sp)
 {
@@ -93,6 +111,7 @@ static void print_run(const struct gm_run_result *r, const struct gm_case_result
 		printf("  model bound   %.1f GB/s (peak %.1f x useful / sector bytes); measured / bound %.0f %%\n",
 		       cr->pred_gbs, r->dev.peak_gbs, 100.0 * cr->gbs_median / cr->pred_gbs);
 	printf("  bytes         2 x n x %d (one read, one write per thread), GB = 1e9\n", sp->elem_bytes);
+	print_counted(cr, ls, sp);
 }
 
 static void add_json(json_t *obj, const struct gm_run_result *r, const struct gm_case_result *cr,
@@ -123,6 +142,8 @@ static void add_json(json_t *obj, const struct gm_run_result *r, const struct gm
 	}
 	json_object_set_new(run, "model_sampled_warps", json_integer(ls->sampled));
 	json_object_set_new(run, "model_sectors_per_warp", json_real(ls->sectors_per_warp));
+	if (cr->counters.state != GM_COUNTERS_NONE)
+		json_object_set_new(run, "counters", (json_t *)gm_counters_json(&cr->counters));
 	json_object_set_new(obj, "run", run);
 }
 
@@ -195,7 +216,13 @@ int explain_run(const struct gm_access *acc, const struct explain_run_opts *ro, 
 	o.warmup = 2;
 	o.min_sample_ms = 0.5;
 	o.seed = 0x5eed1234u;
+	if (!ro->no_counters && gm_counters_open(GM_CSET_CASE, &o.counters)) {
+		fprintf(stderr, "warning: %s\n", gm_last_error());
+		gm_clear_error();
+		o.counters = NULL;
+	}
 	s = gm_run_cases(&cp, 1, &o, &r.dev, &r);
+	gm_counters_close(o.counters);
 	if (s)
 		rc = gm_error(gm_exit_code(s), "%s", gm_last_error());
 	else if (r.ncases == 1 && json)

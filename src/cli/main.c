@@ -19,6 +19,7 @@ static const struct command commands[] = {
 	{ "report", cmd_report, "print a saved run, or write an HTML report of runs (-o FILE.html)" },
 	{ "compare", cmd_compare, "compare two saved runs case by case; non-zero exit on a regression" },
 	{ "explain", cmd_explain, "predict sectors / bank conflicts of one warp access (no GPU needed)" },
+	{ "selftest", cmd_selftest, "--counters: check the model against this GPU's hardware counters" },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
