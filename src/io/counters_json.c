@@ -43,7 +43,7 @@ void *gm_counters_json(const struct gm_counters *c)
 						   "store_instructions", c->smem_st_inst));
 	json_object_set_new(o, "achieved_occupancy_pct", json_real(c->occupancy_pct));
 	json_object_set_new(o, "issue_slot_pct", json_real(c->issue_pct));
-	json_object_set_new(o, "check", json_pack("{s:f, s:f, s:b, s:f, s:f, s:f, s:f, s:b}", "claimed_bytes",
+	json_object_set_new(o, "check", json_pack("{s:f, s:f, s:b, s:f, s:f, s:f, s:b}", "claimed_bytes",
 						  c->claimed_bytes, "dram_vs_claim_pct", c->dram_vs_claim_pct,
 						  "dram_mismatch", c->dram_mismatch, "dram_tolerance_pct",
 						  GM_COUNTERS_DRAM_TOL_PCT, "model_load_sectors_per_request",

@@ -11,6 +11,32 @@
 #include "gpumem/io.h"
 #include "gpumem/result.h"
 #include "io/counters_io.h"
+#include "cli/cli.h"
+#include <sys/wait.h>
+
+/* Run the gpumem binary with args; capture stdout+stderr into out. */
+static int run_bin(const char *args, char *out, size_t n)
+{
+	char cmd[1024];
+	FILE *p;
+	size_t len;
+	int st;
+
+	snprintf(cmd, sizeof(cmd), "'%s' %s 2>&1", getenv("GPUMEM_BIN"), args);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	len = fread(out, 1, n - 1, p);
+	out[len] = '\0';
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int have_gpu(void)
+{
+	char out[4096];
+
+	return run_bin("info", out, sizeof(out)) == 0;
+}
 
 static struct gm_counters planted(double dram, double l2, double l1, double issue)
 {
@@ -139,8 +165,38 @@ static void test_render(void **state)
 	assert_non_null(strstr(buf, "\"counters\""));
 	assert_non_null(strstr(buf, "\"primary\": \"DRAM\""));
 	assert_non_null(strstr(buf, "\"state\": \"n/a\""));
+	assert_non_null(strstr(buf, "\"model_store_sectors_per_request\": 0"));
+	assert_non_null(strstr(buf, "\"spr_mismatch\": false"));
+	assert_non_null(strstr(buf, "\"dram_mismatch\": true"));
 	free(buf);
 	gm_result_release(&r);
+}
+
+/* run --counters parses; selftest refuses what it does not know with one line and exit 2. */
+static void test_cli(void **state)
+{
+	const char *argv[] = { "run", "copy", "--counters" };
+	struct gm_run_args a;
+	char err[256], out[16384];
+
+	(void)state;
+	assert_int_equal(gm_run_args_parse(3, (char **)argv, &a, err, sizeof(err)), GM_OK);
+	assert_int_equal(a.counters, 1);
+	gm_run_args_free(&a);
+	assert_int_equal(run_bin("selftest", out, sizeof(out)), GM_EXIT_USAGE);
+	assert_non_null(strstr(out, "selftest needs --counters"));
+	assert_int_equal(run_bin("selftest --frob", out, sizeof(out)), GM_EXIT_USAGE);
+	assert_non_null(strstr(out, "unknown option '--frob'"));
+	assert_int_equal(run_bin("selftest --help", out, sizeof(out)), 0);
+	assert_int_equal(run_bin("run --help", out, sizeof(out)), 0);
+	assert_non_null(strstr(out, "--counters"));
+	/* --no-counters is an option of explain --run (--source needs the CUDA build: 0 there, 3 without) */
+	assert_int_not_equal(run_bin("explain --run --no-counters --source gid", out, sizeof(out)), GM_EXIT_USAGE);
+	if (have_gpu())
+		return;
+	assert_int_equal(run_bin("selftest --counters", out, sizeof(out)), GM_EXIT_NO_DEVICE);
+	assert_int_equal(run_bin("run copy --counters", out, sizeof(out)), GM_EXIT_NO_DEVICE);
+	assert_null(strchr(strchr(out, '\n') + 1, '\n')); /* one line */
 }
 
 int main(void)
@@ -150,6 +206,7 @@ int main(void)
 		cmocka_unit_test(test_bottleneck_needs_counters),
 		cmocka_unit_test(test_checks),
 		cmocka_unit_test(test_render),
+		cmocka_unit_test(test_cli),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
