@@ -10,5 +10,5 @@ if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
   export PATH="$PATH:/usr/local/cuda/bin"
 fi
 cmake -S . -B "$build" -DGPUMEM_CUDA="${GPUMEM_CUDA:-$cuda}" \
-  -DGPUMEM_CUDA_ARCHS="${GPUMEM_CUDA_ARCHS:-90}" >/dev/null
+  -DGPUMEM_CUDA_ARCHS="${GPUMEM_CUDA_ARCHS:-90}" -DGPUMEM_MPI="${GPUMEM_MPI:-OFF}" >/dev/null
 cmake --build "$build" -j"$(nproc)"

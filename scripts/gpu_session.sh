@@ -2,7 +2,7 @@
 # One GPU lease does everything here; all output lands under $OUT/ (packed as
 # $OUT/session.tar.gz plus the main log). Usage: gpu_session.sh STAGE...
 # Stages: env tests quick suite full cli state sanitize (memcheck, racecheck, initcheck) initcheck probe ncu
-#         spec report peers nvtx ncu_gemm explain
+#         spec report peers nvtx ncu_gemm explain sass
 set -uo pipefail
 cd "$(dirname "$0")/.."
 B=${BUILD_DIR:-build}
@@ -117,6 +117,13 @@ stage_peers() {
   tail -n 4 "$W"/peer_*.txt
 }
 
+# Which pipe the paired half FMAs use: HFMA2 (FMA pipe) or HFMA2.MMA, in our ceiling kernel and in mixbench's.
+stage_sass() {
+  P=${PEERS:-.carry/peers}
+  cuobjdump -sass "$bin" 2>/dev/null | awk '/Function :/{f=$3} /HFMA2/{n[f]++; if (/HFMA2\.MMA/) m[f]++} END{for (k in n) if (k ~ /roof_fma/) print k, "HFMA2", n[k], "of them .MMA", m[k]+0}'
+  [ -x "$P/mixbench-cuda" ] && cuobjdump -sass "$P/mixbench-cuda" 2>/dev/null | awk '/Function :/{f=$3} /HFMA2/{n[f]++; if (/HFMA2\.MMA/) m[f]++} END{for (k in n) if (k ~ /half|6__half2/) print "mixbench", k, "HFMA2", n[k], "of them .MMA", m[k]+0}'
+}
+
 # Why the best SGEMM stops short of cuBLAS: issue, pipes and stall reasons of one launch each.
 stage_ncu_gemm() {
   st=""
@@ -124,7 +131,7 @@ stage_ncu_gemm() {
            dispatch_stall lg_throttle no_instruction; do
     st="$st,smsp__average_warps_issue_stalled_${r}_per_issue_active.ratio"
   done
-  for c in "gemm.v7_warptile8x16_4096 ^gemm_warptile" "gemm.ref_cublas_4096 sgemm|xmma|cutlass"; do
+  for c in "gemm.v9_grouped_4096 ^gemm_warptile" "gemm.v10_tma_4096 ^gemm_tma" "gemm.ref_cublas_4096 sgemm|xmma|cutlass"; do
     set -- $c
     echo "===== $1 (kernels matching $2, second launch)"
     timeout 120 ncu --clock-control none --launch-skip 1 --launch-count 1 -k "regex:$2" --section SpeedOfLight \

@@ -14,4 +14,7 @@ tail -3 fuzz-run.log
 BUILD_DIR=build-nocuda GPUMEM_CUDA=OFF bash scripts/build.sh
 ctest --test-dir build-nocuda --output-on-failure -j2 >nocuda-tests.log 2>&1 || { cat nocuda-tests.log; exit 1; }
 grep -E "tests passed" nocuda-tests.log | sed 's/^/without CUDA: /'
+# run --mpi: the pure-C tier with MPI, four ranks on this CPU machine (tests/mpi/mpi4.sh)
+BUILD_DIR=build-mpi GPUMEM_CUDA=OFF GPUMEM_MPI=ON bash scripts/build.sh
+ctest --test-dir build-mpi --output-on-failure -L mpi
 ctest --test-dir "${BUILD_DIR:-build}" --output-on-failure -j2

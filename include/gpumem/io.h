@@ -28,6 +28,9 @@ gm_status gm_json_write(FILE *f, const struct gm_run_result *r);
 /* Read a document written by gm_json_write (round trip); r is initialised here. */
 gm_status gm_json_read(const char *path, struct gm_run_result *r);
 
+/* The same from a string holding one run document. */
+gm_status gm_json_read_text(const char *text, struct gm_run_result *r);
+
 gm_status gm_csv_write(FILE *f, const struct gm_run_result *r);
 
 /* The human table: one row per case. */
@@ -60,5 +63,8 @@ void gm_derived_write(FILE *f, const struct gm_run_result *r);
  * with several runs every chart overlays them.
  */
 gm_status gm_html_write(FILE *f, const struct gm_run_result *runs, const char *const *labels, int nruns);
+/* The same with a static section (section(f, ctx) writes it) before the charts: the fleet view. */
+gm_status gm_html_write_section(FILE *f, const struct gm_run_result *runs, const char *const *labels, int nruns,
+				void (*section)(FILE *f, const void *ctx), const void *ctx);
 
 #endif

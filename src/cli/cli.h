@@ -28,6 +28,11 @@ int cmd_explain(int argc, char **argv);
 int cmd_selftest(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_fleet(int argc, char **argv);
+/* `report` of a multi-device document (report_multi.c). */
+int report_multi(const char *path, const char *html, int csv);
+/* `compare` when a run holds several devices (compare_multi.c). */
+int compare_multi(const char *pa, const char *pb, double threshold);
 
 /* Exit code for a library status. */
 int gm_exit_code(gm_status s);
@@ -52,6 +57,11 @@ struct gm_run_args {
 	int full;             /* --full: the long sweeps too */
 	int counters;         /* --counters: one profiled launch per case after its timing */
 	int help;
+	int all_devices;      /* --all-devices: every GPU, one after another */
+	int concurrent;       /* --concurrent: every GPU at once */
+	int mpi;              /* --mpi: one GPU per MPI rank (src/mpi/) */
+	int barrier;          /* --barrier (with --mpi): every case starts on all ranks at once */
+	double timeout_s;     /* --timeout: a device's run is stopped after this (0 = none) */
 	const char **selectors;
 	int nselectors;
 };

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "gpumem/compare.h"
+#include "gpumem/fleet.h"
 #include "gpumem/io.h"
 
 #define DEFAULT_THRESHOLD 5.0
@@ -74,12 +75,18 @@ int cmd_compare(int argc, char **argv)
 
 	if (rc)
 		return rc < 0 ? GM_EXIT_OK : rc;
+	if (!a.json && (gm_multi_is(a.path[0]) || gm_multi_is(a.path[1])))  /* device by device (compare_multi.c) */
+		return compare_multi(a.path[0], a.path[1], a.threshold);
 	if (gm_json_read(a.path[0], &r[0]))
 		return gm_error(GM_EXIT_USAGE, "%s", gm_last_error());
 	if (gm_json_read(a.path[1], &r[1])) {
 		gm_result_release(&r[0]);
 		return gm_error(GM_EXIT_USAGE, "%s", gm_last_error());
 	}
+	for (int i = 0; i < 2; i++)
+		if (gm_multi_is(a.path[i]))
+			fprintf(stderr, "note: '%s' holds several devices: --json compares its first device's run "
+					"(without --json: device by device)\n", a.path[i]);
 	if (gm_compare_runs(&r[0], &r[1], a.threshold, &c))
 		rc = gm_error(GM_EXIT_USAGE, "%s", gm_last_error());
 	else {

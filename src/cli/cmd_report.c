@@ -8,6 +8,7 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "gpumem/compare.h"
+#include "gpumem/fleet.h"
 #include "gpumem/io.h"
 
 #define MAX_RUNS 64
@@ -114,6 +115,8 @@ int cmd_report(int argc, char **argv)
 
 	if (rc)
 		return rc < 0 ? GM_EXIT_OK : rc;
+	if (a.nruns == 1 && gm_multi_is(a.paths[0]))   /* run --all-devices / --mpi (report_multi.c) */
+		return report_multi(a.paths[0], a.html, a.csv);
 	runs = calloc(MAX_RUNS, sizeof(*runs));
 	if (!runs)
 		return gm_error(GM_EXIT_IO, "out of memory");

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli/cli.h"
+#include "cli/multi.h"
 #include "gpumem/bench.h"
 #include "gpumem/io.h"
 #include "gpumem/result.h"
@@ -39,6 +40,12 @@ static const char usage_text[] =
 	"  --reps     timed samples per case (default 20, 7 with --quick)\n"
 	"  --quick    the small suite (a few cases per family, 1 GiB arrays)\n"
 	"  --full     the default suite plus the long sweeps (cases 'gpumem list' marks [full])\n"
+	"  --all-devices  every GPU of the node, one after another (one document, one block per GPU)\n"
+	"  --concurrent   every GPU of the node at once (shared-link and power contention)\n"
+	"  --mpi      one GPU per MPI rank (by node-local rank); rank 0 writes the document\n"
+	"             (needs a build with -DGPUMEM_MPI=ON; launch with mpirun or srun)\n"
+	"  --barrier  with --mpi: every case starts on all ranks at once\n"
+	"  --timeout S    stop a device's run after S seconds and report it (multi-device runs)\n"
 	"  --counters after each case's timing, one profiled launch with CUPTI (libcupti.so.13):\n"
 	"             DRAM/L2/L1 counters, sectors per request vs the model, the bottleneck\n";
 
@@ -296,7 +303,12 @@ int cmd_run(int argc, char **argv)
 		gm_run_args_free(&x.args);
 		return GM_EXIT_OK;
 	}
-	code = run_main(&x, argc, argv);
+	if (x.args.mpi)
+		code = gm_mpi_run_main(&x.args, argc, argv);
+	else if (x.args.all_devices || x.args.concurrent)
+		code = gm_multi_run_main(&x.args, argc, argv);
+	else
+		code = run_main(&x, argc, argv);
 	if (x.have_json)
 		gm_outfile_abort(&x.json);
 	if (x.have_csv)

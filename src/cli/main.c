@@ -18,6 +18,7 @@ static const struct command commands[] = {
 	{ "run", cmd_run, "validate and time benchmark cases (default suite when none named)" },
 	{ "report", cmd_report, "print a saved run, or write an HTML report of runs (-o FILE.html)" },
 	{ "compare", cmd_compare, "compare two saved runs case by case; non-zero exit on a regression" },
+	{ "fleet", cmd_fleet, "the GPUs of a multi-device run side by side; flag the ones out of line" },
 	{ "explain", cmd_explain, "predict sectors / bank conflicts of one warp access (no GPU needed)" },
 	{ "selftest", cmd_selftest, "--counters: check the model against this GPU's hardware counters" },
 };

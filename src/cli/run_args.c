@@ -36,7 +36,19 @@ static gm_status parse_one(int argc, char **argv, int *i, struct gm_run_args *a)
 		a->full = 1;
 	else if (!strcmp(argv[*i], "--counters"))
 		a->counters = 1;
-	else if (!strcmp(argv[*i], "--help") || !strcmp(argv[*i], "-h"))
+	else if (!strcmp(argv[*i], "--all-devices"))
+		a->all_devices = 1;
+	else if (!strcmp(argv[*i], "--concurrent"))
+		a->concurrent = 1;
+	else if (!strcmp(argv[*i], "--mpi"))
+		a->mpi = 1;
+	else if (!strcmp(argv[*i], "--barrier"))
+		a->barrier = 1;
+	else if ((v = opt_value(argc, argv, i, "--timeout"))) {
+		if (gm_parse_int(v, 1, 86400, &x))
+			return gm_fail(GM_ERR_INVALID_ARG, "--timeout: %s", gm_last_error());
+		a->timeout_s = (double)x;
+	} else if (!strcmp(argv[*i], "--help") || !strcmp(argv[*i], "-h"))
 		a->help = 1;
 	else if ((v = opt_value(argc, argv, i, "--json")))
 		a->json_path = v;
@@ -54,7 +66,8 @@ static gm_status parse_one(int argc, char **argv, int *i, struct gm_run_args *a)
 			return gm_fail(GM_ERR_INVALID_ARG, "--device: %s", gm_last_error());
 		a->device = (int)x;
 	} else if (argv[*i][0] == '-') {
-		static const char *const need[] = { "--json", "--csv", "--reps", "--size", "--device" };
+		static const char *const need[] = { "--json", "--csv", "--reps", "--size", "--device",
+						    "--timeout" };
 		for (size_t k = 0; k < sizeof(need) / sizeof(need[0]); k++)
 			if (is_opt(argv[*i], need[k]))
 				return gm_fail(GM_ERR_INVALID_ARG, "option '%s' needs a value", need[k]);
@@ -79,6 +92,16 @@ gm_status gm_run_args_parse(int argc, char **argv, struct gm_run_args *a, char *
 	}
 	if (a->quick && a->full) {
 		snprintf(err, n, "--quick and --full cannot be used together");
+		gm_run_args_free(a);
+		return GM_ERR_INVALID_ARG;
+	}
+	if ((a->all_devices || a->concurrent || a->mpi) && a->csv_path) {
+		snprintf(err, n, "--csv is for one device; write --json and use 'gpumem report --csv'");
+		gm_run_args_free(a);
+		return GM_ERR_INVALID_ARG;
+	}
+	if (a->barrier && !a->mpi) {
+		snprintf(err, n, "--barrier needs --mpi");
 		gm_run_args_free(a);
 		return GM_ERR_INVALID_ARG;
 	}

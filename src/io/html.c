@@ -180,6 +180,12 @@ static void write_escaped(FILE *f, const char *s)
 
 gm_status gm_html_write(FILE *f, const struct gm_run_result *runs, const char *const *labels, int nruns)
 {
+	return gm_html_write_section(f, runs, labels, nruns, NULL, NULL);
+}
+
+gm_status gm_html_write_section(FILE *f, const struct gm_run_result *runs, const char *const *labels, int nruns,
+				void (*section)(FILE *f, const void *ctx), const void *ctx)
+{
 	json_t *data = page_data(runs, labels, nruns);
 	char *text = data ? json_dumps(data, JSON_COMPACT | JSON_REAL_PRECISION(10)) : NULL;
 
@@ -193,7 +199,10 @@ gm_status gm_html_write(FILE *f, const struct gm_run_result *runs, const char *c
 	write_escaped(f, nruns && runs[0].have_device ? runs[0].dev.name : "no device");
 	fputs("</title>\n<style>\n", f);
 	fwrite(gm_embed_report_css, 1, gm_embed_report_css_len, f);
-	fputs("</style>\n</head><body>\n<main id=\"report\"><noscript>This report draws its tables and charts with "
+	fputs("</style>\n</head><body>\n", f);
+	if (section)
+		section(f, ctx);
+	fputs("<main id=\"report\"><noscript>This report draws its tables and charts with "
 	      "JavaScript.</noscript></main>\n<script id=\"gm-data\" type=\"application/json\">", f);
 	write_island(f, text);
 	free(text);

@@ -325,13 +325,39 @@ gm_status gm_json_read(const char *path, struct gm_run_result *r)
 	gm_result_init(r);
 	if (!doc)
 		return gm_fail(GM_ERR_PARSE, "cannot read '%s': %s (line %d)", path, err.text, err.line);
-	s = read_doc(doc, r);
+	/* a multi-device document (include/gpumem/fleet.h): device 0's run */
+	if (json_is_array(json_object_get(doc, "devices")) &&
+	    json_object_get(json_array_get(json_object_get(doc, "devices"), 0), "run"))
+		s = read_doc(json_object_get(json_array_get(json_object_get(doc, "devices"), 0), "run"), r);
+	else
+		s = read_doc(doc, r);
 	json_decref(doc);
 	if (s) {
 		char msg[512];
 		snprintf(msg, sizeof(msg), "%s", gm_last_error());
 		gm_result_release(r);
 		return gm_fail(s, "'%s': %s", path, msg);
+	}
+	return s;
+}
+
+/* The run document in a string (a device block of a multi-device document). */
+gm_status gm_json_read_text(const char *text, struct gm_run_result *r)
+{
+	json_error_t err;
+	json_t *doc = json_loads(text, 0, &err);
+	gm_status s;
+
+	gm_result_init(r);
+	if (!doc)
+		return gm_fail(GM_ERR_PARSE, "cannot parse a run document: %s (line %d)", err.text, err.line);
+	s = read_doc(doc, r);
+	json_decref(doc);
+	if (s) {
+		char msg[512];
+		snprintf(msg, sizeof(msg), "%s", gm_last_error());
+		gm_result_release(r);
+		return gm_fail(s, "%s", msg);
 	}
 	return s;
 }

@@ -1,0 +1,128 @@
+/*
+ * fleet.h - runs over several GPUs (every GPU of a node, or one GPU per MPI
+ * rank) and the fleet view over them. Pure C.
+ *
+ * A multi-device run document is a run document (docs/SCHEMA.md) whose
+ * top-level "cases" is empty and whose "devices" array holds one block per
+ * device (or rank): where the device sits (index, UUID, PCI bus id, NUMA
+ * node, host, rank), what NVML saw while it ran (clocks, temperature, power,
+ * throttle reasons, ECC, other processes) and that device's own complete run
+ * document under "run". gm_json_read() of such a document reads device 0's
+ * run; gm_multi_read() reads them all.
+ */
+#ifndef GPUMEM_FLEET_H
+#define GPUMEM_FLEET_H
+
+#include <stdio.h>
+#include <stdint.h>
+#include "gpumem/result.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GM_FLEET_DEFAULT_K 3.0
+
+/* What NVML saw on one device while its run went on (min/median/max over samples). */
+struct gm_telemetry {
+	int samples;                     /* 0 = nothing seen (no NVML) */
+	double sm_mhz_min, sm_mhz_median, sm_mhz_max;
+	double mem_mhz_min, mem_mhz_max;
+	double temp_c_min, temp_c_max;
+	double power_w_max;
+	uint64_t throttle_reasons;       /* OR of nvmlDeviceGetCurrentClocksThrottleReasons */
+	int max_processes;               /* most compute processes seen on it at once */
+	int64_t ecc_corrected, ecc_uncorrected; /* volatile counts at the end; -1 = unknown */
+};
+
+/* Where one device of a multi-device run sits, and how its run ended. */
+struct gm_placement {
+	int rank;                        /* MPI rank; -1 without MPI */
+	char host[64];
+	int device;                      /* CUDA index on its host; -1 = none */
+	char name[256];                  /* model ("NVIDIA H100 80GB HBM3"); "" = no GPU */
+	char uuid[48];                   /* "GPU-..."; "" when unknown */
+	char pci_bus_id[24];             /* "00000000:19:00.0" */
+	int numa_node;                   /* -1 when unknown */
+	int pcie_gen, pcie_width;        /* current link; -1 when unknown */
+	int pcie_gen_max, pcie_width_max;
+	char status[16];                 /* "ok" | "failed" | "no-gpu" | "timeout" | "crashed" | "missing" | "error" */
+	char message[256];
+	int exit_code;
+	struct gm_telemetry tel;
+};
+
+struct gm_multi_run {
+	char mode[16];                   /* "sequential" | "concurrent" | "mpi" | "mpi-barrier" */
+	char tool_version[32];
+	char command[512];
+	char started_utc[32];
+	double wall_s;
+	int n;
+	struct gm_placement *pl;         /* n, owned */
+	struct gm_run_result *runs;      /* n, owned; a run without cases when the device had none */
+};
+
+void gm_multi_init(struct gm_multi_run *m);
+/* Grow to n devices (new entries zeroed, runs initialised). */
+gm_status gm_multi_resize(struct gm_multi_run *m, int n);
+/* Move every device block of from to the end of into (from keeps empty runs). */
+gm_status gm_multi_append(struct gm_multi_run *into, struct gm_multi_run *from);
+void gm_multi_release(struct gm_multi_run *m);
+
+/* Write / read a multi-device document. gm_multi_read also accepts a
+ * single-device document (one device, rank -1). */
+gm_status gm_multi_write(FILE *f, const struct gm_multi_run *m);
+gm_status gm_multi_read(const char *path, struct gm_multi_run *m);
+/* One device block as a JSON text (for an MPI gather) and back. *text is malloc'd. */
+gm_status gm_multi_block_dump(const struct gm_placement *p, const struct gm_run_result *r, char **text);
+gm_status gm_multi_block_load(const char *text, struct gm_placement *p, struct gm_run_result *r);
+/* 1 when the file is a multi-device document (has "devices"). */
+int gm_multi_is(const char *path);
+
+/* ---- the fleet view (src/io/fleet.c) ---- */
+
+struct gm_fleet_outlier {
+	int device;                      /* index into gm_multi_run */
+	double value, median, spread;
+	double spreads_below;            /* how many spreads worse than the median */
+	double pct;                      /* value vs median, % (negative = worse) */
+	char cause[192];                 /* likely cause from the data, "" = none seen */
+};
+
+struct gm_fleet_case {
+	char name[64];
+	char model[256];
+	enum gm_unit unit;
+	int n;                           /* devices with a number */
+	double median, spread, min, max;
+	int noutliers;
+	struct gm_fleet_outlier *out;    /* noutliers, owned */
+};
+
+struct gm_fleet {
+	double k;
+	int nmodels;
+	char models[16][256];
+	int ncases;
+	struct gm_fleet_case *cases;     /* owned, grouped by model */
+	int noutliers;                   /* over all cases */
+};
+
+/*
+ * Per model and case: the distribution over devices and the devices more
+ * than k spreads worse than the median. Spread: 1.4826 * median absolute
+ * deviation over the devices (3 or more), never less than the devices' own
+ * run-to-run spread nor 1 % of the median (docs/METHODOLOGY.md, "Fleet").
+ */
+gm_status gm_fleet_compute(const struct gm_multi_run *m, double k, struct gm_fleet *fl);
+void gm_fleet_release(struct gm_fleet *fl);
+/* The text view: devices, per-case distribution, outliers with causes. */
+void gm_fleet_write(FILE *f, const struct gm_multi_run *m, const struct gm_fleet *fl);
+/* The same as an HTML section (for gpumem report). */
+void gm_fleet_html(FILE *f, const struct gm_multi_run *m, const struct gm_fleet *fl);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

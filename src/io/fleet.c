@@ -1,0 +1,393 @@
+/*
+ * fleet.c - the fleet view: per model and case, the distribution of the
+ * headline over devices and the devices more than k spreads worse than the
+ * median, with the likely cause when the device block says it
+ * (docs/METHODOLOGY.md "Fleet view").
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gpumem/fleet.h"
+#include "gpumem/io.h"
+#include "gpumem/units.h"
+
+#define MIN_SPREAD_FRAC 0.01   /* a spread is never below 1 % of the median */
+#define MAD_TO_SIGMA 1.4826
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double median_of(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static int model_index(struct gm_fleet *fl, const char *name)
+{
+	for (int i = 0; i < fl->nmodels; i++)
+		if (!strcmp(fl->models[i], name))
+			return i;
+	if (fl->nmodels == 16)
+		return -1;
+	snprintf(fl->models[fl->nmodels], sizeof(fl->models[0]), "%s", name);
+	return fl->nmodels++;
+}
+
+static const char *model_of(const struct gm_multi_run *m, int d)
+{
+	if (m->runs[d].have_device && m->runs[d].dev.name[0])
+		return m->runs[d].dev.name;
+	return m->pl[d].name;
+}
+
+/* The case of that name on device d, when it has a number. */
+static const struct gm_case_result *ok_case(const struct gm_multi_run *m, int d, const char *name)
+{
+	const struct gm_case_result *c = gm_result_find(&m->runs[d], name);
+	return c && c->status == GM_CASE_OK && isfinite(c->value.median) ? c : NULL;
+}
+
+static void add_cause(char *buf, size_t n, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+static void add_cause(char *buf, size_t n, const char *fmt, ...)
+{
+	size_t len = strlen(buf);
+	va_list ap;
+
+	if (len && len + 2 < n) {
+		memcpy(buf + len, "; ", 3);
+		len += 2;
+	}
+	if (len + 1 >= n)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + len, n - len, fmt, ap);
+	va_end(ap);
+}
+
+/* Median over the model's devices of one placement/telemetry figure (<0 = unknown, skipped). */
+static double group_median(const struct gm_multi_run *m, const char *model, double (*get)(const struct gm_placement *))
+{
+	double v[256];
+	int n = 0;
+
+	for (int d = 0; d < m->n && n < 256; d++)
+		if (!strcmp(model_of(m, d), model) && get(&m->pl[d]) >= 0)
+			v[n++] = get(&m->pl[d]);
+	return n ? median_of(v, n) : -1;
+}
+
+static double get_width(const struct gm_placement *p) { return p->pcie_width; }
+static double get_gen(const struct gm_placement *p) { return p->pcie_gen; }
+static double get_sm(const struct gm_placement *p) { return p->tel.samples ? p->tel.sm_mhz_median : -1; }
+static double get_temp(const struct gm_placement *p) { return p->tel.samples ? p->tel.temp_c_max : -1; }
+
+/* 1 when fewer than half of the model's GPUs with a known NUMA node sit on node. */
+static int numa_minority(const struct gm_multi_run *m, const char *model, int node)
+{
+	int same = 0, known = 0;
+
+	for (int d = 0; d < m->n; d++)
+		if (!strcmp(model_of(m, d), model) && m->pl[d].numa_node >= 0) {
+			known++;
+			same += m->pl[d].numa_node == node;
+		}
+	return 2 * same < known;
+}
+
+/* What the device block says about why device d is slow on a case of family fam. */
+static void likely_cause(const struct gm_multi_run *m, int d, const char *model, const char *fam,
+			 char *buf, size_t n)
+{
+	const struct gm_placement *p = &m->pl[d];
+	int host_link = !strcmp(fam, "transfer") || !strcmp(fam, "managed") || !strcmp(fam, "overlap");
+	double w = group_median(m, model, get_width), g = group_median(m, model, get_gen);
+	double sm = group_median(m, model, get_sm), t = group_median(m, model, get_temp);
+
+	buf[0] = '\0';
+	if (p->tel.samples && p->tel.max_processes > 1)
+		add_cause(buf, n, "%d processes were on this GPU during the run (another load)",
+			  p->tel.max_processes);
+	if (p->pcie_width > 0 && ((w > 0 && p->pcie_width < w) || (p->pcie_width_max > 0 && p->pcie_width < p->pcie_width_max)))
+		add_cause(buf, n, "PCIe link x%d (fleet median x%.0f)", p->pcie_width, w > 0 ? w : p->pcie_width_max);
+	if (p->pcie_gen > 0 && ((g > 0 && p->pcie_gen < g) || (p->pcie_gen_max > 0 && p->pcie_gen < p->pcie_gen_max)))
+		add_cause(buf, n, "PCIe Gen%d (fleet median Gen%.0f)", p->pcie_gen, g > 0 ? g : p->pcie_gen_max);
+	if (sm > 0 && p->tel.samples && p->tel.sm_mhz_median < 0.95 * sm)
+		add_cause(buf, n, "SM clock %.0f MHz (fleet median %.0f MHz)", p->tel.sm_mhz_median, sm);
+	if (t > 0 && p->tel.samples && (p->tel.temp_c_max > t + 10 || p->tel.temp_c_max >= 85))
+		add_cause(buf, n, "temperature up to %.0f C (fleet median %.0f C)", p->tel.temp_c_max, t);
+	if (p->tel.samples && (p->tel.throttle_reasons & ~(uint64_t)0x1))  /* bit 0 = GPU idle */
+		add_cause(buf, n, "clocks throttled (NVML reasons 0x%llx)",
+			  (unsigned long long)p->tel.throttle_reasons);
+	if (p->tel.ecc_uncorrected > 0 || p->tel.ecc_corrected > 0)
+		add_cause(buf, n, "ECC errors: %lld corrected, %lld uncorrected",
+			  (long long)p->tel.ecc_corrected, (long long)p->tel.ecc_uncorrected);
+	if (host_link && p->numa_node >= 0 && numa_minority(m, model, p->numa_node))
+		add_cause(buf, n, "NUMA node %d, where few of its model sit, on a host-link case", p->numa_node);
+}
+
+/*
+ * A device's own run-to-run noise in the case's unit: the robust spread of
+ * its samples (1.4826 * MAD / median of the per-launch times) times its
+ * headline. Not the sample range: one slow first sample would make every
+ * GPU look alike.
+ */
+static double sample_noise(const struct gm_case_result *c)
+{
+	double *t, med, mad;
+	int n = c->nsamples;
+
+	if (n < 3 || !c->samples_ms)
+		return 0;
+	t = malloc((size_t)n * sizeof(*t));
+	if (!t)
+		return 0;
+	memcpy(t, c->samples_ms, (size_t)n * sizeof(*t));
+	med = median_of(t, n);
+	for (int i = 0; i < n; i++)
+		t[i] = fabs(t[i] - med);
+	mad = median_of(t, n);
+	free(t);
+	return med > 0 ? MAD_TO_SIGMA * mad / med * fabs(c->value.median) : 0;
+}
+
+/* Distribution of one case over the devices of one model. */
+static gm_status fleet_case(const struct gm_multi_run *m, const char *model, const char *name, double k,
+			    struct gm_fleet_case *fc)
+{
+	double *v = calloc((size_t)m->n * 3 + 1, sizeof(double)), *dev = v + m->n, *own = dev + m->n;
+	const struct gm_case_result *c0 = NULL;
+	int n = 0, hib;
+
+	if (!v)
+		return gm_fail(GM_ERR_NOMEM, "out of memory");
+	memset(fc, 0, sizeof(*fc));
+	for (int d = 0; d < m->n; d++) {
+		const struct gm_case_result *c = strcmp(model_of(m, d), model) ? NULL : ok_case(m, d, name);
+		if (!c)
+			continue;
+		c0 = c0 ? c0 : c;
+		own[n] = sample_noise(c);
+		v[n++] = c->value.median;
+	}
+	snprintf(fc->name, sizeof(fc->name), "%s", name);
+	snprintf(fc->model, sizeof(fc->model), "%s", model);
+	fc->n = n;
+	if (!n) {
+		free(v);
+		return GM_OK;
+	}
+	fc->unit = c0->unit;
+	hib = gm_unit_higher_is_better(c0->unit);
+	memcpy(dev, v, (size_t)n * sizeof(double));
+	fc->median = median_of(dev, n);
+	fc->min = dev[0];
+	fc->max = dev[n - 1];
+	for (int i = 0; i < n; i++)
+		dev[i] = fabs(v[i] - fc->median);
+	fc->spread = n >= 3 ? MAD_TO_SIGMA * median_of(dev, n) : 0;
+	fc->spread = fmax(fc->spread, median_of(own, n));
+	fc->spread = fmax(fc->spread, MIN_SPREAD_FRAC * fabs(fc->median));
+	free(v);
+	fc->out = calloc((size_t)m->n, sizeof(*fc->out));
+	if (!fc->out)
+		return gm_fail(GM_ERR_NOMEM, "out of memory");
+	for (int d = 0; d < m->n; d++) {
+		const struct gm_case_result *c = strcmp(model_of(m, d), model) ? NULL : ok_case(m, d, name);
+		double worse;
+		if (!c || fc->spread <= 0)
+			continue;
+		worse = hib ? fc->median - c->value.median : c->value.median - fc->median;
+		if (worse <= k * fc->spread)
+			continue;
+		struct gm_fleet_outlier *o = &fc->out[fc->noutliers++];
+		o->device = d;
+		o->value = c->value.median;
+		o->median = fc->median;
+		o->spread = fc->spread;
+		o->spreads_below = worse / fc->spread;
+		o->pct = fc->median ? -100.0 * worse / fabs(fc->median) : 0;
+		likely_cause(m, d, model, c->family, o->cause, sizeof(o->cause));
+	}
+	return GM_OK;
+}
+
+static int seen_before(const struct gm_fleet *fl, int upto, const char *model, const char *name)
+{
+	for (int i = 0; i < upto; i++)
+		if (!strcmp(fl->cases[i].model, model) && !strcmp(fl->cases[i].name, name))
+			return 1;
+	return 0;
+}
+
+gm_status gm_fleet_compute(const struct gm_multi_run *m, double k, struct gm_fleet *fl)
+{
+	int total = 0;
+
+	memset(fl, 0, sizeof(*fl));
+	fl->k = k;
+	for (int d = 0; d < m->n; d++) {
+		total += m->runs[d].ncases;
+		if (model_of(m, d)[0] && model_index(fl, model_of(m, d)) < 0)
+			return gm_fail(GM_ERR_INVALID_ARG, "more than 16 GPU models in one run document");
+	}
+	fl->cases = calloc((size_t)total + 1, sizeof(*fl->cases));
+	if (!fl->cases)
+		return gm_fail(GM_ERR_NOMEM, "out of memory");
+	for (int g = 0; g < fl->nmodels; g++)
+		for (int d = 0; d < m->n; d++) {
+			if (strcmp(model_of(m, d), fl->models[g]))
+				continue;
+			for (int i = 0; i < m->runs[d].ncases; i++) {
+				const char *name = m->runs[d].cases[i].name;
+				if (seen_before(fl, fl->ncases, fl->models[g], name))
+					continue;
+				gm_status s = fleet_case(m, fl->models[g], name, k, &fl->cases[fl->ncases]);
+				fl->noutliers += fl->cases[fl->ncases].noutliers;
+				fl->ncases++;
+				if (s)
+					return s;
+			}
+		}
+	return GM_OK;
+}
+
+void gm_fleet_release(struct gm_fleet *fl)
+{
+	for (int i = 0; i < fl->ncases; i++)
+		free(fl->cases[i].out);
+	free(fl->cases);
+	memset(fl, 0, sizeof(*fl));
+}
+
+/* "rank 1 host:GPU 0 (0000:19:00.0)" */
+static void device_label(const struct gm_multi_run *m, int d, char *buf, size_t n)
+{
+	const struct gm_placement *p = &m->pl[d];
+	char rank[24] = "";
+
+	if (p->rank >= 0)
+		snprintf(rank, sizeof(rank), "rank %d ", p->rank);
+	snprintf(buf, n, "%s%s%sGPU %d (%s)", rank, p->host, p->host[0] ? ":" : "", p->device,
+		 p->pci_bus_id[0] ? p->pci_bus_id : "bus ?");
+}
+
+static void write_devices(FILE *f, const struct gm_multi_run *m)
+{
+	fprintf(f, "%-40s %-24s %-6s %-4s %-9s %-13s %-9s %-5s %s\n", "device", "model", "status", "numa",
+		"pcie", "sm MHz", "temp C", "procs", "cases");
+	for (int d = 0; d < m->n; d++) {
+		const struct gm_placement *p = &m->pl[d];
+		char lab[128], link[32] = "?", sm[48] = "-", temp[48] = "-";
+		if (p->pcie_gen > 0)
+			snprintf(link, sizeof(link), "Gen%d x%d", p->pcie_gen, p->pcie_width);
+		if (p->tel.samples) {
+			snprintf(sm, sizeof(sm), "%.0f-%.0f", p->tel.sm_mhz_min, p->tel.sm_mhz_max);
+			snprintf(temp, sizeof(temp), "%.0f-%.0f", p->tel.temp_c_min, p->tel.temp_c_max);
+		}
+		device_label(m, d, lab, sizeof(lab));
+		fprintf(f, "%-40s %-24.24s %-6s %-4d %-9s %-13s %-9s %-5d %d%s%s\n", lab,
+			model_of(m, d)[0] ? model_of(m, d) : "-", p->status, p->numa_node, link, sm, temp,
+			p->tel.max_processes, m->runs[d].ncases, p->message[0] ? "  " : "", p->message);
+	}
+}
+
+void gm_fleet_write(FILE *f, const struct gm_multi_run *m, const struct gm_fleet *fl)
+{
+	char a[32], b[32], c[32], e[32], lab[128];
+
+	fprintf(f, "fleet: %d device(s), mode %s, %d model(s); outlier = more than %.1f spreads worse than the median\n\n",
+		m->n, m->mode[0] ? m->mode : "?", fl->nmodels, fl->k);
+	write_devices(f, m);
+	for (int g = 0; g < fl->nmodels; g++) {
+		fprintf(f, "\n%s\n%-40s %4s %14s %12s %14s %14s  %s\n", fl->models[g], "case", "n", "median", "spread",
+			"min", "max", "outliers");
+		for (int i = 0; i < fl->ncases; i++) {
+			const struct gm_fleet_case *fc = &fl->cases[i];
+			if (strcmp(fc->model, fl->models[g]) || !fc->n)
+				continue;
+			gm_value_format(fc->median, fc->unit, a, sizeof(a));
+			gm_value_format(fc->spread, fc->unit, b, sizeof(b));
+			gm_value_format(fc->min, fc->unit, c, sizeof(c));
+			gm_value_format(fc->max, fc->unit, e, sizeof(e));
+			fprintf(f, "%-40s %4d %14s %12s %14s %14s  %d\n", fc->name, fc->n, a, b, c, e, fc->noutliers);
+		}
+	}
+	fprintf(f, "\n%d outlier(s)\n", fl->noutliers);
+	for (int i = 0; i < fl->ncases; i++)
+		for (int j = 0; j < fl->cases[i].noutliers; j++) {
+			const struct gm_fleet_outlier *o = &fl->cases[i].out[j];
+			device_label(m, o->device, lab, sizeof(lab));
+			gm_value_format(o->value, fl->cases[i].unit, a, sizeof(a));
+			gm_value_format(o->median, fl->cases[i].unit, b, sizeof(b));
+			fprintf(f, "  %s  %s: %s vs median %s (%+.1f %%, %.1f spreads worse)%s%s\n", lab,
+				fl->cases[i].name, a, b, o->pct, o->spreads_below, o->cause[0] ? "; likely: " : "",
+				o->cause);
+		}
+}
+
+static void html_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '<')
+			fputs("&lt;", f);
+		else if (*s == '>')
+			fputs("&gt;", f);
+		else if (*s == '&')
+			fputs("&amp;", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+void gm_fleet_html(FILE *f, const struct gm_multi_run *m, const struct gm_fleet *fl)
+{
+	char a[32], b[32], lab[128];
+
+	fprintf(f, "<section id=\"fleet\"><h2>Fleet: %d devices</h2>\n<p>Per case the distribution over the "
+		   "devices of one model; a device more than %.1f spreads worse than the median is listed "
+		   "below with the likely cause the data shows.</p>\n<table><tr><th>device</th><th>model</th>"
+		   "<th>status</th><th>NUMA</th><th>PCIe</th><th>SM MHz</th><th>max temp C</th></tr>\n",
+		m->n, fl->k);
+	for (int d = 0; d < m->n; d++) {
+		device_label(m, d, lab, sizeof(lab));
+		fputs("<tr><td>", f);
+		html_text(f, lab);
+		fputs("</td><td>", f);
+		html_text(f, model_of(m, d));
+		char link[32] = "?", sm[24] = "-", temp[24] = "-";
+		if (m->pl[d].pcie_gen > 0)
+			snprintf(link, sizeof(link), "Gen%d x%d", m->pl[d].pcie_gen, m->pl[d].pcie_width);
+		if (m->pl[d].tel.samples) {
+			snprintf(sm, sizeof(sm), "%.0f", m->pl[d].tel.sm_mhz_median);
+			snprintf(temp, sizeof(temp), "%.0f", m->pl[d].tel.temp_c_max);
+		}
+		fprintf(f, "</td><td>%s</td><td>%d</td><td>%s</td><td>%s</td><td>%s</td></tr>\n", m->pl[d].status,
+			m->pl[d].numa_node, link, sm, temp);
+	}
+	fprintf(f, "</table>\n<h3>%d outliers</h3>\n<table><tr><th>device</th><th>case</th><th>value</th>"
+		   "<th>median</th><th>%%</th><th>spreads</th><th>likely cause</th></tr>\n", fl->noutliers);
+	for (int i = 0; i < fl->ncases; i++)
+		for (int j = 0; j < fl->cases[i].noutliers; j++) {
+			const struct gm_fleet_outlier *o = &fl->cases[i].out[j];
+			device_label(m, o->device, lab, sizeof(lab));
+			gm_value_format(o->value, fl->cases[i].unit, a, sizeof(a));
+			gm_value_format(o->median, fl->cases[i].unit, b, sizeof(b));
+			fputs("<tr><td>", f);
+			html_text(f, lab);
+			fprintf(f, "</td><td>%s</td><td>%s</td><td>%s</td><td>%+.1f</td><td>%.1f</td><td>",
+				fl->cases[i].name, a, b, o->pct, o->spreads_below);
+			html_text(f, o->cause);
+			fputs("</td></tr>\n", f);
+		}
+	fputs("</table></section>\n", f);
+}
