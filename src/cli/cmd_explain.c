@@ -88,6 +88,9 @@ static const char usage_text[] =
 "                          blocks of --block; gid = blockIdx.x * threads per block + tid;\n"
 "                          --op load: out[gid] = in[EXPR]; --op store: out[EXPR] = in[gid].\n"
 "                          EXPR may also use gid and n.\n"
+"                          --space shared (--op load): each block copies its tile\n"
+"                          in[blockIdx.x*S .. +S) into shared memory, then\n"
+"                          out[gid] = tile[EXPR]; S = largest EXPR + 1 (<= 48 KiB)\n"
 "  --n N                   threads (default: 1 GiB per array); --block defaults to 256\n"
 "  --hint cg|cs|lu|nc      cache hint of the access (stores: cg, cs)\n"
 "  --reps N                timed samples (default 20)\n"
@@ -299,8 +302,11 @@ static int check_run(const struct explain_opts *o)
 		return gm_error(GM_EXIT_USAGE, "--n, --hint and --reps go with --run");
 	if (!o->run)
 		return 0;
-	if (o->a.space != GM_SPACE_GLOBAL)
-		return gm_error(GM_EXIT_USAGE, "--run measures global memory; --space shared is not supported yet");
+	if (o->a.space == GM_SPACE_SHARED && o->a.op == GM_OP_STORE)
+		return gm_error(GM_EXIT_USAGE, "--run --space shared measures loads from a shared tile; --op store is "
+			       "not supported with it");
+	if (o->a.space == GM_SPACE_SHARED && o->ro.hint)
+		return gm_error(GM_EXIT_USAGE, "--hint applies to global accesses, not to --space shared");
 	if (o->a.active || o->a.base || o->a.warp || o->a.block_idx[0] || o->a.block_idx[1] || o->a.block_idx[2])
 		return gm_error(GM_EXIT_USAGE, "--run times every thread of the launch: --active, --base, --warp "
 			       "and --block-idx do not apply");

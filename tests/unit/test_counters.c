@@ -192,6 +192,14 @@ static void test_cli(void **state)
 	assert_non_null(strstr(out, "--counters"));
 	/* --no-counters is an option of explain --run (--source needs the CUDA build: 0 there, 3 without) */
 	assert_int_not_equal(run_bin("explain --run --no-counters --source gid", out, sizeof(out)), GM_EXIT_USAGE);
+	/* explain --run --space shared: loads only, no hints; the generated kernel stages a tile */
+	assert_int_equal(run_bin("explain --run --space shared --op store lane", out, sizeof(out)), GM_EXIT_USAGE);
+	assert_non_null(strstr(out, "--op store is not supported"));
+	assert_int_equal(run_bin("explain --run --space shared --hint cg lane", out, sizeof(out)), GM_EXIT_USAGE);
+	if (run_bin("explain --run --space shared --source 'lane*2'", out, sizeof(out)) == 0) {
+		assert_non_null(strstr(out, "tile_[k] = in[bx_ * tile + k]"));
+		assert_non_null(strstr(out, "out[gid_] = tile_[i];"));
+	}
 	if (have_gpu())
 		return;
 	assert_int_equal(run_bin("selftest --counters", out, sizeof(out)), GM_EXIT_NO_DEVICE);
