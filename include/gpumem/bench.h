@@ -201,6 +201,7 @@ int64_t gm_case_param(const struct gm_case *c, const char *key, int64_t dflt);
 /* ---- runner (src/bench/runner.c) ---- */
 
 struct gm_run_result;
+struct gm_counters_session;
 
 struct gm_runner_opts {
 	int reps;                 /* timed samples per case */
@@ -213,6 +214,8 @@ struct gm_runner_opts {
 	/* called before each case (progress on a terminal); may be NULL */
 	void (*progress)(void *ctx, int i, int n, const struct gm_case *c);
 	void *ctx;
+	/* run --counters: after a case's samples, one profiled launch (include/gpumem/counters.h); NULL = off */
+	struct gm_counters_session *counters;
 };
 
 /* Default per-array working set for a device: 4 GiB on large GPUs, bounded by free memory. */

@@ -30,6 +30,13 @@ struct gm_jit_spec {
 	int block[3];
 	int64_t n;               /* threads */
 	enum gm_hint hint;
+	/*
+	 * GM_SPACE_SHARED (op load only): each block first copies its tile of S
+	 * elements, in[blockIdx.x * S .. + S), into shared memory (coalesced),
+	 * then out[gid] = tile[EXPR]: the warp access the model predicts for
+	 * --space shared. S = the largest EXPR + 1 (at most 48 KiB per block).
+	 */
+	enum gm_space space;
 	double bytes_hw;         /* the model's sector bytes per launch (sampled), 0 = unknown */
 };
 
@@ -41,6 +48,7 @@ struct gm_jit_info {
 	char arch[16];               /* "sm_90" */
 	gm_status status;            /* why prepare failed (GM_OK if it did not) */
 	int64_t bad_gid;             /* first thread with a negative index, -1 if none */
+	int64_t tile_elems;          /* --space shared: S, the elements of each block's tile */
 };
 
 /* Ops for the runner; NULL in a build without CUDA. */

@@ -11,6 +11,7 @@
 #include "gpumem/status.h"
 #include "gpumem/gpu.h"
 #include "gpumem/bench.h"
+#include "gpumem/counters.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -99,6 +100,7 @@ struct gm_case_result {
 	double launch_l1_load_sectors, launch_l1_store_sectors; /* predicted global sectors at L1 */
 	double launch_l2_load_sectors;        /* predicted load sectors L1 sends to L2 */
 	char launch_limited_by[8];            /* "DRAM", "L2", "L1" */
+	struct gm_counters counters;          /* run --counters: one profiled launch; state NONE otherwise */
 };
 
 /*

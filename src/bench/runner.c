@@ -12,6 +12,7 @@
 #include <time.h>
 #include "gpumem/bench.h"
 #include "gpumem/result.h"
+#include "bench/case_counters.h"
 
 #define GIB ((size_t)1 << 30)
 #define MAX_LAUNCHES_PER_SAMPLE 4096
@@ -355,6 +356,8 @@ static gm_status run_one(const struct gm_case *c, const struct gm_runner_opts *o
 	}
 	if (!s && ops->annotate)
 		ops->annotate(st, cr);
+	if (!s && o->counters)
+		gm_case_counters(c, ops, st, o->counters, cfg->dev, cr);
 	if (st)
 		ops->release(st);
 	if (!s) {

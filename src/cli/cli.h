@@ -25,6 +25,7 @@ int cmd_info(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
+int cmd_selftest(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_fleet(int argc, char **argv);
@@ -65,6 +66,7 @@ struct gm_run_args {
 	int quick;
 	int full;             /* --full: the long sweeps too */
 	const char *profile;  /* --profile FILE for the launch model; NULL = built-in */
+	int counters;         /* --counters: one profiled launch per case after its timing */
 	int help;
 	int all_devices;      /* --all-devices: every GPU, one after another */
 	int concurrent;       /* --concurrent: every GPU at once */
@@ -88,6 +90,7 @@ struct explain_run_opts {
 	int source;           /* print the generated CUDA source and stop */
 	double predicted_gbs; /* the launch model's prediction (explain --n), 0 = none */
 	const char *limited_by;
+	int no_counters;      /* --no-counters: skip the profiled launch */
 };
 struct gm_access;
 /* With json (a json_t *), the run is added to it as "run" instead of printed. */

@@ -88,6 +88,9 @@ static const char usage_text[] =
 "                          blocks of --block; gid = blockIdx.x * threads per block + tid;\n"
 "                          --op load: out[gid] = in[EXPR]; --op store: out[EXPR] = in[gid].\n"
 "                          EXPR may also use gid and n.\n"
+"                          --space shared (--op load): each block copies its tile\n"
+"                          in[blockIdx.x*S .. +S) into shared memory, then\n"
+"                          out[gid] = tile[EXPR]; S = largest EXPR + 1 (<= 48 KiB)\n"
 "  --n N                   threads (default: 1 GiB per array); --block defaults to 256\n"
 "  --hint cg|cs|lu|nc      cache hint of the access (stores: cg, cs)\n"
 "  --reps N                timed samples (default 20)\n"
@@ -98,6 +101,7 @@ static const char usage_text[] =
 "                          read and written, time, GB/s (2 x N x element bytes) and the limiting\n"
 "                          level; the grid is sampled in 8 windows of 256 warps when larger\n"
 "  --profile FILE          device profile (default: the built-in one, named in the output)\n"
+"  --no-counters           skip the profiled launch (CUPTI counters are read by default)\n"
 "  -h, --help              show this help\n"
 "\n"
 "examples:\n"
@@ -119,6 +123,7 @@ struct explain_opts {
 enum {
 	OPT_SPACE = 256, OPT_OP, OPT_TYPE, OPT_BYTES, OPT_BLOCK, OPT_WARP,
 	OPT_BLOCK_IDX, OPT_BASE, OPT_ACTIVE, OPT_JSON, OPT_RUN, OPT_N, OPT_HINT, OPT_REPS, OPT_DEVICE, OPT_SOURCE, OPT_PROFILE,
+	OPT_NO_COUNTERS,
 };
 
 static const struct option long_opts[] = {
@@ -139,6 +144,7 @@ static const struct option long_opts[] = {
 	{ "device", required_argument, NULL, OPT_DEVICE },
 	{ "source", no_argument, NULL, OPT_SOURCE },
 	{ "profile", required_argument, NULL, OPT_PROFILE },
+	{ "no-counters", no_argument, NULL, OPT_NO_COUNTERS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -273,6 +279,9 @@ static int set_option(struct explain_opts *o, int c, const char *val)
 	case OPT_PROFILE:
 		o->profile = val;
 		return 0;
+	case OPT_NO_COUNTERS:
+		o->ro.no_counters = 1;
+		return 0;
 	case OPT_N:
 		return parse_i64(val, &o->ro.n) < 0 || o->ro.n <= 0 || o->ro.n > ((int64_t)1 << 40) ?
 		       bad_value("n", val, "a thread count from 1 to 2^40") : 0;
@@ -311,8 +320,11 @@ static int check_run(const struct explain_opts *o)
 			       "and --block-idx do not apply");
 	if (!o->run)
 		return 0;
-	if (o->a.space != GM_SPACE_GLOBAL)
-		return gm_error(GM_EXIT_USAGE, "--run measures global memory; --space shared is not supported yet");
+	if (o->a.space == GM_SPACE_SHARED && o->a.op == GM_OP_STORE)
+		return gm_error(GM_EXIT_USAGE, "--run --space shared measures loads from a shared tile; --op store is "
+			       "not supported with it");
+	if (o->a.space == GM_SPACE_SHARED && o->ro.hint)
+		return gm_error(GM_EXIT_USAGE, "--hint applies to global accesses, not to --space shared");
 	if (o->a.active || o->a.base || o->a.warp || o->a.block_idx[0] || o->a.block_idx[1] || o->a.block_idx[2])
 		return gm_error(GM_EXIT_USAGE, "--run times every thread of the launch: --active, --base, --warp "
 			       "and --block-idx do not apply");

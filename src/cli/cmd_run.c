@@ -18,6 +18,8 @@
 #include "gpumem/profile.h"
 #include "gpumem/result.h"
 #include "gpumem/units.h"
+#include "gpumem/counters.h"
+#include "io/counters_io.h"
 
 #define DEFAULT_REPS 20
 #define QUICK_REPS 7
@@ -32,7 +34,7 @@ static void on_sigint(int sig)
 
 static const char usage_text[] =
 	"usage: gpumem run [SELECTOR...] [--json FILE] [--csv FILE] [--reps N] [--size BYTES]\n"
-	"                  [--device N] [--quick | --full] [--profile FILE]\n"
+	"                  [--device N] [--quick | --full] [--profile FILE] [--counters]\n"
 	"  SELECTOR   a family (copy), a case name (copy.v2_b16) or a prefix (stride.b4);\n"
 	"             none = the default suite ('gpumem list' shows all)\n"
 	"  --size     per-array working set, e.g. 512M, 4G (default: 4 GiB, less if memory is short)\n"
@@ -45,7 +47,9 @@ static const char usage_text[] =
 	"             (needs a build with -DGPUMEM_MPI=ON; launch with mpirun or srun)\n"
 	"  --barrier  with --mpi: every case starts on all ranks at once\n"
 	"  --timeout S    stop a device's run after S seconds and report it (multi-device runs)\n"
-	"  --profile  device profile of the launch model (default: the built-in one nearest the device)\n";
+	"  --profile  device profile of the launch model (default: the built-in one nearest the device)\n"
+	"  --counters after each case's timing, one profiled launch with CUPTI (libcupti.so.13):\n"
+	"             DRAM/L2/L1 counters, sectors per request vs the model, the bottleneck\n";
 
 struct run_ctx {
 	struct gm_run_args args;
@@ -54,6 +58,7 @@ struct run_ctx {
 	const struct gm_case **cases;
 	int ncases;
 	struct gm_run_result res;
+	struct gm_counters_session *counters;
 };
 
 static double now_s(void)
@@ -177,6 +182,33 @@ static int write_outputs(struct run_ctx *x)
 	return code;
 }
 
+/* --counters: one line and a run without them when CUPTI cannot count here. */
+static void open_counters(struct run_ctx *x)
+{
+	if (!x->args.counters)
+		return;
+	if (gm_counters_open(GM_CSET_CASE, &x->counters)) {
+		fprintf(stderr, "warning: %s\n", gm_last_error());
+		gm_clear_error();
+		x->counters = NULL;
+		return;
+	}
+	fprintf(stderr, "counters: CUPTI range profiler, %d replay passes per kernel, after each case's timing\n",
+		gm_counters_passes(x->counters));
+}
+
+/* Once, if the profiler stopped counting during the run (privileges, another tool). */
+static void counters_said_off(struct run_ctx *x)
+{
+	for (int i = 0; i < x->res.ncases; i++)
+		if (x->res.cases[i].counters.state == GM_COUNTERS_ERROR &&
+		    strstr(x->res.cases[i].counters.note, "counters off:")) {
+			fprintf(stderr, "warning: %s (from case %s on)\n", x->res.cases[i].counters.note,
+				x->res.cases[i].name);
+			return;
+		}
+}
+
 static int run_suite(struct run_ctx *x)
 {
 	struct gm_runner_opts o = { 0 };
@@ -191,6 +223,7 @@ static int run_suite(struct run_ctx *x)
 	o.seed = x->res.seed;
 	o.stop = &stop_flag;
 	o.progress = isatty(STDERR_FILENO) ? progress : NULL;
+	o.counters = x->counters;
 	signal(SIGINT, on_sigint);
 	signal(SIGTERM, on_sigint);
 	if (gm_gpu_state_read(&x->res.state_before))
@@ -258,9 +291,12 @@ static int run_main(struct run_ctx *x, int argc, char **argv)
 	if (code)
 		return code;
 	describe_run(x, argc, argv);
+	open_counters(x);
 	code = run_suite(x);
 	predict_launches(x);
 	gm_table_write(stdout, &x->res);
+	gm_counters_table_write(stdout, &x->res);
+	counters_said_off(x);
 	gm_derived_write(stdout, &x->res);
 	gm_spec_write(stdout, &x->res);
 	printf("\n%d cases in %.1f s on %s (peak %.1f GB/s); GB = 1e9 B, reads + writes counted\n",
@@ -298,6 +334,7 @@ int cmd_run(int argc, char **argv)
 		gm_outfile_abort(&x.json);
 	if (x.have_csv)
 		gm_outfile_abort(&x.csv);
+	gm_counters_close(x.counters);
 	gm_gpu_close();
 	gm_result_release(&x.res);
 	free(x.cases);

@@ -11,6 +11,8 @@
 #include "gpumem/jit.h"
 #include "gpumem/result.h"
 #include "bench/family.h"
+#include "gpumem/counters.h"
+#include "io/counters_io.h"
 
 #define RUN_SAMPLES 1024  /* warps the model samples over the launch */
 
@@ -67,6 +69,27 @@ static int bad_index(const struct gm_access *a, int64_t n, int64_t gid)
 			(long long)idx);
 }
 
+/* The model's per-warp figures beside the counted ones, then the counter lines. */
+static void print_counted(const struct gm_case_result *cr, const struct gm_launch_sample *ls,
+			  const struct gm_jit_spec *sp)
+{
+	const struct gm_counters *c = &cr->counters;
+	int st = sp->op == GM_OP_STORE;
+	double req = st ? c->gst_requests : c->gld_requests, sec = st ? c->gst_sectors : c->gld_sectors;
+
+	if (c->state == GM_COUNTERS_OK && sp->space == GM_SPACE_SHARED && c->smem_ld_inst > 0)
+		printf("  per warp      tile loads: model %.0f wavefronts (ideal %.0f); counted %.2f wavefronts and %.2f "
+		       "bank conflicts per shared load instruction (%.0f instructions)\n",
+		       cr->npred ? cr->pred[0].per_request : 0, cr->npred ? cr->pred[0].ideal : 0,
+		       c->smem_ld_wavefronts / c->smem_ld_inst, c->smem_ld_conflicts / c->smem_ld_inst, c->smem_ld_inst);
+	else if (c->state == GM_COUNTERS_OK && ls->warps > 0 && req > 0)
+		printf("  per warp      EXPR side (%s): model %.2f requests, %.2f sectors per warp access; counted "
+		       "%.2f requests, %.2f sectors per warp (%.2f per request; %.0f requests over %lld warps)\n",
+		       st ? "stores" : "loads", ls->requests_per_warp, ls->sectors_per_warp, req / (double)ls->warps,
+		       sec / (double)ls->warps, sec / req, req, (long long)ls->warps);
+	gm_counters_lines_write(stdout, c, cr->ms.median * 1e-3);
+}
+
 static void print_run(const struct gm_run_result *r, const struct gm_case_result *cr, const struct gm_jit_info *in,
 		      const struct gm_launch_sample *ls, const struct gm_jit_spec *sp, double pred_gbs)
 {
@@ -87,15 +110,25 @@ static void print_run(const struct gm_run_result *r, const struct gm_case_result
 	printf("  validated     every thread's element\n");
 	printf("  measured      %.1f GB/s (median of %d; min %.1f, max %.1f; CoV %.2f %%), %.4f ms per launch\n",
 	       cr->gbs_median, cr->ms.n, cr->gbs_min, cr->gbs_max, cr->ms.cov_pct, cr->ms.median);
-	printf("  model         %.2f sectors per warp on the EXPR side over %d sampled warps of %lld\n",
-	       ls->sectors_per_warp, ls->sampled, (long long)ls->warps);
+	if (sp->space == GM_SPACE_SHARED)
+		printf("  model         %.0f wavefronts per warp access of the tile (ideal %.0f), warp 0 of block 0\n",
+		       cr->npred ? cr->pred[0].per_request : 0, cr->npred ? cr->pred[0].ideal : 0);
+	else
+		printf("  model         %.2f sectors per warp on the EXPR side over %d sampled warps of %lld\n",
+		       ls->sectors_per_warp, ls->sampled, (long long)ls->warps);
 	if (cr->pred_gbs > 0)
 		printf("  model bound   %.1f GB/s (peak %.1f x useful / sector bytes); measured / bound %.0f %%\n",
 		       cr->pred_gbs, r->dev.peak_gbs, 100.0 * cr->gbs_median / cr->pred_gbs);
-	printf("  bytes         2 x n x %d (one read, one write per thread), GB = 1e9\n", sp->elem_bytes);
+	if (sp->space == GM_SPACE_SHARED)
+		printf("  bytes         (tiles %lld x %lld + n) x %d (every tile read once, one write per thread), "
+		       "GB = 1e9\n", (long long)(in->in_elems / (in->tile_elems ? in->tile_elems : 1)),
+		       (long long)in->tile_elems, sp->elem_bytes);
+	else
+		printf("  bytes         2 x n x %d (one read, one write per thread), GB = 1e9\n", sp->elem_bytes);
 	if (pred_gbs > 0)
 		printf("  launch model  predicted %.1f GB/s, measured %.1f GB/s: measured / predicted %.0f %%\n",
 		       pred_gbs, cr->gbs_median, 100.0 * cr->gbs_median / pred_gbs);
+	print_counted(cr, ls, sp);
 }
 
 static void add_json(json_t *obj, const struct gm_run_result *r, const struct gm_case_result *cr,
@@ -131,6 +164,11 @@ static void add_json(json_t *obj, const struct gm_run_result *r, const struct gm
 	}
 	json_object_set_new(run, "model_sampled_warps", json_integer(ls->sampled));
 	json_object_set_new(run, "model_sectors_per_warp", json_real(ls->sectors_per_warp));
+	json_object_set_new(run, "space", json_string(sp->space == GM_SPACE_SHARED ? "shared" : "global"));
+	if (sp->space == GM_SPACE_SHARED)
+		json_object_set_new(run, "tile_elems", json_integer((json_int_t)in->tile_elems));
+	if (cr->counters.state != GM_COUNTERS_NONE)
+		json_object_set_new(run, "counters", (json_t *)gm_counters_json(&cr->counters));
 	json_object_set_new(obj, "run", run);
 }
 
@@ -160,6 +198,7 @@ int explain_run(const struct gm_access *acc, const struct explain_run_opts *ro, 
 	memcpy(sp.block, acc->block, sizeof(sp.block));
 	sp.n = acc->n_threads;
 	sp.hint = ro->hint;
+	sp.space = acc->space;
 	if (ro->source) {
 		static char src[16384];
 		s = gm_jit_source(&sp, src, sizeof(src));
@@ -181,7 +220,9 @@ int explain_run(const struct gm_access *acc, const struct explain_run_opts *ro, 
 	if ((double)sp.n / tpb > 2147483647.0)
 		return gm_error(GM_EXIT_USAGE, "--n %lld threads in blocks of %.0f need more than 2^31-1 blocks",
 				(long long)sp.n, tpb);
-	rc = sample_bytes(acc, sp.n, &sp.bytes_hw, &ls);
+	memset(&ls, 0, sizeof(ls));
+	ls.warps = (sp.n + GM_WARP_SIZE - 1) / GM_WARP_SIZE;
+	rc = acc->space == GM_SPACE_SHARED ? 0 : sample_bytes(acc, sp.n, &sp.bytes_hw, &ls);
 	if (rc)
 		return rc;
 	gm_jit_set(&sp, &info);
@@ -189,7 +230,7 @@ int explain_run(const struct gm_access *acc, const struct explain_run_opts *ro, 
 	snprintf(c.name, sizeof(c.name), "explain.run");
 	snprintf(c.label, sizeof(c.label), "run");
 	c.family = &jit_family;
-	c.kind = GM_KIND_DRAM;
+	c.kind = acc->space == GM_SPACE_SHARED ? GM_KIND_MEASURE : GM_KIND_DRAM;
 	c.unit = GM_UNIT_GBS;
 	c.timing = GM_TIME_EVENTS;
 	c.patterns[0].space = acc->space;
@@ -203,7 +244,13 @@ int explain_run(const struct gm_access *acc, const struct explain_run_opts *ro, 
 	o.warmup = 2;
 	o.min_sample_ms = 0.5;
 	o.seed = 0x5eed1234u;
+	if (!ro->no_counters && gm_counters_open(GM_CSET_CASE, &o.counters)) {
+		fprintf(stderr, "warning: %s\n", gm_last_error());
+		gm_clear_error();
+		o.counters = NULL;
+	}
 	s = gm_run_cases(&cp, 1, &o, &r.dev, &r);
+	gm_counters_close(o.counters);
 	if (s)
 		rc = gm_error(gm_exit_code(s), "%s", gm_last_error());
 	else if (r.ncases == 1 && json)

@@ -22,6 +22,7 @@ static const struct command commands[] = {
 	{ "calibrate", cmd_calibrate, "measure the device profile of the launch model (-o FILE)" },
 	{ "predict", cmd_predict, "re-predict a saved run's bandwidth cases with the launch model" },
 	{ "explain", cmd_explain, "predict sectors / bank conflicts of one warp access, or a launch with --n (no GPU)" },
+	{ "selftest", cmd_selftest, "--counters: check the model against this GPU's hardware counters" },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

@@ -34,6 +34,8 @@ static gm_status parse_one(int argc, char **argv, int *i, struct gm_run_args *a)
 		a->quick = 1;
 	else if (!strcmp(argv[*i], "--full"))
 		a->full = 1;
+	else if (!strcmp(argv[*i], "--counters"))
+		a->counters = 1;
 	else if (!strcmp(argv[*i], "--all-devices"))
 		a->all_devices = 1;
 	else if (!strcmp(argv[*i], "--concurrent"))

@@ -1,6 +1,7 @@
 /* json_write.c - the run document (schema docs/SCHEMA.md) through jansson. */
 #include <jansson.h>
 #include <stdio.h>
+#include "io/counters_io.h"
 #include "gpumem/io.h"
 #include "io/json_keys.h"
 
@@ -140,6 +141,8 @@ static json_t *case_json(const struct gm_case_result *c)
 	json_object_set_new(o, K_C_VALUE, value_json(&c->value, 0));
 	json_object_set_new(o, K_C_EXTRAS, values_json(c->extras, c->nextras));
 	json_object_set_new(o, K_C_NOTES, values_json(c->notes, c->nnotes));
+	if (c->counters.state != GM_COUNTERS_NONE)
+		json_object_set_new(o, "counters", (json_t *)gm_counters_json(&c->counters));
 	return o;
 }
 

@@ -9,8 +9,11 @@
  *   gm_x_fill   in[k] holds k (xor the seed) in its first words, so a value
  *               names the element it came from;
  *   gm_x_run    the timed kernel: out[gid] = in[EXPR] or out[EXPR] = in[gid];
+ *               with --space shared, each block copies its tile of S elements
+ *               in[bx*S ..) into shared memory and does out[gid] = tile[EXPR];
  *   gm_x_check  every thread checks its own element: a load must have fetched
- *               in[EXPR(gid)]; a stored value names its writer w, which must
+ *               in[EXPR(gid)] (through a tile: in[bx*S + EXPR(gid)]); a stored
+ *               value names its writer w, which must
  *               be a thread with EXPR(w) == the index it was found at.
  */
 #include <dlfcn.h>
@@ -24,6 +27,7 @@
 #include "gpumem/model.h"
 
 #define JIT_SRC_MAX 16384
+#define JIT_TILE_MAX (48 * 1024)  /* dynamic shared memory without the opt-in attribute */
 
 static struct {
 	nvrtcResult (*create)(nvrtcProgram *, const char *, const char *, int, const char *const *,
@@ -72,6 +76,7 @@ struct jit_state {
 	long long *range;                /* lo, hi, first negative gid */
 	unsigned long long *bad;         /* count, first gid */
 	int64_t in_elems, out_elems;
+	long long tile;                  /* --space shared: elements per block's tile; 0 = global */
 	unsigned grid;
 	uint32_t seed;
 	const struct gm_device_info *dev;
@@ -132,14 +137,46 @@ static const char *store_stmt(enum gm_hint h)
 	}
 }
 
-static int build_source(const struct gm_jit_spec *sp, char *src, size_t n)
+/* The timed kernel: global (out[gid] = in[EXPR] or out[EXPR] = in[gid]) or through a shared tile. */
+static int build_run(const struct gm_jit_spec *sp, char *run, size_t n)
 {
 	char stmt[64];
+	int k;
 
-	if (sp->op == GM_OP_LOAD)
-		snprintf(stmt, sizeof(stmt), "out[gid_] = %s;", load_expr(sp->hint));
-	else
-		snprintf(stmt, sizeof(stmt), "%s", store_stmt(sp->hint));
+	if (sp->space == GM_SPACE_SHARED)
+		k = snprintf(run, n,
+			"extern \"C\" __global__ void gm_x_run(const T *__restrict__ in, T *__restrict__ out, long long n_arg, long long tile) {\n"
+			"  extern __shared__ __align__(16) unsigned char smem_[];\n"
+			"  T *tile_ = (T *)smem_;\n%s"
+			"  const long long per_ = bdx_ * bdy_ * bdz_;\n"
+			"  for (long long k = tid_; k < tile; k += per_) tile_[k] = in[bx_ * tile + k];\n"
+			"  __syncthreads();\n"
+			"  if (gid_ >= n_) return;\n"
+			"  long long i = (%s);\n"
+			"  out[gid_] = tile_[i];\n"
+			"}\n", gm_expr_c_prelude(), sp->expr_c);
+	else {
+		if (sp->op == GM_OP_LOAD)
+			snprintf(stmt, sizeof(stmt), "out[gid_] = %s;", load_expr(sp->hint));
+		else
+			snprintf(stmt, sizeof(stmt), "%s", store_stmt(sp->hint));
+		k = snprintf(run, n,
+			"extern \"C\" __global__ void gm_x_run(const T *__restrict__ in, T *__restrict__ out, long long n_arg, long long tile) {\n%s"
+			"  (void)tile;\n"
+			"  if (gid_ >= n_) return;\n"
+			"  long long i = (%s);\n"
+			"  %s\n"
+			"}\n", gm_expr_c_prelude(), sp->expr_c, stmt);
+	}
+	return k > 0 && (size_t)k < n ? 0 : -1;
+}
+
+static int build_source(const struct gm_jit_spec *sp, char *src, size_t n)
+{
+	char run[8192];
+
+	if (build_run(sp, run, sizeof(run)) < 0)
+		return -1;
 	int k = snprintf(src, n,
 		"#pragma nv_diag_suppress 177\n"
 		"typedef %s T;\n"
@@ -173,24 +210,20 @@ static int build_source(const struct gm_jit_spec *sp, char *src, size_t n)
 		"  for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < count; k += (long long)gridDim.x * blockDim.x)\n"
 		"    p[k] = make(k, s);\n"
 		"}\n"
-		"extern \"C\" __global__ void gm_x_run(const T *__restrict__ in, T *__restrict__ out, long long n_arg) {\n%s"
-		"  if (gid_ >= n_) return;\n"
-		"  long long i = (%s);\n"
-		"  %s\n"
-		"}\n"
+		"%s"
 		"extern \"C\" __global__ void gm_x_check(const T *in, const T *out, long long n_arg, unsigned s, unsigned long long *bad,\n"
-		"                                      long long bdx, long long bdy, long long bdz) {\n"
+		"                                      long long bdx, long long bdy, long long bdz, long long tile) {\n"
 		"  for (long long g = blockIdx.x * (long long)blockDim.x + threadIdx.x; g < n_arg; g += (long long)gridDim.x * blockDim.x) {\n"
 		"    long long i = index_of(g, n_arg, bdx, bdy, bdz);\n"
 		"    bool ok;\n"
-		"    if (%d) { ok = same(out[g], make(i, s)); }\n"
+		"    if (tile > 0) { ok = same(out[g], make(g / (bdx * bdy * bdz) * tile + i, s)); }\n"
+		"    else if (%d) { ok = same(out[g], make(i, s)); }\n"
 		"    else { long long w = writer(out[i], s); ok = w >= 0 && w < n_arg && index_of(w, n_arg, bdx, bdy, bdz) == i; }\n"
 		"    if (!ok) { atomicAdd(&bad[0], 1ull); atomicMin(&bad[1], (unsigned long long)g); }\n"
 		"  }\n"
 		"}\n",
 		elem_type(sp->elem_bytes), make_fn(sp->elem_bytes), sp->expr_c, gm_expr_c_prelude(), sp->expr_c,
-		gm_expr_c_prelude(), sp->expr_c,
-		stmt, sp->op == GM_OP_LOAD);
+		run, sp->op == GM_OP_LOAD);
 	return k > 0 && (size_t)k < n ? 0 : -1;
 }
 
@@ -239,10 +272,15 @@ static gm_status compile(struct jit_state *s, const char *src, char **cubin)
 	return GM_OK;
 }
 
+static gm_status launch_smem(cudaKernel_t k, unsigned grid, dim3 block, void **args, size_t smem)
+{
+	GM_CU(cudaLaunchKernel((const void *)k, dim3(grid), block, args, smem, gm_stream()));
+	return GM_OK;
+}
+
 static gm_status launch(cudaKernel_t k, unsigned grid, dim3 block, void **args)
 {
-	GM_CU(cudaLaunchKernel((const void *)k, dim3(grid), block, args, 0, gm_stream()));
-	return GM_OK;
+	return launch_smem(k, grid, block, args, 0);
 }
 
 static dim3 block_of(const struct jit_state *s)
@@ -274,6 +312,18 @@ static gm_status index_range(struct jit_state *s)
 		next_info->index_hi = r[1];
 	}
 	int64_t reach = (int64_t)r[1] + 1;
+	if (s->spec.space == GM_SPACE_SHARED) {
+		if (reach * s->spec.elem_bytes > JIT_TILE_MAX)
+			return gm_fail(GM_ERR_INVALID_ARG, "--space shared: the tile must hold indices 0..%lld, %lld B per "
+				       "block; --run allows %d B of shared memory per block", r[1],
+				       (long long)(reach * s->spec.elem_bytes), JIT_TILE_MAX);
+		s->tile = reach;
+		s->in_elems = (int64_t)s->grid * reach;
+		s->out_elems = s->spec.n;
+		if (next_info)
+			next_info->tile_elems = reach;
+		return GM_OK;
+	}
 	s->in_elems = s->spec.op == GM_OP_LOAD ? reach : s->spec.n;
 	s->out_elems = s->spec.op == GM_OP_LOAD ? s->spec.n : reach;
 	return GM_OK;
@@ -384,7 +434,8 @@ static gm_status jit_prepare(const struct gm_case *c, const struct gm_run_cfg *c
 		next_info->in_elems = s->in_elems;
 		next_info->out_elems = s->out_elems;
 	}
-	t->bytes_useful = 2.0 * (double)s->spec.n * s->spec.elem_bytes;
+	/* global bytes: n read + n written; through shared, every tile is read once */
+	t->bytes_useful = (double)(s->tile ? s->in_elems + s->spec.n : 2 * s->spec.n) * s->spec.elem_bytes;
 	t->bytes_hw = s->spec.bytes_hw > 0 ? s->spec.bytes_hw : t->bytes_useful;
 	t->working_set = (s->in_elems + s->out_elems) * s->spec.elem_bytes;
 	*state = s;
@@ -395,9 +446,9 @@ static gm_status jit_launch(void *state)
 {
 	struct jit_state *s = (struct jit_state *)state;
 	long long n = s->spec.n;
-	void *args[] = { &s->in, &s->out, &n };
+	void *args[] = { &s->in, &s->out, &n, &s->tile };
 
-	return launch(s->k_run, s->grid, block_of(s), args);
+	return launch_smem(s->k_run, s->grid, block_of(s), args, (size_t)(s->tile * s->spec.elem_bytes));
 }
 
 static gm_status jit_verify(void *state, char *why, size_t nwhy)
@@ -406,7 +457,7 @@ static gm_status jit_verify(void *state, char *why, size_t nwhy)
 	unsigned long long bad[2] = { 0, ~0ull };
 	long long n = s->spec.n;
 	long long bd[3] = { s->spec.block[0], s->spec.block[1], s->spec.block[2] };
-	void *args[] = { &s->in, &s->out, &n, &s->seed, &s->bad, &bd[0], &bd[1], &bd[2] };
+	void *args[] = { &s->in, &s->out, &n, &s->seed, &s->bad, &bd[0], &bd[1], &bd[2], &s->tile };
 	gm_status st = gm_poison(s->out, (size_t)(s->out_elems * s->spec.elem_bytes));
 
 	if (!st)

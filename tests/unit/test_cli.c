@@ -168,7 +168,7 @@ static void test_explain_run_args(void **state)
 	(void)state;
 	assert_int_equal(run_bin("explain --reps 5 gid", out, sizeof(out)), GM_EXIT_USAGE);
 	assert_non_null(strstr(out, "go with --run"));
-	assert_int_equal(run_bin("explain --run --space shared lane", out, sizeof(out)), GM_EXIT_USAGE);
+	assert_int_equal(run_bin("explain --run --space shared --op store lane", out, sizeof(out)), GM_EXIT_USAGE);
 	assert_int_equal(run_bin("explain --run --op store --type short gid", out, sizeof(out)), GM_EXIT_USAGE);
 	assert_int_equal(run_bin("explain --run --op store --hint nc gid", out, sizeof(out)), GM_EXIT_USAGE);
 	assert_int_equal(run_bin("explain --run --n 0 gid", out, sizeof(out)), GM_EXIT_USAGE);

@@ -1,0 +1,21 @@
+/*
+ * counters_io.h - rendering of run --counters: the "counters" JSON object of
+ * a case (docs/SCHEMA.md) and the counters table (src/io/counters_text.c).
+ */
+#ifndef GPUMEM_IO_COUNTERS_IO_H
+#define GPUMEM_IO_COUNTERS_IO_H
+
+#include <stdio.h>
+#include "gpumem/counters.h"
+#include "gpumem/result.h"
+
+/* A new jansson object (json_t *) for c; NULL on out of memory. */
+void *gm_counters_json(const struct gm_counters *c);
+
+/* The counters table of every case that has counters: sectors/request, DRAM bytes vs claim, bottleneck. */
+void gm_counters_table_write(FILE *f, const struct gm_run_result *r);
+
+/* One case's counters as indented lines (explain --run). */
+void gm_counters_lines_write(FILE *f, const struct gm_counters *c, double seconds);
+
+#endif

@@ -1,0 +1,55 @@
+/* counters_json.c - the "counters" object of a case result (docs/SCHEMA.md, "counters"). */
+#include <jansson.h>
+#include "io/counters_io.h"
+
+static const char *state_name(enum gm_counters_state s)
+{
+	switch (s) {
+	case GM_COUNTERS_OK: return "ok";
+	case GM_COUNTERS_NA: return "n/a";
+	case GM_COUNTERS_ERROR: return "error";
+	default: return "none";
+	}
+}
+
+static json_t *bottleneck_json(const struct gm_bottleneck *b)
+{
+	return json_pack("{s:{s:f, s:f, s:f, s:f}, s:s, s:s, s:s}", "pct_of_peak", "dram", b->pct[GM_LEVEL_DRAM],
+			 "l2", b->pct[GM_LEVEL_L2], "l1_shared", b->pct[GM_LEVEL_L1], "issue", b->pct[GM_LEVEL_ISSUE],
+			 "primary", b->primary, "secondary", b->secondary, "advice", b->advice);
+}
+
+void *gm_counters_json(const struct gm_counters *c)
+{
+	json_t *o = json_pack("{s:s, s:s}", "state", state_name(c->state), "note", c->note);
+
+	if (!o || c->state != GM_COUNTERS_OK)
+		return o;
+	json_object_set_new(o, "kernels", json_integer(c->kernels));
+	json_object_set_new(o, "passes", json_integer(c->passes));
+	json_object_set_new(o, "duration_ns", json_real(c->duration_ns));
+	json_object_set_new(o, "dram", json_pack("{s:f, s:f}", "read_bytes", c->dram_read_bytes, "write_bytes",
+						 c->dram_write_bytes));
+	json_object_set_new(o, "l2", json_pack("{s:f, s:f}", "sectors", c->l2_sectors, "hit_pct", c->l2_hit_pct));
+	json_object_set_new(o, "global", json_pack("{s:f, s:f, s:f, s:f, s:f, s:f}", "load_requests", c->gld_requests,
+						   "load_sectors", c->gld_sectors, "store_requests", c->gst_requests,
+						   "store_sectors", c->gst_sectors, "load_sectors_per_request",
+						   gm_counters_spr(c, 0), "store_sectors_per_request",
+						   gm_counters_spr(c, 1)));
+	json_object_set_new(o, "shared", json_pack("{s:f, s:f, s:f, s:f, s:f, s:f}", "load_wavefronts",
+						   c->smem_ld_wavefronts, "store_wavefronts", c->smem_st_wavefronts,
+						   "load_bank_conflicts", c->smem_ld_conflicts, "store_bank_conflicts",
+						   c->smem_st_conflicts, "load_instructions", c->smem_ld_inst,
+						   "store_instructions", c->smem_st_inst));
+	json_object_set_new(o, "achieved_occupancy_pct", json_real(c->occupancy_pct));
+	json_object_set_new(o, "issue_slot_pct", json_real(c->issue_pct));
+	json_object_set_new(o, "check", json_pack("{s:f, s:f, s:b, s:f, s:f, s:f, s:b}", "claimed_bytes",
+						  c->claimed_bytes, "dram_vs_claim_pct", c->dram_vs_claim_pct,
+						  "dram_mismatch", c->dram_mismatch, "dram_tolerance_pct",
+						  GM_COUNTERS_DRAM_TOL_PCT, "model_load_sectors_per_request",
+						  c->pred_ld_spr, "model_store_sectors_per_request", c->pred_st_spr,
+						  "spr_mismatch", c->spr_mismatch));
+	if (c->bn.valid)
+		json_object_set_new(o, "bottleneck", bottleneck_json(&c->bn));
+	return o;
+}
