@@ -2,7 +2,8 @@
 # One GPU lease does everything here; all output lands under $OUT/ (packed as
 # $OUT/session.tar.gz plus the main log). Usage: gpu_session.sh STAGE...
 # Stages: env tests quick suite full cli state sanitize (memcheck, racecheck, initcheck) initcheck probe ncu
-#         spec report peers nvtx ncu_gemm explain sass
+#         spec report peers nvtx ncu_gemm explain sass counters selftest calibrate ncu_counters
+# BUILD_DIR is the build folder or what scripts/carry_gpu.sh packed (the binaries only).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 B=${BUILD_DIR:-build}
@@ -22,7 +23,26 @@ stage_env() {
 
 stage_tests() {
   # the big-file and browser tests need no GPU and run in CI
-  ctest --test-dir "$B" --output-on-failure -j1 -E "test_big_file|report_browser" 2>&1 | tail -40
+  if [ -f "$B/CTestTestfile.cmake" ]; then
+    ctest --test-dir "$B" --output-on-failure -j1 -E "test_big_file|report_browser" 2>&1 | tail -40
+    return
+  fi
+  # a carried folder (scripts/carry_gpu.sh): the same tests, run directly
+  local pass=0 fail=0 t rc
+  for t in "$B"/tests/test_*; do
+    case $t in *test_big_file) continue ;; esac
+    GPUMEM_BIN=$bin GPUMEM_SRC=$PWD "$t" >"$W/test_$(basename "$t").log" 2>&1
+    rc=$?; [ $rc -eq 0 ] && pass=$((pass + 1)) || { fail=$((fail + 1)); tail -20 "$W/test_$(basename "$t").log"; }
+    echo "$(basename "$t"): exit $rc"
+  done
+  for t in "tests/report/cli_test.sh $bin" "tests/fleet/cli_test.sh $bin" "$B/tests/gpu/gm_probe run" \
+           "tests/gpu_validate.sh $bin"; do
+    $t >"$W/test_$(basename "${t%% *}").log" 2>&1
+    rc=$?; [ $rc -eq 0 ] && pass=$((pass + 1)) || [ $rc -eq 77 ] || { fail=$((fail + 1)); tail -20 "$W/test_$(basename "${t%% *}").log"; }
+    echo "$t: exit $rc"
+  done
+  tail -3 "$W/test_gpu_validate.sh.log"
+  echo "tests: $pass passed, $fail failed"
 }
 
 stage_quick() {
@@ -155,6 +175,54 @@ stage_explain() {
   "$bin" explain --run "gid - 1"; echo "exit $? (a negative index: want 2)"
   "$bin" explain --run "1000 - gid"; echo "exit $? (negative past warp 0: want 2)"
   "$bin" explain --run --n 1099511627776 gid; echo "exit $? (too large: want 4)"
+  # the launch model alone (no GPU work; under 100 ms for a 1 GiB launch) and beside a run
+  for e in "gid * 2" "(gid % 16384) * 16384 + gid / 16384" "gid * 8"; do
+    /usr/bin/time -f "wall %e s" "$bin" explain --n 268435456 "$e" | sed -n '/^launch/,$p'
+  done
+  /usr/bin/time -f "wall %e s" "$bin" explain --run --n 268435456 "(gid % 16384) * 16384 + gid / 16384" | sed -n '/^run on/,$p'
+  /usr/bin/time -f "wall %e s" "$bin" explain --run --n 268435456 "gid * 2" | sed -n '/^run on/,$p'
+  # shared memory: staged through a tile, counted wavefronts against the model
+  /usr/bin/time -f "wall %e s" "$bin" explain --run --space shared --block 32,32 "tx * 32 + ty" | sed -n '/^run on/,$p'
+  /usr/bin/time -f "wall %e s" "$bin" explain --run --space shared "lane * 2" | sed -n '/^run on/,$p'
+}
+
+# run --counters over the default suite (timing runs and counter runs apart): the per-case counters and bottleneck.
+stage_counters() {
+  /usr/bin/time -v "$bin" run --counters --json "$W/suite_counters.json" --csv "$W/suite_counters.csv" \
+    2>"$W/suite_counters.time" | tee "$W/suite_counters.txt" | tail -15
+  grep -E "Elapsed|Maximum resident" "$W/suite_counters.time"
+  grep -iE "counter|cupti" "$W/suite_counters.time" | head -5
+  python3 - "$W/suite_counters.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+cs = d["cases"]
+ok = [c for c in cs if c.get("status") == "ok"]
+withc = [c for c in ok if c.get("counters")]
+bott = [c for c in ok if (c.get("counters") or {}).get("bottleneck") or c.get("bottleneck")]
+print(f"cases {len(cs)}, ok {len(ok)}, with counters {len(withc)}, with a bottleneck {len(bott)}")
+print("ok cases without a bottleneck:", [c["name"] for c in ok if c not in bott][:20])
+PY
+}
+
+# The model against this GPU's counters (every probe pattern).
+stage_selftest() {
+  /usr/bin/time -f "wall %e s" "$bin" selftest --counters 2>&1 | tail -25
+}
+
+# The launch model's device profile of this GPU, then the default suite predicted with it.
+stage_calibrate() {
+  /usr/bin/time -f "wall %e s" "$bin" calibrate -o "$W/profile-calibrate.json" --json "$W/calibrate.json" 2>&1 | tee "$W/calibrate.txt" | tail -30
+}
+
+stage_suite_profile() {
+  /usr/bin/time -v "$bin" run --profile "$W/profile-calibrate.json" --json "$W/suite_profile.json" \
+    --csv "$W/suite_profile.csv" 2>"$W/suite_profile.time" | tee "$W/suite_profile.txt" | tail -20
+  grep -E "Elapsed|Maximum resident" "$W/suite_profile.time"
+}
+
+# gpumem's counters against ncu --clock-control none on the same kernels.
+stage_ncu_counters() {
+  bash scripts/counters_vs_ncu.sh "$bin" "$W/ncu_counters" 2>&1 | tail -25
 }
 
 # NVTX: ncu told to profile only the range of one case sees only that case's kernels.

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Put what scripts/gpu_session.sh needs on a GPU machine into DIR (default
+# .carry/gpu): the build folder is past the device tool's 64 MiB carry limit,
+# so only the binaries travel: gpumem, the unit-test executables (tests/) with
+# the libcmocka copy their rpath names (lib/), and the probe (tests/gpu/).
+# Then: BUILD_DIR=DIR bash scripts/gpu_session.sh STAGE... (stage_tests runs
+# the executables directly when DIR has no CTestTestfile.cmake).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+src=${BUILD_DIR:-build}
+dir=${1:-.carry/gpu}
+rm -rf "$dir"
+mkdir -p "$dir/tests/gpu" "$dir/lib"
+install -m 755 "$src/gpumem" "$dir/gpumem"
+for t in "$src"/tests/test_*; do install -m 755 -s "$t" "$dir/tests/"; done
+install -m 755 -s "$src/tests/gpu/gm_probe" "$dir/tests/gpu/"
+cp "$src/lib/libcmocka.so.0" "$dir/lib/"
+git rev-parse --short HEAD >"$dir/COMMIT"
+du -sh "$dir"
