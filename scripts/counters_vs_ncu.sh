@@ -21,6 +21,9 @@ if [ ${#cases[@]} -eq 0 ]; then
 	       banks.b04_s02 banks.b04_s32)
 fi
 ncu=${NCU:-ncu}
+# NCU_CACHE_CONTROL=none keeps ncu from flushing the caches before each pass, as gpumem's profiled launch
+# (right after the timed ones) does not: the check of why DRAM writes of small outputs differ.
+cache=${NCU_CACHE_CONTROL:-all}
 command -v "$ncu" >/dev/null || { echo "error: '$ncu' not found (set NCU=)" >&2; exit 2; }
 mkdir -p "$out"
 metrics=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors.sum
@@ -32,7 +35,7 @@ metrics+=,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_b
 {
 	echo "# $(date -u +%FT%TZ)"
 	for c in "${cases[@]}"; do
-		cmd=("$ncu" --clock-control none --csv --page raw --print-units base --metrics "$metrics"
+		cmd=("$ncu" --clock-control none --cache-control "$cache" --csv --page raw --print-units base --metrics "$metrics"
 		     --nvtx --nvtx-include "$c/" --launch-skip 1 --launch-count 1 "$bin" run "$c" --reps 1 --size 1G)
 		printf '%q ' "${cmd[@]}"; echo
 		"${cmd[@]}" 2>/dev/null | grep -E '^"(ID|[0-9])' | sed "s/^/\"$c\",/" >>"$out/ncu.csv"

@@ -223,6 +223,11 @@ stage_suite_profile() {
 # gpumem's counters against ncu --clock-control none on the same kernels.
 stage_ncu_counters() {
   bash scripts/counters_vs_ncu.sh "$bin" "$W/ncu_counters" 2>&1 | tail -25
+  tail -8 "$W/ncu_counters/ncu_vs_counters.md"
+  # the DRAM writes of small outputs: ncu without its cache flush, as gpumem profiles
+  NCU_CACHE_CONTROL=none bash scripts/counters_vs_ncu.sh "$bin" "$W/ncu_counters_nocache" stride.b04_s008 \
+    stride.b04_s032 copy.v0_b4 2>&1 | tail -5
+  grep -E "DRAM|agree" "$W/ncu_counters_nocache/ncu_vs_counters.md"
 }
 
 # NVTX: ncu told to profile only the range of one case sees only that case's kernels.

@@ -44,9 +44,12 @@ enum gm_counters_state {
 enum gm_level { GM_LEVEL_DRAM = 0, GM_LEVEL_L2 = 1, GM_LEVEL_L1 = 2, GM_LEVEL_ISSUE = 3, GM_NLEVELS = 4 };
 
 struct gm_bottleneck {
-	int valid;
+	int valid;               /* a bottleneck line exists */
+	int counted;             /* 1: read from counters (pct[] valid); 0: from what the case is (no kernel
+				    of ours to count: gm_bottleneck_uncounted) */
 	double pct[GM_NLEVELS];  /* throughput as % of peak: DRAM, L2, L1/shared, issue slots */
-	char primary[16];        /* "DRAM", "L2", "L1/shared", "issue", or "latency" */
+	char primary[16];        /* "DRAM", "L2", "L1/shared", "issue", "latency"; uncounted also "link",
+				    "host", "copy engine" */
 	char secondary[16];      /* the next level, "" when none is above 10 % */
 	char advice[200];        /* one sentence */
 };
@@ -134,6 +137,14 @@ void gm_counters_check(struct gm_counters *c, double claimed, int check_dram, do
  * headline is shared memory.
  */
 void gm_bottleneck_compute(struct gm_counters *c, double model_eff_pct, int smem_case);
+
+/*
+ * The bottleneck of a case no counter sees (c->state not OK: host-timed,
+ * copy-engine work, timed inside its kernel), from what the case is: its
+ * family, whether it is self-timed (a latency chase) and whether its unit is
+ * a time per operation. Sets bn.valid, leaves bn.counted 0 and pct[] zero.
+ */
+void gm_bottleneck_uncounted(struct gm_counters *c, const char *family, int self_timed, int time_per_op);
 
 #ifdef __cplusplus
 }

@@ -10,6 +10,8 @@
  *  - secondary = the next busiest level above 10 %;
  *  - the advice sentence comes from the model's verdict (useful share of
  *    moved sectors), the counted bank conflicts, occupancy and the primary.
+ * A case with nothing to count (host-timed, copy engine, self-timed) gets
+ * its line from what it is (gm_bottleneck_uncounted).
  */
 #include <math.h>
 #include <stdio.h>
@@ -103,6 +105,7 @@ void gm_bottleneck_compute(struct gm_counters *c, double model_eff_pct, int smem
 	b->pct[GM_LEVEL_L1] = c->l1_pct;
 	b->pct[GM_LEVEL_ISSUE] = c->issue_pct;
 	b->valid = 1;
+	b->counted = 1;
 	p = busiest(b->pct, -1);
 	q = busiest(b->pct, p);
 	if (b->pct[p] >= GM_BOTTLENECK_BUSY_PCT) {
@@ -116,4 +119,43 @@ void gm_bottleneck_compute(struct gm_counters *c, double model_eff_pct, int smem
 		p = -1;
 	}
 	advise(b, c, model_eff_pct, smem_case, p);
+}
+
+void gm_bottleneck_uncounted(struct gm_counters *c, const char *family, int self_timed, int time_per_op)
+{
+	struct gm_bottleneck *b = &c->bn;
+	const char *prim, *adv;
+	int xfer = !strcmp(family, "transfer") || !strcmp(family, "overlap") || !strcmp(family, "p2p");
+
+	if (c->state == GM_COUNTERS_OK)
+		return;
+	memset(b, 0, sizeof(*b));
+	if (self_timed) {
+		prim = "latency";
+		adv = "latency by construction: a dependent chase timed in the kernel keeps one access in flight; "
+		      "real kernels hide this latency with more warps and independent accesses";
+	} else if (!strcmp(family, "alloc")) {
+		prim = "host";
+		adv = "driver and host time, not memory traffic: keep allocation out of loops, or reuse memory "
+		      "through a stream-ordered pool (cudaMallocAsync with a release threshold)";
+	} else if (xfer && time_per_op) {
+		prim = "latency";
+		adv = "a small copy pays the per-call cost of the driver and the copy engine, not the link's "
+		      "bandwidth: batch small transfers into fewer, larger ones";
+	} else if (!strcmp(family, "p2p")) {
+		prim = "link";
+		adv = "copies between GPUs run over the NVLink or PCIe path between them, which limits them: "
+		      "compare with the link's peak in the derived results";
+	} else if (xfer) {
+		prim = "link";
+		adv = "copy-engine transfers over PCIe: the link limits them (the pcie derived results give their "
+		      "share of its peak); pinned buffers approach it, pageable ones add a host copy";
+	} else {
+		prim = "copy engine";
+		adv = "its work runs on a copy engine, outside the SMs' counters: the DRAM or link it crosses limits "
+		      "it; compare it with the family's own kernels";
+	}
+	b->valid = 1;
+	snprintf(b->primary, sizeof(b->primary), "%s", prim);
+	snprintf(b->advice, sizeof(b->advice), "%s", adv);
 }

@@ -14,17 +14,25 @@ static const char *state_name(enum gm_counters_state s)
 
 static json_t *bottleneck_json(const struct gm_bottleneck *b)
 {
-	return json_pack("{s:{s:f, s:f, s:f, s:f}, s:s, s:s, s:s}", "pct_of_peak", "dram", b->pct[GM_LEVEL_DRAM],
-			 "l2", b->pct[GM_LEVEL_L2], "l1_shared", b->pct[GM_LEVEL_L1], "issue", b->pct[GM_LEVEL_ISSUE],
-			 "primary", b->primary, "secondary", b->secondary, "advice", b->advice);
+	json_t *o = json_pack("{s:s, s:s, s:s, s:s}", "basis", b->counted ? "counters" : "case", "primary", b->primary,
+			      "secondary", b->secondary, "advice", b->advice);
+
+	if (o && b->counted)
+		json_object_set_new(o, "pct_of_peak", json_pack("{s:f, s:f, s:f, s:f}", "dram", b->pct[GM_LEVEL_DRAM],
+								"l2", b->pct[GM_LEVEL_L2], "l1_shared",
+								b->pct[GM_LEVEL_L1], "issue", b->pct[GM_LEVEL_ISSUE]));
+	return o;
 }
 
 void *gm_counters_json(const struct gm_counters *c)
 {
 	json_t *o = json_pack("{s:s, s:s}", "state", state_name(c->state), "note", c->note);
 
-	if (!o || c->state != GM_COUNTERS_OK)
+	if (!o || c->state != GM_COUNTERS_OK) {
+		if (o && c->bn.valid)
+			json_object_set_new(o, "bottleneck", bottleneck_json(&c->bn));
 		return o;
+	}
 	json_object_set_new(o, "kernels", json_integer(c->kernels));
 	json_object_set_new(o, "passes", json_integer(c->passes));
 	json_object_set_new(o, "duration_ns", json_real(c->duration_ns));

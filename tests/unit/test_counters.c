@@ -98,6 +98,45 @@ static void test_bottleneck_needs_counters(void **state)
 	assert_string_equal(c.bn.primary, "");
 }
 
+/* Cases no counter sees get their line from what they are. */
+static void test_bottleneck_uncounted(void **state)
+{
+	static const struct {
+		const char *family;
+		int self_timed, per_op;
+		const char *primary, *word;
+	} rows[] = {
+		{ "latency", 1, 0, "latency", "chase" },
+		{ "smem", 1, 0, "latency", "chase" },
+		{ "alloc", 0, 1, "host", "pool" },
+		{ "transfer", 0, 1, "latency", "batch" },
+		{ "transfer", 0, 0, "link", "pinned" },
+		{ "overlap", 0, 0, "link", "PCIe" },
+		{ "p2p", 0, 0, "link", "NVLink" },
+		{ "copy", 0, 0, "copy engine", "copy engine" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct gm_counters c = planted(0, 0, 0, 0);
+
+		c.state = GM_COUNTERS_NA;
+		gm_bottleneck_uncounted(&c, rows[i].family, rows[i].self_timed, rows[i].per_op);
+		assert_true(c.bn.valid);
+		assert_false(c.bn.counted);
+		assert_string_equal(c.bn.primary, rows[i].primary);
+		if (!strstr(c.bn.advice, rows[i].word))
+			fail_msg("row %zu: '%s' lacks '%s'", i, c.bn.advice, rows[i].word);
+	}
+	/* a counted case keeps its counted line */
+	struct gm_counters k = planted(90, 0, 0, 0);
+	gm_bottleneck_compute(&k, 100, 0);
+	gm_bottleneck_uncounted(&k, "copy", 0, 0);
+	assert_true(k.bn.valid);
+	assert_true(k.bn.counted);
+	assert_string_equal(k.bn.primary, "DRAM");
+}
+
 static void test_checks(void **state)
 {
 	struct gm_counters c = planted(90, 50, 10, 10);
@@ -212,6 +251,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bottleneck_table),
 		cmocka_unit_test(test_bottleneck_needs_counters),
+		cmocka_unit_test(test_bottleneck_uncounted),
 		cmocka_unit_test(test_checks),
 		cmocka_unit_test(test_render),
 		cmocka_unit_test(test_cli),
