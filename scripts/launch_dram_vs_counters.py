@@ -1,0 +1,21 @@
+#!/usr/bin/env python3
+"""Predicted DRAM bytes (launch model) beside the counted ones, per case, from one
+`gpumem run --counters` JSON (its cases carry both `launch` and `counters`).
+usage: launch_dram_vs_counters.py RUN.json   (5 % tolerance; below 1e6 bytes not judged)"""
+import json,sys
+d=json.load(open(sys.argv[1]))
+n=0; okr=0; okw=0; rows=[]
+for c in d['cases']:
+    L=c.get('launch'); k=c.get('counters') or {}
+    if not L or k.get('state')!='ok': continue
+    pr=L.get('dram_bytes_read',0); pw=L.get('dram_bytes_written',0)
+    cr=k['dram']['read_bytes']; cw=k['dram']['write_bytes']
+    def err(p,m): 
+        if max(p,m)<1e6: return 0.0
+        return 100*(p/m-1) if m>0 else 100.0
+    er=err(pr,cr); ew=err(pw,cw); n+=1
+    okr+=abs(er)<=5; okw+=abs(ew)<=5
+    rows.append((c['name'],pr,cr,er,pw,cw,ew))
+print(f"{n} cases: reads within 5%: {okr}, writes within 5%: {okw}, both: {sum(1 for r in rows if abs(r[3])<=5 and abs(r[6])<=5)}")
+for r in rows:
+    if abs(r[3])>5 or abs(r[6])>5: print("%-34s read %.3e/%.3e %+6.1f%%  write %.3e/%.3e %+6.1f%%"%r)
