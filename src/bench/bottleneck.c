@@ -121,41 +121,46 @@ void gm_bottleneck_compute(struct gm_counters *c, double model_eff_pct, int smem
 	advise(b, c, model_eff_pct, smem_case, p);
 }
 
+/* What limits a case no counter sees, by what it is (rule 4, METHODOLOGY.md "Bottleneck rules"). */
+enum uncounted { U_CHASE, U_HOST, U_SMALL_COPY, U_PEER, U_PCIE, U_ENGINE };
+
+static const struct {
+	const char *primary, *advice;
+} uncounted_rules[] = {
+	[U_CHASE] = { "latency", "latency by construction: a dependent chase timed in the kernel keeps one access "
+		      "in flight; real kernels hide this latency with more warps and independent accesses" },
+	[U_HOST] = { "host", "driver and host time, not memory traffic: keep allocation out of loops, or reuse "
+		     "memory through a stream-ordered pool (cudaMallocAsync with a release threshold)" },
+	[U_SMALL_COPY] = { "latency", "a small copy pays the per-call cost of the driver and the copy engine, not "
+			   "the link's bandwidth: batch small transfers into fewer, larger ones" },
+	[U_PEER] = { "link", "copies between GPUs run over the NVLink or PCIe path between them, which limits "
+		     "them: compare with the link's peak in the derived results" },
+	[U_PCIE] = { "link", "copy-engine transfers over PCIe: the link limits them (the pcie derived results give "
+		     "their share of its peak); pinned buffers approach it, pageable ones add a host copy" },
+	[U_ENGINE] = { "copy engine", "its work runs on a copy engine, outside the SMs' counters: the DRAM or link "
+		       "it crosses limits it; compare it with the family's own kernels" },
+};
+
 void gm_bottleneck_uncounted(struct gm_counters *c, const char *family, int self_timed, int time_per_op)
 {
 	struct gm_bottleneck *b = &c->bn;
-	const char *prim, *adv;
 	int xfer = !strcmp(family, "transfer") || !strcmp(family, "overlap") || !strcmp(family, "p2p");
+	enum uncounted u;
 
 	if (c->state == GM_COUNTERS_OK)
 		return;
+	if (self_timed)
+		u = U_CHASE;
+	else if (!strcmp(family, "alloc"))
+		u = U_HOST;
+	else if (xfer && time_per_op)
+		u = U_SMALL_COPY;
+	else if (!strcmp(family, "p2p"))
+		u = U_PEER;
+	else
+		u = xfer ? U_PCIE : U_ENGINE;
 	memset(b, 0, sizeof(*b));
-	if (self_timed) {
-		prim = "latency";
-		adv = "latency by construction: a dependent chase timed in the kernel keeps one access in flight; "
-		      "real kernels hide this latency with more warps and independent accesses";
-	} else if (!strcmp(family, "alloc")) {
-		prim = "host";
-		adv = "driver and host time, not memory traffic: keep allocation out of loops, or reuse memory "
-		      "through a stream-ordered pool (cudaMallocAsync with a release threshold)";
-	} else if (xfer && time_per_op) {
-		prim = "latency";
-		adv = "a small copy pays the per-call cost of the driver and the copy engine, not the link's "
-		      "bandwidth: batch small transfers into fewer, larger ones";
-	} else if (!strcmp(family, "p2p")) {
-		prim = "link";
-		adv = "copies between GPUs run over the NVLink or PCIe path between them, which limits them: "
-		      "compare with the link's peak in the derived results";
-	} else if (xfer) {
-		prim = "link";
-		adv = "copy-engine transfers over PCIe: the link limits them (the pcie derived results give their "
-		      "share of its peak); pinned buffers approach it, pageable ones add a host copy";
-	} else {
-		prim = "copy engine";
-		adv = "its work runs on a copy engine, outside the SMs' counters: the DRAM or link it crosses limits "
-		      "it; compare it with the family's own kernels";
-	}
 	b->valid = 1;
-	snprintf(b->primary, sizeof(b->primary), "%s", prim);
-	snprintf(b->advice, sizeof(b->advice), "%s", adv);
+	snprintf(b->primary, sizeof(b->primary), "%s", uncounted_rules[u].primary);
+	snprintf(b->advice, sizeof(b->advice), "%s", uncounted_rules[u].advice);
 }
