@@ -69,6 +69,22 @@ static void test_gradual(void **st)
 	assert_true(fabs(k[0].below - 20) < 1);
 }
 
+static void test_settling(void **st)
+{
+	/* the H200's L2 read curve (GB/s, MiB): past the knee the rate settles over three points; the lower
+	   plateau is where it settles (4.66 TB/s), not the median of the first two points after the fall */
+	double x[] = { 0.5, 1, 1.5, 2, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 64, 80, 128, 256 };
+	double y[] = { 11655, 10725, 9603, 9322, 8972, 8832, 8814, 8839, 8814, 8826, 8612, 7720, 8076, 8089,
+		       6111, 5051, 4717, 4659, 4657, 4657, 4650, 4653 };
+	struct gm_knee k[4];
+	double p0;
+	int n = gm_curve_knees(x, y, 22, 0.8, k, 4, &p0);
+	(void)st;
+	assert_int_equal(n, 1);
+	assert_true(fabs(k[n - 1].below - 4658) < 10);
+	assert_true(k[0].x > 40 && k[0].x < 48);
+}
+
 static void test_clock(void **st)
 {
 	struct gm_run_result r;
@@ -96,7 +112,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_one_step), cmocka_unit_test(test_two_steps), cmocka_unit_test(test_flat),
-		cmocka_unit_test(test_gradual), cmocka_unit_test(test_clock),
+		cmocka_unit_test(test_gradual), cmocka_unit_test(test_settling), cmocka_unit_test(test_clock),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
