@@ -45,6 +45,8 @@ struct gm_pattern {
 	int warp;                /* warp inside the block (usually 0) */
 	int64_t base;            /* byte offset from aligned start (offset family) */
 	char index[128];         /* index expression of warp 0 of block 0 */
+	int iters;               /* the thread repeats it (unrolled loop): 0 or 1 = once */
+	int64_t iter_step;       /* elements added to the index per iteration */
 };
 
 /*

@@ -57,10 +57,21 @@ struct gm_profile {
 /* Fill a profile's derived defaults check: GM_ERR_INVALID_ARG with the field in why. */
 gm_status gm_profile_check(const struct gm_profile *p, char *why, size_t n);
 
+/*
+ * A thread that repeats a pattern (an unrolled loop, ILP): iteration u adds
+ * u * step_bytes to every lane's address. The iterations of a warp are
+ * evaluated together, so a 64 B piece two of them share is read once.
+ */
+struct gm_repeat {
+	int iters;                    /* <= 1: once */
+	int64_t step_bytes;
+};
+
 /* One launch to predict. */
 struct gm_launch_in {
 	const struct gm_access *pats; /* global and shared patterns; index of warp 0 of block 0 */
 	int npats;
+	const struct gm_repeat *repeat; /* per pattern, or NULL: every pattern once per thread */
 	int block[3];                 /* blockDim (all patterns share it) */
 	int64_t grid_x;               /* blocks along x; 0 = all blocks in x (1D grid) */
 	int64_t n_threads;            /* thread-level executions of each pattern (>= 1) */
@@ -76,6 +87,7 @@ struct gm_launch_out {
 	int sampled;                  /* 1 when sampled_warps < warps */
 	double requests;              /* global L1 requests */
 	double l1_sectors;            /* global sectors at L1 (loads + stores) */
+	double l1_lines;              /* global 128 B lines at L1 (per request, summed): L1 time */
 	double l1_load_sectors;       /* of which loads */
 	double l2_load_sectors;       /* load sectors sent to L2 */
 	double l2_store_sectors;      /* store sector operations at L2 (partial ones count twice) */

@@ -34,8 +34,10 @@ static void offset_case(struct gm_case *c, int side, int off)
 	/* the shift is declared as a byte base, the index stays the plain thread index */
 	gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, 4, OFFSET_BLOCK, 1, rbase,
 			    "bx*%d*bdx + tid", OFFSET_ILP);
+	gm_case_pattern_repeat(c, OFFSET_ILP, OFFSET_BLOCK);
 	gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, 4, OFFSET_BLOCK, 1, wbase,
 			    "bx*%d*bdx + tid", OFFSET_ILP);
+	gm_case_pattern_repeat(c, OFFSET_ILP, OFFSET_BLOCK);
 }
 
 static int offset_enumerate(struct gm_case *out, int max)

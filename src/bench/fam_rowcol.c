@@ -43,9 +43,11 @@ static void rc_rows_patterns(struct gm_case *c, int w, int64_t p)
 		gm_case_pattern_add(c, r ? "load in row 1" : "load in row 0", GM_SPACE_GLOBAL, GM_OP_LOAD, 4,
 				    RC_BX, RC_BY, 0, "(by*32 + ty)*%lld + bx*32 + tx", (long long)p);
 		c->patterns[c->npatterns - 1].warp = r;
+		gm_case_pattern_repeat(c, RC_BX / RC_BY, (int64_t)RC_BY * p);
 		gm_case_pattern_add(c, r ? "store out row 1" : "store out row 0", GM_SPACE_GLOBAL, GM_OP_STORE,
 				    4, RC_BX, RC_BY, 0, "(by*32 + ty)*%lld + bx*32 + tx", (long long)p);
 		c->patterns[c->npatterns - 1].warp = r;
+		gm_case_pattern_repeat(c, RC_BX / RC_BY, (int64_t)RC_BY * p);
 	}
 }
 
@@ -54,8 +56,10 @@ static void rc_cols_patterns(struct gm_case *c, int w, int64_t p)
 {
 	gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, 4, RC_BX, RC_BY, 0,
 			    "(by*32 + tx)*%lld + bx*32 + ty", (long long)p);
+	gm_case_pattern_repeat(c, RC_BX / RC_BY, RC_BY);
 	gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, 4, RC_BX, RC_BY, 0,
 			    "(by*%d + bx*32 + ty)*32 + tx", w);
+	gm_case_pattern_repeat(c, RC_BX / RC_BY, RC_BY * 32);
 }
 
 static int rowcol_enumerate(struct gm_case *out, int max)

@@ -38,8 +38,10 @@ static void stride_case(struct gm_case *c, int eb, int s)
 	gm_case_param_add(c, "stride", s);
 	gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, eb, STRIDE_BLOCK, 1, 0,
 			    "(bx*%d*bdx + tid)*%d", STRIDE_ILP, s);
+	gm_case_pattern_repeat(c, STRIDE_ILP, (int64_t)STRIDE_BLOCK * s);
 	gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, eb, STRIDE_BLOCK, 1, 0,
 			    "bx*%d*bdx + tid", STRIDE_ILP);
+	gm_case_pattern_repeat(c, STRIDE_ILP, STRIDE_BLOCK);
 }
 
 static int stride_enumerate(struct gm_case *out, int max)

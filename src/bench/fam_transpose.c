@@ -55,12 +55,17 @@ static void scalar_patterns(struct gm_case *c, int v, int R, int C)
 	int t = variants[v].tile, by = variants[v].by;
 	int pitch = variants[v].smem == SM_UNPADDED ? 32 : t + 1;
 	const char *tr = variants[v].version == 5 ? "bx" : "by", *tc = variants[v].version == 5 ? "by" : "bx";
+	/* a 32-wide tile with fewer thread rows: each thread repeats its row t / by times, by rows apart (the
+	   64-wide tiles also repeat across columns, which one repeat cannot say: declared by their first) */
+	int it = t == 32 && by < t ? t / by : 1;
 
 	gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, 4, 32, by, 0,
 			    "(%s*%d + ty)*%d + %s*%d + tx", tr, t, C, tc, t);
+	gm_case_pattern_repeat(c, it, (int64_t)by * C);
 	if (variants[v].version < 0) {
 		gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, 4, 32, by, 0,
 				    "(%s*%d + ty)*%d + %s*%d + tx", tr, t, C, tc, t);
+		gm_case_pattern_repeat(c, it, (int64_t)by * C);
 		return;
 	}
 	if (variants[v].smem == SM_NONE) {
@@ -69,18 +74,24 @@ static void scalar_patterns(struct gm_case *c, int v, int R, int C)
 		return;
 	}
 	if (variants[v].smem == SM_XOR) {
+		/* the later rows' XOR differs, their banks are as conflict-free: repeated as a shift */
 		gm_case_pattern_add(c, "smem store", GM_SPACE_SHARED, GM_OP_STORE, 4, 32, by, 0,
 				    "ty*32 + (tx ^ ty)");
+		gm_case_pattern_repeat(c, it, (int64_t)by * 32);
 		gm_case_pattern_add(c, "smem load", GM_SPACE_SHARED, GM_OP_LOAD, 4, 32, by, 0,
 				    "tx*32 + (ty ^ tx)");
+		gm_case_pattern_repeat(c, it, by);
 	} else {
 		gm_case_pattern_add(c, "smem store", GM_SPACE_SHARED, GM_OP_STORE, 4, 32, by, 0,
 				    "ty*%d + tx", pitch);
+		gm_case_pattern_repeat(c, it, (int64_t)by * pitch);
 		gm_case_pattern_add(c, "smem load", GM_SPACE_SHARED, GM_OP_LOAD, 4, 32, by, 0,
 				    "tx*%d + ty", pitch);
+		gm_case_pattern_repeat(c, it, by);
 	}
 	gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, 4, 32, by, 0,
 			    "(%s*%d + ty)*%d + %s*%d + tx", tc, t, R, tr, t);
+	gm_case_pattern_repeat(c, it, (int64_t)by * R);
 }
 
 /*

@@ -69,9 +69,19 @@ void gm_case_pattern_add(struct gm_case *c, const char *what, enum gm_space spac
 	p->block[1] = by;
 	p->block[2] = 1;
 	p->base = base;
+	p->iters = 1;
+	p->iter_step = 0;
 	va_start(ap, index_fmt);
 	vsnprintf(p->index, sizeof(p->index), index_fmt, ap);
 	va_end(ap);
+}
+
+void gm_case_pattern_repeat(struct gm_case *c, int iters, int64_t step)
+{
+	if (c->npatterns > 0) {
+		c->patterns[c->npatterns - 1].iters = iters;
+		c->patterns[c->npatterns - 1].iter_step = step;
+	}
 }
 
 struct gm_case *gm_case_slot(struct gm_case *out, int max, int i, struct gm_case *scratch)

@@ -66,6 +66,13 @@ void gm_case_pattern_add(struct gm_case *c, const char *what, enum gm_space spac
 	;
 
 /*
+ * The pattern just added is repeated by each thread iters times (an unrolled
+ * loop), the index advancing by step elements each time; the launch model
+ * evaluates every iteration (docs/MODEL.md 7), the warp model the first.
+ */
+void gm_case_pattern_repeat(struct gm_case *c, int iters, int64_t step);
+
+/*
  * Enumeration helper: families write cases through this so that max == 0
  * counts only. Returns the case to fill, or a scratch case past max.
  */

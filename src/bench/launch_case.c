@@ -39,7 +39,7 @@ static int names_by(const char *index)
 }
 
 static gm_status launch_of(const struct gm_case *c, const struct gm_case_result *cr, struct gm_access *pats,
-			   struct gm_launch_in *in)
+			   struct gm_repeat *rep, struct gm_launch_in *in)
 {
 	double per_thread = 0;
 	int two_d = 0;
@@ -55,13 +55,16 @@ static gm_status launch_of(const struct gm_case *c, const struct gm_case_result 
 		pats[k].base = p->base;
 		pats[k].index = p->index;
 		pats[k].active = "1";
+		rep[k].iters = p->iters > 1 ? p->iters : 1;
+		rep[k].step_bytes = p->iter_step * p->elem_bytes;
 		if (p->space == GM_SPACE_GLOBAL)
-			per_thread += p->elem_bytes;
+			per_thread += (double)p->elem_bytes * rep[k].iters;
 		two_d |= names_by(p->index);
 	}
 	if (per_thread <= 0 || cr->traffic.bytes_useful <= 0)
 		return GM_ERR_NOT_FOUND;
 	in->pats = pats;
+	in->repeat = rep;
 	in->npats = c->npatterns;
 	memcpy(in->block, c->patterns[0].block, sizeof(in->block));
 	in->n_threads = (int64_t)llround(cr->traffic.bytes_useful / per_thread);
@@ -79,6 +82,7 @@ gm_status gm_launch_predict_case(struct gm_case_result *cr, const struct gm_prof
 {
 	const struct gm_case *c = case_named(cr->name);
 	struct gm_access pats[GM_MAX_PATTERNS];
+	struct gm_repeat rep[GM_MAX_PATTERNS];
 	struct gm_launch_in in;
 	struct gm_launch_out out;
 	gm_status s;
@@ -86,7 +90,7 @@ gm_status gm_launch_predict_case(struct gm_case_result *cr, const struct gm_prof
 	cr->launch_gbs = 0;
 	if (!c || cr->kind != GM_KIND_DRAM || cr->unit != GM_UNIT_GBS)
 		return GM_ERR_NOT_FOUND;
-	if ((s = launch_of(c, cr, pats, &in)) != GM_OK)
+	if ((s = launch_of(c, cr, pats, rep, &in)) != GM_OK)
 		return s;
 	if ((s = gm_launch_predict(&in, p, &out, NULL)) != GM_OK)
 		return s;

@@ -51,7 +51,7 @@ struct pat_state {
 };
 
 struct totals {
-	double requests, l1_sectors, l1_load, l2_load, l2_store, partial, wavefronts;
+	double requests, l1_sectors, l1_lines, l1_load, l2_load, l2_store, partial, wavefronts;
 	double read_bytes, write_bytes, fill_bytes;
 	double groups, pieces;      /* for the read density */
 	int64_t warps;
@@ -194,6 +194,7 @@ static gm_status add_warp(struct pat_state *ps, const struct gm_access *w, int64
 	gm_global_counts_of(p->lanes, elem, &p->global);
 	t->requests += (double)p->global.requests;
 	t->l1_sectors += (double)p->global.sectors;
+	t->l1_lines += (double)p->global.lines;
 	if (w->op == GM_OP_LOAD)
 		t->l1_load += (double)p->global.sectors;
 	if (w->op == GM_OP_LOAD && ps->per_warp)
@@ -254,13 +255,15 @@ static void store_sectors(struct pat_state *ps, int atom, struct totals *t)
 			bytes += v[k++] & 63;
 		v[m++] = sec << 6 | (bytes < GM_SECTOR_BYTES ? bytes : GM_SECTOR_BYTES);
 	}
-	t->write_bytes += (double)m * GM_SECTOR_BYTES;
 	for (k = 0, prev = -1; k < m; k++) {
 		int64_t cur = v[k], sec = cur >> 6, piece;
 		int full_prev = prev >= 0 && prev >> 6 == sec - 1 && (prev & 63) == GM_SECTOR_BYTES;
 		int full_next = k + 1 < m && v[k + 1] >> 6 == sec + 1 && (v[k + 1] & 63) == GM_SECTOR_BYTES;
 
 		prev = cur; /* v[k] may be overwritten below: keep the entry */
+		/* an edge sector is completed by the neighbouring run in L2: this window writes its share */
+		t->write_bytes += (cur & 63) < GM_SECTOR_BYTES && (full_prev || full_next) ? (double)(cur & 63)
+											  : GM_SECTOR_BYTES;
 		if ((cur & 63) == GM_SECTOR_BYTES || full_prev || full_next)
 			continue;
 		piece = sec * GM_SECTOR_BYTES / atom;
@@ -397,9 +400,15 @@ static gm_status walk(struct pat_state *ps, const struct gm_launch_in *in, int a
 
 			memcpy(w.block, in->block, sizeof(w.block));
 			w.n_threads = in->n_threads;
+			int iters = in->repeat && in->repeat[pi].iters > 1 ? in->repeat[pi].iters : 1;
+			int64_t base = w.base;
+
 			for (int64_t wi = first; wi < first + ww && s == GM_OK; wi++) {
 				place_warp(&w, wi, wpb, grid_x);
-				s = add_warp(&ps[pi], &w, wi / wpb, atom, t, p, err);
+				for (int u = 0; u < iters && s == GM_OK; u++) {
+					w.base = base + u * (iters > 1 ? in->repeat[pi].step_bytes : 0);
+					s = add_warp(&ps[pi], &w, wi / wpb, atom, t, p, err);
+				}
 				if (ps[pi].per_warp)
 					close_window(&ps[pi], atom, t);
 			}
@@ -463,7 +472,8 @@ static void times(const struct gm_profile *pr, struct gm_launch_out *o)
 	o->t_dram_ms = (rd / rate + wr / pr->write_gbs) / 1e6 * turnaround(pr, rd, wr);
 	o->t_l2_ms = (o->l2_load_sectors * GM_SECTOR_BYTES / pr->l2_read_gbs +
 		      o->l2_store_sectors * GM_SECTOR_BYTES / pr->l2_write_gbs) / 1e6;
-	o->t_l1_ms = (o->l1_sectors * GM_SECTOR_BYTES + o->smem_wavefronts * 128.0) / pr->l1_gbs / 1e6;
+	/* L1 serves one 128 B line (up to 4 of its sectors) per wavefront: a request costs its lines */
+	o->t_l1_ms = (o->l1_lines * 128.0 + o->smem_wavefronts * 128.0) / pr->l1_gbs / 1e6;
 	o->time_ms = o->t_dram_ms;
 	o->limited_by = "DRAM";
 	if (o->t_l2_ms > o->time_ms) {
@@ -489,6 +499,7 @@ static void scale(const struct totals *t, const struct gm_launch_in *in, struct 
 	o->sampled = t->warps < o->warps;
 	o->requests = t->requests * f;
 	o->l1_sectors = t->l1_sectors * f;
+	o->l1_lines = t->l1_lines * f;
 	o->l1_load_sectors = t->l1_load * f;
 	o->l2_load_sectors = t->l2_load * f;
 	o->l2_store_sectors = t->l2_store * f;
@@ -505,7 +516,8 @@ static void scale(const struct totals *t, const struct gm_launch_in *in, struct 
 	if (o->useful_bytes <= 0)
 		for (int k = 0; k < in->npats; k++)
 			if (in->pats[k].space == GM_SPACE_GLOBAL)
-				o->useful_bytes += (double)in->n_threads * in->pats[k].elem_bytes;
+				o->useful_bytes += (double)in->n_threads * in->pats[k].elem_bytes *
+						   (in->repeat && in->repeat[k].iters > 1 ? in->repeat[k].iters : 1);
 }
 
 static gm_status check_in(const struct gm_launch_in *in, const struct gm_profile *prof, struct gm_expr_error *err)
