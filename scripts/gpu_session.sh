@@ -2,7 +2,8 @@
 # One GPU lease does everything here; all output lands under $OUT/ (packed as
 # $OUT/session.tar.gz plus the main log). Usage: gpu_session.sh STAGE...
 # Stages: env tests quick suite full cli state sanitize (memcheck, racecheck, initcheck) initcheck probe ncu
-#         spec report peers nvtx ncu_gemm explain sass counters selftest calibrate ncu_counters
+#         spec report peers nvtx ncu_gemm explain sass counters selftest calibrate suite_profile ncu_counters
+#         counters_dram counters_tools
 # BUILD_DIR is the build folder or what scripts/carry_gpu.sh packed (the binaries only).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -218,6 +219,23 @@ stage_suite_profile() {
   /usr/bin/time -v "$bin" run --profile "$W/profile-calibrate.json" --json "$W/suite_profile.json" \
     --csv "$W/suite_profile.csv" 2>"$W/suite_profile.time" | tee "$W/suite_profile.txt" | tail -20
   grep -E "Elapsed|Maximum resident" "$W/suite_profile.time"
+}
+
+# The launch model's DRAM bytes against the counters, the bandwidth families only (faster than the suite).
+stage_counters_dram() {
+  /usr/bin/time -f "wall %e s" "$bin" run copy stride offset transpose rowcol matvec --counters \
+    --json "$W/dram_counters.json" >"$W/dram_counters.txt" 2>&1
+  tail -12 "$W/dram_counters.txt"
+  python3 scripts/launch_dram_vs_counters.py "$W/dram_counters.json" | head -20
+}
+
+# --counters while another tool holds the profiler: one line, the run goes on without counters.
+stage_counters_tools() {
+  compute-sanitizer --tool memcheck "$bin" run copy.v0_b4 --counters --reps 1 --size 64M 2>&1 | grep -vE "^\s*$" | tail -8
+  echo "exit ${PIPESTATUS[0]} (compute-sanitizer)"
+  ncu --clock-control none --metrics gpu__time_duration.sum "$bin" run copy.v0_b4 --counters --reps 1 --size 64M 2>&1 \
+    | grep -vE "^==PROF==|^\s*$" | grep -iE "counter|cases in|error" | head -8
+  echo "exit ${PIPESTATUS[0]} (ncu)"
 }
 
 # gpumem's counters against ncu --clock-control none on the same kernels.
