@@ -231,7 +231,8 @@ stage_counters_dram() {
 
 # --counters while another tool holds the profiler: one line, the run goes on without counters.
 stage_counters_tools() {
-  compute-sanitizer --tool memcheck "$bin" run copy.v0_b4 --counters --reps 1 --size 64M 2>&1 | grep -vE "^\s*$" | tail -8
+  compute-sanitizer --tool memcheck "$bin" run copy.v0_b4 --counters --reps 1 --size 64M 2>&1 \
+    | grep -E "warning|counters|cases in|SUMMARY" | head -8
   echo "exit ${PIPESTATUS[0]} (compute-sanitizer)"
   ncu --clock-control none --metrics gpu__time_duration.sum "$bin" run copy.v0_b4 --counters --reps 1 --size 64M 2>&1 \
     | grep -vE "^==PROF==|^\s*$" | grep -iE "counter|cases in|error" | head -8
