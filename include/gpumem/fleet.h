@@ -87,6 +87,8 @@ struct gm_fleet_outlier {
 	double value, median, spread;
 	double spreads_below;            /* how many spreads worse than the median */
 	double pct;                      /* value vs median, % (negative = worse) */
+	int jitter;                      /* flagged for erratic samples, not its median: */
+	double cov_pct, fleet_cov_pct;   /* its samples' CoV and the fleet's median CoV of the case */
 	char cause[192];                 /* likely cause from the data, "" = none seen */
 };
 

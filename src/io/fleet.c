@@ -14,6 +14,14 @@
 #include "gpumem/units.h"
 
 #define MIN_SPREAD_FRAC 0.01   /* a spread is never below 1 % of the median */
+/*
+ * Erratic samples: a device whose samples of a case vary by JITTER_MIN_PCT (CoV) or more, and
+ * JITTER_K times the fleet's (lower) median CoV of the case, is flagged even when its median holds: another
+ * process time-slicing the GPU leaves the median of back-to-back launches alone and scatters the rest
+ * (an H100 under a second process's copy loop: CoV 73-89 % against 0.05 %, medians within 0.2 %).
+ */
+#define JITTER_MIN_PCT 5.0
+#define JITTER_K 10.0
 #define MAD_TO_SIGMA 1.4826
 
 static int cmp_double(const void *a, const void *b)
@@ -164,7 +172,8 @@ static double sample_noise(const struct gm_case_result *c)
 static gm_status fleet_case(const struct gm_multi_run *m, const char *model, const char *name, double k,
 			    struct gm_fleet_case *fc)
 {
-	double *v = calloc((size_t)m->n * 3 + 1, sizeof(double)), *dev = v + m->n, *own = dev + m->n;
+	double *v = calloc((size_t)m->n * 4 + 1, sizeof(double)), *dev = v + m->n, *own = dev + m->n;
+	double *cov = own + m->n, fleet_cov;
 	const struct gm_case_result *c0 = NULL;
 	int n = 0, hib;
 
@@ -177,6 +186,7 @@ static gm_status fleet_case(const struct gm_multi_run *m, const char *model, con
 			continue;
 		c0 = c0 ? c0 : c;
 		own[n] = sample_noise(c);
+		cov[n] = c->ms.cov_pct;
 		v[n++] = c->value.median;
 	}
 	snprintf(fc->name, sizeof(fc->name), "%s", name);
@@ -197,6 +207,9 @@ static gm_status fleet_case(const struct gm_multi_run *m, const char *model, con
 	fc->spread = n >= 3 ? MAD_TO_SIGMA * median_of(dev, n) : 0;
 	fc->spread = fmax(fc->spread, median_of(own, n));
 	fc->spread = fmax(fc->spread, MIN_SPREAD_FRAC * fabs(fc->median));
+	/* the lower median: with two devices, the steadier one sets the norm */
+	qsort(cov, (size_t)n, sizeof(*cov), cmp_double);
+	fleet_cov = cov[(n - 1) / 2];
 	free(v);
 	fc->out = calloc((size_t)m->n, sizeof(*fc->out));
 	if (!fc->out)
@@ -207,10 +220,14 @@ static gm_status fleet_case(const struct gm_multi_run *m, const char *model, con
 		if (!c || fc->spread <= 0)
 			continue;
 		worse = hib ? fc->median - c->value.median : c->value.median - fc->median;
-		if (worse <= k * fc->spread)
+		int jitter = c->ms.cov_pct >= JITTER_MIN_PCT && c->ms.cov_pct >= JITTER_K * fleet_cov;
+		if (worse <= k * fc->spread && !jitter)
 			continue;
 		struct gm_fleet_outlier *o = &fc->out[fc->noutliers++];
 		o->device = d;
+		o->jitter = worse <= k * fc->spread;
+		o->cov_pct = c->ms.cov_pct;
+		o->fleet_cov_pct = fleet_cov;
 		o->value = c->value.median;
 		o->median = fc->median;
 		o->spread = fc->spread;
@@ -329,9 +346,14 @@ void gm_fleet_write(FILE *f, const struct gm_multi_run *m, const struct gm_fleet
 			device_label(m, o->device, lab, sizeof(lab));
 			gm_value_format(o->value, fl->cases[i].unit, a, sizeof(a));
 			gm_value_format(o->median, fl->cases[i].unit, b, sizeof(b));
-			fprintf(f, "  %s  %s: %s vs median %s (%+.1f %%, %.1f spreads worse)%s%s\n", lab,
-				fl->cases[i].name, a, b, o->pct, o->spreads_below, o->cause[0] ? "; likely: " : "",
-				o->cause);
+			if (o->jitter)
+				fprintf(f, "  %s  %s: erratic samples, CoV %.1f %% vs fleet median %.2f %% (median %s vs "
+					"%s)%s%s\n", lab, fl->cases[i].name, o->cov_pct, o->fleet_cov_pct, a, b,
+					o->cause[0] ? "; likely: " : "", o->cause);
+			else
+				fprintf(f, "  %s  %s: %s vs median %s (%+.1f %%, %.1f spreads worse)%s%s\n", lab,
+					fl->cases[i].name, a, b, o->pct, o->spreads_below, o->cause[0] ? "; likely: " : "",
+					o->cause);
 		}
 }
 
@@ -384,8 +406,13 @@ void gm_fleet_html(FILE *f, const struct gm_multi_run *m, const struct gm_fleet 
 			gm_value_format(o->median, fl->cases[i].unit, b, sizeof(b));
 			fputs("<tr><td>", f);
 			html_text(f, lab);
-			fprintf(f, "</td><td>%s</td><td>%s</td><td>%s</td><td>%+.1f</td><td>%.1f</td><td>",
-				fl->cases[i].name, a, b, o->pct, o->spreads_below);
+			if (o->jitter)
+				fprintf(f, "</td><td>%s</td><td>%s</td><td>%s</td><td>%+.1f</td><td>erratic: CoV %.1f %%"
+					" vs %.2f %%</td><td>", fl->cases[i].name, a, b, o->pct, o->cov_pct,
+					o->fleet_cov_pct);
+			else
+				fprintf(f, "</td><td>%s</td><td>%s</td><td>%s</td><td>%+.1f</td><td>%.1f</td><td>",
+					fl->cases[i].name, a, b, o->pct, o->spreads_below);
 			html_text(f, o->cause);
 			fputs("</td></tr>\n", f);
 		}

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,6 +131,33 @@ static void test_two_gpus(void **state)
 	gm_multi_release(&m);
 }
 
+/* A second process time-slicing a GPU: its median holds, its samples scatter; flagged as erratic. */
+static void test_erratic_samples(void **state)
+{
+	struct gm_multi_run m;
+	struct gm_fleet fl;
+	const struct gm_fleet_case *c;
+
+	(void)state;
+	fixture(&m, 2);
+	m.runs[0].cases[0].ms.cov_pct = 0.05;
+	m.runs[1].cases[0].ms.cov_pct = 72.9;
+	m.runs[1].cases[0].value.median = 0.999 * m.runs[0].cases[0].value.median;
+	m.pl[1].tel.max_processes = 2;
+	m.runs[0].cases[1].ms.cov_pct = 0.4;  /* 4 % is noisy, not erratic (below 5 %) */
+	m.runs[1].cases[1].ms.cov_pct = 4.0;
+	assert_int_equal(gm_fleet_compute(&m, 3.0, &fl), GM_OK);
+	c = fcase(&fl, "NVIDIA H100 80GB HBM3", "copy.v5_b16_ilp4");
+	assert_int_equal(c->noutliers, 1);
+	assert_int_equal(c->out[0].device, 1);
+	assert_true(c->out[0].jitter);
+	assert_true(fabs(c->out[0].fleet_cov_pct - 0.05) < 1e-9);
+	assert_non_null(strstr(c->out[0].cause, "2 processes"));
+	assert_int_equal(fcase(&fl, "NVIDIA H100 80GB HBM3", "transfer.h2d_pinned")->noutliers, 0);
+	gm_fleet_release(&fl);
+	gm_multi_release(&m);
+}
+
 static void write_fixture(const char *path)
 {
 	struct gm_multi_run m;
@@ -227,6 +255,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_flags_slowed_gpu),
 		cmocka_unit_test(test_two_gpus),
+		cmocka_unit_test(test_erratic_samples),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_cli),
 		cmocka_unit_test(test_filter_args),
