@@ -47,6 +47,8 @@ struct gm_pattern {
 	char index[128];         /* index expression of warp 0 of block 0 */
 	int iters;               /* the thread repeats it (unrolled loop): 0 or 1 = once */
 	int64_t iter_step;       /* elements added to the index per iteration */
+	int iters2;              /* an inner loop in a second direction (0 or 1 = none) */
+	int64_t iter_step2;
 };
 
 /*

@@ -65,6 +65,8 @@ gm_status gm_profile_check(const struct gm_profile *p, char *why, size_t n);
 struct gm_repeat {
 	int iters;                    /* <= 1: once */
 	int64_t step_bytes;
+	int iters2;                   /* an inner loop in a second direction: <= 1: none */
+	int64_t step2_bytes;
 };
 
 /* One launch to predict. */

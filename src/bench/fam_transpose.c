@@ -55,17 +55,17 @@ static void scalar_patterns(struct gm_case *c, int v, int R, int C)
 	int t = variants[v].tile, by = variants[v].by;
 	int pitch = variants[v].smem == SM_UNPADDED ? 32 : t + 1;
 	const char *tr = variants[v].version == 5 ? "bx" : "by", *tc = variants[v].version == 5 ? "by" : "bx";
-	/* a 32-wide tile with fewer thread rows: each thread repeats its row t / by times, by rows apart (the
-	   64-wide tiles also repeat across columns, which one repeat cannot say: declared by their first) */
-	int it = t == 32 && by < t ? t / by : 1;
+	/* fewer thread rows than tile rows: each thread repeats its row t / by times, by rows apart, and
+	   a tile wider than the 32 threads of a row t / 32 times, 32 columns apart */
+	int it = by < t ? t / by : 1, ih = t / 32;
 
 	gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, 4, 32, by, 0,
 			    "(%s*%d + ty)*%d + %s*%d + tx", tr, t, C, tc, t);
-	gm_case_pattern_repeat(c, it, (int64_t)by * C);
+	gm_case_pattern_repeat2(c, it, (int64_t)by * C, ih, 32);
 	if (variants[v].version < 0) {
 		gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, 4, 32, by, 0,
 				    "(%s*%d + ty)*%d + %s*%d + tx", tr, t, C, tc, t);
-		gm_case_pattern_repeat(c, it, (int64_t)by * C);
+		gm_case_pattern_repeat2(c, it, (int64_t)by * C, ih, 32);
 		return;
 	}
 	if (variants[v].smem == SM_NONE) {
@@ -84,14 +84,14 @@ static void scalar_patterns(struct gm_case *c, int v, int R, int C)
 	} else {
 		gm_case_pattern_add(c, "smem store", GM_SPACE_SHARED, GM_OP_STORE, 4, 32, by, 0,
 				    "ty*%d + tx", pitch);
-		gm_case_pattern_repeat(c, it, (int64_t)by * pitch);
+		gm_case_pattern_repeat2(c, it, (int64_t)by * pitch, ih, 32);
 		gm_case_pattern_add(c, "smem load", GM_SPACE_SHARED, GM_OP_LOAD, 4, 32, by, 0,
 				    "tx*%d + ty", pitch);
-		gm_case_pattern_repeat(c, it, by);
+		gm_case_pattern_repeat2(c, it, by, ih, 32 * pitch);
 	}
 	gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, 4, 32, by, 0,
 			    "(%s*%d + ty)*%d + %s*%d + tx", tc, t, R, tr, t);
-	gm_case_pattern_repeat(c, it, (int64_t)by * R);
+	gm_case_pattern_repeat2(c, it, (int64_t)by * R, ih, 32);
 }
 
 /*
@@ -124,12 +124,17 @@ static void vec_patterns(struct gm_case *c, int v, int R, int C)
 /* v6: tile row bx (`rows` input rows), tile column by (32 columns). */
 static void tall_patterns(struct gm_case *c, int rows, int R, int C)
 {
+	/* loads: rows ty + 8j of the tile; stores: output rows ty + 8i, 32-column pieces k (the kernel's loops) */
 	gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, 4, 32, 8, 0,
 			    "(bx*%d + ty)*%d + by*32 + tx", rows, C);
+	gm_case_pattern_repeat(c, rows / 8, (int64_t)8 * C);
 	gm_case_pattern_add(c, "smem store", GM_SPACE_SHARED, GM_OP_STORE, 4, 32, 8, 0, "ty*33 + tx");
+	gm_case_pattern_repeat(c, rows / 8, 8 * 33);
 	gm_case_pattern_add(c, "smem load", GM_SPACE_SHARED, GM_OP_LOAD, 4, 32, 8, 0, "tx*33 + ty");
+	gm_case_pattern_repeat2(c, 4, 8, rows / 32, 32 * 33);
 	gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, 4, 32, 8, 0,
 			    "(by*32 + ty)*%d + bx*%d + tx", R, rows);
+	gm_case_pattern_repeat2(c, 4, (int64_t)8 * R, rows / 32, 32);
 }
 
 static void tr_case(struct gm_case *c, int v, int s)

@@ -71,6 +71,8 @@ void gm_case_pattern_add(struct gm_case *c, const char *what, enum gm_space spac
 	p->base = base;
 	p->iters = 1;
 	p->iter_step = 0;
+	p->iters2 = 1;
+	p->iter_step2 = 0;
 	va_start(ap, index_fmt);
 	vsnprintf(p->index, sizeof(p->index), index_fmt, ap);
 	va_end(ap);
@@ -78,9 +80,18 @@ void gm_case_pattern_add(struct gm_case *c, const char *what, enum gm_space spac
 
 void gm_case_pattern_repeat(struct gm_case *c, int iters, int64_t step)
 {
+	gm_case_pattern_repeat2(c, iters, step, 1, 0);
+}
+
+void gm_case_pattern_repeat2(struct gm_case *c, int iters, int64_t step, int iters2, int64_t step2)
+{
 	if (c->npatterns > 0) {
-		c->patterns[c->npatterns - 1].iters = iters;
-		c->patterns[c->npatterns - 1].iter_step = step;
+		struct gm_pattern *p = &c->patterns[c->npatterns - 1];
+
+		p->iters = iters;
+		p->iter_step = step;
+		p->iters2 = iters2;
+		p->iter_step2 = step2;
 	}
 }
 

@@ -71,6 +71,8 @@ void gm_case_pattern_add(struct gm_case *c, const char *what, enum gm_space spac
  * evaluates every iteration (docs/MODEL.md 7), the warp model the first.
  */
 void gm_case_pattern_repeat(struct gm_case *c, int iters, int64_t step);
+/* The same with an inner loop of iters2 iterations, step2 elements apart. */
+void gm_case_pattern_repeat2(struct gm_case *c, int iters, int64_t step, int iters2, int64_t step2);
 
 /*
  * Enumeration helper: families write cases through this so that max == 0

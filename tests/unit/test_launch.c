@@ -196,6 +196,28 @@ static void test_repeat(void **state)
 	assert_true(fabs(o.l1_load_sectors - 5.0 * 2048) < 1e-9);
 }
 
+/* Two loops: rows 8 apart (outer) and 32-column halves (inner) of a 16 x 64 tile per block of 32 x 1. */
+static void test_repeat2(void **state)
+{
+	struct gm_profile p = prof();
+	struct gm_access pats[2];
+	struct gm_repeat rep[2] = { { 2, 8 * 1024 * 4, 2, 32 * 4 }, { 2, 8 * 1024 * 4, 2, 32 * 4 } };
+	struct gm_launch_in in;
+	struct gm_launch_out o;
+
+	(void)state;
+	/* block b covers rows (b/16)*16 + {0, 8} ... of a 1024-wide matrix: 64 columns at (b%16)*64 */
+	launch_of("(bx/16)*16*1024 + (bx%16)*64 + tid", 4, 1 << 14, pats, &in);
+	pats[1].index = pats[0].index;
+	in.block[0] = 32;
+	in.repeat = rep;
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	/* 2^14 thread executions x 4 iterations x 4 B, loaded and stored; DRAM reads every byte once */
+	assert_true(fabs(o.useful_bytes - 2.0 * 4 * 4 * 16384) < 1);
+	assert_true(fabs(o.l1_load_sectors - 4.0 * 4 * 512) < 1e-9);
+	assert_true(fabs(o.dram_read_bytes - 4.0 * 4 * 16384) < 1);
+}
+
 /* L1 serves a 128 B line per wavefront: a column walk (32 lines a request) costs 32 of them. */
 static void test_l1_lines(void **state)
 {
@@ -484,6 +506,7 @@ int main(void)
 		cmocka_unit_test(test_warp_invariant),
 		cmocka_unit_test(test_block_reuse_in_l1),
 		cmocka_unit_test(test_repeat),
+		cmocka_unit_test(test_repeat2),
 		cmocka_unit_test(test_l1_lines),
 		cmocka_unit_test(test_waves),
 		cmocka_unit_test(test_sampled_fast),
