@@ -69,6 +69,12 @@ struct gm_repeat {
 	int64_t step2_bytes;
 };
 
+/* Accesses one thread makes of a repeated pattern (NULL = once). */
+static inline int64_t gm_repeat_count(const struct gm_repeat *r)
+{
+	return r ? (int64_t)(r->iters > 1 ? r->iters : 1) * (r->iters2 > 1 ? r->iters2 : 1) : 1;
+}
+
 /* One launch to predict. */
 struct gm_launch_in {
 	const struct gm_access *pats; /* global and shared patterns; index of warp 0 of block 0 */

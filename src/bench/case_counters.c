@@ -40,15 +40,15 @@ void gm_case_counters(const struct gm_case *c, const struct gm_family_ops *ops, 
 		snprintf(k->note, sizeof(k->note), "%s", c->timing == GM_TIME_HOST ?
 			 "n/a: host-timed case (its work is not a kernel of gpumem's)" :
 			 "n/a: timed inside its kernel (clock64); a replayed launch has nothing to add");
-		gm_bottleneck_uncounted(k, cr->family, c->timing == GM_TIME_SELF, time_per_op(c->unit));
-		return;
+	} else {
+		if (gm_counters_collect(s, ops->launch, st, k))
+			gm_clear_error();
+		/* DRAM bytes are the case's traffic only when its arrays cannot stay in L2 */
+		check_dram = c->kind == GM_KIND_DRAM && cr->traffic.working_set > 2 * dev->l2_bytes;
+		gm_counters_check(k, cr->traffic.bytes_hw, check_dram, pred_spr(cr, "load"), pred_spr(cr, "store"));
+		gm_bottleneck_compute(k, cr->pred_efficiency_pct, c->kind == GM_KIND_SMEM);
 	}
-	if (gm_counters_collect(s, ops->launch, st, k))
-		gm_clear_error();
-	/* DRAM bytes are the case's traffic only when its arrays cannot stay in L2 */
-	check_dram = c->kind == GM_KIND_DRAM && cr->traffic.working_set > 2 * dev->l2_bytes;
-	gm_counters_check(k, cr->traffic.bytes_hw, check_dram, pred_spr(cr, "load"), pred_spr(cr, "store"));
-	gm_bottleneck_compute(k, cr->pred_efficiency_pct, c->kind == GM_KIND_SMEM);
+	/* nothing to count (host-timed, self-timed, no kernel): the line comes from what the case is */
 	if (k->state == GM_COUNTERS_NA)
-		gm_bottleneck_uncounted(k, cr->family, 0, time_per_op(c->unit));
+		gm_bottleneck_uncounted(k, cr->family, c->timing == GM_TIME_SELF, time_per_op(c->unit));
 }

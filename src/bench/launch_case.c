@@ -55,12 +55,10 @@ static gm_status launch_of(const struct gm_case *c, const struct gm_case_result 
 		pats[k].base = p->base;
 		pats[k].index = p->index;
 		pats[k].active = "1";
-		rep[k].iters = p->iters > 1 ? p->iters : 1;
-		rep[k].step_bytes = p->iter_step * p->elem_bytes;
-		rep[k].iters2 = p->iters2 > 1 ? p->iters2 : 1;
-		rep[k].step2_bytes = p->iter_step2 * p->elem_bytes;
+		rep[k] = (struct gm_repeat){ p->iters, p->iter_step * p->elem_bytes, p->iters2,
+					     p->iter_step2 * p->elem_bytes };
 		if (p->space == GM_SPACE_GLOBAL)
-			per_thread += (double)p->elem_bytes * rep[k].iters * rep[k].iters2;
+			per_thread += (double)p->elem_bytes * (double)gm_repeat_count(&rep[k]);
 		two_d |= names_by(p->index);
 	}
 	if (per_thread <= 0 || cr->traffic.bytes_useful <= 0)

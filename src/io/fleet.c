@@ -220,12 +220,13 @@ static gm_status fleet_case(const struct gm_multi_run *m, const char *model, con
 		if (!c || fc->spread <= 0)
 			continue;
 		worse = hib ? fc->median - c->value.median : c->value.median - fc->median;
+		int slow = worse > k * fc->spread;
 		int jitter = c->ms.cov_pct >= JITTER_MIN_PCT && c->ms.cov_pct >= JITTER_K * fleet_cov;
-		if (worse <= k * fc->spread && !jitter)
+		if (!slow && !jitter)
 			continue;
 		struct gm_fleet_outlier *o = &fc->out[fc->noutliers++];
 		o->device = d;
-		o->jitter = worse <= k * fc->spread;
+		o->jitter = !slow;
 		o->cov_pct = c->ms.cov_pct;
 		o->fleet_cov_pct = fleet_cov;
 		o->value = c->value.median;

@@ -400,16 +400,18 @@ static gm_status walk(struct pat_state *ps, const struct gm_launch_in *in, int a
 
 			memcpy(w.block, in->block, sizeof(w.block));
 			w.n_threads = in->n_threads;
-			const struct gm_repeat *rp = in->repeat ? &in->repeat[pi] : NULL;
-			int iters = rp && rp->iters > 1 ? rp->iters : 1, iters2 = rp && rp->iters2 > 1 ? rp->iters2 : 1;
+			struct gm_repeat rp = in->repeat ? in->repeat[pi] : (struct gm_repeat){ 1, 0, 1, 0 };
 			int64_t base = w.base;
+
+			rp.iters = rp.iters > 1 ? rp.iters : 1;
+			rp.iters2 = rp.iters2 > 1 ? rp.iters2 : 1;
 
 			for (int64_t wi = first; wi < first + ww && s == GM_OK; wi++) {
 				place_warp(&w, wi, wpb, grid_x);
-				for (int u = 0; u < iters && s == GM_OK; u++)
-					for (int v = 0; v < iters2 && s == GM_OK; v++) {
-						w.base = base + (iters > 1 ? u * rp->step_bytes : 0) +
-							 (iters2 > 1 ? v * rp->step2_bytes : 0);
+				/* the loops (rule R): iteration (u, v) shifts every lane by u * step + v * step2 */
+				for (int u = 0; u < rp.iters && s == GM_OK; u++)
+					for (int v = 0; v < rp.iters2 && s == GM_OK; v++) {
+						w.base = base + u * rp.step_bytes + v * rp.step2_bytes;
 						s = add_warp(&ps[pi], &w, wi / wpb, atom, t, p, err);
 					}
 				if (ps[pi].per_warp)
@@ -520,8 +522,7 @@ static void scale(const struct totals *t, const struct gm_launch_in *in, struct 
 		for (int k = 0; k < in->npats; k++)
 			if (in->pats[k].space == GM_SPACE_GLOBAL)
 				o->useful_bytes += (double)in->n_threads * in->pats[k].elem_bytes *
-						   (in->repeat && in->repeat[k].iters > 1 ? in->repeat[k].iters : 1) *
-						   (in->repeat && in->repeat[k].iters2 > 1 ? in->repeat[k].iters2 : 1);
+						   (double)gm_repeat_count(in->repeat ? &in->repeat[k] : NULL);
 }
 
 static gm_status check_in(const struct gm_launch_in *in, const struct gm_profile *prof, struct gm_expr_error *err)
