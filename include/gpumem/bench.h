@@ -110,6 +110,7 @@ struct gm_case {
 	int nextras;
 	int quick;               /* member of the --quick suite */
 	int full;                /* only with --full (long sweeps) or when named exactly */
+	int64_t grid_x;          /* blocks along x of the launch the patterns describe (0: derived, launch_case.c) */
 };
 
 struct gm_run_cfg {

@@ -30,10 +30,11 @@ static const struct {
 	  "lane" },
 	{ MV_WARP_ROWS4_U2, 16, 0, "v6_rows4_unroll2", "y = A x, a warp per 4 rows, 8 16-byte loads in flight",
 	  "lane" },
-	{ MV_BLOCK_ROWS4, 16, 0, "v7_block_rows4", "y = A x, a block per 4 rows swept in memory order", "tid" },
+	{ MV_BLOCK_ROWS4, 16, 0, "v7_block_rows4", "y = A x, a block per 4 rows swept in memory order",
+	  "bx*16384 + tid" },
 	{ MV_CUBLAS, 4, 1, "ref_cublas", "cublasSgemv, y = A x (reference)", NULL },
 	{ MV_T_WARP_COL, 4, 0, "t0_warp_col", "y = A^T x, a warp per output: the column walk",
-	  "lane*16384" },
+	  "lane*16384 + gid/32" },
 	{ MV_T_THREAD_COL, 4, 0, "t1_thread_col", "y = A^T x, a thread per column over 256 rows, atomics",
 	  "bx*bdx + tid" },
 	{ MV_T_VEC4, 16, 0, "t2_vec4", "y = A^T x, 4 columns per thread, 16-byte loads, atomics",
@@ -60,6 +61,13 @@ static int matvec_enumerate(struct gm_case *out, int max)
 		if (variants[i].index)
 			gm_case_pattern_add(c, "load A", GM_SPACE_GLOBAL, GM_OP_LOAD, variants[i].eb, MV_BLOCK, 1, 0,
 					    "%s", variants[i].index);
+		/* the walks whose warps share A's pieces declare their loops (launch model rule R) */
+		if (mode == MV_THREAD_ROW)
+			gm_case_pattern_repeat(c, MV_COLS, 1);
+		else if (mode == MV_BLOCK_ROWS4) /* 4 rows of 4096 float4, thread t reads t + 256 m */
+			gm_case_pattern_repeat(c, 4 * (MV_COLS / 4) / MV_BLOCK, MV_BLOCK);
+		else if (mode == MV_T_WARP_COL)
+			gm_case_pattern_repeat(c, MV_ROWS / 32, (int64_t)32 * MV_COLS);
 	}
 	return NVARIANTS;
 }

@@ -39,6 +39,8 @@ static void rc_rows_patterns(struct gm_case *c, int w, int64_t p)
 {
 	int rows = w % 32 ? 2 : 1;
 
+	c->grid_x = (w + 31) / 32; /* rowcol.cu: one block per 32 columns and 32 rows */
+
 	for (int r = 0; r < rows; r++) {
 		gm_case_pattern_add(c, r ? "load in row 1" : "load in row 0", GM_SPACE_GLOBAL, GM_OP_LOAD, 4,
 				    RC_BX, RC_BY, 0, "(by*32 + ty)*%lld + bx*32 + tx", (long long)p);
@@ -56,6 +58,7 @@ static void rc_cols_patterns(struct gm_case *c, int w, int64_t p)
 {
 	gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, 4, RC_BX, RC_BY, 0,
 			    "(by*32 + tx)*%lld + bx*32 + ty", (long long)p);
+	c->grid_x = (w + 31) / 32; /* rowcol.cu: one block per 32 columns and 32 rows */
 	gm_case_pattern_repeat(c, RC_BX / RC_BY, RC_BY);
 	gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, 4, RC_BX, RC_BY, 0,
 			    "(by*%d + bx*32 + ty)*32 + tx", w);

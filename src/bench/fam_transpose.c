@@ -148,6 +148,9 @@ static void tr_case(struct gm_case *c, int v, int s)
 	gm_case_param_add(c, "cols", C);
 	gm_case_param_add(c, "tile", variants[v].tile);
 	gm_case_param_add(c, "vec", variants[v].vec);
+	/* transpose.cu's grids: v5 and v6 run blockIdx.x down the input rows, the others along its columns */
+	c->grid_x = variants[v].version >= 5 ? (R + variants[v].tile - 1) / variants[v].tile
+					     : (C + variants[v].tile - 1) / variants[v].tile;
 	/* float4 needs 16 B aligned rows; otherwise the scalar 64x65 path runs */
 	if (variants[v].version >= 6)
 		tall_patterns(c, variants[v].tile, R, C);

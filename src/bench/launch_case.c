@@ -69,7 +69,9 @@ static gm_status launch_of(const struct gm_case *c, const struct gm_case_result 
 	memcpy(in->block, c->patterns[0].block, sizeof(in->block));
 	in->n_threads = (int64_t)llround(cr->traffic.bytes_useful / per_thread);
 	in->useful_bytes = cr->traffic.bytes_useful;
-	if (two_d) {
+	if (c->grid_x > 0)
+		in->grid_x = c->grid_x;
+	else if (two_d) {
 		int64_t tpb = (int64_t)in->block[0] * in->block[1] * in->block[2];
 		int64_t blocks = (in->n_threads + tpb - 1) / tpb;
 

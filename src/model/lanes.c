@@ -98,6 +98,16 @@ static void lane_vars(const struct gm_access *a, int lane,
 	v->n = a->n_threads > 0 ? a->n_threads : (int64_t)a->block[0] * a->block[1] * a->block[2];
 }
 
+/* The sector, line, word and bank of a lane's address. */
+static void place_lane(const struct gm_access *a, struct gm_lane *L)
+{
+	L->sector = L->addr / GM_SECTOR_BYTES;
+	L->line = L->addr / GM_LINE_BYTES;
+	L->word = L->addr / GM_SMEM_BANK_BYTES;
+	L->bank = (int)(L->word % GM_SMEM_BANKS);
+	L->unit = a->space == GM_SPACE_GLOBAL ? L->sector : L->bank;
+}
+
 static gm_status lane_address(const struct gm_access *a, int lane,
 			      struct gm_lane *L, struct gm_expr_error *err)
 {
@@ -120,11 +130,7 @@ static gm_status lane_address(const struct gm_access *a, int lane,
 			       "misaligned address %lld at lane %d: not a multiple of the %d-byte element (base %lld)",
 			       (long long)L->addr, lane, a->elem_bytes,
 			       (long long)a->base);
-	L->sector = L->addr / GM_SECTOR_BYTES;
-	L->line = L->addr / GM_LINE_BYTES;
-	L->word = L->addr / GM_SMEM_BANK_BYTES;
-	L->bank = (int)(L->word % GM_SMEM_BANKS);
-	L->unit = a->space == GM_SPACE_GLOBAL ? L->sector : L->bank;
+	place_lane(a, L);
 	return GM_OK;
 }
 
@@ -170,6 +176,32 @@ gm_status gm_lanes_fill(const struct gm_access *a, const struct gm_expr *index,
 		p->nactive += p->lanes[lane].active;
 	}
 	return GM_OK;
+}
+
+int gm_lanes_shift(const struct gm_access *a, const struct gm_prediction *from, int64_t off,
+		   struct gm_prediction *to)
+{
+	if (off % a->elem_bytes)
+		return 0;
+	for (int l = 0; l < from->nlanes; l++) {
+		const struct gm_lane *L = &from->lanes[l];
+		int64_t addr;
+
+		if (L->active && (__builtin_add_overflow(L->addr, off, &addr) || addr < 0 ||
+				  addr > INT64_MAX - a->elem_bytes))
+			return 0;
+	}
+	*to = *from;
+	for (int l = 0; l < to->nlanes; l++) {
+		struct gm_lane *L = &to->lanes[l];
+
+		if (!L->active)
+			continue;
+		L->addr += off;
+		L->index += off / a->elem_bytes;
+		place_lane(a, L);
+	}
+	return 1;
 }
 
 void gm_lanes_stride(struct gm_prediction *p)

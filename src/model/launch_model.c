@@ -39,6 +39,8 @@
 #define DEFAULT_WINDOWS 8
 #define DEFAULT_WINDOW_WARPS 256
 #define GROUP_BYTES 256
+#define ITER_CAP 64          /* loop iterations evaluated per warp and pattern (rule R) */
+#define LOOKBACK_WARPS 1024  /* warps before a window looked at for L2 reuse (rule D6) */
 
 struct pat_state {
 	const struct gm_access *a;
@@ -48,14 +50,36 @@ struct pat_state {
 	int per_warp;               /* addresses do not depend on the warp's place: no reuse between warps */
 	int64_t *blk, nblk, blkcap; /* load sectors of the current block (L1 hits between its warps) */
 	int64_t cur_block;
+	int64_t *seen, nseen, seencap; /* load pieces of the warps before the window that L2 still holds (rule D6) */
+	int collect;                   /* evaluating those warps: only gather their load pieces */
 };
 
 struct totals {
 	double requests, l1_sectors, l1_lines, l1_load, l2_load, l2_store, partial, wavefronts;
 	double read_bytes, write_bytes, fill_bytes;
 	double groups, pieces;      /* for the read density */
+	double reuse_bytes;         /* load pieces found in L2 (read by an earlier warp, rule D6) */
 	int64_t warps;
 };
+
+/* t += f x u (every count but the warps) */
+static void add_scaled(struct totals *t, const struct totals *u, double f)
+{
+	t->requests += f * u->requests;
+	t->l1_sectors += f * u->l1_sectors;
+	t->l1_lines += f * u->l1_lines;
+	t->l1_load += f * u->l1_load;
+	t->l2_load += f * u->l2_load;
+	t->l2_store += f * u->l2_store;
+	t->partial += f * u->partial;
+	t->wavefronts += f * u->wavefronts;
+	t->read_bytes += f * u->read_bytes;
+	t->write_bytes += f * u->write_bytes;
+	t->fill_bytes += f * u->fill_bytes;
+	t->groups += f * u->groups;
+	t->pieces += f * u->pieces;
+	t->reuse_bytes += f * u->reuse_bytes;
+}
 
 static int cmp_i64(const void *x, const void *y)
 {
@@ -171,11 +195,35 @@ static gm_status block_sectors(struct pat_state *ps, const struct gm_prediction 
 	return GM_OK;
 }
 
-/* The lanes of one warp of one pattern into the window's sets and the totals. */
-static gm_status add_warp(struct pat_state *ps, const struct gm_access *w, int64_t block, int atom,
-			  struct totals *t, struct gm_prediction *p, struct gm_expr_error *err)
+/* The load pieces of one warp before the window (rule D6). */
+static gm_status collect_pieces(struct pat_state *ps, const struct gm_prediction *p, int elem, int atom)
 {
-	gm_status s = gm_lanes_fill(w, ps->index, ps->active, p, err);
+	if (ps->nseen + 2 * GM_WARP_SIZE > ps->seencap) {
+		int64_t cap = ps->seencap ? 2 * ps->seencap : 4096;
+		int64_t *v = realloc(ps->seen, (size_t)cap * sizeof(int64_t));
+
+		if (!v)
+			return GM_ERR_NOMEM;
+		ps->seen = v;
+		ps->seencap = cap;
+	}
+	for (int l = 0; l < p->nlanes; l++) {
+		int64_t a0 = p->lanes[l].addr, a1 = a0 + elem - 1;
+
+		if (!p->lanes[l].active)
+			continue;
+		ps->seen[ps->nseen++] = a0 / atom;
+		if (a1 / atom != a0 / atom)
+			ps->seen[ps->nseen++] = a1 / atom;
+	}
+	return GM_OK;
+}
+
+/* The lanes of one warp of one pattern (filled: p holds them already) into the window's sets and the totals. */
+static gm_status add_warp(struct pat_state *ps, const struct gm_access *w, int64_t block, int atom,
+			  struct totals *t, struct gm_prediction *p, int filled, struct gm_expr_error *err)
+{
+	gm_status s = filled ? GM_OK : gm_lanes_fill(w, ps->index, ps->active, p, err);
 	int elem = w->elem_bytes;
 
 	if (s != GM_OK) {
@@ -186,6 +234,8 @@ static gm_status add_warp(struct pat_state *ps, const struct gm_access *w, int64
 			 w->block_idx[0], w->block_idx[1]);
 		return s;
 	}
+	if (ps->collect)
+		return w->space == GM_SPACE_GLOBAL && w->op == GM_OP_LOAD ? collect_pieces(ps, p, elem, atom) : GM_OK;
 	if (w->space == GM_SPACE_SHARED) {
 		gm_shared_counts_of(p->lanes, elem, w->op, &p->shared);
 		t->wavefronts += (double)p->shared.wavefronts;
@@ -283,7 +333,14 @@ static void close_window(struct pat_state *ps, int atom, struct totals *t)
 {
 	flush_block(ps, t);
 	if (ps->npieces) {
-		int64_t u = sort_unique(ps->pieces, ps->npieces);
+		int64_t u = sort_unique(ps->pieces, ps->npieces), m = 0;
+
+		for (int64_t k = 0; k < u; k++)
+			if (ps->nseen && bsearch(&ps->pieces[k], ps->seen, (size_t)ps->nseen, sizeof(int64_t), cmp_i64))
+				t->reuse_bytes += atom;
+			else
+				ps->pieces[m++] = ps->pieces[k];
+		u = m;
 
 		t->read_bytes += (double)u * atom;
 		t->pieces += (double)u;
@@ -330,6 +387,7 @@ static void free_pats(struct pat_state *ps, int n)
 		free(ps[k].pieces);
 		free(ps[k].sectors);
 		free(ps[k].blk);
+		free(ps[k].seen);
 	}
 }
 
@@ -360,9 +418,76 @@ static int warp_invariant(struct pat_state *ps, struct gm_access w, int64_t wpb,
 	return 1;
 }
 
+/* A pattern's loops (rule R) as evaluated: at most ITER_CAP iterations, the first ones; *f scales them to all. */
+static struct gm_repeat loops_evaluated(const struct gm_launch_in *in, int pi, double *f)
+{
+	struct gm_repeat rp = in->repeat ? in->repeat[pi] : (struct gm_repeat){ 1, 0, 1, 0 };
+	int64_t all;
+
+	rp.iters = rp.iters > 1 ? rp.iters : 1;
+	rp.iters2 = rp.iters2 > 1 ? rp.iters2 : 1;
+	all = (int64_t)rp.iters * rp.iters2;
+	if (rp.iters2 > ITER_CAP)
+		rp.iters2 = ITER_CAP;
+	if ((int64_t)rp.iters * rp.iters2 > ITER_CAP)
+		rp.iters = ITER_CAP / rp.iters2 > 1 ? ITER_CAP / rp.iters2 : 1;
+	*f = (double)all / ((double)rp.iters * rp.iters2);
+	return rp;
+}
+
+/*
+ * Warps [from, to) of one pattern, each with its (evaluated) loop iterations:
+ * iteration (u, v) is the first one's lanes moved by u * step + v * step2.
+ */
+static gm_status warps_of(struct pat_state *ps, struct gm_access w, const struct gm_repeat *rp, int64_t from,
+			  int64_t to, int64_t wpb, int64_t grid_x, int atom, struct totals *t,
+			  struct gm_prediction *p, struct gm_prediction *first, struct gm_expr_error *err)
+{
+	int64_t base = w.base;
+	gm_status s = GM_OK;
+
+	for (int64_t wi = from; wi < to && s == GM_OK; wi++) {
+		place_warp(&w, wi, wpb, grid_x);
+		for (int u = 0; u < rp->iters && s == GM_OK; u++)
+			for (int v = 0; v < rp->iters2 && s == GM_OK; v++) {
+				int64_t off = u * rp->step_bytes + v * rp->step2_bytes;
+				int filled = off != 0 && gm_lanes_shift(&w, first, off, p);
+
+				w.base = base + off;
+				s = add_warp(ps, &w, wi / wpb, atom, t, p, filled, err);
+				if (off == 0 && s == GM_OK)
+					*first = *p;
+			}
+		if (ps->per_warp && !ps->collect)
+			close_window(ps, atom, t);
+	}
+	return s;
+}
+
+/*
+ * Warps before the window whose bytes fit in L2 (rule D6): as many as the
+ * launch's upper-bound footprint per warp (every global access, no reuse)
+ * allows in l2_bytes, at most LOOKBACK_WARPS.
+ */
+static int64_t lookback_warps(const struct gm_launch_in *in, double l2_bytes, int64_t first)
+{
+	double per_warp = 0;
+	int64_t n;
+
+	for (int k = 0; k < in->npats; k++)
+		if (in->pats[k].space == GM_SPACE_GLOBAL)
+			per_warp += (double)GM_WARP_SIZE * in->pats[k].elem_bytes *
+				    (double)gm_repeat_count(in->repeat ? &in->repeat[k] : NULL);
+	if (!(l2_bytes > 0) || !(per_warp > 0))
+		return 0;
+	n = (int64_t)(l2_bytes / per_warp);
+	n = n < LOOKBACK_WARPS ? n : LOOKBACK_WARPS;
+	return n < first ? n : first;
+}
+
 /* Evaluate the windows; totals are over the evaluated warps. */
-static gm_status walk(struct pat_state *ps, const struct gm_launch_in *in, int atom, int64_t warps,
-		      struct totals *t, struct gm_expr_error *err)
+static gm_status walk(struct pat_state *ps, const struct gm_launch_in *in, int atom, double l2_bytes,
+		      int64_t warps, struct totals *t, struct gm_expr_error *err)
 {
 	int64_t tpb = (int64_t)in->block[0] * in->block[1] * in->block[2];
 	int64_t wpb = (tpb + GM_WARP_SIZE - 1) / GM_WARP_SIZE;
@@ -387,41 +512,38 @@ static gm_status walk(struct pat_state *ps, const struct gm_launch_in *in, int a
 		w.n_threads = in->n_threads;
 		ps[pi].per_warp = w.space == GM_SPACE_GLOBAL && warp_invariant(&ps[pi], w, wpb, grid_x, warps, p, q);
 	}
-	free(q);
 	if (warps <= (int64_t)nwin * ww) {
 		nwin = 1;
 		ww = warps;
 	}
 	for (int k = 0; k < nwin && s == GM_OK; k++) {
 		int64_t first = nwin == 1 ? 0 : (int64_t)((double)k * (double)(warps - ww) / (nwin - 1));
+		int64_t back = lookback_warps(in, l2_bytes, first);
 
 		for (int pi = 0; pi < in->npats && s == GM_OK; pi++) {
 			struct gm_access w = in->pats[pi];
+			struct totals tp = { 0 };
+			double f;
+			struct gm_repeat rp = loops_evaluated(in, pi, &f);
 
 			memcpy(w.block, in->block, sizeof(w.block));
 			w.n_threads = in->n_threads;
-			struct gm_repeat rp = in->repeat ? in->repeat[pi] : (struct gm_repeat){ 1, 0, 1, 0 };
-			int64_t base = w.base;
-
-			rp.iters = rp.iters > 1 ? rp.iters : 1;
-			rp.iters2 = rp.iters2 > 1 ? rp.iters2 : 1;
-
-			for (int64_t wi = first; wi < first + ww && s == GM_OK; wi++) {
-				place_warp(&w, wi, wpb, grid_x);
-				/* the loops (rule R): iteration (u, v) shifts every lane by u * step + v * step2 */
-				for (int u = 0; u < rp.iters && s == GM_OK; u++)
-					for (int v = 0; v < rp.iters2 && s == GM_OK; v++) {
-						w.base = base + u * rp.step_bytes + v * rp.step2_bytes;
-						s = add_warp(&ps[pi], &w, wi / wpb, atom, t, p, err);
-					}
-				if (ps[pi].per_warp)
-					close_window(&ps[pi], atom, t);
+			ps[pi].nseen = 0;
+			if (back > 0 && !ps[pi].per_warp && w.space == GM_SPACE_GLOBAL && w.op == GM_OP_LOAD) {
+				ps[pi].collect = 1;
+				s = warps_of(&ps[pi], w, &rp, first - back, first, wpb, grid_x, atom, &tp, p, q, err);
+				ps[pi].collect = 0;
+				ps[pi].nseen = sort_unique(ps[pi].seen, ps[pi].nseen);
 			}
-			close_window(&ps[pi], atom, t);
+			if (s == GM_OK)
+				s = warps_of(&ps[pi], w, &rp, first, first + ww, wpb, grid_x, atom, &tp, p, q, err);
+			close_window(&ps[pi], atom, &tp);
+			add_scaled(t, &tp, f);
 		}
 		t->warps += ww;
 	}
 	free(p);
+	free(q);
 	return s;
 }
 
@@ -575,7 +697,7 @@ gm_status gm_launch_predict(const struct gm_launch_in *in, const struct gm_profi
 		return GM_ERR_NOMEM;
 	s = parse_pats(ps, in, err);
 	if (s == GM_OK)
-		s = walk(ps, in, prof->dram_atom_bytes, out->warps, &t, err);
+		s = walk(ps, in, prof->dram_atom_bytes, prof->l2_bytes, out->warps, &t, err);
 	free_pats(ps, in->npats);
 	free(ps);
 	if (s != GM_OK)

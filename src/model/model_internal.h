@@ -13,6 +13,9 @@ gm_status gm_lanes_fill(const struct gm_access *a, const struct gm_expr *index,
 			struct gm_expr_error *err);
 /* Set p->stride_known / p->stride_bytes from the active lanes. */
 void gm_lanes_stride(struct gm_prediction *p);
+/* `from` (filled for a) moved by off bytes into `to`: 0 where an address would leave 0..INT64_MAX or misalign. */
+int gm_lanes_shift(const struct gm_access *a, const struct gm_prediction *from, int64_t off,
+		   struct gm_prediction *to);
 
 /* verdict.c: the one-line diagnosis, from counts already filled in. */
 void gm_verdict(const struct gm_access *a, struct gm_prediction *p);

@@ -218,6 +218,58 @@ static void test_repeat2(void **state)
 	assert_true(fabs(o.dram_read_bytes - 4.0 * 4 * 16384) < 1);
 }
 
+/*
+ * Rule D6: warp w reads what warp w - 512 read (512 warps apart: beyond the
+ * 256-warp window, inside the lookback). Every sampled window after the first
+ * finds its pieces in L2; with an L2 too small for the warps between, none does.
+ */
+static void test_l2_reuse_across_windows(void **state)
+{
+	struct gm_profile p = prof();
+	struct gm_access pats[2];
+	struct gm_launch_in in;
+	struct gm_launch_out o;
+	double all = 4.0 * (1 << 22); /* every load's bytes, once each */
+
+	(void)state;
+	launch_of("gid % (512*32)", 4, 1 << 22, pats, &in);
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(o.sampled);
+	assert_true(fabs(o.dram_read_bytes - all / 8) < 1); /* window 0 (warps 0-255) reads; 7 windows hit */
+	p.l2_bytes = 60e3; /* 234 warps of 256 B: + the window's 256, the reader 512 warps back is out of reach */
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.dram_read_bytes - all) < 1);
+}
+
+/* A thread walking its own 64 KiB row (matvec v0): 64 of 16384 iterations evaluated, scaled, pieces once. */
+static void test_long_loop_sampled(void **state)
+{
+	struct gm_profile p = prof();
+	struct gm_access pats[1];
+	struct gm_repeat rep[1] = { { 16384, 4 } };
+	struct gm_launch_in in;
+	struct gm_launch_out o;
+
+	(void)state;
+	memset(pats, 0, sizeof(pats));
+	memset(&in, 0, sizeof(in));
+	pats[0].space = GM_SPACE_GLOBAL;
+	pats[0].op = GM_OP_LOAD;
+	pats[0].elem_bytes = 4;
+	pats[0].index = "gid*16384";
+	in.pats = pats;
+	in.npats = 1;
+	in.repeat = rep;
+	in.block[0] = 256;
+	in.block[1] = in.block[2] = 1;
+	in.n_threads = 2048;
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.useful_bytes - 2048.0 * 16384 * 4) < 1);
+	assert_true(fabs(o.dram_read_bytes - 2048.0 * 16384 * 4) < 1);
+	/* each iteration's request touches 32 sectors (one per row); 2048 / 32 warps x 16384 iterations */
+	assert_true(fabs(o.l1_load_sectors - 32.0 * 64 * 16384) < 1e-6);
+}
+
 /* L1 serves a 128 B line per wavefront: a column walk (32 lines a request) costs 32 of them. */
 static void test_l1_lines(void **state)
 {
@@ -508,6 +560,8 @@ int main(void)
 		cmocka_unit_test(test_repeat),
 		cmocka_unit_test(test_repeat2),
 		cmocka_unit_test(test_l1_lines),
+		cmocka_unit_test(test_l2_reuse_across_windows),
+		cmocka_unit_test(test_long_loop_sampled),
 		cmocka_unit_test(test_waves),
 		cmocka_unit_test(test_sampled_fast),
 		cmocka_unit_test(test_bad_input),
