@@ -169,6 +169,9 @@ gm_status gm_lanes_fill(const struct gm_access *a, const struct gm_expr *index,
 
 	p->nlanes = (int)(block_threads(a) - first < GM_WARP_SIZE ?
 			  block_threads(a) - first : GM_WARP_SIZE);
+	/* lanes past a partial warp's end: none (the counts look at all 32) */
+	for (lane = p->nlanes; lane < GM_WARP_SIZE; lane++)
+		memset(&p->lanes[lane], 0, sizeof(p->lanes[lane]));
 	for (lane = 0; lane < p->nlanes; lane++) {
 		s = fill_lane(a, index, active, lane, &p->lanes[lane], err);
 		if (s != GM_OK)
@@ -191,10 +194,14 @@ int gm_lanes_shift(const struct gm_access *a, const struct gm_prediction *from, 
 				  addr > INT64_MAX - a->elem_bytes))
 			return 0;
 	}
-	*to = *from;
+	to->nlanes = from->nlanes;
+	to->nactive = from->nactive;
+	for (int l = to->nlanes; l < GM_WARP_SIZE; l++)
+		memset(&to->lanes[l], 0, sizeof(to->lanes[l]));
 	for (int l = 0; l < to->nlanes; l++) {
 		struct gm_lane *L = &to->lanes[l];
 
+		*L = from->lanes[l];
 		if (!L->active)
 			continue;
 		L->addr += off;

@@ -30,6 +30,7 @@
  */
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
@@ -88,15 +89,77 @@ static int cmp_i64(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
+/*
+ * Sort non-negative keys (pieces, sectors): insertion sort for a few, else an
+ * LSD radix sort by bytes that skips the bytes every key shares (the windows'
+ * keys differ in their low bytes only); qsort if the buffer cannot be had.
+ */
+static void sort_keys(int64_t *v, int64_t n)
+{
+	size_t cnt[256];
+	uint64_t all_or = 0, all_and = ~(uint64_t)0;
+	int64_t *tmp, *src = v, *dst, *swap;
+
+	if (n < 48) {
+		for (int64_t i = 1; i < n; i++) {
+			int64_t x = v[i], j = i;
+
+			for (; j > 0 && v[j - 1] > x; j--)
+				v[j] = v[j - 1];
+			v[j] = x;
+		}
+		return;
+	}
+	tmp = malloc((size_t)n * sizeof(*tmp));
+	if (!tmp) {
+		qsort(v, (size_t)n, sizeof(*v), cmp_i64);
+		return;
+	}
+	for (int64_t i = 0; i < n; i++) {
+		all_or |= (uint64_t)v[i];
+		all_and &= (uint64_t)v[i];
+	}
+	dst = tmp;
+	for (int b = 0; b < 8; b++) {
+		size_t sum = 0;
+
+		if ((((all_or ^ all_and) >> (8 * b)) & 255) == 0)
+			continue; /* every key has this byte: the pass would not move anything */
+		memset(cnt, 0, sizeof(cnt));
+		for (int64_t i = 0; i < n; i++)
+			cnt[((uint64_t)src[i] >> (8 * b)) & 255]++;
+		for (int d = 0; d < 256; d++) {
+			size_t c = cnt[d];
+
+			cnt[d] = sum;
+			sum += c;
+		}
+		for (int64_t i = 0; i < n; i++)
+			dst[cnt[((uint64_t)src[i] >> (8 * b)) & 255]++] = src[i];
+		swap = src;
+		src = dst;
+		dst = swap;
+	}
+	if (src != v)
+		memcpy(v, src, (size_t)n * sizeof(*v));
+	free(tmp);
+}
+
 static int64_t sort_unique(int64_t *v, int64_t n)
 {
 	int64_t k, m = 0;
 
-	qsort(v, (size_t)n, sizeof(*v), cmp_i64);
+	sort_keys(v, n);
 	for (k = 0; k < n; k++)
 		if (m == 0 || v[m - 1] != v[k])
 			v[m++] = v[k];
 	return m;
+}
+
+/* log2 of the DRAM atom (32, 64 or 128 B: gm_profile_check) */
+static int atom_shift(int atom)
+{
+	return atom == 32 ? 5 : atom == 128 ? 7 : 6;
 }
 
 /* 256 B groups the sorted distinct pieces fall in. */
@@ -196,8 +259,11 @@ static gm_status block_sectors(struct pat_state *ps, const struct gm_prediction 
 }
 
 /* The load pieces of one warp before the window (rule D6). */
-static gm_status collect_pieces(struct pat_state *ps, const struct gm_prediction *p, int elem, int atom)
+static gm_status collect_pieces(struct pat_state *ps, const struct gm_prediction *p, int64_t off, int elem,
+				int atom)
 {
+	int sh = atom_shift(atom);
+
 	if (ps->nseen + 2 * GM_WARP_SIZE > ps->seencap) {
 		int64_t cap = ps->seencap ? 2 * ps->seencap : 4096;
 		int64_t *v = realloc(ps->seen, (size_t)cap * sizeof(int64_t));
@@ -208,23 +274,26 @@ static gm_status collect_pieces(struct pat_state *ps, const struct gm_prediction
 		ps->seencap = cap;
 	}
 	for (int l = 0; l < p->nlanes; l++) {
-		int64_t a0 = p->lanes[l].addr, a1 = a0 + elem - 1;
+		int64_t a0 = p->lanes[l].addr + off, a1 = a0 + elem - 1;
 
 		if (!p->lanes[l].active)
 			continue;
-		ps->seen[ps->nseen++] = a0 / atom;
-		if (a1 / atom != a0 / atom)
-			ps->seen[ps->nseen++] = a1 / atom;
+		/* neighbouring lanes mostly share a piece: keep a run once (sorted and made unique later) */
+		int64_t p0 = a0 >> sh, p1 = a1 >> sh; /* addresses are >= 0, atoms a power of two */
+
+		if (!ps->nseen || ps->seen[ps->nseen - 1] != p0)
+			ps->seen[ps->nseen++] = p0;
+		if (p1 != p0)
+			ps->seen[ps->nseen++] = p1;
 	}
 	return GM_OK;
 }
 
-/* The lanes of one warp of one pattern (filled: p holds them already) into the window's sets and the totals. */
-static gm_status add_warp(struct pat_state *ps, const struct gm_access *w, int64_t block, int atom,
-			  struct totals *t, struct gm_prediction *p, int filled, struct gm_expr_error *err)
+/* The lanes of one warp of one pattern into p; an error names the warp. */
+static gm_status fill_warp(struct pat_state *ps, const struct gm_access *w, struct gm_prediction *p,
+			   struct gm_expr_error *err)
 {
-	gm_status s = filled ? GM_OK : gm_lanes_fill(w, ps->index, ps->active, p, err);
-	int elem = w->elem_bytes;
+	gm_status s = gm_lanes_fill(w, ps->index, ps->active, p, err);
 
 	if (s != GM_OK) {
 		size_t len = strlen(err->msg);
@@ -232,10 +301,17 @@ static gm_status add_warp(struct pat_state *ps, const struct gm_access *w, int64
 		err->text = w->index;
 		snprintf(err->msg + len, sizeof(err->msg) - len, " in warp %d of block (%d,%d)", w->warp,
 			 w->block_idx[0], w->block_idx[1]);
-		return s;
 	}
-	if (ps->collect)
-		return w->space == GM_SPACE_GLOBAL && w->op == GM_OP_LOAD ? collect_pieces(ps, p, elem, atom) : GM_OK;
+	return s;
+}
+
+/* The lanes p of one warp of one pattern into the window's sets and the totals. */
+static gm_status add_warp(struct pat_state *ps, const struct gm_access *w, int64_t block, int atom,
+			  struct totals *t, struct gm_prediction *p)
+{
+	gm_status s = GM_OK;
+	int elem = w->elem_bytes, sh = atom_shift(atom);
+
 	if (w->space == GM_SPACE_SHARED) {
 		gm_shared_counts_of(p->lanes, elem, w->op, &p->shared);
 		t->wavefronts += (double)p->shared.wavefronts;
@@ -267,9 +343,13 @@ static gm_status add_warp(struct pat_state *ps, const struct gm_access *w, int64
 		a0 = p->lanes[l].addr;
 		a1 = a0 + elem - 1;
 		if (w->op == GM_OP_LOAD) {
-			ps->pieces[ps->npieces++] = a0 / atom;
-			if (a1 / atom != a0 / atom)
-				ps->pieces[ps->npieces++] = a1 / atom;
+			int64_t p0 = a0 >> sh, p1 = a1 >> sh;
+
+			if (ps->npieces && ps->pieces[ps->npieces - 1] == p0 && p1 == p0)
+				continue; /* the previous lane's piece: made unique when the window closes anyway */
+			ps->pieces[ps->npieces++] = p0;
+			if (p1 != p0)
+				ps->pieces[ps->npieces++] = p1;
 		} else {
 			/* sector << 6 | bytes this lane writes in it */
 			int64_t s0 = a0 / GM_SECTOR_BYTES, s1 = a1 / GM_SECTOR_BYTES;
@@ -297,7 +377,7 @@ static void store_sectors(struct pat_state *ps, int atom, struct totals *t)
 	int64_t n = ps->nsectors, k = 0, m = 0, nfill = 0, prev;
 	int64_t *v = ps->sectors; /* compacted in place to sector << 6 | bytes, then to fill pieces */
 
-	qsort(v, (size_t)n, sizeof(int64_t), cmp_i64);
+	sort_keys(v, n);
 	while (k < n) {
 		int64_t sec = v[k] >> 6, bytes = 0;
 
@@ -448,15 +528,27 @@ static gm_status warps_of(struct pat_state *ps, struct gm_access w, const struct
 
 	for (int64_t wi = from; wi < to && s == GM_OK; wi++) {
 		place_warp(&w, wi, wpb, grid_x);
+		w.base = base;
+		if ((s = fill_warp(ps, &w, first, err)) != GM_OK)
+			break;
 		for (int u = 0; u < rp->iters && s == GM_OK; u++)
 			for (int v = 0; v < rp->iters2 && s == GM_OK; v++) {
 				int64_t off = u * rp->step_bytes + v * rp->step2_bytes;
-				int filled = off != 0 && gm_lanes_shift(&w, first, off, p);
+				struct gm_prediction *at = first;
 
-				w.base = base + off;
-				s = add_warp(ps, &w, wi / wpb, atom, t, p, filled, err);
-				if (off == 0 && s == GM_OK)
-					*first = *p;
+				if (ps->collect) { /* the warps before a window: their load pieces only */
+					if (w.space == GM_SPACE_GLOBAL && w.op == GM_OP_LOAD)
+						s = collect_pieces(ps, first, off, w.elem_bytes, atom);
+					continue;
+				}
+				if (off != 0) {
+					at = p;
+					w.base = base + off;
+					if (!gm_lanes_shift(&w, first, off, p))
+						s = fill_warp(ps, &w, p, err); /* to name the lane that leaves the range */
+				}
+				if (s == GM_OK)
+					s = add_warp(ps, &w, wi / wpb, atom, t, at);
 			}
 		if (ps->per_warp && !ps->collect)
 			close_window(ps, atom, t);
