@@ -89,14 +89,16 @@ struct explain_run_opts {
 	int device;
 	int source;           /* print the generated CUDA source and stop */
 	double predicted_gbs; /* the launch model's prediction (explain --n), 0 = none */
+	double predicted_dram[2]; /* its DRAM bytes read and written */
 	const char *limited_by;
 	int no_counters;      /* --no-counters: skip the profiled launch */
 };
 struct gm_access;
 /* With json (a json_t *), the run is added to it as "run" instead of printed. */
 int explain_run(const struct gm_access *acc, const struct explain_run_opts *ro, void *json);
-/* `explain --n`: the launch model's section (text) or "launch" object (json); *gbs = predicted GB/s. */
-int explain_launch(const struct gm_access *acc, int64_t n, const char *profile, void *json, double *gbs);
+/* `explain --n`: the launch model's section (text) or "launch" object (json); the prediction into ro. */
+int explain_launch(const struct gm_access *acc, int64_t n, const char *profile, void *json,
+		   struct explain_run_opts *ro);
 /* Check --profile (or that a built-in one exists) before anything is printed. */
 int explain_launch_profile(const char *profile);
 

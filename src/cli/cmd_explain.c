@@ -666,7 +666,7 @@ static int print_json(struct explain_opts *o, const struct gm_prediction *p)
 		return gm_error(GM_EXIT_CASE_FAILED, "cannot build the JSON output");
 	}
 	if (o->ro.n)
-		rc = explain_launch(&o->a, o->a.n_threads, o->profile, obj, (double *)&o->ro.predicted_gbs);
+		rc = explain_launch(&o->a, o->a.n_threads, o->profile, obj, &o->ro);
 	if (!rc && o->run)
 		rc = explain_run(&o->a, &o->ro, obj);
 	if (!rc && json_dumpf(obj, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0)
@@ -708,6 +708,6 @@ int cmd_explain(int argc, char **argv)
 		return print_json(&o, &p);
 	rc = print_text(&o, &p);
 	if (!rc && o.ro.n)
-		rc = explain_launch(&o.a, o.a.n_threads, o.profile, NULL, &o.ro.predicted_gbs);
+		rc = explain_launch(&o.a, o.a.n_threads, o.profile, NULL, &o.ro);
 	return rc || !o.run ? rc : explain_run(&o.a, &o.ro, NULL);
 }

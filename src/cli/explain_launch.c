@@ -78,7 +78,7 @@ int explain_launch_profile(const char *profile)
 	return gm_cli_profile(profile, NULL, &p, 1);
 }
 
-int explain_launch(const struct gm_access *a, int64_t n, const char *profile, void *json, double *gbs)
+int explain_launch(const struct gm_access *a, int64_t n, const char *profile, void *json, struct explain_run_opts *ro)
 {
 	struct gm_access pats[2];
 	struct gm_launch_in in;
@@ -111,7 +111,9 @@ int explain_launch(const struct gm_access *a, int64_t n, const char *profile, vo
 		gm_error(GM_EXIT_USAGE, "launch of %lld threads: %s", (long long)n, err.msg);
 		return GM_EXIT_USAGE;
 	}
-	*gbs = out.gbs;
+	ro->predicted_gbs = out.gbs;
+	ro->predicted_dram[0] = out.dram_read_bytes;
+	ro->predicted_dram[1] = out.dram_write_bytes;
 	if (json)
 		json_object_set_new((json_t *)json, "launch", launch_json(n, &p, &out, now_ms() - t0));
 	else

@@ -91,7 +91,7 @@ static void print_counted(const struct gm_case_result *cr, const struct gm_launc
 }
 
 static void print_run(const struct gm_run_result *r, const struct gm_case_result *cr, const struct gm_jit_info *in,
-		      const struct gm_launch_sample *ls, const struct gm_jit_spec *sp, double pred_gbs)
+		      const struct gm_launch_sample *ls, const struct gm_jit_spec *sp, const struct explain_run_opts *ro)
 {
 	char a[32], b[32];
 
@@ -125,9 +125,13 @@ static void print_run(const struct gm_run_result *r, const struct gm_case_result
 		       (long long)in->tile_elems, sp->elem_bytes);
 	else
 		printf("  bytes         2 x n x %d (one read, one write per thread), GB = 1e9\n", sp->elem_bytes);
-	if (pred_gbs > 0)
+	if (ro->predicted_gbs > 0)
 		printf("  launch model  predicted %.1f GB/s, measured %.1f GB/s: measured / predicted %.0f %%\n",
-		       pred_gbs, cr->gbs_median, 100.0 * cr->gbs_median / pred_gbs);
+		       ro->predicted_gbs, cr->gbs_median, 100.0 * cr->gbs_median / ro->predicted_gbs);
+	if (ro->predicted_gbs > 0 && cr->counters.state == GM_COUNTERS_OK)
+		printf("  launch DRAM   predicted %.3f GB read, %.3f GB written; counted %.3f and %.3f GB\n",
+		       ro->predicted_dram[0] / 1e9, ro->predicted_dram[1] / 1e9, cr->counters.dram_read_bytes / 1e9,
+		       cr->counters.dram_write_bytes / 1e9);
 	print_counted(cr, ls, sp);
 }
 
@@ -256,7 +260,7 @@ int explain_run(const struct gm_access *acc, const struct explain_run_opts *ro, 
 	else if (r.ncases == 1 && json)
 		add_json((json_t *)json, &r, &r.cases[0], &info, &ls, &sp, ro->predicted_gbs);
 	else if (r.ncases == 1)
-		print_run(&r, &r.cases[0], &info, &ls, &sp, ro->predicted_gbs);
+		print_run(&r, &r.cases[0], &info, &ls, &sp, ro);
 	if (!rc && r.ncases == 1 && r.cases[0].status != GM_CASE_OK) {
 		if (info.bad_gid >= 0)
 			rc = bad_index(acc, sp.n, info.bad_gid);
