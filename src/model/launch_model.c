@@ -223,6 +223,24 @@ static gm_status grow(struct pat_state *ps, int64_t need)
 	return GM_OK;
 }
 
+/* Room for `need` keys in *v (doubling). */
+static gm_status reserve(int64_t **v, int64_t *cap, int64_t need)
+{
+	int64_t c = *cap ? *cap : 1024;
+	int64_t *w;
+
+	if (need <= *cap)
+		return GM_OK;
+	while (c < need)
+		c *= 2;
+	w = realloc(*v, (size_t)c * sizeof(int64_t));
+	if (!w)
+		return GM_ERR_NOMEM;
+	*v = w;
+	*cap = c;
+	return GM_OK;
+}
+
 /* The current block's distinct load sectors go to L2; the rest hit in L1. */
 static void flush_block(struct pat_state *ps, struct totals *t)
 {
@@ -237,15 +255,8 @@ static gm_status block_sectors(struct pat_state *ps, const struct gm_prediction 
 	if (block != ps->cur_block)
 		flush_block(ps, t);
 	ps->cur_block = block;
-	if (ps->nblk + 2 * GM_WARP_SIZE > ps->blkcap) {
-		int64_t cap = ps->blkcap ? 2 * ps->blkcap : 1024;
-		int64_t *b = realloc(ps->blk, (size_t)cap * sizeof(int64_t));
-
-		if (!b)
-			return GM_ERR_NOMEM;
-		ps->blk = b;
-		ps->blkcap = cap;
-	}
+	if (reserve(&ps->blk, &ps->blkcap, ps->nblk + 2 * GM_WARP_SIZE) != GM_OK)
+		return GM_ERR_NOMEM;
 	for (int l = 0; l < p->nlanes; l++) {
 		int64_t a0 = p->lanes[l].addr, a1 = a0 + elem - 1;
 
@@ -264,15 +275,8 @@ static gm_status collect_pieces(struct pat_state *ps, const struct gm_prediction
 {
 	int sh = atom_shift(atom);
 
-	if (ps->nseen + 2 * GM_WARP_SIZE > ps->seencap) {
-		int64_t cap = ps->seencap ? 2 * ps->seencap : 4096;
-		int64_t *v = realloc(ps->seen, (size_t)cap * sizeof(int64_t));
-
-		if (!v)
-			return GM_ERR_NOMEM;
-		ps->seen = v;
-		ps->seencap = cap;
-	}
+	if (reserve(&ps->seen, &ps->seencap, ps->nseen + 2 * GM_WARP_SIZE) != GM_OK)
+		return GM_ERR_NOMEM;
 	for (int l = 0; l < p->nlanes; l++) {
 		int64_t a0 = p->lanes[l].addr + off, a1 = a0 + elem - 1;
 
