@@ -43,6 +43,9 @@ int gm_cli_profile(const char *path, const char *device, struct gm_profile *p, i
 /* "model within 10%: k of N cases, median error x%" (nothing when no case was predicted). */
 void gm_cli_score_line(FILE *f, const struct gm_run_result *r);
 void gm_cli_score_families(FILE *f, const struct gm_run_result *r);
+/* Under compute-sanitizer or an Nsight tool (their injection variables): one line saying the timings are not measurements. */
+const char *gm_cli_tool(void);
+void gm_cli_tool_note(FILE *f);
 
 /* Exit code for a library status. */
 int gm_exit_code(gm_status s);

@@ -303,6 +303,7 @@ static int run_main(struct run_ctx *x, int argc, char **argv)
 	       x->res.ncases, x->res.wall_s, x->res.dev.name, x->res.dev.peak_gbs);
 	gm_cli_score_families(stdout, &x->res);
 	gm_cli_score_line(stdout, &x->res);
+	gm_cli_tool_note(stdout);
 	int wcode = write_outputs(x);
 	if (!code && case_failures(&x->res))
 		code = GM_EXIT_CASE_FAILED;

@@ -3,6 +3,7 @@
  * launch model: choosing the profile and printing the score line.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
 #include "gpumem/profile.h"
@@ -64,4 +65,23 @@ void gm_cli_score_families(FILE *f, const struct gm_run_result *r)
 		fprintf(f, "  %-12s within 10%%: %3d of %3d, median error %5.1f%%\n", r->cases[k].family, s.within10,
 			s.n, s.median_err_pct);
 	}
+}
+
+/* The tool the process runs under, from the variables its injection sets (CUDA 13: checked on an H100). */
+const char *gm_cli_tool(void)
+{
+	if (getenv("NV_SANITIZER_INJECTION_TRANSPORT_TYPE") || getenv("NV_SANITIZER_INJECTION_PORT_BASE"))
+		return "compute-sanitizer";
+	if (getenv("NV_NSIGHT_INJECTION_TRANSPORT_TYPE") || getenv("NV_NSIGHT_INJECTION_PORT_BASE"))
+		return "an Nsight tool (ncu or nsys)";
+	return NULL;
+}
+
+void gm_cli_tool_note(FILE *f)
+{
+	const char *tool = gm_cli_tool();
+
+	if (tool)
+		fprintf(f, "timed under %s: these timings, and the model's score against them, are not measurements\n",
+			tool);
 }

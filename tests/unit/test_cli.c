@@ -160,6 +160,29 @@ static void test_binary_no_gpu(void **state)
 }
 
 /* explain --run: bad combinations refused with one line; --source shows the kernel without a GPU. */
+/* Under compute-sanitizer or ncu (the variables their injection sets, seen on an H100) the run says so. */
+static void test_tool_note(void **state)
+{
+	char buf[256] = "";
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	(void)state;
+	unsetenv("NV_SANITIZER_INJECTION_TRANSPORT_TYPE");
+	unsetenv("NV_SANITIZER_INJECTION_PORT_BASE");
+	unsetenv("NV_NSIGHT_INJECTION_TRANSPORT_TYPE");
+	unsetenv("NV_NSIGHT_INJECTION_PORT_BASE");
+	assert_null(gm_cli_tool());
+	setenv("NV_SANITIZER_INJECTION_PORT_BASE", "49152", 1);
+	assert_string_equal(gm_cli_tool(), "compute-sanitizer");
+	gm_cli_tool_note(f);
+	fclose(f);
+	assert_non_null(strstr(buf, "timed under compute-sanitizer"));
+	unsetenv("NV_SANITIZER_INJECTION_PORT_BASE");
+	setenv("NV_NSIGHT_INJECTION_TRANSPORT_TYPE", "uds", 1);
+	assert_non_null(strstr(gm_cli_tool(), "Nsight"));
+	unsetenv("NV_NSIGHT_INJECTION_TRANSPORT_TYPE");
+}
+
 static void test_explain_run_args(void **state)
 {
 	char out[65536];
@@ -189,6 +212,7 @@ int main(void)
 		cmocka_unit_test(test_binary_usage), cmocka_unit_test(test_binary_list),
 		cmocka_unit_test(test_binary_unknown_benchmark),
 		cmocka_unit_test(test_binary_unwritable_output), cmocka_unit_test(test_binary_no_gpu),
+		cmocka_unit_test(test_tool_note),
 		cmocka_unit_test(test_explain_run_args),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
