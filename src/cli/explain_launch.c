@@ -37,8 +37,11 @@ static void print_launch(const struct gm_access *a, int64_t n, const struct gm_p
 	printf("  L1 requests       %.4g (%.4g sectors)\n", o->requests, o->l1_sectors);
 	printf("  L2 sectors        %.4g (loads %.4g, stores %.4g; %.4g partly written)\n", o->l2_sectors,
 	       o->l2_load_sectors, o->l2_store_sectors, o->partial_store_sectors);
-	printf("  DRAM bytes        read %.4g, written %.4g (read density %.2f)\n", o->dram_read_bytes,
+	printf("  DRAM bytes        read %.4g, written %.4g (read density %.2f)", o->dram_read_bytes,
 	       o->dram_write_bytes, o->read_density);
+	if (o->l2_reuse_bytes > 0)
+		printf("; %.4g B of loads found in L2, left by earlier warps", o->l2_reuse_bytes);
+	printf("\n");
 	printf("  time by level     DRAM %.4f ms, L2 %.4f ms, L1 %.4f ms", o->t_dram_ms, o->t_l2_ms, o->t_l1_ms);
 	if (o->t_waves_ms > 0)
 		printf(", latency %.4f ms (%.0f wave%s of resident threads)", o->t_waves_ms, o->waves,
@@ -61,6 +64,7 @@ static json_t *launch_json(int64_t n, const struct gm_profile *p, const struct g
 
 	if (!j)
 		return NULL;
+	json_object_set_new(j, "l2_reuse_bytes", json_real(o->l2_reuse_bytes));
 	json_object_set_new(j, "t_l2_ms", json_real(o->t_l2_ms));
 	json_object_set_new(j, "t_l1_ms", json_real(o->t_l1_ms));
 	json_object_set_new(j, "t_latency_ms", json_real(o->t_waves_ms));

@@ -732,6 +732,7 @@ static void scale(const struct totals *t, const struct gm_launch_in *in, struct 
 	o->dram_read_bytes = t->read_bytes * f;
 	o->dram_write_bytes = t->write_bytes * f;
 	o->dram_fill_bytes = t->fill_bytes * f;
+	o->l2_reuse_bytes = t->reuse_bytes * f;
 	o->read_density = t->groups > 0 ? t->pieces / (t->groups * (GROUP_BYTES / 64.0)) : 1.0;
 	if (o->read_density > 1)
 		o->read_density = 1;
