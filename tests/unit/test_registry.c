@@ -59,6 +59,35 @@ static void test_patterns_accepted_by_model(void **state)
 	}
 }
 
+/* A case naming blockIdx.y declares its kernel's gridDim.x (rowcol.cu, transpose.cu). */
+static void test_grid_widths(void **state)
+{
+	static const struct {
+		const char *name;
+		int64_t grid_x;
+	} want[] = {
+		{ "rowcol.w4096_cols", 4096 / 32 },
+		{ "rowcol.w4097_packed_rows", 4097 / 32 + 1 },
+		{ "transpose.v3_padded_4r", 16384 / 32 },           /* g32: columns / 32 */
+		{ "transpose.v3_padded_4r_ragged", 16351 / 32 + 1 },
+		{ "transpose.v5_vec16_ragged", 16367 / 64 + 1 },     /* g64t: rows / 64 */
+		{ "transpose.v6_tall_a8", 16360 / 128 + 1 },         /* gtall: rows / 128 */
+		{ "transpose.copy_b16", 16384 / 64 },                /* g64: columns / 64 */
+	};
+	int n;
+	const struct gm_case *c = gm_registry_cases(&n);
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+		int i = 0;
+
+		while (i < n && strcmp(c[i].name, want[k].name))
+			i++;
+		assert_true(i < n);
+		assert_int_equal(c[i].grid_x, want[k].grid_x);
+	}
+}
+
 static void test_select(void **state)
 {
 	int n, bad, count = 0;
@@ -136,7 +165,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names_unique_and_complete),
 		cmocka_unit_test(test_every_family_has_quick_cases),
-		cmocka_unit_test(test_patterns_accepted_by_model), cmocka_unit_test(test_select),
+		cmocka_unit_test(test_patterns_accepted_by_model), cmocka_unit_test(test_grid_widths),
+		cmocka_unit_test(test_select),
 		cmocka_unit_test(test_suggest),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
