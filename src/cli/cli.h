@@ -99,8 +99,9 @@ struct explain_run_opts {
 struct gm_access;
 /* With json (a json_t *), the run is added to it as "run" instead of printed. */
 int explain_run(const struct gm_access *acc, const struct explain_run_opts *ro, void *json);
-/* `explain --n`: the launch model's section (text) or "launch" object (json); the prediction into ro. */
-int explain_launch(const struct gm_access *acc, int64_t n, const char *profile, void *json,
+/* `explain --n`: the launch model's section (text) or "launch" object (json); the prediction into ro.
+ * device: the GPU's name when --run will use one (its profile), else NULL (the first built-in). */
+int explain_launch(const struct gm_access *acc, int64_t n, const char *profile, const char *device, void *json,
 		   struct explain_run_opts *ro);
 /* Check --profile (or that a built-in one exists) before anything is printed. */
 int explain_launch_profile(const char *profile);

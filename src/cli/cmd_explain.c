@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "gpumem/gpu.h"
 #include "gpumem/model.h"
 
 /* JSON keys of the explain document. */
@@ -654,8 +655,18 @@ static int add_counts(json_t *obj, const struct explain_opts *o,
 }
 
 /* The explain document; with --run, the run's object is added before it is printed. */
+/*
+ * With --run, the launch model takes the profile of the GPU that will run the
+ * kernel (its name); without a GPU here, the run reports that itself later.
+ */
+static const char *run_device(const struct explain_opts *o, struct gm_device_info *info)
+{
+	return o->run && gm_gpu_open(o->ro.device, info) == GM_OK ? info->name : NULL;
+}
+
 static int print_json(struct explain_opts *o, const struct gm_prediction *p)
 {
+	struct gm_device_info info;
 	json_t *obj = inputs_json(o, p);
 	int rc = GM_EXIT_OK;
 
@@ -666,7 +677,7 @@ static int print_json(struct explain_opts *o, const struct gm_prediction *p)
 		return gm_error(GM_EXIT_CASE_FAILED, "cannot build the JSON output");
 	}
 	if (o->ro.n)
-		rc = explain_launch(&o->a, o->a.n_threads, o->profile, obj, &o->ro);
+		rc = explain_launch(&o->a, o->a.n_threads, o->profile, run_device(o, &info), obj, &o->ro);
 	if (!rc && o->run)
 		rc = explain_run(&o->a, &o->ro, obj);
 	if (!rc && json_dumpf(obj, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0)
@@ -679,6 +690,7 @@ static int print_json(struct explain_opts *o, const struct gm_prediction *p)
 
 int cmd_explain(int argc, char **argv)
 {
+	struct gm_device_info info;
 	struct explain_opts o;
 	struct gm_prediction p;
 	struct gm_expr_error err;
@@ -708,6 +720,6 @@ int cmd_explain(int argc, char **argv)
 		return print_json(&o, &p);
 	rc = print_text(&o, &p);
 	if (!rc && o.ro.n)
-		rc = explain_launch(&o.a, o.a.n_threads, o.profile, NULL, &o.ro);
+		rc = explain_launch(&o.a, o.a.n_threads, o.profile, run_device(&o, &info), NULL, &o.ro);
 	return rc || !o.run ? rc : explain_run(&o.a, &o.ro, NULL);
 }

@@ -82,7 +82,8 @@ int explain_launch_profile(const char *profile)
 	return gm_cli_profile(profile, NULL, &p, 1);
 }
 
-int explain_launch(const struct gm_access *a, int64_t n, const char *profile, void *json, struct explain_run_opts *ro)
+int explain_launch(const struct gm_access *a, int64_t n, const char *profile, const char *device, void *json,
+		   struct explain_run_opts *ro)
 {
 	struct gm_access pats[2];
 	struct gm_launch_in in;
@@ -90,7 +91,7 @@ int explain_launch(const struct gm_access *a, int64_t n, const char *profile, vo
 	struct gm_profile p;
 	struct gm_expr_error err;
 	double t0;
-	int rc = gm_cli_profile(profile, NULL, &p, 0);
+	int rc = gm_cli_profile(profile, device, &p, 0);
 
 	if (rc)
 		return rc;
