@@ -148,6 +148,8 @@ static void tr_case(struct gm_case *c, int v, int s)
 	gm_case_param_add(c, "cols", C);
 	gm_case_param_add(c, "tile", variants[v].tile);
 	gm_case_param_add(c, "vec", variants[v].vec);
+	/* v0-v2: a 32x32 block per tile, one element per thread, no loop */
+	c->one_element = variants[v].version >= 0 && variants[v].version <= 2;
 	/* transpose.cu's grids: v5 and v6 run blockIdx.x down the input rows, the others along its columns */
 	c->grid_x = variants[v].version >= 5 ? (R + variants[v].tile - 1) / variants[v].tile
 					     : (C + variants[v].tile - 1) / variants[v].tile;
