@@ -654,7 +654,6 @@ static int add_counts(json_t *obj, const struct explain_opts *o,
 	return rc;
 }
 
-/* The explain document; with --run, the run's object is added before it is printed. */
 /*
  * With --run, the launch model takes the profile of the GPU that will run the
  * kernel (its name); without a GPU here, the run reports that itself later.
@@ -664,6 +663,7 @@ static const char *run_device(const struct explain_opts *o, struct gm_device_inf
 	return o->run && gm_gpu_open(o->ro.device, info) == GM_OK ? info->name : NULL;
 }
 
+/* The explain document; with --run, the run's object is added before it is printed. */
 static int print_json(struct explain_opts *o, const struct gm_prediction *p)
 {
 	struct gm_device_info info;
