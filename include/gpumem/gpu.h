@@ -34,6 +34,7 @@ struct gm_device_info {
 	int pcie_gen, pcie_width;            /* -1 when unknown (no NVML) */
 	int max_threads_per_sm;
 	double peak_gbs;                     /* 2 * mem_clock * bus_width / 8, GB/s (1e9) */
+	char uuid[48];                       /* "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", as nvidia-smi -L; "" unknown */
 };
 
 /* Number of visible CUDA devices; GM_ERR_NO_DEVICE / GM_ERR_DRIVER if none. */

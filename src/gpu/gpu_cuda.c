@@ -125,6 +125,13 @@ gm_status gm_gpu_open(int index, struct gm_device_info *d)
 	d->pci_domain = p.pciDomainID;
 	d->pci_bus = p.pciBusID;
 	d->pci_device = p.pciDeviceID;
+	{
+		const unsigned char *u = (const unsigned char *)p.uuid.bytes;
+
+		snprintf(d->uuid, sizeof(d->uuid),
+			 "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0], u[1], u[2],
+			 u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
+	}
 	GM_CU(cudaDriverGetVersion(&d->driver_version));
 	GM_CU(cudaRuntimeGetVersion(&d->runtime_version));
 	GM_CU(cudaMemGetInfo(&fr, &tot));

@@ -39,6 +39,7 @@
 #define K_D_DRIVER "driver_version"
 #define K_D_RUNTIME "runtime_version"
 #define K_D_PCI "pci_bus_id"
+#define K_D_UUID "uuid"
 #define K_D_PCIE_GEN "pcie_gen"
 #define K_D_PCIE_WIDTH "pcie_width"
 #define K_D_THREADS_SM "max_threads_per_sm"

@@ -42,6 +42,7 @@ static void read_device(json_t *d, struct gm_device_info *dev)
 	dev->ecc = json_is_true(json_object_get(d, K_D_ECC));
 	dev->pcie_gen = (int)num(d, K_D_PCIE_GEN);
 	dev->pcie_width = (int)num(d, K_D_PCIE_WIDTH);
+	copy_str(dev->uuid, sizeof(dev->uuid), d, K_D_UUID);
 }
 
 static enum gm_case_status status_from(const char *s)

@@ -62,10 +62,11 @@ static json_t *state_json(const struct gm_device_state *st)
 static json_t *device_json(const struct gm_device_info *d)
 {
 	char cc[16], pci[32];
+	json_t *o;
 
 	snprintf(cc, sizeof(cc), "%d.%d", d->cc_major, d->cc_minor);
 	snprintf(pci, sizeof(pci), "%04x:%02x:%02x.0", d->pci_domain, d->pci_bus, d->pci_device);
-	return json_pack("{si ss ss si si si si sI sI sI sI sI sI sb si si ss si si si sf}",
+	o = json_pack("{si ss ss si si si si sI sI sI sI sI sI sb si si ss si si si sf}",
 			 K_D_INDEX, d->index, K_D_NAME, d->name, K_D_CC, cc, K_D_SMS, d->sm_count,
 			 K_D_SMCLK, d->sm_clock_khz, K_D_MEMCLK, d->mem_clock_khz, K_D_BUS,
 			 d->bus_width_bits, K_D_L2, (json_int_t)d->l2_bytes, K_D_PL2,
@@ -75,7 +76,11 @@ static json_t *device_json(const struct gm_device_info *d)
 			 K_D_DRIVER, d->driver_version, K_D_RUNTIME, d->runtime_version, K_D_PCI, pci,
 			 K_D_PCIE_GEN, d->pcie_gen, K_D_PCIE_WIDTH, d->pcie_width, K_D_THREADS_SM,
 			 d->max_threads_per_sm, K_D_PEAK, d->peak_gbs);
+	if (o && d->uuid[0]) /* the GPU's UUID, known on a GPU: tells two units of one model apart */
+		json_object_set_new(o, K_D_UUID, json_string(d->uuid));
+	return o;
 }
+
 
 static json_t *stats_json(const struct gm_stats *s)
 {

@@ -156,6 +156,8 @@ void gm_device_write(FILE *f, const struct gm_device_info *d)
 	fprintf(f, "  driver / runtime     %d.%d / %d.%d\n", d->driver_version / 1000,
 		d->driver_version % 1000 / 10, d->runtime_version / 1000, d->runtime_version % 1000 / 10);
 	fprintf(f, "  PCI bus id           %04x:%02x:%02x.0\n", d->pci_domain, d->pci_bus, d->pci_device);
+	if (d->uuid[0])
+		fprintf(f, "  UUID                 %s\n", d->uuid);
 	if (d->pcie_gen > 0)
 		fprintf(f, "  PCIe link            gen %d x%d\n", d->pcie_gen, d->pcie_width);
 	else

@@ -21,6 +21,7 @@ static void fill_result(struct gm_run_result *r)
 	snprintf(r->command, sizeof(r->command), "gpumem run copy --json \"x.json\"");
 	r->have_device = 1;
 	snprintf(r->dev.name, sizeof(r->dev.name), "Test GPU \"quoted\"");
+	snprintf(r->dev.uuid, sizeof(r->dev.uuid), "GPU-0123abcd-0000-1111-2222-333344445555");
 	r->dev.cc_major = 9;
 	r->dev.sm_count = 132;
 	r->dev.peak_gbs = 3352.32;
@@ -98,6 +99,7 @@ static void test_json_round_trip(void **state)
 	assert_int_equal(gm_json_read(path, &b), GM_OK);
 	assert_string_equal(b.command, a.command);
 	assert_string_equal(b.dev.name, a.dev.name);
+	assert_string_equal(b.dev.uuid, a.dev.uuid);
 	assert_int_equal(b.dev.sm_count, 132);
 	assert_int_equal(b.ncases, 2);
 	assert_string_equal(b.cases[0].name, "copy.v2_b16");
