@@ -5,6 +5,8 @@
 # the libcmocka copy their rpath names (lib/), and the probe (tests/gpu/).
 # Then: BUILD_DIR=DIR bash scripts/gpu_session.sh STAGE... (stage_tests runs
 # the executables directly when DIR has no CTestTestfile.cmake).
+# NO_TESTS=1 packs gpumem alone (9 MB instead of 33): the tree plus the carry
+# must stay under 64 MiB, and the committed results already take 36 MB.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 src=${BUILD_DIR:-build}
@@ -12,6 +14,11 @@ dir=${1:-.carry/gpu}
 rm -rf "$dir"
 mkdir -p "$dir/tests/gpu" "$dir/lib"
 install -m 755 "$src/gpumem" "$dir/gpumem"
+git rev-parse --short HEAD >"$dir/COMMIT"
+if [ "${NO_TESTS:-0}" = 1 ]; then
+  du -sh "$dir"
+  exit 0
+fi
 for t in "$src"/tests/test_*; do install -m 755 -s "$t" "$dir/tests/"; done
 install -m 755 -s "$src/tests/gpu/gm_probe" "$dir/tests/gpu/"
 cp "$src/lib/libcmocka.so.0" "$dir/lib/"

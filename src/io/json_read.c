@@ -19,7 +19,7 @@ static double num(json_t *o, const char *key)
 
 static void read_device(json_t *d, struct gm_device_info *dev)
 {
-	const char *cc = json_string_value(json_object_get(d, K_D_CC));
+	const char *cc = json_string_value(json_object_get(d, K_D_CC)), *pci;
 
 	copy_str(dev->name, sizeof(dev->name), d, K_D_NAME);
 	if (cc)
@@ -43,6 +43,10 @@ static void read_device(json_t *d, struct gm_device_info *dev)
 	dev->pcie_gen = (int)num(d, K_D_PCIE_GEN);
 	dev->pcie_width = (int)num(d, K_D_PCIE_WIDTH);
 	copy_str(dev->uuid, sizeof(dev->uuid), d, K_D_UUID);
+	pci = json_string_value(json_object_get(d, K_D_PCI));
+	if (pci)
+		sscanf(pci, "%x:%x:%x", (unsigned *)&dev->pci_domain, (unsigned *)&dev->pci_bus,
+		       (unsigned *)&dev->pci_device);
 }
 
 static enum gm_case_status status_from(const char *s)

@@ -22,6 +22,8 @@ static void fill_result(struct gm_run_result *r)
 	r->have_device = 1;
 	snprintf(r->dev.name, sizeof(r->dev.name), "Test GPU \"quoted\"");
 	snprintf(r->dev.uuid, sizeof(r->dev.uuid), "GPU-0123abcd-0000-1111-2222-333344445555");
+	r->dev.pci_bus = 0x19;
+	r->dev.pci_device = 6;
 	r->dev.cc_major = 9;
 	r->dev.sm_count = 132;
 	r->dev.peak_gbs = 3352.32;
@@ -100,6 +102,8 @@ static void test_json_round_trip(void **state)
 	assert_string_equal(b.command, a.command);
 	assert_string_equal(b.dev.name, a.dev.name);
 	assert_string_equal(b.dev.uuid, a.dev.uuid);
+	assert_int_equal(b.dev.pci_bus, a.dev.pci_bus);
+	assert_int_equal(b.dev.pci_device, a.dev.pci_device);
 	assert_int_equal(b.dev.sm_count, 132);
 	assert_int_equal(b.ncases, 2);
 	assert_string_equal(b.cases[0].name, "copy.v2_b16");
