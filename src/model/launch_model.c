@@ -47,12 +47,11 @@ struct pat_state {
 	const struct gm_access *a;
 	struct gm_expr *index, *active;
 	int64_t *pieces, *sectors;  /* window: DRAM pieces (loads) / sectors (stores) touched */
-	int64_t npieces, nsectors, cap;
+	int64_t npieces, nsectors, piececap, sectorcap;
 	int per_warp;               /* addresses do not depend on the warp's place: no reuse between warps */
 	int64_t *blk, nblk, blkcap; /* load sectors of the current block (L1 hits between its warps) */
 	int64_t cur_block;
 	int64_t *seen, nseen, seencap; /* load pieces of the warps before the window that L2 still holds (rule D6) */
-	int collect;                   /* evaluating those warps: only gather their load pieces */
 };
 
 struct totals {
@@ -205,24 +204,6 @@ static int partial_sectors(const struct gm_prediction *p, int elem)
 	return partial;
 }
 
-static gm_status grow(struct pat_state *ps, int64_t need)
-{
-	int64_t *a, *b;
-
-	if (need <= ps->cap)
-		return GM_OK;
-	a = realloc(ps->pieces, (size_t)need * sizeof(int64_t));
-	if (a)
-		ps->pieces = a;
-	b = realloc(ps->sectors, (size_t)need * sizeof(int64_t));
-	if (b)
-		ps->sectors = b;
-	if (!a || !b)
-		return GM_ERR_NOMEM;
-	ps->cap = need;
-	return GM_OK;
-}
-
 /* Room for `need` keys in *v (doubling). */
 static gm_status reserve(int64_t **v, int64_t *cap, int64_t need)
 {
@@ -337,8 +318,9 @@ static gm_status add_warp(struct pat_state *ps, const struct gm_access *w, int64
 		t->partial += part;
 		t->l2_store += (double)p->global.sectors + part;
 	}
-	if ((s = grow(ps, ps->npieces + 2 * GM_WARP_SIZE + ps->nsectors + 2 * GM_WARP_SIZE)) != GM_OK)
-		return s;
+	if (reserve(&ps->pieces, &ps->piececap, ps->npieces + 2 * GM_WARP_SIZE) != GM_OK ||
+	    reserve(&ps->sectors, &ps->sectorcap, ps->nsectors + 2 * GM_WARP_SIZE) != GM_OK)
+		return GM_ERR_NOMEM;
 	for (int l = 0; l < p->nlanes; l++) {
 		int64_t a0, a1;
 
@@ -522,9 +504,10 @@ static struct gm_repeat loops_evaluated(const struct gm_launch_in *in, int pi, d
 /*
  * Warps [from, to) of one pattern, each with its (evaluated) loop iterations:
  * iteration (u, v) is the first one's lanes moved by u * step + v * step2.
+ * collect: the warps before a window (rule D6), whose load pieces are only gathered.
  */
 static gm_status warps_of(struct pat_state *ps, struct gm_access w, const struct gm_repeat *rp, int64_t from,
-			  int64_t to, int64_t wpb, int64_t grid_x, int atom, struct totals *t,
+			  int64_t to, int collect, int64_t wpb, int64_t grid_x, int atom, struct totals *t,
 			  struct gm_prediction *p, struct gm_prediction *first, struct gm_expr_error *err)
 {
 	int64_t base = w.base;
@@ -540,9 +523,8 @@ static gm_status warps_of(struct pat_state *ps, struct gm_access w, const struct
 				int64_t off = u * rp->step_bytes + v * rp->step2_bytes;
 				struct gm_prediction *at = first;
 
-				if (ps->collect) { /* the warps before a window: their load pieces only */
-					if (w.space == GM_SPACE_GLOBAL && w.op == GM_OP_LOAD)
-						s = collect_pieces(ps, first, off, w.elem_bytes, atom);
+				if (collect) {
+					s = collect_pieces(ps, first, off, w.elem_bytes, atom);
 					continue;
 				}
 				if (off != 0) {
@@ -554,7 +536,7 @@ static gm_status warps_of(struct pat_state *ps, struct gm_access w, const struct
 				if (s == GM_OK)
 					s = add_warp(ps, &w, wi / wpb, atom, t, at);
 			}
-		if (ps->per_warp && !ps->collect)
+		if (ps->per_warp && !collect)
 			close_window(ps, atom, t);
 	}
 	return s;
@@ -626,13 +608,11 @@ static gm_status walk(struct pat_state *ps, const struct gm_launch_in *in, int a
 			w.n_threads = in->n_threads;
 			ps[pi].nseen = 0;
 			if (back > 0 && !ps[pi].per_warp && w.space == GM_SPACE_GLOBAL && w.op == GM_OP_LOAD) {
-				ps[pi].collect = 1;
-				s = warps_of(&ps[pi], w, &rp, first - back, first, wpb, grid_x, atom, &tp, p, q, err);
-				ps[pi].collect = 0;
+				s = warps_of(&ps[pi], w, &rp, first - back, first, 1, wpb, grid_x, atom, &tp, p, q, err);
 				ps[pi].nseen = sort_unique(ps[pi].seen, ps[pi].nseen);
 			}
 			if (s == GM_OK)
-				s = warps_of(&ps[pi], w, &rp, first, first + ww, wpb, grid_x, atom, &tp, p, q, err);
+				s = warps_of(&ps[pi], w, &rp, first, first + ww, 0, wpb, grid_x, atom, &tp, p, q, err);
 			close_window(&ps[pi], atom, &tp);
 			add_scaled(t, &tp, f);
 		}

@@ -245,24 +245,15 @@ static void test_l2_reuse_across_windows(void **state)
 static void test_long_loop_sampled(void **state)
 {
 	struct gm_profile p = prof();
-	struct gm_access pats[1];
+	struct gm_access pats[2];
 	struct gm_repeat rep[1] = { { 16384, 4 } };
 	struct gm_launch_in in;
 	struct gm_launch_out o;
 
 	(void)state;
-	memset(pats, 0, sizeof(pats));
-	memset(&in, 0, sizeof(in));
-	pats[0].space = GM_SPACE_GLOBAL;
-	pats[0].op = GM_OP_LOAD;
-	pats[0].elem_bytes = 4;
-	pats[0].index = "gid*16384";
-	in.pats = pats;
-	in.npats = 1;
+	launch_of("gid*16384", 4, 2048, pats, &in);
+	in.npats = 1; /* the load alone */
 	in.repeat = rep;
-	in.block[0] = 256;
-	in.block[1] = in.block[2] = 1;
-	in.n_threads = 2048;
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
 	assert_true(fabs(o.useful_bytes - 2048.0 * 16384 * 4) < 1);
 	assert_true(fabs(o.dram_read_bytes - 2048.0 * 16384 * 4) < 1);
