@@ -3,7 +3,7 @@
 # $OUT/session.tar.gz plus the main log). Usage: gpu_session.sh STAGE...
 # Stages: env tests quick suite full cli state sanitize (memcheck, racecheck, initcheck) initcheck probe ncu
 #         spec report peers nvtx ncu_gemm explain sass counters selftest calibrate suite_profile ncu_counters
-#         counters_dram counters_tools
+#         counters_dram counters_tools round_trips unseen
 # BUILD_DIR is the build folder or what scripts/carry_gpu.sh packed (the binaries only).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -136,6 +136,26 @@ stage_peers() {
   [ -x "$P/cuda-l2-cache" ] && { echo "== gpu-benches cuda-l2-cache"; timeout 100 "$P/cuda-l2-cache"; echo "rc $?"; } >"$W/peer_gpu-l2-cache.txt" 2>&1
   [ -x "$P/cuda-cache" ] && { echo "== gpu-benches cuda-cache"; timeout 100 "$P/cuda-cache"; echo "rc $?"; } >"$W/peer_gpu-cache.txt" 2>&1
   tail -n 4 "$W"/peer_*.txt
+}
+
+# Round trips per thread of the kernels the launch model declares them for (rule T2), from their SASS.
+stage_round_trips() {
+  cuobjdump -sass "$bin" 2>/dev/null | python3 scripts/sass_round_trips.py tr_ copy_one copy_tile | tee "$W/round_trips.txt"
+}
+
+# explain --run --n on kernels the launch model was not built on: measured, predicted, counted DRAM bytes.
+stage_unseen() {
+  for e in "gid" "gid*2" "gid/2" "gid + (gid/4096)*64" "(gid*5)%n" "(gid%1024)*1024 + gid/1024" \
+           "(gid%2048)*2048 + gid/2048" "gid ^ 1" "(gid/32)*64 + gid%32"; do
+    echo "=== explain --run --n 268435456 --op load '$e'"
+    "$bin" explain --run --n 268435456 --op load "$e" 2>&1 | grep -E "^launch|sampled|DRAM bytes|time by|predicted|measured|launch model|launch DRAM"
+  done
+  for t in double float4; do
+    echo "=== explain --run --n 134217728 --type $t --op load 'gid'"
+    "$bin" explain --run --n 134217728 --type $t --op load gid 2>&1 | grep -E "^launch|time by|predicted|measured|launch model|launch DRAM"
+  done
+  echo "=== explain --run --n 268435456 --op store '(gid%1024)*1024 + gid/1024'"
+  "$bin" explain --run --n 268435456 --op store "(gid%1024)*1024 + gid/1024" 2>&1 | grep -E "^launch|time by|predicted|measured|launch model|launch DRAM"
 }
 
 # Which pipe the paired half FMAs use: HFMA2 (FMA pipe) or HFMA2.MMA, in our ceiling kernel and in mixbench's.

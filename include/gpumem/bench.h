@@ -111,7 +111,8 @@ struct gm_case {
 	int quick;               /* member of the --quick suite */
 	int full;                /* only with --full (long sweeps) or when named exactly */
 	int64_t grid_x;          /* blocks along x of the launch the patterns describe (0: derived, launch_case.c) */
-	int one_element;         /* each thread runs its patterns once and ends (launch model rule T2) */
+	int round_trips;         /* each thread runs its patterns once, waits for its loads this many times
+				    and ends (launch model rule T2); 0: not declared (a loop, or not known) */
 };
 
 struct gm_run_cfg {

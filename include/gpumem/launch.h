@@ -50,6 +50,8 @@ struct gm_profile {
 	int threads_per_sm;       /* resident threads per SM at most (0 = unknown) */
 	double wave_ns;           /* one wave of resident threads that each load and store one element
 				     and end (copy.v0_b4): the loaded round trip; 0 = unknown */
+	double knee;              /* how the latency and bandwidth limits join (rule T3): the time is
+				     (t_latency^knee + t_bandwidth^knee)^(1/knee); 0 = the larger of the two */
 	double dram_latency_ns;   /* pointer chase, for information */
 	double l2_latency_ns;
 };
@@ -87,6 +89,8 @@ struct gm_launch_in {
 	int windows;                  /* sampled windows (0 = 8) */
 	int window_warps;             /* warps per window (0 = 256) */
 	int one_element_per_thread;   /* every thread runs the patterns once and ends (explain --n) */
+	int round_trips;              /* each thread runs the patterns once and ends, waiting for its loads
+					 this many times (rule T2); 0 = one_element_per_thread ? 1 : not known */
 };
 
 struct gm_launch_out {
@@ -108,7 +112,8 @@ struct gm_launch_out {
 	double l2_reuse_bytes;        /* load pieces earlier warps left in L2 (rule D6): not in dram_read_bytes */
 	double read_density;          /* 64 B pieces read / pieces of their 256 B groups */
 	double t_dram_ms, t_l2_ms, t_l1_ms;
-	double t_waves_ms;            /* one_element_per_thread: waves of resident threads x wave_ns */
+	double t_waves_ms;            /* threads that end: waves of resident threads x round trips x wave_ns */
+	double t_bandwidth_ms;        /* the slowest level's time, max(DRAM, L2, L1) */
 	double waves;
 	double time_ms;
 	double useful_bytes;
@@ -122,6 +127,13 @@ struct gm_launch_out {
  */
 gm_status gm_launch_predict(const struct gm_launch_in *in, const struct gm_profile *prof,
 			    struct gm_launch_out *out, struct gm_expr_error *err);
+
+/*
+ * Rule T3: the time of a launch whose threads need t_latency to wait for
+ * their loads and whose slowest level needs t_bandwidth: the knee-norm of
+ * the two, (t_l^knee + t_b^knee)^(1/knee); knee <= 0: the larger.
+ */
+double gm_launch_join(double t_latency, double t_bandwidth, double knee);
 
 #ifdef __cplusplus
 }

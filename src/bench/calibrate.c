@@ -12,6 +12,9 @@
  *   read_sparse_gbs  stride.b16_s032          one 64 B piece read per 512 B
  *   l1_gbs, l1_bytes, l2_read_gbs, l2_write_gbs, l2_bytes
  *                    the hierarchy family's derived plateaus and knees
+ *   wave_ns, knee    copy.v0_b4 and copy.v1_b8 (one 4 B / 8 B element per
+ *                    thread): the loaded round trip of a wave and how it
+ *                    joins the DRAM time (rules T2, T3)
  *   *_latency_ns     the latency family (information only)
  * The two stride rates are rates of the 64 B pieces DRAM reads: the case's
  * time less its stores at write_gbs and the turnaround the copy rate implies.
@@ -23,7 +26,7 @@
 
 const char *const gm_calibrate_selectors[] = {
 	"copy.read_b16_tile4", "copy.write_b16_tile4", "copy.v8_b4_tile4", "stride.b16_s008",
-	"stride.b16_s032", "copy.v0_b4", "hierarchy", "latency.l2_004m", "latency.hbm_128m", NULL,
+	"stride.b16_s032", "copy.v0_b4", "copy.v1_b8", "hierarchy", "latency.l2_004m", "latency.hbm_128m", NULL,
 };
 
 static const struct gm_case_result *need_case(const struct gm_run_result *r, const char *name, char *why,
@@ -63,22 +66,63 @@ static double piece_rate(const struct gm_case_result *c, double stride_bytes, co
 	return tr > 0 ? rd / tr / 1e9 : 0;
 }
 
+/* Waves of resident threads of a one-element copy of elem_bytes (4 B read + 4 B written: 8 per thread). */
+static double waves_of(const struct gm_case_result *c, int elem_bytes, const struct gm_profile *p)
+{
+	double n = c->traffic.bytes_useful / (2.0 * elem_bytes);
+
+	return ceil(n / ((double)p->threads_per_sm * p->sm_count));
+}
+
+/* The latency time of copy.v0_b4 with the knee k: what joined with its DRAM time gives its measured time. */
+static double latency_at(double t_meas, double t_dram, double k)
+{
+	double r = t_dram / t_meas;
+
+	return t_meas * pow(1.0 - pow(r, k), 1.0 / k);
+}
+
 /*
- * copy.v0_b4: every thread loads one 4 B element, stores it and ends. Its time
- * over the waves of resident threads is the loaded round trip (optional: a
- * run without the case gives a profile without it).
+ * copy.v0_b4 and copy.v1_b8: every thread loads one element (4 or 8 B),
+ * stores it and ends. Both are one round trip per wave of resident threads
+ * (rule T2) joined with the dense copy's DRAM time (rule T3): two cases, two
+ * unknowns, the round trip (wave_ns) and the knee. Found by bisection on the
+ * knee (1..16): a smaller knee slows v1_b8's prediction. Without v1_b8 (or
+ * when v1_b8 is not slower than DRAM) the knee is 0: the larger of the two
+ * times, and wave_ns is v0_b4's time per wave. Both are optional: a run
+ * without the cases gives a profile without them.
  */
 static void one_per_thread(const struct gm_run_result *r, struct gm_profile *p)
 {
-	const struct gm_case_result *c = gm_result_find(r, "copy.v0_b4");
-	double n, waves;
+	const struct gm_case_result *c4 = gm_result_find(r, "copy.v0_b4");
+	const struct gm_case_result *c8 = gm_result_find(r, "copy.v1_b8");
+	double w4, w8, t4, t8, d4, d8, lo = 1.0, hi = 16.0;
 
 	p->threads_per_sm = r->dev.max_threads_per_sm;
-	if (!c || c->status != GM_CASE_OK || !(c->ms.median > 0) || p->threads_per_sm <= 0 || p->sm_count <= 0)
+	if (!c4 || c4->status != GM_CASE_OK || !(c4->ms.median > 0) || p->threads_per_sm <= 0 || p->sm_count <= 0)
 		return;
-	n = c->traffic.bytes_useful / 8.0; /* 4 B read + 4 B written per thread */
-	waves = ceil(n / ((double)p->threads_per_sm * p->sm_count));
-	p->wave_ns = c->ms.median * 1e6 / waves;
+	w4 = waves_of(c4, 4, p);
+	t4 = c4->ms.median;
+	p->wave_ns = t4 * 1e6 / w4;
+	p->knee = 0;
+	d4 = c4->traffic.bytes_useful / p->copy_gbs / 1e6; /* ms: the model's DRAM time of a dense copy */
+	if (!c8 || c8->status != GM_CASE_OK || !(c8->ms.median > 0) || !(d4 < t4))
+		return;
+	w8 = waves_of(c8, 8, p);
+	t8 = c8->ms.median;
+	d8 = c8->traffic.bytes_useful / p->copy_gbs / 1e6;
+	if (!(d8 < t8) || w8 * p->wave_ns * 1e-6 >= t8)
+		return; /* not slower than DRAM, or slower than latency alone: the larger of the two */
+	for (int it = 0; it < 60; it++) {
+		double k = 0.5 * (lo + hi), tl = latency_at(t4, d4, k) / w4 * w8;
+
+		if (gm_launch_join(tl, d8, k) > t8)
+			lo = k;
+		else
+			hi = k;
+	}
+	p->knee = 0.5 * (lo + hi);
+	p->wave_ns = latency_at(t4, d4, p->knee) * 1e6 / w4;
 }
 
 static gm_status need_derived(const struct gm_run_result *r, const char *name, double *out, char *why,

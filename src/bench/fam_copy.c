@@ -53,7 +53,7 @@ static int copy_enumerate(struct gm_case *out, int max)
 			gm_case_param_add(c, "streaming", 1);
 		if (mode == COPY_MEMCPY)
 			continue;
-		c->one_element = mode == COPY_ONE; /* copy_one: no loop, a thread per element */
+		c->round_trips = mode == COPY_ONE; /* copy_one: one element per thread, no loop (rule T2) */
 		/* first access of warp 0: a tile block owns ilp * 256 elements */
 		const char *idx = mode >= COPY_TILE ? "bx*4*bdx + tid" : "bx*bdx + tid";
 		if (mode != COPY_WRITE && mode != WRITE_TILE)

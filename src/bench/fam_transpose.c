@@ -17,21 +17,27 @@
 
 enum { SM_NONE, SM_UNPADDED, SM_PADDED, SM_XOR, SM_VEC };
 
+/*
+ * trips: the times a thread waits for its global loads on the path the
+ * declared patterns describe (the scalar path of v5 and copy_b16), read from
+ * the sm_90 SASS by scripts/sass_round_trips.py (launch model rule T2;
+ * results/nvidia-h100-80gb-hbm3/launch/round_trips.txt).
+ */
 static const struct {
-	int version, tile, by, vec, smem, quick;
+	int version, tile, by, vec, smem, quick, trips;
 	const char *label, *desc;
 } variants[] = {
-	{ 0, 32, 32, 4, SM_NONE, 1, "v0_naive", "naive: coalesced row read, column write (1 sector/element)" },
-	{ 1, 32, 32, 4, SM_UNPADDED, 0, "v1_tiled", "32x32 smem tile, unpadded: 32-way conflict on the column read" },
-	{ 2, 32, 32, 4, SM_PADDED, 1, "v2_padded", "32x32 smem tile padded to 33: conflict-free, block 32x32" },
-	{ 3, 32, 8, 4, SM_PADDED, 0, "v3_padded_4r", "padded tile, block 32x8, 4 rows per thread" },
-	{ 4, 32, 8, 4, SM_XOR, 0, "v4_xor", "XOR-swizzled tile (col ^ row), block 32x8, 4 rows per thread" },
-	{ 5, 64, 8, 16, SM_VEC, 1, "v5_vec16",
+	{ 0, 32, 32, 4, SM_NONE, 1, 1, "v0_naive", "naive: coalesced row read, column write (1 sector/element)" },
+	{ 1, 32, 32, 4, SM_UNPADDED, 0, 1, "v1_tiled", "32x32 smem tile, unpadded: 32-way conflict on the column read" },
+	{ 2, 32, 32, 4, SM_PADDED, 1, 1, "v2_padded", "32x32 smem tile padded to 33: conflict-free, block 32x32" },
+	{ 3, 32, 8, 4, SM_PADDED, 0, 1, "v3_padded_4r", "padded tile, block 32x8, 4 rows per thread" },
+	{ 4, 32, 8, 4, SM_XOR, 0, 1, "v4_xor", "XOR-swizzled tile (col ^ row), block 32x8, 4 rows per thread" },
+	{ 5, 64, 8, 16, SM_VEC, 1, 3, "v5_vec16",
 	  "64x64 tile, float4 both sides, 4x4 register transpose, swizzled smem" },
-	{ 6, 128, 8, 4, SM_PADDED, 0, "v6_tall",
+	{ 6, 128, 8, 4, SM_PADDED, 0, 3, "v6_tall",
 	  "128x32 padded tile, 16 rows per thread, warps write 512 B of an output row" },
-	{ -1, 32, 8, 4, SM_NONE, 0, "copy_b4", "plain copy of the matrix, v3's grid (32x8, 4 B): ceiling" },
-	{ -1, 64, 8, 16, SM_NONE, 1, "copy_b16", "plain copy of the matrix, v5's grid (float4): ceiling" },
+	{ -1, 32, 8, 4, SM_NONE, 0, 2, "copy_b4", "plain copy of the matrix, v3's grid (32x8, 4 B): ceiling" },
+	{ -1, 64, 8, 16, SM_NONE, 1, 4, "copy_b16", "plain copy of the matrix, v5's grid (float4): ceiling" },
 };
 
 static const struct {
@@ -148,17 +154,19 @@ static void tr_case(struct gm_case *c, int v, int s)
 	gm_case_param_add(c, "cols", C);
 	gm_case_param_add(c, "tile", variants[v].tile);
 	gm_case_param_add(c, "vec", variants[v].vec);
-	/* v0-v2: a 32x32 block per tile, one element per thread, no loop */
-	c->one_element = variants[v].version >= 0 && variants[v].version <= 2;
 	/* transpose.cu's grids: v5 and v6 run blockIdx.x down the input rows, the others along its columns */
 	c->grid_x = variants[v].version >= 5 ? (R + variants[v].tile - 1) / variants[v].tile
 					     : (C + variants[v].tile - 1) / variants[v].tile;
 	/* float4 needs 16 B aligned rows; otherwise the scalar 64x65 path runs */
+	/* each block runs one tile and ends: its threads' round trips (not declared for the float4
+	   patterns, which describe a quarter of a thread) */
+	c->round_trips = variants[v].trips;
 	if (variants[v].version >= 6)
 		tall_patterns(c, variants[v].tile, R, C);
-	else if (variants[v].vec == 16 && R % 4 == 0 && C % 4 == 0)
+	else if (variants[v].vec == 16 && R % 4 == 0 && C % 4 == 0) {
 		vec_patterns(c, v, R, C);
-	else
+		c->round_trips = 0;
+	} else
 		scalar_patterns(c, v, R, C);
 }
 

@@ -69,7 +69,7 @@ static gm_status launch_of(const struct gm_case *c, const struct gm_case_result 
 	memcpy(in->block, c->patterns[0].block, sizeof(in->block));
 	in->n_threads = (int64_t)llround(cr->traffic.bytes_useful / per_thread);
 	in->useful_bytes = cr->traffic.bytes_useful;
-	in->one_element_per_thread = c->one_element;
+	in->round_trips = c->round_trips;
 	if (c->grid_x > 0)
 		in->grid_x = c->grid_x;
 	else if (two_d) {

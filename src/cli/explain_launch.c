@@ -47,8 +47,11 @@ static void print_launch(const struct gm_access *a, int64_t n, const struct gm_p
 		printf(", latency %.4f ms (%.0f wave%s of resident threads)", o->t_waves_ms, o->waves,
 		       o->waves == 1 ? "" : "s");
 	printf("\n");
-	printf("  predicted         %.4f ms, %.1f GB/s (2 x n x %d B), limited by %s\n", o->time_ms, o->gbs,
+	printf("  predicted         %.4f ms, %.1f GB/s (2 x n x %d B), limited by %s", o->time_ms, o->gbs,
 	       a->elem_bytes, o->limited_by);
+	if (o->t_waves_ms > 0 && p->knee > 0)
+		printf(" (latency and %.4f ms of bandwidth joined with knee %.2f)", o->t_bandwidth_ms, p->knee);
+	printf("\n");
 	printf("  model time        %.1f ms\n", ms);
 }
 
@@ -68,6 +71,8 @@ static json_t *launch_json(int64_t n, const struct gm_profile *p, const struct g
 	json_object_set_new(j, "t_l2_ms", json_real(o->t_l2_ms));
 	json_object_set_new(j, "t_l1_ms", json_real(o->t_l1_ms));
 	json_object_set_new(j, "t_latency_ms", json_real(o->t_waves_ms));
+	json_object_set_new(j, "t_bandwidth_ms", json_real(o->t_bandwidth_ms));
+	json_object_set_new(j, "knee", json_real(p->knee));
 	json_object_set_new(j, "predicted_ms", json_real(o->time_ms));
 	json_object_set_new(j, "predicted_gbs", json_real(o->gbs));
 	json_object_set_new(j, "limited_by", json_string(o->limited_by));

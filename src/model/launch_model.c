@@ -646,16 +646,19 @@ static double turnaround(const struct gm_profile *pr, double rd, double wr)
 }
 
 /*
- * Threads that load one element, store it and end keep one element each in
- * flight: a wave of resident threads takes the loaded round trip whatever
- * DRAM could do (rule T2, docs/MODEL.md 7.2).
+ * Threads that load, store and end: a wave of resident threads takes the
+ * loaded round trip once per time a thread waits for its loads, whatever
+ * DRAM could do (rule T2, docs/MODEL.md 7.2). One element per thread is one
+ * round trip; a case declares more (the loads its SASS issues before their
+ * first use).
  */
 static void waves(const struct gm_launch_in *in, const struct gm_profile *pr, struct gm_launch_out *o)
 {
 	int64_t tpb = (int64_t)in->block[0] * in->block[1] * in->block[2];
 	int64_t per_sm, blocks_per_sm;
+	int trips = in->round_trips > 0 ? in->round_trips : in->one_element_per_thread ? 1 : 0;
 
-	if (!in->one_element_per_thread || !(pr->wave_ns > 0) || pr->threads_per_sm <= 0 || pr->sm_count <= 0)
+	if (trips <= 0 || !(pr->wave_ns > 0) || pr->threads_per_sm <= 0 || pr->sm_count <= 0)
 		return;
 	blocks_per_sm = pr->threads_per_sm / tpb;
 	if (blocks_per_sm > 32)
@@ -664,7 +667,17 @@ static void waves(const struct gm_launch_in *in, const struct gm_profile *pr, st
 		blocks_per_sm = 1;
 	per_sm = blocks_per_sm * tpb;
 	o->waves = ceil((double)in->n_threads / ((double)per_sm * pr->sm_count));
-	o->t_waves_ms = o->waves * pr->wave_ns * 1e-6;
+	o->t_waves_ms = o->waves * trips * pr->wave_ns * 1e-6;
+}
+
+double gm_launch_join(double t_latency, double t_bandwidth, double knee)
+{
+	double hi = t_latency > t_bandwidth ? t_latency : t_bandwidth;
+
+	if (!(knee > 0) || !(t_latency > 0) || !(t_bandwidth > 0))
+		return hi;
+	/* scaled by the larger, so that large exponents do not overflow */
+	return hi * pow(pow(t_latency / hi, knee) + pow(t_bandwidth / hi, knee), 1.0 / knee);
 }
 
 static void times(const struct gm_profile *pr, struct gm_launch_out *o)
@@ -687,10 +700,11 @@ static void times(const struct gm_profile *pr, struct gm_launch_out *o)
 		o->time_ms = o->t_l1_ms;
 		o->limited_by = "L1";
 	}
-	if (o->t_waves_ms > o->time_ms) {
-		o->time_ms = o->t_waves_ms;
+	/* rule T3: near the knee, neither limit alone sets the time */
+	o->t_bandwidth_ms = o->time_ms;
+	o->time_ms = gm_launch_join(o->t_waves_ms, o->t_bandwidth_ms, pr->knee);
+	if (o->t_waves_ms > o->t_bandwidth_ms)
 		o->limited_by = "latency";
-	}
 	o->gbs = o->time_ms > 0 ? o->useful_bytes / (o->time_ms * 1e-3) / 1e9 : 0;
 }
 

@@ -300,8 +300,39 @@ static void test_waves(void **state)
 	in.block[0] = 768; /* two blocks of 768 fit: 1536 threads a wave per SM */
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
 	assert_true(fabs(o.waves - ceil(2048000.0 / (1536.0 * 100))) < 1e-9);
+	in.block[0] = 256;
+	in.one_element_per_thread = 0;
+	in.round_trips = 3; /* a thread that waits for its loads three times: three round trips a wave */
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.time_ms - 30) < 1e-9);
 	p.wave_ns = 0; /* a profile without it: no term */
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_string_equal(o.limited_by, "DRAM");
+}
+
+/* Rule T3: the knee joins the latency and bandwidth times; 0 keeps the larger. */
+static void test_knee(void **state)
+{
+	struct gm_profile p = prof();
+	struct gm_access pats[2];
+	struct gm_launch_in in;
+	struct gm_launch_out o;
+
+	(void)state;
+	assert_true(fabs(gm_launch_join(3, 4, 0) - 4) < 1e-12);
+	assert_true(fabs(gm_launch_join(3, 4, 2) - 5) < 1e-12);
+	assert_true(fabs(gm_launch_join(3, 4, 1) - 7) < 1e-12);
+	assert_true(fabs(gm_launch_join(0, 4, 3) - 4) < 1e-12);
+	assert_true(fabs(gm_launch_join(1e-3, 1e300, 400) - 1e300) < 1e288); /* no overflow */
+	p.threads_per_sm = 2048;
+	launch_of("gid", 4, 100 * 2048 * 10, pats, &in);
+	in.one_element_per_thread = 1;
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	p.wave_ns = 0.75 * o.t_dram_ms * 1e6 / 10; /* latency 3/4 of DRAM */
+	p.knee = 2;
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.time_ms - 1.25 * o.t_dram_ms) < 1e-9 * o.time_ms);
+	assert_true(fabs(o.t_bandwidth_ms - o.t_dram_ms) < 1e-12);
 	assert_string_equal(o.limited_by, "DRAM");
 }
 
@@ -442,6 +473,47 @@ static void test_from_run(void **state)
 	assert_true(fabs(p.read_half_gbs - 2500) < 1e-6);
 	assert_true(fabs(p.read_sparse_gbs - 2000) < 1e-6);
 	assert_true(p.l2_read_gbs == 8000 && p.l1_gbs == 30000 && p.l2_write_gbs == 4000);
+	assert_true(p.wave_ns == 0 && p.knee == 0);
+	gm_result_release(&r);
+}
+
+/*
+ * The round trip and the knee from copy.v0_b4 and copy.v1_b8: times made by
+ * rules T2 and T3 from a planted wave and knee come back.
+ */
+static void test_from_run_knee(void **state)
+{
+	struct gm_run_result r;
+	struct gm_profile p;
+	char why[256];
+	const double knee = 3.0, wave_ns = 800, bytes = 2147483648.0, per_wave = 2048.0 * 100;
+	struct gm_case_result *c;
+
+	(void)state;
+	gm_result_init(&r);
+	snprintf(r.dev.name, sizeof(r.dev.name), "test GPU");
+	r.dev.sm_count = 100;
+	r.dev.max_threads_per_sm = 2048;
+	add_case(&r, "copy.read_b16_tile4", 3000, 1e9);
+	add_case(&r, "copy.write_b16_tile4", 3000, 1e9);
+	add_case(&r, "copy.v8_b4_tile4", 3000, 1e9);
+	add_case(&r, "stride.b16_s008", 1000, 1e9);
+	add_case(&r, "stride.b16_s032", 500, 1e9);
+	gm_result_derive(&r, "hierarchy", "hierarchy.l1_read_bw")->value = 30000;
+	gm_result_derive(&r, "hierarchy", "hierarchy.l2_read_bw")->value = 8000;
+	gm_result_derive(&r, "hierarchy", "hierarchy.l2_write_bw")->value = 4000;
+	for (int eb = 4; eb <= 8; eb += 4) {
+		double n = bytes / (2.0 * eb); /* threads: one element read and written each */
+		double t_dram = bytes / 3000e9 * 1e3, t_lat = ceil(n / per_wave) * wave_ns * 1e-6;
+		double t = gm_launch_join(t_lat, t_dram, knee);
+
+		c = add_case(&r, eb == 4 ? "copy.v0_b4" : "copy.v1_b8", bytes / (t * 1e-3) / 1e9, bytes);
+		c->ms.median = t;
+		c->traffic.bytes_useful = bytes;
+	}
+	assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
+	assert_true(fabs(p.knee - knee) < 1e-6);
+	assert_true(fabs(p.wave_ns - wave_ns) < 1e-6);
 	gm_result_release(&r);
 }
 
@@ -554,11 +626,13 @@ int main(void)
 		cmocka_unit_test(test_l2_reuse_across_windows),
 		cmocka_unit_test(test_long_loop_sampled),
 		cmocka_unit_test(test_waves),
+		cmocka_unit_test(test_knee),
 		cmocka_unit_test(test_sampled_fast),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_profile_json),
 		cmocka_unit_test(test_builtin),
 		cmocka_unit_test(test_from_run),
+		cmocka_unit_test(test_from_run_knee),
 		cmocka_unit_test(test_score),
 		cmocka_unit_test(test_cli_explain_n),
 		cmocka_unit_test(test_cli_profile_files),
