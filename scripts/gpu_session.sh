@@ -140,22 +140,24 @@ stage_peers() {
 
 # Round trips per thread of the kernels the launch model declares them for (rule T2), from their SASS.
 stage_round_trips() {
-  cuobjdump -sass "$bin" 2>/dev/null | python3 scripts/sass_round_trips.py tr_ copy_one copy_tile | tee "$W/round_trips.txt"
+  cuobjdump -sass "$bin" 2>/dev/null | python3 scripts/sass_round_trips.py tr_ copy_ | tee "$W/round_trips.txt"
 }
 
 # explain --run --n on kernels the launch model was not built on: measured, predicted, counted DRAM bytes.
 stage_unseen() {
+  local prof=()
+  [ -f "$W/profile-calibrate.json" ] && prof=(--profile "$W/profile-calibrate.json") # this call's calibration
   for e in "gid" "gid*2" "gid/2" "gid + (gid/4096)*64" "(gid*5)%n" "(gid%1024)*1024 + gid/1024" \
            "(gid%2048)*2048 + gid/2048" "gid ^ 1" "(gid/32)*64 + gid%32"; do
     echo "=== explain --run --n 268435456 --op load '$e'"
-    "$bin" explain --run --n 268435456 --op load "$e" 2>&1 | grep -E "^launch|sampled|DRAM bytes|time by|predicted|measured|launch model|launch DRAM"
+    "$bin" explain --run --n 268435456 --op load "${prof[@]}" "$e" 2>&1 | grep -E "^launch|sampled|DRAM bytes|time by|predicted|measured|launch model|launch DRAM"
   done
   for t in double float4; do
     echo "=== explain --run --n 134217728 --type $t --op load 'gid'"
-    "$bin" explain --run --n 134217728 --type $t --op load gid 2>&1 | grep -E "^launch|time by|predicted|measured|launch model|launch DRAM"
+    "$bin" explain --run --n 134217728 --type $t --op load "${prof[@]}" gid 2>&1 | grep -E "^launch|time by|predicted|measured|launch model|launch DRAM"
   done
   echo "=== explain --run --n 268435456 --op store '(gid%1024)*1024 + gid/1024'"
-  "$bin" explain --run --n 268435456 --op store "(gid%1024)*1024 + gid/1024" 2>&1 | grep -E "^launch|time by|predicted|measured|launch model|launch DRAM"
+  "$bin" explain --run --n 268435456 --op store "${prof[@]}" "(gid%1024)*1024 + gid/1024" 2>&1 | grep -E "^launch|time by|predicted|measured|launch model|launch DRAM"
 }
 
 # Which pipe the paired half FMAs use: HFMA2 (FMA pipe) or HFMA2.MMA, in our ceiling kernel and in mixbench's.
