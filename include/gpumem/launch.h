@@ -28,6 +28,7 @@ extern "C" {
 
 #define GM_PROFILE_SCHEMA "gpumem-profile"
 #define GM_PROFILE_VERSION 1
+#define GM_LAUNCH_MAX_THREADS 16
 
 /* The device constants the launch model reads (JSON: docs/SCHEMA.md, "Device profile"). */
 struct gm_profile {
@@ -89,6 +90,8 @@ struct gm_launch_in {
 	int windows;                  /* sampled windows (0 = 8) */
 	int window_warps;             /* warps per window (0 = 256) */
 	int one_element_per_thread;   /* every thread runs the patterns once and ends (explain --n) */
+	int threads;                  /* evaluate the windows on this many threads (0 or 1: the caller's;
+					 at most GM_LAUNCH_MAX_THREADS); the result does not depend on it */
 	int round_trips;              /* each thread runs the patterns once and ends, waiting for its loads
 					 this many times (rule T2); 0 = one_element_per_thread ? 1 : not known */
 };

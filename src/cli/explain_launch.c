@@ -8,6 +8,7 @@
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <time.h>
 #include "cli/cli.h"
 #include "gpumem/profile.h"
@@ -116,6 +117,7 @@ int explain_launch(const struct gm_access *a, int64_t n, const char *profile, co
 	in.windows = WINDOWS;
 	in.window_warps = WINDOW_WARPS;
 	in.one_element_per_thread = 1; /* the kernel --run builds: one element per thread, no loop */
+	in.threads = (int)sysconf(_SC_NPROCESSORS_ONLN); /* the windows in parallel; the same numbers */
 	t0 = now_ms();
 	if (gm_launch_predict(&in, &p, &out, &err) != GM_OK) {
 		gm_error(GM_EXIT_USAGE, "launch of %lld threads: %s", (long long)n, err.msg);

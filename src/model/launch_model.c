@@ -29,6 +29,7 @@
  *        at the L1 rate. The launch takes the slowest level's time.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -41,7 +42,7 @@
 #define DEFAULT_WINDOW_WARPS 256
 #define GROUP_BYTES 256
 #define ITER_CAP 64          /* loop iterations evaluated per warp and pattern (rule R) */
-#define LOOKBACK_WARPS 1024  /* warps before a window looked at for L2 reuse (rule D6) */
+#define LOOKBACK_WARPS 2048  /* warps before a window looked at for L2 reuse (rule D6) */
 
 struct pat_state {
 	const struct gm_access *a;
@@ -563,20 +564,129 @@ static int64_t lookback_warps(const struct gm_launch_in *in, double l2_bytes, in
 	return n < first ? n : first;
 }
 
-/* Evaluate the windows; totals are over the evaluated warps. */
+/* Where a window and the warps before it start. */
+struct window_plan {
+	int nwin;
+	int64_t ww, wpb, grid_x, warps;
+	int atom;
+	double l2_bytes;
+};
+
+/*
+ * One window: every pattern's warps (and, for loads, the warps before it,
+ * rule D6), into tw[pi] with the loop scale fs[pi]. The per-pattern state
+ * starts empty, so that a window's totals do not depend on which windows the
+ * same state saw before (the windows may run on different threads).
+ */
+static gm_status one_window(struct pat_state *ps, const struct gm_launch_in *in, const struct window_plan *wp,
+			    int k, struct totals *tw, double *fs, struct gm_prediction *p, struct gm_prediction *q,
+			    struct gm_expr_error *err)
+{
+	int64_t first = wp->nwin == 1 ? 0 : (int64_t)((double)k * (double)(wp->warps - wp->ww) / (wp->nwin - 1));
+	int64_t back = lookback_warps(in, wp->l2_bytes, first);
+	gm_status s = GM_OK;
+
+	for (int pi = 0; pi < in->npats && s == GM_OK; pi++) {
+		struct gm_access w = in->pats[pi];
+		struct gm_repeat rp = loops_evaluated(in, pi, &fs[pi]);
+
+		memset(&tw[pi], 0, sizeof(tw[pi]));
+		memcpy(w.block, in->block, sizeof(w.block));
+		w.n_threads = in->n_threads;
+		ps[pi].nseen = 0;
+		ps[pi].nblk = 0;
+		ps[pi].cur_block = -1;
+		if (back > 0 && !ps[pi].per_warp && w.space == GM_SPACE_GLOBAL && w.op == GM_OP_LOAD) {
+			s = warps_of(&ps[pi], w, &rp, first - back, first, 1, wp->wpb, wp->grid_x, wp->atom, &tw[pi], p,
+				     q, err);
+			ps[pi].nseen = sort_unique(ps[pi].seen, ps[pi].nseen);
+		}
+		if (s == GM_OK)
+			s = warps_of(&ps[pi], w, &rp, first, first + wp->ww, 0, wp->wpb, wp->grid_x, wp->atom, &tw[pi],
+				     p, q, err);
+		close_window(&ps[pi], wp->atom, &tw[pi]);
+	}
+	return s;
+}
+
+/* Windows shared out to threads: each has its own pattern state and scratch. */
+struct window_pool {
+	const struct gm_launch_in *in;
+	const struct window_plan *wp;
+	const struct pat_state *master;
+	struct totals *tw;        /* [nwin][npats] */
+	double *fs;               /* [nwin][npats] */
+	gm_status *st;            /* [nwin] */
+	struct gm_expr_error *errs; /* [nwin] */
+	pthread_mutex_t lock;
+	int next;
+};
+
+static void *window_worker(void *arg)
+{
+	struct window_pool *w = arg;
+	const struct gm_launch_in *in = w->in;
+	struct pat_state *ps = calloc((size_t)in->npats, sizeof(*ps));
+	struct gm_prediction *p = malloc(sizeof(*p)), *q = malloc(sizeof(*q));
+	struct gm_expr_error e;
+	gm_status s = ps && p && q ? parse_pats(ps, in, &e) : GM_ERR_NOMEM;
+
+	for (int pi = 0; ps && pi < in->npats; pi++)
+		ps[pi].per_warp = w->master[pi].per_warp;
+	for (;;) {
+		int k;
+
+		pthread_mutex_lock(&w->lock);
+		k = w->next++;
+		pthread_mutex_unlock(&w->lock);
+		if (k >= w->wp->nwin)
+			break;
+		memset(&w->errs[k], 0, sizeof(w->errs[k]));
+		w->errs[k].lane = -1;
+		w->st[k] = s != GM_OK ? s : one_window(ps, in, w->wp, k, &w->tw[(size_t)k * in->npats],
+							&w->fs[(size_t)k * in->npats], p, q, &w->errs[k]);
+	}
+	if (ps)
+		free_pats(ps, in->npats);
+	free(ps);
+	free(p);
+	free(q);
+	return NULL;
+}
+
+/* The windows on up to in->threads threads (this one included); per-window results in the pool. */
+static void run_windows(struct window_pool *w, int threads)
+{
+	pthread_t th[GM_LAUNCH_MAX_THREADS];
+	int nt = 0;
+
+	if (threads > GM_LAUNCH_MAX_THREADS)
+		threads = GM_LAUNCH_MAX_THREADS;
+	for (; nt < threads - 1 && nt < w->wp->nwin - 1; nt++)
+		if (pthread_create(&th[nt], NULL, window_worker, w))
+			break;
+	window_worker(w);
+	for (int k = 0; k < nt; k++)
+		pthread_join(th[k], NULL);
+}
+
+/*
+ * Evaluate the windows; totals are over the evaluated warps, summed in
+ * window order whatever thread evaluated a window (the same numbers on one
+ * thread or many).
+ */
 static gm_status walk(struct pat_state *ps, const struct gm_launch_in *in, int atom, double l2_bytes,
 		      int64_t warps, struct totals *t, struct gm_expr_error *err)
 {
 	int64_t tpb = (int64_t)in->block[0] * in->block[1] * in->block[2];
-	int64_t wpb = (tpb + GM_WARP_SIZE - 1) / GM_WARP_SIZE;
 	int64_t blocks = (in->n_threads + tpb - 1) / tpb;
-	int64_t grid_x = in->grid_x > 0 ? in->grid_x : blocks;
-	int nwin = in->windows > 0 ? in->windows : DEFAULT_WINDOWS;
-	int64_t ww = in->window_warps > 0 ? in->window_warps : DEFAULT_WINDOW_WARPS;
-	struct gm_prediction *p = malloc(sizeof(*p));
+	struct window_plan wp = { in->windows > 0 ? in->windows : DEFAULT_WINDOWS,
+				  in->window_warps > 0 ? in->window_warps : DEFAULT_WINDOW_WARPS,
+				  (tpb + GM_WARP_SIZE - 1) / GM_WARP_SIZE, in->grid_x > 0 ? in->grid_x : blocks,
+				  warps, atom, l2_bytes };
+	struct window_pool pool = { in, &wp, ps, NULL, NULL, NULL, NULL, PTHREAD_MUTEX_INITIALIZER, 0 };
+	struct gm_prediction *p = malloc(sizeof(*p)), *q = malloc(sizeof(*q));
 	gm_status s = GM_OK;
-
-	struct gm_prediction *q = malloc(sizeof(*q));
 
 	if (!p || !q) {
 		free(p);
@@ -588,36 +698,44 @@ static gm_status walk(struct pat_state *ps, const struct gm_launch_in *in, int a
 
 		memcpy(w.block, in->block, sizeof(w.block));
 		w.n_threads = in->n_threads;
-		ps[pi].per_warp = w.space == GM_SPACE_GLOBAL && warp_invariant(&ps[pi], w, wpb, grid_x, warps, p, q);
+		ps[pi].per_warp = w.space == GM_SPACE_GLOBAL && warp_invariant(&ps[pi], w, wp.wpb, wp.grid_x, warps, p, q);
 	}
-	if (warps <= (int64_t)nwin * ww) {
-		nwin = 1;
-		ww = warps;
+	if (warps <= (int64_t)wp.nwin * wp.ww) {
+		wp.nwin = 1;
+		wp.ww = warps;
 	}
-	for (int k = 0; k < nwin && s == GM_OK; k++) {
-		int64_t first = nwin == 1 ? 0 : (int64_t)((double)k * (double)(warps - ww) / (nwin - 1));
-		int64_t back = lookback_warps(in, l2_bytes, first);
-
-		for (int pi = 0; pi < in->npats && s == GM_OK; pi++) {
-			struct gm_access w = in->pats[pi];
-			struct totals tp = { 0 };
-			double f;
-			struct gm_repeat rp = loops_evaluated(in, pi, &f);
-
-			memcpy(w.block, in->block, sizeof(w.block));
-			w.n_threads = in->n_threads;
-			ps[pi].nseen = 0;
-			if (back > 0 && !ps[pi].per_warp && w.space == GM_SPACE_GLOBAL && w.op == GM_OP_LOAD) {
-				s = warps_of(&ps[pi], w, &rp, first - back, first, 1, wpb, grid_x, atom, &tp, p, q, err);
-				ps[pi].nseen = sort_unique(ps[pi].seen, ps[pi].nseen);
+	pool.tw = calloc((size_t)wp.nwin * in->npats, sizeof(*pool.tw));
+	pool.fs = calloc((size_t)wp.nwin * in->npats, sizeof(*pool.fs));
+	pool.st = calloc((size_t)wp.nwin, sizeof(*pool.st));
+	pool.errs = calloc((size_t)wp.nwin, sizeof(*pool.errs));
+	if (!pool.tw || !pool.fs || !pool.st || !pool.errs)
+		s = GM_ERR_NOMEM;
+	else if (in->threads > 1 && wp.nwin > 1)
+		run_windows(&pool, in->threads);
+	else
+		for (int k = 0; k < wp.nwin; k++) {
+			pool.errs[k] = *err;
+			pool.st[k] = one_window(ps, in, &wp, k, &pool.tw[(size_t)k * in->npats],
+						&pool.fs[(size_t)k * in->npats], p, q, &pool.errs[k]);
+			if (pool.st[k] != GM_OK) {
+				wp.nwin = k + 1;
+				break;
 			}
-			if (s == GM_OK)
-				s = warps_of(&ps[pi], w, &rp, first, first + ww, 0, wpb, grid_x, atom, &tp, p, q, err);
-			close_window(&ps[pi], atom, &tp);
-			add_scaled(t, &tp, f);
 		}
-		t->warps += ww;
+	for (int k = 0; k < wp.nwin && s == GM_OK; k++) {
+		if ((s = pool.st[k]) != GM_OK) {
+			*err = pool.errs[k];
+			break;
+		}
+		for (int pi = 0; pi < in->npats; pi++)
+			add_scaled(t, &pool.tw[(size_t)k * in->npats + pi], pool.fs[(size_t)k * in->npats + pi]);
+		t->warps += wp.ww;
 	}
+	pthread_mutex_destroy(&pool.lock);
+	free(pool.tw);
+	free(pool.fs);
+	free(pool.st);
+	free(pool.errs);
 	free(p);
 	free(q);
 	return s;

@@ -336,6 +336,37 @@ static void test_knee(void **state)
 	assert_string_equal(o.limited_by, "DRAM");
 }
 
+/* The windows on several threads give the numbers one thread gives, and an evaluation error the same way. */
+static void test_threads_same(void **state)
+{
+	static const char *exprs[] = { "gid", "(gid%1024)*1024 + gid/1024", "(gid*5)%n", "gid/2", "lane*4096 + warp" };
+	struct gm_profile p = prof();
+	struct gm_access pats[2];
+	struct gm_launch_in in;
+	struct gm_launch_out a, b;
+	struct gm_expr_error ea, eb;
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(exprs) / sizeof(exprs[0]); k++) {
+		launch_of(exprs[k], 4, (int64_t)1 << 26, pats, &in);
+		assert_int_equal(gm_launch_predict(&in, &p, &a, NULL), GM_OK);
+		in.threads = 5;
+		assert_int_equal(gm_launch_predict(&in, &p, &b, NULL), GM_OK);
+		assert_true(a.sampled && a.sampled_warps == b.sampled_warps);
+		assert_true(a.dram_read_bytes == b.dram_read_bytes && a.dram_write_bytes == b.dram_write_bytes);
+		assert_true(a.l2_sectors == b.l2_sectors && a.l1_lines == b.l1_lines && a.l2_reuse_bytes == b.l2_reuse_bytes);
+		assert_true(a.time_ms == b.time_ms);
+	}
+	/* an index that leaves the array in a late window: the same error, threads or not */
+	launch_of("(gid / 60000000) * (0 - 2*gid) + gid", 4, (int64_t)1 << 26, pats, &in);
+	assert_int_not_equal(gm_launch_predict(&in, &p, &a, &ea), GM_OK);
+	in.threads = 4;
+	assert_int_not_equal(gm_launch_predict(&in, &p, &b, &eb), GM_OK);
+	assert_non_null(strstr(ea.msg, "negative address"));
+	assert_string_equal(ea.msg, eb.msg);
+	assert_int_equal(ea.lane, eb.lane);
+}
+
 /* CPU time: the bound is on the model's work, not on a busy machine's scheduling */
 static double now_ms(void)
 {
@@ -627,6 +658,7 @@ int main(void)
 		cmocka_unit_test(test_long_loop_sampled),
 		cmocka_unit_test(test_waves),
 		cmocka_unit_test(test_knee),
+		cmocka_unit_test(test_threads_same),
 		cmocka_unit_test(test_sampled_fast),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_profile_json),
