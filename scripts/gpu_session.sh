@@ -3,7 +3,7 @@
 # $OUT/session.tar.gz plus the main log). Usage: gpu_session.sh STAGE...
 # Stages: env tests quick suite full cli state sanitize (memcheck, racecheck, initcheck) initcheck probe ncu
 #         spec report peers nvtx ncu_gemm explain sass counters selftest calibrate suite_profile ncu_counters
-#         counters_dram counters_tools round_trips unseen
+#         counters_dram counters_tools round_trips unseen ncu_pairs
 # BUILD_DIR is the build folder or what scripts/carry_gpu.sh packed (the binaries only).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -158,6 +158,31 @@ stage_unseen() {
   done
   echo "=== explain --run --n 268435456 --op store '(gid%1024)*1024 + gid/1024'"
   "$bin" explain --run --n 268435456 --op store "${prof[@]}" "(gid%1024)*1024 + gid/1024" 2>&1 | grep -E "^launch|time by|predicted|measured|launch model|launch DRAM"
+}
+
+# Where the cases the launch model misses spend their time: Nsight Compute's sections for pairs of cases that
+# move the same bytes (aligned vs ragged tiles, grid-stride vs one tile per block, 4 B vs 16 B stores).
+stage_ncu_pairs() {
+  local m="dram__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_sectors.sum,lts__t_requests.sum"
+  m="$m,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_write.sum,dram__bytes_read.sum,dram__bytes_write.sum"
+  m="$m,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"
+  m="$m,lts__t_sectors_srcunit_tex_op_write_lookup_miss.sum,lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum"
+  m="$m,smsp__inst_executed.sum,sm__warps_active.avg.pct_of_peak_sustained_active,gpu__time_duration.sum"
+  for r in long_scoreboard lg_throttle barrier membar drain mio_throttle short_scoreboard wait not_selected selected; do
+    m="$m,smsp__average_warps_issue_stalled_${r}_per_issue_active.ratio"
+  done
+  for c in "transpose.v3_padded_4r ^tr_" "transpose.v3_padded_4r_ragged ^tr_" "transpose.copy_b4 ^copy_tile32" \
+           "transpose.copy_b4_ragged ^copy_tile32" "transpose.copy_b16 ^copy_vec16" "transpose.copy_b16_ragged ^copy_vec16" \
+           "rowcol.w4096_rows ^rc_rows" "rowcol.w4097_packed_rows ^rc_rows" "copy.v5_b16_ilp4 ^copy_ilp" \
+           "copy.v9_b16_tile4 ^copy_tile" "copy.v3_b4_ilp4 ^copy_ilp" "copy.v8_b4_tile4 ^copy_tile" \
+           "copy.write_b4_ilp4 ^write_ilp" "copy.write_b16_ilp4 ^write_ilp" "copy.read_b16_ilp4 ^read_ilp" \
+           "copy.read_b16_tile4 ^read_tile" "transpose.v2_padded ^tr_" "matvec.v7_block_rows4 ^mv_block"; do
+    set -- $c
+    echo "===== $1"
+    timeout 120 ncu --clock-control none --launch-skip 1 --launch-count 1 -k "regex:$2" --metrics "$m" \
+      "$bin" run "$1" --reps 1 2>&1 | grep -vE "^==PROF==|^\s*$" | grep -E "\.(sum|ratio|pct)|Duration|^  [a-z_]" 
+  done >"$W/ncu_pairs.txt" 2>&1
+  grep -cE "=====" "$W/ncu_pairs.txt"
 }
 
 # Which pipe the paired half FMAs use: HFMA2 (FMA pipe) or HFMA2.MMA, in our ceiling kernel and in mixbench's.
