@@ -40,8 +40,10 @@ static void print_launch(const struct gm_access *a, int64_t n, const struct gm_p
 	       o->l2_load_sectors, o->l2_store_sectors, o->partial_store_sectors);
 	printf("  DRAM bytes        read %.4g, written %.4g (read density %.2f)", o->dram_read_bytes,
 	       o->dram_write_bytes, o->read_density);
-	if (o->l2_reuse_bytes > 0)
-		printf("; %.4g B of loads found in L2, left by earlier warps", o->l2_reuse_bytes);
+	if (o->l2_reuse_bytes - o->l2_footprint_bytes > 0)
+		printf("; %.4g B of loads found in L2, left by earlier warps", o->l2_reuse_bytes - o->l2_footprint_bytes);
+	if (o->l2_footprint_bytes > 0)
+		printf("; %.4g B kept in L2 (footprints that fit, rule D7)", o->l2_footprint_bytes);
 	printf("\n");
 	printf("  time by level     DRAM %.4f ms, L2 %.4f ms, L1 %.4f ms", o->t_dram_ms, o->t_l2_ms, o->t_l1_ms);
 	if (o->t_waves_ms > 0)
@@ -69,6 +71,7 @@ static json_t *launch_json(int64_t n, const struct gm_profile *p, const struct g
 	if (!j)
 		return NULL;
 	json_object_set_new(j, "l2_reuse_bytes", json_real(o->l2_reuse_bytes));
+	json_object_set_new(j, "l2_footprint_bytes", json_real(o->l2_footprint_bytes));
 	json_object_set_new(j, "t_l2_ms", json_real(o->t_l2_ms));
 	json_object_set_new(j, "t_l1_ms", json_real(o->t_l1_ms));
 	json_object_set_new(j, "t_latency_ms", json_real(o->t_waves_ms));

@@ -61,6 +61,15 @@ struct totals {
 	double groups, pieces;      /* for the read density */
 	double reuse_bytes;         /* load pieces found in L2 (read by an earlier warp, rule D6) */
 	int64_t warps;
+	int64_t lo, hi;             /* bytes [lo, hi] the pattern touched (any = 1), for rule D7 */
+	int any;
+};
+
+/* One pattern over the evaluated windows: its DRAM bytes (evaluated warps) and the bytes it touched. */
+struct pat_sum {
+	double read_bytes, write_bytes, fill_bytes;
+	int64_t lo, hi;
+	int any;
 };
 
 /* t += f x u (every count but the warps) */
@@ -329,6 +338,11 @@ static gm_status add_warp(struct pat_state *ps, const struct gm_access *w, int64
 			continue;
 		a0 = p->lanes[l].addr;
 		a1 = a0 + elem - 1;
+		if (!t->any || a0 < t->lo)
+			t->lo = a0;
+		if (!t->any || a1 > t->hi)
+			t->hi = a1;
+		t->any = 1;
 		if (w->op == GM_OP_LOAD) {
 			int64_t p0 = a0 >> sh, p1 = a1 >> sh;
 
@@ -676,7 +690,7 @@ static void run_windows(struct window_pool *w, int threads)
  * thread or many).
  */
 static gm_status walk(struct pat_state *ps, const struct gm_launch_in *in, int atom, double l2_bytes,
-		      int64_t warps, struct totals *t, struct gm_expr_error *err)
+		      int64_t warps, struct totals *t, struct pat_sum *sums, struct gm_expr_error *err)
 {
 	int64_t tpb = (int64_t)in->block[0] * in->block[1] * in->block[2];
 	int64_t blocks = (in->n_threads + tpb - 1) / tpb;
@@ -727,8 +741,21 @@ static gm_status walk(struct pat_state *ps, const struct gm_launch_in *in, int a
 			*err = pool.errs[k];
 			break;
 		}
-		for (int pi = 0; pi < in->npats; pi++)
-			add_scaled(t, &pool.tw[(size_t)k * in->npats + pi], pool.fs[(size_t)k * in->npats + pi]);
+		for (int pi = 0; pi < in->npats; pi++) {
+			const struct totals *u = &pool.tw[(size_t)k * in->npats + pi];
+			double f = pool.fs[(size_t)k * in->npats + pi];
+			struct pat_sum *ps_ = &sums[pi];
+
+			add_scaled(t, u, f);
+			ps_->read_bytes += f * u->read_bytes;
+			ps_->write_bytes += f * u->write_bytes;
+			ps_->fill_bytes += f * u->fill_bytes;
+			if (u->any) {
+				ps_->lo = ps_->any && ps_->lo < u->lo ? ps_->lo : u->lo;
+				ps_->hi = ps_->any && ps_->hi > u->hi ? ps_->hi : u->hi;
+				ps_->any = 1;
+			}
+		}
 		t->warps += wp.ww;
 	}
 	pthread_mutex_destroy(&pool.lock);
@@ -856,6 +883,62 @@ static void scale(const struct totals *t, const struct gm_launch_in *in, struct 
 						   (double)gm_repeat_count(in->repeat ? &in->repeat[k] : NULL);
 }
 
+/*
+ * Rule D7, a footprint that stays in L2: a pattern whose whole footprint F
+ * (the bytes between the lowest and highest address it touches, in DRAM
+ * pieces for loads, sectors for stores) comes back while it is still in L2
+ * moves it from DRAM once, however often it is read or written. It comes
+ * back in time when F, with what the launch's other patterns move meanwhile
+ * (F x the launch's bytes per thread / the pattern's), fits in half of
+ * l2_bytes: room for the streams beside it. The footprint is measured over
+ * the evaluated warps (the windows reach from the first warp to the last);
+ * patterns that describe shapes (rule W) and loops evaluated in part (rule R)
+ * are left alone. f: evaluated warps to the launch's.
+ */
+static void footprints(const struct gm_launch_in *in, const struct gm_profile *pr, const struct pat_state *ps,
+		       const struct pat_sum *sums, double f, struct gm_launch_out *o)
+{
+	double per_thread = 0;
+	int atom = pr->dram_atom_bytes;
+
+	for (int k = 0; k < in->npats; k++)
+		if (in->pats[k].space == GM_SPACE_GLOBAL)
+			per_thread += (double)in->pats[k].elem_bytes *
+				      (double)gm_repeat_count(in->repeat ? &in->repeat[k] : NULL);
+	for (int k = 0; k < in->npats; k++) {
+		const struct gm_access *a = &in->pats[k];
+		const struct pat_sum *u = &sums[k];
+		double part, mine, fp, cut;
+
+		if (a->space != GM_SPACE_GLOBAL || ps[k].per_warp || !u->any)
+			continue;
+		(void)loops_evaluated(in, k, &part);
+		if (part > 1.0)
+			continue;
+		mine = (double)a->elem_bytes * (double)gm_repeat_count(in->repeat ? &in->repeat[k] : NULL);
+		if (a->op == GM_OP_LOAD)
+			fp = (double)((u->hi / atom) - (u->lo / atom) + 1) * atom;
+		else
+			fp = (double)((u->hi / GM_SECTOR_BYTES) - (u->lo / GM_SECTOR_BYTES) + 1) * GM_SECTOR_BYTES;
+		if (!(mine > 0) || fp * per_thread / mine > 0.5 * pr->l2_bytes)
+			continue;
+		if (a->op == GM_OP_LOAD && (cut = u->read_bytes * f - fp) > 0) {
+			o->dram_read_bytes -= cut;
+			o->l2_reuse_bytes += cut;
+			o->l2_footprint_bytes += cut;
+		}
+		if (a->op == GM_OP_STORE && (cut = u->write_bytes * f - fp) > 0) {
+			o->dram_write_bytes -= cut;
+			o->l2_footprint_bytes += cut;
+		}
+		if (a->op == GM_OP_STORE && (cut = u->fill_bytes * f - fp) > 0) {
+			o->dram_read_bytes -= cut;
+			o->dram_fill_bytes -= cut;
+			o->l2_footprint_bytes += cut;
+		}
+	}
+}
+
 static gm_status check_in(const struct gm_launch_in *in, const struct gm_profile *prof, struct gm_expr_error *err)
 {
 	char why[128];
@@ -888,6 +971,7 @@ gm_status gm_launch_predict(const struct gm_launch_in *in, const struct gm_profi
 {
 	struct gm_expr_error dummy;
 	struct pat_state *ps;
+	struct pat_sum *sums;
 	struct totals t = { 0 };
 	int64_t tpb;
 	gm_status s;
@@ -902,16 +986,24 @@ gm_status gm_launch_predict(const struct gm_launch_in *in, const struct gm_profi
 	tpb = (int64_t)in->block[0] * in->block[1] * in->block[2];
 	out->warps = (in->n_threads + tpb - 1) / tpb * ((tpb + GM_WARP_SIZE - 1) / GM_WARP_SIZE);
 	ps = calloc((size_t)in->npats, sizeof(*ps));
-	if (!ps)
+	sums = calloc((size_t)in->npats, sizeof(*sums));
+	if (!ps || !sums) {
+		free(ps);
+		free(sums);
 		return GM_ERR_NOMEM;
+	}
 	s = parse_pats(ps, in, err);
 	if (s == GM_OK)
-		s = walk(ps, in, prof->dram_atom_bytes, prof->l2_bytes, out->warps, &t, err);
+		s = walk(ps, in, prof->dram_atom_bytes, prof->l2_bytes, out->warps, &t, sums, err);
+	if (s == GM_OK) {
+		scale(&t, in, out);
+		footprints(in, prof, ps, sums, t.warps > 0 ? (double)out->warps / (double)t.warps : 0, out);
+	}
 	free_pats(ps, in->npats);
 	free(ps);
+	free(sums);
 	if (s != GM_OK)
 		return s;
-	scale(&t, in, out);
 	waves(in, prof, out);
 	times(prof, out);
 	return GM_OK;

@@ -233,8 +233,10 @@ static void test_l2_reuse_across_windows(void **state)
 
 	(void)state;
 	launch_of("gid % (512*32)", 4, 1 << 22, pats, &in);
+	p.l2_bytes = 200e3; /* 781 warps back; the 64 KiB table with the output (128 KiB) past half of L2: no D7 */
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
 	assert_true(o.sampled);
+	assert_true(o.l2_footprint_bytes == 0);
 	assert_true(fabs(o.dram_read_bytes - all / 8) < 1); /* window 0 (warps 0-255) reads; 7 windows hit */
 	p.l2_bytes = 60e3; /* 234 warps of 256 B: + the window's 256, the reader 512 warps back is out of reach */
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
@@ -334,6 +336,42 @@ static void test_knee(void **state)
 	assert_true(fabs(o.time_ms - 1.25 * o.t_dram_ms) < 1e-9 * o.time_ms);
 	assert_true(fabs(o.t_bandwidth_ms - o.t_dram_ms) < 1e-12);
 	assert_string_equal(o.limited_by, "DRAM");
+}
+
+/*
+ * Rule D7: a small table read over and over moves from DRAM once; a table whose footprint with the
+ * streams beside it passes half of L2 does not; a small output rewritten is written once.
+ */
+static void test_footprint_in_l2(void **state)
+{
+	struct gm_profile p = prof();
+	struct gm_access pats[2];
+	struct gm_launch_in in;
+	struct gm_launch_out o;
+	const int64_t n = (int64_t)1 << 26;
+
+	(void)state;
+	launch_of("gid % 4096", 4, n, pats, &in); /* 16 KiB, every window reads all of it */
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.dram_read_bytes - 16384) < 1e-6);
+	assert_true(o.l2_footprint_bytes > 0 && o.l2_reuse_bytes >= o.l2_footprint_bytes);
+	assert_true(fabs(o.dram_write_bytes - 4.0 * n) < 1e-6); /* the output streams */
+	launch_of("(gid * 7) % 1000003", 4, n, pats, &in); /* a hashed 4 MB table: 8 MB with the output < 25 MB */
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	/* the footprint is the range the sampled windows saw: at most the table, here 3/4 of it */
+	assert_true(o.dram_read_bytes <= 4000012.0 + 64 && o.dram_read_bytes > 2e6);
+	launch_of("gid % 4000000", 4, n, pats, &in); /* 16 MB, 32 MB with the output: past half of 50 MB */
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(o.dram_read_bytes > 0.9 * 4.0 * n && o.l2_footprint_bytes == 0);
+	p.l2_bytes = 80e6; /* the same launch on a larger L2: kept */
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(o.dram_read_bytes < 16.1e6);
+	p.l2_bytes = 50e6;
+	launch_of("gid", 4, n, pats, &in); /* out[gid % 1024] = in[gid]: 4 KiB written */
+	pats[1].index = "gid % 1024";
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.dram_write_bytes - 4096) < 1e-6);
+	assert_true(fabs(o.dram_read_bytes - 4.0 * n) < 1e-6);
 }
 
 /* The windows on several threads give the numbers one thread gives, and an evaluation error the same way. */
@@ -659,6 +697,7 @@ int main(void)
 		cmocka_unit_test(test_waves),
 		cmocka_unit_test(test_knee),
 		cmocka_unit_test(test_threads_same),
+		cmocka_unit_test(test_footprint_in_l2),
 		cmocka_unit_test(test_sampled_fast),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_profile_json),
