@@ -148,7 +148,8 @@ stage_unseen() {
   local prof=()
   [ -f "$W/profile-calibrate.json" ] && prof=(--profile "$W/profile-calibrate.json") # this call's calibration
   for e in "gid" "gid*2" "gid/2" "gid + (gid/4096)*64" "(gid*5)%n" "(gid%1024)*1024 + gid/1024" \
-           "(gid%2048)*2048 + gid/2048" "gid ^ 1" "(gid/32)*64 + gid%32"; do
+           "(gid%2048)*2048 + gid/2048" "gid ^ 1" "(gid/32)*64 + gid%32" \
+           "gid % 1000000" "(gid * 7) % 1000003" "gid % 4096" "gid % 20000000" "(gid * 13) % 2000003"; do
     echo "=== explain --run --n 268435456 --op load '$e'"
     "$bin" explain --run --n 268435456 --op load "${prof[@]}" "$e" 2>&1 | grep -E "^launch|sampled|DRAM bytes|time by|predicted|measured|launch model|launch DRAM"
   done
