@@ -51,6 +51,7 @@ struct gm_profile {
 	int threads_per_sm;       /* resident threads per SM at most (0 = unknown) */
 	double wave_ns;           /* one wave of resident threads that each load and store one element
 				     and end (copy.v0_b4): the loaded round trip; 0 = unknown */
+	double wave_l2_ns;        /* the same wave when L2 serves the loads (copy.v0_b4_l2); 0 = unknown */
 	double knee;              /* how the latency and bandwidth limits join (rule T3): the time is
 				     (t_latency^knee + t_bandwidth^knee)^(1/knee); 0 = the larger of the two */
 	double dram_latency_ns;   /* pointer chase, for information */

@@ -52,6 +52,8 @@ extern const char *const gm_calibrate_selectors[];
  * case is not a bandwidth case with global patterns.
  */
 gm_status gm_launch_predict_case(struct gm_case_result *cr, const struct gm_profile *p);
+/* The same launch's whole prediction, the case's result untouched (calibrate reads its times). */
+gm_status gm_launch_case_out(const struct gm_case_result *cr, const struct gm_profile *p, struct gm_launch_out *out);
 /* Every case of a run; returns how many were predicted. */
 int gm_launch_predict_run(struct gm_run_result *r, const struct gm_profile *p);
 

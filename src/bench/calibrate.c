@@ -15,6 +15,8 @@
  *   wave_ns, knee    copy.v0_b4 and copy.v1_b8 (one 4 B / 8 B element per
  *                    thread): the loaded round trip of a wave and how it
  *                    joins the DRAM time (rules T2, T3)
+ *   wave_l2_ns       copy.table_b4 (the same kernel reading a 4 MiB table):
+ *                    the round trip when L2 serves the loads
  *   *_latency_ns     the latency family (information only)
  * The two stride rates are rates of the 64 B pieces DRAM reads: the case's
  * time less its stores at write_gbs and the turnaround the copy rate implies.
@@ -26,7 +28,8 @@
 
 const char *const gm_calibrate_selectors[] = {
 	"copy.read_b16_tile4", "copy.write_b16_tile4", "copy.v8_b4_tile4", "stride.b16_s008",
-	"stride.b16_s032", "copy.v0_b4", "copy.v1_b8", "hierarchy", "latency.l2_004m", "latency.hbm_128m", NULL,
+	"stride.b16_s032", "copy.v0_b4", "copy.v1_b8", "copy.table_b4", "hierarchy", "latency.l2_004m",
+	"latency.hbm_128m", NULL,
 };
 
 static const struct gm_case_result *need_case(const struct gm_run_result *r, const char *name, char *why,
@@ -125,6 +128,37 @@ static void one_per_thread(const struct gm_run_result *r, struct gm_profile *p)
 	p->wave_ns = latency_at(t4, d4, p->knee) * 1e6 / w4;
 }
 
+/*
+ * copy.table_b4: one element per thread from a table that stays in L2. The
+ * launch model's own view of the case (its waves, DRAM share of the loads,
+ * bandwidth time) with the knee gives the round trip that reproduces its
+ * time. Optional, like wave_ns.
+ */
+static void one_per_thread_l2(const struct gm_run_result *r, struct gm_profile *p)
+{
+	const struct gm_case_result *c = gm_result_find(r, "copy.table_b4");
+	struct gm_launch_out o;
+	double t, tl, dram, f, wave;
+
+	p->wave_l2_ns = 0;
+	if (!c || c->status != GM_CASE_OK || !(c->ms.median > 0) || !(p->wave_ns > 0))
+		return;
+	if (gm_launch_case_out(c, p, &o) != GM_OK || !(o.waves > 0))
+		return;
+	t = c->ms.median;
+	if (!(o.t_bandwidth_ms < t))
+		return; /* bandwidth alone explains it: no round trip to measure */
+	tl = p->knee > 0 ? latency_at(t, o.t_bandwidth_ms, p->knee) : t;
+	dram = o.dram_read_bytes - o.dram_fill_bytes;
+	f = dram + o.l2_reuse_bytes > 0 ? dram / (dram + o.l2_reuse_bytes) : 1.0;
+	if (f >= 0.5)
+		return; /* the table did not stay in L2 in the model's view */
+	wave = tl * 1e6 / o.waves; /* one round trip per thread */
+	p->wave_l2_ns = (wave - f * p->wave_ns) / (1.0 - f);
+	if (!(p->wave_l2_ns > 0))
+		p->wave_l2_ns = 0;
+}
+
 static gm_status need_derived(const struct gm_run_result *r, const char *name, double *out, char *why,
 			      size_t n)
 {
@@ -167,6 +201,7 @@ gm_status gm_profile_from_run(const struct gm_run_result *r, struct gm_profile *
 	if (!(p->l1_bytes > 0))
 		p->l1_bytes = 256.0 * 1024;
 	one_per_thread(r, p);
+	one_per_thread_l2(r, p);
 	p->dram_latency_ns = derived(r, "latency.hbm_128m_ns");
 	p->l2_latency_ns = derived(r, "latency.l2_004m_ns");
 	if (!(p->read_half_gbs > 0) || !(p->read_sparse_gbs > 0)) {

@@ -4,6 +4,7 @@
  * read-only and write-only streams, and cudaMemcpy device-to-device as the
  * reference. Kernels: src/kernels/copy.cu.
  */
+#include <stdio.h>
 #include "bench/family.h"
 #include "kernels/kernels.h"
 #include "kernels/shapes.h"
@@ -31,6 +32,7 @@ static const struct {
 	{ COPY_WRITE, 4, 4, 0, 0, "write_b4_ilp4", "write-only stream, 4 B, grid-stride, 4 in flight" },
 	{ COPY_WRITE, 16, 4, 0, 0, "write_b16_ilp4", "write-only stream, 16 B, grid-stride, 4 in flight" },
 	{ COPY_WRITE, 16, 8, 1, 0, "write_b16_ilp8_cs", "write-only stream, 16 B, 8 in flight, streaming hint" },
+	{ COPY_ONE_L2, 4, 1, 0, 0, "table_b4", "copy, 4 B per thread, one element per thread from a 4 MiB table (L2)" },
 	{ COPY_MEMCPY, 16, 1, 0, 1, "memcpy_d2d", "cudaMemcpyAsync device-to-device (reference)" },
 };
 
@@ -53,13 +55,20 @@ static int copy_enumerate(struct gm_case *out, int max)
 			gm_case_param_add(c, "streaming", 1);
 		if (mode == COPY_MEMCPY)
 			continue;
-		c->round_trips = mode == COPY_ONE; /* copy_one: one element per thread, no loop (rule T2) */
+		/* copy_one, copy_one_table: one element per thread, no loop (rule T2) */
+		c->round_trips = mode == COPY_ONE || mode == COPY_ONE_L2;
 		/* first access of warp 0: a tile block owns ilp * 256 elements */
-		const char *idx = mode >= COPY_TILE ? "bx*4*bdx + tid" : "bx*bdx + tid";
+		char table[64];
+		const char *idx = mode >= COPY_TILE && mode != COPY_ONE_L2 ? "bx*4*bdx + tid" : "bx*bdx + tid";
+
+		snprintf(table, sizeof(table), "(bx*bdx + tid) %% %d", COPY_TABLE_ELEMS);
+		if (mode == COPY_ONE_L2)
+			idx = table;
 		if (mode != COPY_WRITE && mode != WRITE_TILE)
 			gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, eb, 256, 1, 0, "%s", idx);
 		if (mode != COPY_READ && mode != READ_TILE)
-			gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, eb, 256, 1, 0, "%s", idx);
+			gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, eb, 256, 1, 0, "%s",
+					    mode == COPY_ONE_L2 ? "bx*bdx + tid" : idx);
 	}
 	return n;
 }

@@ -83,21 +83,28 @@ static gm_status launch_of(const struct gm_case *c, const struct gm_case_result 
 	return in->n_threads > 0 ? GM_OK : GM_ERR_NOT_FOUND;
 }
 
-gm_status gm_launch_predict_case(struct gm_case_result *cr, const struct gm_profile *p)
+gm_status gm_launch_case_out(const struct gm_case_result *cr, const struct gm_profile *p, struct gm_launch_out *out)
 {
 	const struct gm_case *c = case_named(cr->name);
 	struct gm_access pats[GM_MAX_PATTERNS];
 	struct gm_repeat rep[GM_MAX_PATTERNS];
 	struct gm_launch_in in;
-	struct gm_launch_out out;
 	gm_status s;
 
-	cr->launch_gbs = 0;
 	if (!c || cr->kind != GM_KIND_DRAM || cr->unit != GM_UNIT_GBS)
 		return GM_ERR_NOT_FOUND;
 	if ((s = launch_of(c, cr, pats, rep, &in)) != GM_OK)
 		return s;
-	if ((s = gm_launch_predict(&in, p, &out, NULL)) != GM_OK)
+	return gm_launch_predict(&in, p, out, NULL);
+}
+
+gm_status gm_launch_predict_case(struct gm_case_result *cr, const struct gm_profile *p)
+{
+	struct gm_launch_out out;
+	gm_status s;
+
+	cr->launch_gbs = 0;
+	if ((s = gm_launch_case_out(cr, p, &out)) != GM_OK)
 		return s;
 	cr->launch_gbs = out.gbs;
 	cr->launch_ms = out.time_ms;

@@ -17,6 +17,9 @@
  *   read_*       loads only, folded with XOR (ILP: atomicXor per warp; tile:
  *                one word per block, XORed on the host when validating).
  *   write_*      stores only; the value is (seed ^ word index), so nothing is read.
+ *   table_b4     as v0_b4, the input a 4 MiB table read over and over (out[i] =
+ *                in[i % 2^20]): one element per thread with its loads served by
+ *                L2, where the launch model measures that round trip.
  *   memcpy_d2d   cudaMemcpyAsync, the reference every version is compared with.
  */
 #include "kernels/common.cuh"
@@ -58,6 +61,14 @@ __global__ void copy_one(const T *__restrict__ in, T *__restrict__ out, size_t n
 	size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
 	if (i < n)
 		out[i] = in[i];
+}
+
+template <typename T>
+__global__ void copy_one_table(const T *__restrict__ in, T *__restrict__ out, size_t n)
+{
+	size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+	if (i < n)
+		out[i] = in[i & (COPY_TABLE_ELEMS - 1)];
 }
 
 /* Loads and stores with or without the streaming (evict-first) cache hint. */
@@ -247,6 +258,9 @@ static void launch_typed(struct copy_state *s)
 	if (s->mode == COPY_ONE)
 		copy_one<T><<<gm_blocks_for(s->n, COPY_BLOCK), COPY_BLOCK, 0, gm_stream()>>>(
 			(const T *)s->in, (T *)s->out, s->n);
+	else if (s->mode == COPY_ONE_L2)
+		copy_one_table<T><<<gm_blocks_for(s->n, COPY_BLOCK), COPY_BLOCK, 0, gm_stream()>>>(
+			(const T *)s->in, (T *)s->out, s->n);
 	else if (s->mode >= COPY_TILE)
 		s->ilp == 8 ? launch_tile<T, 8>(s) : launch_tile<T, 4>(s);
 	else if (s->ilp == 8)
@@ -301,19 +315,25 @@ static size_t sink_words(const struct copy_state *s)
 	return s->mode == READ_TILE ? tile_grid(s) : 1;
 }
 
+/* Input elements: the table of COPY_ONE_L2, else the array. */
+static size_t in_elems(const struct copy_state *s)
+{
+	return s->mode == COPY_ONE_L2 && s->n > COPY_TABLE_ELEMS ? COPY_TABLE_ELEMS : s->n;
+}
+
 static gm_status copy_alloc(struct copy_state *s)
 {
-	size_t bytes = s->n * s->eb;
+	size_t bytes = s->n * s->eb, in_bytes = in_elems(s) * s->eb;
 	gm_status st = GM_OK;
 
 	if (!is_write(s))
-		st = gm_gpu_alloc((void **)&s->in, bytes);
+		st = gm_gpu_alloc((void **)&s->in, in_bytes);
 	if (!st && !is_read(s))
 		st = gm_gpu_alloc((void **)&s->out, bytes);
 	if (!st && is_read(s))
 		st = gm_gpu_alloc((void **)&s->sink, sink_words(s) * sizeof(uint32_t));
 	if (!st && s->in)
-		st = gm_fill_random(s->in, bytes / 4, s->seed);
+		st = gm_fill_random(s->in, in_bytes / 4, s->seed);
 	return st;
 }
 
@@ -340,11 +360,17 @@ static gm_status copy_prepare(const struct gm_case *c, const struct gm_run_cfg *
 		return st;
 	}
 	double bytes = (double)s->n * s->eb;
+	/* COPY_ONE_L2 counts as the others do: one element read and one written per thread */
 	t->bytes_useful = t->bytes_hw = (is_read(s) || is_write(s)) ? bytes : 2 * bytes;
-	t->working_set = (int64_t)(t->bytes_useful);
+	t->working_set = (int64_t)(bytes + (is_write(s) ? 0 : (double)in_elems(s) * s->eb));
 	*state = s;
 	return GM_OK;
 }
+
+/* COPY_ONE_L2: output element d holds table element d mod COPY_TABLE_ELEMS. */
+struct table_map {
+	__host__ __device__ long long operator()(size_t d) const { return (long long)(d & (COPY_TABLE_ELEMS - 1)); }
+};
 
 struct write_expect {
 	uint32_t seed;
@@ -407,6 +433,9 @@ static gm_status copy_verify(void *state, char *why, size_t n)
 		write_expect e = { s->seed };
 		return gm_validate(s->out, nwords, e, s->seed, s->dev, why, n);
 	}
+	if (s->mode == COPY_ONE_L2)
+		return gm_validate(s->out, nwords, gm_make_gather(table_map(), s->eb / 4, s->seed), s->seed, s->dev,
+				   why, n);
 	return gm_validate(s->out, nwords, gm_make_gather(gm_identity_map(), s->eb / 4, s->seed),
 			   s->seed, s->dev, why, n);
 }

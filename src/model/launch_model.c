@@ -802,6 +802,7 @@ static void waves(const struct gm_launch_in *in, const struct gm_profile *pr, st
 	int64_t tpb = (int64_t)in->block[0] * in->block[1] * in->block[2];
 	int64_t per_sm, blocks_per_sm;
 	int trips = in->round_trips > 0 ? in->round_trips : in->one_element_per_thread ? 1 : 0;
+	double from_dram = o->dram_read_bytes - o->dram_fill_bytes, wave = pr->wave_ns;
 
 	if (trips <= 0 || !(pr->wave_ns > 0) || pr->threads_per_sm <= 0 || pr->sm_count <= 0)
 		return;
@@ -811,8 +812,11 @@ static void waves(const struct gm_launch_in *in, const struct gm_profile *pr, st
 	if (blocks_per_sm < 1)
 		blocks_per_sm = 1;
 	per_sm = blocks_per_sm * tpb;
+	/* the loads L2 serves come back sooner: the round trip of the share DRAM serves and of the rest */
+	if (pr->wave_l2_ns > 0 && from_dram + o->l2_reuse_bytes > 0)
+		wave = (from_dram * pr->wave_ns + o->l2_reuse_bytes * pr->wave_l2_ns) / (from_dram + o->l2_reuse_bytes);
 	o->waves = ceil((double)in->n_threads / ((double)per_sm * pr->sm_count));
-	o->t_waves_ms = o->waves * trips * pr->wave_ns * 1e-6;
+	o->t_waves_ms = o->waves * trips * wave * 1e-6;
 }
 
 double gm_launch_join(double t_latency, double t_bandwidth, double knee)

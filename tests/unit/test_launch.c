@@ -563,6 +563,7 @@ static void test_from_run_knee(void **state)
 	snprintf(r.dev.name, sizeof(r.dev.name), "test GPU");
 	r.dev.sm_count = 100;
 	r.dev.max_threads_per_sm = 2048;
+	r.dev.l2_bytes = 50000000;
 	add_case(&r, "copy.read_b16_tile4", 3000, 1e9);
 	add_case(&r, "copy.write_b16_tile4", 3000, 1e9);
 	add_case(&r, "copy.v8_b4_tile4", 3000, 1e9);
@@ -583,6 +584,15 @@ static void test_from_run_knee(void **state)
 	assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
 	assert_true(fabs(p.knee - knee) < 1e-6);
 	assert_true(fabs(p.wave_ns - wave_ns) < 1e-6);
+	assert_true(p.wave_l2_ns == 0); /* no copy.table_b4 in the run */
+	/* copy.table_b4 timed as the model predicts it with a planted L2 round trip: it comes back */
+	c = add_case(&r, "copy.table_b4", 1, bytes);
+	p.wave_l2_ns = 500;
+	assert_int_equal(gm_launch_predict_case(c, &p), GM_OK);
+	c->ms.median = c->launch_ms;
+	c->value.median = c->gbs_median = bytes / (c->launch_ms * 1e-3) / 1e9;
+	assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
+	assert_true(fabs(p.wave_l2_ns - 500) < 1e-3);
 	gm_result_release(&r);
 }
 
