@@ -3,7 +3,7 @@
 # $OUT/session.tar.gz plus the main log). Usage: gpu_session.sh STAGE...
 # Stages: env tests quick suite full cli state sanitize (memcheck, racecheck, initcheck) initcheck probe ncu
 #         spec report peers nvtx ncu_gemm explain sass counters selftest calibrate suite_profile ncu_counters
-#         counters_dram counters_tools round_trips unseen ncu_pairs
+#         counters_dram counters_tools round_trips unseen ncu_pairs l2_lines
 # BUILD_DIR is the build folder or what scripts/carry_gpu.sh packed (the binaries only).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -184,6 +184,17 @@ stage_ncu_pairs() {
       "$bin" run "$1" --reps 1 2>&1 | grep -vE "^==PROF==|^\s*$" | grep -E "\.(sum|ratio|pct)|Duration|^  [a-z_]" 
   done >"$W/ncu_pairs.txt" 2>&1
   grep -cE "=====" "$W/ncu_pairs.txt"
+}
+
+# How L2 serves loads that touch many lines a request, from tables that stay in L2: strides, powers of two.
+stage_l2_lines() {
+  for e in "(gid%1024)*1024 + gid/1024" "(gid%1024)*1025 + gid/1024" "(gid%1024)*1040 + gid/1024" \
+           "(gid%1024)*1056 + gid/1024" "(gid%1024)*1536 + gid/1024" "(gid * 1031) % 1048583" \
+           "(gid * 1024) % 1000003" "(gid * 256) % 1000003" "(gid * 64) % 1000003" "(gid * 32) % 1000003" \
+           "(gid * 16) % 1000003" "(gid * 7) % 1000003" "(gid * 2) % 1000003"; do
+    echo "=== explain --run --n 268435456 --op load '$e'"
+    "$bin" explain --run --n 268435456 --op load "$e" 2>&1 | grep -E "time by|launch model|launch DRAM|global|^  L2|bottleneck"
+  done
 }
 
 # Which pipe the paired half FMAs use: HFMA2 (FMA pipe) or HFMA2.MMA, in our ceiling kernel and in mixbench's.
