@@ -48,6 +48,7 @@ struct gm_profile {
 	double l2_read_gbs;       /* L2 hits, read */
 	double l2_write_gbs;      /* L2 write (footprint in L2) */
 	double l1_gbs;            /* L1 hits, read, whole device */
+	double l2_lines_gps;      /* line requests L2 looks up, 1e9 a second (copy.lines_b4); 0 = unknown */
 	int threads_per_sm;       /* resident threads per SM at most (0 = unknown) */
 	double wave_ns;           /* one wave of resident threads that each load and store one element
 				     and end (copy.v0_b4): the loaded round trip; 0 = unknown */
@@ -104,6 +105,7 @@ struct gm_launch_out {
 	double requests;              /* global L1 requests */
 	double l1_sectors;            /* global sectors at L1 (loads + stores) */
 	double l1_lines;              /* global 128 B lines at L1 (per request, summed): L1 time */
+	double l2_lines;              /* line requests at L2: the lines of the requests L1 does not serve (rule L3) */
 	double l1_load_sectors;       /* of which loads */
 	double l2_load_sectors;       /* load sectors sent to L2 */
 	double l2_store_sectors;      /* store sector operations at L2 (partial ones count twice) */

@@ -17,6 +17,8 @@
  *                    joins the DRAM time (rules T2, T3)
  *   wave_l2_ns       copy.table_b4 (the same kernel reading a 4 MiB table):
  *                    the round trip when L2 serves the loads
+ *   l2_lines_gps     copy.lines_b4 (that table, lanes 128 B apart): the rate
+ *                    L2 looks up the lines of requests (rule L3)
  *   *_latency_ns     the latency family (information only)
  * The two stride rates are rates of the 64 B pieces DRAM reads: the case's
  * time less its stores at write_gbs and the turnaround the copy rate implies.
@@ -28,7 +30,7 @@
 
 const char *const gm_calibrate_selectors[] = {
 	"copy.read_b16_tile4", "copy.write_b16_tile4", "copy.v8_b4_tile4", "stride.b16_s008",
-	"stride.b16_s032", "copy.v0_b4", "copy.v1_b8", "copy.table_b4", "hierarchy", "latency.l2_004m",
+	"stride.b16_s032", "copy.v0_b4", "copy.v1_b8", "copy.table_b4", "copy.lines_b4", "hierarchy", "latency.l2_004m",
 	"latency.hbm_128m", NULL,
 };
 
@@ -159,6 +161,30 @@ static void one_per_thread_l2(const struct gm_run_result *r, struct gm_profile *
 		p->wave_l2_ns = 0;
 }
 
+/*
+ * copy.lines_b4: 32 lines of L2 a request. The time the launch model leaves
+ * for bandwidth once its latency is joined (knee) is the time L2 took to
+ * look up the case's line requests, when that is longer than the other
+ * levels' time. Optional.
+ */
+static void lines_of_l2(const struct gm_run_result *r, struct gm_profile *p)
+{
+	const struct gm_case_result *c = gm_result_find(r, "copy.lines_b4");
+	struct gm_launch_out o;
+	double t, tb;
+
+	p->l2_lines_gps = 0;
+	if (!c || c->status != GM_CASE_OK || !(c->ms.median > 0))
+		return;
+	if (gm_launch_case_out(c, p, &o) != GM_OK || !(o.l2_lines > 0))
+		return;
+	t = c->ms.median;
+	tb = p->knee > 0 && o.t_waves_ms > 0 && o.t_waves_ms < t ? latency_at(t, o.t_waves_ms, p->knee)
+	     : o.t_waves_ms < t ? t : 0;
+	if (tb > o.t_bandwidth_ms)
+		p->l2_lines_gps = o.l2_lines / (tb * 1e6);
+}
+
 static gm_status need_derived(const struct gm_run_result *r, const char *name, double *out, char *why,
 			      size_t n)
 {
@@ -202,6 +228,7 @@ gm_status gm_profile_from_run(const struct gm_run_result *r, struct gm_profile *
 		p->l1_bytes = 256.0 * 1024;
 	one_per_thread(r, p);
 	one_per_thread_l2(r, p);
+	lines_of_l2(r, p);
 	p->dram_latency_ns = derived(r, "latency.hbm_128m_ns");
 	p->l2_latency_ns = derived(r, "latency.l2_004m_ns");
 	if (!(p->read_half_gbs > 0) || !(p->read_sparse_gbs > 0)) {

@@ -33,6 +33,7 @@ static const struct {
 	{ COPY_WRITE, 16, 4, 0, 0, "write_b16_ilp4", "write-only stream, 16 B, grid-stride, 4 in flight" },
 	{ COPY_WRITE, 16, 8, 1, 0, "write_b16_ilp8_cs", "write-only stream, 16 B, 8 in flight, streaming hint" },
 	{ COPY_ONE_L2, 4, 1, 0, 0, "table_b4", "copy, 4 B per thread, one element per thread from a 4 MiB table (L2)" },
+	{ COPY_LINES_L2, 4, 1, 0, 0, "lines_b4", "as table_b4, lanes 128 B apart: 32 lines of L2 a request" },
 	{ COPY_MEMCPY, 16, 1, 0, 1, "memcpy_d2d", "cudaMemcpyAsync device-to-device (reference)" },
 };
 
@@ -56,19 +57,20 @@ static int copy_enumerate(struct gm_case *out, int max)
 		if (mode == COPY_MEMCPY)
 			continue;
 		/* copy_one, copy_one_table: one element per thread, no loop (rule T2) */
-		c->round_trips = mode == COPY_ONE || mode == COPY_ONE_L2;
+		c->round_trips = mode == COPY_ONE || mode == COPY_ONE_L2 || mode == COPY_LINES_L2;
 		/* first access of warp 0: a tile block owns ilp * 256 elements */
 		char table[64];
-		const char *idx = mode >= COPY_TILE && mode != COPY_ONE_L2 ? "bx*4*bdx + tid" : "bx*bdx + tid";
+		const char *idx = mode >= COPY_TILE && mode <= WRITE_TILE ? "bx*4*bdx + tid" : "bx*bdx + tid";
 
-		snprintf(table, sizeof(table), "(bx*bdx + tid) %% %d", COPY_TABLE_ELEMS);
-		if (mode == COPY_ONE_L2)
+		snprintf(table, sizeof(table), mode == COPY_LINES_L2 ? "((bx*bdx + tid) * 32) %% %d" : "(bx*bdx + tid) %% %d",
+			 COPY_TABLE_ELEMS);
+		if (mode == COPY_ONE_L2 || mode == COPY_LINES_L2)
 			idx = table;
 		if (mode != COPY_WRITE && mode != WRITE_TILE)
 			gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, eb, 256, 1, 0, "%s", idx);
 		if (mode != COPY_READ && mode != READ_TILE)
 			gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, eb, 256, 1, 0, "%s",
-					    mode == COPY_ONE_L2 ? "bx*bdx + tid" : idx);
+					    mode == COPY_ONE_L2 || mode == COPY_LINES_L2 ? "bx*bdx + tid" : idx);
 	}
 	return n;
 }

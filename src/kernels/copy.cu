@@ -20,6 +20,9 @@
  *   table_b4     as v0_b4, the input a 4 MiB table read over and over (out[i] =
  *                in[i % 2^20]): one element per thread with its loads served by
  *                L2, where the launch model measures that round trip.
+ *   lines_b4     the same table, lanes 128 B apart (out[i] = in[(32 i) % 2^20]):
+ *                every load request touches 32 lines that L2 holds, where the
+ *                launch model measures the rate L2 looks up lines.
  *   memcpy_d2d   cudaMemcpyAsync, the reference every version is compared with.
  */
 #include "kernels/common.cuh"
@@ -69,6 +72,14 @@ __global__ void copy_one_table(const T *__restrict__ in, T *__restrict__ out, si
 	size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
 	if (i < n)
 		out[i] = in[i & (COPY_TABLE_ELEMS - 1)];
+}
+
+template <typename T>
+__global__ void copy_one_lines(const T *__restrict__ in, T *__restrict__ out, size_t n)
+{
+	size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+	if (i < n)
+		out[i] = in[(i * 32) & (COPY_TABLE_ELEMS - 1)];
 }
 
 /* Loads and stores with or without the streaming (evict-first) cache hint. */
@@ -261,6 +272,9 @@ static void launch_typed(struct copy_state *s)
 	else if (s->mode == COPY_ONE_L2)
 		copy_one_table<T><<<gm_blocks_for(s->n, COPY_BLOCK), COPY_BLOCK, 0, gm_stream()>>>(
 			(const T *)s->in, (T *)s->out, s->n);
+	else if (s->mode == COPY_LINES_L2)
+		copy_one_lines<T><<<gm_blocks_for(s->n, COPY_BLOCK), COPY_BLOCK, 0, gm_stream()>>>(
+			(const T *)s->in, (T *)s->out, s->n);
 	else if (s->mode >= COPY_TILE)
 		s->ilp == 8 ? launch_tile<T, 8>(s) : launch_tile<T, 4>(s);
 	else if (s->ilp == 8)
@@ -318,7 +332,8 @@ static size_t sink_words(const struct copy_state *s)
 /* Input elements: the table of COPY_ONE_L2, else the array. */
 static size_t in_elems(const struct copy_state *s)
 {
-	return s->mode == COPY_ONE_L2 && s->n > COPY_TABLE_ELEMS ? COPY_TABLE_ELEMS : s->n;
+	return (s->mode == COPY_ONE_L2 || s->mode == COPY_LINES_L2) && s->n > COPY_TABLE_ELEMS ? COPY_TABLE_ELEMS
+												 : s->n;
 }
 
 static gm_status copy_alloc(struct copy_state *s)
@@ -370,6 +385,14 @@ static gm_status copy_prepare(const struct gm_case *c, const struct gm_run_cfg *
 /* COPY_ONE_L2: output element d holds table element d mod COPY_TABLE_ELEMS. */
 struct table_map {
 	__host__ __device__ long long operator()(size_t d) const { return (long long)(d & (COPY_TABLE_ELEMS - 1)); }
+};
+
+/* COPY_LINES_L2: output element d holds table element 32 d mod COPY_TABLE_ELEMS. */
+struct lines_map {
+	__host__ __device__ long long operator()(size_t d) const
+	{
+		return (long long)((d * 32) & (COPY_TABLE_ELEMS - 1));
+	}
 };
 
 struct write_expect {
@@ -435,6 +458,9 @@ static gm_status copy_verify(void *state, char *why, size_t n)
 	}
 	if (s->mode == COPY_ONE_L2)
 		return gm_validate(s->out, nwords, gm_make_gather(table_map(), s->eb / 4, s->seed), s->seed, s->dev,
+				   why, n);
+	if (s->mode == COPY_LINES_L2)
+		return gm_validate(s->out, nwords, gm_make_gather(lines_map(), s->eb / 4, s->seed), s->seed, s->dev,
 				   why, n);
 	return gm_validate(s->out, nwords, gm_make_gather(gm_identity_map(), s->eb / 4, s->seed),
 			   s->seed, s->dev, why, n);

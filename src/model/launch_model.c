@@ -57,6 +57,7 @@ struct pat_state {
 
 struct totals {
 	double requests, l1_sectors, l1_lines, l1_load, l2_load, l2_store, partial, wavefronts;
+	double l1_load_lines;       /* of l1_lines, the loads' */
 	double read_bytes, write_bytes, fill_bytes;
 	double groups, pieces;      /* for the read density */
 	double reuse_bytes;         /* load pieces found in L2 (read by an earlier warp, rule D6) */
@@ -78,6 +79,7 @@ static void add_scaled(struct totals *t, const struct totals *u, double f)
 	t->requests += f * u->requests;
 	t->l1_sectors += f * u->l1_sectors;
 	t->l1_lines += f * u->l1_lines;
+	t->l1_load_lines += f * u->l1_load_lines;
 	t->l1_load += f * u->l1_load;
 	t->l2_load += f * u->l2_load;
 	t->l2_store += f * u->l2_store;
@@ -316,6 +318,8 @@ static gm_status add_warp(struct pat_state *ps, const struct gm_access *w, int64
 	t->requests += (double)p->global.requests;
 	t->l1_sectors += (double)p->global.sectors;
 	t->l1_lines += (double)p->global.lines;
+	if (w->op == GM_OP_LOAD)
+		t->l1_load_lines += (double)p->global.lines;
 	if (w->op == GM_OP_LOAD)
 		t->l1_load += (double)p->global.sectors;
 	if (w->op == GM_OP_LOAD && ps->per_warp)
@@ -837,6 +841,9 @@ static void times(const struct gm_profile *pr, struct gm_launch_out *o)
 	o->t_dram_ms = (rd / rate + wr / pr->write_gbs) / 1e6 * turnaround(pr, rd, wr);
 	o->t_l2_ms = (o->l2_load_sectors * GM_SECTOR_BYTES / pr->l2_read_gbs +
 		      o->l2_store_sectors * GM_SECTOR_BYTES / pr->l2_write_gbs) / 1e6;
+	/* rule L3: L2 looks up one line a request at a time; a request that touches 32 lines costs 32 */
+	if (pr->l2_lines_gps > 0 && o->l2_lines / pr->l2_lines_gps / 1e6 > o->t_l2_ms)
+		o->t_l2_ms = o->l2_lines / pr->l2_lines_gps / 1e6;
 	/* L1 serves one 128 B line (up to 4 of its sectors) per wavefront: a request costs its lines */
 	o->t_l1_ms = (o->l1_lines * 128.0 + o->smem_wavefronts * 128.0) / pr->l1_gbs / 1e6;
 	o->time_ms = o->t_dram_ms;
@@ -866,6 +873,11 @@ static void scale(const struct totals *t, const struct gm_launch_in *in, struct 
 	o->requests = t->requests * f;
 	o->l1_sectors = t->l1_sectors * f;
 	o->l1_lines = t->l1_lines * f;
+	/* L2 looks up the lines of the requests L1 does not serve: a load's lines in the share of its sectors
+	   that go on to L2 (rule L1), every store's */
+	o->l2_lines = (t->l1_load > 0 ? t->l1_load_lines * t->l2_load / t->l1_load : 0) +
+		      (t->l1_lines - t->l1_load_lines);
+	o->l2_lines *= f;
 	o->l1_load_sectors = t->l1_load * f;
 	o->l2_load_sectors = t->l2_load * f;
 	o->l2_store_sectors = t->l2_store * f;

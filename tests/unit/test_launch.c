@@ -593,7 +593,39 @@ static void test_from_run_knee(void **state)
 	c->value.median = c->gbs_median = bytes / (c->launch_ms * 1e-3) / 1e9;
 	assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
 	assert_true(fabs(p.wave_l2_ns - 500) < 1e-3);
+	/* copy.lines_b4 timed with a planted L2 line rate (rule L3): it comes back */
+	c = add_case(&r, "copy.lines_b4", 1, bytes);
+	p.l2_lines_gps = 60;
+	assert_int_equal(gm_launch_predict_case(c, &p), GM_OK);
+	assert_string_equal(c->launch_limited_by, "L2");
+	c->ms.median = c->launch_ms;
+	c->value.median = c->gbs_median = bytes / (c->launch_ms * 1e-3) / 1e9;
+	assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
+	assert_true(fabs(p.l2_lines_gps - 60) < 1e-6);
+	assert_true(fabs(p.wave_l2_ns - 500) < 1e-3);
 	gm_result_release(&r);
+}
+
+/* Rule L3: a request whose 32 lanes fall in 32 lines L2 holds costs L2 32 line lookups. */
+static void test_l2_lines(void **state)
+{
+	struct gm_profile p = prof();
+	struct gm_access pats[2];
+	struct gm_launch_in in;
+	struct gm_launch_out o;
+	const int64_t n = (int64_t)1 << 24, warps = n / 32;
+
+	(void)state;
+	launch_of("(gid * 32) % 1048576", 4, n, pats, &in);
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.l2_lines - 33.0 * warps) < 1e-6 * o.l2_lines); /* 32 load lines + 1 store line */
+	p.l2_lines_gps = 1; /* 1e9 lines a second: L2 takes lines / 1e9 s */
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.t_l2_ms - 33.0 * warps / 1e6) < 1e-9 * o.t_l2_ms);
+	assert_string_equal(o.limited_by, "L2");
+	launch_of("gid", 4, n, pats, &in); /* coalesced: one line a request, far from the rate */
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.l2_lines - 2.0 * warps) < 1e-6 * o.l2_lines);
 }
 
 static void test_score(void **state)
@@ -708,6 +740,7 @@ int main(void)
 		cmocka_unit_test(test_knee),
 		cmocka_unit_test(test_threads_same),
 		cmocka_unit_test(test_footprint_in_l2),
+		cmocka_unit_test(test_l2_lines),
 		cmocka_unit_test(test_sampled_fast),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_profile_json),
