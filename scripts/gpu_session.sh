@@ -188,12 +188,14 @@ stage_ncu_pairs() {
 
 # How L2 serves loads that touch many lines a request, from tables that stay in L2: strides, powers of two.
 stage_l2_lines() {
+  local prof=()
+  [ -f "$W/profile-calibrate.json" ] && prof=(--profile "$W/profile-calibrate.json") # this call's calibration
   for e in "(gid%1024)*1024 + gid/1024" "(gid%1024)*1025 + gid/1024" "(gid%1024)*1040 + gid/1024" \
            "(gid%1024)*1056 + gid/1024" "(gid%1024)*1536 + gid/1024" "(gid * 1031) % 1048583" \
            "(gid * 1024) % 1000003" "(gid * 256) % 1000003" "(gid * 64) % 1000003" "(gid * 32) % 1000003" \
            "(gid * 16) % 1000003" "(gid * 7) % 1000003" "(gid * 2) % 1000003"; do
     echo "=== explain --run --n 268435456 --op load '$e'"
-    "$bin" explain --run --n 268435456 --op load "$e" 2>&1 | grep -E "time by|launch model|launch DRAM|global|^  L2|bottleneck"
+    "$bin" explain --run --n 268435456 --op load "${prof[@]}" "$e" 2>&1 | grep -E "time by|launch model|launch DRAM|global|^  L2|bottleneck"
   done
 }
 
