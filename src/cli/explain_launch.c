@@ -45,7 +45,10 @@ static void print_launch(const struct gm_access *a, int64_t n, const struct gm_p
 	if (o->l2_footprint_bytes > 0)
 		printf("; %.4g B kept in L2 (footprints that fit, rule D7)", o->l2_footprint_bytes);
 	printf("\n");
-	printf("  time by level     DRAM %.4f ms, L2 %.4f ms, L1 %.4f ms", o->t_dram_ms, o->t_l2_ms, o->t_l1_ms);
+	printf("  time by level     DRAM %.4f ms, L2 %.4f ms", o->t_dram_ms, o->t_l2_ms);
+	if (p->l2_lines_gps > 0 && o->l2_lines / p->l2_lines_gps / 1e6 >= o->t_l2_ms)
+		printf(" (%.4g line lookups, rule L3)", o->l2_lines);
+	printf(", L1 %.4f ms", o->t_l1_ms);
 	if (o->t_waves_ms > 0)
 		printf(", latency %.4f ms (%.0f wave%s of resident threads)", o->t_waves_ms, o->waves,
 		       o->waves == 1 ? "" : "s");
@@ -73,6 +76,7 @@ static json_t *launch_json(int64_t n, const struct gm_profile *p, const struct g
 	json_object_set_new(j, "l2_reuse_bytes", json_real(o->l2_reuse_bytes));
 	json_object_set_new(j, "l2_footprint_bytes", json_real(o->l2_footprint_bytes));
 	json_object_set_new(j, "t_l2_ms", json_real(o->t_l2_ms));
+	json_object_set_new(j, "l2_lines", json_real(o->l2_lines));
 	json_object_set_new(j, "t_l1_ms", json_real(o->t_l1_ms));
 	json_object_set_new(j, "t_latency_ms", json_real(o->t_waves_ms));
 	json_object_set_new(j, "t_bandwidth_ms", json_real(o->t_bandwidth_ms));
