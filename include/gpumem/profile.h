@@ -62,7 +62,11 @@ struct gm_launch_score {
 	int n;              /* cases with a prediction and a measurement */
 	int within10;       /* |measured / predicted - 1| <= 10% */
 	double median_err_pct; /* median |measured / predicted - 1|, % */
+	int calibration;    /* of n, cases the profile is measured by (gm_calibrate_selectors) */
+	int calibration_within10;
 };
+/* 1 when a case is one the profile is measured by (its prediction reproduces it by construction). */
+int gm_is_calibration_case(const char *name);
 /* family NULL = all families. */
 void gm_launch_score_of(const struct gm_run_result *r, const char *family, struct gm_launch_score *s);
 

@@ -168,6 +168,14 @@ int gm_launch_predict_run(struct gm_run_result *r, const struct gm_profile *p)
 	return w.done;
 }
 
+int gm_is_calibration_case(const char *name)
+{
+	for (int k = 0; gm_calibrate_selectors[k]; k++)
+		if (strchr(gm_calibrate_selectors[k], '.') && !strcmp(gm_calibrate_selectors[k], name))
+			return 1;
+	return 0;
+}
+
 static int cmp_d(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -193,6 +201,10 @@ void gm_launch_score_of(const struct gm_run_result *r, const char *family, struc
 		e = 100.0 * fabs(c->value.median / c->launch_gbs - 1.0);
 		err[s->n++] = e;
 		s->within10 += e <= 10.0;
+		if (gm_is_calibration_case(c->name)) {
+			s->calibration++;
+			s->calibration_within10 += e <= 10.0;
+		}
 	}
 	if (s->n) {
 		qsort(err, (size_t)s->n, sizeof(double), cmp_d);

@@ -37,9 +37,13 @@ void gm_cli_score_line(FILE *f, const struct gm_run_result *r)
 	struct gm_launch_score s;
 
 	gm_launch_score_of(r, NULL, &s);
-	if (s.n)
-		fprintf(f, "model within 10%%: %d of %d cases, median error %.1f%%\n", s.within10, s.n,
-			s.median_err_pct);
+	if (!s.n)
+		return;
+	fprintf(f, "model within 10%%: %d of %d cases, median error %.1f%%", s.within10, s.n, s.median_err_pct);
+	if (s.calibration)
+		fprintf(f, " (%d of them measure the profile; the others: %d of %d)", s.calibration,
+			s.within10 - s.calibration_within10, s.n - s.calibration);
+	fprintf(f, "\n");
 }
 
 void gm_cli_score_families(FILE *f, const struct gm_run_result *r)

@@ -646,6 +646,15 @@ static void test_score(void **state)
 	assert_true(fabs(s.median_err_pct - 5) < 1e-9);
 	gm_launch_score_of(&r, "stride", &s);
 	assert_int_equal(s.n, 2);
+	assert_int_equal(s.calibration, 0);
+	/* a case the profile is measured by is counted apart */
+	add_case(&r, "copy.v0_b4", 1000, 1)->launch_gbs = 1000;
+	add_case(&r, "stride.b16_s032", 1000, 1)->launch_gbs = 1300;
+	gm_launch_score_of(&r, NULL, &s);
+	assert_int_equal(s.n, 7);
+	assert_int_equal(s.calibration, 2);
+	assert_int_equal(s.calibration_within10, 1);
+	assert_true(gm_is_calibration_case("copy.v1_b8") && !gm_is_calibration_case("hierarchy"));
 	gm_result_release(&r);
 }
 
