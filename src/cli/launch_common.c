@@ -44,6 +44,11 @@ void gm_cli_score_line(FILE *f, const struct gm_run_result *r)
 		fprintf(f, " (%d of them measure the profile; the others: %d of %d)", s.calibration,
 			s.within10 - s.calibration_within10, s.n - s.calibration);
 	fprintf(f, "\n");
+	/* the profile and the model are made for arrays far past L2: small ones are mostly L2 and launch time */
+	if (r->array_bytes > 0 && r->dev.l2_bytes > 0 && (double)r->array_bytes < 8.0 * (double)r->dev.l2_bytes)
+		fprintf(f, "note: arrays of %.0f MiB are within 8x the %.0f MiB L2; the launch model is made for "
+			"arrays far past it (the default 4 GiB, --quick 1 GiB): its score here says little\n",
+			r->array_bytes / 1048576.0, r->dev.l2_bytes / 1048576.0);
 }
 
 void gm_cli_score_families(FILE *f, const struct gm_run_result *r)

@@ -726,6 +726,37 @@ static void test_cli_profile_files(void **state)
 	assert_int_equal(run_bin(args, out, sizeof(out)), 0);
 	assert_non_null(strstr(out, "model within 10%: "));
 	assert_non_null(strstr(out, "stride       within 10%"));
+	assert_null(strstr(out, "note: arrays of"));
+	/* the same run as if its arrays were 64 MiB: the score line warns that it says little */
+	{
+		char path[512], *text, *at;
+		FILE *in;
+		long len;
+
+		snprintf(path, sizeof(path), "%s/results/nvidia-h100-80gb-hbm3/suite.json", src);
+		in = fopen(path, "rb");
+		assert_non_null(in);
+		fseek(in, 0, SEEK_END);
+		len = ftell(in);
+		rewind(in);
+		text = malloc((size_t)len + 1);
+		assert_non_null(text);
+		assert_int_equal(fread(text, 1, (size_t)len, in), (size_t)len);
+		text[len] = 0;
+		fclose(in);
+		at = strstr(text, "\"array_bytes\": 4294967296");
+		assert_non_null(at);
+		f = fopen("small.json", "wb");
+		assert_non_null(f);
+		fwrite(text, 1, (size_t)(at - text), f);
+		fputs("\"array_bytes\": 67108864", f);
+		fputs(at + strlen("\"array_bytes\": 4294967296"), f);
+		fclose(f);
+		free(text);
+		assert_int_equal(run_bin("predict small.json --profile cal.json", out, sizeof(out)), 0);
+		assert_non_null(strstr(out, "note: arrays of 64 MiB"));
+		remove("small.json");
+	}
 	remove("cal.json");
 	snprintf(args, sizeof(args), "calibrate --from '%s/results/nvidia-h100-80gb-hbm3/quick.json'", src);
 	assert_int_equal(run_bin(args, out, sizeof(out)), 2);
