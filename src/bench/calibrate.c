@@ -30,8 +30,8 @@
 
 const char *const gm_calibrate_selectors[] = {
 	"copy.read_b16_tile4", "copy.write_b16_tile4", "copy.v8_b4_tile4", "stride.b16_s008",
-	"stride.b16_s032", "copy.v0_b4", "copy.v1_b8", "copy.table_b4", "copy.lines_b4", "hierarchy", "latency.l2_004m",
-	"latency.hbm_128m", NULL,
+	"stride.b16_s032", "copy.v0_b4", "copy.v1_b8", "copy.table_b4", "copy.lines_b4", "hierarchy",
+	"latency.l2_004m", "latency.hbm_128m", NULL,
 };
 
 static const struct gm_case_result *need_case(const struct gm_run_result *r, const char *name, char *why,
@@ -79,10 +79,10 @@ static double waves_of(const struct gm_case_result *c, int elem_bytes, const str
 	return ceil(n / ((double)p->threads_per_sm * p->sm_count));
 }
 
-/* The latency time of copy.v0_b4 with the knee k: what joined with its DRAM time gives its measured time. */
-static double latency_at(double t_meas, double t_dram, double k)
+/* Rule T3 undone: the time one side took, when joined with knee k to the other side's t_other it gave t_meas. */
+static double latency_at(double t_meas, double t_other, double k)
 {
-	double r = t_dram / t_meas;
+	double r = t_other / t_meas;
 
 	return t_meas * pow(1.0 - pow(r, k), 1.0 / k);
 }

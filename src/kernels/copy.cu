@@ -66,20 +66,13 @@ __global__ void copy_one(const T *__restrict__ in, T *__restrict__ out, size_t n
 		out[i] = in[i];
 }
 
-template <typename T>
+/* table_b4 (STEP 1), lines_b4 (STEP 32): one element per thread from the 4 MiB table. */
+template <typename T, int STEP>
 __global__ void copy_one_table(const T *__restrict__ in, T *__restrict__ out, size_t n)
 {
 	size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
 	if (i < n)
-		out[i] = in[i & (COPY_TABLE_ELEMS - 1)];
-}
-
-template <typename T>
-__global__ void copy_one_lines(const T *__restrict__ in, T *__restrict__ out, size_t n)
-{
-	size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-	if (i < n)
-		out[i] = in[(i * 32) & (COPY_TABLE_ELEMS - 1)];
+		out[i] = in[(i * STEP) & (COPY_TABLE_ELEMS - 1)];
 }
 
 /* Loads and stores with or without the streaming (evict-first) cache hint. */
@@ -270,10 +263,10 @@ static void launch_typed(struct copy_state *s)
 		copy_one<T><<<gm_blocks_for(s->n, COPY_BLOCK), COPY_BLOCK, 0, gm_stream()>>>(
 			(const T *)s->in, (T *)s->out, s->n);
 	else if (s->mode == COPY_ONE_L2)
-		copy_one_table<T><<<gm_blocks_for(s->n, COPY_BLOCK), COPY_BLOCK, 0, gm_stream()>>>(
+		copy_one_table<T, 1><<<gm_blocks_for(s->n, COPY_BLOCK), COPY_BLOCK, 0, gm_stream()>>>(
 			(const T *)s->in, (T *)s->out, s->n);
 	else if (s->mode == COPY_LINES_L2)
-		copy_one_lines<T><<<gm_blocks_for(s->n, COPY_BLOCK), COPY_BLOCK, 0, gm_stream()>>>(
+		copy_one_table<T, 32><<<gm_blocks_for(s->n, COPY_BLOCK), COPY_BLOCK, 0, gm_stream()>>>(
 			(const T *)s->in, (T *)s->out, s->n);
 	else if (s->mode >= COPY_TILE)
 		s->ilp == 8 ? launch_tile<T, 8>(s) : launch_tile<T, 4>(s);
@@ -329,11 +322,10 @@ static size_t sink_words(const struct copy_state *s)
 	return s->mode == READ_TILE ? tile_grid(s) : 1;
 }
 
-/* Input elements: the table of COPY_ONE_L2, else the array. */
+/* Input elements: the whole table of the table cases (whatever the array size), else the array. */
 static size_t in_elems(const struct copy_state *s)
 {
-	return (s->mode == COPY_ONE_L2 || s->mode == COPY_LINES_L2) && s->n > COPY_TABLE_ELEMS ? COPY_TABLE_ELEMS
-												 : s->n;
+	return s->mode == COPY_ONE_L2 || s->mode == COPY_LINES_L2 ? COPY_TABLE_ELEMS : s->n;
 }
 
 static gm_status copy_alloc(struct copy_state *s)
@@ -382,16 +374,12 @@ static gm_status copy_prepare(const struct gm_case *c, const struct gm_run_cfg *
 	return GM_OK;
 }
 
-/* COPY_ONE_L2: output element d holds table element d mod COPY_TABLE_ELEMS. */
+/* The table cases: output element d holds table element d x step mod COPY_TABLE_ELEMS. */
 struct table_map {
-	__host__ __device__ long long operator()(size_t d) const { return (long long)(d & (COPY_TABLE_ELEMS - 1)); }
-};
-
-/* COPY_LINES_L2: output element d holds table element 32 d mod COPY_TABLE_ELEMS. */
-struct lines_map {
+	size_t step;
 	__host__ __device__ long long operator()(size_t d) const
 	{
-		return (long long)((d * 32) & (COPY_TABLE_ELEMS - 1));
+		return (long long)((d * step) & (COPY_TABLE_ELEMS - 1));
 	}
 };
 
@@ -456,12 +444,11 @@ static gm_status copy_verify(void *state, char *why, size_t n)
 		write_expect e = { s->seed };
 		return gm_validate(s->out, nwords, e, s->seed, s->dev, why, n);
 	}
-	if (s->mode == COPY_ONE_L2)
-		return gm_validate(s->out, nwords, gm_make_gather(table_map(), s->eb / 4, s->seed), s->seed, s->dev,
-				   why, n);
-	if (s->mode == COPY_LINES_L2)
-		return gm_validate(s->out, nwords, gm_make_gather(lines_map(), s->eb / 4, s->seed), s->seed, s->dev,
-				   why, n);
+	if (s->mode == COPY_ONE_L2 || s->mode == COPY_LINES_L2) {
+		table_map m = { s->mode == COPY_LINES_L2 ? (size_t)32 : (size_t)1 };
+
+		return gm_validate(s->out, nwords, gm_make_gather(m, s->eb / 4, s->seed), s->seed, s->dev, why, n);
+	}
 	return gm_validate(s->out, nwords, gm_make_gather(gm_identity_map(), s->eb / 4, s->seed),
 			   s->seed, s->dev, why, n);
 }
