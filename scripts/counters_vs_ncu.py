@@ -12,6 +12,15 @@ are shown, not judged."""
 import csv
 import json
 import sys
+import gzip
+
+
+def gmopen(path):
+    """A run document, plain or gzip-compressed (gpumem reads both)."""
+    with open(path, 'rb') as f:
+        gz = f.read(2) == b'\x1f\x8b'
+    return gzip.open(path, 'rt') if gz else open(path)
+
 
 TOL_PCT = 5.0
 SMEM_TOL_PCT = 0.5
@@ -48,7 +57,7 @@ def read_ncu(path):
 
 def main(ncu_path, json_path):
     ncu = read_ncu(ncu_path)
-    doc = json.load(open(json_path))
+    doc = json.load(gmopen(json_path))
     bad = total = 0
     tally = {}
     cases = {c["name"]: c for c in doc["cases"]}

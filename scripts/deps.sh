@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install what gpumem builds with (Debian packages). Quiet when all is there.
 set -euo pipefail
-pkgs="cmake pkg-config libjansson-dev libcmocka-dev clang libjs-chart.js libopenmpi-dev openmpi-bin"
+pkgs="cmake pkg-config libjansson-dev zlib1g-dev libcmocka-dev clang libjs-chart.js libopenmpi-dev openmpi-bin"
 missing=""
 for p in $pkgs; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

@@ -13,10 +13,19 @@ which the warp model predicts exactly.
 import csv
 import json
 import sys
+import gzip
+
+
+def gmopen(path):
+    """A run document, plain or gzip-compressed (gpumem reads both)."""
+    with open(path, 'rb') as f:
+        gz = f.read(2) == b'\x1f\x8b'
+    return gzip.open(path, 'rt') if gz else open(path)
+
 
 
 def main():
-    cases = {c['name']: c for c in json.load(open(sys.argv[1]))['cases']}
+    cases = {c['name']: c for c in json.load(gmopen(sys.argv[1]))['cases']}
     print('case,scale,dram_read_predicted,dram_read_counted,read_err_pct,'
           'dram_write_predicted,dram_write_counted,write_err_pct,'
           'l2_load_sectors_predicted,l2_load_sectors_counted,l2_load_err_pct')

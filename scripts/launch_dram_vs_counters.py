@@ -6,9 +6,18 @@ usage: launch_dram_vs_counters.py RUN.json [PREDICTED.json]   (5 % tolerance; a 
 PREDICTED.json: the same run re-predicted (`gpumem predict RUN.json --json PREDICTED.json`), whose
 `launch` objects replace RUN.json's (the reader drops `counters`, so they come from RUN.json)."""
 import json,sys
-d=json.load(open(sys.argv[1]))
+import gzip
+
+
+def gmopen(path):
+    """A run document, plain or gzip-compressed (gpumem reads both)."""
+    with open(path, 'rb') as f:
+        gz = f.read(2) == b'\x1f\x8b'
+    return gzip.open(path, 'rt') if gz else open(path)
+
+d=json.load(gmopen(sys.argv[1]))
 if len(sys.argv) > 2:
-    pred={c['name']: c.get('launch') for c in json.load(open(sys.argv[2]))['cases']}
+    pred={c['name']: c.get('launch') for c in json.load(gmopen(sys.argv[2]))['cases']}
     for c in d['cases']:
         c['launch']=pred.get(c['name'])
 n=0; okr=0; okw=0; rows=[]

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gpumem/io.h"
+#include "io/json_file.h"
 #include "io/json_keys.h"
 
 static void copy_str(char *dst, size_t n, json_t *o, const char *key)
@@ -337,7 +338,7 @@ static gm_status read_doc(json_t *doc, struct gm_run_result *r)
 gm_status gm_json_read(const char *path, struct gm_run_result *r)
 {
 	json_error_t err;
-	json_t *doc = json_load_file(path, 0, &err);
+	json_t *doc = gm_json_load_path(path, &err);
 	gm_status s;
 
 	gm_result_init(r);

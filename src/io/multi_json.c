@@ -9,6 +9,7 @@
 #include <string.h>
 #include "gpumem/fleet.h"
 #include "gpumem/io.h"
+#include "io/json_file.h"
 #include "io/json_keys.h"
 
 #define K_DEVICES "devices"
@@ -244,7 +245,7 @@ gm_status gm_multi_read(const char *path, struct gm_multi_run *m)
 	size_t i;
 
 	gm_multi_init(m);
-	doc = json_load_file(path, 0, &err);
+	doc = gm_json_load_path(path, &err);
 	if (!doc)
 		return gm_fail(GM_ERR_PARSE, "cannot read '%s': %s (line %d)", path, err.text, err.line);
 	devs = json_object_get(doc, K_DEVICES);
@@ -276,7 +277,7 @@ gm_status gm_multi_read(const char *path, struct gm_multi_run *m)
 
 int gm_multi_is(const char *path)
 {
-	json_t *doc = json_load_file(path, 0, NULL);
+	json_t *doc = gm_json_load_path(path, NULL);
 	int yes = doc && json_is_array(json_object_get(doc, K_DEVICES));
 
 	json_decref(doc);

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <stdio.h>
+#include <zlib.h>
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
@@ -121,6 +122,46 @@ static void test_json_round_trip(void **state)
 	gm_result_release(&a);
 	gm_result_release(&b);
 	unlink(path);
+}
+
+/* A run document compressed with gzip reads as the plain one; a truncated one is refused. */
+static void test_json_gzip(void **state)
+{
+	struct gm_run_result a, b;
+	char plain[] = "/tmp/gm_json_XXXXXX", gz[64], *text;
+	int fd = mkstemp(plain);
+	FILE *f = fdopen(fd, "w+");
+	gzFile z;
+	long len;
+
+	(void)state;
+	fill_result(&a);
+	assert_int_equal(gm_json_write(f, &a), GM_OK);
+	len = ftell(f);
+	rewind(f);
+	text = malloc((size_t)len);
+	assert_non_null(text);
+	assert_int_equal(fread(text, 1, (size_t)len, f), (size_t)len);
+	fclose(f);
+	snprintf(gz, sizeof(gz), "%s.gz", plain);
+	z = gzopen(gz, "wb");
+	assert_non_null(z);
+	assert_int_equal(gzwrite(z, text, (unsigned)len), (int)len);
+	gzclose(z);
+	assert_int_equal(gm_json_read(gz, &b), GM_OK);
+	assert_string_equal(b.command, a.command);
+	assert_int_equal(b.ncases, 2);
+	assert_true(b.cases[0].samples_ms[1] == 2.25);
+	gm_result_release(&b);
+	z = gzopen(gz, "wb"); /* half of it */
+	assert_non_null(z);
+	gzwrite(z, text, (unsigned)(len / 2));
+	gzclose(z);
+	assert_int_equal(gm_json_read(gz, &b), GM_ERR_PARSE);
+	gm_result_release(&a);
+	free(text);
+	unlink(plain);
+	unlink(gz);
 }
 
 static void test_json_round_trip_measured(void **state)
@@ -273,7 +314,8 @@ static void test_outfile_atomic(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_json_round_trip), cmocka_unit_test(test_json_rejects_foreign),
+		cmocka_unit_test(test_json_round_trip), cmocka_unit_test(test_json_gzip),
+		cmocka_unit_test(test_json_rejects_foreign),
 		cmocka_unit_test(test_csv_rows), cmocka_unit_test(test_outfile_atomic),
 		cmocka_unit_test(test_json_round_trip_measured), cmocka_unit_test(test_json_versions),
 		cmocka_unit_test(test_units),
