@@ -112,6 +112,36 @@ static int numa_minority(const struct gm_multi_run *m, const char *model, int no
 	return 2 * same < known;
 }
 
+/* 1 when a run measured a peer-to-peer case: its process then held a context on another GPU too. */
+static int touched_peers(const struct gm_run_result *r)
+{
+	for (int k = 0; k < r->ncases; k++)
+		if (!strcmp(r->cases[k].family, "p2p") && r->cases[k].status == GM_CASE_OK)
+			return 1;
+	return 0;
+}
+
+/*
+ * The processes gpumem itself put on device d's GPU: its own, and when the
+ * blocks ran at the same time (concurrent, MPI) those of the other blocks on
+ * its host that ran on the same GPU (ranks sharing one) or measured
+ * peer-to-peer cases (they open the peer GPU too).
+ */
+static int own_processes(const struct gm_multi_run *m, int d)
+{
+	int own = 1;
+
+	if (!strcmp(m->mode, "sequential"))
+		return 1;
+	for (int e = 0; e < m->n; e++) {
+		int same_gpu = m->pl[d].pci_bus_id[0] && !strcmp(m->pl[e].pci_bus_id, m->pl[d].pci_bus_id);
+
+		if (e != d && !strcmp(m->pl[e].host, m->pl[d].host) && (same_gpu || touched_peers(&m->runs[e])))
+			own++;
+	}
+	return own;
+}
+
 /* What the device block says about why device d is slow on a case of family fam. */
 static void likely_cause(const struct gm_multi_run *m, int d, const char *model, const char *fam,
 			 char *buf, size_t n)
@@ -122,9 +152,9 @@ static void likely_cause(const struct gm_multi_run *m, int d, const char *model,
 	double sm = group_median(m, model, get_sm), t = group_median(m, model, get_temp);
 
 	buf[0] = '\0';
-	if (p->tel.samples && p->tel.max_processes > 1)
-		add_cause(buf, n, "%d processes were on this GPU during the run (another load)",
-			  p->tel.max_processes);
+	if (p->tel.samples && p->tel.max_processes > own_processes(m, d))
+		add_cause(buf, n, "%d processes were on this GPU during the run, %d of them gpumem's (another load)",
+			  p->tel.max_processes, own_processes(m, d));
 	if (p->pcie_width > 0 && ((w > 0 && p->pcie_width < w) || (p->pcie_width_max > 0 && p->pcie_width < p->pcie_width_max)))
 		add_cause(buf, n, "PCIe link x%d (fleet median x%.0f)", p->pcie_width, w > 0 ? w : p->pcie_width_max);
 	if (p->pcie_gen > 0 && ((g > 0 && p->pcie_gen < g) || (p->pcie_gen_max > 0 && p->pcie_gen < p->pcie_gen_max)))

@@ -158,6 +158,50 @@ static void test_erratic_samples(void **state)
 	gm_multi_release(&m);
 }
 
+/*
+ * Processes gpumem put there itself are not another load: with the blocks running at once, a
+ * neighbour that measured peer-to-peer cases, or a rank sharing the GPU, counts as gpumem's.
+ */
+static void test_own_processes(void **state)
+{
+	struct gm_multi_run m;
+	struct gm_fleet fl;
+	const struct gm_fleet_case *c;
+
+	(void)state;
+	fixture(&m, 2); /* both on node0, MPI mode */
+	m.runs[1].cases[0].ms.cov_pct = 72.9;
+	m.pl[1].tel.max_processes = 2;
+	assert_int_equal(gm_fleet_compute(&m, 3.0, &fl), GM_OK);
+	c = fcase(&fl, "NVIDIA H100 80GB HBM3", "copy.v5_b16_ilp4");
+	assert_non_null(strstr(c->out[0].cause, "2 processes were on this GPU during the run, 1 of them gpumem's"));
+	gm_fleet_release(&fl);
+	add(&m.runs[0], "p2p.ce_write", "p2p", 50); /* rank 0 opened GPU 1 for its peer copies */
+	assert_int_equal(gm_fleet_compute(&m, 3.0, &fl), GM_OK);
+	c = fcase(&fl, "NVIDIA H100 80GB HBM3", "copy.v5_b16_ilp4");
+	assert_int_equal(c->noutliers, 1); /* still erratic, no longer blamed on another load */
+	assert_null(strstr(c->out[0].cause, "processes"));
+	gm_fleet_release(&fl);
+	m.pl[1].tel.max_processes = 3; /* one more than gpumem's two: another load */
+	assert_int_equal(gm_fleet_compute(&m, 3.0, &fl), GM_OK);
+	c = fcase(&fl, "NVIDIA H100 80GB HBM3", "copy.v5_b16_ilp4");
+	assert_non_null(strstr(c->out[0].cause, "3 processes were on this GPU during the run, 2 of them gpumem's"));
+	gm_fleet_release(&fl);
+	m.runs[0].ncases = 2; /* no peer case; the two ranks share one GPU */
+	snprintf(m.pl[1].pci_bus_id, sizeof(m.pl[1].pci_bus_id), "%s", m.pl[0].pci_bus_id);
+	m.pl[1].tel.max_processes = 2;
+	assert_int_equal(gm_fleet_compute(&m, 3.0, &fl), GM_OK);
+	c = fcase(&fl, "NVIDIA H100 80GB HBM3", "copy.v5_b16_ilp4");
+	assert_null(strstr(c->out[0].cause, "processes"));
+	gm_fleet_release(&fl);
+	snprintf(m.mode, sizeof(m.mode), "sequential"); /* one block at a time: any second process is a load */
+	assert_int_equal(gm_fleet_compute(&m, 3.0, &fl), GM_OK);
+	c = fcase(&fl, "NVIDIA H100 80GB HBM3", "copy.v5_b16_ilp4");
+	assert_non_null(strstr(c->out[0].cause, "2 processes"));
+	gm_fleet_release(&fl);
+	gm_multi_release(&m);
+}
+
 static void write_fixture(const char *path)
 {
 	struct gm_multi_run m;
@@ -256,6 +300,7 @@ int main(void)
 		cmocka_unit_test(test_flags_slowed_gpu),
 		cmocka_unit_test(test_two_gpus),
 		cmocka_unit_test(test_erratic_samples),
+		cmocka_unit_test(test_own_processes),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_cli),
 		cmocka_unit_test(test_filter_args),
