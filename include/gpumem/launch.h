@@ -28,7 +28,6 @@ extern "C" {
 
 #define GM_PROFILE_SCHEMA "gpumem-profile"
 #define GM_PROFILE_VERSION 1
-#define GM_LAUNCH_MAX_THREADS 16
 
 /* The device constants the launch model reads (JSON: docs/SCHEMA.md, "Device profile"). */
 struct gm_profile {
@@ -93,7 +92,7 @@ struct gm_launch_in {
 	int window_warps;             /* warps per window (0 = 256) */
 	int one_element_per_thread;   /* every thread runs the patterns once and ends (explain --n) */
 	int threads;                  /* evaluate the windows on this many threads (0 or 1: the caller's;
-					 at most GM_LAUNCH_MAX_THREADS); the result does not depend on it */
+					 gm_parallel_for's limit); the result does not depend on it */
 	int round_trips;              /* each thread runs the patterns once and ends, waiting for its loads
 					 this many times (rule T2); 0 = one_element_per_thread ? 1 : not known */
 };
@@ -119,6 +118,7 @@ struct gm_launch_out {
 	double l2_footprint_bytes;    /* DRAM bytes rule D7 removed: footprints that stay in L2 (reads and writes) */
 	double read_density;          /* 64 B pieces read / pieces of their 256 B groups */
 	double t_dram_ms, t_l2_ms, t_l1_ms;
+	int l2_by_lines;              /* t_l2_ms is L2's line lookups (rule L3), not its sectors */
 	double t_waves_ms;            /* threads that end: waves of resident threads x round trips x wave_ns */
 	double t_bandwidth_ms;        /* the slowest level's time, max(DRAM, L2, L1) */
 	double waves;

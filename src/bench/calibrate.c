@@ -71,20 +71,24 @@ static double piece_rate(const struct gm_case_result *c, double stride_bytes, co
 	return tr > 0 ? rd / tr / 1e9 : 0;
 }
 
-/* Waves of resident threads of a one-element copy of elem_bytes (4 B read + 4 B written: 8 per thread). */
-static double waves_of(const struct gm_case_result *c, int elem_bytes, const struct gm_profile *p)
-{
-	double n = c->traffic.bytes_useful / (2.0 * elem_bytes);
-
-	return ceil(n / ((double)p->threads_per_sm * p->sm_count));
-}
-
 /* Rule T3 undone: the time one side took, when joined with knee k to the other side's t_other it gave t_meas. */
 static double latency_at(double t_meas, double t_other, double k)
 {
 	double r = t_other / t_meas;
 
 	return t_meas * pow(1.0 - pow(r, k), 1.0 / k);
+}
+
+/* A case measured, and the launch model's view of it with the profile so far (its waves, its bandwidth time). */
+static const struct gm_case_result *viewed(const struct gm_run_result *r, const char *name,
+					   const struct gm_profile *p, struct gm_launch_out *o)
+{
+	const struct gm_case_result *c = gm_result_find(r, name);
+
+	if (!c || c->status != GM_CASE_OK || !(c->ms.median > 0) || gm_launch_case_out(c, p, o) != GM_OK ||
+	    !(o->waves > 0))
+		return NULL;
+	return c;
 }
 
 /*
@@ -99,27 +103,25 @@ static double latency_at(double t_meas, double t_other, double k)
  */
 static void one_per_thread(const struct gm_run_result *r, struct gm_profile *p)
 {
-	const struct gm_case_result *c4 = gm_result_find(r, "copy.v0_b4");
-	const struct gm_case_result *c8 = gm_result_find(r, "copy.v1_b8");
-	double w4, w8, t4, t8, d4, d8, lo = 1.0, hi = 16.0;
+	const struct gm_case_result *c4, *c8;
+	struct gm_launch_out o4, o8;
+	double t4, t8, d4, d8, lo = 1.0, hi = 16.0;
 
 	p->threads_per_sm = r->dev.max_threads_per_sm;
-	if (!c4 || c4->status != GM_CASE_OK || !(c4->ms.median > 0) || p->threads_per_sm <= 0 || p->sm_count <= 0)
+	p->wave_ns = p->knee = 0;
+	if (!(c4 = viewed(r, "copy.v0_b4", p, &o4)))
 		return;
-	w4 = waves_of(c4, 4, p);
 	t4 = c4->ms.median;
-	p->wave_ns = t4 * 1e6 / w4;
-	p->knee = 0;
-	d4 = c4->traffic.bytes_useful / p->copy_gbs / 1e6; /* ms: the model's DRAM time of a dense copy */
-	if (!c8 || c8->status != GM_CASE_OK || !(c8->ms.median > 0) || !(d4 < t4))
+	d4 = o4.t_bandwidth_ms;
+	p->wave_ns = t4 * 1e6 / o4.waves;
+	if (!(d4 < t4) || !(c8 = viewed(r, "copy.v1_b8", p, &o8)))
 		return;
-	w8 = waves_of(c8, 8, p);
 	t8 = c8->ms.median;
-	d8 = c8->traffic.bytes_useful / p->copy_gbs / 1e6;
-	if (!(d8 < t8) || w8 * p->wave_ns * 1e-6 >= t8)
+	d8 = o8.t_bandwidth_ms;
+	if (!(d8 < t8) || o8.waves * p->wave_ns * 1e-6 >= t8)
 		return; /* not slower than DRAM, or slower than latency alone: the larger of the two */
 	for (int it = 0; it < 60; it++) {
-		double k = 0.5 * (lo + hi), tl = latency_at(t4, d4, k) / w4 * w8;
+		double k = 0.5 * (lo + hi), tl = latency_at(t4, d4, k) / o4.waves * o8.waves;
 
 		if (gm_launch_join(tl, d8, k) > t8)
 			lo = k;
@@ -127,7 +129,7 @@ static void one_per_thread(const struct gm_run_result *r, struct gm_profile *p)
 			hi = k;
 	}
 	p->knee = 0.5 * (lo + hi);
-	p->wave_ns = latency_at(t4, d4, p->knee) * 1e6 / w4;
+	p->wave_ns = latency_at(t4, d4, p->knee) * 1e6 / o4.waves;
 }
 
 /*
@@ -138,14 +140,12 @@ static void one_per_thread(const struct gm_run_result *r, struct gm_profile *p)
  */
 static void one_per_thread_l2(const struct gm_run_result *r, struct gm_profile *p)
 {
-	const struct gm_case_result *c = gm_result_find(r, "copy.table_b4");
+	const struct gm_case_result *c;
 	struct gm_launch_out o;
 	double t, tl, dram, f, wave;
 
 	p->wave_l2_ns = 0;
-	if (!c || c->status != GM_CASE_OK || !(c->ms.median > 0) || !(p->wave_ns > 0))
-		return;
-	if (gm_launch_case_out(c, p, &o) != GM_OK || !(o.waves > 0))
+	if (!(p->wave_ns > 0) || !(c = viewed(r, "copy.table_b4", p, &o)))
 		return;
 	t = c->ms.median;
 	if (!(o.t_bandwidth_ms < t))
@@ -169,18 +169,18 @@ static void one_per_thread_l2(const struct gm_run_result *r, struct gm_profile *
  */
 static void lines_of_l2(const struct gm_run_result *r, struct gm_profile *p)
 {
-	const struct gm_case_result *c = gm_result_find(r, "copy.lines_b4");
+	const struct gm_case_result *c;
 	struct gm_launch_out o;
 	double t, tb;
 
 	p->l2_lines_gps = 0;
-	if (!c || c->status != GM_CASE_OK || !(c->ms.median > 0))
-		return;
-	if (gm_launch_case_out(c, p, &o) != GM_OK || !(o.l2_lines > 0))
+	if (!(c = viewed(r, "copy.lines_b4", p, &o)) || !(o.l2_lines > 0))
 		return;
 	t = c->ms.median;
-	tb = p->knee > 0 && o.t_waves_ms > 0 && o.t_waves_ms < t ? latency_at(t, o.t_waves_ms, p->knee)
-	     : o.t_waves_ms < t ? t : 0;
+	if (!(o.t_waves_ms < t))
+		return; /* latency alone explains it */
+	/* the time left for bandwidth once the latency is joined */
+	tb = p->knee > 0 && o.t_waves_ms > 0 ? latency_at(t, o.t_waves_ms, p->knee) : t;
 	if (tb > o.t_bandwidth_ms)
 		p->l2_lines_gps = o.l2_lines / (tb * 1e6);
 }

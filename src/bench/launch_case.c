@@ -10,11 +10,10 @@
  * grid when an index names blockIdx.y (by).
  */
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "gpumem/bench.h"
+#include "gpumem/parallel.h"
 #include "gpumem/profile.h"
 
 static const struct gm_case *case_named(const char *name)
@@ -118,54 +117,35 @@ gm_status gm_launch_predict_case(struct gm_case_result *cr, const struct gm_prof
 	return GM_OK;
 }
 
-struct predict_pool {
+struct predict_all {
 	struct gm_run_result *r;
 	const struct gm_profile *p;
-	pthread_mutex_t lock;
-	int next, done;
 };
 
-static void *predict_worker(void *arg)
+static void predict_one(void *arg, void *state, int k)
 {
-	struct predict_pool *w = arg;
+	struct predict_all *a = arg;
 
-	for (;;) {
-		int k, ok;
-
-		pthread_mutex_lock(&w->lock);
-		k = w->next++;
-		pthread_mutex_unlock(&w->lock);
-		if (k >= w->r->ncases)
-			return NULL;
-		ok = gm_launch_predict_case(&w->r->cases[k], w->p) == GM_OK;
-		pthread_mutex_lock(&w->lock);
-		w->done += ok;
-		pthread_mutex_unlock(&w->lock);
-	}
+	(void)state;
+	(void)gm_launch_predict_case(&a->r->cases[k], a->p);
 }
 
 /*
  * Every case of a run, on as many threads as the machine has cores (at most
  * 16): the cases are independent and the model is pure (the suite's 233
- * predictions take about 20 s of CPU). Threads that cannot be started leave
- * the work to the others, and to this one.
+ * predictions take about 20 s of CPU). Returns how many got a prediction.
  */
 int gm_launch_predict_run(struct gm_run_result *r, const struct gm_profile *p)
 {
-	struct predict_pool w = { r, p, PTHREAD_MUTEX_INITIALIZER, 0, 0 };
-	pthread_t th[16];
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	int nt = 0, n;
+	struct predict_all a = { r, p };
+	int n;
 
 	(void)gm_registry_cases(&n); /* built once, before the workers read it */
-	for (; nt < (cores > 16 ? 16 : cores) - 1 && nt < r->ncases; nt++)
-		if (pthread_create(&th[nt], NULL, predict_worker, &w))
-			break;
-	predict_worker(&w);
-	for (int k = 0; k < nt; k++)
-		pthread_join(th[k], NULL);
-	pthread_mutex_destroy(&w.lock);
-	return w.done;
+	gm_parallel_for(r->ncases, gm_cores(), NULL, NULL, predict_one, &a);
+	n = 0;
+	for (int k = 0; k < r->ncases; k++)
+		n += r->cases[k].launch_gbs > 0;
+	return n;
 }
 
 int gm_is_calibration_case(const char *name)

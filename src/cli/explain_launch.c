@@ -8,9 +8,9 @@
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 #include <time.h>
 #include "cli/cli.h"
+#include "gpumem/parallel.h"
 #include "gpumem/profile.h"
 
 #define WINDOWS 8
@@ -46,7 +46,7 @@ static void print_launch(const struct gm_access *a, int64_t n, const struct gm_p
 		printf("; %.4g B kept in L2 (footprints that fit, rule D7)", o->l2_footprint_bytes);
 	printf("\n");
 	printf("  time by level     DRAM %.4f ms, L2 %.4f ms", o->t_dram_ms, o->t_l2_ms);
-	if (p->l2_lines_gps > 0 && o->l2_lines / p->l2_lines_gps / 1e6 >= o->t_l2_ms)
+	if (o->l2_by_lines)
 		printf(" (%.4g line lookups, rule L3)", o->l2_lines);
 	printf(", L1 %.4f ms", o->t_l1_ms);
 	if (o->t_waves_ms > 0)
@@ -124,7 +124,7 @@ int explain_launch(const struct gm_access *a, int64_t n, const char *profile, co
 	in.windows = WINDOWS;
 	in.window_warps = WINDOW_WARPS;
 	in.one_element_per_thread = 1; /* the kernel --run builds: one element per thread, no loop */
-	in.threads = (int)sysconf(_SC_NPROCESSORS_ONLN); /* the windows in parallel; the same numbers */
+	in.threads = gm_cores(); /* the windows in parallel; the same numbers */
 	t0 = now_ms();
 	if (gm_launch_predict(&in, &p, &out, &err) != GM_OK) {
 		gm_error(GM_EXIT_USAGE, "launch of %lld threads: %s", (long long)n, err.msg);

@@ -150,11 +150,12 @@ static void likely_cause(const struct gm_multi_run *m, int d, const char *model,
 	int host_link = !strcmp(fam, "transfer") || !strcmp(fam, "managed") || !strcmp(fam, "overlap");
 	double w = group_median(m, model, get_width), g = group_median(m, model, get_gen);
 	double sm = group_median(m, model, get_sm), t = group_median(m, model, get_temp);
+	int own = own_processes(m, d);
 
 	buf[0] = '\0';
-	if (p->tel.samples && p->tel.max_processes > own_processes(m, d))
+	if (p->tel.samples && p->tel.max_processes > own)
 		add_cause(buf, n, "%d processes were on this GPU during the run, %d of them gpumem's (another load)",
-			  p->tel.max_processes, own_processes(m, d));
+			  p->tel.max_processes, own);
 	if (p->pcie_width > 0 && ((w > 0 && p->pcie_width < w) || (p->pcie_width_max > 0 && p->pcie_width < p->pcie_width_max)))
 		add_cause(buf, n, "PCIe link x%d (fleet median x%.0f)", p->pcie_width, w > 0 ? w : p->pcie_width_max);
 	if (p->pcie_gen > 0 && ((g > 0 && p->pcie_gen < g) || (p->pcie_gen_max > 0 && p->pcie_gen < p->pcie_gen_max)))

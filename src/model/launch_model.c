@@ -29,13 +29,13 @@
  *        at the L1 rate. The launch takes the slowest level's time.
  */
 #include <math.h>
-#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
 #include "gpumem/launch.h"
+#include "gpumem/parallel.h"
 #include "model/model_internal.h"
 
 #define DEFAULT_WINDOWS 8
@@ -566,15 +566,22 @@ static gm_status warps_of(struct pat_state *ps, struct gm_access w, const struct
  * launch's upper-bound footprint per warp (every global access, no reuse)
  * allows in l2_bytes, at most LOOKBACK_WARPS.
  */
-static int64_t lookback_warps(const struct gm_launch_in *in, double l2_bytes, int64_t first)
+/* Global bytes one thread of the launch moves: every global pattern's accesses, loops counted. */
+static double global_bytes_per_thread(const struct gm_launch_in *in)
 {
-	double per_warp = 0;
-	int64_t n;
+	double b = 0;
 
 	for (int k = 0; k < in->npats; k++)
 		if (in->pats[k].space == GM_SPACE_GLOBAL)
-			per_warp += (double)GM_WARP_SIZE * in->pats[k].elem_bytes *
-				    (double)gm_repeat_count(in->repeat ? &in->repeat[k] : NULL);
+			b += (double)in->pats[k].elem_bytes * (double)gm_repeat_count(in->repeat ? &in->repeat[k] : NULL);
+	return b;
+}
+
+static int64_t lookback_warps(const struct gm_launch_in *in, double l2_bytes, int64_t first)
+{
+	double per_warp = GM_WARP_SIZE * global_bytes_per_thread(in);
+	int64_t n;
+
 	if (!(l2_bytes > 0) || !(per_warp > 0))
 		return 0;
 	n = (int64_t)(l2_bytes / per_warp);
@@ -627,7 +634,7 @@ static gm_status one_window(struct pat_state *ps, const struct gm_launch_in *in,
 	return s;
 }
 
-/* Windows shared out to threads: each has its own pattern state and scratch. */
+/* The windows and where each one's results go; every thread has its own pattern state and scratch. */
 struct window_pool {
 	const struct gm_launch_in *in;
 	const struct window_plan *wp;
@@ -636,56 +643,56 @@ struct window_pool {
 	double *fs;               /* [nwin][npats] */
 	gm_status *st;            /* [nwin] */
 	struct gm_expr_error *errs; /* [nwin] */
-	pthread_mutex_t lock;
-	int next;
 };
 
-static void *window_worker(void *arg)
+struct window_scratch {
+	struct pat_state *ps;
+	int npats;
+	struct gm_prediction p, q;
+};
+
+static void drop_scratch(void *state)
 {
-	struct window_pool *w = arg;
-	const struct gm_launch_in *in = w->in;
-	struct pat_state *ps = calloc((size_t)in->npats, sizeof(*ps));
-	struct gm_prediction *p = malloc(sizeof(*p)), *q = malloc(sizeof(*q));
-	struct gm_expr_error e;
-	gm_status s = ps && p && q ? parse_pats(ps, in, &e) : GM_ERR_NOMEM;
+	struct window_scratch *x = state;
 
-	for (int pi = 0; ps && pi < in->npats; pi++)
-		ps[pi].per_warp = w->master[pi].per_warp;
-	for (;;) {
-		int k;
-
-		pthread_mutex_lock(&w->lock);
-		k = w->next++;
-		pthread_mutex_unlock(&w->lock);
-		if (k >= w->wp->nwin)
-			break;
-		memset(&w->errs[k], 0, sizeof(w->errs[k]));
-		w->errs[k].lane = -1;
-		w->st[k] = s != GM_OK ? s : one_window(ps, in, w->wp, k, &w->tw[(size_t)k * in->npats],
-							&w->fs[(size_t)k * in->npats], p, q, &w->errs[k]);
-	}
-	if (ps)
-		free_pats(ps, in->npats);
-	free(ps);
-	free(p);
-	free(q);
-	return NULL;
+	free_pats(x->ps, x->npats);
+	free(x->ps);
+	free(x);
 }
 
-/* The windows on up to in->threads threads (this one included); per-window results in the pool. */
-static void run_windows(struct window_pool *w, int threads)
+static void *make_scratch(void *arg)
 {
-	pthread_t th[GM_LAUNCH_MAX_THREADS];
-	int nt = 0;
+	const struct window_pool *w = arg;
+	const struct gm_launch_in *in = w->in;
+	struct window_scratch *x = calloc(1, sizeof(*x));
+	struct gm_expr_error e;
 
-	if (threads > GM_LAUNCH_MAX_THREADS)
-		threads = GM_LAUNCH_MAX_THREADS;
-	for (; nt < threads - 1 && nt < w->wp->nwin - 1; nt++)
-		if (pthread_create(&th[nt], NULL, window_worker, w))
-			break;
-	window_worker(w);
-	for (int k = 0; k < nt; k++)
-		pthread_join(th[k], NULL);
+	if (!x || !(x->ps = calloc((size_t)in->npats, sizeof(*x->ps)))) {
+		free(x);
+		return NULL;
+	}
+	x->npats = in->npats;
+	if (parse_pats(x->ps, in, &e) != GM_OK) {
+		free_pats(x->ps, in->npats);
+		free(x->ps);
+		free(x);
+		return NULL;
+	}
+	for (int pi = 0; pi < in->npats; pi++)
+		x->ps[pi].per_warp = w->master[pi].per_warp;
+	return x;
+}
+
+static void window_item(void *arg, void *state, int k)
+{
+	const struct window_pool *w = arg;
+	struct window_scratch *x = state;
+	size_t at = (size_t)k * w->in->npats;
+
+	memset(&w->errs[k], 0, sizeof(w->errs[k]));
+	w->errs[k].lane = -1;
+	w->st[k] = x ? one_window(x->ps, w->in, w->wp, k, &w->tw[at], &w->fs[at], &x->p, &x->q, &w->errs[k])
+		     : GM_ERR_NOMEM;
 }
 
 /*
@@ -702,7 +709,7 @@ static gm_status walk(struct pat_state *ps, const struct gm_launch_in *in, int a
 				  in->window_warps > 0 ? in->window_warps : DEFAULT_WINDOW_WARPS,
 				  (tpb + GM_WARP_SIZE - 1) / GM_WARP_SIZE, in->grid_x > 0 ? in->grid_x : blocks,
 				  warps, atom, l2_bytes };
-	struct window_pool pool = { in, &wp, ps, NULL, NULL, NULL, NULL, PTHREAD_MUTEX_INITIALIZER, 0 };
+	struct window_pool pool = { in, &wp, ps, NULL, NULL, NULL, NULL };
 	struct gm_prediction *p = malloc(sizeof(*p)), *q = malloc(sizeof(*q));
 	gm_status s = GM_OK;
 
@@ -728,18 +735,8 @@ static gm_status walk(struct pat_state *ps, const struct gm_launch_in *in, int a
 	pool.errs = calloc((size_t)wp.nwin, sizeof(*pool.errs));
 	if (!pool.tw || !pool.fs || !pool.st || !pool.errs)
 		s = GM_ERR_NOMEM;
-	else if (in->threads > 1 && wp.nwin > 1)
-		run_windows(&pool, in->threads);
 	else
-		for (int k = 0; k < wp.nwin; k++) {
-			pool.errs[k] = *err;
-			pool.st[k] = one_window(ps, in, &wp, k, &pool.tw[(size_t)k * in->npats],
-						&pool.fs[(size_t)k * in->npats], p, q, &pool.errs[k]);
-			if (pool.st[k] != GM_OK) {
-				wp.nwin = k + 1;
-				break;
-			}
-		}
+		gm_parallel_for(wp.nwin, in->threads, make_scratch, drop_scratch, window_item, &pool);
 	for (int k = 0; k < wp.nwin && s == GM_OK; k++) {
 		if ((s = pool.st[k]) != GM_OK) {
 			*err = pool.errs[k];
@@ -762,7 +759,6 @@ static gm_status walk(struct pat_state *ps, const struct gm_launch_in *in, int a
 		}
 		t->warps += wp.ww;
 	}
-	pthread_mutex_destroy(&pool.lock);
 	free(pool.tw);
 	free(pool.fs);
 	free(pool.st);
@@ -808,7 +804,7 @@ static void waves(const struct gm_launch_in *in, const struct gm_profile *pr, st
 	int trips = in->round_trips > 0 ? in->round_trips : in->one_element_per_thread ? 1 : 0;
 	double from_dram = o->dram_read_bytes - o->dram_fill_bytes, wave = pr->wave_ns;
 
-	if (trips <= 0 || !(pr->wave_ns > 0) || pr->threads_per_sm <= 0 || pr->sm_count <= 0)
+	if (trips <= 0 || pr->threads_per_sm <= 0 || pr->sm_count <= 0)
 		return;
 	blocks_per_sm = pr->threads_per_sm / tpb;
 	if (blocks_per_sm > 32)
@@ -820,7 +816,7 @@ static void waves(const struct gm_launch_in *in, const struct gm_profile *pr, st
 	if (pr->wave_l2_ns > 0 && from_dram + o->l2_reuse_bytes > 0)
 		wave = (from_dram * pr->wave_ns + o->l2_reuse_bytes * pr->wave_l2_ns) / (from_dram + o->l2_reuse_bytes);
 	o->waves = ceil((double)in->n_threads / ((double)per_sm * pr->sm_count));
-	o->t_waves_ms = o->waves * trips * wave * 1e-6;
+	o->t_waves_ms = o->waves * trips * wave * 1e-6; /* 0 without wave_ns: the waves alone (calibrate) */
 }
 
 double gm_launch_join(double t_latency, double t_bandwidth, double knee)
@@ -842,8 +838,10 @@ static void times(const struct gm_profile *pr, struct gm_launch_out *o)
 	o->t_l2_ms = (o->l2_load_sectors * GM_SECTOR_BYTES / pr->l2_read_gbs +
 		      o->l2_store_sectors * GM_SECTOR_BYTES / pr->l2_write_gbs) / 1e6;
 	/* rule L3: L2 looks up one line a request at a time; a request that touches 32 lines costs 32 */
-	if (pr->l2_lines_gps > 0 && o->l2_lines / pr->l2_lines_gps / 1e6 > o->t_l2_ms)
+	if (pr->l2_lines_gps > 0 && o->l2_lines / pr->l2_lines_gps / 1e6 > o->t_l2_ms) {
 		o->t_l2_ms = o->l2_lines / pr->l2_lines_gps / 1e6;
+		o->l2_by_lines = 1;
+	}
 	/* L1 serves one 128 B line (up to 4 of its sectors) per wavefront: a request costs its lines */
 	o->t_l1_ms = (o->l1_lines * 128.0 + o->smem_wavefronts * 128.0) / pr->l1_gbs / 1e6;
 	o->time_ms = o->t_dram_ms;
@@ -891,12 +889,7 @@ static void scale(const struct totals *t, const struct gm_launch_in *in, struct 
 	o->read_density = t->groups > 0 ? t->pieces / (t->groups * (GROUP_BYTES / 64.0)) : 1.0;
 	if (o->read_density > 1)
 		o->read_density = 1;
-	o->useful_bytes = in->useful_bytes;
-	if (o->useful_bytes <= 0)
-		for (int k = 0; k < in->npats; k++)
-			if (in->pats[k].space == GM_SPACE_GLOBAL)
-				o->useful_bytes += (double)in->n_threads * in->pats[k].elem_bytes *
-						   (double)gm_repeat_count(in->repeat ? &in->repeat[k] : NULL);
+	o->useful_bytes = in->useful_bytes > 0 ? in->useful_bytes : (double)in->n_threads * global_bytes_per_thread(in);
 }
 
 /*
@@ -914,13 +907,9 @@ static void scale(const struct totals *t, const struct gm_launch_in *in, struct 
 static void footprints(const struct gm_launch_in *in, const struct gm_profile *pr, const struct pat_state *ps,
 		       const struct pat_sum *sums, double f, struct gm_launch_out *o)
 {
-	double per_thread = 0;
+	double per_thread = global_bytes_per_thread(in);
 	int atom = pr->dram_atom_bytes;
 
-	for (int k = 0; k < in->npats; k++)
-		if (in->pats[k].space == GM_SPACE_GLOBAL)
-			per_thread += (double)in->pats[k].elem_bytes *
-				      (double)gm_repeat_count(in->repeat ? &in->repeat[k] : NULL);
 	for (int k = 0; k < in->npats; k++) {
 		const struct gm_access *a = &in->pats[k];
 		const struct pat_sum *u = &sums[k];

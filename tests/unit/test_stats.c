@@ -5,6 +5,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <math.h>
+#include <stdlib.h>
+#include "gpumem/parallel.h"
 #include "gpumem/result.h"
 #include "gpumem/units.h"
 
@@ -94,10 +96,46 @@ static void test_peak_bandwidth(void **state)
 	assert_true(fabs(gm_peak_gbs(1593000, 5120) - 2039.04) < 0.01);
 }
 
+/* gm_parallel_for: every item once, each thread's state made and dropped once, more threads than items */
+static int made, dropped;
+static void *make_state(void *arg)
+{
+	(void)arg;
+	__atomic_add_fetch(&made, 1, __ATOMIC_SEQ_CST);
+	return malloc(1);
+}
+static void drop_state(void *state)
+{
+	__atomic_add_fetch(&dropped, 1, __ATOMIC_SEQ_CST);
+	free(state);
+}
+static void square(void *arg, void *state, int k)
+{
+	assert_non_null(state);
+	((long *)arg)[k] = (long)k * k;
+}
+
+static void test_parallel_for(void **state)
+{
+	long out[100] = { 0 };
+
+	(void)state;
+	for (int threads = 1; threads <= 200; threads *= 7) {
+		made = dropped = 0;
+		gm_parallel_for(100, threads, make_state, drop_state, square, out);
+		for (int k = 0; k < 100; k++)
+			assert_int_equal(out[k], (long)k * k);
+		assert_int_equal(made, dropped);
+		assert_true(made >= 1 && made <= GM_PARALLEL_MAX_THREADS);
+	}
+	gm_parallel_for(0, 4, NULL, NULL, square, out); /* nothing to do */
+	assert_true(gm_cores() >= 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_median_odd_even), cmocka_unit_test(test_cov),
+		cmocka_unit_test(test_median_odd_even), cmocka_unit_test(test_cov), cmocka_unit_test(test_parallel_for),
 		cmocka_unit_test(test_stats_input_untouched), cmocka_unit_test(test_parse_size),
 		cmocka_unit_test(test_parse_int), cmocka_unit_test(test_format_bytes),
 		cmocka_unit_test(test_peak_bandwidth),
