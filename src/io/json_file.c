@@ -1,28 +1,16 @@
 /*
  * json_file.c - a JSON document from a file, plain or compressed with gzip
- * (the two magic bytes decide), so that run documents can be kept as
- * RUN.json.gz and read by predict, calibrate --from, report, compare and fleet
- * as they are.
+ * (zlib reads both), so that run documents can be kept as RUN.json.gz and
+ * read by predict, calibrate --from, report, compare and fleet as they are.
  */
+#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 #include "io/json_file.h"
 
-static int is_gzip(const char *path)
-{
-	unsigned char m[2] = { 0, 0 };
-	FILE *f = fopen(path, "rb");
-	size_t n = f ? fread(m, 1, 2, f) : 0;
-
-	if (f)
-		fclose(f);
-	return n == 2 && m[0] == 0x1f && m[1] == 0x8b;
-}
-
-/* jansson's reader callback over an open gzip stream */
+/* jansson's reader callback over an open (maybe compressed) stream */
 static size_t gz_chunk(void *buf, size_t size, void *data)
 {
 	int n = gzread((gzFile)data, buf, size > (1u << 30) ? (1u << 30) : (unsigned)size);
@@ -38,12 +26,13 @@ json_t *gm_json_load_path(const char *path, json_error_t *err)
 
 	if (!err)
 		err = &dummy;
-	if (!is_gzip(path))
-		return json_load_file(path, 0, err);
+	errno = 0;
 	gz = gzopen(path, "rb");
 	if (!gz) {
 		memset(err, 0, sizeof(*err));
-		snprintf(err->text, sizeof(err->text), "cannot open the gzip file");
+		err->line = -1;
+		snprintf(err->text, sizeof(err->text), "unable to open %s: %s", path,
+			 errno ? strerror(errno) : "out of memory");
 		return NULL;
 	}
 	doc = json_load_callback(gz_chunk, gz, 0, err);
