@@ -40,9 +40,11 @@ void gm_cli_score_line(FILE *f, const struct gm_run_result *r)
 	if (!s.n)
 		return;
 	fprintf(f, "model within 10%%: %d of %d cases, median error %.1f%%", s.within10, s.n, s.median_err_pct);
-	if (s.calibration)
+	if (s.calibration && s.calibration < s.n)
 		fprintf(f, " (%d of them measure the profile; the others: %d of %d)", s.calibration,
 			s.within10 - s.calibration_within10, s.n - s.calibration);
+	else if (s.calibration)
+		fprintf(f, " (all of them measure the profile)");
 	fprintf(f, "\n");
 	/* the profile and the model are made for arrays far past L2: small ones are mostly L2 and launch time */
 	if (r->array_bytes > 0 && r->dev.l2_bytes > 0 && (double)r->array_bytes < 8.0 * (double)r->dev.l2_bytes)
