@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 bash scripts/build.sh
 bash fuzz/run.sh "${GPUMEM_FUZZ_SECONDS:-60}" >fuzz-run.log 2>&1 || {
   tail -40 fuzz-run.log
-  echo "error: the fuzzer found a crash (fuzz-run.log, reproducer in fuzz/out/)" >&2
+  echo "error: fuzz/run.sh failed: the fuzz target did not build, or the fuzzer found a crash (fuzz-run.log; a reproducer lands in fuzz/out/)" >&2
   exit 1
 }
 tail -3 fuzz-run.log
