@@ -3,7 +3,7 @@
 # $OUT/session.tar.gz plus the main log). Usage: gpu_session.sh STAGE...
 # Stages: env tests quick suite full cli state sanitize (memcheck, racecheck, initcheck) initcheck probe ncu
 #         spec report peers nvtx ncu_gemm explain sass counters selftest calibrate suite_profile ncu_counters
-#         counters_dram counters_tools round_trips unseen ncu_pairs l2_lines
+#         counters_dram counters_tools round_trips unseen ncu_pairs l2_lines l2_distance ncu_l2_hits
 # BUILD_DIR is the build folder or what scripts/carry_gpu.sh packed (the binaries only).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -184,6 +184,49 @@ stage_ncu_pairs() {
       "$bin" run "$1" --reps 1 2>&1 | grep -vE "^==PROF==|^\s*$" | grep -E "\.(sum|ratio|pct)|Duration|^  [a-z_]" 
   done >"$W/ncu_pairs.txt" 2>&1
   grep -cE "=====" "$W/ncu_pairs.txt"
+}
+
+# How far apart two uses of one 64 B piece may be and still meet in L2 (launch model, MODEL.md 7.5): for
+# distances of P threads (launch order), kernels whose threads [k 2P, k 2P + P) use one half of each piece
+# of a 2P-element chunk and threads [k 2P + P, (k+1) 2P) the other half, or the same elements again:
+#   sib_load   loads, the two 32 B sectors of a piece P threads apart (full sectors, half pieces)
+#   sib_store  stores, the same (a store's 64 B piece written half by half)
+#   half_store stores, the two 16 B halves of a 32 B sector P threads apart (partly written sectors)
+#   reread     loads, every element read twice, P threads apart
+stage_l2_distance() {
+  local prof=() P k e
+  [ -f "$W/profile-calibrate.json" ] && prof=(--profile "$W/profile-calibrate.json") # this call's calibration
+  for P in ${L2_DISTANCES:-256 2048 16384 131072 262144 524288 1048576 2097152 4194304 8388608}; do
+    k=$((2 * P))
+    for kind in sib_load sib_store half_store reread; do
+      case $kind in
+        sib_load|sib_store) e="(gid/$k)*$k + ((gid%$P)/8)*16 + ((gid/$P)%2)*8 + gid%8" ;;
+        half_store) e="(gid/$k)*$k + ((gid%$P)/4)*8 + ((gid/$P)%2)*4 + gid%4" ;;
+        reread) e="(gid/$k)*$P + gid%$P" ;;
+      esac
+      op=load; [ "${kind#*_}" = store ] && op=store
+      echo "=== $kind P=$P: explain --run --n 268435456 --op $op '$e'"
+      "$bin" explain --run --n 268435456 --op $op "${prof[@]}" "$e" 2>&1 | grep -E "^launch|DRAM bytes|launch model|launch DRAM|error"
+    done
+  done
+}
+
+# L2 lookups that hit and miss for the cases whose DRAM bytes the launch model misses (MODEL.md 7.5).
+stage_ncu_l2_hits() {
+  local m="dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_srcunit_tex_op_read.sum"
+  m="$m,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum"
+  m="$m,lts__t_sectors_srcunit_tex_op_write.sum,lts__t_sectors_srcunit_tex_op_write_lookup_hit.sum"
+  m="$m,lts__t_sectors_srcunit_tex_op_write_lookup_miss.sum"
+  m="$m,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"
+  m="$m,gpu__time_duration.sum,sm__warps_active.avg.pct_of_peak_sustained_active"
+  for c in "matvec.t0_warp_col ^mv_t_warp" "transpose.v0_naive_a8 ^tr_" "transpose.v0_naive_ragged ^tr_" \
+           "transpose.v0_naive ^tr_" "transpose.v3_padded_4r_ragged ^tr_" "copy.table_b4 ^copy_" \
+           "transpose.v6_tall_ragged ^tr_"; do
+    set -- $c
+    echo "===== $1"
+    timeout 120 ncu --clock-control none --launch-skip 1 --launch-count 1 -k "regex:$2" --metrics "$m" \
+      "$bin" run "$1" --reps 1 2>&1 | grep -vE "^==PROF==|^\s*$" | grep -E "\.(sum|ratio|pct)|Duration"
+  done
 }
 
 # How L2 serves loads that touch many lines a request, from tables that stay in L2: strides, powers of two.

@@ -42,7 +42,34 @@
 #define DEFAULT_WINDOW_WARPS 256
 #define GROUP_BYTES 256
 #define ITER_CAP 64          /* loop iterations evaluated per warp and pattern (rule R) */
-#define LOOKBACK_WARPS 2048  /* warps before a window looked at for L2 reuse (rule D6) */
+#define LOOKBACK_WARPS 2048  /* warps before a window looked at one by one for L2 reuse (rule D6) */
+#define CHUNK_WARPS 256      /* the lookback in chunks of this many warps, each with its distance */
+#define SUB_WARPS 64         /* the window's first warps, whose far partners are probed (rule D8) */
+#define MAX_SETS 64          /* lookback chunks and probes per pattern and window */
+/*
+ * Rule D8, how long L2 keeps what a warp left: with D the bytes the launch
+ * brings into L2 between two uses of a piece (warps between x the window's
+ * DRAM bytes per warp before reuse), a clean piece is still there with
+ * certainty up to KEEP_CLEAN_LO x l2_bytes and not past KEEP_CLEAN_HI x
+ * l2_bytes (linear between); a partly written sector waits for the rest of
+ * its bytes only from KEEP_PART_LO to KEEP_PART_HI (past it, both parts are
+ * written), and is read first (ECC) in the share KEEP_FILL_LO to KEEP_FILL_HI
+ * says. Measured on an H100 and an
+ * H200 by stage l2_distance of scripts/gpu_session.sh (docs/MODEL.md, D8).
+ */
+#define KEEP_CLEAN_LO 0.6
+#define KEEP_CLEAN_HI 1.1
+#define KEEP_PART_LO 0.15
+#define KEEP_PART_HI 0.75
+#define KEEP_FILL_LO 0.15    /* ... and is not read back before the rest comes up to this far */
+#define KEEP_FILL_HI 1.65
+
+/* The keys (pieces or sectors) of a run of warps at one distance from the window. */
+struct keyset {
+	int64_t *v, n, cap;
+	int64_t dist;               /* warps between the window's warps and these */
+	int far;                    /* a probe of the window's first warps (rule D8), not a lookback chunk */
+};
 
 struct pat_state {
 	const struct gm_access *a;
@@ -52,7 +79,10 @@ struct pat_state {
 	int per_warp;               /* addresses do not depend on the warp's place: no reuse between warps */
 	int64_t *blk, nblk, blkcap; /* load sectors of the current block (L1 hits between its warps) */
 	int64_t cur_block;
-	int64_t *seen, nseen, seencap; /* load pieces of the warps before the window that L2 still holds (rule D6) */
+	struct keyset ks[MAX_SETS]; /* the warps before (and, for stores, after) the window, nearest first (D6, D8) */
+	int nks;
+	int64_t *sub, nsub, subcap; /* keys of the window's first SUB_WARPS warps (pieces / sectors) */
+	int64_t sub_mark;           /* entries of pieces / sectors those warps added */
 };
 
 struct totals {
@@ -262,26 +292,26 @@ static gm_status block_sectors(struct pat_state *ps, const struct gm_prediction 
 	return GM_OK;
 }
 
-/* The load pieces of one warp before the window (rule D6). */
-static gm_status collect_pieces(struct pat_state *ps, const struct gm_prediction *p, int64_t off, int elem,
-				int atom)
+/* The pieces (loads) or sectors (stores) of one warp outside the window into a keyset (rules D6, D8). */
+static gm_status collect_keys(struct keyset *ks, const struct gm_prediction *p, int64_t off, int elem, int atom,
+			      int store)
 {
-	int sh = atom_shift(atom);
+	int sh = store ? 5 : atom_shift(atom); /* 32 B sectors, or DRAM pieces */
 
-	if (reserve(&ps->seen, &ps->seencap, ps->nseen + 2 * GM_WARP_SIZE) != GM_OK)
+	if (reserve(&ks->v, &ks->cap, ks->n + 2 * GM_WARP_SIZE) != GM_OK)
 		return GM_ERR_NOMEM;
 	for (int l = 0; l < p->nlanes; l++) {
 		int64_t a0 = p->lanes[l].addr + off, a1 = a0 + elem - 1;
 
 		if (!p->lanes[l].active)
 			continue;
-		/* neighbouring lanes mostly share a piece: keep a run once (sorted and made unique later) */
+		/* neighbouring lanes mostly share a key: keep a run once (sorted and made unique later) */
 		int64_t p0 = a0 >> sh, p1 = a1 >> sh; /* addresses are >= 0, atoms a power of two */
 
-		if (!ps->nseen || ps->seen[ps->nseen - 1] != p0)
-			ps->seen[ps->nseen++] = p0;
+		if (!ks->n || ks->v[ks->n - 1] != p0)
+			ks->v[ks->n++] = p0;
 		if (p1 != p0)
-			ps->seen[ps->nseen++] = p1;
+			ks->v[ks->n++] = p1;
 	}
 	return GM_OK;
 }
@@ -370,17 +400,33 @@ static gm_status add_warp(struct pat_state *ps, const struct gm_access *w, int64
 	return GM_OK;
 }
 
-/*
- * The window's stores: distinct sectors are written to DRAM (rule D2). A
- * sector the window leaves partly written must first be read (rule D5, ECC),
- * unless it borders a fully written sector: then it is the edge of a
- * contiguous run that the neighbouring run (the next tile iteration, the next
- * window) completes in L2. The filled 64 B pieces join the DRAM reads.
- */
-static void store_sectors(struct pat_state *ps, int atom, struct totals *t)
+/* What a window's reuse is judged by (rule D8): the DRAM bytes per warp it moves before reuse, and L2. */
+struct reuse_ctx {
+	double alloc_pw, l2_bytes;
+};
+
+/* The share of what a use left that L2 still holds d warps later (rule D8). */
+static double keep(const struct reuse_ctx *c, int64_t d, double lo, double hi)
 {
-	int64_t n = ps->nsectors, k = 0, m = 0, nfill = 0, prev;
-	int64_t *v = ps->sectors; /* compacted in place to sector << 6 | bytes, then to fill pieces */
+	double x = c->l2_bytes > 0 ? (double)d * c->alloc_pw / c->l2_bytes : 1e30;
+
+	return x <= lo ? 1.0 : x >= hi ? 0.0 : (hi - x) / (hi - lo);
+}
+
+/* The distance of the nearest keyset of kind `far` that holds key, or -1. */
+static int64_t nearest(const struct pat_state *ps, int64_t key, int far)
+{
+	for (int k = 0; k < ps->nks; k++)
+		if (ps->ks[k].far == far && ps->ks[k].n &&
+		    bsearch(&key, ps->ks[k].v, (size_t)ps->ks[k].n, sizeof(int64_t), cmp_i64))
+			return ps->ks[k].dist;
+	return -1;
+}
+
+/* Sort and merge a window's store entries to one per sector: sector << 6 | bytes written (at most 32). */
+static void merge_sectors(struct pat_state *ps)
+{
+	int64_t n = ps->nsectors, k = 0, m = 0, *v = ps->sectors;
 
 	sort_keys(v, n);
 	while (k < n) {
@@ -390,49 +436,173 @@ static void store_sectors(struct pat_state *ps, int atom, struct totals *t)
 			bytes += v[k++] & 63;
 		v[m++] = sec << 6 | (bytes < GM_SECTOR_BYTES ? bytes : GM_SECTOR_BYTES);
 	}
-	for (k = 0, prev = -1; k < m; k++) {
-		int64_t cur = v[k], sec = cur >> 6, piece;
-		int full_prev = prev >= 0 && prev >> 6 == sec - 1 && (prev & 63) == GM_SECTOR_BYTES;
-		int full_next = k + 1 < m && v[k + 1] >> 6 == sec + 1 && (v[k + 1] & 63) == GM_SECTOR_BYTES;
+	ps->nsectors = m;
+}
 
-		prev = cur; /* v[k] may be overwritten below: keep the entry */
-		/* an edge sector is completed by the neighbouring run in L2: this window writes its share */
-		t->write_bytes += (cur & 63) < GM_SECTOR_BYTES && (full_prev || full_next) ? (double)(cur & 63)
-											  : GM_SECTOR_BYTES;
-		if ((cur & 63) == GM_SECTOR_BYTES || full_prev || full_next)
-			continue;
-		piece = sec * GM_SECTOR_BYTES / atom;
-		if (nfill == 0 || v[nfill - 1] != piece)
-			v[nfill++] = piece; /* nfill <= k: entries from k + 1 on are intact */
+/* The merged entry of sector sec, or -1. */
+static int64_t sector_entry(const int64_t *v, int64_t m, int64_t sec)
+{
+	int64_t lo = 0, hi = m;
+
+	while (lo < hi) {
+		int64_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid] >> 6 < sec)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m && v[lo] >> 6 == sec ? lo : -1;
+}
+
+static int is_edge(const int64_t *v, int64_t m, int64_t k)
+{
+	int64_t sec = v[k] >> 6;
+
+	return (k > 0 && v[k - 1] >> 6 == sec - 1 && (v[k - 1] & 63) == GM_SECTOR_BYTES) ||
+	       (k + 1 < m && v[k + 1] >> 6 == sec + 1 && (v[k + 1] & 63) == GM_SECTOR_BYTES);
+}
+
+/*
+ * The window's stores: distinct sectors are written to DRAM (rule D2). A
+ * sector the window leaves partly written must first be read (rule D5, ECC).
+ * Rule D8: where the rest of its bytes is written by a warp outside the
+ * window (found among the probes of the window's first warps, behind and
+ * ahead), the two parts meet in L2 with the share keep(distance): met, each
+ * part writes its own bytes; missed, each writes the sector and reads it
+ * first. Where no partner is found, a sector that borders a fully written
+ * one is the edge of a run the neighbouring run completes (its own bytes),
+ * any other is read and written whole. The share of partial sectors with a
+ * partner, and their mean cost, are taken from the first warps' sectors (edge
+ * and other apart) and applied to all. The filled 64 B pieces join the reads.
+ */
+static void store_sectors(struct pat_state *ps, int atom, struct totals *t, const struct reuse_ctx *c)
+{
+	int64_t m, nfill = 0, cur_piece = -1;
+	int64_t *v; /* merged entries, then (in place) the filled pieces */
+	double rate[2] = { 0, 0 }, mw[2] = { 0, 0 }, mf[2] = { 0, 0 }, fill_sum = 0, piece_fill = 0;
+
+	merge_sectors(ps);
+	m = ps->nsectors;
+	v = ps->sectors;
+	if (c && ps->nks) {
+		double tot[2] = { 0, 0 };
+
+		for (int64_t j = 0; j < ps->nsub; j++) {
+			int64_t k = sector_entry(v, m, ps->sub[j]), d;
+			int e, own;
+			double kk;
+
+			if (k < 0 || (own = (int)(v[k] & 63)) == GM_SECTOR_BYTES)
+				continue;
+			e = is_edge(v, m, k);
+			tot[e] += 1;
+			if ((d = nearest(ps, ps->sub[j], 1)) < 0)
+				continue;
+			kk = keep(c, d, KEEP_PART_LO, KEEP_PART_HI);
+			rate[e] += 1;
+			mw[e] += kk * own + (1 - kk) * GM_SECTOR_BYTES;
+			mf[e] += 1 - keep(c, d, KEEP_FILL_LO, KEEP_FILL_HI);
+		}
+		for (int e = 0; e < 2; e++)
+			if (rate[e] > 0) {
+				mw[e] /= rate[e];
+				mf[e] /= rate[e];
+				rate[e] /= tot[e];
+			}
+	}
+	for (int64_t k = 0; k < m; k++) {
+		int64_t cur = v[k], sec = cur >> 6, piece = sec * GM_SECTOR_BYTES / atom;
+		int own = (int)(cur & 63), e;
+		double w, f;
+
+		if (own == GM_SECTOR_BYTES) {
+			w = GM_SECTOR_BYTES;
+			f = 0;
+		} else {
+			e = is_edge(v, m, k);
+			w = rate[e] * mw[e] + (1 - rate[e]) * (e ? own : GM_SECTOR_BYTES);
+			f = rate[e] * mf[e] + (1 - rate[e]) * (e ? 0 : 1);
+		}
+		t->write_bytes += w;
+		/* one fill reads the whole piece: the piece's share is its most likely sector's */
+		if (piece != cur_piece) {
+			if (piece_fill > 0) {
+				fill_sum += piece_fill;
+				v[nfill++] = cur_piece; /* nfill <= k: entries from k on are intact */
+			}
+			cur_piece = piece;
+			piece_fill = 0;
+		}
+		piece_fill = f > piece_fill ? f : piece_fill;
+	}
+	if (piece_fill > 0) {
+		fill_sum += piece_fill;
+		v[nfill++] = cur_piece;
 	}
 	if (nfill) {
-		t->read_bytes += (double)nfill * atom;
-		t->fill_bytes += (double)nfill * atom;
-		t->pieces += (double)nfill;
-		t->groups += (double)groups_of(v, nfill, atom);
+		t->read_bytes += fill_sum * atom;
+		t->fill_bytes += fill_sum * atom;
+		t->pieces += fill_sum;
+		t->groups += (double)groups_of(v, nfill, atom) * fill_sum / (double)nfill;
 	}
 }
 
-/* Close a window: distinct pieces / sectors become DRAM bytes. */
-static void close_window(struct pat_state *ps, int atom, struct totals *t)
+/*
+ * A window's load pieces: those an earlier warp left in L2 are hits (rules
+ * D6, D8), in the share keep(distance) of the nearest lookback chunk that
+ * holds them; beyond the chunks, the first warps' pieces are looked for in
+ * the probes, and the share they find applies to all pieces not found near.
+ * The rest are DRAM reads. u: the window's distinct pieces.
+ */
+static void load_pieces(struct pat_state *ps, int64_t u, int atom, struct totals *t, const struct reuse_ctx *c)
+{
+	int64_t m = 0, not_near = 0;
+	double hits = 0;
+
+	for (int64_t k = 0; k < u; k++) {
+		int64_t d = c && ps->nks ? nearest(ps, ps->pieces[k], 0) : -1;
+		double kk = d >= 0 ? keep(c, d, KEEP_CLEAN_LO, KEEP_CLEAN_HI) : 0;
+
+		if (kk >= 1.0) {
+			t->reuse_bytes += atom;
+			continue;
+		}
+		hits += kk;
+		not_near += d < 0;
+		ps->pieces[m++] = ps->pieces[k];
+	}
+	if (c && not_near) {
+		double cnt = 0, found = 0;
+
+		for (int64_t j = 0; j < ps->nsub; j++) {
+			int64_t d;
+
+			if (nearest(ps, ps->sub[j], 0) >= 0)
+				continue;
+			cnt += 1;
+			if ((d = nearest(ps, ps->sub[j], 1)) >= 0)
+				found += keep(c, d, KEEP_CLEAN_LO, KEEP_CLEAN_HI);
+		}
+		if (cnt > 0)
+			hits += found / cnt * (double)not_near;
+	}
+	hits = hits < (double)m ? hits : (double)m;
+	t->reuse_bytes += hits * atom;
+	t->read_bytes += ((double)m - hits) * atom;
+	t->pieces += (double)m - hits;
+	if (m)
+		t->groups += (double)groups_of(ps->pieces, m, atom) * ((double)m - hits) / (double)m;
+}
+
+/* Close a window: distinct pieces / sectors become DRAM bytes; c: the reuse across windows (NULL: none). */
+static void close_window(struct pat_state *ps, int atom, struct totals *t, const struct reuse_ctx *c)
 {
 	flush_block(ps, t);
-	if (ps->npieces) {
-		int64_t u = sort_unique(ps->pieces, ps->npieces), m = 0;
-
-		for (int64_t k = 0; k < u; k++)
-			if (ps->nseen && bsearch(&ps->pieces[k], ps->seen, (size_t)ps->nseen, sizeof(int64_t), cmp_i64))
-				t->reuse_bytes += atom;
-			else
-				ps->pieces[m++] = ps->pieces[k];
-		u = m;
-
-		t->read_bytes += (double)u * atom;
-		t->pieces += (double)u;
-		t->groups += (double)groups_of(ps->pieces, u, atom);
-	}
+	if (ps->npieces)
+		load_pieces(ps, sort_unique(ps->pieces, ps->npieces), atom, t, c);
 	if (ps->nsectors)
-		store_sectors(ps, atom, t);
+		store_sectors(ps, atom, t, c);
 	ps->npieces = ps->nsectors = 0;
 }
 
@@ -472,7 +642,9 @@ static void free_pats(struct pat_state *ps, int n)
 		free(ps[k].pieces);
 		free(ps[k].sectors);
 		free(ps[k].blk);
-		free(ps[k].seen);
+		free(ps[k].sub);
+		for (int j = 0; j < MAX_SETS; j++)
+			free(ps[k].ks[j].v);
 	}
 }
 
@@ -523,10 +695,12 @@ static struct gm_repeat loops_evaluated(const struct gm_launch_in *in, int pi, d
 /*
  * Warps [from, to) of one pattern, each with its (evaluated) loop iterations:
  * iteration (u, v) is the first one's lanes moved by u * step + v * step2.
- * collect: the warps before a window (rule D6), whose load pieces are only gathered.
+ * into: warps outside the window (rules D6, D8), whose pieces (loads) or
+ * sectors (stores) are only gathered into that keyset. In the window, the
+ * entries the first SUB_WARPS warps add are marked (sub_mark).
  */
 static gm_status warps_of(struct pat_state *ps, struct gm_access w, const struct gm_repeat *rp, int64_t from,
-			  int64_t to, int collect, int64_t wpb, int64_t grid_x, int atom, struct totals *t,
+			  int64_t to, struct keyset *into, int64_t wpb, int64_t grid_x, int atom, struct totals *t,
 			  struct gm_prediction *p, struct gm_prediction *first, struct gm_expr_error *err)
 {
 	int64_t base = w.base;
@@ -542,8 +716,8 @@ static gm_status warps_of(struct pat_state *ps, struct gm_access w, const struct
 				int64_t off = u * rp->step_bytes + v * rp->step2_bytes;
 				struct gm_prediction *at = first;
 
-				if (collect) {
-					s = collect_pieces(ps, first, off, w.elem_bytes, atom);
+				if (into) {
+					s = collect_keys(into, first, off, w.elem_bytes, atom, w.op == GM_OP_STORE);
 					continue;
 				}
 				if (off != 0) {
@@ -555,17 +729,14 @@ static gm_status warps_of(struct pat_state *ps, struct gm_access w, const struct
 				if (s == GM_OK)
 					s = add_warp(ps, &w, wi / wpb, atom, t, at);
 			}
-		if (ps->per_warp && !collect)
-			close_window(ps, atom, t);
+		if (ps->per_warp && !into)
+			close_window(ps, atom, t, NULL);
+		if (!into && wi - from == SUB_WARPS - 1)
+			ps->sub_mark = w.op == GM_OP_STORE ? ps->nsectors : ps->npieces;
 	}
 	return s;
 }
 
-/*
- * Warps before the window whose bytes fit in L2 (rule D6): as many as the
- * launch's upper-bound footprint per warp (every global access, no reuse)
- * allows in l2_bytes, at most LOOKBACK_WARPS.
- */
 /* Global bytes one thread of the launch moves: every global pattern's accesses, loops counted. */
 static double global_bytes_per_thread(const struct gm_launch_in *in)
 {
@@ -577,18 +748,6 @@ static double global_bytes_per_thread(const struct gm_launch_in *in)
 	return b;
 }
 
-static int64_t lookback_warps(const struct gm_launch_in *in, double l2_bytes, int64_t first)
-{
-	double per_warp = GM_WARP_SIZE * global_bytes_per_thread(in);
-	int64_t n;
-
-	if (!(l2_bytes > 0) || !(per_warp > 0))
-		return 0;
-	n = (int64_t)(l2_bytes / per_warp);
-	n = n < LOOKBACK_WARPS ? n : LOOKBACK_WARPS;
-	return n < first ? n : first;
-}
-
 /* Where a window and the warps before it start. */
 struct window_plan {
 	int nwin;
@@ -597,9 +756,93 @@ struct window_plan {
 	double l2_bytes;
 };
 
+/* Gather warps [from, to) of a pattern into the next keyset, at distance dist. */
+static gm_status add_set(struct pat_state *ps, struct gm_access w, const struct gm_repeat *rp, int64_t from,
+			 int64_t to, int64_t dist, int far, const struct window_plan *wp, struct totals *t,
+			 struct gm_prediction *p, struct gm_prediction *q, struct gm_expr_error *err)
+{
+	struct keyset *ks;
+	gm_status s;
+
+	if (from >= to || ps->nks == MAX_SETS)
+		return GM_OK;
+	ks = &ps->ks[ps->nks++];
+	ks->n = 0;
+	ks->dist = dist;
+	ks->far = far;
+	s = warps_of(ps, w, rp, from, to, ks, wp->wpb, wp->grid_x, wp->atom, t, p, q, err);
+	ks->n = sort_unique(ks->v, ks->n);
+	return s;
+}
+
+static int has_partial(const struct pat_state *ps)
+{
+	for (int64_t k = 0; k < ps->nsectors; k++)
+		if ((ps->sectors[k] & 63) < GM_SECTOR_BYTES)
+			return 1;
+	return 0;
+}
+
 /*
- * One window: every pattern's warps (and, for loads, the warps before it,
- * rule D6), into tw[pi] with the loop scale fs[pi]. The per-pattern state
+ * The warps a window's reuse is looked for in (rules D6, D8), nearest first.
+ * Loads: the warps before it, one by one in chunks of CHUNK_WARPS up to
+ * LOOKBACK_WARPS back, then probes of SUB_WARPS warps at powers of two and at
+ * one and two rows of blocks (grid_x) back. Stores with sectors left partly
+ * written: probes before and after it at the same distances, from one warp
+ * on. Nothing farther than L2 can keep: KEEP_*_HI x l2_bytes / alloc_pw.
+ */
+static gm_status build_sets(struct pat_state *ps, struct gm_access w, const struct gm_repeat *rp, int64_t first,
+			    const struct window_plan *wp, const struct reuse_ctx *c, struct totals *t,
+			    struct gm_prediction *p, struct gm_prediction *q, struct gm_expr_error *err)
+{
+	int store = w.op == GM_OP_STORE;
+	double reach = c->alloc_pw > 0 ? (store ? KEEP_FILL_HI : KEEP_CLEAN_HI) * c->l2_bytes / c->alloc_pw : 0;
+	int64_t r = reach < 1e15 ? (int64_t)reach : (int64_t)1e15, dense = 0, sub = wp->ww < SUB_WARPS ? wp->ww : SUB_WARPS;
+	int64_t row = wp->wpb * wp->grid_x, d[64];
+	int nd = 0;
+	gm_status s = GM_OK;
+
+	ps->nks = 0;
+	if (r < 1)
+		return GM_OK;
+	if (!store) {
+		dense = r < LOOKBACK_WARPS ? r : LOOKBACK_WARPS;
+		dense = dense < first ? dense : first;
+		for (int64_t c0 = 0; c0 < dense && s == GM_OK; c0 += CHUNK_WARPS) {
+			int64_t c1 = c0 + CHUNK_WARPS < dense ? c0 + CHUNK_WARPS : dense;
+
+			s = add_set(ps, w, rp, first - c1, first - c0, (c0 + c1) / 2, 0, wp, t, p, q, err);
+		}
+	}
+	/* probe distances: powers of two past the dense chunks, and one and two rows of blocks */
+	for (int64_t x = 1; x <= r && nd < 60; x *= 2)
+		if (x > dense)
+			d[nd++] = x;
+	for (int k = 1; k <= 2; k++)
+		if (row * k > dense && row * k <= r && (row * k & (row * k - 1)) != 0)
+			d[nd++] = row * k;
+	qsort(d, (size_t)nd, sizeof(d[0]), cmp_i64);
+	for (int k = 0; k < nd && s == GM_OK; k++) {
+		int64_t b0 = first - d[k], b1 = first - d[k] + sub; /* behind: the first warps' partners */
+
+		b0 = b0 > 0 ? b0 : 0;
+		b1 = b1 < first ? b1 : first;
+		s = add_set(ps, w, rp, b0, b1, d[k], 1, wp, t, p, q, err);
+		if (store && s == GM_OK) {
+			int64_t a0 = first + d[k], a1 = first + d[k] + sub; /* ahead, past the window */
+
+			a0 = a0 > first + wp->ww ? a0 : first + wp->ww;
+			a1 = a1 < wp->warps ? a1 : wp->warps;
+			s = add_set(ps, w, rp, a0, a1, d[k], 1, wp, t, p, q, err);
+		}
+	}
+	return s;
+}
+
+/*
+ * One window: every pattern's warps, then (rules D6, D8) the warps its reuse
+ * is looked for in, judged by the DRAM bytes per warp the window moves before
+ * reuse; into tw[pi] with the loop scale fs[pi]. The per-pattern state
  * starts empty, so that a window's totals do not depend on which windows the
  * same state saw before (the windows may run on different threads).
  */
@@ -608,28 +851,57 @@ static gm_status one_window(struct pat_state *ps, const struct gm_launch_in *in,
 			    struct gm_expr_error *err)
 {
 	int64_t first = wp->nwin == 1 ? 0 : (int64_t)((double)k * (double)(wp->warps - wp->ww) / (wp->nwin - 1));
-	int64_t back = lookback_warps(in, wp->l2_bytes, first);
+	struct reuse_ctx c = { 0, wp->l2_bytes };
 	gm_status s = GM_OK;
 
 	for (int pi = 0; pi < in->npats && s == GM_OK; pi++) {
 		struct gm_access w = in->pats[pi];
 		struct gm_repeat rp = loops_evaluated(in, pi, &fs[pi]);
+		struct pat_state *x = &ps[pi];
+		int store = w.op == GM_OP_STORE;
 
 		memset(&tw[pi], 0, sizeof(tw[pi]));
 		memcpy(w.block, in->block, sizeof(w.block));
 		w.n_threads = in->n_threads;
-		ps[pi].nseen = 0;
-		ps[pi].nblk = 0;
-		ps[pi].cur_block = -1;
-		if (back > 0 && !ps[pi].per_warp && w.space == GM_SPACE_GLOBAL && w.op == GM_OP_LOAD) {
-			s = warps_of(&ps[pi], w, &rp, first - back, first, 1, wp->wpb, wp->grid_x, wp->atom, &tw[pi], p,
-				     q, err);
-			ps[pi].nseen = sort_unique(ps[pi].seen, ps[pi].nseen);
+		x->nks = 0;
+		x->nblk = 0;
+		x->cur_block = -1;
+		x->sub_mark = -1;
+		x->nsub = 0;
+		s = warps_of(x, w, &rp, first, first + wp->ww, NULL, wp->wpb, wp->grid_x, wp->atom, &tw[pi], p, q, err);
+		if (s != GM_OK || w.space != GM_SPACE_GLOBAL || x->per_warp) {
+			c.alloc_pw += tw[pi].read_bytes + tw[pi].write_bytes; /* closed warp by warp: no reuse */
+			continue;
 		}
+		/* the first warps' keys (sectors without their byte counts), then the window's DRAM bytes */
+		if (x->sub_mark < 0)
+			x->sub_mark = store ? x->nsectors : x->npieces;
+		if (reserve(&x->sub, &x->subcap, x->sub_mark) != GM_OK)
+			return GM_ERR_NOMEM;
+		for (int64_t j = 0; j < x->sub_mark; j++)
+			x->sub[j] = store ? x->sectors[j] >> 6 : x->pieces[j];
+		x->nsub = sort_unique(x->sub, x->sub_mark);
+		if (store) {
+			merge_sectors(x);
+			c.alloc_pw += (double)x->nsectors * GM_SECTOR_BYTES;
+		} else {
+			x->npieces = sort_unique(x->pieces, x->npieces);
+			c.alloc_pw += (double)x->npieces * wp->atom;
+		}
+	}
+	c.alloc_pw /= (double)(wp->ww > 0 ? wp->ww : 1);
+	for (int pi = 0; pi < in->npats && s == GM_OK; pi++) {
+		struct gm_access w = in->pats[pi];
+		struct gm_repeat rp = loops_evaluated(in, pi, &fs[pi]);
+		struct pat_state *x = &ps[pi];
+		int reuse = w.space == GM_SPACE_GLOBAL && !x->per_warp;
+
+		memcpy(w.block, in->block, sizeof(w.block));
+		w.n_threads = in->n_threads;
+		if (reuse && (w.op == GM_OP_LOAD || has_partial(x)))
+			s = build_sets(x, w, &rp, first, wp, &c, &tw[pi], p, q, err);
 		if (s == GM_OK)
-			s = warps_of(&ps[pi], w, &rp, first, first + wp->ww, 0, wp->wpb, wp->grid_x, wp->atom, &tw[pi],
-				     p, q, err);
-		close_window(&ps[pi], wp->atom, &tw[pi]);
+			close_window(x, wp->atom, &tw[pi], reuse ? &c : NULL);
 	}
 	return s;
 }

@@ -219,9 +219,13 @@ static void test_repeat2(void **state)
 }
 
 /*
- * Rule D6: warp w reads what warp w - 512 read (512 warps apart: beyond the
- * 256-warp window, inside the lookback). Every sampled window after the first
- * finds its pieces in L2; with an L2 too small for the warps between, none does.
+ * Rules D6 and D8: warp w reads what warp w - 512 read (512 warps apart:
+ * beyond the 256-warp window, inside the lookback). The window moves 256 B per
+ * warp from DRAM (128 B read, 128 B written): the lookback chunk that holds
+ * the readers, 384 warps back at its middle, is 98 KB of traffic away. With
+ * an L2 where that is under KEEP_CLEAN_LO x l2_bytes every sampled window
+ * after the first finds its pieces there; with one so small that nothing that
+ * far can stay (past KEEP_CLEAN_HI x l2_bytes) none does; in between, a share.
  */
 static void test_l2_reuse_across_windows(void **state)
 {
@@ -233,14 +237,46 @@ static void test_l2_reuse_across_windows(void **state)
 
 	(void)state;
 	launch_of("gid % (512*32)", 4, 1 << 22, pats, &in);
-	p.l2_bytes = 200e3; /* 781 warps back; the 64 KiB table with the output (128 KiB) past half of L2: no D7 */
+	p.l2_bytes = 200e3; /* 98 KB is 0.49 of it: kept; the 64 KiB table with the output past half of L2: no D7 */
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
 	assert_true(o.sampled);
-	assert_true(o.l2_footprint_bytes == 0);
 	assert_true(fabs(o.dram_read_bytes - all / 8) < 1); /* window 0 (warps 0-255) reads; 7 windows hit */
-	p.l2_bytes = 60e3; /* 234 warps of 256 B: + the window's 256, the reader 512 warps back is out of reach */
+	p.l2_bytes = 30e3; /* 1.1 x 30 KB reaches 128 warps back: the reader 512 warps back is out of reach */
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
 	assert_true(fabs(o.dram_read_bytes - all) < 1);
+	p.l2_bytes = 120e3; /* 98 KB is 0.82 of it: L2 keeps part */
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(o.dram_read_bytes > all / 8 + 1 && o.dram_read_bytes < all - 1);
+	assert_true(o.l2_footprint_bytes == 0);
+}
+
+/*
+ * Rule D8 for stores: threads [k 2P, k 2P + P) write the first 16 B of each
+ * 32 B sector of a chunk, threads P later the other 16 B. Near (P = 2^14
+ * threads, 512 warps, 192 KB apart in an L2 of 40 MB) the halves meet in L2:
+ * every sector is written once and nothing is read first; far (P = 2^23, past
+ * KEEP_FILL_HI) every half is read, then written as a whole sector.
+ */
+static void test_partial_sectors_far_apart(void **state)
+{
+	struct gm_profile p = prof();
+	struct gm_access pats[2];
+	struct gm_launch_in in;
+	struct gm_launch_out o;
+	double n = (double)(1 << 24), bytes = 4.0 * n;
+
+	(void)state;
+	p.l2_bytes = 40e6;
+	launch_of("gid", 4, 1 << 24, pats, &in);
+	pats[1].index = "(gid/32768)*32768 + ((gid%16384)/4)*8 + ((gid/16384)%2)*4 + gid%4";
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.dram_write_bytes - bytes) < 1e-3 * bytes);
+	assert_true(o.dram_fill_bytes < 1e-3 * bytes);
+	launch_of("gid", 4, 1 << 26, pats, &in);
+	pats[1].index = "(gid/16777216)*16777216 + ((gid%8388608)/4)*8 + ((gid/8388608)%2)*4 + gid%4";
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.dram_write_bytes - 2 * 4.0 * (1 << 26)) < 1e-3 * 4.0 * (1 << 26));
+	assert_true(fabs(o.dram_fill_bytes - 2 * 4.0 * (1 << 26)) < 1e-3 * 4.0 * (1 << 26));
 }
 
 /* A thread walking its own 64 KiB row (matvec v0): 64 of 16384 iterations evaluated, scaled, pieces once. */
@@ -775,6 +811,7 @@ int main(void)
 		cmocka_unit_test(test_repeat2),
 		cmocka_unit_test(test_l1_lines),
 		cmocka_unit_test(test_l2_reuse_across_windows),
+		cmocka_unit_test(test_partial_sectors_far_apart),
 		cmocka_unit_test(test_long_loop_sampled),
 		cmocka_unit_test(test_waves),
 		cmocka_unit_test(test_knee),
