@@ -83,6 +83,7 @@ struct pat_state {
 	int nks;
 	int64_t *sub, nsub, subcap; /* keys of the window's first SUB_WARPS warps (pieces / sectors) */
 	int64_t sub_mark;           /* entries of pieces / sectors those warps added */
+	int pieces_unique;          /* pieces are sorted and distinct already (one_window counted them) */
 };
 
 struct totals {
@@ -600,10 +601,11 @@ static void close_window(struct pat_state *ps, int atom, struct totals *t, const
 {
 	flush_block(ps, t);
 	if (ps->npieces)
-		load_pieces(ps, sort_unique(ps->pieces, ps->npieces), atom, t, c);
+		load_pieces(ps, ps->pieces_unique ? ps->npieces : sort_unique(ps->pieces, ps->npieces), atom, t, c);
 	if (ps->nsectors)
 		store_sectors(ps, atom, t, c);
 	ps->npieces = ps->nsectors = 0;
+	ps->pieces_unique = 0;
 }
 
 /* Warp number wi of the launch as blockIdx and warp-in-block. */
@@ -737,6 +739,16 @@ static gm_status warps_of(struct pat_state *ps, struct gm_access w, const struct
 	return s;
 }
 
+/* Pattern pi as the launch runs it: the launch's block shape and thread count. */
+static struct gm_access access_of(const struct gm_launch_in *in, int pi)
+{
+	struct gm_access w = in->pats[pi];
+
+	memcpy(w.block, in->block, sizeof(w.block));
+	w.n_threads = in->n_threads;
+	return w;
+}
+
 /* Global bytes one thread of the launch moves: every global pattern's accesses, loops counted. */
 static double global_bytes_per_thread(const struct gm_launch_in *in)
 {
@@ -855,14 +867,12 @@ static gm_status one_window(struct pat_state *ps, const struct gm_launch_in *in,
 	gm_status s = GM_OK;
 
 	for (int pi = 0; pi < in->npats && s == GM_OK; pi++) {
-		struct gm_access w = in->pats[pi];
+		struct gm_access w = access_of(in, pi);
 		struct gm_repeat rp = loops_evaluated(in, pi, &fs[pi]);
 		struct pat_state *x = &ps[pi];
 		int store = w.op == GM_OP_STORE;
 
 		memset(&tw[pi], 0, sizeof(tw[pi]));
-		memcpy(w.block, in->block, sizeof(w.block));
-		w.n_threads = in->n_threads;
 		x->nks = 0;
 		x->nblk = 0;
 		x->cur_block = -1;
@@ -886,18 +896,17 @@ static gm_status one_window(struct pat_state *ps, const struct gm_launch_in *in,
 			c.alloc_pw += (double)x->nsectors * GM_SECTOR_BYTES;
 		} else {
 			x->npieces = sort_unique(x->pieces, x->npieces);
+			x->pieces_unique = 1;
 			c.alloc_pw += (double)x->npieces * wp->atom;
 		}
 	}
 	c.alloc_pw /= (double)(wp->ww > 0 ? wp->ww : 1);
 	for (int pi = 0; pi < in->npats && s == GM_OK; pi++) {
-		struct gm_access w = in->pats[pi];
+		struct gm_access w = access_of(in, pi);
 		struct gm_repeat rp = loops_evaluated(in, pi, &fs[pi]);
 		struct pat_state *x = &ps[pi];
 		int reuse = w.space == GM_SPACE_GLOBAL && !x->per_warp;
 
-		memcpy(w.block, in->block, sizeof(w.block));
-		w.n_threads = in->n_threads;
 		if (reuse && (w.op == GM_OP_LOAD || has_partial(x)))
 			s = build_sets(x, w, &rp, first, wp, &c, &tw[pi], p, q, err);
 		if (s == GM_OK)
@@ -991,10 +1000,7 @@ static gm_status walk(struct pat_state *ps, const struct gm_launch_in *in, int a
 		return GM_ERR_NOMEM;
 	}
 	for (int pi = 0; pi < in->npats; pi++) {
-		struct gm_access w = in->pats[pi];
-
-		memcpy(w.block, in->block, sizeof(w.block));
-		w.n_threads = in->n_threads;
+		struct gm_access w = access_of(in, pi);
 		ps[pi].per_warp = w.space == GM_SPACE_GLOBAL && warp_invariant(&ps[pi], w, wp.wpb, wp.grid_x, warps, p, q);
 	}
 	if (warps <= (int64_t)wp.nwin * wp.ww) {
