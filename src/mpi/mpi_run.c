@@ -28,6 +28,7 @@
 
 #define JOIN_S 60.0
 #define SLACK_S 60.0
+#define ABORT_S 30
 #define DEFAULT_TIMEOUT_S 1800.0
 #define TAG_LEN 7101
 #define TAG_BLOCK 7102
@@ -75,6 +76,16 @@ static int wait_bounded(MPI_Request *req, double deadline)
 			usleep_(2000);
 	}
 	return 0;
+}
+
+/* End the whole job. Should MPI_Abort itself hang (Open MPI has had such races), the
+ * alarm's default action ends this rank and mpirun then ends the rest. */
+static void abort_job(int code)
+{
+	fflush(NULL);
+	alarm(ABORT_S);
+	MPI_Abort(MPI_COMM_WORLD, code);
+	exit(code);
 }
 
 static int test_hook_rank(const char *var)
@@ -348,12 +359,12 @@ int gm_mpi_run_main(const struct gm_run_args *a, int argc, char **argv)
 	gm_multi_init(&m);
 	if (!all || gm_multi_resize(&m, size)) {
 		fprintf(stderr, "error: rank %d: out of memory\n", rank);
-		MPI_Abort(MPI_COMM_WORLD, GM_EXIT_IO);
+		abort_job(GM_EXIT_IO);
 	}
 	MPI_Iallgather(&me, sizeof(me), MPI_BYTE, all, sizeof(me), MPI_BYTE, MPI_COMM_WORLD, &req);
 	if (wait_bounded(&req, now_s() + JOIN_S)) {
 		fprintf(stderr, "error: rank %d on %s: not every rank joined within %.0f s\n", rank, me.host, JOIN_S);
-		MPI_Abort(MPI_COMM_WORLD, GM_EXIT_CUDA);
+		abort_job(GM_EXIT_CUDA);
 	}
 	if (check_versions(all, size, rank)) {
 		MPI_Finalize();
@@ -384,6 +395,10 @@ int gm_mpi_run_main(const struct gm_run_args *a, int argc, char **argv)
 	m.pl[rank].rank = rank;
 	run_rank(a, argc, argv, &me, why, timeout_s, &m.pl[rank], &m.runs[rank]);
 	m.pl[rank].rank = rank;
+	/* From here a SIGTERM (mpirun ending the job after MPI_Abort) ends the rank at once:
+	 * a rank that caught it and kept waiting could hold the whole job. */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
 	if (test_hook_rank("GPUMEM_MPI_TEST_HANG") == rank && rank != 0)
 		for (;;)
 			pause();
@@ -398,14 +413,11 @@ int gm_mpi_run_main(const struct gm_run_args *a, int argc, char **argv)
 		m.wall_s = now_s() - t0;
 		code = gm_multi_finish(&m, a->json_path, GM_FLEET_DEFAULT_K);
 		if (missing) {
-			fflush(NULL);
 			free(all);
 			gm_multi_release(&m);
-			MPI_Abort(MPI_COMM_WORLD, GM_EXIT_CASE_FAILED);
+			abort_job(GM_EXIT_CASE_FAILED);
 		}
 	}
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
 	free(all);
 	gm_multi_release(&m);
 	MPI_Finalize();
