@@ -4,6 +4,7 @@
 # Stages: env tests quick suite full cli state sanitize (memcheck, racecheck, initcheck) initcheck probe ncu
 #         spec report peers nvtx ncu_gemm explain sass counters selftest calibrate suite_profile ncu_counters
 #         counters_dram counters_tools round_trips unseen ncu_pairs l2_lines l2_distance ncu_l2_hits
+#         partial_writes strided_lines
 # BUILD_DIR is the build folder or what scripts/carry_gpu.sh packed (the binaries only).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -208,6 +209,47 @@ stage_l2_distance() {
       echo "=== $kind P=$P: explain --run --n 268435456 --op $op '$e'"
       "$bin" explain --run --n 268435456 --op $op "${prof[@]}" "$e" 2>&1 | grep -E "^launch|DRAM bytes|launch model|launch DRAM|error"
     done
+  done
+}
+
+# Sectors written in pieces (MODEL.md 7.5, the naive transposes): k pieces of 32/k bytes a sector from k warps of
+# one block; 8 pieces P threads apart; lines completed by the 32 warps of a block (v0_naive's stores, lines
+# contiguous) at offsets 0, 8 and 3 floats.
+stage_partial_writes() {
+  local prof=() k g P o e
+  [ -f "$W/profile-calibrate.json" ] && prof=(--profile "$W/profile-calibrate.json")
+  pw() { echo "=== $1: explain --run --n 268435456 --op store ${3:+--block $3 }'$2'"
+         "$bin" explain --run --n 268435456 --op store ${3:+--block $3} "${prof[@]}" "$2" 2>&1 |
+           grep -E "DRAM bytes|launch model|launch DRAM|error"; }
+  for k in 1 2 4 8; do
+    g=$((8 / k))
+    pw "pieces k=$k" "(gid/256)*256 + (((gid/32)%8/$k)*$((4 * k)) + (gid%32)/$g)*8 + ((gid/32)%8%$k)*$g + gid%$g"
+  done
+  for P in 256 2048 16384 131072 1048576; do
+    pw "8 pieces P=$P" "(gid/$((8 * P)))*$((8 * P)) + (gid%$P)*8 + (gid/$P)%8"
+  done
+  for o in 0 8 3; do
+    pw "lines by 32 warps +$o" "(gid/1024)*1024 + (gid%32)*32 + (gid/32)%32 + $o" 1024
+  done
+}
+
+# v0_naive's stores and matvec.t0's loads as one access a thread, rows R floats apart: does the loss follow the
+# row pitch (L2 sets) rather than the sharing? stores: block b = gid/1024 of 512 x 512, lanes on 32 rows, warps
+# on 32 columns; loads: warp w of 16384 reads column w of 32 rows a step, steps in launch order.
+stage_strided_lines() {
+  local prof=() R e
+  [ -f "$W/profile-calibrate.json" ] && prof=(--profile "$W/profile-calibrate.json")
+  for R in 16384 16416 16392 16385 16896 24576; do
+    e="(((gid/1024)%512)*32 + gid%32)*$R + ((gid/1024)/512)*32 + (gid/32)%32"
+    echo "=== naive store R=$R: explain --run --n 268435456 --op store --block 1024 '$e'"
+    "$bin" explain --run --n 268435456 --op store --block 1024 "${prof[@]}" "$e" 2>&1 |
+      grep -E "DRAM bytes|launch model|launch DRAM|error"
+  done
+  for R in 16384 16416 16392; do
+    e="((gid/524288)*32 + gid%32)*$R + (gid/32)%16384"
+    echo "=== column load R=$R: explain --run --n 268435456 --op load '$e'"
+    "$bin" explain --run --n 268435456 --op load "${prof[@]}" "$e" 2>&1 |
+      grep -E "DRAM bytes|launch model|launch DRAM|error"
   done
 }
 

@@ -19,6 +19,11 @@
  *                    the round trip when L2 serves the loads
  *   l2_lines_gps     copy.lines_b4 (that table, lanes 128 B apart): the rate
  *                    L2 looks up the lines of requests (rule L3)
+ *   l2_part_lines_gps, l2_merge_lines_gps
+ *                    copy.scatter_blocks_b4 and copy.scatter_b4 (4 B stores, 8
+ *                    pieces a sector from 8 blocks / from the 8 warps of one
+ *                    block): the rates L2 takes lines written partly, not
+ *                    merged and merged (rule L4)
  *   *_latency_ns     the latency family (information only)
  * The two stride rates are rates of the 64 B pieces DRAM reads: the case's
  * time less its stores at write_gbs and the turnaround the copy rate implies.
@@ -30,7 +35,8 @@
 
 const char *const gm_calibrate_selectors[] = {
 	"copy.read_b16_tile4", "copy.write_b16_tile4", "copy.v8_b4_tile4", "stride.b16_s008",
-	"stride.b16_s032", "copy.v0_b4", "copy.v1_b8", "copy.table_b4", "copy.lines_b4", "hierarchy",
+	"stride.b16_s032", "copy.v0_b4", "copy.v1_b8", "copy.table_b4", "copy.lines_b4", "copy.scatter_b4",
+	"copy.scatter_blocks_b4", "hierarchy",
 	"latency.l2_004m", "latency.hbm_128m", NULL,
 };
 
@@ -185,6 +191,54 @@ static void lines_of_l2(const struct gm_run_result *r, struct gm_profile *p)
 		p->l2_lines_gps = o.l2_lines / (tb * 1e6);
 }
 
+/*
+ * The time a case left for its L2 line lookups: its time with the latency
+ * (knee) taken out, less what its other lines cost at l2_lines_gps. 0 when
+ * DRAM or latency explain the case, or nothing is left.
+ */
+static double lines_time_left(const struct gm_case_result *c, const struct gm_profile *p,
+			      const struct gm_launch_out *o)
+{
+	double t = c->ms.median, other;
+
+	if (!(o->t_waves_ms < t) || !(p->l2_lines_gps > 0))
+		return 0;
+	t = p->knee > 0 && o->t_waves_ms > 0 ? latency_at(t, o->t_waves_ms, p->knee) : t;
+	other = (o->l2_lines - o->l2_part_lines - o->l2_merged_lines) / p->l2_lines_gps / 1e6;
+	if (!(t > o->t_dram_ms) || !(t > other))
+		return 0;
+	return t - other;
+}
+
+/*
+ * copy.scatter_blocks_b4 and copy.scatter_b4 (rule L4): each 32 B sector
+ * stored in 8 pieces of 4 B, 8 lines a request. In the first the pieces come
+ * from 8 blocks, each line written partly is taken on its own: the line time
+ * left over its lines gives l2_part_lines_gps. In the second the 8 warps of
+ * one block write the same lines: its first lines at that rate, the rest
+ * merged, give l2_merge_lines_gps. Optional: both or neither.
+ */
+static void partial_lines_of_l2(const struct gm_run_result *r, struct gm_profile *p)
+{
+	const struct gm_case_result *cb, *cm;
+	struct gm_launch_out ob, om;
+	double tb, tm;
+
+	p->l2_part_lines_gps = p->l2_merge_lines_gps = 0;
+	if (!(cb = viewed(r, "copy.scatter_blocks_b4", p, &ob)) || !(cm = viewed(r, "copy.scatter_b4", p, &om)) ||
+	    !(ob.l2_part_lines > 0) || !(om.l2_merged_lines > 0))
+		return;
+	if (!((tb = lines_time_left(cb, p, &ob)) > 0) || !((tm = lines_time_left(cm, p, &om)) > 0))
+		return;
+	p->l2_part_lines_gps = ob.l2_part_lines / (tb * 1e6);
+	tm -= om.l2_part_lines / p->l2_part_lines_gps / 1e6;
+	if (!(tm > 0)) {
+		p->l2_part_lines_gps = 0;
+		return;
+	}
+	p->l2_merge_lines_gps = om.l2_merged_lines / (tm * 1e6);
+}
+
 static gm_status need_derived(const struct gm_run_result *r, const char *name, double *out, char *why,
 			      size_t n)
 {
@@ -229,6 +283,7 @@ gm_status gm_profile_from_run(const struct gm_run_result *r, struct gm_profile *
 	one_per_thread(r, p);
 	one_per_thread_l2(r, p);
 	lines_of_l2(r, p);
+	partial_lines_of_l2(r, p);
 	p->dram_latency_ns = derived(r, "latency.hbm_128m_ns");
 	p->l2_latency_ns = derived(r, "latency.l2_004m_ns");
 	if (!(p->read_half_gbs > 0) || !(p->read_sparse_gbs > 0)) {

@@ -34,6 +34,10 @@ static const struct {
 	{ COPY_WRITE, 16, 8, 1, 0, "write_b16_ilp8_cs", "write-only stream, 16 B, 8 in flight, streaming hint" },
 	{ COPY_ONE_L2, 4, 1, 0, 0, "table_b4", "copy, 4 B per thread, one element per thread from a 4 MiB table (L2)" },
 	{ COPY_LINES_L2, 4, 1, 0, 0, "lines_b4", "as table_b4, lanes 128 B apart: 32 lines of L2 a request" },
+	{ COPY_SCATTER, 4, 1, 0, 0, "scatter_b4",
+	  "copy, 4 B per thread, the 32 warps of a block each store into the same 32 lines (lanes 128 B apart)" },
+	{ COPY_SCATTER_BLOCKS, 4, 1, 0, 0, "scatter_blocks_b4",
+	  "copy, 4 B per thread, the 8 pieces of each sector stored by 8 consecutive blocks (lanes 32 B apart)" },
 	{ COPY_MEMCPY, 16, 1, 0, 1, "memcpy_d2d", "cudaMemcpyAsync device-to-device (reference)" },
 };
 
@@ -57,7 +61,8 @@ static int copy_enumerate(struct gm_case *out, int max)
 		if (mode == COPY_MEMCPY)
 			continue;
 		/* copy_one, copy_one_table: one element per thread, no loop (rule T2) */
-		c->round_trips = mode == COPY_ONE || mode == COPY_ONE_L2 || mode == COPY_LINES_L2;
+		c->round_trips = mode == COPY_ONE || mode == COPY_ONE_L2 || mode == COPY_LINES_L2 ||
+				 mode == COPY_SCATTER || mode == COPY_SCATTER_BLOCKS;
 		/* first access of warp 0: a tile block owns ilp * 256 elements */
 		char table[64];
 		const char *idx = mode >= COPY_TILE && mode <= WRITE_TILE ? "bx*4*bdx + tid" : "bx*bdx + tid";
@@ -68,6 +73,19 @@ static int copy_enumerate(struct gm_case *out, int max)
 			idx = table;
 		if (mode != COPY_WRITE && mode != WRITE_TILE)
 			gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, eb, 256, 1, 0, "%s", idx);
+		if (mode == COPY_SCATTER) {
+			gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, 4, COPY_SCATTER_BLOCK, 1, 0,
+					    "bx*bdx + tid");
+			gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, 4, COPY_SCATTER_BLOCK, 1, 0,
+					    "bx*1024 + (tid%%32)*32 + tid/32");
+			continue;
+		}
+		if (mode == COPY_SCATTER_BLOCKS) {
+			gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, 4, COPY_BLOCK, 1, 0, "bx*bdx + tid");
+			gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, 4, COPY_BLOCK, 1, 0,
+					    "(bx/8)*2048 + tid*8 + bx%%8");
+			continue;
+		}
 		if (mode != COPY_READ && mode != READ_TILE)
 			gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, eb, 256, 1, 0, "%s",
 					    mode == COPY_ONE_L2 || mode == COPY_LINES_L2 ? "bx*bdx + tid" : idx);

@@ -38,6 +38,9 @@ static void print_launch(const struct gm_access *a, int64_t n, const struct gm_p
 	printf("  L1 requests       %.4g (%.4g sectors)\n", o->requests, o->l1_sectors);
 	printf("  L2 sectors        %.4g (loads %.4g, stores %.4g; %.4g partly written)\n", o->l2_sectors,
 	       o->l2_load_sectors, o->l2_store_sectors, o->partial_store_sectors);
+	if (o->l2_part_lines + o->l2_merged_lines > 0)
+		printf("  L2 partial lines  %.4g written partly: %.4g new to their block, %.4g merged (rule L4)\n",
+		       o->l2_part_lines + o->l2_merged_lines, o->l2_part_lines, o->l2_merged_lines);
 	printf("  DRAM bytes        read %.4g, written %.4g (read density %.2f)", o->dram_read_bytes,
 	       o->dram_write_bytes, o->read_density);
 	if (o->l2_reuse_bytes - o->l2_footprint_bytes > 0)
@@ -77,6 +80,8 @@ static json_t *launch_json(int64_t n, const struct gm_profile *p, const struct g
 	json_object_set_new(j, "l2_footprint_bytes", json_real(o->l2_footprint_bytes));
 	json_object_set_new(j, "t_l2_ms", json_real(o->t_l2_ms));
 	json_object_set_new(j, "l2_lines", json_real(o->l2_lines));
+	json_object_set_new(j, "l2_part_lines", json_real(o->l2_part_lines));
+	json_object_set_new(j, "l2_merged_lines", json_real(o->l2_merged_lines));
 	json_object_set_new(j, "t_l1_ms", json_real(o->t_l1_ms));
 	json_object_set_new(j, "t_latency_ms", json_real(o->t_waves_ms));
 	json_object_set_new(j, "t_bandwidth_ms", json_real(o->t_bandwidth_ms));

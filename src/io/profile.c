@@ -44,6 +44,8 @@ static const struct {
 	{ "wave_ns", offsetof(struct gm_profile, wave_ns), 0, 0 },
 	{ "wave_l2_ns", offsetof(struct gm_profile, wave_l2_ns), 0, 0 },
 	{ "l2_lines_gps", offsetof(struct gm_profile, l2_lines_gps), 0, 0 },
+	{ "l2_part_lines_gps", offsetof(struct gm_profile, l2_part_lines_gps), 0, 0 },
+	{ "l2_merge_lines_gps", offsetof(struct gm_profile, l2_merge_lines_gps), 0, 0 },
 	{ "knee", offsetof(struct gm_profile, knee), 0, 0 },
 	{ "dram_latency_ns", offsetof(struct gm_profile, dram_latency_ns), 0, 0 },
 	{ "l2_latency_ns", offsetof(struct gm_profile, l2_latency_ns), 0, 0 },

@@ -23,6 +23,13 @@
  *   lines_b4     the same table, lanes 128 B apart (out[i] = in[(32 i) % 2^20]):
  *                every load request touches 32 lines that L2 holds, where the
  *                launch model measures the rate L2 looks up lines.
+ *   scatter_b4   one 4 B element per thread, blocks of 1024: the 32 warps of a block
+ *                each store one element into each of the same 32 lines (lanes 128 B
+ *                apart), where the launch model measures what a line written partly
+ *                that L2 merges with the block's earlier writes costs.
+ *   scatter_blocks_b4  4 B elements, the 8 pieces of each sector from 8 consecutive
+ *                blocks (lanes 32 B apart): what a line written partly costs when
+ *                nothing merges it.
  *   memcpy_d2d   cudaMemcpyAsync, the reference every version is compared with.
  */
 #include "kernels/common.cuh"
@@ -73,6 +80,15 @@ __global__ void copy_one_table(const T *__restrict__ in, T *__restrict__ out, si
 	size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
 	if (i < n)
 		out[i] = in[(i * STEP) & (COPY_TABLE_ELEMS - 1)];
+}
+
+/* scatter_b4, scatter_blocks_b4: 4 B elements stored in pieces (shapes.h). */
+template <size_t S, size_t K>
+__global__ void copy_scatter(const uint32_t *__restrict__ in, uint32_t *__restrict__ out, size_t n)
+{
+	size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+	if (i < n)
+		out[(i / (K * S)) * (K * S) + (i % S) * K + (i / S) % K] = in[i];
 }
 
 /* Loads and stores with or without the streaming (evict-first) cache hint. */
@@ -268,7 +284,15 @@ static void launch_typed(struct copy_state *s)
 	else if (s->mode == COPY_LINES_L2)
 		copy_one_table<T, 32><<<gm_blocks_for(s->n, COPY_BLOCK), COPY_BLOCK, 0, gm_stream()>>>(
 			(const T *)s->in, (T *)s->out, s->n);
-	else if (s->mode >= COPY_TILE)
+	else if (s->mode == COPY_SCATTER)
+		copy_scatter<COPY_SCATTER_S, COPY_SCATTER_K>
+			<<<gm_blocks_for(s->n, COPY_SCATTER_BLOCK), COPY_SCATTER_BLOCK, 0, gm_stream()>>>(
+			(const uint32_t *)s->in, (uint32_t *)s->out, s->n);
+	else if (s->mode == COPY_SCATTER_BLOCKS)
+		copy_scatter<COPY_SCATTER_BLOCKS_S, COPY_SCATTER_BLOCKS_K>
+			<<<gm_blocks_for(s->n, COPY_BLOCK), COPY_BLOCK, 0, gm_stream()>>>(
+			(const uint32_t *)s->in, (uint32_t *)s->out, s->n);
+	else if (s->mode >= COPY_TILE && s->mode <= WRITE_TILE)
 		s->ilp == 8 ? launch_tile<T, 8>(s) : launch_tile<T, 4>(s);
 	else if (s->ilp == 8)
 		s->hint ? launch_ilp<T, 8, true>(s) : launch_ilp<T, 8, false>(s);
@@ -358,6 +382,13 @@ static gm_status copy_prepare(const struct gm_case *c, const struct gm_run_cfg *
 	s->ilp = (int)gm_case_param(c, "ilp", 1);
 	s->hint = (int)gm_case_param(c, "streaming", 0);
 	s->n = cfg->array_bytes / s->eb;
+	if (s->mode == COPY_SCATTER || s->mode == COPY_SCATTER_BLOCKS) {
+		/* whole groups of K x S elements (1024 and 2048), so that the scatter is a permutation */
+		s->eb = 4;
+		s->n -= s->n % 2048;
+		if (!s->n)
+			s->n = 2048;
+	}
 	s->seed = cfg->seed;
 	s->dev = cfg->dev;
 	s->grid = gm_resident_blocks(cfg->dev, COPY_BLOCK);
@@ -380,6 +411,16 @@ struct table_map {
 	__host__ __device__ long long operator()(size_t d) const
 	{
 		return (long long)((d * step) & (COPY_TABLE_ELEMS - 1));
+	}
+};
+
+/* The scatters: output element d holds input element i, d = (i/KS)*KS + (i%S)*K + (i/S)%K. */
+struct scatter_inverse {
+	size_t s, k;
+	__host__ __device__ long long operator()(size_t d) const
+	{
+		size_t g = d % (k * s);
+		return (long long)(d - g + (g % k) * s + g / k);
 	}
 };
 
@@ -448,6 +489,14 @@ static gm_status copy_verify(void *state, char *why, size_t n)
 		table_map m = { s->mode == COPY_LINES_L2 ? (size_t)32 : (size_t)1 };
 
 		return gm_validate(s->out, nwords, gm_make_gather(m, s->eb / 4, s->seed), s->seed, s->dev, why, n);
+	}
+	if (s->mode == COPY_SCATTER || s->mode == COPY_SCATTER_BLOCKS) {
+		scatter_inverse m = { (size_t)COPY_SCATTER_S, (size_t)COPY_SCATTER_K };
+
+		if (s->mode == COPY_SCATTER_BLOCKS)
+			m = scatter_inverse{ (size_t)COPY_SCATTER_BLOCKS_S, (size_t)COPY_SCATTER_BLOCKS_K };
+
+		return gm_validate(s->out, nwords, gm_make_gather(m, 1, s->seed), s->seed, s->dev, why, n);
 	}
 	return gm_validate(s->out, nwords, gm_make_gather(gm_identity_map(), s->eb / 4, s->seed),
 			   s->seed, s->dev, why, n);

@@ -10,11 +10,22 @@
 
 /* copy: case param "mode" */
 enum { COPY_ONE = 0, COPY_ILP = 1, COPY_READ = 2, COPY_WRITE = 3, COPY_MEMCPY = 4,
-       COPY_TILE = 5, READ_TILE = 6, WRITE_TILE = 7, COPY_ONE_L2 = 8, COPY_LINES_L2 = 9 };
+       COPY_TILE = 5, READ_TILE = 6, WRITE_TILE = 7, COPY_ONE_L2 = 8, COPY_LINES_L2 = 9,
+       COPY_SCATTER = 10, COPY_SCATTER_BLOCKS = 11 };
 #define COPY_BLOCK 256
 /* COPY_ONE_L2: out[i] = in[i % COPY_TABLE_ELEMS], a 4 MiB table of 4 B elements that stays in L2;
    COPY_LINES_L2: out[i] = in[(i * 32) % COPY_TABLE_ELEMS], each lane of a warp in its own line of it */
 #define COPY_TABLE_ELEMS (1 << 20)
+/* The scatters store 4 B elements in pieces: out[(i/KS)*KS + (i%S)*K + (i/S)%K] = in[i], KS = K x S.
+   COPY_SCATTER (S = K = 32, blocks of 1024): the 32 warps of a block each write one element into each of
+   the same 32 lines (lanes 128 B apart), a naive transpose's stores in one block;
+   COPY_SCATTER_BLOCKS (S = 256, K = 8, blocks of 256): the 8 pieces of a sector from 8 consecutive blocks,
+   lanes 32 B apart (8 lines a request). */
+#define COPY_SCATTER_S 32
+#define COPY_SCATTER_K 32
+#define COPY_SCATTER_BLOCK 1024
+#define COPY_SCATTER_BLOCKS_S 256
+#define COPY_SCATTER_BLOCKS_K 8
 
 /* stride: blockDim.x, and each block's tiles of STRIDE_ILP * blockDim.x elements */
 #define STRIDE_BLOCK 256

@@ -639,7 +639,75 @@ static void test_from_run_knee(void **state)
 	assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
 	assert_true(fabs(p.l2_lines_gps - 60) < 1e-6);
 	assert_true(fabs(p.wave_l2_ns - 500) < 1e-3);
+	assert_true(p.l2_part_lines_gps == 0 && p.l2_merge_lines_gps == 0); /* no scatter cases in the run */
+	/* copy.scatter_blocks_b4 and copy.scatter_b4 timed with planted partial-line rates (rule L4) */
+	{
+		struct gm_case_result *cb = add_case(&r, "copy.scatter_blocks_b4", 1, bytes);
+		struct gm_case_result *cm = add_case(&r, "copy.scatter_b4", 1, bytes);
+
+		p.l2_part_lines_gps = 20;
+		p.l2_merge_lines_gps = 50;
+		assert_int_equal(gm_launch_predict_case(cb, &p), GM_OK);
+		assert_int_equal(gm_launch_predict_case(cm, &p), GM_OK);
+		assert_string_equal(cb->launch_limited_by, "L2");
+		assert_string_equal(cm->launch_limited_by, "L2");
+		cb->ms.median = cb->launch_ms;
+		cb->value.median = cb->gbs_median = bytes / (cb->launch_ms * 1e-3) / 1e9;
+		cm->ms.median = cm->launch_ms;
+		cm->value.median = cm->gbs_median = bytes / (cm->launch_ms * 1e-3) / 1e9;
+		assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
+		assert_true(fabs(p.l2_part_lines_gps - 20) < 1e-6);
+		assert_true(fabs(p.l2_merge_lines_gps - 50) < 1e-6);
+		assert_true(fabs(p.l2_lines_gps - 60) < 1e-6);
+	}
 	gm_result_release(&r);
+}
+
+/*
+ * Rule L4: the lines a store request writes partly are merged in L2 when its
+ * block wrote them before (the warps of one block filling the same lines), else
+ * each is taken on its own; without the two rates, rule L2 (two operations a
+ * partly written sector).
+ */
+static void test_partial_lines(void **state)
+{
+	struct gm_profile p = prof();
+	struct gm_access pats[2];
+	struct gm_launch_in in;
+	struct gm_launch_out o;
+	const int64_t n = (int64_t)1 << 22, warps = n / 32;
+	double t_old;
+
+	(void)state;
+	launch_of("gid", 4, n, pats, &in);
+	/* 8 warps of a block store one 4 B piece into each of the same 32 sectors (8 lines a request) */
+	pats[1].index = "(gid/256)*256 + (gid%32)*8 + (gid/32)%8";
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	t_old = o.t_l2_ms;
+	assert_true(fabs(o.l2_part_lines - 8.0 * warps / 8) < 1e-6 * warps); /* each block's first warp */
+	assert_true(fabs(o.l2_merged_lines - 8.0 * warps * 7 / 8) < 1e-6 * warps);
+	assert_true(fabs(o.l2_store_bytes - 4.0 * n) < 1e-6 * n);
+	p.l2_lines_gps = 1000;
+	p.l2_part_lines_gps = 1;
+	p.l2_merge_lines_gps = 2;
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(o.l2_by_lines);
+	assert_true(fabs(o.t_l2_ms - ((1.0 * warps) / 1000 + 1.0 * warps / 1 + 7.0 * warps / 2) / 1e6) <
+		    1e-9 * o.t_l2_ms);
+	/* the same pieces from 8 consecutive blocks: nothing merges */
+	pats[1].index = "(gid/2048)*2048 + (gid%256)*8 + (gid/256)%8";
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.l2_part_lines - 8.0 * warps) < 1e-6 * warps);
+	assert_true(o.l2_merged_lines == 0);
+	/* whole sectors: no partial line */
+	pats[1].index = "gid";
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(o.l2_part_lines == 0 && o.l2_merged_lines == 0);
+	/* without the two rates, rule L2 as before */
+	p = prof();
+	pats[1].index = "(gid/256)*256 + (gid%32)*8 + (gid/32)%8";
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(o.t_l2_ms == t_old);
 }
 
 /* Rule L3: a request whose 32 lanes fall in 32 lines L2 holds costs L2 32 line lookups. */
@@ -818,6 +886,7 @@ int main(void)
 		cmocka_unit_test(test_threads_same),
 		cmocka_unit_test(test_footprint_in_l2),
 		cmocka_unit_test(test_l2_lines),
+		cmocka_unit_test(test_partial_lines),
 		cmocka_unit_test(test_sampled_fast),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_profile_json),
