@@ -48,10 +48,10 @@ struct gm_profile {
 	double l2_write_gbs;      /* L2 write (footprint in L2) */
 	double l1_gbs;            /* L1 hits, read, whole device */
 	double l2_lines_gps;      /* line requests L2 looks up, 1e9 a second (copy.lines_b4); 0 = unknown */
-	double l2_part_lines_gps; /* store lines written partly, not merged with the block's earlier writes:
-				     1e9 a second (copy.scatter_blocks_b4, rule L4); 0 = unknown (rule L2) */
-	double l2_merge_lines_gps; /* store lines written partly that the same block wrote just before (merged in
-				     L2), 1e9 a second (copy.scatter_b4, rule L4); 0 = unknown (rule L2) */
+	double l2_merge_lines_gps; /* store lines a request writes partly, 1e9 a second (copy.scatter_b4:
+				     the 32 warps of a block filling 32 lines; rule L4); 0 = unknown (rule L2) */
+	double l2_part_sectors_gps; /* partly written sectors another block running beside it wrote last, merged
+				     one by one, 1e9 a second (copy.scatter_blocks_b4; rule L4); 0 = unknown (rule L2) */
 	int threads_per_sm;       /* resident threads per SM at most (0 = unknown) */
 	double wave_ns;           /* one wave of resident threads that each load and store one element
 				     and end (copy.v0_b4): the loaded round trip; 0 = unknown */
@@ -115,8 +115,10 @@ struct gm_launch_out {
 	double l2_sectors;            /* sum of the two above */
 	double partial_store_sectors; /* store sectors written partly by a warp */
 	double l2_store_bytes;        /* bytes the stores carry to L2 */
-	double l2_part_lines;         /* store lines with a partly written sector the block had not written (L4) */
-	double l2_merged_lines;       /* ... that the same block wrote before: merged in L2 (L4) */
+	double l2_partial_lines[5];   /* store lines written partly, by how many of their sectors another block of
+					 the window wrote last (0-4; rule L4) */
+	double l2_part_lines;         /* of them, those with such sectors (x >= 1) */
+	double l2_merged_lines;       /* the others (x = 0) */
 	double smem_wavefronts;
 	double dram_read_bytes;
 	double dram_write_bytes;

@@ -19,11 +19,11 @@
  *                    the round trip when L2 serves the loads
  *   l2_lines_gps     copy.lines_b4 (that table, lanes 128 B apart): the rate
  *                    L2 looks up the lines of requests (rule L3)
- *   l2_part_lines_gps, l2_merge_lines_gps
- *                    copy.scatter_blocks_b4 and copy.scatter_b4 (4 B stores, 8
- *                    pieces a sector from 8 blocks / from the 8 warps of one
- *                    block): the rates L2 takes lines written partly, not
- *                    merged and merged (rule L4)
+ *   l2_merge_lines_gps, l2_part_sectors_gps
+ *                    copy.scatter_b4 and copy.scatter_blocks_b4 (4 B stores in
+ *                    pieces: the warps of one block fill the same lines / 8
+ *                    blocks fill each sector): the rates L2 takes lines written
+ *                    partly, and sectors another running block wrote last (L4)
  *   *_latency_ns     the latency family (information only)
  * The two stride rates are rates of the 64 B pieces DRAM reads: the case's
  * time less its stores at write_gbs and the turnaround the copy rate implies.
@@ -211,32 +211,38 @@ static double lines_time_left(const struct gm_case_result *c, const struct gm_pr
 }
 
 /*
- * copy.scatter_blocks_b4 and copy.scatter_b4 (rule L4): each 32 B sector
- * stored in 8 pieces of 4 B, 8 lines a request. In the first the pieces come
- * from 8 blocks, each line written partly is taken on its own: the line time
- * left over its lines gives l2_part_lines_gps. In the second the 8 warps of
- * one block write the same lines: its first lines at that rate, the rest
- * merged, give l2_merge_lines_gps. Optional: both or neither.
+ * copy.scatter_b4 and copy.scatter_blocks_b4 (rule L4): 4 B stores, every
+ * line written in pieces. In the first the 32 warps of a block fill the same
+ * 32 lines: the line time left over its lines gives l2_merge_lines_gps. In the
+ * second the 8 pieces of each sector come from 8 consecutive blocks, 4 sectors
+ * a line: the sectors other blocks wrote last, over the time its merged lines
+ * leave, give l2_part_sectors_gps. Optional: both or neither.
  */
 static void partial_lines_of_l2(const struct gm_run_result *r, struct gm_profile *p)
 {
 	const struct gm_case_result *cb, *cm;
 	struct gm_launch_out ob, om;
-	double tb, tm;
+	double tb, tm, x = 0;
 
-	p->l2_part_lines_gps = p->l2_merge_lines_gps = 0;
-	if (!(cb = viewed(r, "copy.scatter_blocks_b4", p, &ob)) || !(cm = viewed(r, "copy.scatter_b4", p, &om)) ||
-	    !(ob.l2_part_lines > 0) || !(om.l2_merged_lines > 0))
+	p->l2_part_sectors_gps = p->l2_merge_lines_gps = 0;
+	if (!(cm = viewed(r, "copy.scatter_b4", p, &om)) || !(cb = viewed(r, "copy.scatter_blocks_b4", p, &ob)) ||
+	    !(om.l2_merged_lines > 0) || om.l2_part_lines > 0 || !(ob.l2_part_lines > 0))
 		return;
-	if (!((tb = lines_time_left(cb, p, &ob)) > 0) || !((tm = lines_time_left(cm, p, &om)) > 0))
+	if (!((tm = lines_time_left(cm, p, &om)) > 0) || !((tb = lines_time_left(cb, p, &ob)) > 0))
 		return;
-	p->l2_part_lines_gps = ob.l2_part_lines / (tb * 1e6);
-	tm -= om.l2_part_lines / p->l2_part_lines_gps / 1e6;
-	if (!(tm > 0)) {
-		p->l2_part_lines_gps = 0;
+	p->l2_merge_lines_gps = om.l2_merged_lines / (tm * 1e6);
+	tb -= ob.l2_merged_lines / p->l2_merge_lines_gps / 1e6;
+	for (int k = 1; k < 5; k++)
+		x += k * ob.l2_partial_lines[k];
+	/* the lines with sectors of other blocks take their sector merges (slower than a lookup, or the case
+	   measures nothing) */
+	if (!(tb > 0) || !(x / (tb * 1e6) < ob.l2_part_lines / (tb * 1e6) * 1e9)) {
+		p->l2_merge_lines_gps = 0;
 		return;
 	}
-	p->l2_merge_lines_gps = om.l2_merged_lines / (tm * 1e6);
+	p->l2_part_sectors_gps = x / (tb * 1e6);
+	if (!(1.0 / p->l2_merge_lines_gps < x / ob.l2_part_lines / p->l2_part_sectors_gps))
+		p->l2_part_sectors_gps = p->l2_merge_lines_gps = 0; /* the merges would not show: no rate */
 }
 
 static gm_status need_derived(const struct gm_run_result *r, const char *name, double *out, char *why,

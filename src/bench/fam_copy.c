@@ -71,8 +71,6 @@ static int copy_enumerate(struct gm_case *out, int max)
 			 COPY_TABLE_ELEMS);
 		if (mode == COPY_ONE_L2 || mode == COPY_LINES_L2)
 			idx = table;
-		if (mode != COPY_WRITE && mode != WRITE_TILE)
-			gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, eb, 256, 1, 0, "%s", idx);
 		if (mode == COPY_SCATTER) {
 			gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, 4, COPY_SCATTER_BLOCK, 1, 0,
 					    "bx*bdx + tid");
@@ -86,6 +84,8 @@ static int copy_enumerate(struct gm_case *out, int max)
 					    "(bx/8)*2048 + tid*8 + bx%%8");
 			continue;
 		}
+		if (mode != COPY_WRITE && mode != WRITE_TILE)
+			gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, eb, 256, 1, 0, "%s", idx);
 		if (mode != COPY_READ && mode != READ_TILE)
 			gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, eb, 256, 1, 0, "%s",
 					    mode == COPY_ONE_L2 || mode == COPY_LINES_L2 ? "bx*bdx + tid" : idx);

@@ -65,17 +65,16 @@
 #define KEEP_FILL_HI 1.65
 
 /*
- * Rule L4: the 128 B lines one block's stores wrote so far, an open-addressed
- * set; a new block starts a new generation instead of clearing it.
+ * Rule L4: the 32 B sectors the window's stores wrote partly, each with the
+ * block (or warp) that wrote it last; an open-addressed table whose entries
+ * of an earlier window are told apart by their generation.
  */
 struct lineset {
-	int64_t *key;
+	int64_t *key, *owner;
 	uint32_t *gen;
 	int64_t cap, n;             /* slots (a power of two), entries of the current generation */
 	uint32_t cur;               /* current generation (0: none yet) */
-	int64_t owner;              /* the block (or warp) the generation belongs to */
 };
-
 /* The keys (pieces or sectors) of a run of warps at one distance from the window. */
 struct keyset {
 	int64_t *v, n, cap;
@@ -91,7 +90,7 @@ struct pat_state {
 	int per_warp;               /* addresses do not depend on the warp's place: no reuse between warps */
 	int64_t *blk, nblk, blkcap; /* load sectors of the current block (L1 hits between its warps) */
 	int64_t cur_block;
-	struct lineset sl;          /* lines the current block's stores wrote (rule L4) */
+	struct lineset sl;          /* sectors the window's stores wrote partly, by whom (rule L4) */
 	struct keyset ks[MAX_SETS]; /* the warps before (and, for stores, after) the window, nearest first (D6, D8) */
 	int nks;
 	int64_t *sub, nsub, subcap; /* keys of the window's first SUB_WARPS warps (pieces / sectors) */
@@ -103,7 +102,8 @@ struct totals {
 	double requests, l1_sectors, l1_lines, l1_load, l2_load, l2_store, partial, wavefronts;
 	double l1_load_lines;       /* of l1_lines, the loads' */
 	double store_bytes;         /* bytes the stores carry to L2 */
-	double part_lines, merged_lines; /* store lines written partly: first of the block, or merged (L4) */
+	double pline[5];            /* store lines written partly, by how many of their sectors another block of
+				       the window wrote last (0-4; rule L4) */
 	double read_bytes, write_bytes, fill_bytes;
 	double groups, pieces;      /* for the read density */
 	double reuse_bytes;         /* load pieces found in L2 (read by an earlier warp, rule D6) */
@@ -131,8 +131,8 @@ static void add_scaled(struct totals *t, const struct totals *u, double f)
 	t->l2_store += f * u->l2_store;
 	t->partial += f * u->partial;
 	t->store_bytes += f * u->store_bytes;
-	t->part_lines += f * u->part_lines;
-	t->merged_lines += f * u->merged_lines;
+	for (int x = 0; x < 5; x++)
+		t->pline[x] += f * u->pline[x];
 	t->wavefronts += f * u->wavefronts;
 	t->read_bytes += f * u->read_bytes;
 	t->write_bytes += f * u->write_bytes;
@@ -235,16 +235,14 @@ static int64_t groups_of(const int64_t *pieces, int64_t n, int atom)
 
 /*
  * The store sectors of one warp: how many it writes partly (fewer than 32
- * bytes by the warp), the bytes it writes, and the lines that hold a partly
- * written sector (lines[], *nlines of them).
+ * bytes by the warp), listed in psec[], and the bytes it writes.
  */
-static int warp_store_sectors(const struct gm_prediction *p, int elem, double *bytes_out, int64_t *lines, int *nlines)
+static int warp_store_sectors(const struct gm_prediction *p, int elem, double *bytes_out, int64_t *psec)
 {
 	int64_t sec[GM_WARP_SIZE * 2];
 	int bytes[GM_WARP_SIZE * 2];
 	int n = 0, partial = 0, total = 0;
 
-	*nlines = 0;
 	for (int l = 0; l < p->nlanes; l++) {
 		if (!p->lanes[l].active)
 			continue;
@@ -266,17 +264,9 @@ static int warp_store_sectors(const struct gm_prediction *p, int elem, double *b
 		}
 	}
 	for (int k = 0; k < n; k++) {
-		int64_t line = sec[k] >> 2;
-		int j;
-
 		total += bytes[k] < GM_SECTOR_BYTES ? bytes[k] : GM_SECTOR_BYTES;
-		if (bytes[k] >= GM_SECTOR_BYTES)
-			continue;
-		partial++;
-		for (j = 0; j < *nlines && lines[j] != line; j++)
-			;
-		if (j == *nlines)
-			lines[(*nlines)++] = line;
+		if (bytes[k] < GM_SECTOR_BYTES)
+			psec[partial++] = sec[k];
 	}
 	*bytes_out = total;
 	return partial;
@@ -290,50 +280,63 @@ static uint64_t mix64(uint64_t x)
 	return x;
 }
 
-/* Insert key into the current generation; 1 when it was there already, -1 out of memory. */
-static int lineset_add(struct lineset *ls, int64_t key)
+/*
+ * Sector key written by owner: 0 when the window had not written it, 1 when
+ * the same owner wrote it last, 2 when another did; -1 out of memory.
+ */
+static int lineset_visit(struct lineset *ls, int64_t key, int64_t owner)
 {
+	if (!ls->cur)
+		ls->cur = 1;
 	if (2 * (ls->n + 1) > ls->cap) {
-		int64_t cap = ls->cap ? 2 * ls->cap : 256, *k = calloc((size_t)cap, sizeof(*k));
+		int64_t cap = ls->cap ? 2 * ls->cap : 256;
+		int64_t *k = calloc((size_t)cap, sizeof(*k)), *o = calloc((size_t)cap, sizeof(*o));
 		uint32_t *g = calloc((size_t)cap, sizeof(*g));
 
-		if (!k || !g) {
+		if (!k || !o || !g) {
 			free(k);
+			free(o);
 			free(g);
 			return -1;
 		}
 		for (int64_t i = 0; i < ls->cap; i++)
-			if (ls->gen[i] == ls->cur && ls->cur) {
+			if (ls->gen[i] == ls->cur) {
 				int64_t h = (int64_t)(mix64((uint64_t)ls->key[i]) & (uint64_t)(cap - 1));
 				while (g[h])
 					h = (h + 1) & (cap - 1);
 				k[h] = ls->key[i];
+				o[h] = ls->owner[i];
 				g[h] = ls->cur;
 			}
 		free(ls->key);
+		free(ls->owner);
 		free(ls->gen);
 		ls->key = k;
+		ls->owner = o;
 		ls->gen = g;
 		ls->cap = cap;
 	}
 	for (int64_t h = (int64_t)(mix64((uint64_t)key) & (uint64_t)(ls->cap - 1));; h = (h + 1) & (ls->cap - 1)) {
+		int same;
+
 		if (ls->gen[h] != ls->cur) {
 			ls->gen[h] = ls->cur;
 			ls->key[h] = key;
+			ls->owner[h] = owner;
 			ls->n++;
 			return 0;
 		}
-		if (ls->key[h] == key)
-			return 1;
+		if (ls->key[h] != key)
+			continue;
+		same = ls->owner[h] == owner;
+		ls->owner[h] = owner;
+		return same ? 1 : 2;
 	}
 }
 
-/* A new generation for owner (a block, or a warp of a pattern whose warps touch their own data). */
-static void lineset_own(struct lineset *ls, int64_t owner)
+/* A new window: forget its sectors. */
+static void lineset_clear(struct lineset *ls)
 {
-	if (ls->cur && ls->owner == owner)
-		return;
-	ls->owner = owner;
 	ls->n = 0;
 	if (++ls->cur == 0) { /* wrapped: clear every slot once */
 		if (ls->gen)
@@ -453,26 +456,30 @@ static gm_status add_warp(struct pat_state *ps, const struct gm_access *w, int64
 	else if (w->op == GM_OP_LOAD && (s = block_sectors(ps, p, elem, block, t)) != GM_OK)
 		return s;
 	else if (w->op == GM_OP_STORE) {
-		int64_t lines[GM_WARP_SIZE * 2];
-		int nl, part;
+		int64_t psec[GM_WARP_SIZE * 2], line[GM_WARP_SIZE * 2];
+		int cross[GM_WARP_SIZE * 2], nl = 0, part;
 		double bytes;
 
-		part = warp_store_sectors(p, elem, &bytes, lines, &nl);
+		part = warp_store_sectors(p, elem, &bytes, psec);
 		t->partial += part;
 		t->l2_store += (double)p->global.sectors + part;
 		t->store_bytes += bytes;
-		/* rule L4: a line written partly that this block wrote before is merged in L2 */
-		lineset_own(&ps->sl, ps->per_warp ? -1 - wi : block);
-		for (int j = 0; j < nl; j++) {
-			int had = lineset_add(&ps->sl, lines[j]);
+		/* rule L4: each line written partly, with its sectors another block of the window wrote last */
+		for (int j = 0; j < part; j++) {
+			int had = lineset_visit(&ps->sl, psec[j], ps->per_warp ? -1 - wi : block), k;
 
 			if (had < 0)
 				return GM_ERR_NOMEM;
-			if (had)
-				t->merged_lines += 1;
-			else
-				t->part_lines += 1;
+			for (k = 0; k < nl && line[k] != psec[j] >> 2; k++)
+				;
+			if (k == nl) {
+				line[nl] = psec[j] >> 2;
+				cross[nl++] = 0;
+			}
+			cross[k] += had == 2;
 		}
+		for (int k = 0; k < nl; k++)
+			t->pline[cross[k] < 4 ? cross[k] : 4] += 1;
 	}
 	if (reserve(&ps->pieces, &ps->piececap, ps->npieces + 2 * GM_WARP_SIZE) != GM_OK ||
 	    reserve(&ps->sectors, &ps->sectorcap, ps->nsectors + 2 * GM_WARP_SIZE) != GM_OK)
@@ -756,6 +763,7 @@ static void free_pats(struct pat_state *ps, int n)
 		free(ps[k].sectors);
 		free(ps[k].blk);
 		free(ps[k].sl.key);
+		free(ps[k].sl.owner);
 		free(ps[k].sl.gen);
 		free(ps[k].sub);
 		for (int j = 0; j < MAX_SETS; j++)
@@ -844,8 +852,10 @@ static gm_status warps_of(struct pat_state *ps, struct gm_access w, const struct
 				if (s == GM_OK)
 					s = add_warp(ps, &w, wi, wi / wpb, atom, t, at);
 			}
-		if (ps->per_warp && !into)
+		if (ps->per_warp && !into) {
 			close_window(ps, atom, t, NULL);
+			lineset_clear(&ps->sl); /* the next warp touches its own data */
+		}
 		if (!into && wi - from == SUB_WARPS - 1)
 			ps->sub_mark = w.op == GM_OP_STORE ? ps->nsectors : ps->npieces;
 	}
@@ -989,7 +999,7 @@ static gm_status one_window(struct pat_state *ps, const struct gm_launch_in *in,
 		x->nks = 0;
 		x->nblk = 0;
 		x->cur_block = -1;
-		x->sl.owner = INT64_MIN; /* the window's first block starts its own lines (rule L4) */
+		lineset_clear(&x->sl);   /* rule L4: the window's lines */
 		x->sub_mark = -1;
 		x->nsub = 0;
 		s = warps_of(x, w, &rp, first, first + wp->ww, NULL, wp->wpb, wp->grid_x, wp->atom, &tw[pi], p, q, err);
@@ -1229,15 +1239,20 @@ static void times(const struct gm_profile *pr, struct gm_launch_out *o)
 	o->t_dram_ms = (rd / rate + wr / pr->write_gbs) / 1e6 * turnaround(pr, rd, wr);
 	double t_lines = pr->l2_lines_gps > 0 ? o->l2_lines / pr->l2_lines_gps / 1e6 : 0;
 
-	if (pr->l2_part_lines_gps > 0 && pr->l2_merge_lines_gps > 0) {
-		/* rule L4: stores carry their bytes; a line a request writes partly costs a lookup of its own,
-		   at the rate of lines merged with the block's earlier writes or of lines rewritten whole */
-		double part = o->l2_part_lines + o->l2_merged_lines;
+	if (pr->l2_part_sectors_gps > 0 && pr->l2_merge_lines_gps > 0) {
+		/* rule L4: stores carry their bytes; a line a request writes partly costs a lookup at the merged
+		   rate, or, when other blocks running beside it wrote x of its sectors last, x sector merges
+		   if they take longer */
+		double part = o->l2_part_lines + o->l2_merged_lines, tp = 0;
 
+		for (int x = 0; x < 5; x++) {
+			double per = 1.0 / pr->l2_merge_lines_gps, px = x / pr->l2_part_sectors_gps;
+
+			tp += o->l2_partial_lines[x] * (px > per ? px : per);
+		}
 		o->t_l2_ms = (o->l2_load_sectors * GM_SECTOR_BYTES / pr->l2_read_gbs +
 			      o->l2_store_bytes / pr->l2_write_gbs) / 1e6;
-		t_lines = ((pr->l2_lines_gps > 0 ? (o->l2_lines - part) / pr->l2_lines_gps : 0) +
-			   o->l2_part_lines / pr->l2_part_lines_gps + o->l2_merged_lines / pr->l2_merge_lines_gps) / 1e6;
+		t_lines = ((pr->l2_lines_gps > 0 ? (o->l2_lines - part) / pr->l2_lines_gps : 0) + tp) / 1e6;
 	} else /* rule L2: a partly written sector is read, merged and written: two operations */
 		o->t_l2_ms = (o->l2_load_sectors * GM_SECTOR_BYTES / pr->l2_read_gbs +
 			      o->l2_store_sectors * GM_SECTOR_BYTES / pr->l2_write_gbs) / 1e6;
@@ -1286,8 +1301,11 @@ static void scale(const struct totals *t, const struct gm_launch_in *in, struct 
 	o->l2_sectors = o->l2_load_sectors + o->l2_store_sectors;
 	o->partial_store_sectors = t->partial * f;
 	o->l2_store_bytes = t->store_bytes * f;
-	o->l2_part_lines = t->part_lines * f;
-	o->l2_merged_lines = t->merged_lines * f;
+	for (int x = 0; x < 5; x++)
+		o->l2_partial_lines[x] = t->pline[x] * f;
+	o->l2_merged_lines = o->l2_partial_lines[0];
+	o->l2_part_lines = o->l2_partial_lines[1] + o->l2_partial_lines[2] + o->l2_partial_lines[3] +
+			   o->l2_partial_lines[4];
 	o->smem_wavefronts = t->wavefronts * f;
 	o->dram_read_bytes = t->read_bytes * f;
 	o->dram_write_bytes = t->write_bytes * f;

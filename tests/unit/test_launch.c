@@ -639,13 +639,13 @@ static void test_from_run_knee(void **state)
 	assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
 	assert_true(fabs(p.l2_lines_gps - 60) < 1e-6);
 	assert_true(fabs(p.wave_l2_ns - 500) < 1e-3);
-	assert_true(p.l2_part_lines_gps == 0 && p.l2_merge_lines_gps == 0); /* no scatter cases in the run */
+	assert_true(p.l2_part_sectors_gps == 0 && p.l2_merge_lines_gps == 0); /* no scatter cases in the run */
 	/* copy.scatter_blocks_b4 and copy.scatter_b4 timed with planted partial-line rates (rule L4) */
 	{
 		struct gm_case_result *cb = add_case(&r, "copy.scatter_blocks_b4", 1, bytes);
 		struct gm_case_result *cm = add_case(&r, "copy.scatter_b4", 1, bytes);
 
-		p.l2_part_lines_gps = 20;
+		p.l2_part_sectors_gps = 60;
 		p.l2_merge_lines_gps = 50;
 		assert_int_equal(gm_launch_predict_case(cb, &p), GM_OK);
 		assert_int_equal(gm_launch_predict_case(cm, &p), GM_OK);
@@ -656,7 +656,7 @@ static void test_from_run_knee(void **state)
 		cm->ms.median = cm->launch_ms;
 		cm->value.median = cm->gbs_median = bytes / (cm->launch_ms * 1e-3) / 1e9;
 		assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
-		assert_true(fabs(p.l2_part_lines_gps - 20) < 1e-6);
+		assert_true(fabs(p.l2_part_sectors_gps - 60) < 1e-6);
 		assert_true(fabs(p.l2_merge_lines_gps - 50) < 1e-6);
 		assert_true(fabs(p.l2_lines_gps - 60) < 1e-6);
 	}
@@ -664,10 +664,9 @@ static void test_from_run_knee(void **state)
 }
 
 /*
- * Rule L4: the lines a store request writes partly are merged in L2 when its
- * block wrote them before (the warps of one block filling the same lines), else
- * each is taken on its own; without the two rates, rule L2 (two operations a
- * partly written sector).
+ * Rule L4: a line a store request writes partly costs a lookup at the merged
+ * rate, or at the slower one when another block of the window wrote it last;
+ * without the two rates, rule L2 (two operations a partly written sector).
  */
 static void test_partial_lines(void **state)
 {
@@ -684,21 +683,37 @@ static void test_partial_lines(void **state)
 	pats[1].index = "(gid/256)*256 + (gid%32)*8 + (gid/32)%8";
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
 	t_old = o.t_l2_ms;
-	assert_true(fabs(o.l2_part_lines - 8.0 * warps / 8) < 1e-6 * warps); /* each block's first warp */
-	assert_true(fabs(o.l2_merged_lines - 8.0 * warps * 7 / 8) < 1e-6 * warps);
+	assert_true(o.l2_part_lines == 0);
+	assert_true(fabs(o.l2_merged_lines - 8.0 * warps) < 1e-6 * warps);
 	assert_true(fabs(o.l2_store_bytes - 4.0 * n) < 1e-6 * n);
 	p.l2_lines_gps = 1000;
-	p.l2_part_lines_gps = 1;
+	p.l2_part_sectors_gps = 1;
 	p.l2_merge_lines_gps = 2;
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
 	assert_true(o.l2_by_lines);
-	assert_true(fabs(o.t_l2_ms - ((1.0 * warps) / 1000 + 1.0 * warps / 1 + 7.0 * warps / 2) / 1e6) <
-		    1e-9 * o.t_l2_ms);
-	/* the same pieces from 8 consecutive blocks: nothing merges */
+	assert_true(fabs(o.t_l2_ms - (1.0 * warps / 1000 + 8.0 * warps / 2) / 1e6) < 1e-9 * o.t_l2_ms);
+	/* the same pieces from 8 consecutive blocks: 7 of every 8 visits find 4 sectors of another block's */
 	pats[1].index = "(gid/2048)*2048 + (gid%256)*8 + (gid/256)%8";
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
-	assert_true(fabs(o.l2_part_lines - 8.0 * warps) < 1e-6 * warps);
-	assert_true(o.l2_merged_lines == 0);
+	assert_true(fabs(o.l2_partial_lines[4] - 7.0 * warps) < 1e-6 * warps);
+	assert_true(fabs(o.l2_merged_lines - 1.0 * warps) < 1e-6 * warps);
+	assert_true(fabs(o.t_l2_ms - (1.0 * warps / 1000 + 1.0 * warps / 2 + 7.0 * warps * 4 / 1) / 1e6) <
+		    1e-9 * o.t_l2_ms);
+	/* one sector a line from other blocks (a column of 4 B stores): the lookup, not the merge, sets it */
+	pats[1].index = "(gid%1024)*1024 + gid/1024";
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(o.l2_partial_lines[2] == 0 && o.l2_partial_lines[4] == 0);
+	assert_true(o.l2_partial_lines[1] > 0);
+	{
+		struct gm_launch_out o2, o3;
+
+		p.l2_part_sectors_gps = 4; /* a merge (1/4) faster than the lookup (1/2): the lookup's rate */
+		assert_int_equal(gm_launch_predict(&in, &p, &o2, NULL), GM_OK);
+		p.l2_part_sectors_gps = 1e6;
+		assert_int_equal(gm_launch_predict(&in, &p, &o3, NULL), GM_OK);
+		assert_true(fabs(o2.t_l2_ms - o3.t_l2_ms) < 1e-12 && o2.t_l2_ms < o.t_l2_ms);
+		p.l2_part_sectors_gps = 1;
+	}
 	/* whole sectors: no partial line */
 	pats[1].index = "gid";
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
