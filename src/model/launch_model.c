@@ -16,6 +16,9 @@
  *        load sector another warp of the same block already loaded hits.
  *   L2   load sectors = the distinct sectors of each block; a store sector written partly by a
  *        warp costs two L2 operations (read-modify-write), a full one one.
+ *   L4   (a profile with l2_merge_lines_gps and l2_part_sectors_gps) stores carry their bytes;
+ *        a line a request writes partly costs a lookup at the merged rate, or its sectors that
+ *        other blocks of the window wrote last at the sector rate when that takes longer.
  *   DRAM reads move whole 64 B pieces (profile dram_atom_bytes): the
  *        distinct pieces a window's loads touch. Writes move the distinct
  *        32 B sectors a window's stores touch (partial sectors merge in L2);
