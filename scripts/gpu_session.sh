@@ -4,7 +4,7 @@
 # Stages: env tests quick suite full cli state sanitize (memcheck, racecheck, initcheck) initcheck probe ncu
 #         spec report peers nvtx ncu_gemm explain sass counters selftest calibrate suite_profile ncu_counters
 #         counters_dram counters_tools round_trips unseen ncu_pairs l2_lines l2_distance ncu_l2_hits
-#         partial_writes strided_lines
+#         partial_writes strided_lines strip_interval
 # BUILD_DIR is the build folder or what scripts/carry_gpu.sh packed (the binaries only).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -250,6 +250,22 @@ stage_strided_lines() {
     echo "=== column load R=$R: explain --run --n 268435456 --op load '$e'"
     "$bin" explain --run --n 268435456 --op load "${prof[@]}" "$e" 2>&1 |
       grep -E "DRAM bytes|launch model|launch DRAM|error"
+  done
+}
+
+# The naive transpose's stores with X row blocks a strip (the next 128 B of a row comes X blocks later), rows
+# R floats apart (R >= the columns): does the loss follow the time between a row's lines?
+stage_strip_interval() {
+  local prof=() X R e
+  [ -f "$W/profile-calibrate.json" ] && prof=(--profile "$W/profile-calibrate.json")
+  for X in 32 128 512 2048 8192; do
+    for d in 0 8; do
+      R=$((262144 / X * 32 + d))
+      e="(((gid/1024)%$X)*32 + gid%32)*$R + ((gid/1024)/$X)*32 + (gid/32)%32"
+      echo "=== strips X=$X R=$R: explain --run --n 268435456 --op store --block 1024 '$e'"
+      "$bin" explain --run --n 268435456 --op store --block 1024 "${prof[@]}" "$e" 2>&1 |
+        grep -E "launch model|launch DRAM|error"
+    done
   done
 }
 
