@@ -55,6 +55,11 @@ static int derive(const char *run, const char *out)
 		snprintf(p.source, sizeof(p.source), "gpumem %s calibrate from %s (%s)", r.tool_version, run,
 			 r.started_utc);
 		rc = write_profile(out, &p);
+		/* the run's own table predicted with the profile it had; the cases again with the new one */
+		if (rc == GM_EXIT_OK && gm_launch_predict_run(&r, &p) > 0) {
+			fprintf(stderr, "with this profile, ");
+			gm_cli_score_line(stderr, &r);
+		}
 	}
 	gm_result_release(&r);
 	return rc;
