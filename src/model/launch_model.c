@@ -107,6 +107,7 @@ struct totals {
 	double store_bytes;         /* bytes the stores carry to L2 */
 	double pline[5];            /* store lines written partly, by how many of their sectors another block of
 				       the window wrote last (0-4; rule L4) */
+	double pline0_sectors;      /* the partly written sectors of the lines of pline[0] */
 	double read_bytes, write_bytes, fill_bytes;
 	double groups, pieces;      /* for the read density */
 	double reuse_bytes;         /* load pieces found in L2 (read by an earlier warp, rule D6) */
@@ -136,6 +137,7 @@ static void add_scaled(struct totals *t, const struct totals *u, double f)
 	t->store_bytes += f * u->store_bytes;
 	for (int x = 0; x < 5; x++)
 		t->pline[x] += f * u->pline[x];
+	t->pline0_sectors += f * u->pline0_sectors;
 	t->wavefronts += f * u->wavefronts;
 	t->read_bytes += f * u->read_bytes;
 	t->write_bytes += f * u->write_bytes;
@@ -460,7 +462,7 @@ static gm_status add_warp(struct pat_state *ps, const struct gm_access *w, int64
 		return s;
 	else if (w->op == GM_OP_STORE) {
 		int64_t psec[GM_WARP_SIZE * 2], line[GM_WARP_SIZE * 2];
-		int cross[GM_WARP_SIZE * 2], nl = 0, part;
+		int cross[GM_WARP_SIZE * 2], cnt[GM_WARP_SIZE * 2], nl = 0, part;
 		double bytes;
 
 		part = warp_store_sectors(p, elem, &bytes, psec);
@@ -477,12 +479,17 @@ static gm_status add_warp(struct pat_state *ps, const struct gm_access *w, int64
 				;
 			if (k == nl) {
 				line[nl] = psec[j] >> 2;
+				cnt[nl] = 0;
 				cross[nl++] = 0;
 			}
 			cross[k] += had == 2;
+			cnt[k]++;
 		}
-		for (int k = 0; k < nl; k++)
+		for (int k = 0; k < nl; k++) {
 			t->pline[cross[k] < 4 ? cross[k] : 4] += 1;
+			if (!cross[k])
+				t->pline0_sectors += cnt[k];
+		}
 	}
 	if (reserve(&ps->pieces, &ps->piececap, ps->npieces + 2 * GM_WARP_SIZE) != GM_OK ||
 	    reserve(&ps->sectors, &ps->sectorcap, ps->nsectors + 2 * GM_WARP_SIZE) != GM_OK)
@@ -525,6 +532,8 @@ static gm_status add_warp(struct pat_state *ps, const struct gm_access *w, int64
 /* What a window's reuse is judged by (rule D8): the DRAM bytes per warp it moves before reuse, and L2. */
 struct reuse_ctx {
 	double alloc_pw, l2_bytes;
+	int64_t resident;           /* warps that run at once (rule L4) */
+	int64_t wpb;                /* warps a block */
 };
 
 /* The share of what a use left that L2 still holds d warps later (rule D8). */
@@ -586,6 +595,29 @@ static int is_edge(const int64_t *v, int64_t m, int64_t k)
 }
 
 /*
+ * Rule L4 beyond the window: a share f of the sectors the window's first warps
+ * wrote is completed by blocks outside the window that run beside it (probes
+ * of rule D8). The lines that found no other block's sectors in the window
+ * (pline[0]) take f of their partly written sectors as other blocks' (their
+ * mean count, split between the two nearest whole counts).
+ */
+static void far_partners(struct totals *t, double f)
+{
+	double moved = t->pline[0] * (f < 1 ? f : 1), x, lo;
+
+	if (!(moved > 0) || !(t->pline0_sectors > 0))
+		return;
+	x = t->pline0_sectors / t->pline[0];
+	x = x < 4 ? x : 4;
+	lo = floor(x);
+	t->pline[0] -= moved;
+	t->pline0_sectors -= moved * x;
+	t->pline[(int)lo] += moved * (1 - (x - lo));
+	if (lo < 4)
+		t->pline[(int)lo + 1] += moved * (x - lo);
+}
+
+/*
  * The window's stores: distinct sectors are written to DRAM (rule D2). A
  * sector the window leaves partly written must first be read (rule D5, ECC).
  * Rule D8: where the rest of its bytes is written by a warp outside the
@@ -608,7 +640,7 @@ static void store_sectors(struct pat_state *ps, int atom, struct totals *t, cons
 	m = ps->nsectors;
 	v = ps->sectors;
 	if (c && ps->nks) {
-		double tot[2] = { 0, 0 };
+		double tot[2] = { 0, 0 }, near = 0;
 
 		for (int64_t j = 0; j < ps->nsub; j++) {
 			int64_t k = sector_entry(v, m, ps->sub[j]), d;
@@ -621,6 +653,8 @@ static void store_sectors(struct pat_state *ps, int atom, struct totals *t, cons
 			tot[e] += 1;
 			if ((d = nearest(ps, ps->sub[j], 1)) < 0)
 				continue;
+			/* rule L4: the rest comes from another block (a block or more away) running beside this one */
+			near += d >= c->wpb && d < c->resident;
 			kk = keep(c, d, KEEP_PART_LO, KEEP_PART_HI);
 			rate[e] += 1;
 			mw[e] += kk * own + (1 - kk) * GM_SECTOR_BYTES;
@@ -632,6 +666,8 @@ static void store_sectors(struct pat_state *ps, int atom, struct totals *t, cons
 				mf[e] /= rate[e];
 				rate[e] /= tot[e];
 			}
+		if (ps->nsub > 0 && near > 0)
+			far_partners(t, near / (double)ps->nsub);
 	}
 	for (int64_t k = 0; k < m; k++) {
 		int64_t cur = v[k], sec = cur >> 6, piece = sec * GM_SECTOR_BYTES / atom;
@@ -892,6 +928,7 @@ struct window_plan {
 	int64_t ww, wpb, grid_x, warps;
 	int atom;
 	double l2_bytes;
+	int64_t resident;           /* warps that run at once (rule L4) */
 };
 
 /* Gather warps [from, to) of a pattern into the next keyset, at distance dist. */
@@ -989,7 +1026,7 @@ static gm_status one_window(struct pat_state *ps, const struct gm_launch_in *in,
 			    struct gm_expr_error *err)
 {
 	int64_t first = wp->nwin == 1 ? 0 : (int64_t)((double)k * (double)(wp->warps - wp->ww) / (wp->nwin - 1));
-	struct reuse_ctx c = { 0, wp->l2_bytes };
+	struct reuse_ctx c = { 0, wp->l2_bytes, wp->resident, wp->wpb };
 	gm_status s = GM_OK;
 
 	for (int pi = 0; pi < in->npats && s == GM_OK; pi++) {
@@ -1108,15 +1145,19 @@ static void window_item(void *arg, void *state, int k)
  * window order whatever thread evaluated a window (the same numbers on one
  * thread or many).
  */
-static gm_status walk(struct pat_state *ps, const struct gm_launch_in *in, int atom, double l2_bytes,
+static gm_status walk(struct pat_state *ps, const struct gm_launch_in *in, const struct gm_profile *prof,
 		      int64_t warps, struct totals *t, struct pat_sum *sums, struct gm_expr_error *err)
 {
 	int64_t tpb = (int64_t)in->block[0] * in->block[1] * in->block[2];
 	int64_t blocks = (in->n_threads + tpb - 1) / tpb;
+	int64_t tps = prof->threads_per_sm > 0 ? prof->threads_per_sm : 2048, bps = tps / tpb;
 	struct window_plan wp = { in->windows > 0 ? in->windows : DEFAULT_WINDOWS,
 				  in->window_warps > 0 ? in->window_warps : DEFAULT_WINDOW_WARPS,
 				  (tpb + GM_WARP_SIZE - 1) / GM_WARP_SIZE, in->grid_x > 0 ? in->grid_x : blocks,
-				  warps, atom, l2_bytes };
+				  warps, prof->dram_atom_bytes, prof->l2_bytes, 0 };
+
+	bps = bps < 1 ? 1 : bps > 32 ? 32 : bps; /* resident blocks per SM, sm_50 and later */
+	wp.resident = (int64_t)prof->sm_count * bps * wp.wpb;
 	struct window_pool pool = { in, &wp, ps, NULL, NULL, NULL, NULL };
 	struct gm_prediction *p = malloc(sizeof(*p)), *q = malloc(sizeof(*q));
 	gm_status s = GM_OK;
@@ -1427,7 +1468,7 @@ gm_status gm_launch_predict(const struct gm_launch_in *in, const struct gm_profi
 	}
 	s = parse_pats(ps, in, err);
 	if (s == GM_OK)
-		s = walk(ps, in, prof->dram_atom_bytes, prof->l2_bytes, out->warps, &t, sums, err);
+		s = walk(ps, in, prof, out->warps, &t, sums, err);
 	if (s == GM_OK) {
 		scale(&t, in, out);
 		footprints(in, prof, ps, sums, t.warps > 0 ? (double)out->warps / (double)t.warps : 0, out);

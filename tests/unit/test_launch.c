@@ -714,6 +714,10 @@ static void test_partial_lines(void **state)
 		assert_true(fabs(o2.t_l2_ms - o3.t_l2_ms) < 1e-12 && o2.t_l2_ms < o.t_l2_ms);
 		p.l2_part_sectors_gps = 1;
 	}
+	/* the 8 pieces from blocks 512 warps apart, outside the window but running beside it (D8's probes) */
+	pats[1].index = "(gid/131072)*131072 + (gid%16384)*8 + (gid/16384)%8";
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(o.l2_partial_lines[4] > 0.9 * (o.l2_part_lines + o.l2_merged_lines));
 	/* whole sectors: no partial line */
 	pats[1].index = "gid";
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
