@@ -39,7 +39,7 @@ static void print_launch(const struct gm_access *a, int64_t n, const struct gm_p
 	printf("  L2 sectors        %.4g (loads %.4g, stores %.4g; %.4g partly written)\n", o->l2_sectors,
 	       o->l2_load_sectors, o->l2_store_sectors, o->partial_store_sectors);
 	if (o->l2_part_lines + o->l2_merged_lines > 0)
-		printf("  L2 partial lines  %.4g written partly: %.4g new to their block, %.4g merged (rule L4)\n",
+		printf("  L2 partial lines  %.4g written partly: %.4g with sectors other blocks wrote last, %.4g merged (rule L4)\n",
 		       o->l2_part_lines + o->l2_merged_lines, o->l2_part_lines, o->l2_merged_lines);
 	printf("  DRAM bytes        read %.4g, written %.4g (read density %.2f)", o->dram_read_bytes,
 	       o->dram_write_bytes, o->read_density);
