@@ -665,7 +665,8 @@ static void test_from_run_knee(void **state)
 
 /*
  * Rule L4: a line a store request writes partly costs a lookup at the merged
- * rate, or at the slower one when another block of the window wrote it last;
+ * rate, or x sector merges when other blocks running beside it (in the window,
+ * or found by the probes) wrote x of its sectors last and that takes longer;
  * without the two rates, rule L2 (two operations a partly written sector).
  */
 static void test_partial_lines(void **state)
