@@ -72,7 +72,7 @@
  * block (or warp) that wrote it last; an open-addressed table whose entries
  * of an earlier window are told apart by their generation.
  */
-struct lineset {
+struct owner_set {
 	int64_t *key, *owner;
 	uint32_t *gen;
 	int64_t cap, n;             /* slots (a power of two), entries of the current generation */
@@ -93,7 +93,7 @@ struct pat_state {
 	int per_warp;               /* addresses do not depend on the warp's place: no reuse between warps */
 	int64_t *blk, nblk, blkcap; /* load sectors of the current block (L1 hits between its warps) */
 	int64_t cur_block;
-	struct lineset sl;          /* sectors the window's stores wrote partly, by whom (rule L4) */
+	struct owner_set sl;          /* sectors the window's stores wrote partly, by whom (rule L4) */
 	struct keyset ks[MAX_SETS]; /* the warps before (and, for stores, after) the window, nearest first (D6, D8) */
 	int nks;
 	int64_t *sub, nsub, subcap; /* keys of the window's first SUB_WARPS warps (pieces / sectors) */
@@ -289,7 +289,7 @@ static uint64_t mix64(uint64_t x)
  * Sector key written by owner: 0 when the window had not written it, 1 when
  * the same owner wrote it last, 2 when another did; -1 out of memory.
  */
-static int lineset_visit(struct lineset *ls, int64_t key, int64_t owner)
+static int owner_set_visit(struct owner_set *ls, int64_t key, int64_t owner)
 {
 	if (!ls->cur)
 		ls->cur = 1;
@@ -340,7 +340,7 @@ static int lineset_visit(struct lineset *ls, int64_t key, int64_t owner)
 }
 
 /* A new window: forget its sectors. */
-static void lineset_clear(struct lineset *ls)
+static void owner_set_clear(struct owner_set *ls)
 {
 	ls->n = 0;
 	if (++ls->cur == 0) { /* wrapped: clear every slot once */
@@ -471,7 +471,7 @@ static gm_status add_warp(struct pat_state *ps, const struct gm_access *w, int64
 		t->store_bytes += bytes;
 		/* rule L4: each line written partly, with its sectors another block of the window wrote last */
 		for (int j = 0; j < part; j++) {
-			int had = lineset_visit(&ps->sl, psec[j], ps->per_warp ? -1 - wi : block), k;
+			int had = owner_set_visit(&ps->sl, psec[j], ps->per_warp ? -1 - wi : block), k;
 
 			if (had < 0)
 				return GM_ERR_NOMEM;
@@ -893,7 +893,7 @@ static gm_status warps_of(struct pat_state *ps, struct gm_access w, const struct
 			}
 		if (ps->per_warp && !into) {
 			close_window(ps, atom, t, NULL);
-			lineset_clear(&ps->sl); /* the next warp touches its own data */
+			owner_set_clear(&ps->sl); /* the next warp touches its own data */
 		}
 		if (!into && wi - from == SUB_WARPS - 1)
 			ps->sub_mark = w.op == GM_OP_STORE ? ps->nsectors : ps->npieces;
@@ -1039,7 +1039,7 @@ static gm_status one_window(struct pat_state *ps, const struct gm_launch_in *in,
 		x->nks = 0;
 		x->nblk = 0;
 		x->cur_block = -1;
-		lineset_clear(&x->sl);   /* rule L4: the window's lines */
+		owner_set_clear(&x->sl);  /* rule L4: the window's sectors */
 		x->sub_mark = -1;
 		x->nsub = 0;
 		s = warps_of(x, w, &rp, first, first + wp->ww, NULL, wp->wpb, wp->grid_x, wp->atom, &tw[pi], p, q, err);
