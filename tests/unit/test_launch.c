@@ -719,6 +719,10 @@ static void test_partial_lines(void **state)
 	pats[1].index = "(gid/131072)*131072 + (gid%16384)*8 + (gid/16384)%8";
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
 	assert_true(o.l2_partial_lines[4] > 0.9 * (o.l2_part_lines + o.l2_merged_lines));
+	/* a shape, not a place (rule W: every warp the same addresses): each warp's lines are its own */
+	pats[1].index = "lane*8";
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(o.l2_part_lines == 0 && o.l2_merged_lines > 0);
 	/* whole sectors: no partial line */
 	pats[1].index = "gid";
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
