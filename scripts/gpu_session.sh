@@ -4,7 +4,7 @@
 # Stages: env tests quick suite full cli state sanitize (memcheck, racecheck, initcheck) initcheck probe ncu
 #         spec report peers nvtx ncu_gemm explain sass counters selftest calibrate suite_profile ncu_counters
 #         counters_dram counters_tools round_trips unseen ncu_pairs l2_lines l2_distance ncu_l2_hits
-#         partial_writes strided_lines strip_interval
+#         partial_writes strided_lines strip_interval rows_per_request
 # BUILD_DIR is the build folder or what scripts/carry_gpu.sh packed (the binaries only).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -263,6 +263,22 @@ stage_strip_interval() {
       R=$((262144 / X * 32 + d))
       e="(((gid/1024)%$X)*32 + gid%32)*$R + ((gid/1024)/$X)*32 + (gid/32)%32"
       echo "=== strips X=$X R=$R: explain --run --n 268435456 --op store --block 1024 '$e'"
+      "$bin" explain --run --n 268435456 --op store --block 1024 "${prof[@]}" "$e" 2>&1 |
+        grep -E "launch model|launch DRAM|error"
+    done
+  done
+}
+
+# The naive transpose's stores with a warp's 32 lanes in G rows (32/G lines of each), each line filled by the
+# 32 warps of a block, 16384 rows R floats apart: does the loss follow the rows a request spans?
+stage_rows_per_request() {
+  local prof=() G X R e
+  [ -f "$W/profile-calibrate.json" ] && prof=(--profile "$W/profile-calibrate.json")
+  for G in 1 2 4 8 16 32; do
+    for d in 0 8; do
+      X=$((16384 / G)); R=$((16384 + d))
+      e="(((gid/1024)%$X)*$G + gid%32%$G)*$R + (((gid/1024)/$X)*$((32 / G)) + gid%32/$G)*32 + (gid/32)%32"
+      echo "=== rows G=$G R=$R: explain --run --n 268435456 --op store --block 1024 '$e'"
       "$bin" explain --run --n 268435456 --op store --block 1024 "${prof[@]}" "$e" 2>&1 |
         grep -E "launch model|launch DRAM|error"
     done
