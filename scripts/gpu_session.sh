@@ -212,24 +212,31 @@ stage_l2_distance() {
   done
 }
 
+# One `explain --run --n 268435456` kernel with counters, named, with this call's calibration when it has one:
+# xrun NAME EXPR [explain options]. scripts/launch_l4_table.sh reads what it prints.
+xrun() {
+  local name=$1 e=$2 prof=()
+  shift 2
+  [ -f "$W/profile-calibrate.json" ] && prof=(--profile "$W/profile-calibrate.json")
+  echo "=== $name: explain --run --n 268435456 $* '$e'"
+  "$bin" explain --run --n 268435456 "$@" "${prof[@]}" "$e" 2>&1 | grep -E "DRAM bytes|launch model|launch DRAM|error"
+}
+
 # Sectors written in pieces (MODEL.md 7.5, the naive transposes): k pieces of 32/k bytes a sector from k warps of
 # one block; 8 pieces P threads apart; lines completed by the 32 warps of a block (v0_naive's stores, lines
 # contiguous) at offsets 0, 8 and 3 floats.
 stage_partial_writes() {
-  local prof=() k g P o e
-  [ -f "$W/profile-calibrate.json" ] && prof=(--profile "$W/profile-calibrate.json")
-  pw() { echo "=== $1: explain --run --n 268435456 --op store ${3:+--block $3 }'$2'"
-         "$bin" explain --run --n 268435456 --op store ${3:+--block $3} "${prof[@]}" "$2" 2>&1 |
-           grep -E "DRAM bytes|launch model|launch DRAM|error"; }
+  local k g P o
   for k in 1 2 4 8; do
     g=$((8 / k))
-    pw "pieces k=$k" "(gid/256)*256 + (((gid/32)%8/$k)*$((4 * k)) + (gid%32)/$g)*8 + ((gid/32)%8%$k)*$g + gid%$g"
+    xrun "pieces k=$k" "(gid/256)*256 + (((gid/32)%8/$k)*$((4 * k)) + (gid%32)/$g)*8 + ((gid/32)%8%$k)*$g + gid%$g" \
+      --op store
   done
   for P in 256 2048 16384 131072 1048576; do
-    pw "8 pieces P=$P" "(gid/$((8 * P)))*$((8 * P)) + (gid%$P)*8 + (gid/$P)%8"
+    xrun "8 pieces P=$P" "(gid/$((8 * P)))*$((8 * P)) + (gid%$P)*8 + (gid/$P)%8" --op store
   done
   for o in 0 8 3; do
-    pw "lines by 32 warps +$o" "(gid/1024)*1024 + (gid%32)*32 + (gid/32)%32 + $o" 1024
+    xrun "lines by 32 warps +$o" "(gid/1024)*1024 + (gid%32)*32 + (gid/32)%32 + $o" --op store --block 1024
   done
 }
 
@@ -237,34 +244,25 @@ stage_partial_writes() {
 # row pitch (L2 sets) rather than the sharing? stores: block b = gid/1024 of 512 x 512, lanes on 32 rows, warps
 # on 32 columns; loads: warp w of 16384 reads column w of 32 rows a step, steps in launch order.
 stage_strided_lines() {
-  local prof=() R e
-  [ -f "$W/profile-calibrate.json" ] && prof=(--profile "$W/profile-calibrate.json")
+  local R
   for R in 16384 16416 16392 16385 16896 24576; do
-    e="(((gid/1024)%512)*32 + gid%32)*$R + ((gid/1024)/512)*32 + (gid/32)%32"
-    echo "=== naive store R=$R: explain --run --n 268435456 --op store --block 1024 '$e'"
-    "$bin" explain --run --n 268435456 --op store --block 1024 "${prof[@]}" "$e" 2>&1 |
-      grep -E "DRAM bytes|launch model|launch DRAM|error"
+    xrun "naive store R=$R" "(((gid/1024)%512)*32 + gid%32)*$R + ((gid/1024)/512)*32 + (gid/32)%32" \
+      --op store --block 1024
   done
   for R in 16384 16416 16392; do
-    e="((gid/524288)*32 + gid%32)*$R + (gid/32)%16384"
-    echo "=== column load R=$R: explain --run --n 268435456 --op load '$e'"
-    "$bin" explain --run --n 268435456 --op load "${prof[@]}" "$e" 2>&1 |
-      grep -E "DRAM bytes|launch model|launch DRAM|error"
+    xrun "column load R=$R" "((gid/524288)*32 + gid%32)*$R + (gid/32)%16384" --op load
   done
 }
 
 # The naive transpose's stores with X row blocks a strip (the next 128 B of a row comes X blocks later), rows
 # R floats apart (R >= the columns): does the loss follow the time between a row's lines?
 stage_strip_interval() {
-  local prof=() X R e
-  [ -f "$W/profile-calibrate.json" ] && prof=(--profile "$W/profile-calibrate.json")
+  local X R d
   for X in 32 128 512 2048 8192; do
     for d in 0 8; do
       R=$((262144 / X * 32 + d))
-      e="(((gid/1024)%$X)*32 + gid%32)*$R + ((gid/1024)/$X)*32 + (gid/32)%32"
-      echo "=== strips X=$X R=$R: explain --run --n 268435456 --op store --block 1024 '$e'"
-      "$bin" explain --run --n 268435456 --op store --block 1024 "${prof[@]}" "$e" 2>&1 |
-        grep -E "launch model|launch DRAM|error"
+      xrun "strips X=$X R=$R" "(((gid/1024)%$X)*32 + gid%32)*$R + ((gid/1024)/$X)*32 + (gid/32)%32" \
+        --op store --block 1024
     done
   done
 }
@@ -272,15 +270,13 @@ stage_strip_interval() {
 # The naive transpose's stores with a warp's 32 lanes in G rows (32/G lines of each), each line filled by the
 # 32 warps of a block, 16384 rows R floats apart: does the loss follow the rows a request spans?
 stage_rows_per_request() {
-  local prof=() G X R e
-  [ -f "$W/profile-calibrate.json" ] && prof=(--profile "$W/profile-calibrate.json")
+  local G X R d
   for G in 1 2 4 8 16 32; do
     for d in 0 8; do
       X=$((16384 / G)); R=$((16384 + d))
-      e="(((gid/1024)%$X)*$G + gid%32%$G)*$R + (((gid/1024)/$X)*$((32 / G)) + gid%32/$G)*32 + (gid/32)%32"
-      echo "=== rows G=$G R=$R: explain --run --n 268435456 --op store --block 1024 '$e'"
-      "$bin" explain --run --n 268435456 --op store --block 1024 "${prof[@]}" "$e" 2>&1 |
-        grep -E "launch model|launch DRAM|error"
+      xrun "rows G=$G R=$R" \
+        "(((gid/1024)%$X)*$G + gid%32%$G)*$R + (((gid/1024)/$X)*$((32 / G)) + gid%32/$G)*32 + (gid/32)%32" \
+        --op store --block 1024
     done
   done
 }
