@@ -234,15 +234,15 @@ static void partial_lines_of_l2(const struct gm_run_result *r, struct gm_profile
 	tb -= ob.l2_merged_lines / p->l2_merge_lines_gps / 1e6;
 	for (int k = 1; k < 5; k++)
 		x += k * ob.l2_partial_lines[k];
-	/* the lines with sectors of other blocks take their sector merges (slower than a lookup, or the case
-	   measures nothing) */
-	if (!(tb > 0) || !(x / (tb * 1e6) < ob.l2_part_lines / (tb * 1e6) * 1e9)) {
+	if (!(tb > 0)) {
 		p->l2_merge_lines_gps = 0;
 		return;
 	}
+	/* the lines with sectors of other blocks took their x sector merges; when those would not be slower
+	   than a lookup, the case did not measure them: no rate */
 	p->l2_part_sectors_gps = x / (tb * 1e6);
 	if (!(1.0 / p->l2_merge_lines_gps < x / ob.l2_part_lines / p->l2_part_sectors_gps))
-		p->l2_part_sectors_gps = p->l2_merge_lines_gps = 0; /* the merges would not show: no rate */
+		p->l2_part_sectors_gps = p->l2_merge_lines_gps = 0;
 }
 
 static gm_status need_derived(const struct gm_run_result *r, const char *name, double *out, char *why,
