@@ -167,6 +167,18 @@ static void one_per_thread_l2(const struct gm_run_result *r, struct gm_profile *
 		p->wave_l2_ns = 0;
 }
 
+/* A case's time for bandwidth: its measured time with its threads' latency taken out (rule T3); 0 when
+   latency alone explains it. */
+static double bandwidth_time(const struct gm_case_result *c, const struct gm_profile *p,
+			     const struct gm_launch_out *o)
+{
+	double t = c->ms.median;
+
+	if (!(o->t_waves_ms < t))
+		return 0;
+	return p->knee > 0 && o->t_waves_ms > 0 ? latency_at(t, o->t_waves_ms, p->knee) : t;
+}
+
 /*
  * copy.lines_b4: 32 lines of L2 a request. The time the launch model leaves
  * for bandwidth once its latency is joined (knee) is the time L2 took to
@@ -177,33 +189,27 @@ static void lines_of_l2(const struct gm_run_result *r, struct gm_profile *p)
 {
 	const struct gm_case_result *c;
 	struct gm_launch_out o;
-	double t, tb;
+	double tb;
 
 	p->l2_lines_gps = 0;
 	if (!(c = viewed(r, "copy.lines_b4", p, &o)) || !(o.l2_lines > 0))
 		return;
-	t = c->ms.median;
-	if (!(o.t_waves_ms < t))
-		return; /* latency alone explains it */
-	/* the time left for bandwidth once the latency is joined */
-	tb = p->knee > 0 && o.t_waves_ms > 0 ? latency_at(t, o.t_waves_ms, p->knee) : t;
-	if (tb > o.t_bandwidth_ms)
+	if ((tb = bandwidth_time(c, p, &o)) > o.t_bandwidth_ms)
 		p->l2_lines_gps = o.l2_lines / (tb * 1e6);
 }
 
 /*
- * The time a case left for its L2 line lookups: its time with the latency
- * (knee) taken out, less what its other lines cost at l2_lines_gps. 0 when
- * DRAM or latency explain the case, or nothing is left.
+ * The time a case left for its L2 line lookups: its bandwidth time less what
+ * its other lines cost at l2_lines_gps. 0 when DRAM or latency explain the
+ * case, or nothing is left.
  */
 static double lines_time_left(const struct gm_case_result *c, const struct gm_profile *p,
 			      const struct gm_launch_out *o)
 {
-	double t = c->ms.median, other;
+	double t = bandwidth_time(c, p, o), other;
 
-	if (!(o->t_waves_ms < t) || !(p->l2_lines_gps > 0))
+	if (!(t > 0) || !(p->l2_lines_gps > 0))
 		return 0;
-	t = p->knee > 0 && o->t_waves_ms > 0 ? latency_at(t, o->t_waves_ms, p->knee) : t;
 	other = (o->l2_lines - o->l2_part_lines - o->l2_merged_lines) / p->l2_lines_gps / 1e6;
 	if (!(t > o->t_dram_ms) || !(t > other))
 		return 0;
