@@ -4,7 +4,7 @@
 # Stages: env tests quick suite full cli state sanitize (memcheck, racecheck, initcheck) initcheck probe ncu
 #         spec report peers nvtx ncu_gemm explain sass counters selftest calibrate suite_profile ncu_counters
 #         counters_dram counters_tools round_trips unseen ncu_pairs l2_lines l2_distance ncu_l2_hits
-#         partial_writes strided_lines strip_interval rows_per_request
+#         partial_writes strided_lines strip_interval rows_per_request streams streams2 streams3
 # BUILD_DIR is the build folder or what scripts/carry_gpu.sh packed (the binaries only).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -279,6 +279,61 @@ stage_rows_per_request() {
         --op store --block 1024
     done
   done
+}
+
+# The stores of "lines by 32 warps" (a block of 1024 fills 32 contiguous lines, 4 B a warp a line) with the
+# blocks dealt round-robin to k streams S floats apart (S = the stream's length + d): concurrent blocks write
+# k places at once. k = 1 loses nothing, k = 16384 is "rows G=1". Does the loss follow the places written at
+# once, and their alignment (d = 0, 8, 1 floats)? Then the blocks in a scattered order, and a coalesced control.
+stage_streams() {
+  local k d S
+  for d in 0 8 1; do
+    for k in 1 4 16 64 256 1024 4096 16384; do
+      S=$((262144 / k * 1024 + d))
+      xrun "streams k=$k S=$S" "((gid/1024)%$k)*$S + ((gid/1024)/$k)*1024 + (gid%32)*32 + (gid/32)%32" \
+        --op store --block 1024
+    done
+  done
+  xrun "scattered blocks" "(((gid/1024)*40503)%262144)*1024 + (gid%32)*32 + (gid/32)%32" --op store --block 1024
+  xrun "scattered blocks +1" "(((gid/1024)*40503)%262144)*1025 + (gid%32)*32 + (gid/32)%32" --op store --block 1024
+  xrun "coalesced k=16384" "((gid/1024)%16384)*16385 + ((gid/1024)/16384)*1024 + gid%1024" --op store --block 1024
+}
+
+# After stage streams: two streams; one stream written downwards; blocks of 256 threads (8 warps fill each
+# sector of 8 lines) in 1 and 16 streams.
+stage_streams2() {
+  local k S
+  for k in 1 2 4 16; do
+    S=$((262144 / k * 1024))
+    xrun "streams k=$k S=$S" "((gid/1024)%$k)*$S + ((gid/1024)/$k)*1024 + (gid%32)*32 + (gid/32)%32" \
+      --op store --block 1024
+  done
+  xrun "one stream down" "(262143 - gid/1024)*1024 + (gid%32)*32 + (gid/32)%32" --op store --block 1024
+  for k in 1 16; do
+    S=$((1048576 / k * 256))
+    xrun "streams of 256-thread blocks k=$k" "((gid/256)%$k)*$S + ((gid/256)/$k)*256 + (gid%32)*8 + (gid/32)%8" \
+      --op store --block 256
+  done
+  xrun "streams k=16 S=16777217" "((gid/1024)%16)*16777217 + ((gid/1024)/16)*1024 + (gid%32)*32 + (gid/32)%32" \
+    --op store --block 1024
+}
+
+# After streams2 (2 streams lose nothing, 4 lose): the number of streams or the address bits between them?
+# Two streams 256 MB apart (n = 2^27), three streams, four streams 512 MB apart, eight.
+stage_streams3() {
+  local prof=() e
+  [ -f "$W/profile-calibrate.json" ] && prof=(--profile "$W/profile-calibrate.json")
+  e="((gid/1024)%2)*67108864 + ((gid/1024)/2)*1024 + (gid%32)*32 + (gid/32)%32"
+  echo "=== streams k=2 n=2^27 256 MB apart: explain --run --n 134217728 --op store --block 1024 '$e'"
+  "$bin" explain --run --n 134217728 --op store --block 1024 "${prof[@]}" "$e" 2>&1 | grep -E "launch model|launch DRAM|error"
+  xrun "streams k=3 S=89479168" "((gid/1024)%3)*89479168 + ((gid/1024)/3)*1024 + (gid%32)*32 + (gid/32)%32" \
+    --op store --block 1024
+  xrun "streams k=4 S=134217728" "((gid/1024)%4)*134217728 + ((gid/1024)/4)*1024 + (gid%32)*32 + (gid/32)%32" \
+    --op store --block 1024
+  xrun "streams k=8 S=33554432" "((gid/1024)%8)*33554432 + ((gid/1024)/8)*1024 + (gid%32)*32 + (gid/32)%32" \
+    --op store --block 1024
+  xrun "streams of 256-thread blocks k=4" "((gid/256)%4)*67108864 + ((gid/256)/4)*256 + (gid%32)*8 + (gid/32)%8" \
+    --op store --block 256
 }
 
 # L2 lookups that hit and miss for the cases whose DRAM bytes the launch model misses (MODEL.md 7.5).
