@@ -4,7 +4,7 @@
 # Stages: env tests quick suite full cli state sanitize (memcheck, racecheck, initcheck) initcheck probe ncu
 #         spec report peers nvtx ncu_gemm explain sass counters selftest calibrate suite_profile ncu_counters
 #         counters_dram counters_tools round_trips unseen ncu_pairs l2_lines l2_distance ncu_l2_hits
-#         partial_writes strided_lines strip_interval rows_per_request streams streams2 streams3
+#         partial_writes strided_lines strip_interval rows_per_request streams streams2 streams3 blocks
 # BUILD_DIR is the build folder or what scripts/carry_gpu.sh packed (the binaries only).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -334,6 +334,22 @@ stage_streams3() {
     --op store --block 1024
   xrun "streams of 256-thread blocks k=4" "((gid/256)%4)*67108864 + ((gid/256)/4)*256 + (gid%32)*8 + (gid/32)%8" \
     --op store --block 256
+}
+
+# Block size and a barrier (MODEL.md 7.5, the tiled transposes): one 4 B element a thread, `gid`, in blocks of
+# 64 to 1024 threads; then the same through shared memory with a barrier (`--space shared`, tile = the block).
+stage_blocks() {
+  local b prof=()
+  [ -f "$W/profile-calibrate.json" ] && prof=(--profile "$W/profile-calibrate.json")
+  for b in 64 128 256 512 1024; do
+    xrun "gid block $b" "gid" --block $b
+  done
+  for b in 256 1024; do
+    echo "=== barrier block $b: explain --run --n 268435456 --block $b --space shared 'gid%$b'"
+    "$bin" explain --run --n 268435456 --block $b --space shared "gid%$b" 2>&1 | grep -E "measured|error"
+  done
+  xrun "gid*1 type double block 1024" "gid" --block 1024 --type double
+  xrun "gid type double block 256" "gid" --block 256 --type double
 }
 
 # L2 lookups that hit and miss for the cases whose DRAM bytes the launch model misses (MODEL.md 7.5).

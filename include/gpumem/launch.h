@@ -52,6 +52,8 @@ struct gm_profile {
 				     the 32 warps of a block filling 32 lines; rule L4); 0 = unknown (rule L2) */
 	double l2_part_sectors_gps; /* partly written sectors another block running beside it wrote last, merged
 				     one by one, 1e9 a second (copy.scatter_blocks_b4; rule L4); 0 = unknown (rule L2) */
+	double blocks_gps;        /* blocks the SMs start (and retire) a second, 1e9 (copy.blk64_b4: blocks of
+				     64 threads that each copy 4 B; rule T4); 0 = unknown */
 	int threads_per_sm;       /* resident threads per SM at most (0 = unknown) */
 	double wave_ns;           /* one wave of resident threads that each load and store one element
 				     and end (copy.v0_b4): the loaded round trip; 0 = unknown */
@@ -129,12 +131,14 @@ struct gm_launch_out {
 	double t_dram_ms, t_l2_ms, t_l1_ms;
 	int l2_by_lines;              /* t_l2_ms is L2's line lookups (rule L3), not its sectors */
 	double t_waves_ms;            /* threads that end: waves of resident threads x round trips x wave_ns */
-	double t_bandwidth_ms;        /* the slowest level's time, max(DRAM, L2, L1) */
+	double blocks;                /* blocks of a launch whose threads end (rules T2, T4); 0 otherwise */
+	double t_blocks_ms;           /* those blocks at the rate the SMs start them (rule T4); 0 without blocks_gps */
+	double t_bandwidth_ms;        /* the slowest level's time, max(DRAM, L2, L1, blocks) */
 	double waves;
 	double time_ms;
 	double useful_bytes;
 	double gbs;                   /* useful bytes / time, GB = 1e9 */
-	const char *limited_by;       /* "DRAM", "L2", "L1", "latency" */
+	const char *limited_by;       /* "DRAM", "L2", "L1", "blocks", "latency" */
 };
 
 /*

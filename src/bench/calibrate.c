@@ -19,6 +19,8 @@
  *                    the round trip when L2 serves the loads
  *   l2_lines_gps     copy.lines_b4 (that table, lanes 128 B apart): the rate
  *                    L2 looks up the lines of requests (rule L3)
+ *   blocks_gps       copy.blk64_b4 (copy_one in blocks of 64 threads): the
+ *                    rate the SMs start blocks (rule T4)
  *   l2_merge_lines_gps, l2_part_sectors_gps
  *                    copy.scatter_b4 and copy.scatter_blocks_b4 (4 B stores in
  *                    pieces: the warps of one block fill the same lines / 8
@@ -36,7 +38,7 @@
 const char *const gm_calibrate_selectors[] = {
 	"copy.read_b16_tile4", "copy.write_b16_tile4", "copy.v8_b4_tile4", "stride.b16_s008",
 	"stride.b16_s032", "copy.v0_b4", "copy.v1_b8", "copy.table_b4", "copy.lines_b4", "copy.scatter_b4",
-	"copy.scatter_blocks_b4", "hierarchy",
+	"copy.scatter_blocks_b4", "copy.blk64_b4", "hierarchy",
 	"latency.l2_004m", "latency.hbm_128m", NULL,
 };
 
@@ -199,6 +201,25 @@ static void lines_of_l2(const struct gm_run_result *r, struct gm_profile *p)
 }
 
 /*
+ * copy.blk64_b4: copy_one in blocks of 64 threads, each copying 4 B and
+ * ending. Its time for bandwidth (its latency taken out), when longer than
+ * every level's, is the time the SMs took to start its blocks (rule T4).
+ * Optional.
+ */
+static void blocks_started(const struct gm_run_result *r, struct gm_profile *p)
+{
+	const struct gm_case_result *c;
+	struct gm_launch_out o;
+	double tb;
+
+	p->blocks_gps = 0;
+	if (!(c = viewed(r, "copy.blk64_b4", p, &o)) || !(o.blocks > 0))
+		return;
+	if ((tb = bandwidth_time(c, p, &o)) > o.t_bandwidth_ms)
+		p->blocks_gps = o.blocks / (tb * 1e6);
+}
+
+/*
  * The time a case left for its L2 line lookups: its bandwidth time less what
  * its other lines cost at l2_lines_gps. 0 when DRAM or latency explain the
  * case, or nothing is left.
@@ -294,6 +315,7 @@ gm_status gm_profile_from_run(const struct gm_run_result *r, struct gm_profile *
 		p->l1_bytes = 256.0 * 1024;
 	one_per_thread(r, p);
 	one_per_thread_l2(r, p);
+	blocks_started(r, p);
 	lines_of_l2(r, p);
 	partial_lines_of_l2(r, p);
 	p->dram_latency_ns = derived(r, "latency.hbm_128m_ns");

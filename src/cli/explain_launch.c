@@ -52,6 +52,8 @@ static void print_launch(const struct gm_access *a, int64_t n, const struct gm_p
 	if (o->l2_by_lines)
 		printf(" (%.4g line lookups, rule L3)", o->l2_lines);
 	printf(", L1 %.4f ms", o->t_l1_ms);
+	if (o->t_blocks_ms > 0)
+		printf(", blocks %.4f ms (%.4g blocks started, rule T4)", o->t_blocks_ms, o->blocks);
 	if (o->t_waves_ms > 0)
 		printf(", latency %.4f ms (%.0f wave%s of resident threads)", o->t_waves_ms, o->waves,
 		       o->waves == 1 ? "" : "s");
@@ -83,6 +85,7 @@ static json_t *launch_json(int64_t n, const struct gm_profile *p, const struct g
 	json_object_set_new(j, "l2_part_lines", json_real(o->l2_part_lines));
 	json_object_set_new(j, "l2_merged_lines", json_real(o->l2_merged_lines));
 	json_object_set_new(j, "t_l1_ms", json_real(o->t_l1_ms));
+	json_object_set_new(j, "t_blocks_ms", json_real(o->t_blocks_ms));
 	json_object_set_new(j, "t_latency_ms", json_real(o->t_waves_ms));
 	json_object_set_new(j, "t_bandwidth_ms", json_real(o->t_bandwidth_ms));
 	json_object_set_new(j, "knee", json_real(p->knee));

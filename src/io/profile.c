@@ -41,6 +41,7 @@ static const struct {
 	{ "l2_write_gbs", offsetof(struct gm_profile, l2_write_gbs), 0, 1 },
 	{ "l1_gbs", offsetof(struct gm_profile, l1_gbs), 0, 1 },
 	{ "threads_per_sm", offsetof(struct gm_profile, threads_per_sm), 1, 0 },
+	{ "blocks_gps", offsetof(struct gm_profile, blocks_gps), 0, 0 },
 	{ "wave_ns", offsetof(struct gm_profile, wave_ns), 0, 0 },
 	{ "wave_l2_ns", offsetof(struct gm_profile, wave_l2_ns), 0, 0 },
 	{ "l2_lines_gps", offsetof(struct gm_profile, l2_lines_gps), 0, 0 },

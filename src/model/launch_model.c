@@ -30,6 +30,9 @@
  *        L2: load sectors at the L2 read rate + store operations at the L2
  *        write rate. L1: sectors and shared-memory wavefronts (128 B each)
  *        at the L1 rate. The launch takes the slowest level's time.
+ *   T4   (a profile with blocks_gps) threads that end come in blocks the SMs
+ *        start at a measured rate: the blocks take blocks / blocks_gps, a
+ *        level like the others.
  */
 #include <math.h>
 #include <stddef.h>
@@ -1263,6 +1266,9 @@ static void waves(const struct gm_launch_in *in, const struct gm_profile *pr, st
 		wave = (from_dram * pr->wave_ns + o->l2_reuse_bytes * pr->wave_l2_ns) / (from_dram + o->l2_reuse_bytes);
 	o->waves = ceil((double)in->n_threads / ((double)per_sm * pr->sm_count));
 	o->t_waves_ms = o->waves * trips * wave * 1e-6; /* 0 without wave_ns: the waves alone (calibrate) */
+	/* rule T4: the SMs start blocks at a rate of their own, whatever each block does */
+	o->blocks = ceil((double)in->n_threads / (double)tpb);
+	o->t_blocks_ms = pr->blocks_gps > 0 ? o->blocks / pr->blocks_gps / 1e6 : 0;
 }
 
 double gm_launch_join(double t_latency, double t_bandwidth, double knee)
@@ -1316,6 +1322,11 @@ static void times(const struct gm_profile *pr, struct gm_launch_out *o)
 	if (o->t_l1_ms > o->time_ms) {
 		o->time_ms = o->t_l1_ms;
 		o->limited_by = "L1";
+	}
+	/* rule T4: a launch of many short blocks waits for the SMs to start them */
+	if (o->t_blocks_ms > o->time_ms) {
+		o->time_ms = o->t_blocks_ms;
+		o->limited_by = "blocks";
 	}
 	/* rule T3: near the knee, neither limit alone sets the time */
 	o->t_bandwidth_ms = o->time_ms;

@@ -348,6 +348,41 @@ static void test_waves(void **state)
 	assert_string_equal(o.limited_by, "DRAM");
 }
 
+/* Rule T4: threads that end come in blocks the SMs start at blocks_gps; a level like the others. */
+static void test_blocks(void **state)
+{
+	struct gm_profile p = prof();
+	struct gm_access pats[2];
+	struct gm_launch_in in;
+	struct gm_launch_out o;
+	const int64_t n = (int64_t)1 << 24;
+
+	(void)state;
+	p.threads_per_sm = 2048;
+	launch_of("gid", 4, n, pats, &in);
+	in.one_element_per_thread = 1;
+	in.block[0] = 64;
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.blocks - n / 64.0) < 1e-9);
+	assert_true(o.t_blocks_ms == 0); /* a profile without the rate: no term */
+	assert_string_equal(o.limited_by, "DRAM");
+	p.blocks_gps = 0.01; /* 1e7 blocks a second: 262144 blocks take 26.2 ms, DRAM 0.04 */
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.t_blocks_ms - n / 64.0 / 1e7 * 1e3) < 1e-9);
+	assert_true(fabs(o.time_ms - o.t_blocks_ms) < 1e-12);
+	assert_string_equal(o.limited_by, "blocks");
+	in.block[0] = 1024; /* 16x fewer blocks: 1.6 ms, still the slowest */
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.t_blocks_ms - n / 1024.0 / 1e7 * 1e3) < 1e-9);
+	p.blocks_gps = 10; /* fast: DRAM limits again */
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_string_equal(o.limited_by, "DRAM");
+	in.one_element_per_thread = 0; /* a case's loop: its threads are not known, no blocks term */
+	p.blocks_gps = 0.01;
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(o.t_blocks_ms == 0 && o.blocks == 0);
+}
+
 /* Rule T3: the knee joins the latency and bandwidth times; 0 keeps the larger. */
 static void test_knee(void **state)
 {
@@ -660,6 +695,21 @@ static void test_from_run_knee(void **state)
 		assert_true(fabs(p.l2_merge_lines_gps - 50) < 1e-6);
 		assert_true(fabs(p.l2_lines_gps - 60) < 1e-6);
 	}
+	/* copy.blk64_b4 timed with a planted block rate (rule T4): it comes back, the rest unchanged */
+	assert_true(p.blocks_gps == 0); /* not in the run yet */
+	{
+		struct gm_case_result *cs = add_case(&r, "copy.blk64_b4", 1, bytes);
+
+		p.blocks_gps = 0.5;
+		assert_int_equal(gm_launch_predict_case(cs, &p), GM_OK);
+		assert_string_equal(cs->launch_limited_by, "blocks");
+		cs->ms.median = cs->launch_ms;
+		cs->value.median = cs->gbs_median = bytes / (cs->launch_ms * 1e-3) / 1e9;
+		assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
+		assert_true(fabs(p.blocks_gps - 0.5) < 1e-6);
+		assert_true(fabs(p.knee - knee) < 1e-6);
+		assert_true(fabs(p.l2_merge_lines_gps - 50) < 1e-6);
+	}
 	gm_result_release(&r);
 }
 
@@ -907,6 +957,7 @@ int main(void)
 		cmocka_unit_test(test_long_loop_sampled),
 		cmocka_unit_test(test_waves),
 		cmocka_unit_test(test_knee),
+		cmocka_unit_test(test_blocks),
 		cmocka_unit_test(test_threads_same),
 		cmocka_unit_test(test_footprint_in_l2),
 		cmocka_unit_test(test_l2_lines),
