@@ -314,8 +314,8 @@ gm_status gm_profile_from_run(const struct gm_run_result *r, struct gm_profile *
 	if (!(p->l1_bytes > 0))
 		p->l1_bytes = 256.0 * 1024;
 	one_per_thread(r, p);
+	blocks_started(r, p); /* before wave_l2_ns: copy.table_b4's blocks are part of its time */
 	one_per_thread_l2(r, p);
-	blocks_started(r, p);
 	lines_of_l2(r, p);
 	partial_lines_of_l2(r, p);
 	p->dram_latency_ns = derived(r, "latency.hbm_128m_ns");
