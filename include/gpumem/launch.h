@@ -58,6 +58,9 @@ struct gm_profile {
 	double wave_ns;           /* one wave of resident threads that each load and store one element
 				     and end (copy.v0_b4): the loaded round trip; 0 = unknown */
 	double wave_l2_ns;        /* the same wave when L2 serves the loads (copy.v0_b4_l2); 0 = unknown */
+	double warp_tail;         /* a warp's loaded round trip as base + an exponential tail: tail / base
+				     (copy.blk1024_b4: blocks of 1024 hold their slots until their slowest warp
+				     ends; rule T5); 0 = unknown (every block size as 256) */
 	double knee;              /* how the latency and bandwidth limits join (rule T3): the time is
 				     (t_latency^knee + t_bandwidth^knee)^(1/knee); 0 = the larger of the two */
 	double dram_latency_ns;   /* pointer chase, for information */
@@ -132,6 +135,7 @@ struct gm_launch_out {
 	int l2_by_lines;              /* t_l2_ms is L2's line lookups (rule L3), not its sectors */
 	double t_waves_ms;            /* threads that end: waves of resident threads x round trips x wave_ns */
 	double blocks;                /* blocks of a launch whose threads end (rules T2, T4); 0 otherwise */
+	double block_tail;            /* the round trip of its blocks over that of 256-thread blocks (rule T5) */
 	double t_blocks_ms;           /* those blocks at the rate the SMs start them (rule T4); 0 without blocks_gps */
 	double t_bandwidth_ms;        /* the slowest level's time, max(DRAM, L2, L1, blocks) */
 	double waves;
@@ -147,6 +151,9 @@ struct gm_launch_out {
  */
 gm_status gm_launch_predict(const struct gm_launch_in *in, const struct gm_profile *prof,
 			    struct gm_launch_out *out, struct gm_expr_error *err);
+
+/* Rule T5: the round trip of a wave of blocks of this many threads over that of blocks of 256. */
+double gm_launch_block_tail(double warp_tail, int64_t threads_per_block);
 
 /*
  * Rule T3: the time of a launch whose threads need t_latency to wait for

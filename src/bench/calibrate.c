@@ -19,6 +19,9 @@
  *                    the round trip when L2 serves the loads
  *   l2_lines_gps     copy.lines_b4 (that table, lanes 128 B apart): the rate
  *                    L2 looks up the lines of requests (rule L3)
+ *   warp_tail        copy.blk1024_b4 (copy_one in blocks of 1024 threads): how
+ *                    much longer a block of 32 warps holds its slots than one
+ *                    of 8, as an exponential tail of a warp's round trip (T5)
  *   blocks_gps       copy.blk64_b4 (copy_one in blocks of 64 threads): the
  *                    rate the SMs start blocks (rule T4)
  *   l2_merge_lines_gps, l2_part_sectors_gps
@@ -38,7 +41,7 @@
 const char *const gm_calibrate_selectors[] = {
 	"copy.read_b16_tile4", "copy.write_b16_tile4", "copy.v8_b4_tile4", "stride.b16_s008",
 	"stride.b16_s032", "copy.v0_b4", "copy.v1_b8", "copy.table_b4", "copy.lines_b4", "copy.scatter_b4",
-	"copy.scatter_blocks_b4", "copy.blk64_b4", "hierarchy",
+	"copy.scatter_blocks_b4", "copy.blk64_b4", "copy.blk1024_b4", "hierarchy",
 	"latency.l2_004m", "latency.hbm_128m", NULL,
 };
 
@@ -201,6 +204,33 @@ static void lines_of_l2(const struct gm_run_result *r, struct gm_profile *p)
 }
 
 /*
+ * copy.blk1024_b4: copy_one in blocks of 1024 threads (32 warps). Its latency
+ * time (its measured time with the bandwidth time taken out, rule T3) over
+ * what blocks of 256 would take is g = (1 + x H_32) / (1 + x H_8) (rule T5):
+ * x, the warp's tail over its base round trip. Optional.
+ */
+static void block_tail(const struct gm_run_result *r, struct gm_profile *p)
+{
+	const struct gm_case_result *c;
+	struct gm_launch_out o;
+	double t, g, h8 = 0, h32 = 0;
+
+	p->warp_tail = 0;
+	if (!(p->wave_ns > 0) || !(c = viewed(r, "copy.blk1024_b4", p, &o)) || !(o.t_waves_ms > 0))
+		return;
+	t = c->ms.median;
+	if (!(o.t_bandwidth_ms < t))
+		return;
+	g = (p->knee > 0 ? latency_at(t, o.t_bandwidth_ms, p->knee) : t) / o.t_waves_ms;
+	for (int k = 1; k <= 32; k++) {
+		h32 += 1.0 / k;
+		h8 += k <= 8 ? 1.0 / k : 0;
+	}
+	if (g > 1 && h32 - g * h8 > 0)
+		p->warp_tail = (g - 1) / (h32 - g * h8);
+}
+
+/*
  * copy.blk64_b4: copy_one in blocks of 64 threads, each copying 4 B and
  * ending. Its time for bandwidth (its latency taken out), when longer than
  * every level's, is the time the SMs took to start its blocks (rule T4).
@@ -314,6 +344,7 @@ gm_status gm_profile_from_run(const struct gm_run_result *r, struct gm_profile *
 	if (!(p->l1_bytes > 0))
 		p->l1_bytes = 256.0 * 1024;
 	one_per_thread(r, p);
+	block_tail(r, p);
 	blocks_started(r, p); /* before wave_l2_ns: copy.table_b4's blocks are part of its time */
 	one_per_thread_l2(r, p);
 	lines_of_l2(r, p);

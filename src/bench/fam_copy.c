@@ -40,6 +40,8 @@ static const struct {
 	  "copy, 4 B per thread, the 8 pieces of each sector stored by 8 consecutive blocks (lanes 32 B apart)" },
 	{ COPY_ONE_SMALL, 4, 1, 0, 0, "blk64_b4",
 	  "copy, 4 B per thread, one element per thread, blocks of 64 threads: the rate the SMs start blocks" },
+	{ COPY_ONE_BIG, 4, 1, 0, 0, "blk1024_b4",
+	  "copy, 4 B per thread, one element per thread, blocks of 1024: a block ends with its slowest warp" },
 	{ COPY_MEMCPY, 16, 1, 0, 1, "memcpy_d2d", "cudaMemcpyAsync device-to-device (reference)" },
 };
 
@@ -63,8 +65,9 @@ static int copy_enumerate(struct gm_case *out, int max)
 		if (mode == COPY_MEMCPY)
 			continue;
 		/* copy_one, copy_one_table: one element per thread, no loop (rule T2) */
-		c->round_trips = mode == COPY_ONE || mode == COPY_ONE_SMALL || mode == COPY_ONE_L2 ||
-				 mode == COPY_LINES_L2 || mode == COPY_SCATTER || mode == COPY_SCATTER_BLOCKS;
+		c->round_trips = mode == COPY_ONE || mode == COPY_ONE_SMALL || mode == COPY_ONE_BIG ||
+				 mode == COPY_ONE_L2 || mode == COPY_LINES_L2 || mode == COPY_SCATTER ||
+				 mode == COPY_SCATTER_BLOCKS;
 		/* first access of warp 0: a tile block owns ilp * 256 elements */
 		char table[64];
 		const char *idx = mode >= COPY_TILE && mode <= WRITE_TILE ? "bx*4*bdx + tid" : "bx*bdx + tid";
@@ -86,11 +89,11 @@ static int copy_enumerate(struct gm_case *out, int max)
 					    "(bx/8)*2048 + tid*8 + bx%%8");
 			continue;
 		}
-		if (mode == COPY_ONE_SMALL) {
-			gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, 4, COPY_SMALL_BLOCK, 1, 0,
-					    "bx*bdx + tid");
-			gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, 4, COPY_SMALL_BLOCK, 1, 0,
-					    "bx*bdx + tid");
+		if (mode == COPY_ONE_SMALL || mode == COPY_ONE_BIG) {
+			int bt = mode == COPY_ONE_SMALL ? COPY_SMALL_BLOCK : COPY_BIG_BLOCK;
+
+			gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, 4, bt, 1, 0, "bx*bdx + tid");
+			gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, 4, bt, 1, 0, "bx*bdx + tid");
 			continue;
 		}
 		if (mode != COPY_WRITE && mode != WRITE_TILE)

@@ -6,6 +6,7 @@
  * bytes as useful (one read and one write per thread), GB = 1e9.
  */
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -55,8 +56,12 @@ static void print_launch(const struct gm_access *a, int64_t n, const struct gm_p
 	if (o->t_blocks_ms > 0)
 		printf(", blocks %.4f ms (%.4g blocks started, rule T4)", o->t_blocks_ms, o->blocks);
 	if (o->t_waves_ms > 0)
-		printf(", latency %.4f ms (%.0f wave%s of resident threads)", o->t_waves_ms, o->waves,
+		printf(", latency %.4f ms (%.0f wave%s of resident threads", o->t_waves_ms, o->waves,
 		       o->waves == 1 ? "" : "s");
+	if (o->t_waves_ms > 0 && fabs(o->block_tail - 1.0) > 1e-9)
+		printf(", blocks of %d threads x%.3f, rule T5", a->block[0] * a->block[1] * a->block[2], o->block_tail);
+	if (o->t_waves_ms > 0)
+		printf(")");
 	printf("\n");
 	printf("  predicted         %.4f ms, %.1f GB/s (2 x n x %d B), limited by %s", o->time_ms, o->gbs,
 	       a->elem_bytes, o->limited_by);
@@ -87,6 +92,7 @@ static json_t *launch_json(int64_t n, const struct gm_profile *p, const struct g
 	json_object_set_new(j, "t_l1_ms", json_real(o->t_l1_ms));
 	json_object_set_new(j, "t_blocks_ms", json_real(o->t_blocks_ms));
 	json_object_set_new(j, "t_latency_ms", json_real(o->t_waves_ms));
+	json_object_set_new(j, "block_tail", json_real(o->block_tail));
 	json_object_set_new(j, "t_bandwidth_ms", json_real(o->t_bandwidth_ms));
 	json_object_set_new(j, "knee", json_real(p->knee));
 	json_object_set_new(j, "predicted_ms", json_real(o->time_ms));

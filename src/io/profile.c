@@ -44,6 +44,7 @@ static const struct {
 	{ "blocks_gps", offsetof(struct gm_profile, blocks_gps), 0, 0 },
 	{ "wave_ns", offsetof(struct gm_profile, wave_ns), 0, 0 },
 	{ "wave_l2_ns", offsetof(struct gm_profile, wave_l2_ns), 0, 0 },
+	{ "warp_tail", offsetof(struct gm_profile, warp_tail), 0, 0 },
 	{ "l2_lines_gps", offsetof(struct gm_profile, l2_lines_gps), 0, 0 },
 	{ "l2_merge_lines_gps", offsetof(struct gm_profile, l2_merge_lines_gps), 0, 0 },
 	{ "l2_part_sectors_gps", offsetof(struct gm_profile, l2_part_sectors_gps), 0, 0 },

@@ -281,6 +281,9 @@ static void launch_typed(struct copy_state *s)
 	else if (s->mode == COPY_ONE_SMALL)
 		copy_one<T><<<gm_blocks_for(s->n, COPY_SMALL_BLOCK), COPY_SMALL_BLOCK, 0, gm_stream()>>>(
 			(const T *)s->in, (T *)s->out, s->n);
+	else if (s->mode == COPY_ONE_BIG)
+		copy_one<T><<<gm_blocks_for(s->n, COPY_BIG_BLOCK), COPY_BIG_BLOCK, 0, gm_stream()>>>(
+			(const T *)s->in, (T *)s->out, s->n);
 	else if (s->mode == COPY_ONE_L2)
 		copy_one_table<T, 1><<<gm_blocks_for(s->n, COPY_BLOCK), COPY_BLOCK, 0, gm_stream()>>>(
 			(const T *)s->in, (T *)s->out, s->n);

@@ -1239,6 +1239,32 @@ static double turnaround(const struct gm_profile *pr, double rd, double wr)
 	return 1.0 + k * 2.0 * (rd < wr ? rd : wr) / (rd + wr);
 }
 
+/* The harmonic number H_w = 1 + 1/2 + ... + 1/w: the mean of the largest of w exponential times of mean 1. */
+static double harmonic(int64_t w)
+{
+	double h = 0;
+
+	for (int64_t k = 1; k <= w; k++)
+		h += 1.0 / (double)k;
+	return h;
+}
+
+/*
+ * Rule T5: a block holds its threads' slots until its slowest warp ends. With
+ * a warp's round trip a base plus an exponential tail (tail / base = the
+ * profile's warp_tail), a block of w warps lasts base x (1 + tail x H_w);
+ * wave_ns is measured with blocks of 256 threads (8 warps): the round trip of
+ * a wave of blocks of w warps is wave_ns x (1 + tail H_w) / (1 + tail H_8).
+ */
+double gm_launch_block_tail(double warp_tail, int64_t threads_per_block)
+{
+	int64_t w = (threads_per_block + 31) / 32;
+
+	if (!(warp_tail > 0) || w < 1)
+		return 1.0;
+	return (1.0 + warp_tail * harmonic(w)) / (1.0 + warp_tail * harmonic(8));
+}
+
 /*
  * Threads that load, store and end: a wave of resident threads takes the
  * loaded round trip once per time a thread waits for its loads, whatever
@@ -1265,7 +1291,9 @@ static void waves(const struct gm_launch_in *in, const struct gm_profile *pr, st
 	if (pr->wave_l2_ns > 0 && from_dram + o->l2_reuse_bytes > 0)
 		wave = (from_dram * pr->wave_ns + o->l2_reuse_bytes * pr->wave_l2_ns) / (from_dram + o->l2_reuse_bytes);
 	o->waves = ceil((double)in->n_threads / ((double)per_sm * pr->sm_count));
-	o->t_waves_ms = o->waves * trips * wave * 1e-6; /* 0 without wave_ns: the waves alone (calibrate) */
+	/* rule T5: blocks larger or smaller than the 256 threads wave_ns is measured with */
+	o->block_tail = gm_launch_block_tail(pr->warp_tail, tpb);
+	o->t_waves_ms = o->waves * trips * wave * o->block_tail * 1e-6; /* 0 without wave_ns (calibrate) */
 	/* rule T4: the SMs start blocks at a rate of their own, whatever each block does */
 	o->blocks = ceil((double)in->n_threads / (double)tpb);
 	o->t_blocks_ms = pr->blocks_gps > 0 ? o->blocks / pr->blocks_gps / 1e6 : 0;

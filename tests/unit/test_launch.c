@@ -348,6 +348,38 @@ static void test_waves(void **state)
 	assert_string_equal(o.limited_by, "DRAM");
 }
 
+/* Rule T5: a block holds its slots until its slowest warp ends: (1 + x H_w) / (1 + x H_8) of the round trip. */
+static void test_block_tail(void **state)
+{
+	struct gm_profile p = prof();
+	struct gm_access pats[2];
+	struct gm_launch_in in;
+	struct gm_launch_out o;
+	double h8 = 0, h32 = 0, t256;
+
+	(void)state;
+	for (int k = 1; k <= 32; k++) {
+		h32 += 1.0 / k;
+		h8 += k <= 8 ? 1.0 / k : 0;
+	}
+	assert_true(gm_launch_block_tail(0, 1024) == 1.0); /* no tail: every block size as 256 */
+	assert_true(fabs(gm_launch_block_tail(0.5, 256) - 1.0) < 1e-12);
+	assert_true(fabs(gm_launch_block_tail(0.5, 1024) - (1 + 0.5 * h32) / (1 + 0.5 * h8)) < 1e-12);
+	assert_true(gm_launch_block_tail(0.5, 64) < 1.0 && gm_launch_block_tail(0.5, 512) > 1.0);
+	p.threads_per_sm = 2048;
+	p.wave_ns = 1e6; /* latency limits */
+	p.warp_tail = 0.5;
+	launch_of("gid", 4, 100 * 2048 * 10, pats, &in);
+	in.one_element_per_thread = 1;
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	t256 = o.time_ms;
+	assert_true(fabs(t256 - 10) < 1e-9);
+	in.block[0] = 1024;
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.time_ms - 10 * (1 + 0.5 * h32) / (1 + 0.5 * h8)) < 1e-9);
+	assert_true(fabs(o.block_tail - (1 + 0.5 * h32) / (1 + 0.5 * h8)) < 1e-12);
+}
+
 /* Rule T4: threads that end come in blocks the SMs start at blocks_gps; a level like the others. */
 static void test_blocks(void **state)
 {
@@ -695,20 +727,52 @@ static void test_from_run_knee(void **state)
 		assert_true(fabs(p.l2_merge_lines_gps - 50) < 1e-6);
 		assert_true(fabs(p.l2_lines_gps - 60) < 1e-6);
 	}
+	/* copy.blk1024_b4 timed with a planted warp tail (rule T5): it comes back, the rest unchanged */
+	assert_true(p.warp_tail == 0); /* not in the run yet */
+	{
+		struct gm_case_result *cg = add_case(&r, "copy.blk1024_b4", 1, bytes);
+
+		p.warp_tail = 0.7;
+		/* the case itself, and copy.scatter_b4 (blocks of 1024 too), timed with the tail */
+		for (int i = 0; i < r.ncases; i++) {
+			struct gm_case_result *ci = &r.cases[i];
+
+			if (ci != cg && strcmp(ci->name, "copy.scatter_b4"))
+				continue;
+			assert_int_equal(gm_launch_predict_case(ci, &p), GM_OK);
+			ci->ms.median = ci->launch_ms;
+			ci->value.median = ci->gbs_median = bytes / (ci->launch_ms * 1e-3) / 1e9;
+		}
+		assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
+		assert_true(fabs(p.warp_tail - 0.7) < 1e-6);
+		assert_true(fabs(p.knee - knee) < 1e-6);
+		assert_true(fabs(p.l2_merge_lines_gps - 50) < 1e-6);
+	}
 	/* copy.blk64_b4 timed with a planted block rate (rule T4): it comes back, the rest unchanged */
 	assert_true(p.blocks_gps == 0); /* not in the run yet */
 	{
 		struct gm_case_result *cs = add_case(&r, "copy.blk64_b4", 1, bytes);
 
-		p.blocks_gps = 0.5;
-		assert_int_equal(gm_launch_predict_case(cs, &p), GM_OK);
+		p.blocks_gps = 2; /* blk64 waits for its blocks, blocks of 256 do not */
+		/* every case the model timed, timed again with the whole profile (one device's run) */
+		for (int i = 0; i < r.ncases; i++) {
+			struct gm_case_result *ci = &r.cases[i];
+
+			if (strncmp(ci->name, "copy.", 5) || !strcmp(ci->name, "copy.v0_b4") ||
+			    !strcmp(ci->name, "copy.v1_b8") || strstr(ci->name, "_tile4"))
+				continue;
+			assert_int_equal(gm_launch_predict_case(ci, &p), GM_OK);
+			ci->ms.median = ci->launch_ms;
+			ci->value.median = ci->gbs_median = bytes / (ci->launch_ms * 1e-3) / 1e9;
+		}
 		assert_string_equal(cs->launch_limited_by, "blocks");
-		cs->ms.median = cs->launch_ms;
-		cs->value.median = cs->gbs_median = bytes / (cs->launch_ms * 1e-3) / 1e9;
 		assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
-		assert_true(fabs(p.blocks_gps - 0.5) < 1e-6);
+		assert_true(fabs(p.blocks_gps - 2) < 1e-6);
+		assert_true(fabs(p.warp_tail - 0.7) < 1e-6);
 		assert_true(fabs(p.knee - knee) < 1e-6);
 		assert_true(fabs(p.l2_merge_lines_gps - 50) < 1e-6);
+		assert_true(fabs(p.l2_lines_gps - 60) < 1e-6);
+		assert_true(fabs(p.wave_l2_ns - 500) < 1e-3);
 	}
 	gm_result_release(&r);
 }
@@ -958,6 +1022,7 @@ int main(void)
 		cmocka_unit_test(test_waves),
 		cmocka_unit_test(test_knee),
 		cmocka_unit_test(test_blocks),
+		cmocka_unit_test(test_block_tail),
 		cmocka_unit_test(test_threads_same),
 		cmocka_unit_test(test_footprint_in_l2),
 		cmocka_unit_test(test_l2_lines),
