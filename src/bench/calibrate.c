@@ -34,6 +34,7 @@
  * time less its stores at write_gbs and the turnaround the copy rate implies.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include "gpumem/profile.h"
@@ -185,6 +186,26 @@ static double bandwidth_time(const struct gm_case_result *c, const struct gm_pro
 }
 
 /*
+ * A rate a case measures: what it counts (a field of the launch model's view
+ * of it, 1e9 of them a second) over its time for bandwidth, when that is longer
+ * than every level's time the profile so far gives it; 0 otherwise.
+ */
+static double rate_left(const struct gm_run_result *r, const char *name, const struct gm_profile *p,
+			size_t field)
+{
+	const struct gm_case_result *c;
+	struct gm_launch_out o;
+	double tb, n;
+
+	if (!(c = viewed(r, name, p, &o)))
+		return 0;
+	n = *(const double *)((const char *)&o + field);
+	if (!(n > 0) || !((tb = bandwidth_time(c, p, &o)) > o.t_bandwidth_ms))
+		return 0;
+	return n / (tb * 1e6);
+}
+
+/*
  * copy.lines_b4: 32 lines of L2 a request. The time the launch model leaves
  * for bandwidth once its latency is joined (knee) is the time L2 took to
  * look up the case's line requests, when that is longer than the other
@@ -192,15 +213,8 @@ static double bandwidth_time(const struct gm_case_result *c, const struct gm_pro
  */
 static void lines_of_l2(const struct gm_run_result *r, struct gm_profile *p)
 {
-	const struct gm_case_result *c;
-	struct gm_launch_out o;
-	double tb;
-
 	p->l2_lines_gps = 0;
-	if (!(c = viewed(r, "copy.lines_b4", p, &o)) || !(o.l2_lines > 0))
-		return;
-	if ((tb = bandwidth_time(c, p, &o)) > o.t_bandwidth_ms)
-		p->l2_lines_gps = o.l2_lines / (tb * 1e6);
+	p->l2_lines_gps = rate_left(r, "copy.lines_b4", p, offsetof(struct gm_launch_out, l2_lines));
 }
 
 /*
@@ -238,15 +252,8 @@ static void block_tail(const struct gm_run_result *r, struct gm_profile *p)
  */
 static void blocks_started(const struct gm_run_result *r, struct gm_profile *p)
 {
-	const struct gm_case_result *c;
-	struct gm_launch_out o;
-	double tb;
-
 	p->blocks_gps = 0;
-	if (!(c = viewed(r, "copy.blk64_b4", p, &o)) || !(o.blocks > 0))
-		return;
-	if ((tb = bandwidth_time(c, p, &o)) > o.t_bandwidth_ms)
-		p->blocks_gps = o.blocks / (tb * 1e6);
+	p->blocks_gps = rate_left(r, "copy.blk64_b4", p, offsetof(struct gm_launch_out, blocks));
 }
 
 /*
