@@ -33,6 +33,9 @@
  *   T4   (a profile with blocks_gps) threads that end come in blocks the SMs
  *        start at a measured rate: the blocks take blocks / blocks_gps, a
  *        level like the others.
+ *   T5   (a profile with warp_tail) a block holds its slots until its slowest
+ *        warp ends: the round trip of a wave of blocks of w warps is wave_ns x
+ *        (1 + tail H_w) / (1 + tail H_8) (wave_ns is measured with 8 warps).
  */
 #include <math.h>
 #include <stddef.h>
@@ -1279,6 +1282,7 @@ static void waves(const struct gm_launch_in *in, const struct gm_profile *pr, st
 	int trips = in->round_trips > 0 ? in->round_trips : in->one_element_per_thread ? 1 : 0;
 	double from_dram = o->dram_read_bytes - o->dram_fill_bytes, wave = pr->wave_ns;
 
+	o->block_tail = 1.0;
 	if (trips <= 0 || pr->threads_per_sm <= 0 || pr->sm_count <= 0)
 		return;
 	blocks_per_sm = pr->threads_per_sm / tpb;
