@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/wait.h>
 #include <time.h>
 #include "gpumem/profile.h"
@@ -949,9 +950,14 @@ static void test_cli_profile_files(void **state)
 	static char out[1 << 16];
 	char args[1024];
 	const char *src = getenv("GPUMEM_SRC");
+	char dir[] = "/tmp/gpumem_test_launch_XXXXXX", cwd[4096];
 	FILE *f;
 
 	(void)state;
+	/* the files this test writes go to a directory of its own, never the source tree */
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(chdir(dir), 0);
 	f = fopen("bad_profile.json", "w");
 	assert_non_null(f);
 	fputs("{\"schema\": \"gpumem-profile\", \"device\": \"x\", \"sm_count\": 1}", f);
@@ -1003,6 +1009,8 @@ static void test_cli_profile_files(void **state)
 	snprintf(args, sizeof(args), "calibrate --from '%s/results/nvidia-h100-80gb-hbm3/quick.json'", src);
 	assert_int_equal(run_bin(args, out, sizeof(out)), 2);
 	assert_non_null(strstr(out, "has no measured case"));
+	assert_int_equal(chdir(cwd), 0);
+	rmdir(dir);
 }
 
 int main(void)
