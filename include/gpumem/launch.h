@@ -154,6 +154,8 @@ gm_status gm_launch_predict(const struct gm_launch_in *in, const struct gm_profi
 
 /* Rule T5: the round trip of a wave of blocks of this many threads over that of blocks of 256. */
 double gm_launch_block_tail(double warp_tail, int64_t threads_per_block);
+/* Its inverse: the warp_tail that gives blocks of this many threads the factor g (> 1); 0 when none does. */
+double gm_launch_warp_tail_for(double g, int64_t threads_per_block);
 
 /*
  * Rule T3: the time of a launch whose threads need t_latency to wait for

@@ -38,6 +38,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "gpumem/profile.h"
+#include "kernels/shapes.h"
 
 const char *const gm_calibrate_selectors[] = {
 	"copy.read_b16_tile4", "copy.write_b16_tile4", "copy.v8_b4_tile4", "stride.b16_s008",
@@ -227,7 +228,7 @@ static void block_tail(const struct gm_run_result *r, struct gm_profile *p)
 {
 	const struct gm_case_result *c;
 	struct gm_launch_out o;
-	double t, g, h8 = 0, h32 = 0;
+	double t, g;
 
 	p->warp_tail = 0;
 	if (!(p->wave_ns > 0) || !(c = viewed(r, "copy.blk1024_b4", p, &o)) || !(o.t_waves_ms > 0))
@@ -236,12 +237,7 @@ static void block_tail(const struct gm_run_result *r, struct gm_profile *p)
 	if (!(o.t_bandwidth_ms < t))
 		return;
 	g = (p->knee > 0 ? latency_at(t, o.t_bandwidth_ms, p->knee) : t) / o.t_waves_ms;
-	for (int k = 1; k <= 32; k++) {
-		h32 += 1.0 / k;
-		h8 += k <= 8 ? 1.0 / k : 0;
-	}
-	if (g > 1 && h32 - g * h8 > 0)
-		p->warp_tail = (g - 1) / (h32 - g * h8);
+	p->warp_tail = gm_launch_warp_tail_for(g, COPY_BIG_BLOCK);
 }
 
 /*

@@ -1268,6 +1268,14 @@ double gm_launch_block_tail(double warp_tail, int64_t threads_per_block)
 	return (1.0 + warp_tail * harmonic(w)) / (1.0 + warp_tail * harmonic(8));
 }
 
+/* Rule T5 undone: the warp_tail that gives blocks of this many threads the round-trip factor g; 0 if none. */
+double gm_launch_warp_tail_for(double g, int64_t threads_per_block)
+{
+	double hw = harmonic((threads_per_block + 31) / 32), h8 = harmonic(8);
+
+	return g > 1 && hw - g * h8 > 0 ? (g - 1) / (hw - g * h8) : 0;
+}
+
 /*
  * Threads that load, store and end: a wave of resident threads takes the
  * loaded round trip once per time a thread waits for its loads, whatever
