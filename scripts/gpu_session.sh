@@ -136,6 +136,8 @@ stage_peers() {
       host_to_device_bidirectional_memcpy_ce; echo "rc $?"; } >"$W/peer_nvbandwidth.txt" 2>&1
   [ -x "$P/cuda-l2-cache" ] && { echo "== gpu-benches cuda-l2-cache"; timeout 100 "$P/cuda-l2-cache"; echo "rc $?"; } >"$W/peer_gpu-l2-cache.txt" 2>&1
   [ -x "$P/cuda-cache" ] && { echo "== gpu-benches cuda-cache"; timeout 100 "$P/cuda-cache"; echo "rc $?"; } >"$W/peer_gpu-cache.txt" 2>&1
+  [ -x "$P/babelstream-cuda" ] && { echo "== BabelStream (CUDA) --arraysize 536870912 --numtimes 100"
+    timeout 120 "$P/babelstream-cuda" --arraysize 536870912 --numtimes 100; echo "rc $?"; } >"$W/peer_babelstream.txt" 2>&1
   tail -n 4 "$W"/peer_*.txt
 }
 
