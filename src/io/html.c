@@ -13,6 +13,7 @@
 #include <string.h>
 #include "gpumem/io.h"
 #include "gpumem/units.h"
+#include "io/findings.h"
 #include "io/report_charts.h"
 
 extern const unsigned char gm_embed_chartjs[], gm_embed_report_js[], gm_embed_report_css[];
@@ -53,6 +54,47 @@ static json_t *model_str(const struct gm_case_result *c)
 	return json_string(buf);
 }
 
+/*
+ * Flops per launch of a case, 0 when it has none: the ops of a TFLOP/s or a
+ * GB/s case are flops (ops of time-per-op units are operations, not flops);
+ * run files written before "ops" existed give the flops the median TFLOP/s
+ * implies over the median launch time.
+ */
+static double case_flops(const struct gm_case_result *c)
+{
+	if (c->status != GM_CASE_OK || c->ms.median <= 0)
+		return 0;
+	if (c->traffic.ops > 0 && (c->unit == GM_UNIT_TFLOPS || c->unit == GM_UNIT_GBS))
+		return c->traffic.ops;
+	if (c->unit == GM_UNIT_TFLOPS && c->value.median > 0)
+		return c->value.median * 1e9 * c->ms.median;
+	return 0;
+}
+
+/*
+ * The roofline's place of a case: "tflops" (flops / median time),
+ * "ai_dram" (flops per DRAM byte: counted where counters ran, else the
+ * launch model's predicted bytes, else the useful bytes) and "ai_l2" (flops
+ * per L2 byte, counters only). "intensity" (flops / useful bytes) as before.
+ */
+static void roofline_fields(json_t *o, const struct gm_case_result *c)
+{
+	double flops = case_flops(c), dram = c->traffic.bytes_useful;
+	const struct gm_counters *k = &c->counters;
+
+	if (flops <= 0 || dram <= 0)
+		return;
+	if (k->state == GM_COUNTERS_OK && k->dram_read_bytes + k->dram_write_bytes > 0)
+		dram = k->dram_read_bytes + k->dram_write_bytes;
+	else if (c->launch_gbs > 0 && c->launch_dram_read + c->launch_dram_write > 0)
+		dram = c->launch_dram_read + c->launch_dram_write;
+	json_object_set_new(o, "intensity", json_real(flops / c->traffic.bytes_useful));
+	json_object_set_new(o, "tflops", json_real(flops / (c->ms.median * 1e-3) / 1e12));
+	json_object_set_new(o, "ai_dram", json_real(flops / dram));
+	if (k->state == GM_COUNTERS_OK && k->l2_sectors > 0)
+		json_object_set_new(o, "ai_l2", json_real(flops / (k->l2_sectors * 32.0)));
+}
+
 static json_t *case_obj(const struct gm_case_result *c)
 {
 	json_t *o = json_pack("{ss ss ss so ss sb sf sf sf sf sb ss ss ss sf sf sf sf}", "name", c->name,
@@ -71,16 +113,8 @@ static json_t *case_obj(const struct gm_case_result *c)
 		json_object_set_new(o, "launch_gbs", json_real(c->launch_gbs));
 		json_object_set_new(o, "launch_limited_by", json_string(c->launch_limited_by));
 	}
-	/*
-	 * the roofline's x: operations per byte moved (ops per launch / the case's
-	 * useful bytes); run files written before "ops" existed give the flops the
-	 * median TFLOP/s implies over the median launch time
-	 */
-	if (c->traffic.ops > 0 && c->traffic.bytes_useful > 0)
-		json_object_set_new(o, "intensity", json_real(c->traffic.ops / c->traffic.bytes_useful));
-	else if (c->unit == GM_UNIT_TFLOPS && c->traffic.bytes_useful > 0 && c->ms.median > 0 && c->value.median > 0)
-		json_object_set_new(o, "intensity",
-				    json_real(c->value.median * 1e9 * c->ms.median / c->traffic.bytes_useful));
+	json_object_set_new(o, "version", json_integer(c->version));
+	roofline_fields(o, c);
 	json_object_set_new(o, "extras", values_obj(c->extras, c->nextras));
 	json_object_set_new(o, "notes", values_obj(c->notes, c->nnotes));
 	return o;
@@ -120,7 +154,8 @@ static json_t *run_obj(const struct gm_run_result *r, const char *label)
 		json_array_append_new(cases, case_obj(&r->cases[i]));
 	for (int i = 0; i < r->nderived; i++)
 		json_array_append_new(derived, derived_obj(&r->derived[i]));
-	o = json_pack("{ss ss ss ss sf sb ss sI si si so so so}", "label", label, "tool_version",
+	o = json_pack("{si ss ss ss ss sf sb ss sI si si so so so}", "schema_version",
+		      r->schema_version ? r->schema_version : GM_SCHEMA_VERSION, "label", label, "tool_version",
 		      r->tool_version, "command", r->command, "started_utc", r->started_utc, "wall_s", r->wall_s,
 		      "interrupted", r->interrupted, "byte_convention", r->byte_convention, "array_bytes",
 		      (json_int_t)r->array_bytes, "reps", r->reps, "warmup", r->warmup, "device",
@@ -147,6 +182,19 @@ static json_t *units_obj(void)
 	return o;
 }
 
+/* The first run's findings (findings.c): the page shows them after the title. */
+static json_t *findings_arr(const struct gm_run_result *r)
+{
+	struct gm_finding f[GM_FINDINGS_MAX];
+	int n = gm_findings(r, f, GM_FINDINGS_MAX);
+	json_t *a = json_array();
+
+	for (int i = 0; i < n; i++)
+		json_array_append_new(a, json_pack("{ss ss ss}", "rule", f[i].rule, "anchor", f[i].anchor, "text",
+						   f[i].text));
+	return a;
+}
+
 static json_t *page_data(const struct gm_run_result *runs, const char *const *labels, int nruns)
 {
 	json_t *a = json_array(), *charts = json_array();
@@ -155,8 +203,8 @@ static json_t *page_data(const struct gm_run_result *runs, const char *const *la
 		json_array_append_new(a, run_obj(&runs[i], labels[i]));
 	for (int i = 0; i < gm_report_ncharts; i++)
 		json_array_append_new(charts, chart_obj(&gm_report_charts[i]));
-	return json_pack("{ss so so so}", "tool_version", GPUMEM_VERSION, "runs", a, "charts", charts, "units",
-			 units_obj());
+	return json_pack("{ss so so so so}", "tool_version", GPUMEM_VERSION, "runs", a, "charts", charts, "units",
+			 units_obj(), "findings", nruns ? findings_arr(&runs[0]) : json_array());
 }
 
 /* JSON inside <script>: "</" would end the element; "<\/" means the same in JSON. */
