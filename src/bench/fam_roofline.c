@@ -50,22 +50,50 @@ static int roofline_enumerate(struct gm_case *out, int max)
 	return n;
 }
 
-/* FMA lanes per SM per clock of each type (pairs count once), by compute capability. */
-static int lanes_per_sm(int major, int minor, int type)
+/*
+ * FMA results per SM per clock of each type (a pair's FMA gives two results),
+ * by compute capability, and where the row comes from. cc 9.0 is the CUDA C++
+ * Programming Guide's arithmetic-instruction throughput table (128 FP32, 64
+ * FP64, 256 16-bit; the H100 whitepaper's 133.8 TFLOP/s FP16 and BF16 for
+ * the SXM5 agree). On sm_90 the 256 16-bit results are two pipes: HFMA2 on
+ * the FMA pipe gives half, HFMA2.MMA on the MMA pipe the other half, so a
+ * kernel whose SASS holds plain HFMA2 alone reaches 50 %
+ * (docs/families/roofline.md). The others are the whitepapers' non-tensor
+ * peaks (A100: FP16 78, BF16 39 TFLOP/s; GA10x and AD10x: FP16 at the FP32 rate).
+ */
+static int fma_per_sm(int major, int minor, int type, const char **src)
 {
 	static const struct {
-		int major, minor, lanes[ROOF_NTYPES];
+		int major, minor, fma[ROOF_NTYPES];
+		const char *src;
 	} table[] = {
-		{ 7, 0, { 64, 32, 64, 0 } },    /* V100 */
-		{ 8, 0, { 64, 32, 128, 128 } }, /* A100 */
-		{ 8, 6, { 128, 2, 64, 64 } },   /* GA10x */
-		{ 8, 9, { 128, 2, 64, 64 } },   /* AD10x */
-		{ 9, 0, { 128, 64, 128, 128 } },/* H100, H200 */
+		{ 7, 0, { 64, 32, 128, 0 }, "whitepaper" },    /* V100 */
+		{ 8, 0, { 64, 32, 256, 128 }, "whitepaper" },  /* A100 */
+		{ 8, 6, { 128, 2, 128, 128 }, "whitepaper" },  /* GA10x */
+		{ 8, 9, { 128, 2, 128, 128 }, "whitepaper" },  /* AD10x */
+		{ 9, 0, { 128, 64, 256, 256 }, "CUDA guide" }, /* H100, H200 */
 	};
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
-		if (table[i].major == major && table[i].minor == minor)
-			return table[i].lanes[type];
+		if (table[i].major == major && table[i].minor == minor) {
+			*src = table[i].src;
+			return table[i].fma[type];
+		}
 	return 0;
+}
+
+/* The FMA ceiling of a type in TFLOP/s: SMs x FMA results per SM per clock x 2 flops x clock. */
+double gm_roofline_fma_peak(const struct gm_device_info *d, int type, char *what, size_t n)
+{
+	const char *src = "";
+	int fma = type >= 0 && type < ROOF_NTYPES ? fma_per_sm(d->cc_major, d->cc_minor, type, &src) : 0;
+
+	if (what && n)
+		what[0] = 0;
+	if (fma <= 0 || d->sm_count <= 0 || d->sm_clock_khz <= 0)
+		return 0;
+	if (what && n)
+		snprintf(what, n, "%s: SMs x %d FMA/clk x 2 x max clock", src, fma);
+	return (double)d->sm_count * fma * 2 * d->sm_clock_khz * 1e3 * 1e-12;
 }
 
 static double case_value(const struct gm_run_result *r, const char *name)
@@ -94,13 +122,8 @@ static void derive_ceilings(struct gm_run_result *r, double *fp32)
 		snprintf(x->quantity, sizeof(x->quantity), "FMA throughput");
 		x->unit = GM_UNIT_TFLOPS;
 		x->value = v;
-		int lanes = r->have_device ? lanes_per_sm(d->cc_major, d->cc_minor, t) : 0;
-		int per_lane = t >= ROOF_FP16 ? 4 : 2;
-		if (lanes > 0 && d->sm_clock_khz > 0) {
-			x->reference = (double)d->sm_count * lanes * per_lane * d->sm_clock_khz * 1e3 * 1e-12;
-			snprintf(x->reference_what, sizeof(x->reference_what), "SMs x %d lanes x %d x max SM clock",
-				 lanes, per_lane);
-		}
+		if (r->have_device)
+			x->reference = gm_roofline_fma_peak(d, t, x->reference_what, sizeof(x->reference_what));
 		snprintf(x->how, sizeof(x->how), "case %s: %d independent chains per thread, resident grid",
 			 name, ROOF_CHAINS);
 	}

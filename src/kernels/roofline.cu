@@ -9,6 +9,14 @@
  * an even number of steps each thread's sum of chains is known in closed
  * form and every thread's output is checked.
  *
+ * The pairs' a and c arrive as two whole 32-bit pairs (their bits), not as
+ * floats converted on the device: from a float the compiler knows both
+ * halves are equal and packs a and c into one register read with the
+ * .H0_H0 / .H1_H1 swizzles, a form only the FMA pipe's HFMA2 takes. On
+ * sm_90 that pipe does half of the SM's paired-FMA rate; the other half is
+ * HFMA2.MMA on the MMA pipe, which ptxas interleaves only when the operands
+ * are plain registers (docs/families/roofline.md, SASS in the results).
+ *
  * Intensity sweep: out[i] = k steps of the same chain on each float of
  * in[i] (float4 per thread, one element per thread): 8 bytes and 2k flops
  * per float. Inputs are small integers, so odd k gives 3 - x, even k gives x.
@@ -41,29 +49,64 @@ static __host__ __device__ __forceinline__ uint32_t f2u(float f)
 #endif
 }
 
-/* One FMA chain step and the fold to float, per arithmetic type. */
+/*
+ * One FMA chain step and the fold to float, per arithmetic type. arg is the
+ * type a and c travel in as kernel arguments (the pairs: their 32 bits).
+ */
 template <typename T> struct roof_arith;
 
 template <> struct roof_arith<float> {
+	typedef float arg;
 	static __device__ float make(float x) { return x; }
+	static __device__ float from_arg(arg x) { return x; }
+	static __host__ arg to_arg(float x) { return x; }
 	static __device__ float fma(float x, float a, float c) { return fmaf(x, a, c); }
 	static __device__ float fold(float x) { return x; }
 };
 
 template <> struct roof_arith<double> {
+	typedef float arg;
 	static __device__ double make(float x) { return x; }
+	static __device__ double from_arg(arg x) { return x; }
+	static __host__ arg to_arg(float x) { return x; }
 	static __device__ double fma(double x, double a, double c) { return ::fma(x, a, c); }
 	static __device__ float fold(double x) { return (float)x; }
 };
 
 template <> struct roof_arith<__half2> {
+	typedef uint32_t arg;
 	static __device__ __half2 make(float x) { return __float2half2_rn(x); }
+	static __device__ __half2 from_arg(arg x)
+	{
+		__half2_raw r;
+		r.x = (unsigned short)(x & 0xffffu);
+		r.y = (unsigned short)(x >> 16);
+		return __half2(r);
+	}
+	static __host__ arg to_arg(float x)
+	{
+		__half_raw h = __half(__float2half_rn(x));
+		return (uint32_t)h.x * 0x10001u;
+	}
 	static __device__ __half2 fma(__half2 x, __half2 a, __half2 c) { return __hfma2(x, a, c); }
 	static __device__ float fold(__half2 x) { return __low2float(x) + __high2float(x); }
 };
 
 template <> struct roof_arith<__nv_bfloat162> {
+	typedef uint32_t arg;
 	static __device__ __nv_bfloat162 make(float x) { return __float2bfloat162_rn(x); }
+	static __device__ __nv_bfloat162 from_arg(arg x)
+	{
+		__nv_bfloat162_raw r;
+		r.x = (unsigned short)(x & 0xffffu);
+		r.y = (unsigned short)(x >> 16);
+		return __nv_bfloat162(r);
+	}
+	static __host__ arg to_arg(float x)
+	{
+		__nv_bfloat16_raw h = __nv_bfloat16(__float2bfloat16_rn(x));
+		return (uint32_t)h.x * 0x10001u;
+	}
 	static __device__ __nv_bfloat162 fma(__nv_bfloat162 x, __nv_bfloat162 a, __nv_bfloat162 c)
 	{
 		return __hfma2(x, a, c);
@@ -71,18 +114,21 @@ template <> struct roof_arith<__nv_bfloat162> {
 	static __device__ float fold(__nv_bfloat162 x) { return __low2float(x) + __high2float(x); }
 };
 
+static constexpr int roof_unroll = ROOF_UNROLL; /* #pragma unroll expands no macro */
+
 template <typename T>
-__global__ void __launch_bounds__(ROOF_BLOCK) roof_fma(float *out, int iters, float fa, float fc)
+__global__ void __launch_bounds__(ROOF_BLOCK)
+	roof_fma(float *out, int iters, typename roof_arith<T>::arg fa, typename roof_arith<T>::arg fc)
 {
 	typedef roof_arith<T> A;
 	const size_t gid = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-	const T a = A::make(fa), c = A::make(fc);
+	const T a = A::from_arg(fa), c = A::from_arg(fc);
 	T x[ROOF_CHAINS];
 
 #pragma unroll
 	for (int j = 0; j < ROOF_CHAINS; j++)
 		x[j] = A::make((float)((gid + j) & 7));
-#pragma unroll 8
+#pragma unroll roof_unroll
 	for (int i = 0; i < iters; i++) {
 #pragma unroll
 		for (int j = 0; j < ROOF_CHAINS; j++)
@@ -93,6 +139,12 @@ __global__ void __launch_bounds__(ROOF_BLOCK) roof_fma(float *out, int iters, fl
 	for (int j = 0; j < ROOF_CHAINS; j++)
 		s += A::fold(x[j]);
 	out[gid] = s;
+}
+
+template <typename T> static void roof_fma_launch(const struct roof_state *s, cudaStream_t st)
+{
+	typedef roof_arith<T> A;
+	roof_fma<T><<<s->grid, ROOF_BLOCK, 0, st>>>(s->out, ROOF_ITERS, A::to_arg(-1.0f), A::to_arg(3.0f));
 }
 
 /* Expected output of thread w after an even number of steps: its chains' starting values. */
@@ -155,13 +207,13 @@ static gm_status roof_launch(void *state)
 		roof_sweep<<<gm_blocks_for(s->n4, ROOF_BLOCK), ROOF_BLOCK, 0, st>>>(
 			(const float4 *)s->in, (float4 *)s->out, s->n4, s->k, -1.0f, 3.0f);
 	else if (s->type == ROOF_FP32)
-		roof_fma<float><<<s->grid, ROOF_BLOCK, 0, st>>>(s->out, ROOF_ITERS, -1.0f, 3.0f);
+		roof_fma_launch<float>(s, st);
 	else if (s->type == ROOF_FP64)
-		roof_fma<double><<<s->grid, ROOF_BLOCK, 0, st>>>(s->out, ROOF_ITERS, -1.0f, 3.0f);
+		roof_fma_launch<double>(s, st);
 	else if (s->type == ROOF_FP16)
-		roof_fma<__half2><<<s->grid, ROOF_BLOCK, 0, st>>>(s->out, ROOF_ITERS, -1.0f, 3.0f);
+		roof_fma_launch<__half2>(s, st);
 	else
-		roof_fma<__nv_bfloat162><<<s->grid, ROOF_BLOCK, 0, st>>>(s->out, ROOF_ITERS, -1.0f, 3.0f);
+		roof_fma_launch<__nv_bfloat162>(s, st);
 	GM_CU_LAUNCH();
 	return GM_OK;
 }

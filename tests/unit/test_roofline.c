@@ -14,6 +14,7 @@
 #include <string.h>
 #include "bench/family.h"
 #include "gpumem/result.h"
+#include "kernels/roofline_shapes.h"
 #include "planted.h"
 
 static void plant_name(struct gm_run_result *r, const char *name, double v)
@@ -77,6 +78,49 @@ static void test_ceilings_ridge_and_roof(void **st)
 	assert_non_null(d);
 	assert_true(fabs(d->value - 90.0) < 1e-9);
 	gm_result_release(&r);
+}
+
+/*
+ * The paired 16-bit ceilings on cc 9.0: the CUDA guide's 256 FMA results per
+ * SM per clock, 132 x 256 x 2 x 1.98 GHz = 133.8 TFLOP/s (half of it is the
+ * FMA pipe's HFMA2, the rest HFMA2.MMA); A100's BF16 is half its FP16.
+ */
+static void test_half_pairs_reference(void **st)
+{
+	struct gm_run_result r;
+	const struct gm_derived *d;
+	char what[48];
+	(void)st;
+
+	h100_run(&r);
+	plant_name(&r, "roofline.fma_fp16x2", 95.0);
+	plant_name(&r, "roofline.fma_bf16x2", 94.0);
+	gm_family_roofline.derive(&r);
+	d = find(&r, "roofline.fma_fp16x2");
+	assert_non_null(d);
+	assert_string_equal(d->level, "FP16");
+	assert_true(fabs(d->reference - 133.8163) < 1e-3);
+	assert_string_equal(d->reference_what, "CUDA guide: SMs x 256 FMA/clk x 2 x max clock");
+	d = find(&r, "roofline.fma_bf16x2");
+	assert_non_null(d);
+	assert_string_equal(d->level, "BF16");
+	assert_true(fabs(d->reference - 133.8163) < 1e-3);
+	assert_true(fabs(gm_roofline_fma_peak(&r.dev, ROOF_FP32, what, sizeof(what)) - 66.9082) < 1e-3);
+	assert_string_equal(what, "CUDA guide: SMs x 128 FMA/clk x 2 x max clock");
+	assert_true(fabs(gm_roofline_fma_peak(&r.dev, ROOF_FP64, NULL, 0) - 33.4541) < 1e-3);
+	struct gm_device_info a100 = r.dev;
+	gm_result_release(&r);
+
+	/* A100 SXM: 108 SMs at 1410 MHz, FP16 78.0, BF16 39.0 TFLOP/s (whitepaper) */
+	a100.cc_major = 8;
+	a100.sm_count = 108;
+	a100.sm_clock_khz = 1410000;
+	assert_true(fabs(gm_roofline_fma_peak(&a100, ROOF_FP16, what, sizeof(what)) - 77.9674) < 1e-3);
+	assert_string_equal(what, "whitepaper: SMs x 256 FMA/clk x 2 x max clock");
+	assert_true(fabs(gm_roofline_fma_peak(&a100, ROOF_BF16, NULL, 0) - 38.9837) < 1e-3);
+	a100.cc_major = 99;
+	assert_true(gm_roofline_fma_peak(&a100, ROOF_FP16, what, sizeof(what)) == 0);
+	assert_string_equal(what, "");
 }
 
 static void test_unknown_device_has_no_reference(void **st)
@@ -144,6 +188,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ceilings_ridge_and_roof),
+		cmocka_unit_test(test_half_pairs_reference),
 		cmocka_unit_test(test_unknown_device_has_no_reference),
 		cmocka_unit_test(test_gemm_derive),
 	};
