@@ -13,8 +13,8 @@
 #include "io/findings.h"
 
 #define SLOWDOWN_KEEP 5   /* slowdown findings kept (one per family) */
-#define SPEC_KEEP 2
-#define MODEL_KEEP 2
+#define SPEC_KEEP 3
+#define MODEL_KEEP 3
 #define NOISE_LIST 3
 #define SAME_WORK_TOL 0.01
 #define SPEC_MIN_OFF 0.05 /* a spec line within 5 % of its reference is not a finding */
@@ -63,14 +63,27 @@ static void keep_best(struct sink *s, int first, int keep)
 		s->n = first + keep;
 }
 
-static struct gm_finding *add(struct sink *s, const char *rule, const char *anchor_fmt, const char *anchor_arg,
-			      double score)
+/*
+ * A new finding of the rule whose findings start at s->out[first]. A full
+ * sink gives the rule's weakest slot to a stronger finding (so the result
+ * does not depend on the order of the cases); NULL when it is weaker.
+ */
+static struct gm_finding *add(struct sink *s, int first, const char *rule, const char *anchor_fmt,
+			      const char *anchor_arg, double score)
 {
 	struct gm_finding *f;
 
-	if (s->n == s->max)
-		return NULL;
-	f = &s->out[s->n++];
+	if (s->n == s->max) {
+		int weak = -1;
+
+		for (int i = first; i < s->n; i++)
+			if (weak < 0 || s->out[i].score < s->out[weak].score)
+				weak = i;
+		if (weak < 0 || s->out[weak].score >= score)
+			return NULL;
+		f = &s->out[weak];
+	} else
+		f = &s->out[s->n++];
 	memset(f, 0, sizeof(*f));
 	snprintf(f->rule, sizeof(f->rule), "%s", rule);
 	snprintf(f->anchor, sizeof(f->anchor), anchor_fmt, anchor_arg);
@@ -131,7 +144,7 @@ static void rule_slowdown(const struct gm_run_result *r, struct sink *s)
 
 			mine = !(g > worst || (g == worst && j < i));
 		}
-		if (!mine || !(o = add(s, "slowdown", "fam-%s", c->family, f)))
+		if (!mine || !(o = add(s, first, "slowdown", "fam-%s", c->family, f)))
 			continue;
 		fmt_value(a, sizeof(a), c->value.median, c->unit);
 		if (best) {
@@ -156,7 +169,7 @@ static void rule_spec(const struct gm_run_result *r, struct sink *s)
 		struct gm_finding *o;
 		char a[48], b[48];
 
-		if (!d->level[0] || off < log(1.0 + SPEC_MIN_OFF) || !(o = add(s, "spec", "%s", "spec", off)))
+		if (!d->level[0] || off < log(1.0 + SPEC_MIN_OFF) || !(o = add(s, first, "spec", "%s", "spec", off)))
 			continue;
 		fmt_value(a, sizeof(a), d->value, d->unit);
 		fmt_value(b, sizeof(b), d->reference, d->unit);
@@ -182,7 +195,7 @@ static void rule_model(const struct gm_run_result *r, struct sink *s)
 			continue;
 		n++;
 		within += off <= log(1.0 + MODEL_MIN_OFF);
-		if (off <= log(1.0 + MODEL_MIN_OFF) || !(o = add(s, "model", "fam-%s", c->family, off)))
+		if (off <= log(1.0 + MODEL_MIN_OFF) || !(o = add(s, first, "model", "fam-%s", c->family, off)))
 			continue;
 		fmt_value(a, sizeof(a), c->value.median, c->unit);
 		fmt_value(b, sizeof(b), c->launch_gbs, c->unit);
@@ -192,7 +205,7 @@ static void rule_model(const struct gm_run_result *r, struct sink *s)
 	}
 	keep_best(s, first, MODEL_KEEP);
 	if (n && s->n < s->max) {
-		struct gm_finding *o = add(s, "model", "%s", "cases", 0);
+		struct gm_finding *o = add(s, s->n, "model", "%s", "cases", 0);
 
 		snprintf(o->text, sizeof(o->text), "The launch model predicts %d of the %d cases it covers within %.0f %%.",
 			 within, n, 100.0 * MODEL_MIN_OFF);
@@ -225,7 +238,7 @@ static void rule_noise(const struct gm_run_result *r, struct sink *s)
 				break;
 			}
 	}
-	if (!nok || !(o = add(s, "noise", "%s", "cases", n)))
+	if (!nok || !(o = add(s, s->n, "noise", "%s", "cases", n)))
 		return;
 	if (!n) {
 		snprintf(o->text, sizeof(o->text), "Every measured case's samples spread %.0f %% or less (CoV; largest: "
@@ -257,7 +270,7 @@ static void rule_missing(const struct gm_run_result *r, struct sink *s)
 		if (st != GM_CASE_OK && !first)
 			first = &r->cases[i];
 	}
-	if (!first || !(o = add(s, "missing", "%s", "cases", cnt[1] + cnt[2] + cnt[3])))
+	if (!first || !(o = add(s, s->n, "missing", "%s", "cases", cnt[1] + cnt[2] + cnt[3])))
 		return;
 	snprintf(o->text, sizeof(o->text), "%d case(s) have no number: %d failed validation, %d skipped, %d "
 		 "errored (first: %s, %s%s%.120s).", cnt[1] + cnt[2] + cnt[3], cnt[GM_CASE_FAILED], cnt[GM_CASE_SKIPPED],

@@ -55,8 +55,9 @@ static json_t *model_str(const struct gm_case_result *c)
 }
 
 /*
- * Flops per launch of a case, 0 when it has none: the ops of a TFLOP/s or a
- * GB/s case are flops (ops of time-per-op units are operations, not flops);
+ * Flops per launch of a case, 0 when it has none: the ops of a TFLOP/s case
+ * and of a DRAM-kind kernel (matvec: GB/s with its flops) are flops; ops of
+ * time-per-op units and of host-side measures (a transfer) are operations;
  * run files written before "ops" existed give the flops the median TFLOP/s
  * implies over the median launch time.
  */
@@ -64,7 +65,7 @@ static double case_flops(const struct gm_case_result *c)
 {
 	if (c->status != GM_CASE_OK || c->ms.median <= 0)
 		return 0;
-	if (c->traffic.ops > 0 && (c->unit == GM_UNIT_TFLOPS || c->unit == GM_UNIT_GBS))
+	if (c->traffic.ops > 0 && (c->unit == GM_UNIT_TFLOPS || (c->unit == GM_UNIT_GBS && c->kind == GM_KIND_DRAM)))
 		return c->traffic.ops;
 	if (c->unit == GM_UNIT_TFLOPS && c->value.median > 0)
 		return c->value.median * 1e9 * c->ms.median;

@@ -1,8 +1,15 @@
 #!/usr/bin/env bash
-# Browser test of `gpumem report`: headless Chromium opens reports built from
-# the fixtures (one per family), from the committed H100 suite and from two
-# runs overlaid; it checks that every chart drew (no empty canvas), that the
-# console shows no error and that the page requests nothing outside the file.
+# Browser test of `gpumem report`: headless Chromium (a 1280 px window)
+# opens reports built from the fixtures (one per family), from the committed
+# H100 suite and from two runs overlaid. From the page's self-check (body
+# data-* attributes written by report.js, see selfCheck there) it checks that
+# every chart drew (no empty canvas), every dataset has a label without
+# "undefined"/"NaN", no dataset mixes units or sits on another unit's axis,
+# every family with two or more measured cases has a chart, the suite's
+# roofline has its ceilings and placed cases, the page is no wider than the
+# window (no horizontal scroll); and that the console shows no error and the
+# page requests nothing outside the file. Planted pages (the suite page with
+# a fault injected) prove that each check fails when it should.
 # usage: browser_test.sh GPUMEM [SHOT_DIR]   (screenshots go to SHOT_DIR)
 # Installs chromium with apt when it can; skips (exit 77) only if it cannot.
 set -uo pipefail
@@ -28,17 +35,36 @@ flags=(--headless --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-
        --disable-background-networking --disable-component-update --disable-sync --disable-default-apps
        --no-default-browser-check --metrics-recording-only)
 
-check() { # name html
+attr() { # dom-file name: the value of the body's data-NAME attribute
+  grep -o "<body[^>]*>" "$1" | head -1 | grep -o " data-$2=\"[^\"]*\"" | sed 's/^[^"]*"//; s/"$//'
+}
+
+check() { # name html [screenshot height] [roofline: 1 = must have one]
   local name=$1 html=$2 dom="$work/$1.dom" log="$work/$1.log" net="$work/$1.net"
-  timeout 120 "$browser" "${flags[@]}" --enable-logging=stderr --v=0 --log-net-log="$net" \
+  timeout 120 "$browser" "${flags[@]}" --window-size=1280,900 --enable-logging=stderr --v=0 --log-net-log="$net" \
     --dump-dom "file://$html" >"$dom" 2>"$log"
-  local charts empty
-  charts=$(grep -o 'data-charts="[0-9]*"' "$dom" | grep -o '[0-9]*')
-  empty=$(grep -o 'data-empty-charts="[0-9]*"' "$dom" | grep -o '[0-9]*')
+  local charts empty v
+  charts=$(attr "$dom" charts)
+  empty=$(attr "$dom" empty-charts)
   if [ -z "$charts" ] || [ "$charts" -eq 0 ]; then
     echo "FAIL $name: no chart drew (data-charts='$charts')"; fail=1
   elif [ "$empty" != "0" ]; then
     echo "FAIL $name: $empty empty chart canvas(es) of $charts"; fail=1
+  fi
+  v=$(attr "$dom" bad-labels)
+  [ "${v:-x}" = 0 ] || { echo "FAIL $name: $v dataset label(s) empty or with undefined/NaN: $(attr "$dom" bad-label-list)"; fail=1; }
+  v=$(attr "$dom" mixed-units)
+  [ "${v:-x}" = 0 ] || { echo "FAIL $name: $v dataset(s) mix units: $(attr "$dom" mixed-unit-list)"; fail=1; }
+  v=$(attr "$dom" families-without-chart)
+  [ -z "$v" ] || { echo "FAIL $name: families with two or more measured cases and no chart: $v"; fail=1; }
+  v=$(attr "$dom" page-width)
+  if [ -z "$v" ] || [ "$v" -gt 1280 ]; then echo "FAIL $name: the page is ${v:-?} px wide in a 1280 px window (horizontal scroll)"; fail=1; fi
+  if [ "${4:-0}" = 1 ]; then
+    local ceil pts
+    ceil=$(attr "$dom" roofline-ceilings); pts=$(attr "$dom" roofline-points)
+    if [ "${ceil:--1}" -lt 2 ] || [ "${pts:-0}" -lt 1 ]; then
+      echo "FAIL $name: the roofline chart is missing or lacks ceilings / placed cases (ceilings '$ceil', points '$pts')"; fail=1
+    fi
   fi
   if grep -E 'CONSOLE|Uncaught' "$log" | grep -Eiv 'level=0|"\[?info' | grep -Ei 'error|uncaught' >/dev/null; then
     echo "FAIL $name: console error:"; grep -E 'CONSOLE|Uncaught' "$log" | head -5; fail=1
@@ -56,7 +82,7 @@ check() { # name html
   fi
   [ "$fail" -eq 0 ] && echo "ok   $name: $charts charts drew, console clean, nothing requested outside the file"
   if [ -n "$shots" ]; then
-    timeout 120 "$browser" "${flags[@]}" --window-size=1400,${3:-9000} --screenshot="$shots/$name.png" \
+    timeout 120 "$browser" "${flags[@]}" --window-size=1280,${3:-9000} --screenshot="$shots/$name.png" \
       "file://$html" >/dev/null 2>&1 || { echo "FAIL $name: screenshot"; fail=1; }
   fi
 }
@@ -81,8 +107,21 @@ for f in "$here"/fixtures/*.json; do
 done
 suite="$root/results/nvidia-h100-80gb-hbm3/suite.json"
 if [ -f "$suite" ]; then
-  "$gm" report "$suite" -o "$work/suite.html" >/dev/null && check suite "$work/suite.html" 9000 || fail=1
+  "$gm" report "$suite" -o "$work/suite.html" >/dev/null && check suite "$work/suite.html" 16000 1 || fail=1
   "$gm" report "$suite" "$here/fixtures/copy.json" -o "$work/overlay.html" >/dev/null &&
     check overlay "$work/overlay.html" 9000 || fail=1
+  # planted faults: the suite page with one fault injected after the report's script; each check must see its fault
+  plant() { # name expected-failure-text js
+    sed "s#</body></html>#<script>$3; gmSelfCheck();</script></body></html>#" "$work/suite.html" >"$work/planted_$1.html"
+    local saved=$fail out
+    out=$(shots="" check "planted_$1" "$work/planted_$1.html" 0 1 2>&1)
+    if grep -q -- "$2" <<<"$out"; then fail=$saved
+    else echo "FAIL: the check does not see a planted fault ($1); it said: $out"; fail=1; fi
+  }
+  plant label 'undefined/NaN' "gmCharts[0].chart.data.datasets.push({label: 'op=undefined', data: [], gmUnit: gmCharts[0].unit})"
+  plant unit 'mix units' "gmCharts[0].chart.data.datasets.push({label: 'latency', data: [], gmUnit: 'cycles'})"
+  plant family 'no chart: copy' "gmCharts.filter(function (m) { return m.family === 'copy'; }).forEach(function (m) { m.chart.canvas.remove(); })"
+  plant roofline 'roofline chart is missing' "gmCharts.filter(function (m) { return m.kind === 'roofline'; }).forEach(function (m) { m.chart.canvas.remove(); })"
+  plant scroll 'horizontal scroll' "document.body.appendChild(Object.assign(document.createElement('div'), { style: 'width: 3000px; height: 2px' }))"
 fi
 exit $fail

@@ -137,6 +137,13 @@ static void test_spec_and_model(void **state)
 	t = of_rule(&r, "model");
 	assert_non_null(strstr(t, "fam-rowcol|The launch model misses rowcol.cols: measured 1930 GB/s against 1000 GB/s predicted (193 %"));
 	assert_non_null(strstr(t, "predicts 2 of the 3 cases"));
+	/* more misses than the sink holds, the worst last: still named (the order of cases does not choose) */
+	for (int i = 0; i < 2 * GM_FINDINGS_MAX; i++)
+		plant(&r, "copy", "meh", GM_KIND_DRAM, GM_UNIT_GBS, 1100, 1e9)->launch_gbs = 1000;
+	plant(&r, "matvec", "v7", GM_KIND_DRAM, GM_UNIT_GBS, 3070, 1e9)->launch_gbs = 7691;
+	t = of_rule(&r, "model");
+	assert_non_null(strstr(t, "fam-matvec|The launch model misses matvec.v7: measured 3070 GB/s against 7691 GB/s predicted (40 %"));
+	assert_true(strstr(t, "matvec.v7") < strstr(t, "rowcol.cols"));
 	gm_result_release(&r);
 }
 
