@@ -196,6 +196,10 @@ static void spec_line(FILE *f, const struct gm_derived *d)
 		gm_value_format(d->reference, d->unit, ref, sizeof(ref));
 		fprintf(f, "  %16s  %5.1f%%  %s", ref, 100.0 * d->value / d->reference, d->reference_what);
 	}
+	/* a line whose cases stayed above their CoV limit says so, with the spread seen */
+	const char *unstable = strstr(d->how, "unstable:");
+	if (unstable)
+		fprintf(f, "\n  %-9s %s", "", unstable);
 	fputc('\n', f);
 }
 

@@ -15,9 +15,19 @@
  *   lat_* / 4 KiB   small copies: us per copy, launch and DMA setup dominate.
  * Every direction is validated word by word before it is timed: H2D on the
  * device (gm_validate), D2H on the CPU (every host word against gm_hash).
+ *
+ * Placement (docs/METHODOLOGY.md "Host transfers"): prepare narrows the thread
+ * to the GPU's local CPUs and prefers its NUMA node for new pages
+ * (src/gpu/affinity.c) before any host buffer is allocated or first touched;
+ * release puts both back. One launch is `copies` copies (param), so a sample
+ * of the large cases moves 1-2 GiB and averages the platform's short stalls.
+ * Both ways (*_bidir) is self-timed: both streams start at one event, every
+ * copy ends with an event, and each direction's rate counts only the copies
+ * that ended while the other direction was still running (xf_both_ways).
  */
 #include "kernels/xfer_common.cuh"
 #include "kernels/kernels.h"
+#include "gpu/affinity.h"
 
 __global__ void xf_copy_kernel(const uint4 *__restrict__ in, uint4 *__restrict__ out, size_t n)
 {
@@ -26,9 +36,13 @@ __global__ void xf_copy_kernel(const uint4 *__restrict__ in, uint4 *__restrict__
 		out[i] = in[i];
 }
 
+#define XF_MAX_COPIES 64
+
 struct xfer_state {
-	int mem, dir, engine;
+	int mem, dir, engine, copies;
 	size_t bytes;
+	struct gm_affinity aff;
+	cudaEvent_t ev_a[XF_MAX_COPIES + 1], ev_b[XF_MAX_COPIES + 1];   /* bidir: per-copy ends */
 	struct xf_host h_in, h_out;     /* H2D source, D2H destination */
 	uint32_t *d_in, *d_out;         /* D2H source, H2D destination */
 	cudaStream_t s2;
@@ -55,10 +69,17 @@ static void xfer_release(void *state)
 		cudaEventDestroy(s->fork);
 	if (s->join)
 		cudaEventDestroy(s->join);
+	for (int i = 0; i <= XF_MAX_COPIES; i++) {
+		if (s->ev_a[i])
+			cudaEventDestroy(s->ev_a[i]);
+		if (s->ev_b[i])
+			cudaEventDestroy(s->ev_b[i]);
+	}
 	xf_host_free(&s->h_in);
 	xf_host_free(&s->h_out);
 	gm_gpu_free(s->d_in);
 	gm_gpu_free(s->d_out);
+	gm_affinity_restore(&s->aff);
 	free(s);
 }
 
@@ -75,6 +96,8 @@ static gm_status xfer_alloc(struct xfer_state *s)
 	}
 	if (!st && has_d2h(s)) {
 		st = xf_host_alloc(&s->h_out, s->bytes, s->mem);
+		if (!st && (s->h_out.kind == XF_PAGEABLE || s->h_out.kind == XF_REGISTERED))
+			memset(s->h_out.p, 0, s->bytes);   /* first touch here, on the GPU's CPUs and node */
 		if (!st)
 			st = gm_gpu_alloc((void **)&s->d_in, s->bytes);
 		if (!st)
@@ -84,6 +107,10 @@ static gm_status xfer_alloc(struct xfer_state *s)
 		GM_CU(cudaStreamCreateWithFlags(&s->s2, cudaStreamNonBlocking));
 		GM_CU(cudaEventCreateWithFlags(&s->fork, cudaEventDisableTiming));
 		GM_CU(cudaEventCreateWithFlags(&s->join, cudaEventDisableTiming));
+		for (int i = 0; i <= s->copies && !st; i++) {
+			GM_CU(cudaEventCreate(&s->ev_a[i]));
+			GM_CU(cudaEventCreate(&s->ev_b[i]));
+		}
 	}
 	if (!st)
 		GM_CU(cudaStreamSynchronize(gm_stream()));
@@ -102,15 +129,22 @@ static gm_status xfer_prepare(const struct gm_case *c, const struct gm_run_cfg *
 	s->dir = (int)gm_case_param(c, "dir", XF_H2D);
 	s->engine = (int)gm_case_param(c, "engine", XF_CE);
 	s->bytes = (size_t)gm_case_param(c, "bytes", 1 << 20);
+	s->copies = (int)gm_case_param(c, "copies", 1);
 	s->seed = cfg->seed;
 	s->dev = cfg->dev;
+	if (s->copies < 1 || s->copies > XF_MAX_COPIES) {
+		free(s);
+		return gm_fail(GM_ERR_INVALID_ARG, "transfer: copies %d outside 1..%d", s->copies, XF_MAX_COPIES);
+	}
+	/* before any host page is allocated or touched: the GPU's CPUs and memory node */
+	gm_affinity_pin(s->dev->pci_domain, s->dev->pci_bus, s->dev->pci_device, &s->aff);
 	st = xfer_alloc(s);
 	if (st) {
 		xfer_release(s);
 		return st;
 	}
-	t->bytes_useful = t->bytes_hw = (double)s->bytes * (s->dir == XF_BIDIR ? 2 : 1);
-	t->ops = 1;
+	t->bytes_useful = t->bytes_hw = (double)s->bytes * s->copies * (s->dir == XF_BIDIR ? 2 : 1);
+	t->ops = s->copies;
 	t->working_set = (int64_t)t->bytes_useful;
 	*state = s;
 	return GM_OK;
@@ -135,8 +169,10 @@ static gm_status xfer_launch(void *state)
 	gm_status st;
 
 	if (s->dir != XF_BIDIR) {
-		st = one_way(s, s->dir == XF_D2H, gm_stream());
-		/* host-timed: return only when the copy is complete */
+		st = GM_OK;
+		for (int i = 0; i < s->copies && !st; i++)
+			st = one_way(s, s->dir == XF_D2H, gm_stream());
+		/* host-timed: return only when the copies are complete */
 		if (!st && s->mem == XF_PAGEABLE)
 			GM_CU(cudaStreamSynchronize(gm_stream()));
 		return st;
@@ -176,18 +212,63 @@ static gm_status xfer_verify(void *state, char *why, size_t n)
 	return st;
 }
 
+/*
+ * Both ways, one sample: H2D on the case stream (a), D2H on s2 (b), both
+ * released by one event, `copies` copies each with an event after every copy.
+ * values: [0] both directions' GB/s summed, [1] H2D, [2] D2H (xf_both_ways).
+ */
+static gm_status xfer_sample(void *state, double *v)
+{
+	struct xfer_state *s = (struct xfer_state *)state;
+	double ta[XF_MAX_COPIES + 1], tb[XF_MAX_COPIES + 1];
+	cudaStream_t a = gm_stream();
+	gm_status st = GM_OK;
+	int k = s->copies;
+
+	if (s->dir != XF_BIDIR)
+		return gm_fail(GM_ERR_INVALID_ARG, "transfer: self-timed only both ways");
+	GM_CU(cudaEventRecord(s->ev_a[0], a));
+	GM_CU(cudaStreamWaitEvent(s->s2, s->ev_a[0], 0));
+	GM_CU(cudaEventRecord(s->ev_b[0], s->s2));
+	for (int i = 1; i <= k && !st; i++) {
+		st = one_way(s, 0, a);
+		if (!st)
+			GM_CU(cudaEventRecord(s->ev_a[i], a));
+		if (!st)
+			st = one_way(s, 1, s->s2);
+		if (!st)
+			GM_CU(cudaEventRecord(s->ev_b[i], s->s2));
+	}
+	if (st)
+		return st;
+	GM_CU(cudaStreamSynchronize(s->s2));
+	GM_CU(cudaStreamSynchronize(a));
+	for (int i = 0; i <= k; i++) {
+		float ms;
+		GM_CU(cudaEventElapsedTime(&ms, s->ev_a[0], s->ev_a[i]));
+		ta[i] = ms;
+		GM_CU(cudaEventElapsedTime(&ms, s->ev_a[0], s->ev_b[i]));
+		tb[i] = ms;
+	}
+	xf_both_ways(ta, tb, k, (double)s->bytes, &v[1], &v[2]);
+	v[0] = v[1] + v[2];
+	return GM_OK;
+}
+
 static void xfer_annotate(void *state, struct gm_case_result *cr)
 {
 	struct xfer_state *s = (struct xfer_state *)state;
 	const struct xf_host *h = has_h2d(s) ? &s->h_in : &s->h_out;
 
-	xf_note_link(cr, s->dev, h->p);
+	/* at most GM_MAX_NOTES: the runner's attempts/unstable, these six (no pcie_cur_gen) */
 	if (s->h_in.fell_back || s->h_out.fell_back)
 		gm_result_note(cr, "pinned_fallback", GM_UNIT_RATIO, 1);
+	gm_result_note(cr, "cpus_used", GM_UNIT_RATIO, s->aff.used_cpus);
+	xf_note_link_ex(cr, s->dev, h->p, 0);
 }
 
 static const struct gm_family_ops xfer_ops = {
-	xfer_prepare, xfer_launch, xfer_verify, xfer_release, NULL, NULL, xfer_annotate,
+	xfer_prepare, xfer_launch, xfer_verify, xfer_release, NULL, xfer_sample, xfer_annotate,
 };
 
 extern "C" const struct gm_family_ops *gm_transfer_ops(void)

@@ -127,11 +127,13 @@ static inline int xf_pcie_gen(double gts)
 
 /*
  * PCIe link facts of the GPU (sysfs max link, else NVML's current link) and the NUMA nodes of the
- * GPU and of a host buffer (move_pages on its first page; -1 = unknown).
+ * GPU and of a host buffer (move_pages on its first page; -1 = unknown). with_cur_gen = 0 leaves
+ * out pcie_cur_gen (a case result holds GM_MAX_NOTES notes).
  * pcie_link_gbs: GT/s x lanes x encoding / 8, one direction, GB/s (1e9):
  * 128b/130b from Gen3 on, 8b/10b before (TLP/DLLP overhead not removed).
  */
-static inline void xf_note_link(struct gm_case_result *cr, const struct gm_device_info *d, const void *buf)
+static inline void xf_note_link_ex(struct gm_case_result *cr, const struct gm_device_info *d, const void *buf,
+				   int with_cur_gen)
 {
 	static const double gts_of_gen[] = { 0, 2.5, 5, 8, 16, 32, 64 };
 	double gts = xf_sysfs_num(d, "max_link_speed");
@@ -149,7 +151,7 @@ static inline void xf_note_link(struct gm_case_result *cr, const struct gm_devic
 		gm_result_note(cr, "pcie_link_gbs", GM_UNIT_GBS,
 			       gts * width * (gen >= 3 ? 128.0 / 130.0 : 0.8) / 8.0);
 	}
-	if (cur > 0)
+	if (cur > 0 && with_cur_gen)
 		gm_result_note(cr, "pcie_cur_gen", GM_UNIT_RATIO, xf_pcie_gen(cur));
 	gm_result_note(cr, "gpu_numa_node", GM_UNIT_RATIO, xf_sysfs_num(d, "numa_node"));
 	if (buf) {
@@ -158,6 +160,11 @@ static inline void xf_note_link(struct gm_case_result *cr, const struct gm_devic
 		long rc = syscall(SYS_move_pages, 0, 1UL, &page, NULL, &status, 0);
 		gm_result_note(cr, "buffer_numa_node", GM_UNIT_RATIO, rc == 0 ? status : -1);
 	}
+}
+
+static inline void xf_note_link(struct gm_case_result *cr, const struct gm_device_info *d, const void *buf)
+{
+	xf_note_link_ex(cr, d, buf, 1);
 }
 
 /* Grid-stride copy of 16-byte words: over mapped host memory or a peer's memory. */

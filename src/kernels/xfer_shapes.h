@@ -13,6 +13,29 @@ enum { XF_H2D = 0, XF_D2H = 1, XF_BIDIR = 2 };
 /* transfer: engine */
 enum { XF_CE = 0, XF_KERNEL = 1 };
 
+/*
+ * transfer, both ways at once: each direction's GB/s over the time both ran.
+ * ta[0..k], tb[0..k]: ms from a common origin at which each stream began
+ * (t[0]) and ended its i-th copy (t[i]). Both run until the first stream
+ * ends; each direction counts only its whole copies ended by then (at least
+ * one), so neither figure includes a stretch where its direction ran alone.
+ */
+static inline void xf_both_ways(const double *ta, const double *tb, int k, double bytes, double *gbs_a,
+				double *gbs_b)
+{
+	double w = ta[k] < tb[k] ? ta[k] : tb[k];
+	int ja = 1, jb = 1;
+
+	for (int i = 1; i <= k; i++) {
+		if (ta[i] <= w)
+			ja = i;
+		if (tb[i] <= w)
+			jb = i;
+	}
+	*gbs_a = ta[ja] > ta[0] ? ja * bytes / ((ta[ja] - ta[0]) * 1e6) : 0;
+	*gbs_b = tb[jb] > tb[0] ? jb * bytes / ((tb[jb] - tb[0]) * 1e6) : 0;
+}
+
 /* overlap: words per element iterate OV_LCG_ITERS steps of an LCG (balances kernel vs copy) */
 #define OV_BYTES (128ll << 20)
 #define OV_CHUNKS 32

@@ -1,0 +1,151 @@
+/*
+ * test_affinity.c - the pure-C pieces of host-transfer placement and
+ * stability: CPU / node list parsing (sysfs local_cpulist, node/online), the
+ * both-ways rate window of transfer's bidirectional cases, and the stability
+ * note a pinned line carries onto the spec sheet. No GPU.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "bench/family.h"
+#include "gpumem/io.h"
+#include "gpumem/result.h"
+#include "gpu/affinity.h"
+#include "kernels/xfer_shapes.h"
+#include "planted.h"
+
+#define WORD_BITS (8 * (int)sizeof(unsigned long))
+
+static int has(const unsigned long *m, int c)
+{
+	return (m[c / WORD_BITS] >> (c % WORD_BITS)) & 1;
+}
+
+static void test_cpulist_ranges(void **st)
+{
+	unsigned long m[GM_AFF_WORDS];
+	(void)st;
+
+	assert_int_equal(gm_cpulist_parse("0-7,16-23\n", m, GM_AFF_MAX_CPUS), 16);
+	assert_true(has(m, 0) && has(m, 7) && has(m, 16) && has(m, 23));
+	assert_false(has(m, 8) || has(m, 15) || has(m, 24));
+	assert_int_equal(gm_mask_count(m, GM_AFF_WORDS), 16);
+	assert_int_equal(gm_cpulist_parse("3", m, GM_AFF_MAX_CPUS), 1);
+	assert_true(has(m, 3));
+	assert_int_equal(gm_cpulist_parse("0,0-1,1", m, GM_AFF_MAX_CPUS), 2);    /* overlaps count once */
+	assert_int_equal(gm_cpulist_parse("64-127", m, GM_AFF_MAX_CPUS), 64);     /* crosses a word */
+	assert_true(has(m, 64) && has(m, 127) && !has(m, 63));
+	assert_int_equal(gm_cpulist_parse("\n", m, GM_AFF_MAX_CPUS), 0);         /* empty: no CPUs */
+}
+
+static void test_cpulist_malformed(void **st)
+{
+	unsigned long m[GM_AFF_WORDS];
+	(void)st;
+
+	assert_int_equal(gm_cpulist_parse("7-3", m, GM_AFF_MAX_CPUS), -1);
+	assert_int_equal(gm_cpulist_parse("1,", m, GM_AFF_MAX_CPUS), -1);
+	assert_int_equal(gm_cpulist_parse("a-b", m, GM_AFF_MAX_CPUS), -1);
+	assert_int_equal(gm_cpulist_parse("1;2", m, GM_AFF_MAX_CPUS), -1);
+	assert_int_equal(gm_cpulist_parse("-1", m, GM_AFF_MAX_CPUS), -1);
+	assert_int_equal(gm_cpulist_parse("0-1024", m, GM_AFF_MAX_CPUS), -1);   /* beyond the mask */
+	assert_int_equal(gm_cpulist_parse(NULL, m, GM_AFF_MAX_CPUS), -1);
+}
+
+/* Restore undoes nothing it did not do (a state with nothing changed). */
+static void test_restore_untouched(void **st)
+{
+	struct gm_affinity a;
+	(void)st;
+
+	memset(&a, 0, sizeof(a));
+	gm_affinity_restore(&a);
+	gm_affinity_restore(&a);
+	assert_int_equal(a.cpus_changed + a.policy_changed, 0);
+}
+
+static void test_both_ways_window(void **st)
+{
+	/* 4 copies of 1e9 B each way: a (H2D) ends every 25 ms, b (D2H) every 20 ms */
+	double ta[] = { 0, 25, 50, 75, 100 }, tb[] = { 0.5, 20.5, 40.5, 60.5, 80.5 };
+	double ga, gb;
+	(void)st;
+
+	xf_both_ways(ta, tb, 4, 1e9, &ga, &gb);
+	/* b ends first (80.5 ms): a counts the 3 copies it ended by then (75 ms) */
+	assert_true(fabs(ga - 3e9 / 75e6) < 1e-9);
+	assert_true(fabs(gb - 4e9 / 80e6) < 1e-9);
+	/* a slow other direction: the fast one still counts at least its first copy */
+	double tc[] = { 0, 100, 200, 300, 400 }, td[] = { 0, 1, 2, 3, 4 };
+	xf_both_ways(tc, td, 4, 1e9, &ga, &gb);
+	assert_true(fabs(ga - 1e9 / 100e6) < 1e-9);
+	assert_true(fabs(gb - 4e9 / 4e6) < 1e-9);
+}
+
+static void set_param(struct gm_case_result *cr, const char *key, int64_t v)
+{
+	int i = cr->nparams++;
+	snprintf(cr->param_keys[i], sizeof(cr->param_keys[i]), "%s", key);
+	cr->params[i].key = cr->param_keys[i];
+	cr->params[i].value = v;
+}
+
+static void test_stability_note_on_spec_sheet(void **st)
+{
+	struct gm_run_result r;
+	const struct gm_derived *d;
+	char buf[4096] = "";
+	(void)st;
+
+	gm_result_init(&r);
+	struct gm_case_result *a = plant(&r, "transfer", "pinned_h2d", 55.1);
+	set_param(a, "cov_limit_bp", 100);
+	a->ms.cov_pct = 0.31;
+	gm_result_note(a, "attempts", GM_UNIT_RATIO, 1);
+	gm_result_note(a, "unstable", GM_UNIT_RATIO, 0);
+	struct gm_case_result *b = plant(&r, "transfer", "pinned_d2h", 52.0);
+	set_param(b, "cov_limit_bp", 100);
+	b->ms.cov_pct = 3.1;
+	b->value.min = 48.0;
+	b->value.max = 55.1;
+	gm_result_note(b, "attempts", GM_UNIT_RATIO, 3);
+	gm_result_note(b, "unstable", GM_UNIT_RATIO, 1);
+	gm_family_transfer.derive(&r);
+
+	d = find(&r, "transfer.best_pinned_h2d");
+	assert_non_null(d);
+	assert_non_null(strstr(d->how, "CoV 0.31 %"));
+	assert_null(strstr(d->how, "unstable"));
+	d = find(&r, "transfer.best_pinned_d2h");
+	assert_non_null(d);
+	assert_non_null(strstr(d->how, "unstable: CoV 3.10 % > 1 % after 3 attempts, samples 48.0-55.1 GB/s"));
+
+	FILE *f = tmpfile();
+	assert_non_null(f);
+	assert_true(gm_spec_write(f, &r) >= 2);
+	rewind(f);
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	assert_non_null(strstr(buf, "unstable: CoV 3.10 %"));
+	assert_int_equal((int)(strstr(buf, "unstable:") - buf) > 0, 1);
+	assert_null(strstr(strstr(buf, "unstable:") + 1, "unstable:"));        /* once: the D2H line only */
+	gm_result_release(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cpulist_ranges),
+		cmocka_unit_test(test_cpulist_malformed),
+		cmocka_unit_test(test_restore_untouched),
+		cmocka_unit_test(test_both_ways_window),
+		cmocka_unit_test(test_stability_note_on_spec_sheet),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
