@@ -12,7 +12,7 @@
  * bidirectional tests report one direction while the other runs, so ours is
  * their H2D figure plus their D2H figure: docs/families/transfer.md).
  *
- * Stability: a large case moves `copies` copies per sample (1-2 GiB) and
+ * Stability: a large case moves `copies` copies per sample (0.5-4 GiB) and
  * declares a CoV limit (param cov_limit_bp: 1 % pinned, 2 % the other kinds);
  * the runner re-measures above it and marks what stays above "unstable"
  * (notes attempts, unstable); derive() carries that into the spec-sheet line.
@@ -34,16 +34,16 @@ static const struct {
 	int quick, full;
 	const char *label, *desc;
 } variants[] = {
-	{ XF_PINNED, XF_H2D, XF_CE, 256 * MiB, 8, 100, 1, 0, "pinned_h2d", "cudaMemcpyAsync H2D, 8 x 256 MiB a sample, pinned (cudaMallocHost)" },
-	{ XF_PINNED, XF_D2H, XF_CE, 256 * MiB, 8, 100, 0, 0, "pinned_d2h", "cudaMemcpyAsync D2H, 8 x 256 MiB a sample, pinned (cudaMallocHost)" },
-	{ XF_PINNED, XF_BIDIR, XF_CE, 256 * MiB, 8, 100, 0, 0, "pinned_bidir", "H2D and D2H at once on two streams, 8 x 256 MiB each way, pinned; rates while both run, summed" },
-	{ XF_PAGEABLE, XF_H2D, XF_CE, 64 * MiB, 4, 200, 0, 0, "pageable_h2d", "cudaMemcpy H2D, 4 x 64 MiB a sample, pageable (malloc), host-timed" },
-	{ XF_PAGEABLE, XF_D2H, XF_CE, 64 * MiB, 4, 200, 0, 0, "pageable_d2h", "cudaMemcpy D2H, 4 x 64 MiB a sample, pageable (malloc), host-timed" },
-	{ XF_WC, XF_H2D, XF_CE, 64 * MiB, 4, 200, 0, 0, "wc_h2d", "cudaMemcpyAsync H2D, 4 x 64 MiB a sample, write-combined pinned" },
-	{ XF_REGISTERED, XF_H2D, XF_CE, 64 * MiB, 4, 200, 0, 0, "registered_h2d", "cudaMemcpyAsync H2D, 4 x 64 MiB a sample, malloc + cudaHostRegister" },
-	{ XF_REGISTERED, XF_D2H, XF_CE, 64 * MiB, 4, 200, 0, 1, "registered_d2h", "cudaMemcpyAsync D2H, 4 x 64 MiB a sample, malloc + cudaHostRegister" },
-	{ XF_MAPPED, XF_H2D, XF_KERNEL, 64 * MiB, 4, 200, 0, 0, "mapped_kernel_h2d", "copy kernel reads mapped host memory (zero-copy), 4 x 64 MiB a sample" },
-	{ XF_MAPPED, XF_D2H, XF_KERNEL, 64 * MiB, 4, 200, 0, 0, "mapped_kernel_d2h", "copy kernel writes mapped host memory (zero-copy), 4 x 64 MiB a sample" },
+	{ XF_PINNED, XF_H2D, XF_CE, 256 * MiB, 16, 100, 1, 0, "pinned_h2d", "cudaMemcpyAsync H2D, 16 x 256 MiB a sample, pinned (cudaMallocHost)" },
+	{ XF_PINNED, XF_D2H, XF_CE, 256 * MiB, 16, 100, 0, 0, "pinned_d2h", "cudaMemcpyAsync D2H, 16 x 256 MiB a sample, pinned (cudaMallocHost)" },
+	{ XF_PINNED, XF_BIDIR, XF_CE, 256 * MiB, 16, 100, 0, 0, "pinned_bidir", "H2D and D2H at once on two streams, 16 x 256 MiB each way, pinned; rates while both run, summed" },
+	{ XF_PAGEABLE, XF_H2D, XF_CE, 64 * MiB, 8, 200, 0, 0, "pageable_h2d", "cudaMemcpy H2D, 8 x 64 MiB a sample, pageable (malloc), host-timed" },
+	{ XF_PAGEABLE, XF_D2H, XF_CE, 64 * MiB, 8, 200, 0, 0, "pageable_d2h", "cudaMemcpy D2H, 8 x 64 MiB a sample, pageable (malloc), host-timed" },
+	{ XF_WC, XF_H2D, XF_CE, 64 * MiB, 8, 200, 0, 0, "wc_h2d", "cudaMemcpyAsync H2D, 8 x 64 MiB a sample, write-combined pinned" },
+	{ XF_REGISTERED, XF_H2D, XF_CE, 64 * MiB, 8, 200, 0, 0, "registered_h2d", "cudaMemcpyAsync H2D, 8 x 64 MiB a sample, malloc + cudaHostRegister" },
+	{ XF_REGISTERED, XF_D2H, XF_CE, 64 * MiB, 8, 200, 0, 1, "registered_d2h", "cudaMemcpyAsync D2H, 8 x 64 MiB a sample, malloc + cudaHostRegister" },
+	{ XF_MAPPED, XF_H2D, XF_KERNEL, 64 * MiB, 8, 200, 0, 0, "mapped_kernel_h2d", "copy kernel reads mapped host memory (zero-copy), 8 x 64 MiB a sample" },
+	{ XF_MAPPED, XF_D2H, XF_KERNEL, 64 * MiB, 8, 200, 0, 0, "mapped_kernel_d2h", "copy kernel writes mapped host memory (zero-copy), 8 x 64 MiB a sample" },
 	{ XF_MAPPED, XF_BIDIR, XF_KERNEL, 64 * MiB, 8, 200, 0, 1, "mapped_kernel_bidir", "copy kernels both ways over mapped memory, 8 x 64 MiB each way; rates while both run, summed" },
 	{ XF_PINNED, XF_H2D, XF_CE, 4096, 1, 0, 0, 0, "lat_pinned_h2d_4k", "small-transfer latency: 4 KiB H2D, pinned, us per copy" },
 	{ XF_PINNED, XF_D2H, XF_CE, 4096, 1, 0, 0, 0, "lat_pinned_d2h_4k", "small-transfer latency: 4 KiB D2H, pinned, us per copy" },
@@ -108,8 +108,8 @@ static int transfer_enumerate(struct gm_case *out, int max)
 				      "sweep_pinned_%s_%s", d ? "d2h" : "h2d", sweep_label[j]);
 			gm_case_measure(c, unit_for(b), GM_TIME_EVENTS);
 			c->full = 1;
-			/* the large copies: 2 GiB a sample and the pinned CoV limit; the runner calibrates the rest */
-			add_params(c, XF_PINNED, d ? XF_D2H : XF_H2D, XF_CE, b, b >= 256 * MiB ? (int)(2 * GiB / b) : 1,
+			/* the large copies: 4 GiB a sample and the pinned CoV limit; the runner calibrates the rest */
+			add_params(c, XF_PINNED, d ? XF_D2H : XF_H2D, XF_CE, b, b >= 256 * MiB ? (int)(4 * GiB / b) : 1,
 				   b >= 256 * MiB ? 100 : 0);
 		}
 	}

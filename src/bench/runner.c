@@ -234,8 +234,8 @@ static gm_status sample_case(const struct gm_family_ops *ops, void *st, const st
 /*
  * A case may declare a CoV limit (param cov_limit_bp, in 1/100 %): while its
  * samples' CoV is above it they are taken again, at most COV_RETRIES more
- * times, and the attempt with the smallest CoV is kept. Notes: cov_limit_pct,
- * attempts, spread_pct (largest minus smallest sample over every attempt, in
+ * times, and the attempt with the smallest CoV is kept. Notes (the limit is
+ * the param): attempts, spread_pct (largest minus smallest sample over every attempt, in
  * % of the kept median) and unstable (1 when the kept attempt is still above
  * the limit: the row and the JSON say so, the number is not hidden).
  */
@@ -281,7 +281,6 @@ static gm_status settle(const struct gm_case *c, const struct gm_family_ops *ops
 			memcpy(cr->extras, extras, sizeof(extras));
 		}
 	}
-	gm_result_note(cr, "cov_limit_pct", GM_UNIT_PCT, limit);
 	gm_result_note(cr, "attempts", GM_UNIT_RATIO, attempts);
 	gm_result_note(cr, "spread_pct", GM_UNIT_PCT, best.median > 0 ? 100.0 * (hi - lo) / best.median : 0);
 	gm_result_note(cr, "unstable", GM_UNIT_RATIO, best.cov_pct > limit);

@@ -20,7 +20,7 @@
  * to the GPU's local CPUs and prefers its NUMA node for new pages
  * (src/gpu/affinity.c) before any host buffer is allocated or first touched;
  * release puts both back. One launch is `copies` copies (param), so a sample
- * of the large cases moves 1-2 GiB and averages the platform's short stalls.
+ * of the large cases moves 0.5-4 GiB and averages the platform's short stalls.
  * Both ways (*_bidir) is self-timed: both streams start at one event, every
  * copy ends with an event, and each direction's rate counts only the copies
  * that ended while the other direction was still running (xf_both_ways).
@@ -260,11 +260,17 @@ static void xfer_annotate(void *state, struct gm_case_result *cr)
 	struct xfer_state *s = (struct xfer_state *)state;
 	const struct xf_host *h = has_h2d(s) ? &s->h_in : &s->h_out;
 
-	/* at most GM_MAX_NOTES: the runner's attempts/unstable, these six (no pcie_cur_gen) */
+	/*
+	 * GM_MAX_NOTES = 8: the runner's attempts, spread_pct, unstable, then the CPUs the thread ran on
+	 * (or pinned_fallback, which must never be dropped), the buffer's NUMA node and the PCIe link
+	 * (gen, width, GB/s; the GPU's node and pcie_cur_gen do not fit: the environment block has them).
+	 */
 	if (s->h_in.fell_back || s->h_out.fell_back)
 		gm_result_note(cr, "pinned_fallback", GM_UNIT_RATIO, 1);
-	gm_result_note(cr, "cpus_used", GM_UNIT_RATIO, s->aff.used_cpus);
-	xf_note_link_ex(cr, s->dev, h->p, 0);
+	else
+		gm_result_note(cr, "cpus_used", GM_UNIT_RATIO, s->aff.used_cpus);
+	gm_result_note(cr, "buffer_numa_node", GM_UNIT_RATIO, xf_numa_node_of(h->p));
+	xf_note_link_ex(cr, s->dev, NULL, 0);
 }
 
 static const struct gm_family_ops xfer_ops = {

@@ -115,6 +115,15 @@ static inline double xf_sysfs_num(const struct gm_device_info *d, const char *fi
 	return v;
 }
 
+/* NUMA node of the page holding p (move_pages query); -1 = unknown. */
+static inline int xf_numa_node_of(const void *p)
+{
+	void *page = (void *)((uintptr_t)p & ~(uintptr_t)4095);
+	int status = -1;
+	long rc = syscall(SYS_move_pages, 0, 1UL, &page, NULL, &status, 0);
+	return rc == 0 ? status : -1;
+}
+
 /* PCIe generation from the link speed in GT/s. */
 static inline int xf_pcie_gen(double gts)
 {
@@ -128,7 +137,7 @@ static inline int xf_pcie_gen(double gts)
 /*
  * PCIe link facts of the GPU (sysfs max link, else NVML's current link) and the NUMA nodes of the
  * GPU and of a host buffer (move_pages on its first page; -1 = unknown). with_cur_gen = 0 leaves
- * out pcie_cur_gen (a case result holds GM_MAX_NOTES notes).
+ * out pcie_cur_gen and gpu_numa_node (a case result holds GM_MAX_NOTES notes).
  * pcie_link_gbs: GT/s x lanes x encoding / 8, one direction, GB/s (1e9):
  * 128b/130b from Gen3 on, 8b/10b before (TLP/DLLP overhead not removed).
  */
@@ -153,13 +162,10 @@ static inline void xf_note_link_ex(struct gm_case_result *cr, const struct gm_de
 	}
 	if (cur > 0 && with_cur_gen)
 		gm_result_note(cr, "pcie_cur_gen", GM_UNIT_RATIO, xf_pcie_gen(cur));
-	gm_result_note(cr, "gpu_numa_node", GM_UNIT_RATIO, xf_sysfs_num(d, "numa_node"));
-	if (buf) {
-		void *page = (void *)((uintptr_t)buf & ~(uintptr_t)4095);
-		int status = -1;
-		long rc = syscall(SYS_move_pages, 0, 1UL, &page, NULL, &status, 0);
-		gm_result_note(cr, "buffer_numa_node", GM_UNIT_RATIO, rc == 0 ? status : -1);
-	}
+	if (with_cur_gen)
+		gm_result_note(cr, "gpu_numa_node", GM_UNIT_RATIO, xf_sysfs_num(d, "numa_node"));
+	if (buf)
+		gm_result_note(cr, "buffer_numa_node", GM_UNIT_RATIO, xf_numa_node_of(buf));
 }
 
 static inline void xf_note_link(struct gm_case_result *cr, const struct gm_device_info *d, const void *buf)
