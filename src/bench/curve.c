@@ -94,6 +94,18 @@ static double value_named(const struct gm_case_result *c, const char *name)
 	return 0;
 }
 
+void gm_curve_sort(double *x, double *y, int n)
+{
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && x[j - 1] > x[j]; j--) {
+			double tx = x[j], ty = y[j];
+			x[j] = x[j - 1];
+			y[j] = y[j - 1];
+			x[j - 1] = tx;
+			y[j - 1] = ty;
+		}
+}
+
 double gm_run_clock_mhz(const struct gm_run_result *r, const char *family)
 {
 	double v[256];

@@ -32,6 +32,9 @@ struct gm_knee {
 int gm_curve_knees(const double *x, const double *y, int n, double frac, struct gm_knee *out, int max,
 		   double *plateau0);
 
+/* Sort the points (x[i], y[i]) by increasing x, in place (n small). */
+void gm_curve_sort(double *x, double *y, int n);
+
 /*
  * The SM clock (MHz) a run measured: the median of every finished case's
  * "sm_clock_mhz" extra or note, preferring the family given (NULL = any).

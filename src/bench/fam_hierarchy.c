@@ -1,10 +1,12 @@
 /*
  * fam_hierarchy.c - read and write bandwidth against working-set size:
  * per-SM footprints through L1 (each block re-reads its own buffer with
- * ld.global.ca), whole-GPU footprints through L2 into HBM (ld.global.cg,
- * all blocks share one buffer), and writes. derive() finds the plateaus and
- * knees (src/bench/curve.c) and publishes L1 capacity, L2 capacity, the
- * near/far L2 step and each level's bandwidth. Kernels: src/kernels/hierarchy.cu.
+ * ld.global.ca), whole-GPU footprints through L2 into HBM (ld.global.cg) in
+ * two regimes: l2_* an ordered sweep where each line is read by one SM per
+ * pass, l2sh_* every SM reading the whole (shared) footprint; and writes.
+ * derive() finds the plateaus and knees (src/bench/curve.c) and publishes L1
+ * capacity, L2 capacity, the near/far L2 step and each level's bandwidth
+ * (both L2 regimes). Kernels: src/kernels/hierarchy.cu.
  */
 #include <stdio.h>
 #include <string.h>
@@ -20,6 +22,8 @@ static const long long l1_kb[] = { 16, 32, 64, 96, 128, 160, 192, 208, 224, 240,
 static const long long l2_kb[] = { 512, 1024, 1536, 2048, 4096, 8192, 12288, 16384, 20480, 24576, 28672,
 				   32768, 36864, 40960, 45056, 49152, 53248, 57344, 65536, 81920, 131072,
 				   262144 };
+static const long long l2sh_kb[] = { 512, 1536, 4096, 8192, 16384, 20480, 24576, 32768, 40960, 49152, 65536 };
+static const long long l1ver_kb[] = { 128 };
 static const long long wr_kb[] = { 1024, 4096, 16384, 24576, 32768, 49152, 65536, 262144 };
 
 #define COUNT(a) ((int)(sizeof(a) / sizeof(a[0])))
@@ -32,36 +36,56 @@ static void size_label(char *buf, size_t n, long long kb)
 		snprintf(buf, n, "%03lldm", kb / 1024);
 }
 
-static int add_series(struct gm_case *out, int max, int k, int mode, const long long *kb, int n)
+/* ver: the l1 kernel version (hier_shapes.h); the l1_* series uses HIER_L1_VER, l1v<k>_* the others. */
+static int add_series(struct gm_case *out, int max, int k, int mode, int ver, const long long *kb, int n)
 {
-	static const char *const prefix[] = { "l1", "l2", "wr" };
+	static const char *const prefix[] = { "l1", "l2", "wr", "l2sh" };
 	static const char *const what[] = {
-		"read, per-SM footprint (each block its own buffer), ld.global.ca, 16 B loads",
-		"read, whole-GPU footprint shared by all blocks, ld.global.cg, 16 B loads",
-		"write, whole-GPU footprint shared by all blocks, 16 B stores",
+		"read, per-SM footprint (each block its own buffer), ld.global.ca",
+		"read, whole-GPU footprint, ordered sweep: each line read by ONE SM per pass, ld.global.cg, 16 B loads",
+		"write, whole-GPU footprint, ordered sweep, 16 B stores",
+		"read, whole-GPU footprint read whole by every SM (data shared by all SMs), ld.global.cg, 16 B loads",
+	};
+	static const char *const l1what[] = {
+		"", "read, per-SM footprint, ld.global.ca, v1: 16 B loads, index wrapped per load",
+		"read, per-SM footprint, ld.global.ca, v2: 16 B loads, whole passes at immediate offsets",
+		"read, per-SM footprint, ld.global.ca, v3: 8 B loads, whole passes at immediate offsets",
+		"read, per-SM footprint, ld.global.ca, v4: 4 B loads, whole passes at immediate offsets",
+		"read, per-SM footprint, ld.global.nc (read-only path), v5: 16 B loads, whole passes at immediate offsets",
 	};
 	struct gm_case scratch;
 
 	for (int i = 0; i < n; i++, k++) {
 		struct gm_case *c = gm_case_slot(out, max, k, &scratch);
-		char sz[24];
-		int quick = (mode == HIER_L1_READ && kb[i] == 64) || (mode == HIER_L2_READ && kb[i] == 1536) ||
-			    (mode == HIER_L2_READ && kb[i] == 262144) || (mode == HIER_WRITE && kb[i] == 4096);
+		char sz[24], pre[16];
+		int quick = (mode == HIER_L1_READ && ver == HIER_L1_VER && kb[i] == 64) ||
+			    (mode == HIER_L2_READ && kb[i] == 1536) || (mode == HIER_L2_READ && kb[i] == 262144) ||
+			    (mode == HIER_WRITE && kb[i] == 4096) || (mode == HIER_L2_SHARED && kb[i] == 16384);
 		size_label(sz, sizeof(sz), kb[i]);
-		gm_case_begin(c, &gm_family_hierarchy, -1, GM_KIND_MEASURE, quick, what[mode], "%s_%s",
-			      prefix[mode], sz);
+		if (mode == HIER_L1_READ && ver != HIER_L1_VER)
+			snprintf(pre, sizeof(pre), "l1v%d", ver);
+		else
+			snprintf(pre, sizeof(pre), "%s", prefix[mode]);
+		gm_case_begin(c, &gm_family_hierarchy, mode == HIER_L1_READ ? ver : -1, GM_KIND_MEASURE, quick,
+			      mode == HIER_L1_READ ? l1what[ver] : what[mode], "%s_%s", pre, sz);
 		gm_case_measure(c, GM_UNIT_GBS, GM_TIME_EVENTS);
 		gm_case_param_add(c, "mode", mode);
 		gm_case_param_add(c, "footprint", kb[i] * KB);
+		if (mode == HIER_L1_READ)
+			gm_case_param_add(c, "ver", ver);
 	}
 	return k;
 }
 
 static int hierarchy_enumerate(struct gm_case *out, int max)
 {
-	int k = add_series(out, max, 0, HIER_L1_READ, l1_kb, COUNT(l1_kb));
-	k = add_series(out, max, k, HIER_L2_READ, l2_kb, COUNT(l2_kb));
-	return add_series(out, max, k, HIER_WRITE, wr_kb, COUNT(wr_kb));
+	int k = add_series(out, max, 0, HIER_L1_READ, HIER_L1_VER, l1_kb, COUNT(l1_kb));
+	for (int v = 1; v <= HIER_L1_VERS; v++)
+		if (v != HIER_L1_VER)
+			k = add_series(out, max, k, HIER_L1_READ, v, l1ver_kb, COUNT(l1ver_kb));
+	k = add_series(out, max, k, HIER_L2_READ, 0, l2_kb, COUNT(l2_kb));
+	k = add_series(out, max, k, HIER_L2_SHARED, 0, l2sh_kb, COUNT(l2sh_kb));
+	return add_series(out, max, k, HIER_WRITE, 0, wr_kb, COUNT(wr_kb));
 }
 
 /* The finished cases of one mode, in footprint order: x = footprint, y = GB/s. */
@@ -72,7 +96,7 @@ static int series(const struct gm_run_result *r, int mode, double *x, double *y,
 	*mhz = 0;
 	for (int i = 0; i < r->ncases && n < 64; i++) {
 		const struct gm_case_result *c = &r->cases[i];
-		int64_t m = -1, fp = 0;
+		int64_t m = -1, fp = 0, ver = HIER_L1_VER;
 		if (strcmp(c->family, "hierarchy") || c->status != GM_CASE_OK || c->value.median <= 0)
 			continue;
 		for (int p = 0; p < c->nparams; p++) {
@@ -80,8 +104,10 @@ static int series(const struct gm_run_result *r, int mode, double *x, double *y,
 				m = c->params[p].value;
 			if (!strcmp(c->param_keys[p], "footprint"))
 				fp = c->params[p].value;
+			if (!strcmp(c->param_keys[p], "ver"))
+				ver = c->params[p].value;
 		}
-		if (m != mode)
+		if (m != mode || (mode == HIER_L1_READ && ver != HIER_L1_VER))
 			continue;
 		x[n] = (double)fp;
 		y[n] = c->value.median;
@@ -129,9 +155,11 @@ static void derive_l2(struct gm_run_result *r)
 	if (n < 3)
 		return;
 	nk = gm_curve_knees(x, y, n, 0.8, kn, GM_MAX_KNEES, &p0);
-	snprintf(how, sizeof(how), "median plateau of %d whole-GPU footprints from %.1f MiB (ld.global.cg)",
-		 nk ? kn[0].n_above : n, x[0] / (1024 * 1024));
-	gm_derive_add(r, "hierarchy", "hierarchy.l2_read_bw", "L2", "read bandwidth", GM_UNIT_GBS, p0, 0, "", how);
+	snprintf(how, sizeof(how), "l2_*: median plateau of %d footprints %.1f-%.1f MiB, each line read by ONE SM a pass "
+		 "(what a kernel streaming its data once sees)", nk ? kn[0].n_above : n, x[0] / (1024 * 1024),
+		 x[(nk ? kn[0].n_above : n) - 1] / (1024 * 1024));
+	gm_derive_add(r, "hierarchy", "hierarchy.l2_read_bw", "L2", "read bw, 1 SM a line", GM_UNIT_GBS, p0, 0, "",
+		      how);
 	if (!nk)
 		return;
 	for (int k = 0; k < nk; k++) {
@@ -155,6 +183,34 @@ static void derive_l2(struct gm_run_result *r)
 		 x[n - 1] / (1024 * 1024));
 	gm_derive_add(r, "hierarchy", "hierarchy.hbm_read_bw", "HBM", "read bandwidth", GM_UNIT_GBS,
 		      kn[nk - 1].below, r->dev.peak_gbs, "theoretical peak (clock x bus width)", how);
+}
+
+/*
+ * l2sh: every SM reads the whole footprint (data shared by all SMs). The
+ * plateau before the first knee, and the best point (the footprint where a
+ * peer that reads shared data is compared).
+ */
+static void derive_l2_shared(struct gm_run_result *r)
+{
+	double x[64], y[64], mhz, p0;
+	struct gm_knee kn[GM_MAX_KNEES];
+	int n = series(r, HIER_L2_SHARED, x, y, &mhz), nk, m;
+	char how[160];
+
+	if (n < 3)
+		return;
+	nk = gm_curve_knees(x, y, n, 0.8, kn, GM_MAX_KNEES, &p0);
+	m = nk ? kn[0].n_above : n;
+	snprintf(how, sizeof(how), "l2sh_*: median plateau of %d footprints %.1f-%.1f MiB, every SM reads all of it "
+		 "(data shared by all SMs, as gpu-benches' L2 tests)", m, x[0] / (1024 * 1024), x[m - 1] / (1024 * 1024));
+	gm_derive_add(r, "hierarchy", "hierarchy.l2_shared_read_bw", "L2", "read bw, all SMs a line", GM_UNIT_GBS, p0,
+		      0, "", how);
+	if (nk) {
+		snprintf(how, sizeof(how), "l2sh_* knee: %.0f -> %.0f GB/s between %.1f and %.1f MiB (frac 0.8)",
+			 kn[0].above, kn[0].below, kn[0].x_last / (1024 * 1024), kn[0].x_first / (1024 * 1024));
+		gm_derive_add(r, "hierarchy", "hierarchy.l2_shared_capacity", "L2", "capacity, shared data",
+			      GM_UNIT_BYTES, kn[0].x, (double)r->dev.l2_bytes, "device attribute l2_bytes", how);
+	}
 }
 
 static void derive_write(struct gm_run_result *r)
@@ -181,6 +237,7 @@ static void hierarchy_derive(struct gm_run_result *r)
 {
 	derive_l1(r);
 	derive_l2(r);
+	derive_l2_shared(r);
 	derive_write(r);
 }
 

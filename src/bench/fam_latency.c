@@ -3,9 +3,11 @@
  * timed in-kernel with clock64 and %globaltimer (self-timed: cycles per
  * load, ns per load and the SM clock of the run): L1 hit, L2 (all lines,
  * and the lines the probe found near or far from the chasing SM), HBM
- * (cold lines, L2 flushed before each sample), and the TLB regimes (2 MiB
- * strides across footprints up to GBs). derive() publishes each level's
- * latency and the TLB reach and miss latencies. Kernels: src/kernels/latency.cu.
+ * (cold lines, L2 flushed before each sample), and the TLB regimes (2, 32
+ * and 512 MiB strides, one access per page, across footprints up to most of
+ * the device memory; the largest behind --full). derive() publishes each
+ * level's latency, and a TLB reach and miss latency only where the chase
+ * steps up by 10 % or more (else "no miss regime up to" the largest footprint). Kernels: src/kernels/latency.cu.
  */
 #include <stdio.h>
 #include <string.h>
@@ -41,7 +43,21 @@ static const struct lat_def defs[] = {
 	{ "tlb_1024m", 1 * GB, 2 * MB, LAT_HINT_CG, LAT_ALL, 0, 0, 0, "2 MiB stride over 1 GiB" },
 	{ "tlb_2048m", 2 * GB, 2 * MB, LAT_HINT_CG, LAT_ALL, 0, 0, 0, "2 MiB stride over 2 GiB" },
 	{ "tlb_4096m", 4 * GB, 2 * MB, LAT_HINT_CG, LAT_ALL, 0, 0, 0, "2 MiB stride over 4 GiB" },
-	{ "tlb_8192m", 8 * GB, 2 * MB, LAT_HINT_CG, LAT_ALL, 0, 0, 1, "2 MiB stride over 8 GiB" },
+	{ "tlb_8192m", 8 * GB, 2 * MB, LAT_HINT_CG, LAT_ALL, 0, 0, 0, "2 MiB stride over 8 GiB" },
+	{ "tlb_16384m", 16 * GB, 2 * MB, LAT_HINT_CG, LAT_ALL, 0, 0, 1, "2 MiB stride over 16 GiB" },
+	{ "tlb_32768m", 32 * GB, 2 * MB, LAT_HINT_CG, LAT_ALL, 0, 0, 1, "2 MiB stride over 32 GiB" },
+	{ "tlb_65536m", 64 * GB, 2 * MB, LAT_HINT_CG, LAT_ALL, 0, 0, 1, "2 MiB stride over 64 GiB" },
+	{ "tlb_most", 0, 2 * MB, LAT_HINT_CG, LAT_ALL, 0, 0, 1, "2 MiB stride over 90 % of the free device memory" },
+	{ "tlb32m_1024m", 1 * GB, 32 * MB, LAT_HINT_CG, LAT_ALL, 0, 0, 0, "32 MiB stride over 1 GiB (one access per 32 MiB)" },
+	{ "tlb32m_8192m", 8 * GB, 32 * MB, LAT_HINT_CG, LAT_ALL, 0, 0, 0, "32 MiB stride over 8 GiB" },
+	{ "tlb32m_16384m", 16 * GB, 32 * MB, LAT_HINT_CG, LAT_ALL, 0, 0, 1, "32 MiB stride over 16 GiB" },
+	{ "tlb32m_32768m", 32 * GB, 32 * MB, LAT_HINT_CG, LAT_ALL, 0, 0, 1, "32 MiB stride over 32 GiB" },
+	{ "tlb32m_65536m", 64 * GB, 32 * MB, LAT_HINT_CG, LAT_ALL, 0, 0, 1, "32 MiB stride over 64 GiB" },
+	{ "tlb32m_most", 0, 32 * MB, LAT_HINT_CG, LAT_ALL, 0, 0, 1, "32 MiB stride over 90 % of the free device memory" },
+	{ "tlb512m_4096m", 4 * GB, 512 * MB, LAT_HINT_CG, LAT_ALL, 0, 0, 1, "512 MiB stride over 4 GiB (one access per 512 MiB)" },
+	{ "tlb512m_16384m", 16 * GB, 512 * MB, LAT_HINT_CG, LAT_ALL, 0, 0, 1, "512 MiB stride over 16 GiB" },
+	{ "tlb512m_65536m", 64 * GB, 512 * MB, LAT_HINT_CG, LAT_ALL, 0, 0, 1, "512 MiB stride over 64 GiB" },
+	{ "tlb512m_most", 0, 512 * MB, LAT_HINT_CG, LAT_ALL, 0, 0, 1, "512 MiB stride over 90 % of the free device memory" },
 	{ "tlb64k_0016m", 16 * MB, 64 * KB, LAT_HINT_CG, LAT_ALL, 0, 0, 1, "64 KiB stride over 16 MiB (page-size check)" },
 	{ "tlb64k_0128m", 128 * MB, 64 * KB, LAT_HINT_CG, LAT_ALL, 0, 0, 1, "64 KiB stride over 128 MiB (page-size check)" },
 	{ "cg_0001m", 1 * MB, 128, LAT_HINT_CG, LAT_ALL, 0, 0, 1, "chase 1 MiB of lines, ld.cg" },
@@ -108,36 +124,72 @@ static int64_t param(const struct gm_case_result *c, const char *key)
 	return 0;
 }
 
-/* TLB: knees of 1/latency over the 2 MiB-stride footprints. */
+/* The footprint a case chased: the note (tlb_most sizes itself), else the parameter. */
+static double footprint_of(const struct gm_case_result *c)
+{
+	for (int i = 0; i < c->nnotes; i++)
+		if (!strcmp(c->notes[i].name, "footprint_bytes") && c->notes[i].median > 0)
+			return c->notes[i].median;
+	return (double)param(c, "footprint");
+}
+
+/*
+ * TLB: for each stride of one access per page or more (2, 32, 512 MiB), the
+ * steps of the chase's latency over the footprint. A reach and a miss latency
+ * are published only for a step of at least LAT_TLB_STEP (latency up by 10 %
+ * or more: a new regime, not drift); with none, the spec sheet says so, up to
+ * the largest footprint chased.
+ */
+#define LAT_TLB_STEP 0.10
 static void derive_tlb(struct gm_run_result *r)
 {
-	double x[32], y[32], p0;
+	static const long long strides[] = { 2 * MB, 32 * MB, 512 * MB };
+	double most = 0, x[40], y[40], p0;
 	struct gm_knee kn[GM_MAX_KNEES];
-	int n = 0, nk;
 	char name[64], how[160];
+	int found = 0, tried = 0;
 
-	for (int i = 0; i < r->ncases && n < 32; i++) {
-		const struct gm_case_result *c = &r->cases[i];
-		if (strcmp(c->family, "latency") || strncmp(c->label, "tlb_", 4) || c->status != GM_CASE_OK)
+	for (int si = 0; si < 3; si++) {
+		int n = 0, nk;
+		for (int i = 0; i < r->ncases && n < 40; i++) {
+			const struct gm_case_result *c = &r->cases[i];
+			if (strcmp(c->family, "latency") || strncmp(c->label, "tlb", 3) || c->status != GM_CASE_OK ||
+			    param(c, "stride") != strides[si] || c->value.median <= 0)
+				continue;
+			x[n] = footprint_of(c);
+			y[n++] = c->value.median;
+		}
+		if (n < 2)
 			continue;
-		x[n] = (double)param(c, "footprint");
-		y[n++] = 1.0 / c->value.median;
+		tried++;
+		gm_curve_sort(x, y, n);
+		most = x[n - 1] > most ? x[n - 1] : most;
+		for (int i = 0; i < n; i++)
+			y[i] = 1.0 / y[i];
+		nk = gm_curve_knees(x, y, n, 1.0 / (1.0 + LAT_TLB_STEP), kn, GM_MAX_KNEES, &p0);
+		if (si == 0) {
+			snprintf(how, sizeof(how), "2 MiB stride, %d footprints from %.0f MiB (data in L2)",
+				 nk ? kn[0].n_above : n, x[0] / MB);
+			gm_derive_add(r, "latency", "latency.tlb_hit_cycles", "TLB", "hit (L2 data)", GM_UNIT_CYCLES, 1 / p0,
+				      0, "", how);
+		}
+		for (int k = 0; k < nk; k++, found++) {
+			snprintf(how, sizeof(how),
+				 "%lld MiB stride, step %d of %d (>= %.0f %%): %.0f -> %.0f cycles between %.0f and %.0f MiB",
+				 strides[si] / MB, k + 1, nk, 100 * LAT_TLB_STEP, 1 / kn[k].above, 1 / kn[k].below,
+				 kn[k].x_last / MB, kn[k].x_first / MB);
+			snprintf(name, sizeof(name), "latency.tlb_s%lldm_%d_reach", strides[si] / MB, k + 1);
+			gm_derive_add(r, "latency", name, "TLB", "reach", GM_UNIT_BYTES, kn[k].x, 0, "", how);
+			snprintf(name, sizeof(name), "latency.tlb_s%lldm_%d_miss_cycles", strides[si] / MB, k + 1);
+			gm_derive_add(r, "latency", name, "TLB", "latency past the reach", GM_UNIT_CYCLES, 1 / kn[k].below, 0,
+				      "", how);
+		}
 	}
-	if (n < 3)
-		return;
-	nk = gm_curve_knees(x, y, n, 0.97, kn, GM_MAX_KNEES, &p0);
-	snprintf(how, sizeof(how), "2 MiB stride, %d footprints from %.0f MiB: L2 hit, TLB hit", nk ? kn[0].n_above : n,
-		 x[0] / MB);
-	gm_derive_add(r, "latency", "latency.tlb_hit_cycles", "TLB", "hit (L2 data)", GM_UNIT_CYCLES, 1 / p0, 0, "", how);
-	for (int k = 0; k < nk; k++) {
-		snprintf(how, sizeof(how), "knee %d of 1/latency (frac 0.97): %.0f -> %.0f cycles between %.0f and %.0f MiB",
-			 k + 1, 1 / kn[k].above, 1 / kn[k].below, kn[k].x_last / MB, kn[k].x_first / MB);
-		snprintf(name, sizeof(name), "latency.tlb%d_reach", k + 1);
-		gm_derive_add(r, "latency", name, "TLB", k ? "reach (next level)" : "reach", GM_UNIT_BYTES, kn[k].x, 0,
-			      "", how);
-		snprintf(name, sizeof(name), "latency.tlb%d_miss_cycles", k + 1);
-		gm_derive_add(r, "latency", name, "TLB", k ? "miss latency (next)" : "miss latency", GM_UNIT_CYCLES,
-			      1 / kn[k].below, 0, "", how);
+	if (tried && !found) {
+		snprintf(how, sizeof(how), "no latency step of >= %.0f %% over %d stride series (2/32/512 MiB), up to %.1f GiB",
+			 100 * LAT_TLB_STEP, tried, most / GB);
+		gm_derive_add(r, "latency", "latency.tlb_no_regime_up_to", "TLB", "no miss regime up to", GM_UNIT_BYTES,
+			      most, 0, "", how);
 	}
 }
 

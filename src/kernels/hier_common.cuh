@@ -51,6 +51,58 @@ static __device__ __forceinline__ uint4 hier_ld_cg(const uint4 *p)
 	return v;
 }
 
+static __device__ __forceinline__ uint2 hier_ld_ca(const uint2 *p)
+{
+	uint2 v;
+	asm volatile("ld.global.ca.v2.u32 {%0,%1}, [%2];" : "=r"(v.x), "=r"(v.y) : "l"(p));
+	return v;
+}
+
+static __device__ __forceinline__ uint32_t hier_ld_ca(const uint32_t *p)
+{
+	uint32_t v;
+	asm volatile("ld.global.ca.u32 %0, [%1];" : "=r"(v) : "l"(p));
+	return v;
+}
+
+static __device__ __forceinline__ uint2 hier_ld_cg(const uint2 *p)
+{
+	uint2 v;
+	asm volatile("ld.global.cg.v2.u32 {%0,%1}, [%2];" : "=r"(v.x), "=r"(v.y) : "l"(p));
+	return v;
+}
+
+static __device__ __forceinline__ uint32_t hier_ld_cg(const uint32_t *p)
+{
+	uint32_t v;
+	asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(v) : "l"(p));
+	return v;
+}
+
+static __device__ __forceinline__ uint4 hier_ld_nc(const uint4 *p)
+{
+	uint4 v;
+	asm volatile("ld.global.nc.v4.u32 {%0,%1,%2,%3}, [%4];"
+		     : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+	return v;
+}
+
+/* The words of a loaded vector folded into one sum (mod 2^32). */
+static __device__ __forceinline__ uint32_t hier_fold(uint4 v)
+{
+	return v.x + v.y + v.z + v.w;
+}
+
+static __device__ __forceinline__ uint32_t hier_fold(uint2 v)
+{
+	return v.x + v.y;
+}
+
+static __device__ __forceinline__ uint32_t hier_fold(uint32_t v)
+{
+	return v;
+}
+
 static __device__ __forceinline__ void hier_st(uint4 *p, uint4 v)
 {
 	asm volatile("st.global.v4.u32 [%0], {%1,%2,%3,%4};" ::"l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w)

@@ -7,8 +7,14 @@
 
 /* hierarchy modes */
 #define HIER_L1_READ 0   /* per-SM footprint: block b re-reads its own buffer, ld.global.ca */
-#define HIER_L2_READ 1   /* whole-GPU footprint shared by all blocks, ld.global.cg */
+#define HIER_L2_READ 1   /* whole-GPU footprint, ordered sweep: each line read by one SM per pass, ld.global.cg */
 #define HIER_WRITE 2     /* whole-GPU footprint, st.global (write-back hint; L1 is write-through) */
+#define HIER_L2_SHARED 3 /* whole-GPU footprint read whole by every block (one per SM): data shared by all SMs, ld.global.cg */
+/* l1 kernel versions (case parameter "ver"): 1 = 16 B loads, slot index wrapped per load;
+ * 2, 3, 4 = whole passes, pointer walk with immediate offsets, 16 / 8 / 4 B loads (ld.global.ca);
+ * 5 = as 2 with ld.global.nc (the read-only path). */
+#define HIER_L1_VERS 5
+#define HIER_L1_VER 2    /* the version the l1_* series and the spec sheet use */
 #define HIER_BLOCK 1024  /* threads per block */
 #define HIER_ILP 4       /* independent 16 B loads in flight per thread (l2/wr: 16 KiB chunks per block) */
 #define HIER_SUM_GROUPS 128 /* l2: counters = groups x 32 warps, block B adds into group B mod this */

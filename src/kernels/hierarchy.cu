@@ -1,24 +1,33 @@
 /*
  * hierarchy.cu - bandwidth against working-set size (gpumem run hierarchy).
  *
- * Versions (two kernels, three modes; hier_shapes.h):
+ * Kernels and modes (hier_shapes.h):
  *   l1_*  per-SM footprint: block b (one per SM, 1024 threads) re-reads its
- *         own buffer with ld.global.ca.v4 (16 B), 4 loads in flight per
- *         thread; the kernel asks for the max-L1 carve-out. Past the L1 capacity the
- *         same loads go to L2.
- *         Thread t reads slots (t + 1024 k) mod n: the block reads the
- *         multiset {m mod n : m < 1024 c}; the per-thread sums are checked
- *         against that closed form on the CPU. Thread 0 of block 0 records
- *         clock64 and %globaltimer at its start and end: the SM clock under
- *         this load, a note on the result.
+ *         own buffer with ld.global.ca; the kernel asks for the max-L1
+ *         carve-out. Past the L1 capacity the same loads go to L2.
+ *         Version 1 (hier_kernel): 16 B loads, thread t reads slots
+ *         (t + 1024 k) mod n, the index wrapped after every load (a compare,
+ *         a select and an address computation per load).
+ *         Versions 2-4 (hier_pass): whole passes; thread t walks a pointer
+ *         over slots t, t + 1024, ... of the buffer, 4 loads per step at
+ *         immediate offsets (one pointer add and one compare per 4 loads),
+ *         16 / 8 / 4 B loads. Either way a block reads a known multiset of
+ *         words; the per-thread sums are checked against its closed form on
+ *         the CPU. Thread 0 of block 0 records clock64 and %globaltimer at
+ *         its start and end: the SM clock under this load, a note.
+ *   l2sh_* (hier_pass, shared): every block (one per SM) reads the WHOLE
+ *         footprint, the same buffer, in the same order, with ld.global.cg:
+ *         data shared by all SMs (the shape of gpu-benches' gpu-cache and
+ *         gpu-l2-cache). Checked like l1.
  *   l2_*  whole-GPU footprint, an ordered sweep: many short blocks (1024
  *         threads) each read HIER_ILP consecutive 16 KiB chunks, block B
  *         chunks (B*HIER_ILP + u) mod nch, with ld.global.cg (L1 bypassed).
  *         Blocks start in order, so the whole GPU walks the footprint front
- *         to back, pass after pass: a line is reused one footprint later
- *         (L2 hit while it fits, HBM beyond, with a sharp knee). Each warp
- *         folds its sum into one of HIER_SUM_GROUPS*32 counters (atomicAdd);
- *         the CPU recomputes every counter.
+ *         to back, pass after pass: each line is read by ONE SM per pass and
+ *         reused one footprint later (L2 hit while it fits, HBM beyond, with
+ *         a sharp knee). Each warp folds its sum into one of
+ *         HIER_SUM_GROUPS*32 counters (atomicAdd); the CPU recomputes every
+ *         counter.
  *   wr_*  the same sweep with 16 B stores; every word is checked.
  */
 #include <string.h>
@@ -29,9 +38,11 @@
 #include "kernels/kernels.h"
 
 struct hier_state {
-	int mode;
+	int mode, ver;
+	int width;               /* bytes per load */
+	long long passes;        /* hier_pass: whole passes over the footprint per launch */
 	size_t footprint;        /* bytes per team */
-	uint32_t n;              /* 16 B slots per team */
+	uint32_t n;              /* width-byte slots per team */
 	unsigned grid;
 	long long loads;         /* per thread, multiple of HIER_ILP */
 	uint4 *buf;
@@ -80,6 +91,64 @@ hier_kernel(uint4 *buf, uint32_t n, long long loads, uint32_t seed, uint32_t *su
 }
 
 
+/*
+ * l1 versions 2-5 and l2sh: whole passes over n slots of V (n a multiple of
+ * the block size). Block b reads the buffer at buf + b * team (team = n: its
+ * own; team = 0: the one all blocks share). Thread t reads slots
+ * t + HIER_BLOCK k, k < n / HIER_BLOCK, 4 at a time at immediate offsets from
+ * one pointer, then the rest one by one. HINT: 0 ld.ca, 1 ld.cg, 2 ld.nc.
+ */
+template <int HINT, typename V>
+static __device__ __forceinline__ V hier_ld(const V *p)
+{
+	if (HINT == 1)
+		return hier_ld_cg(p);
+	return hier_ld_ca(p);
+}
+
+template <>
+__device__ __forceinline__ uint4 hier_ld<2, uint4>(const uint4 *p)
+{
+	return hier_ld_nc(p);
+}
+
+template <int HINT, typename V>
+__global__ void __launch_bounds__(HIER_BLOCK, 2)
+hier_pass(const V *buf, uint32_t n, uint32_t team, long long passes, uint32_t *sums, unsigned *sms,
+	  struct hier_clock *clk)
+{
+	const V *p = buf + (size_t)blockIdx.x * team + threadIdx.x;
+	const V *end = p + n;
+	uint32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+	const bool timer = blockIdx.x == 0 && threadIdx.x == 0;
+
+	if (timer) {
+		clk->t0 = hier_globaltimer();
+		clk->c0 = hier_clock64();
+	}
+	if (threadIdx.x == 0)
+		sms[blockIdx.x] = hier_smid();
+	for (long long k = 0; k < passes; k++) {
+		const V *q = p;
+		for (; q + 3 * HIER_BLOCK < end; q += 4 * HIER_BLOCK) {
+			V v0 = hier_ld<HINT>(q), v1 = hier_ld<HINT>(q + HIER_BLOCK), v2 = hier_ld<HINT>(q + 2 * HIER_BLOCK),
+			  v3 = hier_ld<HINT>(q + 3 * HIER_BLOCK);
+			a0 += hier_fold(v0);
+			a1 += hier_fold(v1);
+			a2 += hier_fold(v2);
+			a3 += hier_fold(v3);
+		}
+		for (; q < end; q += HIER_BLOCK)
+			a0 += hier_fold(hier_ld<HINT>(q));
+	}
+	sums[blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x] = a0 + a1 + a2 + a3;
+	if (timer) {
+		clk->c1 = hier_clock64();
+		clk->t1 = hier_globaltimer();
+	}
+}
+
+
 /* l2/wr: block B handles chunks (B*HIER_ILP + u) mod nch, u < HIER_ILP (nch >= HIER_ILP). */
 template <int MODE>
 __global__ void __launch_bounds__(HIER_BLOCK, 2)
@@ -115,8 +184,22 @@ static gm_status hier_launch(void *state)
 	struct hier_state *s = (struct hier_state *)state;
 
 	switch (s->mode) {
+	case HIER_L2_SHARED:
+		hier_pass<1, uint4><<<s->grid, HIER_BLOCK, 0, gm_stream()>>>(s->buf, s->n, 0, s->passes, s->sums, s->sms,
+									  s->clk);
+		break;
 	case HIER_L1_READ:
-		hier_kernel<HIER_L1_READ><<<s->grid, HIER_BLOCK, 0, gm_stream()>>>(s->buf, s->n, s->loads, s->seed,
+		if (s->ver == 3)
+			hier_pass<0, uint2><<<s->grid, HIER_BLOCK, 0, gm_stream()>>>((const uint2 *)s->buf, s->n, s->n,
+										 s->passes, s->sums, s->sms, s->clk);
+		else if (s->ver == 4)
+			hier_pass<0, uint32_t><<<s->grid, HIER_BLOCK, 0, gm_stream()>>>(
+				(const uint32_t *)s->buf, s->n, s->n, s->passes, s->sums, s->sms, s->clk);
+		else if (s->ver == 2 || s->ver == 5)
+			(s->ver == 2 ? hier_pass<0, uint4> : hier_pass<2, uint4>)<<<s->grid, HIER_BLOCK, 0, gm_stream()>>>(
+				s->buf, s->n, s->n, s->passes, s->sums, s->sms, s->clk);
+		else
+			hier_kernel<HIER_L1_READ><<<s->grid, HIER_BLOCK, 0, gm_stream()>>>(s->buf, s->n, s->loads, s->seed,
 										   s->sums, s->sms, s->clk);
 		break;
 	case HIER_L2_READ:
@@ -131,6 +214,20 @@ static gm_status hier_launch(void *state)
 	return GM_OK;
 }
 
+/* The kernel an l1 case launches (the carve-out preference is set on it). */
+static const void *hier_l1_func(int ver)
+{
+	if (ver == 2)
+		return (const void *)hier_pass<0, uint4>;
+	if (ver == 3)
+		return (const void *)hier_pass<0, uint2>;
+	if (ver == 4)
+		return (const void *)hier_pass<0, uint32_t>;
+	if (ver == 5)
+		return (const void *)hier_pass<2, uint4>;
+	return (const void *)hier_kernel<HIER_L1_READ>;
+}
+
 static void hier_release(void *state)
 {
 	struct hier_state *s = (struct hier_state *)state;
@@ -138,8 +235,9 @@ static void hier_release(void *state)
 	if (!s)
 		return;
 	/* the carve-out preference belongs to the kernel: put the default back */
-	cudaFuncSetAttribute(hier_kernel<HIER_L1_READ>, cudaFuncAttributePreferredSharedMemoryCarveout,
-			     cudaSharedmemCarveoutDefault);
+	if (s->mode == HIER_L1_READ)
+		cudaFuncSetAttribute(hier_l1_func(s->ver), cudaFuncAttributePreferredSharedMemoryCarveout,
+				     cudaSharedmemCarveoutDefault);
 	gm_gpu_free(s->buf);
 	gm_gpu_free(s->sums);
 	gm_gpu_free(s->sms);
@@ -147,11 +245,19 @@ static void hier_release(void *state)
 	free(s);
 }
 
+/* Whole passes per launch: about `bytes` read by grid blocks of footprint each, at least one. */
+static long long hier_passes(double bytes, unsigned grid, size_t footprint)
+{
+	long long p = (long long)(bytes / ((double)grid * (double)footprint) + 0.5);
+	return p < 1 ? 1 : p;
+}
+
 static gm_status hier_prepare(const struct gm_case *c, const struct gm_run_cfg *cfg, void **state,
 			      struct gm_traffic *t)
 {
 	struct hier_state *s = (struct hier_state *)calloc(1, sizeof(*s));
 	size_t threads, total, sums_bytes;
+	int pass_kernel;
 	gm_status st;
 
 	if (!s)
@@ -160,22 +266,37 @@ static gm_status hier_prepare(const struct gm_case *c, const struct gm_run_cfg *
 	s->dev = cfg->dev;
 	s->seed = cfg->seed;
 	s->mode = (int)gm_case_param(c, "mode", 0);
+	s->ver = (int)gm_case_param(c, "ver", s->mode == HIER_L1_READ ? HIER_L1_VER : 0);
 	s->footprint = (size_t)gm_case_param(c, "footprint", 1 << 20);
+	if (s->mode < HIER_L1_READ || s->mode > HIER_L2_SHARED || (s->mode == HIER_L1_READ && (s->ver < 1 || s->ver > HIER_L1_VERS)))
+		return gm_fail(GM_ERR_INVALID_ARG, "mode %d, version %d: modes 0-3, l1 versions 1-%d", s->mode, s->ver,
+			       HIER_L1_VERS);
+	pass_kernel = s->mode == HIER_L2_SHARED || (s->mode == HIER_L1_READ && s->ver >= 2);
+	s->width = s->mode == HIER_L1_READ && s->ver == 3 ? 8 : s->mode == HIER_L1_READ && s->ver == 4 ? 4 : 16;
 	if (s->footprint < 16 * 1024 || s->footprint % 16 || s->footprint / 16 > UINT32_MAX / 8)
 		return gm_fail(GM_ERR_INVALID_ARG, "footprint %zu B: must be a multiple of 16 B from 16 KiB to 32 GiB",
 			       s->footprint);
-	s->n = (uint32_t)(s->footprint / 16);
-	if (s->mode != HIER_L1_READ && (s->n % HIER_BLOCK || s->n / HIER_BLOCK < HIER_ILP))
-		return gm_fail(GM_ERR_INVALID_ARG, "footprint %zu B: must be a multiple of %d KiB and at least %d KiB",
-			       s->footprint, HIER_BLOCK * 16 / 1024, HIER_BLOCK * 16 * HIER_ILP / 1024);
-	if (s->mode == HIER_L1_READ) {
+	s->n = (uint32_t)(s->footprint / s->width);
+	if ((s->mode != HIER_L1_READ || pass_kernel) && s->n % HIER_BLOCK)
+		return gm_fail(GM_ERR_INVALID_ARG, "footprint %zu B: must be a multiple of %d KiB", s->footprint,
+			       HIER_BLOCK * s->width / 1024);
+	if ((s->mode == HIER_L2_READ || s->mode == HIER_WRITE) && s->n / HIER_BLOCK < HIER_ILP)
+		return gm_fail(GM_ERR_INVALID_ARG, "footprint %zu B: must be at least %d KiB", s->footprint,
+			       HIER_BLOCK * 16 * HIER_ILP / 1024);
+	if (s->mode == HIER_L1_READ || s->mode == HIER_L2_SHARED) {
 		s->grid = (unsigned)cfg->dev->sm_count;
 		threads = (size_t)s->grid * HIER_BLOCK;
-		total = s->footprint * s->grid;
-		/* about a millisecond per launch at L1 bandwidth */
-		s->loads = (long long)(16e9 / (16.0 * threads));
-		s->loads = (s->loads + HIER_ILP - 1) / HIER_ILP * HIER_ILP;
+		total = s->mode == HIER_L1_READ ? s->footprint * s->grid : s->footprint;
 		sums_bytes = threads * 4;
+		if (pass_kernel) {
+			/* about a millisecond per launch at L1 (32 GB) or L2 (8 GB) bandwidth, whole passes */
+			s->passes = hier_passes(s->mode == HIER_L1_READ ? 32e9 : 8e9, s->grid, s->footprint);
+			t->bytes_useful = (double)s->grid * (double)s->passes * (double)s->footprint;
+		} else {
+			s->loads = (long long)(16e9 / (16.0 * threads));
+			s->loads = (s->loads + HIER_ILP - 1) / HIER_ILP * HIER_ILP;
+			t->bytes_useful = 16.0 * (double)threads * (double)s->loads;
+		}
 	} else {
 		/* about a millisecond per launch at L2 bandwidth, at least one whole pass */
 		double chunks = (s->mode == HIER_L2_READ ? 8e9 : 4e9) / (16.0 * HIER_BLOCK);
@@ -187,36 +308,52 @@ static gm_status hier_prepare(const struct gm_case *c, const struct gm_run_cfg *
 		total = s->footprint;
 		s->loads = HIER_ILP;
 		sums_bytes = (size_t)HIER_SUM_GROUPS * 32 * 4;
+		t->bytes_useful = 16.0 * (double)threads * (double)s->loads;
 	}
 	if ((st = gm_gpu_alloc((void **)&s->buf, total)) || (st = gm_gpu_alloc((void **)&s->sums, sums_bytes)) ||
 	    (st = gm_gpu_alloc((void **)&s->sms, s->grid * sizeof(unsigned))) ||
 	    (st = gm_gpu_alloc((void **)&s->clk, sizeof(struct hier_clock))))
 		return st;
 	if (s->mode == HIER_L1_READ)
-		GM_CU(cudaFuncSetAttribute(hier_kernel<HIER_L1_READ>, cudaFuncAttributePreferredSharedMemoryCarveout,
+		GM_CU(cudaFuncSetAttribute(hier_l1_func(s->ver), cudaFuncAttributePreferredSharedMemoryCarveout,
 					   cudaSharedmemCarveoutMaxL1));
 	if (s->mode != HIER_WRITE && (st = gm_fill_random((uint32_t *)s->buf, total / 4, s->seed)))
 		return st;
-	t->bytes_useful = t->bytes_hw = 16.0 * (double)threads * (double)s->loads;
+	t->bytes_hw = t->bytes_useful;
 	t->working_set = (int64_t)total;
 	return GM_OK;
 }
 
-/* Sum of the 4 words of slots [from, to) of team b's buffer, as the kernel folds them (mod 2^32). */
-static uint32_t slot_sum(uint32_t seed, uint64_t first_word, uint32_t from, uint32_t to)
+/* Sum of words [from, to) of the buffer (mod 2^32), as the kernels fold them. */
+static uint32_t word_sum(uint32_t seed, uint64_t from, uint64_t to)
 {
 	uint32_t s = 0;
-	for (uint64_t w = first_word + 4ull * from; w < first_word + 4ull * to; w++)
+	for (uint64_t w = from; w < to; w++)
 		s += gm_hash(seed, w);
 	return s;
 }
 
+/* Sum of the 4 words of slots [from, to) of 16 B slots from first_word. */
+static uint32_t slot_sum(uint32_t seed, uint64_t first_word, uint32_t from, uint32_t to)
+{
+	return word_sum(seed, first_word + 4ull * from, first_word + 4ull * to);
+}
+
+/*
+ * l1 and l2sh: each block (team) read a known multiset of its buffer's words:
+ * the first W words of the buffer taken cyclically, W = words it loaded
+ * (version 1: slots (t + 1024 k) mod n for every thread t and k < loads, that
+ * is slots {m mod n : m < 1024 loads}; pass kernels: whole passes). Its
+ * threads' sums must add up to that multiset's sum.
+ */
 static gm_status verify_reads(struct hier_state *s, char *why, size_t n)
 {
 	size_t threads = (size_t)s->grid * HIER_BLOCK;
-	int teams = s->mode == HIER_L1_READ ? (int)s->grid : 1;
-	size_t per_team = threads / teams;
-	uint32_t *h = (uint32_t *)malloc(threads * 4);
+	const int teams = (int)s->grid, shared = s->mode == HIER_L2_SHARED;
+	const uint64_t nwords = s->footprint / 4;
+	const unsigned long long team_words = s->passes ? (unsigned long long)s->passes * nwords
+							: (unsigned long long)HIER_BLOCK * s->loads * 4;
+	uint32_t *h = (uint32_t *)malloc(threads * 4), want = 0;
 
 	if (!h)
 		return GM_ERR_NOMEM;
@@ -225,15 +362,15 @@ static gm_status verify_reads(struct hier_state *s, char *why, size_t n)
 		return gm_fail(GM_ERR_CUDA, "copy of the checksums failed");
 	}
 	for (int b = 0; b < teams; b++) {
-		unsigned long long m = (unsigned long long)per_team * (unsigned long long)s->loads;
-		uint64_t first = (uint64_t)b * s->n * 4;
-		uint32_t want = (uint32_t)(m / s->n) * slot_sum(s->seed, first, 0, s->n) +
-				slot_sum(s->seed, first, 0, (uint32_t)(m % s->n));
+		uint64_t first = shared ? 0 : (uint64_t)b * nwords;
 		uint32_t got = 0;
-		for (size_t i = 0; i < per_team; i++)
-			got += h[b * per_team + i];
+		if (b == 0 || !shared)
+			want = (uint32_t)(team_words / nwords) * word_sum(s->seed, first, first + nwords) +
+			       word_sum(s->seed, first, first + team_words % nwords);
+		for (size_t i = 0; i < HIER_BLOCK; i++)
+			got += h[(size_t)b * HIER_BLOCK + i];
 		if (got != want) {
-			snprintf(why, n, "checksum of team %d is 0x%08x, expected 0x%08x", b, got, want);
+			snprintf(why, n, "checksum of block %d is 0x%08x, expected 0x%08x", b, got, want);
 			free(h);
 			return gm_fail(GM_ERR_VALIDATION, "%s", why);
 		}
@@ -295,7 +432,8 @@ static gm_status hier_verify(void *state, char *why, size_t n)
 	struct hier_state *s = (struct hier_state *)state;
 	gm_status st;
 
-	if (s->mode == HIER_L1_READ && (st = gm_poison(s->sums, (size_t)s->grid * HIER_BLOCK * 4)))
+	if ((s->mode == HIER_L1_READ || s->mode == HIER_L2_SHARED) &&
+	    (st = gm_poison(s->sums, (size_t)s->grid * HIER_BLOCK * 4)))
 		return st;
 	if (s->mode == HIER_L2_READ)
 		GM_CU(cudaMemsetAsync(s->sums, 0, (size_t)HIER_SUM_GROUPS * 32 * 4, gm_stream()));
@@ -304,7 +442,7 @@ static gm_status hier_verify(void *state, char *why, size_t n)
 	if ((st = hier_launch(s)))
 		return st;
 	GM_CU(cudaStreamSynchronize(gm_stream()));
-	if (s->mode == HIER_L1_READ)
+	if (s->mode == HIER_L1_READ || s->mode == HIER_L2_SHARED)
 		return verify_reads(s, why, n);
 	if (s->mode == HIER_L2_READ)
 		return verify_sweep(s, why, n);
@@ -320,7 +458,7 @@ static void hier_annotate(void *state, struct gm_case_result *cr)
 	unsigned *sms = (unsigned *)calloc(s->grid, sizeof(unsigned));
 	int most = 0;
 
-	if (s->mode != HIER_L1_READ) {
+	if (s->mode != HIER_L1_READ && s->mode != HIER_L2_SHARED) {
 		free(sms);
 		return;
 	}

@@ -19,8 +19,12 @@
  *           split in two clusters) found fast (home near) or slow (home far).
  *   hbm_*   cold: L2 flushed (memset of 2.5x L2) before each sample, no warm
  *           pass, never a line twice.
- *   tlb_*   2 MiB (or 64 KiB) strides over footprints up to GBs, warm: the
- *           data stays in L2, so the steps are TLB misses.
+ *   tlb*_*  2, 32 or 512 MiB (or 64 KiB) strides, one access per page,
+ *           over footprints up to most of the device memory (footprint 0:
+ *           90 % of the free memory), warm: the data stays in L2, so a step
+ *           is a TLB miss. Strides of 64 KiB and more place slot i
+ *           ((97 i) mod 256) lines into its stride (lat_off), so the few
+ *           lines of a large power-of-two stride do not share L2 sets.
  */
 #include <string.h>
 #include "kernels/common.cuh"
@@ -42,7 +46,7 @@ struct lat_dev {
 
 struct lat_state {
 	size_t footprint, stride, nslots;
-	int hint, select, cold;
+	int hint, select, cold, skew;
 	char *buf;
 	struct lat_dev *d;
 	void *flush;
@@ -55,6 +59,17 @@ struct lat_state {
 	double probe_near, probe_far, near_share;
 	const struct gm_device_info *dev;
 };
+
+/*
+ * Byte offset of a slot. With skew (strides of 64 KiB and more), slot i sits
+ * ((97 i) mod 256) lines into its stride: still one access per page, but the
+ * lines of large power-of-two strides spread over the L2 sets instead of
+ * sharing a few (which would read as misses of a TLB level).
+ */
+static inline unsigned long long lat_off(const struct lat_state *s, size_t slot)
+{
+	return (unsigned long long)slot * s->stride + (s->skew ? ((97ull * slot) & 255) * 128 : 0);
+}
 
 template <int HINT>
 static __device__ __forceinline__ unsigned long long chase_ld(unsigned long long p)
@@ -158,8 +173,8 @@ static gm_status lat_link(struct lat_state *s, uint32_t *slots, uint32_t n, uint
 		s->next[i] = UINT32_MAX;
 	for (uint32_t i = 0; i < n; i++) {
 		s->next[slots[i]] = slots[(i + 1) % n];
-		off[i] = (unsigned long long)slots[i] * s->stride;
-		to[i] = (unsigned long long)slots[(i + 1) % n] * s->stride;
+		off[i] = lat_off(s, slots[i]);
+		to[i] = lat_off(s, slots[(i + 1) % n]);
 	}
 	s->start = s->cur = slots[0];
 	s->ncycle = n;
@@ -202,7 +217,7 @@ static gm_status lat_run(struct lat_state *s, unsigned warm, unsigned steps, str
 	struct lat_dev h;
 
 	memset(&h, 0, sizeof(h));
-	h.cur = (unsigned long long)(s->buf + (size_t)s->cur * s->stride);
+	h.cur = (unsigned long long)(s->buf + lat_off(s, s->cur));
 	GM_CU(cudaMemcpyAsync(s->d, &h, sizeof(h), cudaMemcpyHostToDevice, gm_stream()));
 	if (s->hint == LAT_HINT_CA)
 		lat_chase<LAT_HINT_CA><<<2 * s->dev->sm_count, 32, 0, gm_stream()>>>(s->d, s->target, warm, steps);
@@ -224,7 +239,7 @@ static gm_status lat_expect(struct lat_state *s, unsigned long long k, const str
 
 	for (unsigned long long i = 0; i < k; i++)
 		p = s->next[p];
-	want = (unsigned long long)(s->buf + (size_t)p * s->stride);
+	want = (unsigned long long)(s->buf + lat_off(s, p));
 	if (got->cur != want) {
 		snprintf(why, n, "chase ended at %#llx, expected slot %u (%#llx)", got->cur, p, want);
 		return gm_fail(GM_ERR_VALIDATION, "%s", why);
@@ -285,8 +300,8 @@ static gm_status lat_classify(struct lat_state *s, uint32_t *slots, uint32_t *n,
 		if (!off)
 			st = GM_ERR_NOMEM;
 		for (size_t i = 0; !st && i < s->nslots; i++) {
-			off[i] = i * s->stride;
-			off[s->nslots + i] = ((i + 1) % s->nslots) * s->stride;
+			off[i] = lat_off(s, i);
+			off[s->nslots + i] = lat_off(s, (i + 1) % s->nslots);
 		}
 		if (!st)
 			st = gm_gpu_alloc(&d_off, s->nslots * 16);
@@ -363,6 +378,13 @@ static gm_status lat_prepare(const struct gm_case *c, const struct gm_run_cfg *c
 	s->hint = (int)gm_case_param(c, "hint", LAT_HINT_CG);
 	s->select = (int)gm_case_param(c, "select", LAT_ALL);
 	s->cold = (int)gm_case_param(c, "cold", 0);
+	if (s->footprint == 0) {
+		/* "most of the device memory": 90 % of what is free now, whole strides */
+		size_t fr = 0, tot = 0;
+		GM_CU(cudaMemGetInfo(&fr, &tot));
+		s->footprint = (size_t)(0.9 * (double)fr) / s->stride * s->stride;
+	}
+	s->skew = s->stride >= 64 * 1024;
 	if (s->stride < 8 || s->stride % 8 || s->footprint < 4 * s->stride || s->footprint / s->stride > (1u << 28))
 		return gm_fail(GM_ERR_INVALID_ARG,
 			       "stride %zu B, footprint %zu B: need a multiple of 8 B, at least 4 and at most 2^28 slots",
@@ -447,6 +469,7 @@ static void lat_annotate(void *state, struct gm_case_result *cr)
 	struct lat_state *s = (struct lat_state *)state;
 
 	gm_result_note(cr, "sm", GM_UNIT_RATIO, s->target);
+	gm_result_note(cr, "footprint_bytes", GM_UNIT_BYTES, (double)s->footprint);
 	gm_result_note(cr, "slots", GM_UNIT_RATIO, s->ncycle);
 	if (s->select != LAT_ALL) {
 		gm_result_note(cr, "probe_near_cycles", GM_UNIT_CYCLES, s->probe_near);
@@ -455,13 +478,15 @@ static void lat_annotate(void *state, struct gm_case_result *cr)
 	}
 }
 
+/* A footprint the device cannot hold now (free memory less 1 GiB for the rest) is refused, naming that limit. */
 static gm_status lat_supported(const struct gm_case *c, const struct gm_run_cfg *cfg, char *why, size_t n)
 {
 	int64_t fp = gm_case_param(c, "footprint", 0);
+	int64_t limit = cfg->dev->free_mem > 0 ? cfg->dev->free_mem - (1ll << 30) : cfg->dev->total_mem / 2;
 
-	if (cfg->dev->total_mem > 0 && fp > cfg->dev->total_mem / 2) {
-		snprintf(why, n, "footprint %lld B exceeds half the device memory (%lld B)", (long long)fp,
-			 (long long)cfg->dev->total_mem);
+	if (fp > 0 && limit > 0 && fp > limit) {
+		snprintf(why, n, "footprint %lld B exceeds the free device memory less 1 GiB (%lld B of %lld B total)",
+			 (long long)fp, (long long)limit, (long long)cfg->dev->total_mem);
 		return GM_ERR_UNSUPPORTED;
 	}
 	return GM_OK;
