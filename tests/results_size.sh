@@ -20,9 +20,7 @@ trap 'rm -f "$list"' EXIT
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1 &&
    [ "$(git rev-parse --show-toplevel)" = "$(pwd -P)" ]; then
   how="tracked files (git ls-files)"
-  git ls-files -z results | while IFS= read -r -d '' f; do
-    [ -f "$f" ] && printf '%s\t%s\n' "$(stat -c %s -- "$f")" "$f"
-  done >"$list"
+  { git ls-files -z results | xargs -0 -r stat -c "$(printf '%%s\t%%n')" -- 2>/dev/null || true; } >"$list"
 else
   how="files of the folder (no git checkout)"
   find results -type f -printf '%s\t%p\n' >"$list"
