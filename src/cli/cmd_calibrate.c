@@ -6,22 +6,35 @@
  * then derives the profile from them; with --from it derives it from a saved
  * run that holds those cases (the default suite does).
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "gpumem/io.h"
 #include "gpumem/profile.h"
 
-static const char usage_text[] =
-	"usage: gpumem calibrate [-o FILE] [--from RUN.json] [--json RUN.json] [--device N]\n"
-	"Measure the device profile the launch model reads (explain --n, run, predict).\n"
-	"  -o, --output FILE  write the profile here (default: stdout)\n"
-	"  --from RUN.json    derive it from a saved run instead of running the cases\n"
-	"  --json RUN.json    also keep the calibration run itself\n"
-	"  --device N         GPU (default 0)\n";
+enum { K_FROM = 256, K_JSON, K_DEVICE };
+
+static const struct gm_opt calibrate_opts[] = {
+	{ "output", 'o', 'o', "FILE", "write the profile here (default: stdout)", "@file" },
+	{ "from", K_FROM, 0, "RUN.json", "derive it from a saved run instead of running the cases", "@file" },
+	{ "json", K_JSON, 0, "RUN.json", "also keep the calibration run itself", "@file" },
+	{ "device", K_DEVICE, 0, "N", "GPU (default 0)", NULL },
+	{ "help", 'h', 'h', NULL, "show this help", NULL },
+	{ 0 },
+};
+
+const struct gm_cmd_doc gm_doc_calibrate = {
+	"calibrate", "measure the device profile of the launch model (-o FILE)",
+	"[-o FILE] [--from RUN.json] [--json RUN.json] [--device N]",
+	"Measure the device profile the launch model reads (explain --n, run, predict): the calibration\n"
+	"cases (copy, stride, hierarchy and latency cases) are run as 'gpumem run' runs them, then the\n"
+	"profile is derived from them. With --from, from a saved run that holds those cases (the default\n"
+	"suite does).",
+	calibrate_opts, NULL,
+};
 
 static int write_profile(const char *path, const struct gm_profile *p)
 {
@@ -84,39 +97,47 @@ static int measure(const char *json, const char *device)
 	return cmd_run(argc, (char **)argv);
 }
 
+struct calibrate_args {
+	const char *out, *from, *json, *device;
+};
+
+static int calibrate_option(void *ctx, const struct gm_opt *o, const char *v)
+{
+	struct calibrate_args *a = ctx;
+
+	if (o->key == 'o')
+		a->out = v;
+	else if (o->key == K_FROM)
+		a->from = v;
+	else if (o->key == K_JSON)
+		a->json = v;
+	else
+		a->device = v;
+	return 0;
+}
+
 int cmd_calibrate(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' }, { "from", required_argument, NULL, 'f' },
-		{ "json", required_argument, NULL, 'j' }, { "device", required_argument, NULL, 'd' },
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
-	};
-	const char *out = NULL, *from = NULL, *json = NULL, *device = NULL;
+	struct calibrate_args a = { 0 };
+	struct gm_opts_state st;
 	char tmp[] = "/tmp/gpumem-calibrate-XXXXXX";
-	int c, rc;
+	int rc = gm_opts_parse(&gm_doc_calibrate, argc, argv, calibrate_option, &a, &st);
+	const char *out, *from, *json, *device;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
-		if (c == 'h') {
-			fputs(usage_text, stdout);
-			return GM_EXIT_OK;
-		}
-		if (c == 'o')
-			out = optarg;
-		else if (c == 'f')
-			from = optarg;
-		else if (c == 'j')
-			json = optarg;
-		else if (c == 'd')
-			device = optarg;
-		else
-			return gm_error(GM_EXIT_USAGE, "%s '%s'; see 'gpumem calibrate --help'",
-					c == ':' ? "option needs a value:" : "unknown option", argv[optind - 1]);
-	}
-	if (optind != argc)
-		return gm_error(GM_EXIT_USAGE, "unexpected argument '%s'; see 'gpumem calibrate --help'",
-				argv[optind]);
+	if (rc == GM_OPTS_HELP)
+		gm_cmd_help(stdout, &gm_doc_calibrate);
+	else if (rc == GM_OPTS_UNKNOWN || rc == GM_OPTS_MISSING)
+		rc = gm_error(GM_EXIT_USAGE, "%s '%s'; see 'gpumem calibrate --help'",
+			      rc == GM_OPTS_MISSING ? "option needs a value:" : "unknown option", st.bad);
+	else if (rc < 0)
+		rc = gm_opts_error(&gm_doc_calibrate, rc, &st);
+	else if (st.noperands)
+		rc = gm_error(GM_EXIT_USAGE, "unexpected argument '%s'; see 'gpumem calibrate --help'",
+			      st.operands[0]);
+	gm_opts_release(&st);
+	if (rc)
+		return rc == GM_OPTS_HELP ? GM_EXIT_OK : rc;
+	out = a.out, from = a.from, json = a.json, device = a.device;
 	if (from && (json || device))
 		return gm_error(GM_EXIT_USAGE, "--from reads a saved run: --json and --device do not apply");
 	if (from)

@@ -8,17 +8,33 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "gpumem/compare.h"
 #include "gpumem/fleet.h"
 #include "gpumem/io.h"
 
 #define DEFAULT_THRESHOLD 5.0
 
-static const char usage_text[] =
-	"usage: gpumem compare A.json B.json [--threshold PCT] [--json]\n"
-	"  case by case: both medians, B/A, the change in the better direction of the case's unit,\n"
-	"  and whether it exceeds both runs' spread (max - min). Exit 1 when a case got worse by\n"
-	"  more than PCT %% (default 5) and the noise, or stopped working.\n";
+enum { C_THRESHOLD = 256, C_JSON };
+
+static const struct gm_opt compare_opts[] = {
+	{ "A.json B.json", GM_OPT_OPERAND, 0, NULL, "two runs written by 'gpumem run --json' (A before, B after)", "@file" },
+	{ "threshold", C_THRESHOLD, 0, "PCT", "a case got worse when it lost more than PCT % (default 5) and the noise",
+	  NULL },
+	{ "json", C_JSON, 0, NULL, "print the comparison as one JSON document", NULL },
+	{ "help", 'h', 'h', NULL, "show this help", NULL },
+	{ 0 },
+};
+
+const struct gm_cmd_doc gm_doc_compare = {
+	"compare", "compare two saved runs case by case; non-zero exit on a regression",
+	"A.json B.json [--threshold PCT] [--json]",
+	"Case by case: both medians, B/A, the change in the better direction of the case's unit,\n"
+	"and whether it exceeds both runs' spread (max - min). Exit 1 when a case got worse by\n"
+	"more than PCT % (default 5) and the noise, or stopped working. Runs of different devices\n"
+	"or schema versions are compared with a warning; runs of several devices device by device.",
+	compare_opts, NULL,
+};
 
 struct compare_args {
 	const char *path[2];
@@ -26,33 +42,44 @@ struct compare_args {
 	double threshold;
 };
 
+static int compare_option(void *ctx, const struct gm_opt *o, const char *v)
+{
+	struct compare_args *a = ctx;
+	char *end;
+
+	if (o->key == C_JSON) {
+		a->json = 1;
+		return 0;
+	}
+	a->threshold = strtod(v, &end);
+	if (end == v || *end || !(a->threshold >= 0) || a->threshold > 1e6)
+		return gm_error(GM_EXIT_USAGE, "invalid threshold '%s' (a percentage, e.g. 5)", v);
+	return 0;
+}
+
+/* 0, -1 after --help, or the exit code of bad input. */
 static int parse(int argc, char **argv, struct compare_args *a)
 {
+	struct gm_opts_state st;
+	int rc;
+
 	a->threshold = DEFAULT_THRESHOLD;
-	for (int i = 1; i < argc; i++) {
-		char *end;
-		if (!strcmp(argv[i], "--help")) {
-			printf(usage_text);
-			return -1;
-		}
-		if (!strcmp(argv[i], "--json"))
-			a->json = 1;
-		else if (!strcmp(argv[i], "--threshold")) {
-			if (++i == argc)
-				return gm_error(GM_EXIT_USAGE, "--threshold needs a percentage");
-			a->threshold = strtod(argv[i], &end);
-			if (end == argv[i] || *end || !(a->threshold >= 0) || a->threshold > 1e6)
-				return gm_error(GM_EXIT_USAGE, "invalid threshold '%s' (a percentage, e.g. 5)", argv[i]);
-		} else if (argv[i][0] == '-' && argv[i][1])
-			return gm_error(GM_EXIT_USAGE, "unknown option '%s' (see 'gpumem compare --help')", argv[i]);
-		else if (a->n == 2)
-			return gm_error(GM_EXIT_USAGE, "compare takes two run files, not '%s' too", argv[i]);
-		else
-			a->path[a->n++] = argv[i];
-	}
-	if (a->n != 2)
-		return gm_error(GM_EXIT_USAGE, "compare needs two JSON files written by 'gpumem run --json'");
-	return 0;
+	rc = gm_opts_parse(&gm_doc_compare, argc, argv, compare_option, a, &st);
+	if (rc == GM_OPTS_HELP) {
+		gm_cmd_help(stdout, &gm_doc_compare);
+		rc = -1;
+	} else if (rc == GM_OPTS_MISSING)
+		rc = gm_error(GM_EXIT_USAGE, "--threshold needs a percentage");
+	else if (rc < 0)
+		rc = gm_opts_error(&gm_doc_compare, rc, &st);
+	else if (!rc && st.noperands > 2)
+		rc = gm_error(GM_EXIT_USAGE, "compare takes two run files, not '%s' too", st.operands[2]);
+	else if (!rc && st.noperands != 2)
+		rc = gm_error(GM_EXIT_USAGE, "compare needs two JSON files written by 'gpumem run --json'");
+	for (int i = 0; !rc && i < 2; i++)
+		a->path[a->n++] = st.operands[i];
+	gm_opts_release(&st);
+	return rc;
 }
 
 static void warn(const struct gm_comparison *c, const struct gm_run_result r[2], const struct compare_args *a)

@@ -10,12 +10,12 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "gpumem/gpu.h"
 #include "gpumem/model.h"
 
@@ -56,60 +56,6 @@
 #define EK_L_BANK "bank"
 #define EK_L_WORD "word"
 
-static const char usage_text[] =
-"usage: gpumem explain [options] [--] EXPR\n"
-"\n"
-"Predict what one warp-level load or store costs: every lane's address, then\n"
-"requests / 32 B sectors / 128 B lines (global) or wavefronts and bank\n"
-"conflicts (shared), and a one-line verdict with the fix. No GPU needed.\n"
-"\n"
-"EXPR is the element index each thread uses, a C integer expression of\n"
-"  lane warp tid threadIdx.x/y/z (tx ty tz) blockIdx.x/y/z (bx by bz)\n"
-"  blockDim.x/y/z (bdx bdy bdz)\n"
-"with + - * / % << >> & | ^ ~ ! < <= > >= == != && || ?: and 0x literals.\n"
-"Address = base + EXPR * element size. Quote EXPR; put -- before one that\n"
-"starts with '-'.\n"
-"\n"
-"options:\n"
-"  --space global|shared   memory space (default global)\n"
-"  --op load|store         operation (default load)\n"
-"  --type T                element type: char short half int float double\n"
-"                          float2 float4 int4 double2 long long ... (default float)\n"
-"  --bytes N               element size instead of --type: 1, 2, 4, 8 or 16\n"
-"  --block X[,Y[,Z]]       blockDim (default 32)\n"
-"  --warp W                warp of the block to explain (default 0)\n"
-"  --block-idx X[,Y[,Z]]   blockIdx (default 0)\n"
-"  --base BYTES            byte offset of element 0 (default 0)\n"
-"  --active EXPR           only lanes where EXPR is non-zero access memory\n"
-"  --json                  print one JSON object instead of text\n"
-"\n"
-"run on the GPU (global memory):\n"
-"  --run                   build a kernel around EXPR with NVRTC, validate it, time it,\n"
-"                          print it beside the prediction. A 1D grid of --n threads in\n"
-"                          blocks of --block; gid = blockIdx.x * threads per block + tid;\n"
-"                          --op load: out[gid] = in[EXPR]; --op store: out[EXPR] = in[gid].\n"
-"                          EXPR may also use gid and n.\n"
-"                          --space shared (--op load): each block copies its tile\n"
-"                          in[blockIdx.x*S .. +S) into shared memory, then\n"
-"                          out[gid] = tile[EXPR]; S = largest EXPR + 1 (<= 48 KiB)\n"
-"  --n N                   threads (default: 1 GiB per array); --block defaults to 256\n"
-"  --hint cg|cs|lu|nc      cache hint of the access (stores: cg, cs)\n"
-"  --reps N                timed samples (default 20)\n"
-"  --device N              GPU (default 0)\n"
-"  --source                print the generated CUDA source instead of running it\n"
-"\nthe launch model (no GPU needed):\n"
-"  --n N                   also predict the whole launch --run builds: L1/L2 sectors, DRAM bytes\n"
-"                          read and written, time, GB/s (2 x N x element bytes) and the limiting\n"
-"                          level; the grid is sampled in 8 windows of 256 warps when larger\n"
-"  --profile FILE          device profile (default: the built-in one, named in the output)\n"
-"  --no-counters           skip the profiled launch (CUPTI counters are read by default)\n"
-"  -h, --help              show this help\n"
-"\n"
-"examples:\n"
-"  gpumem explain 'lane*2'\n"
-"  gpumem explain --space shared 'lane*32'\n"
-"  gpumem explain --type double --block 16,2 'ty*1024 + tx'\n";
-
 struct explain_opts {
 	struct gm_access a;
 	int run, have_block;
@@ -127,27 +73,63 @@ enum {
 	OPT_NO_COUNTERS,
 };
 
-static const struct option long_opts[] = {
-	{ "space", required_argument, NULL, OPT_SPACE },
-	{ "op", required_argument, NULL, OPT_OP },
-	{ "type", required_argument, NULL, OPT_TYPE },
-	{ "bytes", required_argument, NULL, OPT_BYTES },
-	{ "block", required_argument, NULL, OPT_BLOCK },
-	{ "warp", required_argument, NULL, OPT_WARP },
-	{ "block-idx", required_argument, NULL, OPT_BLOCK_IDX },
-	{ "base", required_argument, NULL, OPT_BASE },
-	{ "active", required_argument, NULL, OPT_ACTIVE },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "run", no_argument, NULL, OPT_RUN },
-	{ "n", required_argument, NULL, OPT_N },
-	{ "hint", required_argument, NULL, OPT_HINT },
-	{ "reps", required_argument, NULL, OPT_REPS },
-	{ "device", required_argument, NULL, OPT_DEVICE },
-	{ "source", no_argument, NULL, OPT_SOURCE },
-	{ "profile", required_argument, NULL, OPT_PROFILE },
-	{ "no-counters", no_argument, NULL, OPT_NO_COUNTERS },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+static const struct gm_opt explain_table[] = {
+	{ "EXPR", GM_OPT_OPERAND, 0, NULL, "the element index each thread uses (quoted; -- before one that starts with '-')", NULL },
+	{ "space", OPT_SPACE, 0, "global|shared", "memory space (default global)", "global shared" },
+	{ "op", OPT_OP, 0, "load|store", "operation (default load)", "load store" },
+	{ "type", OPT_TYPE, 0, "T", "element type: char short half int float double\n"
+	  "float2 float4 int4 double2 long long ... (default float)",
+	  "char short half int float double float2 float4 int4 double2" },
+	{ "bytes", OPT_BYTES, 0, "N", "element size instead of --type: 1, 2, 4, 8 or 16", "1 2 4 8 16" },
+	{ "block", OPT_BLOCK, 0, "X[,Y[,Z]]", "blockDim (default 32)", NULL },
+	{ "warp", OPT_WARP, 0, "W", "warp of the block to explain (default 0)", NULL },
+	{ "block-idx", OPT_BLOCK_IDX, 0, "X[,Y[,Z]]", "blockIdx (default 0)", NULL },
+	{ "base", OPT_BASE, 0, "BYTES", "byte offset of element 0 (default 0)", NULL },
+	{ "active", OPT_ACTIVE, 0, "EXPR", "only lanes where EXPR is non-zero access memory", NULL },
+	{ "json", OPT_JSON, 0, NULL, "print one JSON object instead of text", NULL },
+	{ NULL, GM_OPT_HEADING, 0, NULL, "run on the GPU (global memory):", NULL },
+	{ "run", OPT_RUN, 0, NULL, "build a kernel around EXPR with NVRTC, validate it, time it,\n"
+	  "print it beside the prediction. A 1D grid of --n threads in\n"
+	  "blocks of --block; gid = blockIdx.x * threads per block + tid;\n"
+	  "--op load: out[gid] = in[EXPR]; --op store: out[EXPR] = in[gid].\n"
+	  "EXPR may also use gid and n.\n"
+	  "--space shared (--op load): each block copies its tile\n"
+	  "in[blockIdx.x*S .. +S) into shared memory, then\n"
+	  "out[gid] = tile[EXPR]; S = largest EXPR + 1 (<= 48 KiB)", NULL },
+	{ "hint", OPT_HINT, 0, "cg|cs|lu|nc", "cache hint of the access (stores: cg, cs)", "cg cs lu nc" },
+	{ "reps", OPT_REPS, 0, "N", "timed samples (default 20)", NULL },
+	{ "device", OPT_DEVICE, 0, "N", "GPU (default 0)", NULL },
+	{ "source", OPT_SOURCE, 0, NULL, "print the generated CUDA source instead of running it", NULL },
+	{ "no-counters", OPT_NO_COUNTERS, 0, NULL, "skip the profiled launch (CUPTI counters are read by default)", NULL },
+	{ NULL, GM_OPT_HEADING, 0, NULL, "the launch model (no GPU needed):", NULL },
+	{ "n", OPT_N, 0, "N", "threads of the launch (with --run, default: 1 GiB per array; --block\n"
+	  "defaults to 256). Alone: also predict the whole launch --run builds: L1/L2\n"
+	  "sectors, DRAM bytes read and written, time, GB/s (2 x N x element bytes)\n"
+	  "and the limiting level; the grid is sampled in 8 windows of 256 warps when larger", NULL },
+	{ "profile", OPT_PROFILE, 0, "FILE", "device profile (default: the built-in one, named in the output)", "@file" },
+	{ "help", 'h', 'h', NULL, "show this help", NULL },
+	{ 0 },
+};
+
+const struct gm_cmd_doc gm_doc_explain = {
+	"explain", "predict sectors / bank conflicts of one warp access, or a launch with --n (no GPU)",
+	"[options] [--] EXPR",
+	"Predict what one warp-level load or store costs: every lane's address, then\n"
+	"requests / 32 B sectors / 128 B lines (global) or wavefronts and bank\n"
+	"conflicts (shared), and a one-line verdict with the fix. No GPU needed.\n"
+	"\n"
+	"EXPR is the element index each thread uses, a C integer expression of\n"
+	"  lane warp tid threadIdx.x/y/z (tx ty tz) blockIdx.x/y/z (bx by bz)\n"
+	"  blockDim.x/y/z (bdx bdy bdz)\n"
+	"with + - * / % << >> & | ^ ~ ! < <= > >= == != && || ?: and 0x literals.\n"
+	"Address = base + EXPR * element size. Quote EXPR; put -- before one that\n"
+	"starts with '-'.",
+	explain_table,
+	"examples:\n"
+	"  gpumem explain 'lane*2'\n"
+	"  gpumem explain --space shared 'lane*32'\n"
+	"  gpumem explain --type double --block 16,2 'ty*1024 + tx'\n"
+	"  gpumem explain --n 67108864 'gid*4'\n",
 };
 
 /* ---- option values ---------------------------------------------------- */
@@ -337,15 +319,6 @@ static int check_run(const struct explain_opts *o)
 	return 0;
 }
 
-static int unknown_option(char **argv, int c)
-{
-	if (c == ':')
-		return gm_error(GM_EXIT_USAGE, "option '%s' needs a value; see 'gpumem explain --help'",
-				argv[optind - 1]);
-	return gm_error(GM_EXIT_USAGE, "unknown option '%s'; see 'gpumem explain --help'",
-			argv[optind - 1]);
-}
-
 static void opts_init(struct explain_opts *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -357,33 +330,37 @@ static void opts_init(struct explain_opts *o)
 	o->a.block[0] = 32;
 }
 
+static int explain_option(void *ctx, const struct gm_opt *row, const char *val)
+{
+	return set_option(ctx, row->key, val);
+}
+
 static int parse_args(int argc, char **argv, struct explain_opts *o)
 {
-	int c, rc;
+	struct gm_opts_state st;
+	int rc;
 
 	opts_init(o);
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", long_opts, NULL)) != -1) {
-		if (c == 'h') {
-			o->help = 1;
-			return 0;
-		}
-		if (c == '?' || c == ':')
-			return unknown_option(argv, c);
-		if ((rc = set_option(o, c, optarg)) != 0)
-			return rc;
-	}
-	if (o->have_type && o->have_bytes)
-		return gm_error(GM_EXIT_USAGE, "--type and --bytes both given; use one");
-	if (optind == argc)
-		return gm_error(GM_EXIT_USAGE, "no index expression; see 'gpumem explain --help'");
-	if (argc - optind > 1)
-		return gm_error(GM_EXIT_USAGE,
-				"unexpected argument '%s' (one index expression expected; quote it)",
-				argv[optind + 1]);
-	o->a.index = argv[optind];
-	return 0;
+	rc = gm_opts_parse(&gm_doc_explain, argc, argv, explain_option, o, &st);
+	if (rc == GM_OPTS_HELP)
+		o->help = 1;
+	else if (rc == GM_OPTS_MISSING)
+		rc = gm_error(GM_EXIT_USAGE, "option '%s' needs a value; see 'gpumem explain --help'", st.bad);
+	else if (rc == GM_OPTS_UNKNOWN)
+		rc = gm_error(GM_EXIT_USAGE, "unknown option '%s'; see 'gpumem explain --help'", st.bad);
+	else if (rc < 0)
+		rc = gm_opts_error(&gm_doc_explain, rc, &st);
+	else if (!rc && o->have_type && o->have_bytes)
+		rc = gm_error(GM_EXIT_USAGE, "--type and --bytes both given; use one");
+	else if (!rc && st.noperands == 0)
+		rc = gm_error(GM_EXIT_USAGE, "no index expression; see 'gpumem explain --help'");
+	else if (!rc && st.noperands > 1)
+		rc = gm_error(GM_EXIT_USAGE, "unexpected argument '%s' (one index expression expected; quote it)",
+			      st.operands[1]);
+	else if (!rc)
+		o->a.index = st.operands[0];
+	gm_opts_release(&st);
+	return rc == GM_OPTS_HELP ? 0 : rc;
 }
 
 /* ---- errors ----------------------------------------------------------- */
@@ -700,7 +677,7 @@ int cmd_explain(int argc, char **argv)
 	if (rc != 0)
 		return rc;
 	if (o.help) {
-		fputs(usage_text, stdout);
+		gm_cmd_help(stdout, &gm_doc_explain);
 		return GM_EXIT_OK;
 	}
 	if ((rc = check_run(&o)) != 0)

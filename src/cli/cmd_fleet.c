@@ -10,14 +10,27 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "gpumem/fleet.h"
 
-static const char usage_text[] =
-	"usage: gpumem fleet RUN.json [MORE.json ...] [--threshold K]\n"
-	"  RUN.json       a document of 'gpumem run --all-devices | --concurrent | --mpi --json';\n"
-	"                 several documents (or plain runs of single GPUs) are viewed as one fleet\n"
-	"  --threshold K  flag a GPU more than K spreads worse than the median of its model (default 3)\n"
-	"exit: 0 no outlier, 1 outliers flagged, 2 bad input\n";
+enum { F_THRESHOLD = 256 };
+
+static const struct gm_opt fleet_opts[] = {
+	{ "RUN.json", GM_OPT_OPERAND, 0, NULL, "a document of 'gpumem run --all-devices | --concurrent | --mpi --json';\n"
+	  "several documents (or plain runs of single GPUs) are viewed as one fleet", "@file" },
+	{ "threshold", F_THRESHOLD, 0, "K", "flag a GPU more than K spreads worse than the median of its model "
+	  "(default 3)", NULL },
+	{ "help", 'h', 'h', NULL, "show this help", NULL },
+	{ 0 },
+};
+
+const struct gm_cmd_doc gm_doc_fleet = {
+	"fleet", "the GPUs of a multi-device run side by side; flag the ones out of line",
+	"RUN.json [MORE.json ...] [--threshold K]",
+	"Per GPU model and case, the distribution over the GPUs, and the GPUs more than K spreads\n"
+	"worse than the median with the likely cause. GPU models are summarised each on its own.",
+	fleet_opts, "exit: 0 no outlier, 1 outliers flagged, 2 bad input\n",
+};
 
 /* Every document's device blocks, in order, as one fleet. */
 static gm_status read_all(const char *const *paths, int n, struct gm_multi_run *m)
@@ -37,39 +50,41 @@ static gm_status read_all(const char *const *paths, int n, struct gm_multi_run *
 	return s;
 }
 
+static int fleet_option(void *ctx, const struct gm_opt *o, const char *v)
+{
+	double *k = ctx;
+	char *end;
+
+	(void)o;
+	*k = strtod(v, &end);
+	if (end == v || *end || !(*k > 0 && *k <= 1000))
+		return gm_error(GM_EXIT_USAGE, "--threshold: '%s' is not a number in (0, 1000]", v);
+	return 0;
+}
+
 int cmd_fleet(int argc, char **argv)
 {
-	const char *paths[64];
-	int npaths = 0;
 	double k = GM_FLEET_DEFAULT_K;
+	struct gm_opts_state st;
 	struct gm_multi_run m;
 	struct gm_fleet fl;
-	int code;
+	int code = gm_opts_parse(&gm_doc_fleet, argc, argv, fleet_option, &k, &st);
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(usage_text, stdout);
-			return GM_EXIT_OK;
-		}
-		if (!strcmp(argv[i], "--threshold") || !strncmp(argv[i], "--threshold=", 12)) {
-			const char *v = argv[i][11] == '=' ? argv[i] + 12 : (i + 1 < argc ? argv[++i] : NULL);
-			char *end;
-			if (!v)
-				return gm_error(GM_EXIT_USAGE, "option '--threshold' needs a value");
-			k = strtod(v, &end);
-			if (end == v || *end || !(k > 0 && k <= 1000))
-				return gm_error(GM_EXIT_USAGE, "--threshold: '%s' is not a number in (0, 1000]", v);
-		} else if (argv[i][0] == '-' && argv[i][1])
-			return gm_error(GM_EXIT_USAGE, "unknown option '%s' (see 'gpumem fleet --help')", argv[i]);
-		else if (npaths == 64)
-			return gm_error(GM_EXIT_USAGE, "too many run documents (at most 64)");
-		else
-			paths[npaths++] = argv[i];
-	}
-	if (!npaths)
-		return gm_error(GM_EXIT_USAGE, "fleet needs a JSON file written by 'gpumem run --all-devices --json'");
-	if (read_all(paths, npaths, &m))
-		return gm_error(GM_EXIT_USAGE, "%s", gm_last_error());
+	if (code == GM_OPTS_HELP)
+		gm_cmd_help(stdout, &gm_doc_fleet);
+	else if (code == GM_OPTS_MISSING)
+		code = gm_error(GM_EXIT_USAGE, "option '--threshold' needs a value");
+	else if (code < 0)
+		code = gm_opts_error(&gm_doc_fleet, code, &st);
+	else if (!code && st.noperands > 64)
+		code = gm_error(GM_EXIT_USAGE, "too many run documents (at most 64)");
+	else if (!code && !st.noperands)
+		code = gm_error(GM_EXIT_USAGE, "fleet needs a JSON file written by 'gpumem run --all-devices --json'");
+	else if (!code && read_all((const char *const *)st.operands, st.noperands, &m))
+		code = gm_error(GM_EXIT_USAGE, "%s", gm_last_error());
+	gm_opts_release(&st);
+	if (code)
+		return code == GM_OPTS_HELP ? GM_EXIT_OK : code;
 	if (gm_fleet_compute(&m, k, &fl)) {
 		gm_multi_release(&m);
 		return gm_error(GM_EXIT_USAGE, "%s", gm_last_error());

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "gpumem/gpu.h"
 #include "gpumem/io.h"
 #include "gpumem/units.h"
@@ -24,32 +25,62 @@ static int info_from(const char *path)
 	return GM_EXIT_OK;
 }
 
+enum { I_DEVICE = 256, I_FROM };
+
+static const struct gm_opt info_opts[] = {
+	{ "device", I_DEVICE, 0, "N", "GPU (default 0)", NULL },
+	{ "from", I_FROM, 0, "RUN.json", "the device of a saved run and the spec sheet measured in it (no GPU needed)",
+	  "@file" },
+	{ "help", 'h', 'h', NULL, "show this help", NULL },
+	{ 0 },
+};
+
+const struct gm_cmd_doc gm_doc_info = {
+	"info", "show the device: clocks, bus, caches, peak bandwidth", "[--device N] [--from RUN.json]",
+	"The device's name, compute capability, clocks, memory bus, cache sizes and theoretical peak\n"
+	"bandwidth, read from the CUDA runtime and NVML.",
+	info_opts, NULL,
+};
+
+struct info_args {
+	const char *from;
+	long dev;
+};
+
+static int info_option(void *ctx, const struct gm_opt *o, const char *v)
+{
+	struct info_args *a = ctx;
+
+	if (o->key == I_FROM)
+		a->from = v;
+	else if (gm_parse_int(v, 0, 1023, &a->dev))
+		return gm_error(GM_EXIT_USAGE, "%s", gm_last_error());
+	return 0;
+}
+
 int cmd_info(int argc, char **argv)
 {
+	struct info_args a = { 0 };
+	struct gm_opts_state st;
 	struct gm_device_info d;
-	const char *from = NULL;
-	long dev = 0;
+	int rc = gm_opts_parse(&gm_doc_info, argc, argv, info_option, &a, &st);
 	gm_status s;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help")) {
-			printf("usage: gpumem info [--device N] [--from RUN.json]\n");
-			return GM_EXIT_OK;
-		}
-		if (!strcmp(argv[i], "--device") && i + 1 < argc) {
-			if (gm_parse_int(argv[++i], 0, 1023, &dev))
-				return gm_error(GM_EXIT_USAGE, "%s", gm_last_error());
-			continue;
-		}
-		if (!strcmp(argv[i], "--from") && i + 1 < argc) {
-			from = argv[++i];
-			continue;
-		}
-		return gm_error(GM_EXIT_USAGE, "unknown option '%s' for info", argv[i]);
+	if (rc == GM_OPTS_HELP) {
+		gm_opts_release(&st);
+		gm_cmd_help(stdout, &gm_doc_info);
+		return GM_EXIT_OK;
 	}
-	if (from)
-		return info_from(from);
-	s = gm_gpu_open((int)dev, &d);
+	if (rc == GM_OPTS_UNKNOWN || rc == GM_OPTS_MISSING || (!rc && st.noperands))
+		rc = gm_error(GM_EXIT_USAGE, "unknown option '%s' for info", rc ? st.bad : st.operands[0]);
+	else if (rc < 0)
+		rc = gm_opts_error(&gm_doc_info, rc, &st);
+	gm_opts_release(&st);
+	if (rc)
+		return rc;
+	if (a.from)
+		return info_from(a.from);
+	s = gm_gpu_open((int)a.dev, &d);
 	if (s)
 		return gm_error(gm_exit_code(s), "%s", gm_last_error());
 	gm_device_write(stdout, &d);

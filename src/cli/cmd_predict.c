@@ -5,19 +5,32 @@
  * family and over all. --self derives the profile from the run itself
  * (the calibration cases must be in it).
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "gpumem/io.h"
 #include "gpumem/profile.h"
 
-static const char usage_text[] =
-	"usage: gpumem predict RUN.json [--profile FILE | --self] [--json FILE]\n"
-	"Re-predict every bandwidth case of a saved run with the launch model.\n"
-	"  --profile FILE  device profile (default: the built-in one nearest the run's device)\n"
-	"  --self          derive the profile from RUN.json itself (as calibrate --from does)\n"
-	"  --json FILE     write the run back with the predictions ('launch' objects)\n";
+enum { P_PROFILE = 256, P_SELF, P_JSON };
+
+static const struct gm_opt predict_opts[] = {
+	{ "RUN.json", GM_OPT_OPERAND, 0, NULL, "a run written by 'gpumem run --json'", "@file" },
+	{ "profile", P_PROFILE, 0, "FILE", "device profile (default: the built-in one nearest the run's device)", "@file" },
+	{ "self", P_SELF, 0, NULL, "derive the profile from RUN.json itself (as calibrate --from does)", NULL },
+	{ "json", P_JSON, 0, "FILE", "write the run back with the predictions ('launch' objects)", "@file" },
+	{ "help", 'h', 'h', NULL, "show this help", NULL },
+	{ 0 },
+};
+
+const struct gm_cmd_doc gm_doc_predict = {
+	"predict", "re-predict a saved run's bandwidth cases with the launch model",
+	"RUN.json [--profile FILE | --self] [--json FILE]",
+	"Re-predict every bandwidth case of a saved run with the launch model, no GPU needed: the\n"
+	"measured value beside the prediction, the limiting level, the DRAM bytes, and the score per\n"
+	"family and over all.",
+	predict_opts, NULL,
+};
 
 static void print_rows(const struct gm_run_result *r)
 {
@@ -79,35 +92,46 @@ done:
 	return rc;
 }
 
+struct predict_args {
+	const char *prof, *out;
+	int self;
+};
+
+static int predict_option(void *ctx, const struct gm_opt *o, const char *v)
+{
+	struct predict_args *a = ctx;
+
+	if (o->key == P_PROFILE)
+		a->prof = v;
+	else if (o->key == P_SELF)
+		a->self = 1;
+	else
+		a->out = v;
+	return 0;
+}
+
 int cmd_predict(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "profile", required_argument, NULL, 'p' }, { "self", no_argument, NULL, 's' },
-		{ "json", required_argument, NULL, 'j' }, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
-	};
-	const char *prof = NULL, *out = NULL;
-	int self = 0, c;
+	struct predict_args a = { 0 };
+	struct gm_opts_state st;
+	const char *run = NULL;
+	int rc = gm_opts_parse(&gm_doc_predict, argc, argv, predict_option, &a, &st);
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		if (c == 'h') {
-			fputs(usage_text, stdout);
-			return GM_EXIT_OK;
-		}
-		if (c == 'p')
-			prof = optarg;
-		else if (c == 's')
-			self = 1;
-		else if (c == 'j')
-			out = optarg;
-		else
-			return gm_error(GM_EXIT_USAGE, "%s '%s'; see 'gpumem predict --help'",
-					c == ':' ? "option needs a value:" : "unknown option", argv[optind - 1]);
-	}
-	if (optind != argc - 1)
-		return gm_error(GM_EXIT_USAGE, "one run file expected; see 'gpumem predict --help'");
-	if (self && prof)
+	if (rc == GM_OPTS_HELP)
+		gm_cmd_help(stdout, &gm_doc_predict);
+	else if (rc == GM_OPTS_UNKNOWN || rc == GM_OPTS_MISSING)
+		rc = gm_error(GM_EXIT_USAGE, "%s '%s'; see 'gpumem predict --help'",
+			      rc == GM_OPTS_MISSING ? "option needs a value:" : "unknown option", st.bad);
+	else if (rc < 0)
+		rc = gm_opts_error(&gm_doc_predict, rc, &st);
+	else if (st.noperands != 1)
+		rc = gm_error(GM_EXIT_USAGE, "one run file expected; see 'gpumem predict --help'");
+	else
+		run = st.operands[0];
+	gm_opts_release(&st);
+	if (rc)
+		return rc == GM_OPTS_HELP ? GM_EXIT_OK : rc;
+	if (a.self && a.prof)
 		return gm_error(GM_EXIT_USAGE, "--profile and --self both given; use one");
-	return predict_main(argv[optind], prof, self, out);
+	return predict_main(run, a.prof, a.self, a.out);
 }

@@ -7,18 +7,31 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "gpumem/compare.h"
 #include "gpumem/fleet.h"
 #include "gpumem/io.h"
 
 #define MAX_RUNS 64
 
-static const char usage_text[] =
-	"usage: gpumem report RUN.json [MORE.json ...] [-o FILE.html] [--csv]\n"
-	"  -o FILE.html  write one self-contained HTML page (charts, spec sheet, every case);\n"
-	"                several runs of the same cases are overlaid in every chart; runs that\n"
-	"                hold different cases (one file per family) are shown as one run\n"
-	"  --csv         print the first run as CSV instead of the table\n";
+static const struct gm_opt report_opts[] = {
+	{ "RUN.json", GM_OPT_OPERAND, 0, NULL, "runs written by 'gpumem run --json' (.json.gz too)", "@file" },
+	{ "output", 'o', 'o', "FILE.html", "write one self-contained HTML page (charts, spec sheet, every case);\n"
+	  "several runs of the same cases are overlaid in every chart; runs that\n"
+	  "hold different cases (one file per family) are shown as one run", "@file" },
+	{ "csv", 256, 0, NULL, "print the first run as CSV instead of the table", NULL },
+	{ "help", 'h', 'h', NULL, "show this help", NULL },
+	{ 0 },
+};
+
+const struct gm_cmd_doc gm_doc_report = {
+	"report", "print a saved run, or write an HTML report of runs (-o FILE.html)",
+	"RUN.json [MORE.json ...] [-o FILE.html] [--csv]",
+	"Without -o: the text table of the first run (or its CSV). With -o: one HTML page over every\n"
+	"run given, Chart.js and the page's script embedded, so it opens offline. The output path is\n"
+	"checked before any input is read.",
+	report_opts, NULL,
+};
 
 struct report_args {
 	const char *paths[MAX_RUNS];
@@ -27,26 +40,39 @@ struct report_args {
 	int csv;
 };
 
+static int report_option(void *ctx, const struct gm_opt *o, const char *v)
+{
+	struct report_args *a = ctx;
+
+	if (o->key == 'o')
+		a->html = v;
+	else
+		a->csv = 1;
+	return 0;
+}
+
+/* 0, -1 after --help, or the exit code of bad input. */
 static int parse(int argc, char **argv, struct report_args *a)
 {
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help")) {
-			fputs(usage_text, stdout);
-			return -1;
-		}
-		if (!strcmp(argv[i], "--csv"))
-			a->csv = 1;
-		else if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
-			if (++i == argc)
-				return gm_error(GM_EXIT_USAGE, "'%s' needs a file name", argv[i - 1]);
-			a->html = argv[i];
-		} else if (argv[i][0] == '-' && argv[i][1])
-			return gm_error(GM_EXIT_USAGE, "unknown option '%s' (see 'gpumem report --help')", argv[i]);
-		else if (a->nruns == MAX_RUNS)
-			return gm_error(GM_EXIT_USAGE, "too many runs (at most %d)", MAX_RUNS);
-		else
-			a->paths[a->nruns++] = argv[i];
-	}
+	struct gm_opts_state st;
+	int rc = gm_opts_parse(&gm_doc_report, argc, argv, report_option, a, &st);
+
+	if (rc == GM_OPTS_HELP) {
+		gm_cmd_help(stdout, &gm_doc_report);
+		rc = -1;
+	} else if (rc == GM_OPTS_MISSING)
+		rc = gm_error(GM_EXIT_USAGE, "'%s' needs a file name", st.bad);
+	else if (rc == GM_OPTS_UNKNOWN)
+		rc = gm_error(GM_EXIT_USAGE, "unknown option '%s' (see 'gpumem report --help')", st.bad);
+	else if (rc < 0)
+		rc = gm_opts_error(&gm_doc_report, rc, &st);
+	else if (st.noperands > MAX_RUNS)
+		rc = gm_error(GM_EXIT_USAGE, "too many runs (at most %d)", MAX_RUNS);
+	for (int i = 0; !rc && i < st.noperands; i++)
+		a->paths[a->nruns++] = st.operands[i];
+	gm_opts_release(&st);
+	if (rc)
+		return rc;
 	if (!a->nruns)
 		return gm_error(GM_EXIT_USAGE, "report needs a JSON file written by 'gpumem run --json'");
 	if (!a->html && a->nruns > 1)

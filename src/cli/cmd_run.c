@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "cli/cli.h"
 #include "cli/multi.h"
+#include "cli/options.h"
 #include "gpumem/bench.h"
 #include "gpumem/io.h"
 #include "gpumem/profile.h"
@@ -31,25 +32,6 @@ static void on_sigint(int sig)
 	(void)sig;
 	stop_flag = 1;
 }
-
-static const char usage_text[] =
-	"usage: gpumem run [SELECTOR...] [--json FILE] [--csv FILE] [--reps N] [--size BYTES]\n"
-	"                  [--device N] [--quick | --full] [--profile FILE] [--counters]\n"
-	"  SELECTOR   a family (copy), a case name (copy.v2_b16) or a prefix (stride.b4);\n"
-	"             none = the default suite ('gpumem list' shows all)\n"
-	"  --size     per-array working set, e.g. 512M, 4G (default: 4 GiB, less if memory is short)\n"
-	"  --reps     timed samples per case (default 20, 7 with --quick)\n"
-	"  --quick    the small suite (a few cases per family, 1 GiB arrays)\n"
-	"  --full     the default suite plus the long sweeps (cases 'gpumem list' marks [full])\n"
-	"  --all-devices  every GPU of the node, one after another (one document, one block per GPU)\n"
-	"  --concurrent   every GPU of the node at once (shared-link and power contention)\n"
-	"  --mpi      one GPU per MPI rank (by node-local rank); rank 0 writes the document\n"
-	"             (needs a build with -DGPUMEM_MPI=ON; launch with mpirun or srun)\n"
-	"  --barrier  with --mpi: every case starts on all ranks at once\n"
-	"  --timeout S    stop a device's run after S seconds and report it (multi-device runs)\n"
-	"  --profile  device profile of the launch model (default: the built-in one nearest the device)\n"
-	"  --counters after each case's timing, one profiled launch with CUPTI (libcupti.so.13):\n"
-	"             DRAM/L2/L1 counters, sectors per request vs the model, the bottleneck\n";
 
 struct run_ctx {
 	struct gm_run_args args;
@@ -321,7 +303,7 @@ int cmd_run(int argc, char **argv)
 	if (gm_run_args_parse(argc, argv, &x.args, err, sizeof(err)))
 		return gm_error(GM_EXIT_USAGE, "%s (see 'gpumem run --help')", err);
 	if (x.args.help) {
-		fputs(usage_text, stdout);
+		gm_cmd_help(stdout, &gm_doc_run);
 		gm_run_args_free(&x.args);
 		return GM_EXIT_OK;
 	}

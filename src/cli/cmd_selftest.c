@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "gpumem/counters.h"
 #include "gpumem/gpu.h"
 #include "gpumem/model.h"
@@ -20,11 +21,25 @@
 #define GLOBAL_ROUND (64 * 1024)
 #define SMEM_MAX (48 * 1024)
 
-static const char usage_text[] =
-	"usage: gpumem selftest --counters [--device N] [--verbose]\n"
-	"  --counters  run the model-vs-counters probe set (one warp access per pattern, counted with\n"
-	"              CUPTI) and report how many patterns the model predicts exactly\n"
-	"  --verbose   one line per pattern, not only the disagreements\n";
+enum { S_COUNTERS = 256, S_DEVICE };
+
+static const struct gm_opt selftest_opts[] = {
+	{ "counters", S_COUNTERS, 0, NULL, "run the model-vs-counters probe set (one warp access per pattern, counted with\n"
+	  "CUPTI) and report how many patterns the model predicts exactly", NULL },
+	{ "device", S_DEVICE, 0, "N", "GPU (default 0)", NULL },
+	{ "verbose", 'v', 'v', NULL, "one line per pattern, not only the disagreements", NULL },
+	{ "help", 'h', 'h', NULL, "show this help", NULL },
+	{ 0 },
+};
+
+const struct gm_cmd_doc gm_doc_selftest = {
+	"selftest", "--counters: check the model against this GPU's hardware counters",
+	"--counters [--device N] [--verbose]",
+	"Every probe pattern built into the binary (tests/gpu/patterns.tsv) is predicted by the model\n"
+	"and launched once under CUPTI: requests and sectors (global), wavefronts and bank conflicts\n"
+	"(shared) must agree exactly. Exit 0 when every pattern agrees, 1 otherwise.",
+	selftest_opts, NULL,
+};
 
 struct probe_row {
 	struct gm_probe_desc d;
@@ -175,28 +190,42 @@ static int selftest_counters(int device, int verbose)
 	return code;
 }
 
+struct selftest_args {
+	int counters, verbose;
+	long device;
+};
+
+static int selftest_option(void *ctx, const struct gm_opt *o, const char *v)
+{
+	struct selftest_args *a = ctx;
+
+	if (o->key == S_COUNTERS)
+		a->counters = 1;
+	else if (o->key == 'v')
+		a->verbose = 1;
+	else if (gm_parse_int(v, 0, 1023, &a->device))
+		return gm_error(GM_EXIT_USAGE, "--device: %s", gm_last_error());
+	return 0;
+}
+
 int cmd_selftest(int argc, char **argv)
 {
-	int counters = 0, verbose = 0, device = 0;
+	struct selftest_args a = { 0 };
+	struct gm_opts_state st;
+	int rc = gm_opts_parse(&gm_doc_selftest, argc, argv, selftest_option, &a, &st);
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--counters"))
-			counters = 1;
-		else if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v"))
-			verbose = 1;
-		else if (!strcmp(argv[i], "--device") && i + 1 < argc) {
-			long x;
-			if (gm_parse_int(argv[++i], 0, 1023, &x))
-				return gm_error(GM_EXIT_USAGE, "--device: %s", gm_last_error());
-			device = (int)x;
-		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(usage_text, stdout);
-			return GM_EXIT_OK;
-		} else
-			return gm_error(GM_EXIT_USAGE, "unknown option '%s' (see 'gpumem selftest --help')", argv[i]);
-	}
-	if (!counters)
+	if (rc == GM_OPTS_HELP)
+		gm_cmd_help(stdout, &gm_doc_selftest);
+	else if (rc == GM_OPTS_UNKNOWN || rc == GM_OPTS_MISSING || (!rc && st.noperands))
+		rc = gm_error(GM_EXIT_USAGE, "unknown option '%s' (see 'gpumem selftest --help')",
+			      rc ? st.bad : st.operands[0]);
+	else if (rc < 0)
+		rc = gm_opts_error(&gm_doc_selftest, rc, &st);
+	gm_opts_release(&st);
+	if (rc)
+		return rc == GM_OPTS_HELP ? GM_EXIT_OK : rc;
+	if (!a.counters)
 		return gm_error(GM_EXIT_USAGE, "selftest needs --counters (the only self-test so far; see "
 				"'gpumem selftest --help')");
-	return selftest_counters(device, verbose);
+	return selftest_counters((int)a.device, a.verbose);
 }

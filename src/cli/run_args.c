@@ -1,114 +1,152 @@
-/* run_args.c - option parsing for `gpumem run`, free of side effects. */
+/* run_args.c - the options of `gpumem run` (its table) and their parsing, free of side effects. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "gpumem/units.h"
 
-/* "--opt=value" or "--opt value": returns the value or NULL (and advances *i). */
-static const char *opt_value(int argc, char **argv, int *i, const char *name)
-{
-	size_t len = strlen(name);
+enum {
+	R_JSON = 256, R_CSV, R_REPS, R_SIZE, R_DEVICE, R_QUICK, R_FULL, R_ALL_DEVICES, R_CONCURRENT, R_MPI,
+	R_BARRIER, R_TIMEOUT, R_PROFILE, R_COUNTERS,
+};
 
-	if (strncmp(argv[*i], name, len))
-		return NULL;
-	if (argv[*i][len] == '=')
-		return argv[*i] + len + 1;
-	if (argv[*i][len] == '\0' && *i + 1 < argc)
-		return argv[++*i];
-	return NULL;
+static const struct gm_opt run_opts[] = {
+	{ "SELECTOR", GM_OPT_OPERAND, 0, NULL, "a family (copy), a case name (copy.v2_b16) or a prefix (stride.b4);\n"
+	  "none = the default suite ('gpumem list' shows all)", "@case" },
+	{ "json", R_JSON, 0, "FILE", "write the run as JSON (gpumem report, compare, predict read it)", "@file" },
+	{ "csv", R_CSV, 0, "FILE", "write the cases as CSV", "@file" },
+	{ "reps", R_REPS, 0, "N", "timed samples per case (default 20, 7 with --quick)", NULL },
+	{ "size", R_SIZE, 0, "BYTES", "per-array working set, e.g. 512M, 4G (default: 4 GiB, less if memory is short)",
+	  NULL },
+	{ "device", R_DEVICE, 0, "N", "GPU (default 0)", NULL },
+	{ "quick", R_QUICK, 0, NULL, "the small suite (a few cases per family, 1 GiB arrays)", NULL },
+	{ "full", R_FULL, 0, NULL, "the default suite plus the long sweeps (cases 'gpumem list' marks [full])", NULL },
+	{ "profile", R_PROFILE, 0, "FILE", "device profile of the launch model (default: the built-in one nearest "
+	  "the device)", "@file" },
+	{ "counters", R_COUNTERS, 0, NULL, "after each case's timing, one profiled launch with CUPTI (libcupti.so.13):\n"
+	  "DRAM/L2/L1 counters, sectors per request vs the model, the bottleneck", NULL },
+	{ NULL, GM_OPT_HEADING, 0, NULL, "several GPUs:", NULL },
+	{ "all-devices", R_ALL_DEVICES, 0, NULL, "every GPU of the node, one after another (one document, one block "
+	  "per GPU)", NULL },
+	{ "concurrent", R_CONCURRENT, 0, NULL, "every GPU of the node at once (shared-link and power contention)", NULL },
+	{ "mpi", R_MPI, 0, NULL, "one GPU per MPI rank (by node-local rank); rank 0 writes the document\n"
+	  "(needs a build with -DGPUMEM_MPI=ON; launch with mpirun or srun)", NULL },
+	{ "barrier", R_BARRIER, 0, NULL, "with --mpi: every case starts on all ranks at once", NULL },
+	{ "timeout", R_TIMEOUT, 0, "S", "stop a device's run after S seconds and report it (multi-device runs)", NULL },
+	{ "help", 'h', 'h', NULL, "show this help", NULL },
+	{ 0 },
+};
+
+const struct gm_cmd_doc gm_doc_run = {
+	"run", "validate and time benchmark cases (default suite when none named)",
+	"[SELECTOR...] [--json FILE] [--csv FILE] [--reps N] [--size BYTES]\n"
+	"[--device N] [--quick | --full] [--profile FILE] [--counters]\n"
+	"[--all-devices | --concurrent | --mpi [--barrier]] [--timeout S]",
+	"Every case is validated against its CPU reference before it is timed (a case that fails has no\n"
+	"number), then timed with CUDA events: warm-up, then --reps samples; the table gives the median,\n"
+	"the spread and the model's bound or the launch model's prediction. Everything that can be checked\n"
+	"without the GPU (options, selectors, output paths) is checked first. Ctrl-C stops after the current\n"
+	"case and still writes the finished ones.",
+	run_opts,
+	"examples:\n"
+	"  gpumem run --quick --json quick.json\n"
+	"  gpumem run copy stride.b4 --reps 10\n"
+	"  gpumem run --json run.json && gpumem report run.json -o run.html\n",
+};
+
+static int set_int(const char *flag, const char *v, long lo, long hi, long *x)
+{
+	if (gm_parse_int(v, lo, hi, x))
+		return gm_fail(GM_ERR_INVALID_ARG, "%s: %s", flag, gm_last_error());
+	return 0;
 }
 
-static int is_opt(const char *arg, const char *name)
+/* One option of the table; a bad value fails with its message in gm_last_error(). */
+static int set_option(void *ctx, const struct gm_opt *o, const char *v)
 {
-	size_t len = strlen(name);
-	return !strncmp(arg, name, len) && (arg[len] == '\0' || arg[len] == '=');
-}
+	struct gm_run_args *a = ctx;
+	long x = 0;
+	int rc = 0;
 
-static gm_status parse_one(int argc, char **argv, int *i, struct gm_run_args *a)
-{
-	const char *v;
-	long x;
-
-	if (!strcmp(argv[*i], "--quick"))
-		a->quick = 1;
-	else if (!strcmp(argv[*i], "--full"))
-		a->full = 1;
-	else if (!strcmp(argv[*i], "--counters"))
-		a->counters = 1;
-	else if (!strcmp(argv[*i], "--all-devices"))
-		a->all_devices = 1;
-	else if (!strcmp(argv[*i], "--concurrent"))
-		a->concurrent = 1;
-	else if (!strcmp(argv[*i], "--mpi"))
-		a->mpi = 1;
-	else if (!strcmp(argv[*i], "--barrier"))
-		a->barrier = 1;
-	else if ((v = opt_value(argc, argv, i, "--timeout"))) {
-		if (gm_parse_int(v, 1, 86400, &x))
-			return gm_fail(GM_ERR_INVALID_ARG, "--timeout: %s", gm_last_error());
+	switch (o->key) {
+	case R_QUICK: a->quick = 1; break;
+	case R_FULL: a->full = 1; break;
+	case R_COUNTERS: a->counters = 1; break;
+	case R_ALL_DEVICES: a->all_devices = 1; break;
+	case R_CONCURRENT: a->concurrent = 1; break;
+	case R_MPI: a->mpi = 1; break;
+	case R_BARRIER: a->barrier = 1; break;
+	case R_JSON: a->json_path = v; break;
+	case R_PROFILE: a->profile = v; break;
+	case R_CSV: a->csv_path = v; break;
+	case R_TIMEOUT:
+		rc = set_int("--timeout", v, 1, 86400, &x);
 		a->timeout_s = (double)x;
-	} else if (!strcmp(argv[*i], "--help") || !strcmp(argv[*i], "-h"))
-		a->help = 1;
-	else if ((v = opt_value(argc, argv, i, "--json")))
-		a->json_path = v;
-	else if ((v = opt_value(argc, argv, i, "--profile")))
-		a->profile = v;
-	else if ((v = opt_value(argc, argv, i, "--csv")))
-		a->csv_path = v;
-	else if ((v = opt_value(argc, argv, i, "--reps"))) {
-		if (gm_parse_int(v, 1, 100000, &x))
-			return gm_fail(GM_ERR_INVALID_ARG, "--reps: %s", gm_last_error());
+		break;
+	case R_REPS:
+		rc = set_int("--reps", v, 1, 100000, &x);
 		a->reps = (int)x;
-	} else if ((v = opt_value(argc, argv, i, "--size"))) {
-		if (gm_parse_size(v, &a->size))
-			return gm_fail(GM_ERR_INVALID_ARG, "--size: %s", gm_last_error());
-	} else if ((v = opt_value(argc, argv, i, "--device"))) {
-		if (gm_parse_int(v, 0, 1023, &x))
-			return gm_fail(GM_ERR_INVALID_ARG, "--device: %s", gm_last_error());
+		break;
+	case R_DEVICE:
+		rc = set_int("--device", v, 0, 1023, &x);
 		a->device = (int)x;
-	} else if (argv[*i][0] == '-') {
-		static const char *const need[] = { "--json", "--csv", "--reps", "--size", "--device",
-						    "--timeout", "--profile" };
-		for (size_t k = 0; k < sizeof(need) / sizeof(need[0]); k++)
-			if (is_opt(argv[*i], need[k]))
-				return gm_fail(GM_ERR_INVALID_ARG, "option '%s' needs a value", need[k]);
-		return gm_fail(GM_ERR_INVALID_ARG, "unknown option '%s'", argv[*i]);
-	} else
-		a->selectors[a->nselectors++] = argv[*i];
-	return GM_OK;
+		break;
+	case R_SIZE:
+		if (gm_parse_size(v, &a->size))
+			rc = gm_fail(GM_ERR_INVALID_ARG, "--size: %s", gm_last_error());
+		break;
+	}
+	return rc;
+}
+
+/* What no single option says: combinations. NULL when they are fine. */
+static const char *check_combinations(const struct gm_run_args *a, char *err, size_t n)
+{
+	if (a->quick && a->full)
+		return "--quick and --full cannot be used together";
+	if ((a->all_devices || a->concurrent || a->mpi) && a->csv_path)
+		return "--csv is for one device; write --json and use 'gpumem report --csv'";
+	if (a->barrier && !a->mpi)
+		return "--barrier needs --mpi";
+	if (a->json_path && a->csv_path && !strcmp(a->json_path, a->csv_path)) {
+		snprintf(err, n, "--json and --csv name the same file '%s'", a->json_path);
+		return err;
+	}
+	return NULL;
 }
 
 gm_status gm_run_args_parse(int argc, char **argv, struct gm_run_args *a, char *err, size_t n)
 {
+	struct gm_opts_state st;
+	const char *why = NULL;
+	char flag[64];
+	int rc;
+
 	memset(a, 0, sizeof(*a));
 	a->selectors = calloc((size_t)argc + 1, sizeof(*a->selectors));
 	if (!a->selectors)
 		return GM_ERR_NOMEM;
-	for (int i = 1; i < argc; i++) {
-		if (parse_one(argc, argv, &i, a)) {
-			snprintf(err, n, "%s", gm_last_error());
-			gm_run_args_free(a);
-			return GM_ERR_INVALID_ARG;
-		}
+	rc = gm_opts_parse(&gm_doc_run, argc, argv, set_option, a, &st);
+	if (rc == GM_OPTS_HELP) {
+		a->help = 1;
+		gm_opts_release(&st);
+		return GM_OK;
 	}
-	if (a->quick && a->full) {
-		snprintf(err, n, "--quick and --full cannot be used together");
-		gm_run_args_free(a);
-		return GM_ERR_INVALID_ARG;
-	}
-	if ((a->all_devices || a->concurrent || a->mpi) && a->csv_path) {
-		snprintf(err, n, "--csv is for one device; write --json and use 'gpumem report --csv'");
-		gm_run_args_free(a);
-		return GM_ERR_INVALID_ARG;
-	}
-	if (a->barrier && !a->mpi) {
-		snprintf(err, n, "--barrier needs --mpi");
-		gm_run_args_free(a);
-		return GM_ERR_INVALID_ARG;
-	}
-	if (a->json_path && a->csv_path && !strcmp(a->json_path, a->csv_path)) {
-		snprintf(err, n, "--json and --csv name the same file '%s'", a->json_path);
+	if (rc == GM_OPTS_MISSING && st.bad_opt)
+		snprintf(err, n, "option '%s' needs a value", gm_opt_flag(st.bad_opt, flag, sizeof(flag)));
+	else if (rc == GM_OPTS_UNKNOWN || rc == GM_OPTS_MISSING)
+		snprintf(err, n, "unknown option '%s'", st.bad);
+	else if (rc == GM_OPTS_NOMEM)
+		snprintf(err, n, "out of memory");
+	else if (rc)
+		snprintf(err, n, "%s", gm_last_error());
+	for (int i = 0; !rc && i < st.noperands; i++)
+		a->selectors[a->nselectors++] = st.operands[i];
+	gm_opts_release(&st);
+	if (!rc && (why = check_combinations(a, err, n)) != NULL && why != err)
+		snprintf(err, n, "%s", why);
+	if (rc || why) {
 		gm_run_args_free(a);
 		return GM_ERR_INVALID_ARG;
 	}
