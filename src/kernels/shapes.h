@@ -54,5 +54,19 @@ enum { PAT_STRIDE, PAT_BCAST, PAT_MC_DIV4, PAT_MC_MOD4, PAT_MC_DIV4_S32,
 
 /* transpose: the side the case parameters rows/cols are stated at */
 #define TR_NOMINAL_SIDE 16384
+/* transpose v7 and copy_b16: pieces start at sector boundaries (8 floats); a row of pitch p starting at
+   float r*p is shifted by (r*p) mod 8, at most 8 - gcd(p, 8) (0 when p is a multiple of 8) */
+#define TR_SECTOR_FLOATS 8
+#ifdef __CUDACC__
+#define TR_HOST_DEVICE __host__ __device__
+#else
+#define TR_HOST_DEVICE
+#endif
+static inline TR_HOST_DEVICE int tr_shift_max(long long pitch)
+{
+	long long low = pitch & -pitch; /* lowest set bit */
+
+	return low >= TR_SECTOR_FLOATS || low == 0 ? 0 : TR_SECTOR_FLOATS - (int)low;
+}
 
 #endif

@@ -42,10 +42,17 @@
  *                to output sectors split between blocks far apart in time.
  *                (256-row tiles were slower on every shape: 34.8 KB of shared
  *                memory per block; results/<gpu>/experiments/transpose-v7-tall256.)
+ *   v7_shift     v6 with each output row's pieces shifted to start on a sector
+ *                (tile row i holds input rows [128i - g_c, 128i + 128 - g_c) of
+ *                output row c, g_c = (c*R) mod 8): on a ragged shape every
+ *                output sector is written whole by one warp store, none is
+ *                left for another block to complete.
+ *   v8_shift16   v7 with one float4 warp store per 128-float output window.
  *   copy_b4      reference: a plain copy of the same matrix with v3's grid
  *                (block 32x8, 32x32 tile, 4 B accesses, 4 rows per thread).
- *   copy_b16     reference: a plain copy with v5's grid and float4 accesses;
- *                the ceiling v5 is compared with.
+ *   copy_b16     reference: a plain copy with v5's grid and float4 accesses,
+ *                each row's pieces from its first sector boundary (a ragged
+ *                matrix is copied with whole sectors too); the best copy.
  *
  * Shape: the square side S is the largest multiple of 64 with S*S*4 <= the
  * per-array size, capped at 1 GiB (S = 16384) so one launch stays near 1 ms.
@@ -67,7 +74,7 @@
 
 #define TALL 128  /* v6: input rows per tile (256 was slower: results/.../experiments) */
 
-enum { K_V0, K_V1, K_V2, K_V3, K_V4, K_V5, K_V6, K_COPY4, K_COPY16 };
+enum { K_V0, K_V1, K_V2, K_V3, K_V4, K_V5, K_V6, K_V7, K_V8, K_COPY4, K_COPY16 };
 
 struct tr_state {
 	int kernel;
@@ -167,6 +174,84 @@ __global__ void copy_tile32_4r(const float *__restrict__ in, float *__restrict__
 	}
 }
 
+/*
+ * v7: v6's tall tile with every output piece starting at a sector boundary.
+ * Output row c starts at float c*R, g_c = (c*R) mod 8 floats into a sector;
+ * tile row i holds, of output row c, the input rows [128i - g_c, 128i + 128
+ * - g_c), so each warp store of 32 floats is 4 whole sectors and no output
+ * sector is shared between two blocks (a partial sector is left only where
+ * an output row begins: one per row). The block loads input rows r0 - 8 ..
+ * r0 + 127, each lane (input column c) only the rows of its own window, into
+ * shared row s = r - r0 + 8: up to 7 rows above the tile are partly loaded
+ * (8 - gcd(R, 8) rows; none when R is a multiple of 8). The input side stays
+ * as in v6 (rows start anywhere in a sector): the loads of a ragged matrix
+ * touch 5 sectors per 32 floats, as a plain copy's do.
+ *
+ * v8 (VEC): the same tile and windows, each output row's 128 floats written
+ * by one float4 warp store (32 B aligned by the shift): 4x fewer store
+ * requests. A lane reads its 4 rows of the column from the padded tile with
+ * 4 scalar loads (lanes 4 rows apart: 4-way bank conflicts, 16 wavefronts per
+ * 512 B instead of 4; shared memory has the time to spare).
+ */
+template <bool VEC>
+__global__ void tr_tall_shift(const float *__restrict__ in, float *__restrict__ out, int R, int C)
+{
+	__shared__ float t[(TALL + TR_SECTOR_FLOATS) * (TILE + 1)];
+	int tx = threadIdx.x, ty = threadIdx.y;
+	int r0 = blockIdx.x * TALL - TR_SECTOR_FLOATS; /* input row of shared row 0 */
+	int c0 = blockIdx.y * TILE;
+	int c = c0 + tx;
+	int g = (int)(((long long)c * R) & (TR_SECTOR_FLOATS - 1));
+
+#pragma unroll
+	for (int j = 0; j < TALL + TR_SECTOR_FLOATS; j += ROWS8) {
+		int sr = ty + j, r = r0 + sr;
+		/* owned: s in [8 - g, 8 + TALL - g) */
+		if (c < C && r >= 0 && r < R && sr + g >= TR_SECTOR_FLOATS && sr + g < TR_SECTOR_FLOATS + TALL)
+			t[sr * (TILE + 1) + tx] = in[(size_t)r * C + c];
+	}
+	__syncthreads();
+	if (VEC) {
+		/* warp ty writes output rows c0 + ty + 8i: lane tx the 4 floats from row r0 + 8 - go + 4tx */
+#pragma unroll
+		for (int i = 0; i < TILE; i += ROWS8) {
+			int co = c0 + ty + i;
+			int go = (int)(((long long)co * R) & (TR_SECTOR_FLOATS - 1));
+			int sr = TR_SECTOR_FLOATS - go + 4 * tx, r = r0 + sr;
+			const float *col = t + ty + i;
+			float4 v = make_float4(col[sr * (TILE + 1)], col[(sr + 1) * (TILE + 1)],
+					       col[(sr + 2) * (TILE + 1)], col[(sr + 3) * (TILE + 1)]);
+			if (co >= C)
+				continue;
+			float *o = out + (size_t)co * R + r;
+			if (r0 + TR_SECTOR_FLOATS - go >= 0 && r0 + TR_SECTOR_FLOATS - go + TALL <= R) {
+				*reinterpret_cast<float4 *>(o) = v; /* the whole window is inside the row */
+				continue;
+			}
+			if (r >= 0 && r < R)
+				o[0] = v.x;
+			if (r + 1 >= 0 && r + 1 < R)
+				o[1] = v.y;
+			if (r + 2 >= 0 && r + 2 < R)
+				o[2] = v.z;
+			if (r + 3 >= 0 && r + 3 < R)
+				o[3] = v.w;
+		}
+	} else {
+#pragma unroll
+		for (int i = 0; i < TILE; i += ROWS8) {
+			int co = c0 + ty + i;
+			int go = (int)(((long long)co * R) & (TR_SECTOR_FLOATS - 1));
+#pragma unroll
+			for (int k = 0; k < TALL; k += TILE) {
+				int sr = TR_SECTOR_FLOATS - go + k + tx, r = r0 + sr;
+				if (co < C && r >= 0 && r < R)
+					out[(size_t)co * R + r] = t[sr * (TILE + 1) + ty + i];
+			}
+		}
+	}
+}
+
 /* ---- v5 / copy_b16: 64x64 tile, block 32x8, float4 ---------------------- */
 
 /*
@@ -246,31 +331,63 @@ __global__ void tr_vec16(const float *__restrict__ in, float *__restrict__ out, 
 	}
 }
 
+/* Floats from the start of row r (pitch C) to its first sector boundary. */
+__device__ __forceinline__ int row_lead(int r, int C)
+{
+	return (int)(-((long long)r * C) & (TR_SECTOR_FLOATS - 1));
+}
+
+/*
+ * copy_b16: every row's float4 pieces start at its first sector boundary,
+ * h_r = row_lead(r) floats in, so a ragged matrix is copied with 16 B
+ * accesses too: tile column j copies columns [64j + h_r, 64j + 64 + h_r) of
+ * each of its 64 rows, tile column 0 also the head [0, h_r), the last tile
+ * column what is left of the row. A tile whose window may pass the row's end
+ * (or past R) takes a scalar path over the same windows. When C is a
+ * multiple of 8, h_r = 0 and this is the plain 64x64 tiling.
+ */
 __global__ void copy_vec16(const float *__restrict__ in, float *__restrict__ out, int R, int C)
 {
 	int tx = threadIdx.x, ty = threadIdx.y;
 	int r0 = blockIdx.y * BIG, c0 = blockIdx.x * BIG;
+	bool first = blockIdx.x == 0, last = blockIdx.x == gridDim.x - 1;
+	int smax = tr_shift_max(C);
+	bool vec = r0 + BIG <= R && (last ? smax == 0 && c0 + BIG == C : c0 + BIG + smax <= C);
 
-	if (!big_tile_full(R, C, blockIdx.x, blockIdx.y)) {
+	if (!vec) {
 #pragma unroll
-		for (int j = 0; j < BIG; j += ROWS8)
-#pragma unroll
-			for (int h = 0; h < BIG; h += TILE) {
-				int r = r0 + ty + j, c = c0 + tx + h;
-				if (r < R && c < C)
-					out[(size_t)r * C + c] = in[(size_t)r * C + c];
-			}
+		for (int j = 0; j < BIG; j += ROWS8) {
+			int r = r0 + ty + j;
+			if (r >= R)
+				break;
+			int h = row_lead(r, C);
+			int lo = first ? 0 : c0 + h, hi = last ? C : min(C, c0 + BIG + h);
+			for (int c = lo + tx; c < hi; c += TILE)
+				out[(size_t)r * C + c] = in[(size_t)r * C + c];
+		}
 		return;
 	}
 	int cq = tx & 15, rq = 2 * ty + (tx >> 4);
-	size_t o = (size_t)(r0 + 4 * rq) * C + c0 + 4 * cq;
 	float4 v[4];
 #pragma unroll
-	for (int k = 0; k < 4; k++)
-		v[k] = *reinterpret_cast<const float4 *>(in + o + k * (size_t)C);
+	for (int k = 0; k < 4; k++) {
+		int r = r0 + 4 * rq + k;
+		v[k] = *reinterpret_cast<const float4 *>(in + (size_t)r * C + c0 + row_lead(r, C) + 4 * cq);
+	}
 #pragma unroll
-	for (int k = 0; k < 4; k++)
-		*reinterpret_cast<float4 *>(out + o + k * (size_t)C) = v[k];
+	for (int k = 0; k < 4; k++) {
+		int r = r0 + 4 * rq + k;
+		*reinterpret_cast<float4 *>(out + (size_t)r * C + c0 + row_lead(r, C) + 4 * cq) = v[k];
+	}
+	if (first && smax) {
+		/* the heads [0, h_r) of the tile's rows: lanes tx < h_r of row ty + j */
+#pragma unroll
+		for (int j = 0; j < BIG; j += ROWS8) {
+			int r = r0 + ty + j;
+			if (tx < row_lead(r, C))
+				out[(size_t)r * C + tx] = in[(size_t)r * C + tx];
+		}
+	}
 }
 
 /* ---- ops --------------------------------------------------------------- */
@@ -290,6 +407,7 @@ static gm_status tr_launch(void *state)
 	dim3 g32(ceil_div(C, TILE), ceil_div(R, TILE)), g64(ceil_div(C, BIG), ceil_div(R, BIG));
 	dim3 g64t(ceil_div(R, BIG), ceil_div(C, BIG)); /* v5: blockIdx.x walks down the input rows */
 	dim3 gtall(ceil_div(R, TALL), ceil_div(C, TILE)); /* v6: likewise */
+	dim3 gshift(ceil_div(R + tr_shift_max(R), TALL), ceil_div(C, TILE)); /* v7: windows up to 7 rows later */
 	dim3 b32(TILE, TILE), b8(TILE, ROWS8);
 
 	switch (s->kernel) {
@@ -300,6 +418,8 @@ static gm_status tr_launch(void *state)
 	case K_V4: tr_tile<TILE, true, false><<<g32, b8, 0, st>>>(in, out, R, C); break;
 	case K_V5: tr_vec16<<<g64t, b8, 0, st>>>(in, out, R, C); break;
 	case K_V6: tr_tile<TALL, false, true><<<gtall, b8, 0, st>>>(in, out, R, C); break;
+	case K_V7: tr_tall_shift<false><<<gshift, b8, 0, st>>>(in, out, R, C); break;
+	case K_V8: tr_tall_shift<true><<<gshift, b8, 0, st>>>(in, out, R, C); break;
 	case K_COPY4: copy_tile32_4r<<<g32, b8, 0, st>>>(in, out, R, C); break;
 	case K_COPY16: copy_vec16<<<g64, b8, 0, st>>>(in, out, R, C); break;
 	default: return gm_fail(GM_ERR_INVALID_ARG, "transpose: unknown kernel %d", s->kernel);
@@ -344,6 +464,121 @@ static double row_piece_sectors(int64_t pitch, int nrows, int ncols, int vec)
 	return total;
 }
 
+/* Sectors of the floats [lo, hi) of a row that starts at float `base`. */
+static int64_t span_sectors(int64_t base, int64_t lo, int64_t hi)
+{
+	return (base + hi - 1) * 4 / 32 - (base + lo) * 4 / 32 + 1;
+}
+
+/* Floats from float `start` to the next sector boundary (row_lead on the host). */
+static int64_t lead_of(int64_t start)
+{
+	return -start & (TR_SECTOR_FLOATS - 1);
+}
+
+/*
+ * copy_b16's requests on one side (loads and stores alike): per row, the
+ * 64-float pieces from the sector boundary h_r inside the float4 tiles, the
+ * head [0, h_r) in tile column 0, and 32-column pieces of the same windows
+ * in the scalar tiles (copy_vec16).
+ */
+static double copy16_sectors(int R, int C)
+{
+	int ncol = (int)ceil_div(C, BIG), smax = tr_shift_max(C);
+	double total = 0;
+
+	for (int64_t r = 0; r < R; r++) {
+		int64_t base = r * C, h = lead_of(base);
+		int rowfull = (r / BIG + 1) * BIG <= R;
+		for (int j = 0; j < ncol; j++) {
+			int64_t c0 = (int64_t)j * BIG, last = j == ncol - 1;
+			int vec = rowfull && (last ? smax == 0 && c0 + BIG == C : c0 + BIG + smax <= C);
+			int64_t lo = j == 0 ? 0 : c0 + h, hi = last ? C : c0 + BIG + h;
+			if (hi > C)
+				hi = C;
+			if (vec) {
+				total += (double)span_sectors(base, c0 + h, c0 + h + BIG);
+				if (j == 0 && h)
+					total += (double)span_sectors(base, 0, h);
+				continue;
+			}
+			for (int64_t c = lo; c < hi; c += TILE)
+				total += (double)span_sectors(base, c, c + TILE < hi ? c + TILE : hi);
+		}
+	}
+	return total;
+}
+
+/*
+ * v7's loads: a 32-column piece of input row r is one request, except in the
+ * rows where the lanes' windows (tile row floor((r + g_c) / 128), g_c =
+ * (c*R) mod 8) differ: there each tile row's lanes are a request of their own.
+ */
+static double shift_load_sectors(int R, int C)
+{
+	double total = 0;
+
+	for (int64_t r = 0; r < R; r++)
+		for (int64_t c0 = 0; c0 < C; c0 += TILE) {
+			int64_t n = c0 + TILE < C ? TILE : C - c0;
+			if (r % TALL + TR_SECTOR_FLOATS <= TALL) {
+				total += (double)span_sectors(r * C, c0, c0 + n);
+				continue;
+			}
+			for (int64_t tile = r / TALL; tile <= r / TALL + 1; tile++) {
+				int64_t prev = -1;
+				for (int64_t c = c0; c < c0 + n; c++) {
+					int64_t sec = (r * C + c) * 4 / 32;
+					if ((r + ((c * R) & (TR_SECTOR_FLOATS - 1))) / TALL == tile && sec != prev) {
+						total += 1;
+						prev = sec;
+					}
+				}
+			}
+		}
+	return total;
+}
+
+/* v8's stores of the window [lo, lo + 128) of output row c (base c*R) that passes 0 or R: 4 scalar
+   requests, the m-th from lanes l at lo + 4l + m inside the row. */
+static double edge16_sectors(int64_t base, int64_t lo, int R)
+{
+	double total = 0;
+
+	for (int m = 0; m < 4; m++) {
+		int64_t prev = -1;
+		for (int64_t r = lo + m; r < lo + TALL; r += 4) {
+			int64_t sec = (base + r) * 4 / 32;
+			if (r >= 0 && r < R && sec != prev) {
+				total += 1;
+				prev = sec;
+			}
+		}
+	}
+	return total;
+}
+
+/* v7's stores: output row c in pieces of 32 from 128i - g_c, cut at 0 and R; v8's (vec): one
+   request a window of 128 inside the row, edge16_sectors for the others. */
+static double shift_store_sectors(int R, int C, int vec)
+{
+	int64_t tiles = ceil_div(R + tr_shift_max(R), TALL);
+	double total = 0;
+
+	for (int64_t c = 0; c < C; c++) {
+		int64_t g = (c * R) & (TR_SECTOR_FLOATS - 1);
+		for (int64_t lo = -g; vec && lo < tiles * TALL - g; lo += TALL)
+			total += lo >= 0 && lo + TALL <= R ? (double)span_sectors(c * R, lo, lo + TALL)
+							   : edge16_sectors(c * R, lo, R);
+		for (int64_t lo = -g; !vec && lo < tiles * TALL - g; lo += TILE) {
+			int64_t a = lo < 0 ? 0 : lo, b = lo + TILE < R ? lo + TILE : R;
+			if (a < b)
+				total += (double)span_sectors(c * R, a, b);
+		}
+	}
+	return total;
+}
+
 /*
  * bytes_hw = 32 B x the sectors of every warp request, loads plus stores,
  * i.e. the model's sectors per request summed over all requests of one
@@ -353,17 +588,23 @@ static double row_piece_sectors(int64_t pitch, int nrows, int ncols, int vec)
  *     sectors of those pieces (row_piece_sectors);
  *   - v0's store, 32 lanes in 32 output rows: one sector per element.
  * The store side is the same count on the C x R output (the full 64x64
- * tiles of the output are the transposes of the input's).
+ * tiles of the output are the transposes of the input's). v7, v8 and
+ * copy_b16 shift their pieces to sector boundaries row by row: counted
+ * piece by piece (shift_load_sectors, shift_store_sectors, copy16_sectors).
  */
 static double tr_bytes_hw(int kernel, int R, int C)
 {
-	int vec = (kernel == K_V5 || kernel == K_COPY16) && R % 4 == 0 && C % 4 == 0;
-	double ld = row_piece_sectors(C, R, C, vec);
-	double st;
+	int vec = kernel == K_V5 && R % 4 == 0 && C % 4 == 0;
+	double ld, st;
 
+	if (kernel == K_COPY16)
+		return 32.0 * 2 * copy16_sectors(R, C);
+	if (kernel == K_V7 || kernel == K_V8)
+		return 32.0 * (shift_load_sectors(R, C) + shift_store_sectors(R, C, kernel == K_V8));
+	ld = row_piece_sectors(C, R, C, vec);
 	if (kernel == K_V0)
 		st = (double)R * C;
-	else if (kernel == K_COPY4 || kernel == K_COPY16)
+	else if (kernel == K_COPY4)
 		st = ld;
 	else
 		st = row_piece_sectors(R, C, R, vec);
