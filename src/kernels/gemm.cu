@@ -40,6 +40,7 @@ struct gemm_state {
 	void *blas;
 	const struct gm_device_info *dev;
 	CUtensorMap tmA, tmB;            /* v10: TMA descriptors of A and B */
+	float *W;                        /* v12: partial tiles of the split last wave */
 };
 
 static __host__ __device__ __forceinline__ float gemm_val(uint32_t seed, uint64_t i)
@@ -369,6 +370,225 @@ __global__ void __launch_bounds__(NT, MINB) gemm_warptile(const float *A, const 
 	}
 }
 
+/*
+ * ---- v11: v9 with lean tile loads ----
+ * v9's main loop holds 2048 FFMA and 291 other instructions per k-tile, 161
+ * of them integer address arithmetic: each of a thread's 16 A elements lies
+ * in another row (m = t/16 + 8i), so each cp.async needs its own 64-bit
+ * address, and the stage index is a modulo. Here a thread copies 4 rows x 4
+ * k of A: rows r + 32 s (r = warp*8 + lane%8), k = kg + 4 j (kg = lane/8),
+ * so its 16 global addresses are 4 row pointers plus immediates (4 lanes of
+ * a row read 16 contiguous bytes), and its shared-memory addresses one base
+ * plus immediates. The transposed rows are 136 floats apart: lanes kg and
+ * kg + 1 land 8 banks apart, so the 32 stores of a warp hit 32 banks. B
+ * keeps v9's float4 copies from one running pointer. Stages rotate by
+ * counters. Same blocks (128 threads, 2 x 2 warps of 64 x 64, 8 x 16 per
+ * thread), three stages, grouped order.
+ */
+#define LN_LDA (WT_BM + 8)
+#define LN_STAGES 3
+#define LN_GROUP 8
+
+static size_t lean_smem(void)
+{
+	return (size_t)LN_STAGES * WT_BK * (LN_LDA + 128) * sizeof(float);
+}
+
+/*
+ * The tiles from tile0 on, in v9's grouped order; with split > 1 each tile is
+ * split pieces along K (the k-tiles [p nk / split, (p + 1) nk / split)), and
+ * piece p of tile tile0 + i writes its 128 x 128 partial sums to
+ * W + (i split + p) 128 x 128 instead of C.
+ */
+__global__ void __launch_bounds__(128, 2) gemm_lean(const float *A, const float *B, float *C, int Kp, int lda,
+						     int ldb, int ldc, int tiles_m, int tile0, int split, float *W)
+{
+	constexpr int WM = 64, WN = 64, LN = 4, LM = 8, FM = 2, FN = 4;
+	constexpr int A_STAGE = WT_BK * LN_LDA, B_STAGE = WT_BK * 128;
+	extern __shared__ __align__(16) float smem[];
+	float *As0 = smem, *Bs0 = smem + LN_STAGES * A_STAGE;
+	const int t = threadIdx.x, warp = t / 32, lane = t % 32, nkt = Kp / WT_BK;
+	const int wm = (warp / 2) * WM, wn = (warp % 2) * WN, lm = lane / LN, ln = lane % LN;
+	const int piece = blockIdx.x % split, bid = tile0 + blockIdx.x / split, tiles_n = ldb / 128;
+	const int kt0 = piece * nkt / split, nk = (piece + 1) * nkt / split - kt0;
+	const int per = LN_GROUP * tiles_n, first = bid / per * LN_GROUP, rows = min(LN_GROUP, tiles_m - first);
+	const int tm = first + (bid % per) % rows, tn = (bid % per) / rows;
+	/* this thread's copies: A rows ar + 32 s, k = kg + 4 j; B rows t/32 + 4 i, float4 column t%32 */
+	const int ar = warp * 8 + lane % 8, kg = lane / 8;
+	const float *pa = A + ((size_t)tm * WT_BM + ar) * lda + kg + kt0 * WT_BK;
+	const float *pb = B + (size_t)(kt0 * WT_BK + t / 32) * ldb + tn * 128 + (t % 32) * 4;
+	const size_t a32 = (size_t)32 * lda, b4 = (size_t)4 * ldb, b16 = (size_t)WT_BK * ldb;
+	float *sa = As0 + kg * LN_LDA + ar, *sb = Bs0 + (t / 32) * 128 + (t % 32) * 4;
+	float acc[FM * 4][FN * 4] = { { 0 } }, ra[FM * 4], rb[FN * 4];
+	auto load = [&](int soff_a, int soff_b) {
+#pragma unroll
+		for (int s4 = 0; s4 < 4; s4++) {
+			const float *g = pa + s4 * a32;
+#pragma unroll
+			for (int j = 0; j < 4; j++)
+				cp_async4(sa + soff_a + 4 * j * LN_LDA + 32 * s4, g + 4 * j);
+		}
+#pragma unroll
+		for (int i = 0; i < 4; i++)
+			cp_async16(sb + soff_b + 4 * i * 128, pb + i * b4);
+		pa += WT_BK;
+		pb += b16;
+	};
+
+	int ld_a = 0, ld_b = 0; /* the stage the next load fills */
+#pragma unroll
+	for (int st = 0; st < LN_STAGES - 1; st++) {
+		if (st < nk) {
+			load(ld_a, ld_b);
+			ld_a += A_STAGE;
+			ld_b += B_STAGE;
+		}
+		cp_async_commit();
+	}
+	int cur_a = 0, cur_b = 0; /* the stage computed now */
+	for (int kt = 0; kt < nk; kt++) {
+		cp_async_wait<LN_STAGES - 2>();
+		__syncthreads(); /* tile kt landed for all; everyone is done with the stage the next load overwrites */
+		if (kt + LN_STAGES - 1 < nk) {
+			if (ld_a == LN_STAGES * A_STAGE) {
+				ld_a = 0;
+				ld_b = 0;
+			}
+			load(ld_a, ld_b);
+			ld_a += A_STAGE;
+			ld_b += B_STAGE;
+		}
+		cp_async_commit();
+		const float *at = As0 + cur_a, *bt = Bs0 + cur_b;
+#pragma unroll
+		for (int k = 0; k < WT_BK; k++) {
+#pragma unroll
+			for (int f = 0; f < FM; f++)
+				*(float4 *)&ra[4 * f] = *(const float4 *)&at[k * LN_LDA + wm + f * LM * 4 + lm * 4];
+#pragma unroll
+			for (int g = 0; g < FN; g++)
+				*(float4 *)&rb[4 * g] = *(const float4 *)&bt[k * 128 + wn + g * LN * 4 + ln * 4];
+#pragma unroll
+			for (int i = 0; i < FM * 4; i++)
+#pragma unroll
+				for (int j = 0; j < FN * 4; j++)
+					acc[i][j] += ra[i] * rb[j];
+		}
+		cur_a += A_STAGE;
+		cur_b += B_STAGE;
+		if (cur_a == LN_STAGES * A_STAGE) {
+			cur_a = 0;
+			cur_b = 0;
+		}
+	}
+	float *c0 = C + (size_t)tm * WT_BM * ldc + tn * 128;
+	if (split > 1) {
+		c0 = W + ((size_t)(blockIdx.x / split) * split + piece) * WT_BM * 128;
+		ldc = 128;
+	}
+#pragma unroll
+	for (int i = 0; i < FM * 4; i++) {
+		int row = wm + (i / 4) * LM * 4 + lm * 4 + i % 4;
+		float *c = c0 + (size_t)row * ldc + wn + ln * 4;
+#pragma unroll
+		for (int g = 0; g < FN; g++)
+			*(float4 *)(c + g * LN * 4) = make_float4(acc[i][4 * g], acc[i][4 * g + 1], acc[i][4 * g + 2],
+								  acc[i][4 * g + 3]);
+	}
+}
+
+/* C's tiles tile0, tile0 + 1, ... = the sum of their split partials in W, in piece order: a warp per tile row. */
+__global__ void __launch_bounds__(32) gemm_split_sum(const float *W, float *C, int ldc, int tiles_m, int tile0,
+						       int split)
+{
+	const int i = blockIdx.x / WT_BM, row = blockIdx.x % WT_BM, bid = tile0 + i, tiles_n = ldc / 128;
+	const int per = LN_GROUP * tiles_n, first = bid / per * LN_GROUP, rows = min(LN_GROUP, tiles_m - first);
+	const int tm = first + (bid % per) % rows, tn = (bid % per) / rows;
+	const float4 *w = (const float4 *)(W + (size_t)i * split * WT_BM * 128 + row * 128) + threadIdx.x;
+	float4 sum = w[0];
+
+	for (int p = 1; p < split; p++) {
+		float4 v = w[(size_t)p * WT_BM * 128 / 4];
+		sum.x += v.x;
+		sum.y += v.y;
+		sum.z += v.z;
+		sum.w += v.w;
+	}
+	((float4 *)(C + ((size_t)tm * WT_BM + row) * ldc + tn * 128))[threadIdx.x] = sum;
+}
+
+/*
+ * ---- v12: v11 with the last partial wave split along K ----
+ * A grid of T tiles runs in waves of R = SMs x resident blocks per SM; when
+ * the last wave holds only T mod R tiles, most SMs idle through it (3001^3:
+ * 576 tiles, R = 264, a third wave of 48 tiles). v12 runs the full waves as
+ * v11, then splits each tile of the last wave into S = R / (T mod R) pieces
+ * along K (at least 4 k-tiles each), which run at once and write partial
+ * tiles to a workspace, and sums the pieces into C in a fixed order. With
+ * T mod R > R / 2 nothing is split (S = 1): v12 is v11.
+ */
+struct lean_plan {
+	int tiles, full, tail, split;
+};
+
+static gm_status lean_plan_for(const struct gemm_state *s, int split_tail, struct lean_plan *p)
+{
+	static int opted, per_sm;
+	const size_t smem = lean_smem();
+
+	if (!opted) {
+		GM_CU(cudaFuncSetAttribute(gemm_lean, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+		GM_CU(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, gemm_lean, 128, smem));
+		opted = 1;
+	}
+	const int resident = per_sm * (s->dev && s->dev->sm_count > 0 ? s->dev->sm_count : 1);
+	p->tiles = (s->Np / 128) * (s->Mp / WT_BM);
+	p->full = p->tiles;
+	p->tail = 0;
+	p->split = 1;
+	const int tail = p->tiles % resident, max_split = s->Kp / WT_BK / 4;
+	if (split_tail && resident > 0 && tail > 0 && resident / tail > 1 && max_split > 1) {
+		p->tail = tail;
+		p->full = p->tiles - tail;
+		p->split = resident / tail < max_split ? resident / tail : max_split;
+	}
+	return GM_OK;
+}
+
+/* Workspace bytes v12 needs for a state's shape (0: no split). */
+static size_t lean_work_bytes(const struct gemm_state *s)
+{
+	struct lean_plan p;
+
+	if (lean_plan_for(s, 1, &p))
+		return 0;
+	return p.split > 1 ? (size_t)p.tail * p.split * WT_BM * 128 * sizeof(float) : 0;
+}
+
+static gm_status lean_launch(const struct gemm_state *s, int split_tail)
+{
+	struct lean_plan p;
+	const int tiles_m = s->Mp / WT_BM;
+
+	gm_status e = lean_plan_for(s, split_tail, &p);
+
+	if (e)
+		return e;
+	if (p.full > 0) {
+		gemm_lean<<<p.full, 128, lean_smem(), gm_stream()>>>(s->A, s->B, s->C, s->Kp, s->Kp, s->Np, s->Np,
+								   tiles_m, 0, 1, NULL);
+		GM_CU_LAUNCH();
+	}
+	if (p.tail > 0) {
+		gemm_lean<<<p.tail * p.split, 128, lean_smem(), gm_stream()>>>(s->A, s->B, s->C, s->Kp, s->Kp, s->Np,
+									      s->Np, tiles_m, p.full, p.split, s->W);
+		GM_CU_LAUNCH();
+		gemm_split_sum<<<p.tail * WT_BM, 32, 0, gm_stream()>>>(s->W, s->C, s->Np, tiles_m, p.full, p.split);
+		GM_CU_LAUNCH();
+	}
+	return GM_OK;
+}
+
 /* Shared memory of a warp-tile kernel with S stages; above 48 KiB it needs the opt-in. */
 static size_t wt_smem(int stages)
 {
@@ -634,6 +854,10 @@ static gm_status gemm_launch(void *state)
 		break;
 	case GEMM_TMA:
 		return tma_launch_kv<2>(s);
+	case GEMM_LEAN:
+		return lean_launch(s, 0);
+	case GEMM_LEAN_SPLIT:
+		return lean_launch(s, 1);
 	case GEMM_CUBLAS:
 	case GEMM_TC_FP16:
 	case GEMM_TC_BF16:
@@ -758,6 +982,7 @@ static void gemm_release(void *state)
 	gm_gpu_free(s->C);
 	gm_gpu_free(s->A16);
 	gm_gpu_free(s->B16);
+	gm_gpu_free(s->W);
 	gm_gpu_free(s->u);
 	gm_gpu_free(s->ua);
 	gm_gpu_free(s->v);
@@ -846,6 +1071,8 @@ static gm_status gemm_prepare(const struct gm_case *c, const struct gm_run_cfg *
 	st = gemm_alloc(s);
 	if (!st && s->mode == GEMM_TMA)
 		st = tma_prepare(s);
+	if (!st && s->mode == GEMM_LEAN_SPLIT && lean_work_bytes(s) > 0)
+		st = gm_gpu_alloc((void **)&s->W, lean_work_bytes(s));
 	if (!st && s->mode >= GEMM_CUBLAS)
 		st = gm_cublas_handle(&s->blas);
 	if (st) {

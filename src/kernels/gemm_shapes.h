@@ -18,6 +18,8 @@ enum gemm_mode {
 	GEMM_WARPTILE16_S3, /* the same with three cp.async stages (dynamic shared memory, 49 KiB) */
 	GEMM_WT_GROUPED,    /* v8 with grouped tile order: blocks running together share A and B panels in L2 */
 	GEMM_TMA,           /* v9 on Hopper: tiles loaded by the tensor memory accelerator (TMA), mbarrier stages */
+	GEMM_LEAN,          /* v9 with lean tile loads: 4 rows x 4 k of A per thread, addresses by immediates */
+	GEMM_LEAN_SPLIT,    /* v11 with the last partial wave split along K (partials summed in a second kernel) */
 	GEMM_CUBLAS,        /* cublasSgemm (reference) */
 	GEMM_TC_FP16,       /* cublasGemmEx, FP16 inputs, FP32 accumulate: the tensor cores (ceiling) */
 	GEMM_TC_BF16,       /* cublasGemmEx, BF16 inputs, FP32 accumulate: the tensor cores (ceiling) */
