@@ -18,12 +18,13 @@
 #define KB 1024LL
 #define MB (1024LL * 1024)
 
-static const long long l1_kb[] = { 16, 32, 64, 96, 128, 160, 192, 208, 224, 240, 256, 288, 320, 384, 512 };
+static const long long l1_kb[] = { 32, 64, 96, 128, 160, 192, 208, 224, 240, 256, 288, 320, 384, 512 };
 static const long long l2_kb[] = { 512, 1024, 1536, 2048, 4096, 8192, 12288, 16384, 20480, 24576, 28672,
 				   32768, 36864, 40960, 45056, 49152, 53248, 57344, 65536, 81920, 131072,
 				   262144 };
 static const long long l2sh_kb[] = { 512, 1536, 4096, 8192, 16384, 20480, 24576, 32768, 40960, 49152, 65536 };
-static const long long l1ver_kb[] = { 128 };
+static const long long l1ver_kb[] = { 128, 192 };
+static const long long l2stag_kb[] = { 1536, 16384 };
 static const long long wr_kb[] = { 1024, 4096, 16384, 24576, 32768, 49152, 65536, 262144 };
 
 #define COUNT(a) ((int)(sizeof(a) / sizeof(a[0])))
@@ -36,7 +37,8 @@ static void size_label(char *buf, size_t n, long long kb)
 		snprintf(buf, n, "%03lldm", kb / 1024);
 }
 
-/* ver: the l1 kernel version (hier_shapes.h); the l1_* series uses HIER_L1_VER, l1v<k>_* the others. */
+/* ver: the l1 kernel version (hier_shapes.h); the l1_* series uses HIER_L1_VER, l1v<k>_* the others;
+ * for l2sh, ver 1 = the staggered cases (l2stag_*). */
 static int add_series(struct gm_case *out, int max, int k, int mode, int ver, const long long *kb, int n)
 {
 	static const char *const prefix[] = { "l1", "l2", "wr", "l2sh" };
@@ -46,33 +48,42 @@ static int add_series(struct gm_case *out, int max, int k, int mode, int ver, co
 		"write, whole-GPU footprint, ordered sweep, 16 B stores",
 		"read, whole-GPU footprint read whole by every SM (data shared by all SMs), ld.global.cg, 16 B loads",
 	};
+	static const char *const what_stagger =
+		"read, whole-GPU footprint read whole by every SM, each SM starting elsewhere in it (shared data, "
+		"no two SMs on a line at once), ld.global.cg, 16 B loads";
 	static const char *const l1what[] = {
-		"", "read, per-SM footprint, ld.global.ca, v1: 16 B loads, index wrapped per load",
-		"read, per-SM footprint, ld.global.ca, v2: 16 B loads, whole passes at immediate offsets",
-		"read, per-SM footprint, ld.global.ca, v3: 8 B loads, whole passes at immediate offsets",
-		"read, per-SM footprint, ld.global.ca, v4: 4 B loads, whole passes at immediate offsets",
-		"read, per-SM footprint, ld.global.nc (read-only path), v5: 16 B loads, whole passes at immediate offsets",
+		"", "read, per-SM footprint, v1: ld.global.ca 16 B, index wrapped per load",
+		"read, per-SM footprint, v2: ld.global.ca 16 B, whole passes, 4 loads a step at immediate offsets",
+		"read, per-SM footprint, v3: ld.global.ca 8 B, whole passes, 4 loads a step at immediate offsets",
+		"read, per-SM footprint, v4: ld.global.ca 4 B, whole passes, 4 loads a step at immediate offsets",
+		"read, per-SM footprint, v5: ld.global.nc 16 B, whole passes, 4 loads a step at immediate offsets",
+		"read, per-SM footprint, v6: ld.global.ca 8 B, whole passes, 8 loads a step at immediate offsets",
+		"read, per-SM footprint, v7: ld.global.nc 4 B, whole passes, 8 loads a step at immediate offsets",
+		"read, per-SM footprint, v8: ld.global.ca 16 B, whole passes, 8 loads a step at immediate offsets",
 	};
 	struct gm_case scratch;
+	const int stagger = mode == HIER_L2_SHARED && ver == 1;
 
 	for (int i = 0; i < n; i++, k++) {
 		struct gm_case *c = gm_case_slot(out, max, k, &scratch);
 		char sz[24], pre[16];
 		int quick = (mode == HIER_L1_READ && ver == HIER_L1_VER && kb[i] == 64) ||
 			    (mode == HIER_L2_READ && kb[i] == 1536) || (mode == HIER_L2_READ && kb[i] == 262144) ||
-			    (mode == HIER_WRITE && kb[i] == 4096) || (mode == HIER_L2_SHARED && kb[i] == 16384);
+			    (mode == HIER_WRITE && kb[i] == 4096) || (mode == HIER_L2_SHARED && !stagger && kb[i] == 16384);
 		size_label(sz, sizeof(sz), kb[i]);
 		if (mode == HIER_L1_READ && ver != HIER_L1_VER)
 			snprintf(pre, sizeof(pre), "l1v%d", ver);
 		else
-			snprintf(pre, sizeof(pre), "%s", prefix[mode]);
+			snprintf(pre, sizeof(pre), "%s", stagger ? "l2stag" : prefix[mode]);
 		gm_case_begin(c, &gm_family_hierarchy, mode == HIER_L1_READ ? ver : -1, GM_KIND_MEASURE, quick,
-			      mode == HIER_L1_READ ? l1what[ver] : what[mode], "%s_%s", pre, sz);
+			      mode == HIER_L1_READ ? l1what[ver] : stagger ? what_stagger : what[mode], "%s_%s", pre, sz);
 		gm_case_measure(c, GM_UNIT_GBS, GM_TIME_EVENTS);
 		gm_case_param_add(c, "mode", mode);
 		gm_case_param_add(c, "footprint", kb[i] * KB);
 		if (mode == HIER_L1_READ)
 			gm_case_param_add(c, "ver", ver);
+		if (stagger)
+			gm_case_param_add(c, "stagger", 1);
 	}
 	return k;
 }
@@ -85,18 +96,38 @@ static int hierarchy_enumerate(struct gm_case *out, int max)
 			k = add_series(out, max, k, HIER_L1_READ, v, l1ver_kb, COUNT(l1ver_kb));
 	k = add_series(out, max, k, HIER_L2_READ, 0, l2_kb, COUNT(l2_kb));
 	k = add_series(out, max, k, HIER_L2_SHARED, 0, l2sh_kb, COUNT(l2sh_kb));
+	k = add_series(out, max, k, HIER_L2_SHARED, 1, l2stag_kb, COUNT(l2stag_kb));
 	return add_series(out, max, k, HIER_WRITE, 0, wr_kb, COUNT(wr_kb));
 }
 
-/* The finished cases of one mode, in footprint order: x = footprint, y = GB/s. */
-static int series(const struct gm_run_result *r, int mode, double *x, double *y, double *mhz)
+/* The median of y[0..n) (n <= 64). */
+static double median(const double *y, int n)
+{
+	double t[64];
+	for (int i = 0; i < n; i++)
+		t[i] = y[i];
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && t[j - 1] > t[j]; j--) {
+			double v = t[j];
+			t[j] = t[j - 1];
+			t[j - 1] = v;
+		}
+	return n ? (n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2) : 0;
+}
+
+/*
+ * The finished cases of one mode, in footprint order: x = footprint, y = GB/s;
+ * l1: of kernel version ver only; l2sh: without the staggered cases. *mhz:
+ * the SM clock noted by the first.
+ */
+static int series(const struct gm_run_result *r, int mode, int ver_want, double *x, double *y, double *mhz)
 {
 	int n = 0;
 
 	*mhz = 0;
 	for (int i = 0; i < r->ncases && n < 64; i++) {
 		const struct gm_case_result *c = &r->cases[i];
-		int64_t m = -1, fp = 0, ver = HIER_L1_VER;
+		int64_t m = -1, fp = 0, ver = HIER_L1_VER, stagger = 0;
 		if (strcmp(c->family, "hierarchy") || c->status != GM_CASE_OK || c->value.median <= 0)
 			continue;
 		for (int p = 0; p < c->nparams; p++) {
@@ -106,8 +137,10 @@ static int series(const struct gm_run_result *r, int mode, double *x, double *y,
 				fp = c->params[p].value;
 			if (!strcmp(c->param_keys[p], "ver"))
 				ver = c->params[p].value;
+			if (!strcmp(c->param_keys[p], "stagger"))
+				stagger = c->params[p].value;
 		}
-		if (m != mode || (mode == HIER_L1_READ && ver != HIER_L1_VER))
+		if (m != mode || (mode == HIER_L1_READ && ver != ver_want) || stagger)
 			continue;
 		x[n] = (double)fp;
 		y[n] = c->value.median;
@@ -119,27 +152,50 @@ static int series(const struct gm_run_result *r, int mode, double *x, double *y,
 	return n;
 }
 
+/*
+ * L1: the l1_* series (version HIER_L1_VER) gives the plateau and the
+ * capacity knee; the read bandwidth is the best plateau median of any kernel
+ * version over its footprints on that plateau (up to the knee), against
+ * 128 B/clk/SM at the clock that version's run measured.
+ */
 static void derive_l1(struct gm_run_result *r)
 {
-	double x[64], y[64], mhz, p0;
+	double x[64], y[64], mhz, p0, cut, best, best_mhz;
 	struct gm_knee kn[GM_MAX_KNEES];
-	int n = series(r, HIER_L1_READ, x, y, &mhz), nk;
+	int n = series(r, HIER_L1_READ, HIER_L1_VER, x, y, &mhz), nk, best_ver = HIER_L1_VER, best_n;
 	char how[160];
 
 	if (n < 3)
 		return;
 	nk = gm_curve_knees(x, y, n, 0.8, kn, GM_MAX_KNEES, &p0);
-	if (mhz <= 0)
-		mhz = gm_run_clock_mhz(r, NULL);
-	snprintf(how, sizeof(how), "median plateau of %d per-SM footprints from %.0f KiB; limit 128 B/clk/SM x %d SMs x %.0f MHz (measured)",
-		 nk ? kn[0].n_above : n, x[0] / 1024, r->dev.sm_count, mhz);
-	gm_derive_add(r, "hierarchy", "hierarchy.l1_read_bw", "L1", "read bandwidth", GM_UNIT_GBS, p0,
-		      mhz > 0 ? 128.0 * r->dev.sm_count * mhz * 1e6 / 1e9 : 0,
+	cut = nk ? kn[0].x_last : x[n - 1];
+	best = p0;
+	best_mhz = mhz;
+	best_n = nk ? kn[0].n_above : n;
+	for (int v = 1; v <= HIER_L1_VERS; v++) {
+		double vx[64], vy[64], vm, med;
+		int k = 0, vn = v == HIER_L1_VER ? 0 : series(r, HIER_L1_READ, v, vx, vy, &vm);
+		for (int i = 0; i < vn; i++)
+			if (vx[i] <= cut)
+				vy[k++] = vy[i];
+		if (k && (med = median(vy, k)) > best) {
+			best = med;
+			best_ver = v;
+			best_mhz = vm;
+			best_n = k;
+		}
+	}
+	if (best_mhz <= 0)
+		best_mhz = gm_run_clock_mhz(r, NULL);
+	snprintf(how, sizeof(how), "kernel v%d (hier_shapes.h), median of %d per-SM footprints up to %.0f KiB; limit 128 B/clk/SM x %d SMs x %.0f MHz (measured)",
+		 best_ver, best_n, cut / 1024, r->dev.sm_count, best_mhz);
+	gm_derive_add(r, "hierarchy", "hierarchy.l1_read_bw", "L1", "read bandwidth", GM_UNIT_GBS, best,
+		      best_mhz > 0 ? 128.0 * r->dev.sm_count * best_mhz * 1e6 / 1e9 : 0,
 		      "128 B/clk/SM at the measured clock", how);
 	if (!nk)
 		return;
-	snprintf(how, sizeof(how), "knee of per-SM read bandwidth: %.0f GB/s -> %.0f GB/s between %.0f and %.0f KiB (frac 0.8)",
-		 kn[0].above, kn[0].below, kn[0].x_last / 1024, kn[0].x_first / 1024);
+	snprintf(how, sizeof(how), "knee of per-SM read bandwidth (v%d): %.0f GB/s -> %.0f GB/s between %.0f and %.0f KiB (frac 0.8)",
+		 HIER_L1_VER, kn[0].above, kn[0].below, kn[0].x_last / 1024, kn[0].x_first / 1024);
 	gm_derive_add(r, "hierarchy", "hierarchy.l1_capacity", "L1", "capacity per SM", GM_UNIT_BYTES, kn[0].x,
 		      r->dev.cc_major == 9 ? 256.0 * 1024 : 0,
 		      r->dev.cc_major == 9 ? "unified L1+smem per SM, max-L1 carve-out" : "", how);
@@ -149,7 +205,7 @@ static void derive_l2(struct gm_run_result *r)
 {
 	double x[64], y[64], mhz, p0;
 	struct gm_knee kn[GM_MAX_KNEES];
-	int n = series(r, HIER_L2_READ, x, y, &mhz), nk;
+	int n = series(r, HIER_L2_READ, 0, x, y, &mhz), nk;
 	char how[160];
 
 	if (n < 3)
@@ -194,7 +250,7 @@ static void derive_l2_shared(struct gm_run_result *r)
 {
 	double x[64], y[64], mhz, p0;
 	struct gm_knee kn[GM_MAX_KNEES];
-	int n = series(r, HIER_L2_SHARED, x, y, &mhz), nk, m;
+	int n = series(r, HIER_L2_SHARED, 0, x, y, &mhz), nk, m;
 	char how[160];
 
 	if (n < 3)
@@ -217,7 +273,7 @@ static void derive_write(struct gm_run_result *r)
 {
 	double x[64], y[64], mhz, p0;
 	struct gm_knee kn[GM_MAX_KNEES];
-	int n = series(r, HIER_WRITE, x, y, &mhz), nk;
+	int n = series(r, HIER_WRITE, 0, x, y, &mhz), nk;
 	char how[160];
 
 	if (n < 3)

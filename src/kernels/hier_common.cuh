@@ -87,6 +87,20 @@ static __device__ __forceinline__ uint4 hier_ld_nc(const uint4 *p)
 	return v;
 }
 
+static __device__ __forceinline__ uint2 hier_ld_nc(const uint2 *p)
+{
+	uint2 v;
+	asm volatile("ld.global.nc.v2.u32 {%0,%1}, [%2];" : "=r"(v.x), "=r"(v.y) : "l"(p));
+	return v;
+}
+
+static __device__ __forceinline__ uint32_t hier_ld_nc(const uint32_t *p)
+{
+	uint32_t v;
+	asm volatile("ld.global.nc.u32 %0, [%1];" : "=r"(v) : "l"(p));
+	return v;
+}
+
 /* The words of a loaded vector folded into one sum (mod 2^32). */
 static __device__ __forceinline__ uint32_t hier_fold(uint4 v)
 {

@@ -11,10 +11,11 @@
 #define HIER_WRITE 2     /* whole-GPU footprint, st.global (write-back hint; L1 is write-through) */
 #define HIER_L2_SHARED 3 /* whole-GPU footprint read whole by every block (one per SM): data shared by all SMs, ld.global.cg */
 /* l1 kernel versions (case parameter "ver"): 1 = 16 B loads, slot index wrapped per load;
- * 2, 3, 4 = whole passes, pointer walk with immediate offsets, 16 / 8 / 4 B loads (ld.global.ca);
- * 5 = as 2 with ld.global.nc (the read-only path). */
-#define HIER_L1_VERS 5
-#define HIER_L1_VER 2    /* the version the l1_* series and the spec sheet use */
+ * 2-8 = whole passes, pointer walk with immediate offsets: 2, 3, 4 = 16 / 8 / 4 B ld.global.ca,
+ * 4 loads a step; 5 = 16 B ld.global.nc; 6 = 8 B ld.global.ca, 8 a step; 7 = 4 B ld.global.nc,
+ * 8 a step (the shape of gpu-benches' gpu-cache); 8 = 16 B ld.global.ca, 8 a step. */
+#define HIER_L1_VERS 8
+#define HIER_L1_VER 3    /* the version of the l1_* series (the capacity knee) */
 #define HIER_BLOCK 1024  /* threads per block */
 #define HIER_ILP 4       /* independent 16 B loads in flight per thread (l2/wr: 16 KiB chunks per block) */
 #define HIER_SUM_GROUPS 128 /* l2: counters = groups x 32 warps, block B adds into group B mod this */

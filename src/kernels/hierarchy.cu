@@ -8,17 +8,20 @@
  *         Version 1 (hier_kernel): 16 B loads, thread t reads slots
  *         (t + 1024 k) mod n, the index wrapped after every load (a compare,
  *         a select and an address computation per load).
- *         Versions 2-4 (hier_pass): whole passes; thread t walks a pointer
- *         over slots t, t + 1024, ... of the buffer, 4 loads per step at
- *         immediate offsets (one pointer add and one compare per 4 loads),
- *         16 / 8 / 4 B loads. Either way a block reads a known multiset of
- *         words; the per-thread sums are checked against its closed form on
- *         the CPU. Thread 0 of block 0 records clock64 and %globaltimer at
- *         its start and end: the SM clock under this load, a note.
+ *         Versions 2-8 (hier_pass): whole passes; thread t walks a pointer
+ *         over slots t, t + 1024, ... of the buffer, 4 or 8 loads a step at
+ *         immediate offsets (one pointer add, compare and select per step),
+ *         16 / 8 / 4 B loads, ld.ca or ld.nc (hier_shapes.h lists them).
+ *         Either way a block reads a known multiset of words; the per-thread
+ *         sums are checked against its closed form on the CPU. Thread 0 of
+ *         block 0 records clock64 and %globaltimer at its start and end: the
+ *         SM clock under this load, a note.
  *   l2sh_* (hier_pass, shared): every block (one per SM) reads the WHOLE
  *         footprint, the same buffer, in the same order, with ld.global.cg:
- *         data shared by all SMs (the shape of gpu-benches' gpu-cache and
- *         gpu-l2-cache). Checked like l1.
+ *         data shared by all SMs, read in lockstep (the shape of gpu-benches'
+ *         gpu-cache and gpu-l2-cache, without their drift). l2stag_*: the
+ *         same with block b starting b/grid of the way into the buffer, so no
+ *         two SMs ask for a line at the same moment. Checked like l1.
  *   l2_*  whole-GPU footprint, an ordered sweep: many short blocks (1024
  *         threads) each read HIER_ILP consecutive 16 KiB chunks, block B
  *         chunks (B*HIER_ILP + u) mod nch, with ld.global.cg (L1 bypassed).
@@ -38,7 +41,7 @@
 #include "kernels/kernels.h"
 
 struct hier_state {
-	int mode, ver;
+	int mode, ver, stagger;
 	int width;               /* bytes per load */
 	long long passes;        /* hier_pass: whole passes over the footprint per launch */
 	size_t footprint;        /* bytes per team */
@@ -92,34 +95,36 @@ hier_kernel(uint4 *buf, uint32_t n, long long loads, uint32_t seed, uint32_t *su
 
 
 /*
- * l1 versions 2-5 and l2sh: whole passes over n slots of V (n a multiple of
- * the block size). Block b reads the buffer at buf + b * team (team = n: its
- * own; team = 0: the one all blocks share). Thread t reads slots
- * t + HIER_BLOCK k, k < n / HIER_BLOCK, 4 at a time at immediate offsets from
- * one pointer, then the rest one by one. HINT: 0 ld.ca, 1 ld.cg, 2 ld.nc.
+ * l1 versions 2-8 and l2sh/l2stag: whole passes over n slots of V (n a
+ * multiple of the block size; m = n / HIER_BLOCK loads per thread a pass).
+ * Block b reads the buffer at buf + b * team (team = n: its own; team = 0:
+ * the one all blocks share). Thread t reads slots t + HIER_BLOCK k, U loads a
+ * step at immediate offsets from one pointer. When U divides m the passes
+ * run as one flat loop whose pointer wraps to the start at a step boundary
+ * (one compare and select per U loads); else pass by pass with the last
+ * m mod U loads one by one. stagger: block b starts (b * m / U / grid) steps
+ * into the pass (flat loop only), so blocks sharing a buffer do not read the
+ * same line at the same moment. HINT: 0 ld.ca, 1 ld.cg, 2 ld.nc.
  */
 template <int HINT, typename V>
 static __device__ __forceinline__ V hier_ld(const V *p)
 {
 	if (HINT == 1)
 		return hier_ld_cg(p);
+	if (HINT == 2)
+		return hier_ld_nc(p);
 	return hier_ld_ca(p);
 }
 
-template <>
-__device__ __forceinline__ uint4 hier_ld<2, uint4>(const uint4 *p)
-{
-	return hier_ld_nc(p);
-}
-
-template <int HINT, typename V>
-__global__ void __launch_bounds__(HIER_BLOCK, 2)
-hier_pass(const V *buf, uint32_t n, uint32_t team, long long passes, uint32_t *sums, unsigned *sms,
+template <int HINT, typename V, int U>
+__global__ void __launch_bounds__(HIER_BLOCK, 1)
+hier_pass(const V *buf, uint32_t n, uint32_t team, long long passes, int stagger, uint32_t *sums, unsigned *sms,
 	  struct hier_clock *clk)
 {
 	const V *p = buf + (size_t)blockIdx.x * team + threadIdx.x;
 	const V *end = p + n;
-	uint32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+	const uint32_t m = n / HIER_BLOCK;
+	uint32_t a[4] = { 0, 0, 0, 0 };
 	const bool timer = blockIdx.x == 0 && threadIdx.x == 0;
 
 	if (timer) {
@@ -128,26 +133,71 @@ hier_pass(const V *buf, uint32_t n, uint32_t team, long long passes, uint32_t *s
 	}
 	if (threadIdx.x == 0)
 		sms[blockIdx.x] = hier_smid();
-	for (long long k = 0; k < passes; k++) {
+	if (m % U == 0) {
 		const V *q = p;
-		for (; q + 3 * HIER_BLOCK < end; q += 4 * HIER_BLOCK) {
-			V v0 = hier_ld<HINT>(q), v1 = hier_ld<HINT>(q + HIER_BLOCK), v2 = hier_ld<HINT>(q + 2 * HIER_BLOCK),
-			  v3 = hier_ld<HINT>(q + 3 * HIER_BLOCK);
-			a0 += hier_fold(v0);
-			a1 += hier_fold(v1);
-			a2 += hier_fold(v2);
-			a3 += hier_fold(v3);
+		const uint32_t steps = (uint32_t)(passes * (m / U));
+		if (stagger)
+			q += (size_t)((unsigned long long)blockIdx.x * (m / U) / gridDim.x) * U * HIER_BLOCK;
+		for (uint32_t j = 0; j < steps; j++) {
+			V v[U];
+#pragma unroll
+			for (int u = 0; u < U; u++)
+				v[u] = hier_ld<HINT>(q + u * HIER_BLOCK);
+#pragma unroll
+			for (int u = 0; u < U; u++)
+				a[u & 3] += hier_fold(v[u]);
+			q += U * HIER_BLOCK;
+			q = q == end ? p : q;
 		}
-		for (; q < end; q += HIER_BLOCK)
-			a0 += hier_fold(hier_ld<HINT>(q));
+	} else {
+		for (long long k = 0; k < passes; k++) {
+			const V *q = p;
+			for (; q + (U - 1) * HIER_BLOCK < end; q += U * HIER_BLOCK) {
+				V v[U];
+#pragma unroll
+				for (int u = 0; u < U; u++)
+					v[u] = hier_ld<HINT>(q + u * HIER_BLOCK);
+#pragma unroll
+				for (int u = 0; u < U; u++)
+					a[u & 3] += hier_fold(v[u]);
+			}
+			for (; q < end; q += HIER_BLOCK)
+				a[0] += hier_fold(hier_ld<HINT>(q));
+		}
 	}
-	sums[blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x] = a0 + a1 + a2 + a3;
+	sums[blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x] = a[0] + a[1] + a[2] + a[3];
 	if (timer) {
 		clk->c1 = hier_clock64();
 		clk->t1 = hier_globaltimer();
 	}
 }
 
+template <int HINT, typename V, int U>
+static void pass_launch(const struct hier_state *s, uint32_t team, int stagger)
+{
+	hier_pass<HINT, V, U><<<s->grid, HIER_BLOCK, 0, gm_stream()>>>((const V *)s->buf, s->n, team, s->passes, stagger,
+									  s->sums, s->sms, s->clk);
+}
+
+/* l1 versions: 2-4 ld.ca 16/8/4 B, 4 a step; 5 ld.nc 16 B; 6 ld.ca 8 B, 8 a step; 7 ld.nc 4 B, 8 a step; 8 ld.ca 16 B, 8 a step */
+static const void *hier_l1_func(int ver)
+{
+	switch (ver) {
+	case 2: return (const void *)hier_pass<0, uint4, 4>;
+	case 3: return (const void *)hier_pass<0, uint2, 4>;
+	case 4: return (const void *)hier_pass<0, uint32_t, 4>;
+	case 5: return (const void *)hier_pass<2, uint4, 4>;
+	case 6: return (const void *)hier_pass<0, uint2, 8>;
+	case 7: return (const void *)hier_pass<2, uint32_t, 8>;
+	case 8: return (const void *)hier_pass<0, uint4, 8>;
+	default: return (const void *)hier_kernel<HIER_L1_READ>;
+	}
+}
+
+static int hier_l1_width(int ver)
+{
+	return ver == 3 || ver == 6 ? 8 : ver == 4 || ver == 7 ? 4 : 16;
+}
 
 /* l2/wr: block B handles chunks (B*HIER_ILP + u) mod nch, u < HIER_ILP (nch >= HIER_ILP). */
 template <int MODE>
@@ -185,22 +235,21 @@ static gm_status hier_launch(void *state)
 
 	switch (s->mode) {
 	case HIER_L2_SHARED:
-		hier_pass<1, uint4><<<s->grid, HIER_BLOCK, 0, gm_stream()>>>(s->buf, s->n, 0, s->passes, s->sums, s->sms,
-									  s->clk);
+		pass_launch<1, uint4, 4>(s, 0, s->stagger);
 		break;
 	case HIER_L1_READ:
-		if (s->ver == 3)
-			hier_pass<0, uint2><<<s->grid, HIER_BLOCK, 0, gm_stream()>>>((const uint2 *)s->buf, s->n, s->n,
-										 s->passes, s->sums, s->sms, s->clk);
-		else if (s->ver == 4)
-			hier_pass<0, uint32_t><<<s->grid, HIER_BLOCK, 0, gm_stream()>>>(
-				(const uint32_t *)s->buf, s->n, s->n, s->passes, s->sums, s->sms, s->clk);
-		else if (s->ver == 2 || s->ver == 5)
-			(s->ver == 2 ? hier_pass<0, uint4> : hier_pass<2, uint4>)<<<s->grid, HIER_BLOCK, 0, gm_stream()>>>(
-				s->buf, s->n, s->n, s->passes, s->sums, s->sms, s->clk);
-		else
+		switch (s->ver) {
+		case 2: pass_launch<0, uint4, 4>(s, s->n, 0); break;
+		case 3: pass_launch<0, uint2, 4>(s, s->n, 0); break;
+		case 4: pass_launch<0, uint32_t, 4>(s, s->n, 0); break;
+		case 5: pass_launch<2, uint4, 4>(s, s->n, 0); break;
+		case 6: pass_launch<0, uint2, 8>(s, s->n, 0); break;
+		case 7: pass_launch<2, uint32_t, 8>(s, s->n, 0); break;
+		case 8: pass_launch<0, uint4, 8>(s, s->n, 0); break;
+		default:
 			hier_kernel<HIER_L1_READ><<<s->grid, HIER_BLOCK, 0, gm_stream()>>>(s->buf, s->n, s->loads, s->seed,
-										   s->sums, s->sms, s->clk);
+											   s->sums, s->sms, s->clk);
+		}
 		break;
 	case HIER_L2_READ:
 		hier_sweep<HIER_L2_READ><<<s->grid, HIER_BLOCK, 0, gm_stream()>>>(s->buf, s->n / HIER_BLOCK, s->seed,
@@ -212,20 +261,6 @@ static gm_status hier_launch(void *state)
 	}
 	GM_CU_LAUNCH();
 	return GM_OK;
-}
-
-/* The kernel an l1 case launches (the carve-out preference is set on it). */
-static const void *hier_l1_func(int ver)
-{
-	if (ver == 2)
-		return (const void *)hier_pass<0, uint4>;
-	if (ver == 3)
-		return (const void *)hier_pass<0, uint2>;
-	if (ver == 4)
-		return (const void *)hier_pass<0, uint32_t>;
-	if (ver == 5)
-		return (const void *)hier_pass<2, uint4>;
-	return (const void *)hier_kernel<HIER_L1_READ>;
 }
 
 static void hier_release(void *state)
@@ -272,7 +307,8 @@ static gm_status hier_prepare(const struct gm_case *c, const struct gm_run_cfg *
 		return gm_fail(GM_ERR_INVALID_ARG, "mode %d, version %d: modes 0-3, l1 versions 1-%d", s->mode, s->ver,
 			       HIER_L1_VERS);
 	pass_kernel = s->mode == HIER_L2_SHARED || (s->mode == HIER_L1_READ && s->ver >= 2);
-	s->width = s->mode == HIER_L1_READ && s->ver == 3 ? 8 : s->mode == HIER_L1_READ && s->ver == 4 ? 4 : 16;
+	s->width = s->mode == HIER_L1_READ ? hier_l1_width(s->ver) : 16;
+	s->stagger = (int)gm_case_param(c, "stagger", 0);
 	if (s->footprint < 16 * 1024 || s->footprint % 16 || s->footprint / 16 > UINT32_MAX / 8)
 		return gm_fail(GM_ERR_INVALID_ARG, "footprint %zu B: must be a multiple of 16 B from 16 KiB to 32 GiB",
 			       s->footprint);
@@ -289,8 +325,11 @@ static gm_status hier_prepare(const struct gm_case *c, const struct gm_run_cfg *
 		total = s->mode == HIER_L1_READ ? s->footprint * s->grid : s->footprint;
 		sums_bytes = threads * 4;
 		if (pass_kernel) {
-			/* about a millisecond per launch at L1 (32 GB) or L2 (8 GB) bandwidth, whole passes */
-			s->passes = hier_passes(s->mode == HIER_L1_READ ? 32e9 : 8e9, s->grid, s->footprint);
+			/* about 2 ms per launch at L1 (64 GB) or 0.5-1 ms at L2 (8 GB) bandwidth, whole passes */
+			s->passes = hier_passes(s->mode == HIER_L1_READ ? 64e9 : 8e9, s->grid, s->footprint);
+			if (s->stagger && s->n / HIER_BLOCK % 4)
+				return gm_fail(GM_ERR_INVALID_ARG, "footprint %zu B: staggered blocks need a multiple of %d KiB",
+					       s->footprint, 4 * HIER_BLOCK * 16 / 1024);
 			t->bytes_useful = (double)s->grid * (double)s->passes * (double)s->footprint;
 		} else {
 			s->loads = (long long)(16e9 / (16.0 * threads));
