@@ -18,6 +18,7 @@
 static const char *const mode_label[GEMM_NMODES] = {
 	"v0_naive", "v1_smem32", "v2_block1d", "v3_block2d", "v4_vec", "v5_dbuf", "v6_warptile", "v7_warptile8x16", "v8_warptile8x16_s3",
 	"v9_grouped", "v10_tma", "v11_lean", "v12_splittail",
+	"v13_lean_rows", "v14_splittail_rows",
 	"ref_cublas",
 	"tc_fp16_cublas", "tc_bf16_cublas",
 };
@@ -35,19 +36,22 @@ static const char *const mode_desc[GEMM_NMODES] = {
 	"SGEMM, as v9 with tiles loaded by Hopper's TMA into mbarrier stages (sm_90)",
 	"SGEMM, as v9 with lean tile loads (4 rows x 4 k of A per thread, immediate offsets)",
 	"SGEMM, as v11 with the last partial wave split along K",
+	"SGEMM, as v11 with v9's rows per thread (a half-warp copies 64 contiguous bytes of a row of A)",
+	"SGEMM, as v13 with the last partial wave split along K",
 	"cublasSgemm (reference)",
 	"cublasGemmEx FP16 in, FP32 accumulate: tensor-core ceiling (not an FP32 GEMM)",
 	"cublasGemmEx BF16 in, FP32 accumulate: tensor-core ceiling (not an FP32 GEMM)",
 };
 
 /* Block tile rows and columns of each version (0: none), for the modelled traffic. */
-static const int mode_tile_m[GEMM_NMODES] = { 0, 32, 64, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 0, 0, 0 };
-static const int mode_tile_n[GEMM_NMODES] = { 0, 32, 64, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 0, 0, 0 };
+static const int mode_tile_m[GEMM_NMODES] = { 0, 32, 64, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 0, 0, 0 };
+static const int mode_tile_n[GEMM_NMODES] = { 0, 32, 64, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 0, 0, 0 };
 
 /* Every version of the ladder, and the ladder's warp-tile versions; with the cuBLAS reference. */
 #define LADDER ((1u << GEMM_CUBLAS) - 1u)
 #define WARPTILES ((1u << GEMM_WARPTILE) | (1u << GEMM_WARPTILE16) | (1u << GEMM_WARPTILE16_S3) | \
-		   (1u << GEMM_WT_GROUPED) | (1u << GEMM_TMA) | (1u << GEMM_LEAN) | (1u << GEMM_LEAN_SPLIT))
+		   (1u << GEMM_WT_GROUPED) | (1u << GEMM_TMA) | (1u << GEMM_LEAN) | (1u << GEMM_LEAN_SPLIT) | \
+		   (1u << GEMM_LEAN_ROWS) | (1u << GEMM_LEAN_ROWS_SPLIT))
 #define REF (1u << GEMM_CUBLAS)
 
 enum { TIER_DEFAULT = 0, TIER_QUICK = 1, TIER_FULL = 2 };

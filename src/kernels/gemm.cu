@@ -385,13 +385,18 @@ __global__ void __launch_bounds__(NT, MINB) gemm_warptile(const float *A, const 
  * counters. Same blocks (128 threads, 2 x 2 warps of 64 x 64, 8 x 16 per
  * thread), three stages, grouped order.
  */
-#define LN_LDA (WT_BM + 8)
 #define LN_STAGES 3
 #define LN_GROUP 8
 
-static size_t lean_smem(void)
+/* Row stride of the transposed A tile: 136 for the 4 x 4 copies (conflict-free), v9's 132 for v9's rows. */
+static __host__ __device__ constexpr int lean_lda(int rows16)
 {
-	return (size_t)LN_STAGES * WT_BK * (LN_LDA + 128) * sizeof(float);
+	return rows16 ? WT_BM + 4 : WT_BM + 8;
+}
+
+static size_t lean_smem(int rows16)
+{
+	return (size_t)LN_STAGES * WT_BK * (lean_lda(rows16) + 128) * sizeof(float);
 }
 
 /*
@@ -400,10 +405,11 @@ static size_t lean_smem(void)
  * piece p of tile tile0 + i writes its 128 x 128 partial sums to
  * W + (i split + p) 128 x 128 instead of C.
  */
+template <int ROWS16>
 __global__ void __launch_bounds__(128, 2) gemm_lean(const float *A, const float *B, float *C, int Kp, int lda,
 						     int ldb, int ldc, int tiles_m, int tile0, int split, float *W)
 {
-	constexpr int WM = 64, WN = 64, LN = 4, LM = 8, FM = 2, FN = 4;
+	constexpr int WM = 64, WN = 64, LN = 4, LM = 8, FM = 2, FN = 4, LN_LDA = lean_lda(ROWS16);
 	constexpr int A_STAGE = WT_BK * LN_LDA, B_STAGE = WT_BK * 128;
 	extern __shared__ __align__(16) float smem[];
 	float *As0 = smem, *Bs0 = smem + LN_STAGES * A_STAGE;
@@ -413,20 +419,32 @@ __global__ void __launch_bounds__(128, 2) gemm_lean(const float *A, const float 
 	const int kt0 = piece * nkt / split, nk = (piece + 1) * nkt / split - kt0;
 	const int per = LN_GROUP * tiles_n, first = bid / per * LN_GROUP, rows = min(LN_GROUP, tiles_m - first);
 	const int tm = first + (bid % per) % rows, tn = (bid % per) / rows;
-	/* this thread's copies: A rows ar + 32 s, k = kg + 4 j; B rows t/32 + 4 i, float4 column t%32 */
-	const int ar = warp * 8 + lane % 8, kg = lane / 8;
+	/*
+	 * this thread's copies of A: v11, rows ar + 32 s, k = kg + 4 j; v13 (ROWS16), v9's rows t/16 + 8 i
+	 * at k = t%16 (a half-warp reads 64 contiguous bytes of a row); B: rows t/32 + 4 i, float4 column t%32
+	 */
+	const int ar = ROWS16 ? t / 16 : warp * 8 + lane % 8, kg = ROWS16 ? t % 16 : lane / 8;
 	const float *pa = A + ((size_t)tm * WT_BM + ar) * lda + kg + kt0 * WT_BK;
 	const float *pb = B + (size_t)(kt0 * WT_BK + t / 32) * ldb + tn * 128 + (t % 32) * 4;
-	const size_t a32 = (size_t)32 * lda, b4 = (size_t)4 * ldb, b16 = (size_t)WT_BK * ldb;
+	const size_t a32 = (size_t)32 * lda, a8 = (size_t)8 * lda, b4 = (size_t)4 * ldb, b16 = (size_t)WT_BK * ldb;
 	float *sa = As0 + kg * LN_LDA + ar, *sb = Bs0 + (t / 32) * 128 + (t % 32) * 4;
 	float acc[FM * 4][FN * 4] = { { 0 } }, ra[FM * 4], rb[FN * 4];
 	auto load = [&](int soff_a, int soff_b) {
+		if (ROWS16) {
+			const float *g = pa;
 #pragma unroll
-		for (int s4 = 0; s4 < 4; s4++) {
-			const float *g = pa + s4 * a32;
+			for (int i = 0; i < 16; i++) {
+				cp_async4(sa + soff_a + 8 * i, g);
+				g += a8;
+			}
+		} else {
 #pragma unroll
-			for (int j = 0; j < 4; j++)
-				cp_async4(sa + soff_a + 4 * j * LN_LDA + 32 * s4, g + 4 * j);
+			for (int s4 = 0; s4 < 4; s4++) {
+				const float *g = pa + s4 * a32;
+#pragma unroll
+				for (int j = 0; j < 4; j++)
+					cp_async4(sa + soff_a + 4 * j * LN_LDA + 32 * s4, g + 4 * j);
+			}
 		}
 #pragma unroll
 		for (int i = 0; i < 4; i++)
@@ -531,14 +549,14 @@ struct lean_plan {
 	int tiles, full, tail, split;
 };
 
-static gm_status lean_plan_for(const struct gemm_state *s, int split_tail, struct lean_plan *p)
+template <int ROWS16> static gm_status lean_plan_for(const struct gemm_state *s, int split_tail, struct lean_plan *p)
 {
 	static int opted, per_sm;
-	const size_t smem = lean_smem();
+	const size_t smem = lean_smem(ROWS16);
 
 	if (!opted) {
-		GM_CU(cudaFuncSetAttribute(gemm_lean, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-		GM_CU(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, gemm_lean, 128, smem));
+		GM_CU(cudaFuncSetAttribute(gemm_lean<ROWS16>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+		GM_CU(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, gemm_lean<ROWS16>, 128, smem));
 		opted = 1;
 	}
 	const int resident = per_sm * (s->dev && s->dev->sm_count > 0 ? s->dev->sm_count : 1);
@@ -555,33 +573,33 @@ static gm_status lean_plan_for(const struct gemm_state *s, int split_tail, struc
 	return GM_OK;
 }
 
-/* Workspace bytes v12 needs for a state's shape (0: no split). */
-static size_t lean_work_bytes(const struct gemm_state *s)
+/* Workspace bytes v12 or v14 needs for a state's shape (0: no split). */
+template <int ROWS16> static size_t lean_work_bytes(const struct gemm_state *s)
 {
 	struct lean_plan p;
 
-	if (lean_plan_for(s, 1, &p))
+	if (lean_plan_for<ROWS16>(s, 1, &p))
 		return 0;
 	return p.split > 1 ? (size_t)p.tail * p.split * WT_BM * 128 * sizeof(float) : 0;
 }
 
-static gm_status lean_launch(const struct gemm_state *s, int split_tail)
+template <int ROWS16> static gm_status lean_launch(const struct gemm_state *s, int split_tail)
 {
 	struct lean_plan p;
 	const int tiles_m = s->Mp / WT_BM;
-
-	gm_status e = lean_plan_for(s, split_tail, &p);
+	const size_t smem = lean_smem(ROWS16);
+	gm_status e = lean_plan_for<ROWS16>(s, split_tail, &p);
 
 	if (e)
 		return e;
 	if (p.full > 0) {
-		gemm_lean<<<p.full, 128, lean_smem(), gm_stream()>>>(s->A, s->B, s->C, s->Kp, s->Kp, s->Np, s->Np,
-								   tiles_m, 0, 1, NULL);
+		gemm_lean<ROWS16><<<p.full, 128, smem, gm_stream()>>>(s->A, s->B, s->C, s->Kp, s->Kp, s->Np, s->Np,
+								      tiles_m, 0, 1, NULL);
 		GM_CU_LAUNCH();
 	}
 	if (p.tail > 0) {
-		gemm_lean<<<p.tail * p.split, 128, lean_smem(), gm_stream()>>>(s->A, s->B, s->C, s->Kp, s->Kp, s->Np,
-									      s->Np, tiles_m, p.full, p.split, s->W);
+		gemm_lean<ROWS16><<<p.tail * p.split, 128, smem, gm_stream()>>>(s->A, s->B, s->C, s->Kp, s->Kp, s->Np,
+										s->Np, tiles_m, p.full, p.split, s->W);
 		GM_CU_LAUNCH();
 		gemm_split_sum<<<p.tail * WT_BM, 32, 0, gm_stream()>>>(s->W, s->C, s->Np, tiles_m, p.full, p.split);
 		GM_CU_LAUNCH();
@@ -855,9 +873,13 @@ static gm_status gemm_launch(void *state)
 	case GEMM_TMA:
 		return tma_launch_kv<2>(s);
 	case GEMM_LEAN:
-		return lean_launch(s, 0);
+		return lean_launch<0>(s, 0);
 	case GEMM_LEAN_SPLIT:
-		return lean_launch(s, 1);
+		return lean_launch<0>(s, 1);
+	case GEMM_LEAN_ROWS:
+		return lean_launch<1>(s, 0);
+	case GEMM_LEAN_ROWS_SPLIT:
+		return lean_launch<1>(s, 1);
 	case GEMM_CUBLAS:
 	case GEMM_TC_FP16:
 	case GEMM_TC_BF16:
@@ -1071,8 +1093,10 @@ static gm_status gemm_prepare(const struct gm_case *c, const struct gm_run_cfg *
 	st = gemm_alloc(s);
 	if (!st && s->mode == GEMM_TMA)
 		st = tma_prepare(s);
-	if (!st && s->mode == GEMM_LEAN_SPLIT && lean_work_bytes(s) > 0)
-		st = gm_gpu_alloc((void **)&s->W, lean_work_bytes(s));
+	if (!st && s->mode == GEMM_LEAN_SPLIT && lean_work_bytes<0>(s) > 0)
+		st = gm_gpu_alloc((void **)&s->W, lean_work_bytes<0>(s));
+	if (!st && s->mode == GEMM_LEAN_ROWS_SPLIT && lean_work_bytes<1>(s) > 0)
+		st = gm_gpu_alloc((void **)&s->W, lean_work_bytes<1>(s));
 	if (!st && s->mode >= GEMM_CUBLAS)
 		st = gm_cublas_handle(&s->blas);
 	if (st) {

@@ -20,6 +20,8 @@ enum gemm_mode {
 	GEMM_TMA,           /* v9 on Hopper: tiles loaded by the tensor memory accelerator (TMA), mbarrier stages */
 	GEMM_LEAN,          /* v9 with lean tile loads: 4 rows x 4 k of A per thread, addresses by immediates */
 	GEMM_LEAN_SPLIT,    /* v11 with the last partial wave split along K (partials summed in a second kernel) */
+	GEMM_LEAN_ROWS,     /* v9's rows per thread (a half-warp reads 64 B of a row), v11's addressing by immediates */
+	GEMM_LEAN_ROWS_SPLIT, /* v13 with the last partial wave split along K, as v12 */
 	GEMM_CUBLAS,        /* cublasSgemm (reference) */
 	GEMM_TC_FP16,       /* cublasGemmEx, FP16 inputs, FP32 accumulate: the tensor cores (ceiling) */
 	GEMM_TC_BF16,       /* cublasGemmEx, BF16 inputs, FP32 accumulate: the tensor cores (ceiling) */
