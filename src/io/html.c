@@ -75,8 +75,9 @@ static double case_flops(const struct gm_case_result *c)
 /*
  * The roofline's place of a case: "tflops" (flops / median time),
  * "ai_dram" (flops per DRAM byte: counted where counters ran, else the
- * launch model's predicted bytes, else the useful bytes) and "ai_l2" (flops
- * per L2 byte, counters only). "intensity" (flops / useful bytes) as before.
+ * useful bytes, the traffic the work cannot avoid; not the launch model's
+ * prediction, which may itself be wrong) and "ai_l2" (flops per L2 byte,
+ * counters only). "intensity" (flops / useful bytes) as before.
  */
 static void roofline_fields(json_t *o, const struct gm_case_result *c)
 {
@@ -87,8 +88,6 @@ static void roofline_fields(json_t *o, const struct gm_case_result *c)
 		return;
 	if (k->state == GM_COUNTERS_OK && k->dram_read_bytes + k->dram_write_bytes > 0)
 		dram = k->dram_read_bytes + k->dram_write_bytes;
-	else if (c->launch_gbs > 0 && c->launch_dram_read + c->launch_dram_write > 0)
-		dram = c->launch_dram_read + c->launch_dram_write;
 	json_object_set_new(o, "intensity", json_real(flops / c->traffic.bytes_useful));
 	json_object_set_new(o, "tflops", json_real(flops / (c->ms.median * 1e-3) / 1e12));
 	json_object_set_new(o, "ai_dram", json_real(flops / dram));

@@ -449,6 +449,7 @@
     o.scales.y.title.text = 'TFLOP/s (log scale)';
     o.scales.x.min = xlo; o.scales.x.max = xhi;
     o.scales.y.min = Math.max(ylo, top / 1e5);
+    o.scales.y.max = top * 1.6;
     o.interaction = { mode: 'nearest', intersect: true };
     o.plugins.tooltip.callbacks.label = function (ctx) {
       const p = ctx.raw;

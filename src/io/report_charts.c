@@ -90,7 +90,7 @@ const struct gm_chart_spec gm_report_charts[] = {
 	  "The horizontal line is cuBLAS for y = A x; a coalesced version should sit at the DRAM read rate; the black tick is the launch model's prediction." },
 	{ "", "TFLOP/s", "roofline", "Roofline: every case with flops against the run's measured ceilings", "ai_dram", "",
 	  "", "tflops", "", "", "", "", 1, 1,
-	  "Each case that does flops (roofline, GEMM, matvec, ...) at its arithmetic intensity (FLOP per DRAM byte: counted, else the launch model's bytes, else the useful bytes; hollow points per L2 byte where counters ran) and its FLOP rate.",
+	  "Each case that does flops (roofline, GEMM, matvec, ...) at its arithmetic intensity (FLOP per DRAM byte: counted where counters ran, else the useful bytes; hollow points per L2 byte where counters ran) and its FLOP rate.",
 	  "Flat lines: the compute ceilings this run measured (FP32, FP64, FP16/BF16, tensor-core cuBLAS); slanted: its bandwidth roofs per memory level. Dashed paths join a ladder's versions, naive to best." },
 };
 
