@@ -583,11 +583,12 @@
     }
     const units = [];
     sel.forEach((cs) => cs.forEach((c) => { if (units.indexOf(c.unit) < 0) units.push(c.unit); }));
-    const out = [];
+    const out = [], count = (u) => sel.reduce((n, cs) => n + cs.filter((c) => c.unit === u).length, 0);
+    const someChart = units.some((u) => count(u) > 1);
     for (const u of units) {
       const s = Object.assign({}, spec, { unit: u, title: units.length > 1 ? spec.title + ' (' + u + ')' : spec.title });
       const su = sel.map((cs) => cs.filter((c) => c.unit === u));
-      if (spec.kind === 'bar' && units.length > 1 && !su.some((cs) => cs.length > 1)) {   /* one case in its unit: words, not a bar */
+      if (spec.kind === 'bar' && someChart && count(u) === 1) {   /* one case in its unit beside a chart: words, not a bar */
         const c = su.find((cs) => cs.length)[0];
         out.push({ spec: s, cfg: { note: c.name + ' measured ' + fmt(c.value, c.unit) + ' (min ' + fmtNum(c.min) + ', max ' +
                                          fmtNum(c.max) + '): the only case in ' + u + ', so no chart of its own.' } });

@@ -111,6 +111,12 @@ if [ -f "$suite" ]; then
   "$gm" report "$suite" "$here/fixtures/copy.json" -o "$work/overlay.html" >/dev/null &&
     check overlay "$work/overlay.html" 9000 || fail=1
   # planted faults: the suite page with one fault injected after the report's script; each check must see its fault
+  # the quick suite (few cases a family) and a two-GPU fleet document, where committed
+  for extra in "$root/results/nvidia-h100-80gb-hbm3/quick.json" "$root/results/nvidia-h200-x2/fleet/all-devices.json.gz"; do
+    [ -f "$extra" ] || continue
+    n=$(basename "$extra" | sed 's/\..*//')
+    "$gm" report "$extra" -o "$work/$n.html" >/dev/null && check "$n" "$work/$n.html" 9000 || fail=1
+  done
   plant() { # name expected-failure-text js
     sed "s#</body></html>#<script>$3; gmSelfCheck();</script></body></html>#" "$work/suite.html" >"$work/planted_$1.html"
     local saved=$fail out
