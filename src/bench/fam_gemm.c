@@ -50,8 +50,9 @@ static const int mode_tile_n[GEMM_NMODES] = { 0, 32, 64, 128, 128, 128, 128, 128
 /* Every version of the ladder, and the ladder's warp-tile versions; with the cuBLAS reference. */
 #define LADDER ((1u << GEMM_CUBLAS) - 1u)
 #define WARPTILES ((1u << GEMM_WARPTILE) | (1u << GEMM_WARPTILE16) | (1u << GEMM_WARPTILE16_S3) | \
-		   (1u << GEMM_WT_GROUPED) | (1u << GEMM_TMA) | (1u << GEMM_LEAN) | (1u << GEMM_LEAN_SPLIT) | \
-		   (1u << GEMM_LEAN_ROWS) | (1u << GEMM_LEAN_ROWS_SPLIT))
+		   (1u << GEMM_WT_GROUPED) | (1u << GEMM_TMA) | (1u << GEMM_LEAN_ROWS_SPLIT))
+/* v11..v13: at 4096^3 in the default tier (LADDER), at 8192^3 and 3001^3 with --full */
+#define LEAN_STEPS ((1u << GEMM_LEAN) | (1u << GEMM_LEAN_SPLIT) | (1u << GEMM_LEAN_ROWS))
 #define REF (1u << GEMM_CUBLAS)
 
 enum { TIER_DEFAULT = 0, TIER_QUICK = 1, TIER_FULL = 2 };
@@ -69,8 +70,8 @@ static const struct {
 	{ 1024, 1024, 1024, LADDER | REF, TIER_FULL, 0 },
 	{ 2048, 2048, 2048, LADDER | REF, TIER_FULL, 0 },
 	{ 8192, 8192, 8192, (1u << GEMM_NAIVE) | (1u << GEMM_SMEM) | (1u << GEMM_BLOCK1D) | (1u << GEMM_BLOCK2D) |
-	  (1u << GEMM_VEC) | (1u << GEMM_DBUF), TIER_FULL, 0 },
-	{ 3001, 3001, 3001, (1u << GEMM_SMEM), TIER_FULL, 0 },
+	  (1u << GEMM_VEC) | (1u << GEMM_DBUF) | LEAN_STEPS, TIER_FULL, 0 },
+	{ 3001, 3001, 3001, (1u << GEMM_SMEM) | LEAN_STEPS, TIER_FULL, 0 },
 };
 #define NSHAPES ((int)(sizeof(shapes) / sizeof(shapes[0])))
 

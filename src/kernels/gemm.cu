@@ -544,6 +544,14 @@ __global__ void __launch_bounds__(32) gemm_split_sum(const float *W, float *C, i
  * along K (at least 4 k-tiles each), which run at once and write partial
  * tiles to a workspace, and sums the pieces into C in a fixed order. With
  * T mod R > R / 2 nothing is split (S = 1): v12 is v11.
+ *
+ * v13 and v14 are v11 and v12 with v9's rows per thread (ROWS16: a thread
+ * copies rows t/16 + 8 i at k = t%16, a half-warp 64 contiguous bytes of a
+ * row; A rows 132 floats apart as in v9). On the H100 (4096^3) v9 46.6,
+ * v11 43.5, v13 43.8 TFLOP/s: 40 % fewer non-FMA instructions per k-tile
+ * did not make the kernel faster; at 3001^3 v14 41.9 against cuBLAS 42.9
+ * (v9 35.1): the split last wave is what pays there
+ * (results/nvidia-h100-80gb-hbm3/compute/issue25/).
  */
 struct lean_plan {
 	int tiles, full, tail, split;
