@@ -1,6 +1,6 @@
 /*
  * fam_transpose.c - the transpose family's cases: out[c][r] = in[r][c] for a
- * float matrix, nine versions from naive to best plus two plain copies of
+ * float matrix, eight versions from naive to best plus two plain copies of
  * the same matrix as ceilings, each on three shapes: square; ragged (side-17
  * rows by side-33 cols: partial tiles, rows that start inside a sector, no
  * float4 in the transposes; copy_b16 shifts each row's pieces to a sector);
@@ -39,8 +39,6 @@ static const struct {
 	  "128x32 padded tile, 16 rows per thread, warps write 512 B of an output row" },
 	{ 7, 128, 8, 4, SM_PADDED, 0, 3, "v7_shift",
 	  "v6 with each output row's pieces shifted to start on a sector: no sector split between blocks" },
-	{ 8, 128, 8, 16, SM_PADDED, 0, 3, "v8_shift16",
-	  "v7 with one float4 warp store per output row window (128 floats)" },
 	{ -1, 32, 8, 4, SM_NONE, 0, 2, "copy_b4", "plain copy of the matrix, v3's grid (32x8, 4 B): ceiling" },
 	{ -1, 64, 8, 16, SM_NONE, 1, 4, "copy_b16", "plain copy of the matrix, v5's grid (float4, pieces from each row's first sector): ceiling" },
 };
@@ -134,13 +132,12 @@ static void vec_patterns(struct gm_case *c, int v, int R, int C)
 }
 
 /*
- * v6-v8: tile row bx (`rows` input rows), tile column by (32 columns). v7's
+ * v6, v7: tile row bx (`rows` input rows), tile column by (32 columns). v7's
  * extra load of the 8 rows above the tile is empty for warp 0 (and for every
  * warp when R is a multiple of 8), and warp 0's output rows (multiples of 8)
- * are not shifted. v8 (vec 16) writes each output row's 128 floats with one
- * float4 store, a lane reading its 4 rows of the tile 33 floats apart.
+ * are not shifted.
  */
-static void tall_patterns(struct gm_case *c, int rows, int R, int C, int vec)
+static void tall_patterns(struct gm_case *c, int rows, int R, int C)
 {
 	/* loads: rows ty + 8j of the tile; stores: output rows ty + 8i, 32-column pieces k (the kernel's loops) */
 	gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, 4, 32, 8, 0,
@@ -148,14 +145,6 @@ static void tall_patterns(struct gm_case *c, int rows, int R, int C, int vec)
 	gm_case_pattern_repeat(c, rows / 8, (int64_t)8 * C);
 	gm_case_pattern_add(c, "smem store", GM_SPACE_SHARED, GM_OP_STORE, 4, 32, 8, 0, "ty*33 + tx");
 	gm_case_pattern_repeat(c, rows / 8, 8 * 33);
-	if (vec == 16) {
-		gm_case_pattern_add(c, "smem load", GM_SPACE_SHARED, GM_OP_LOAD, 4, 32, 8, 0, "4*tx*33 + ty");
-		gm_case_pattern_repeat2(c, 4, 8, 4, 33);
-		gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, 16, 32, 8, 0,
-				    "((by*32 + ty)*%d + bx*%d)/4 + tx", R, rows);
-		gm_case_pattern_repeat(c, 4, (int64_t)2 * R);
-		return;
-	}
 	gm_case_pattern_add(c, "smem load", GM_SPACE_SHARED, GM_OP_LOAD, 4, 32, 8, 0, "tx*33 + ty");
 	gm_case_pattern_repeat2(c, 4, 8, rows / 32, 32 * 33);
 	gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, 4, 32, 8, 0,
@@ -176,7 +165,7 @@ static void tr_case(struct gm_case *c, int v, int s)
 	gm_case_param_add(c, "vec", variants[v].vec);
 	/* transpose.cu's grids: v5-v7 run blockIdx.x down the input rows (v7's windows reach up to
 	   tr_shift_max(R) rows further), the others along its columns */
-	int down = R + (variants[v].version >= 7 ? tr_shift_max(R) : 0);
+	int down = R + (variants[v].version == 7 ? tr_shift_max(R) : 0);
 	c->grid_x = variants[v].version >= 5 ? (down + variants[v].tile - 1) / variants[v].tile
 					     : (C + variants[v].tile - 1) / variants[v].tile;
 	/* float4 needs 16 B aligned rows; otherwise the scalar 64x65 path runs */
@@ -184,7 +173,7 @@ static void tr_case(struct gm_case *c, int v, int s)
 	   patterns, which describe a quarter of a thread) */
 	c->round_trips = variants[v].trips;
 	if (variants[v].version >= 6)
-		tall_patterns(c, variants[v].tile, R, C, variants[v].vec);
+		tall_patterns(c, variants[v].tile, R, C);
 	else if (variants[v].vec == 16 && (variants[v].version < 0 || (R % 4 == 0 && C % 4 == 0))) {
 		vec_patterns(c, v, R, C);
 		c->round_trips = 0;

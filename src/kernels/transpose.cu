@@ -47,7 +47,9 @@
  *                output row c, g_c = (c*R) mod 8): on a ragged shape every
  *                output sector is written whole by one warp store, none is
  *                left for another block to complete.
- *   v8_shift16   v7 with one float4 warp store per 128-float output window.
+ *                (v8_shift16, v7 with one float4 warp store per 128-float
+ *                window, measured no faster on any shape and was removed:
+ *                results/<gpu>/transpose/.)
  *   copy_b4      reference: a plain copy of the same matrix with v3's grid
  *                (block 32x8, 32x32 tile, 4 B accesses, 4 rows per thread).
  *   copy_b16     reference: a plain copy with v5's grid and float4 accesses,
@@ -74,7 +76,7 @@
 
 #define TALL 128  /* v6: input rows per tile (256 was slower: results/.../experiments) */
 
-enum { K_V0, K_V1, K_V2, K_V3, K_V4, K_V5, K_V6, K_V7, K_V8, K_COPY4, K_COPY16 };
+enum { K_V0, K_V1, K_V2, K_V3, K_V4, K_V5, K_V6, K_V7, K_COPY4, K_COPY16 };
 
 struct tr_state {
 	int kernel;
@@ -186,14 +188,7 @@ __global__ void copy_tile32_4r(const float *__restrict__ in, float *__restrict__
  * (8 - gcd(R, 8) rows; none when R is a multiple of 8). The input side stays
  * as in v6 (rows start anywhere in a sector): the loads of a ragged matrix
  * touch 5 sectors per 32 floats, as a plain copy's do.
- *
- * v8 (VEC): the same tile and windows, each output row's 128 floats written
- * by one float4 warp store (32 B aligned by the shift): 4x fewer store
- * requests. A lane reads its 4 rows of the column from the padded tile with
- * 4 scalar loads (lanes 4 rows apart: 4-way bank conflicts, 16 wavefronts per
- * 512 B instead of 4; shared memory has the time to spare).
  */
-template <bool VEC>
 __global__ void tr_tall_shift(const float *__restrict__ in, float *__restrict__ out, int R, int C)
 {
 	__shared__ float t[(TALL + TR_SECTOR_FLOATS) * (TILE + 1)];
@@ -211,43 +206,15 @@ __global__ void tr_tall_shift(const float *__restrict__ in, float *__restrict__ 
 			t[sr * (TILE + 1) + tx] = in[(size_t)r * C + c];
 	}
 	__syncthreads();
-	if (VEC) {
-		/* warp ty writes output rows c0 + ty + 8i: lane tx the 4 floats from row r0 + 8 - go + 4tx */
 #pragma unroll
-		for (int i = 0; i < TILE; i += ROWS8) {
-			int co = c0 + ty + i;
-			int go = (int)(((long long)co * R) & (TR_SECTOR_FLOATS - 1));
-			int sr = TR_SECTOR_FLOATS - go + 4 * tx, r = r0 + sr;
-			const float *col = t + ty + i;
-			float4 v = make_float4(col[sr * (TILE + 1)], col[(sr + 1) * (TILE + 1)],
-					       col[(sr + 2) * (TILE + 1)], col[(sr + 3) * (TILE + 1)]);
-			if (co >= C)
-				continue;
-			float *o = out + (size_t)co * R + r;
-			if (r0 + TR_SECTOR_FLOATS - go >= 0 && r0 + TR_SECTOR_FLOATS - go + TALL <= R) {
-				*reinterpret_cast<float4 *>(o) = v; /* the whole window is inside the row */
-				continue;
-			}
-			if (r >= 0 && r < R)
-				o[0] = v.x;
-			if (r + 1 >= 0 && r + 1 < R)
-				o[1] = v.y;
-			if (r + 2 >= 0 && r + 2 < R)
-				o[2] = v.z;
-			if (r + 3 >= 0 && r + 3 < R)
-				o[3] = v.w;
-		}
-	} else {
+	for (int i = 0; i < TILE; i += ROWS8) {
+		int co = c0 + ty + i;
+		int go = (int)(((long long)co * R) & (TR_SECTOR_FLOATS - 1));
 #pragma unroll
-		for (int i = 0; i < TILE; i += ROWS8) {
-			int co = c0 + ty + i;
-			int go = (int)(((long long)co * R) & (TR_SECTOR_FLOATS - 1));
-#pragma unroll
-			for (int k = 0; k < TALL; k += TILE) {
-				int sr = TR_SECTOR_FLOATS - go + k + tx, r = r0 + sr;
-				if (co < C && r >= 0 && r < R)
-					out[(size_t)co * R + r] = t[sr * (TILE + 1) + ty + i];
-			}
+		for (int k = 0; k < TALL; k += TILE) {
+			int sr = TR_SECTOR_FLOATS - go + k + tx, r = r0 + sr;
+			if (co < C && r >= 0 && r < R)
+				out[(size_t)co * R + r] = t[sr * (TILE + 1) + ty + i];
 		}
 	}
 }
@@ -355,30 +322,37 @@ __global__ void copy_vec16(const float *__restrict__ in, float *__restrict__ out
 	bool vec = r0 + BIG <= R && (last ? smax == 0 && c0 + BIG == C : c0 + BIG + smax <= C);
 
 	if (!vec) {
+		/* a window is at most 64 + 7 floats wide: 3 pieces of 32 a row, loaded before they are stored
+		   (row by row: more rows at once take more registers, fewer blocks an SM) */
 #pragma unroll
 		for (int j = 0; j < BIG; j += ROWS8) {
-			int r = r0 + ty + j;
-			if (r >= R)
-				break;
-			int h = row_lead(r, C);
-			int lo = first ? 0 : c0 + h, hi = last ? C : min(C, c0 + BIG + h);
-			for (int c = lo + tx; c < hi; c += TILE)
-				out[(size_t)r * C + c] = in[(size_t)r * C + c];
+			int r = r0 + ty + j, h = row_lead(r, C);
+			int lo = first ? 0 : c0 + h, hi = r >= R ? 0 : last ? C : min(C, c0 + BIG + h);
+			float v[3];
+#pragma unroll
+			for (int k = 0; k < 3; k++)
+				if (lo + tx + TILE * k < hi)
+					v[k] = in[(size_t)r * C + lo + tx + TILE * k];
+#pragma unroll
+			for (int k = 0; k < 3; k++)
+				if (lo + tx + TILE * k < hi)
+					out[(size_t)r * C + lo + tx + TILE * k] = v[k];
 		}
 		return;
 	}
 	int cq = tx & 15, rq = 2 * ty + (tx >> 4);
+	size_t o[4];
 	float4 v[4];
 #pragma unroll
 	for (int k = 0; k < 4; k++) {
-		int r = r0 + 4 * rq + k;
-		v[k] = *reinterpret_cast<const float4 *>(in + (size_t)r * C + c0 + row_lead(r, C) + 4 * cq);
+		/* the row's first sector boundary: (r*C + 7) rounded down to 8 floats */
+		o[k] = (((size_t)(r0 + 4 * rq + k) * C + TR_SECTOR_FLOATS - 1) & ~(size_t)(TR_SECTOR_FLOATS - 1)) +
+		       c0 + 4 * cq;
+		v[k] = __ldg(static_cast<const float4 *>(__builtin_assume_aligned(in + o[k], 16)));
 	}
 #pragma unroll
-	for (int k = 0; k < 4; k++) {
-		int r = r0 + 4 * rq + k;
-		*reinterpret_cast<float4 *>(out + (size_t)r * C + c0 + row_lead(r, C) + 4 * cq) = v[k];
-	}
+	for (int k = 0; k < 4; k++)
+		*static_cast<float4 *>(__builtin_assume_aligned(out + o[k], 16)) = v[k];
 	if (first && smax) {
 		/* the heads [0, h_r) of the tile's rows: lanes tx < h_r of row ty + j */
 #pragma unroll
@@ -418,8 +392,7 @@ static gm_status tr_launch(void *state)
 	case K_V4: tr_tile<TILE, true, false><<<g32, b8, 0, st>>>(in, out, R, C); break;
 	case K_V5: tr_vec16<<<g64t, b8, 0, st>>>(in, out, R, C); break;
 	case K_V6: tr_tile<TALL, false, true><<<gtall, b8, 0, st>>>(in, out, R, C); break;
-	case K_V7: tr_tall_shift<false><<<gshift, b8, 0, st>>>(in, out, R, C); break;
-	case K_V8: tr_tall_shift<true><<<gshift, b8, 0, st>>>(in, out, R, C); break;
+	case K_V7: tr_tall_shift<<<gshift, b8, 0, st>>>(in, out, R, C); break;
 	case K_COPY4: copy_tile32_4r<<<g32, b8, 0, st>>>(in, out, R, C); break;
 	case K_COPY16: copy_vec16<<<g64, b8, 0, st>>>(in, out, R, C); break;
 	default: return gm_fail(GM_ERR_INVALID_ARG, "transpose: unknown kernel %d", s->kernel);
@@ -539,38 +512,15 @@ static double shift_load_sectors(int R, int C)
 	return total;
 }
 
-/* v8's stores of the window [lo, lo + 128) of output row c (base c*R) that passes 0 or R: 4 scalar
-   requests, the m-th from lanes l at lo + 4l + m inside the row. */
-static double edge16_sectors(int64_t base, int64_t lo, int R)
-{
-	double total = 0;
-
-	for (int m = 0; m < 4; m++) {
-		int64_t prev = -1;
-		for (int64_t r = lo + m; r < lo + TALL; r += 4) {
-			int64_t sec = (base + r) * 4 / 32;
-			if (r >= 0 && r < R && sec != prev) {
-				total += 1;
-				prev = sec;
-			}
-		}
-	}
-	return total;
-}
-
-/* v7's stores: output row c in pieces of 32 from 128i - g_c, cut at 0 and R; v8's (vec): one
-   request a window of 128 inside the row, edge16_sectors for the others. */
-static double shift_store_sectors(int R, int C, int vec)
+/* v7's stores: output row c in pieces of 32 from 128i - g_c, cut at 0 and R. */
+static double shift_store_sectors(int R, int C)
 {
 	int64_t tiles = ceil_div(R + tr_shift_max(R), TALL);
 	double total = 0;
 
 	for (int64_t c = 0; c < C; c++) {
 		int64_t g = (c * R) & (TR_SECTOR_FLOATS - 1);
-		for (int64_t lo = -g; vec && lo < tiles * TALL - g; lo += TALL)
-			total += lo >= 0 && lo + TALL <= R ? (double)span_sectors(c * R, lo, lo + TALL)
-							   : edge16_sectors(c * R, lo, R);
-		for (int64_t lo = -g; !vec && lo < tiles * TALL - g; lo += TILE) {
+		for (int64_t lo = -g; lo < tiles * TALL - g; lo += TILE) {
 			int64_t a = lo < 0 ? 0 : lo, b = lo + TILE < R ? lo + TILE : R;
 			if (a < b)
 				total += (double)span_sectors(c * R, a, b);
@@ -588,7 +538,7 @@ static double shift_store_sectors(int R, int C, int vec)
  *     sectors of those pieces (row_piece_sectors);
  *   - v0's store, 32 lanes in 32 output rows: one sector per element.
  * The store side is the same count on the C x R output (the full 64x64
- * tiles of the output are the transposes of the input's). v7, v8 and
+ * tiles of the output are the transposes of the input's). v7 and
  * copy_b16 shift their pieces to sector boundaries row by row: counted
  * piece by piece (shift_load_sectors, shift_store_sectors, copy16_sectors).
  */
@@ -599,8 +549,8 @@ static double tr_bytes_hw(int kernel, int R, int C)
 
 	if (kernel == K_COPY16)
 		return 32.0 * 2 * copy16_sectors(R, C);
-	if (kernel == K_V7 || kernel == K_V8)
-		return 32.0 * (shift_load_sectors(R, C) + shift_store_sectors(R, C, kernel == K_V8));
+	if (kernel == K_V7)
+		return 32.0 * (shift_load_sectors(R, C) + shift_store_sectors(R, C));
 	ld = row_piece_sectors(C, R, C, vec);
 	if (kernel == K_V0)
 		st = (double)R * C;

@@ -73,7 +73,7 @@ static void test_grid_widths(void **state)
 		{ "transpose.v5_vec16_ragged", 16367 / 64 + 1 },     /* g64t: rows / 64 */
 		{ "transpose.v6_tall_a8", 16360 / 128 + 1 },         /* gtall: rows / 128 */
 		{ "transpose.v7_shift_ragged", (16367 + 7) / 128 + 1 }, /* gshift: (rows + 7) / 128 */
-		{ "transpose.v8_shift16", 16384 / 128 },             /* rows a multiple of 8: no shift */
+		{ "transpose.v7_shift", 16384 / 128 },               /* rows a multiple of 8: no shift */
 		{ "transpose.copy_b16", 16384 / 64 },                /* g64: columns / 64 */
 	};
 	int n;
