@@ -1,5 +1,5 @@
 /*
- * cmd_compare.c - `gpumem compare A.json B.json [--threshold PCT] [--json]`.
+ * cmd_compare.c - `gpumem compare A.json B.json [--threshold PCT] [--json] [-o FILE.html]`.
  * Exit 0: no regression; 1: some case got worse by more than the threshold
  * and the noise (or broke); 2: bad input. Different devices or schema
  * versions are compared with a warning on stderr.
@@ -12,6 +12,7 @@
 #include "gpumem/compare.h"
 #include "gpumem/fleet.h"
 #include "gpumem/io.h"
+#include "io/html_compare.h"
 
 #define DEFAULT_THRESHOLD 5.0
 
@@ -22,13 +23,15 @@ static const struct gm_opt compare_opts[] = {
 	{ "threshold", C_THRESHOLD, 0, "PCT", "a case got worse when it lost more than PCT % (default 5) and the noise",
 	  NULL },
 	{ "json", C_JSON, 0, NULL, "print the comparison as one JSON document", NULL },
+	{ "output", 'o', 'o', "FILE.html", "also write one HTML page: each case's change coloured by its verdict,\n"
+	  "the spec sheets side by side, every chart overlaying both runs", "@file" },
 	{ "help", 'h', 'h', NULL, "show this help", NULL },
 	{ 0 },
 };
 
 const struct gm_cmd_doc gm_doc_compare = {
 	"compare", "compare two saved runs case by case; non-zero exit on a regression",
-	"A.json B.json [--threshold PCT] [--json]",
+	"A.json B.json [--threshold PCT] [--json] [-o FILE.html]",
 	"Case by case: both medians, B/A, the change in the better direction of the case's unit,\n"
 	"and whether it exceeds both runs' spread (max - min). Exit 1 when a case got worse by\n"
 	"more than PCT % (default 5) and the noise, or stopped working. Runs of different devices\n"
@@ -38,6 +41,7 @@ const struct gm_cmd_doc gm_doc_compare = {
 
 struct compare_args {
 	const char *path[2];
+	const char *html;
 	int n, json;
 	double threshold;
 };
@@ -49,6 +53,10 @@ static int compare_option(void *ctx, const struct gm_opt *o, const char *v)
 
 	if (o->key == C_JSON) {
 		a->json = 1;
+		return 0;
+	}
+	if (o->key == 'o') {
+		a->html = v;
 		return 0;
 	}
 	a->threshold = strtod(v, &end);
@@ -93,36 +101,64 @@ static void warn(const struct gm_comparison *c, const struct gm_run_result r[2],
 			r[0].schema_version, a->path[0], r[1].schema_version, a->path[1]);
 }
 
+/* compare -o: the page of both runs with the comparison first (src/io/html.c); exit 5 when it cannot be written */
+static int write_page(struct gm_outfile *out, const struct gm_run_result r[2], const struct gm_comparison *c,
+		      const struct compare_args *a)
+{
+	const char *labels[2] = { a->path[0], a->path[1] };
+
+	if (gm_html_write_compare(out->f, r, labels, c) || gm_outfile_commit(out)) {
+		gm_outfile_abort(out);
+		return gm_error(GM_EXIT_IO, "%s", gm_last_error());
+	}
+	fprintf(stderr, "wrote %s\n", a->html);
+	return 0;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_args a = { 0 };
 	struct gm_run_result r[2];
 	struct gm_comparison c;
+	struct gm_outfile out;
 	int rc = parse(argc, argv, &a);
 
 	if (rc)
 		return rc < 0 ? GM_EXIT_OK : rc;
+	if (a.html && (gm_multi_is(a.path[0]) || gm_multi_is(a.path[1])))
+		return gm_error(GM_EXIT_USAGE, "-o takes runs of one device (several-device documents: without -o)");
 	if (!a.json && (gm_multi_is(a.path[0]) || gm_multi_is(a.path[1])))  /* device by device (compare_multi.c) */
 		return compare_multi(a.path[0], a.path[1], a.threshold);
-	if (gm_json_read(a.path[0], &r[0]))
+	if (a.html && gm_outfile_open(&out, a.html))   /* prove the output is writable before reading anything */
+		return gm_error(GM_EXIT_IO, "%s", gm_last_error());
+	if (gm_json_read(a.path[0], &r[0])) {
+		if (a.html)
+			gm_outfile_abort(&out);
 		return gm_error(GM_EXIT_USAGE, "%s", gm_last_error());
+	}
 	if (gm_json_read(a.path[1], &r[1])) {
 		gm_result_release(&r[0]);
+		if (a.html)
+			gm_outfile_abort(&out);
 		return gm_error(GM_EXIT_USAGE, "%s", gm_last_error());
 	}
 	for (int i = 0; i < 2; i++)
 		if (gm_multi_is(a.path[i]))
 			fprintf(stderr, "note: '%s' holds several devices: --json compares its first device's run "
 					"(without --json: device by device)\n", a.path[i]);
-	if (gm_compare_runs(&r[0], &r[1], a.threshold, &c))
+	if (gm_compare_runs(&r[0], &r[1], a.threshold, &c)) {
 		rc = gm_error(GM_EXIT_USAGE, "%s", gm_last_error());
-	else {
+		if (a.html)
+			gm_outfile_abort(&out);
+	} else {
 		warn(&c, r, &a);
 		if (a.json)
 			gm_compare_write_json(stdout, &c, &r[0], &r[1], a.path[0], a.path[1]);
 		else
 			gm_compare_write_text(stdout, &c, &r[0], &r[1], gm_use_color(stdout));
 		rc = c.nworse ? GM_EXIT_CASE_FAILED : GM_EXIT_OK;
+		if (a.html && write_page(&out, r, &c, &a))
+			rc = GM_EXIT_IO;
 		gm_comparison_release(&c);
 	}
 	gm_result_release(&r[0]);

@@ -14,6 +14,7 @@
 #include "gpumem/io.h"
 #include "gpumem/units.h"
 #include "io/findings.h"
+#include "io/html_compare.h"
 #include "io/report_charts.h"
 
 extern const unsigned char gm_embed_chartjs[], gm_embed_report_js[], gm_embed_report_css[];
@@ -230,17 +231,54 @@ static void write_escaped(FILE *f, const char *s)
 		}
 }
 
+/* compare -o: each row of the comparison (compare.h) for the page's comparison section */
+static json_t *comparison_obj(const struct gm_comparison *c)
+{
+	json_t *rows = json_array();
+
+	for (int i = 0; i < c->nrows; i++) {
+		const struct gm_compare_row *w = &c->rows[i];
+
+		json_array_append_new(rows, json_pack("{ss ss sb sf sf sf sf sf sf sb ss}", "name", w->name, "unit",
+						      gm_unit_name(w->unit), "unit_differs", w->unit_differs, "a", w->a,
+						      "b", w->b, "spread_a", w->spread_a, "spread_b", w->spread_b,
+						      "ratio", w->ratio, "worse_pct", w->worse_pct, "beyond_noise",
+						      w->beyond_noise, "verdict", gm_verdict_name(w->verdict)));
+	}
+	return json_pack("{sf si si si si sb sb so}", "threshold_pct", c->threshold_pct, "worse", c->nworse, "better",
+			 c->nbetter, "only_a", c->nonly_a, "only_b", c->nonly_b, "different_device",
+			 c->different_device, "different_schema", c->different_schema, "rows", rows);
+}
+
+static gm_status write_page(FILE *f, const struct gm_run_result *runs, const char *const *labels, int nruns,
+			    void (*section)(FILE *f, const void *ctx), const void *ctx, const struct gm_comparison *cmp);
+
 gm_status gm_html_write(FILE *f, const struct gm_run_result *runs, const char *const *labels, int nruns)
 {
-	return gm_html_write_section(f, runs, labels, nruns, NULL, NULL);
+	return write_page(f, runs, labels, nruns, NULL, NULL, NULL);
 }
 
 gm_status gm_html_write_section(FILE *f, const struct gm_run_result *runs, const char *const *labels, int nruns,
 				void (*section)(FILE *f, const void *ctx), const void *ctx)
 {
-	json_t *data = page_data(runs, labels, nruns);
-	char *text = data ? json_dumps(data, JSON_COMPACT | JSON_REAL_PRECISION(10)) : NULL;
+	return write_page(f, runs, labels, nruns, section, ctx, NULL);
+}
 
+gm_status gm_html_write_compare(FILE *f, const struct gm_run_result runs[2], const char *const labels[2],
+				const struct gm_comparison *c)
+{
+	return write_page(f, runs, labels, 2, NULL, NULL, c);
+}
+
+static gm_status write_page(FILE *f, const struct gm_run_result *runs, const char *const *labels, int nruns,
+			    void (*section)(FILE *f, const void *ctx), const void *ctx, const struct gm_comparison *cmp)
+{
+	json_t *data = page_data(runs, labels, nruns);
+	char *text;
+
+	if (data && cmp)
+		json_object_set_new(data, "comparison", comparison_obj(cmp));
+	text = data ? json_dumps(data, JSON_COMPACT | JSON_REAL_PRECISION(10)) : NULL;
 	json_decref(data);
 	if (!text)
 		return gm_fail(GM_ERR_NOMEM, "cannot build the report data");

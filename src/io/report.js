@@ -526,6 +526,28 @@
     }
   }
 
+  /* compare -o: each case's change first, coloured by its verdict (src/io/html.c comparison_obj) */
+  function comparison() {
+    const C = D.comparison;
+    if (!C) return;
+    const order = { BROKEN: 0, WORSE: 1, better: 2, fixed: 3, same: 4 };
+    const rows = C.rows.slice().sort((x, y) => ((order[x.verdict] ?? 5) - (order[y.verdict] ?? 5)) || (y.worse_pct - x.worse_pct));
+    const t = el('table', { class: 'cases compare' }, [el('tr', {}, ['case', 'unit', 'A median', 'B median', 'B / A',
+      'change (+ = worse)', 'beyond noise', 'verdict'].map((h) => el('th', { text: h })))]);
+    for (const w of rows)
+      t.appendChild(el('tr', { class: 'v-' + w.verdict.toLowerCase().replace(/[^a-z]/g, '') }, [w.name, w.unit,
+        w.a ? fmtNum(w.a) : '-', w.b ? fmtNum(w.b) : '-', w.ratio ? w.ratio.toFixed(3) : '-',
+        w.a && w.b ? (w.worse_pct > 0 ? '+' : '') + w.worse_pct.toFixed(2) + ' %' : '-', w.beyond_noise ? 'yes' : 'no',
+        w.verdict].map((v, i) => el('td', { text: v, class: i >= 2 && i <= 5 ? 'num' : '' }))));
+    const sec = el('section', { id: 'comparison' }, [el('h2', { text: 'Comparison: ' + D.runs[1].label + ' against ' + D.runs[0].label }),
+      el('p', { class: 'note', text: C.worse + ' worse, ' + C.better + ' better beyond ' + C.threshold_pct + ' % and the noise (both runs\' max - min); ' +
+        C.only_a + ' only in A, ' + C.only_b + ' only in B. Red: worse or broken; green: better or fixed. Every chart below overlays both runs (B dashed).' })]);
+    if (C.different_device) sec.appendChild(el('p', { class: 'warn', text: 'The runs come from different devices: the changes compare GPUs, not versions of one.' }));
+    if (C.different_schema) sec.appendChild(el('p', { class: 'warn', text: 'The runs have different schema versions.' }));
+    sec.appendChild(el('div', { class: 'scroll' }, [t]));
+    root.appendChild(sec);
+  }
+
   function findings() {
     if (!D.findings || !D.findings.length) return;
     const ol = el('ol', { class: 'findings' });
@@ -560,6 +582,8 @@
   function specSheet() {
     const sec = el('section', { id: 'spec' }, [el('h2', { text: 'Measured spec sheet' }),
       el('p', { class: 'note', text: 'What the runs measured per level of the memory system, next to the figure the device reports or its theoretical value, and the share of it reached.' })]);
+    const side = D.runs.length === 2 ? el('div', { class: 'side' }) : sec;
+    if (side !== sec) sec.appendChild(side);
     for (const r of D.runs) {
       const t = el('table', { class: 'spec' });
       t.appendChild(el('tr', {}, ['level', 'quantity', 'measured', 'reference', 'reached', 'reference is', 'how'].map((h) => el('th', { text: h }))));
@@ -568,8 +592,11 @@
         t.appendChild(el('tr', {}, [d.level, d.quantity, fmt(d.value, d.unit), d.reference > 0 ? fmt(d.reference, d.unit) : '-',
                                     pct, d.reference_what || '', d.how || ''].map((v, i) => el('td', { text: v, class: i >= 2 && i <= 4 ? 'num' : '' }))));
       }
-      if (multi) sec.appendChild(el('h3', { text: r.label }));
-      sec.appendChild(t);
+      if (side !== sec) side.appendChild(el('div', {}, [el('h3', { text: r.label }), t]));
+      else {
+        if (multi) sec.appendChild(el('h3', { text: r.label }));
+        sec.appendChild(t);
+      }
     }
     root.appendChild(sec);
   }
@@ -618,7 +645,7 @@
     const roofSpecs = D.charts.filter((s) => s.kind === 'roofline');
     const hasFlops = D.runs.some((r) => r.cases.some((c) => c.status === 'ok' && c.tflops > 0));
     if (hasFlops && fams.indexOf('roofline') < 0) fams.push('roofline');
-    const toc = el('nav', {}, [el('a', { href: '#findings', text: 'findings' }), el('a', { href: '#spec', text: 'spec sheet' })]);
+    const toc = el('nav', {}, (D.comparison ? [el('a', { href: '#comparison', text: 'comparison' })] : []).concat([el('a', { href: '#findings', text: 'findings' }), el('a', { href: '#spec', text: 'spec sheet' })]));
     root.appendChild(toc);
     for (const fam of fams) {
       const sec = el('section', { id: 'fam-' + fam, class: 'family' }, [el('h2', { text: fam })]);
@@ -783,6 +810,7 @@
 
   const pending = [];
   header();
+  comparison();
   findings();
   specSheet();
   familySections(pending);

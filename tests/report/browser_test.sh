@@ -156,5 +156,11 @@ if [ -f "$suite" ]; then
   badin bad_schemas "different schema versions" 0 "$suite" "$here/fixtures/copy.json"
   h200="$root/results/nvidia-h200/suite.json"
   [ -f "$h200" ] && badin bad_gpus "different devices" 0 "$suite" "$h200"
+  # compare -o: the comparison page of the two GPUs passes the same checks and colours its verdicts
+  if [ -f "$h200" ]; then
+    "$gm" compare "$suite" "$h200" -o "$work/compare.html" >/dev/null 2>&1
+    [ -s "$work/compare.html" ] && check compare "$work/compare.html" 6000 1 || { echo "FAIL compare: no page"; fail=1; }
+    grep -q 'class="v-' "$work/compare.dom" || { echo "FAIL compare: no coloured comparison rows"; fail=1; }
+  fi
 fi
 exit $fail

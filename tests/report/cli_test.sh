@@ -43,6 +43,11 @@ if cmp -s "$fx/gemm.json" "$tmp/slow.json"; then echo "FAIL: could not plant the
 expect 1 "WORSE" -- "$bin" compare "$fx/gemm.json" "$tmp/slow.json"
 expect 1 '"worse": 17' -- "$bin" compare "$fx/gemm.json" "$tmp/slow.json" --json
 expect 0 "better" -- "$bin" compare "$tmp/slow.json" "$fx/gemm.json"
+# compare -o: the page is written beside the text and the exit code is the same; an unwritable page is exit 5 first
+expect 1 "WORSE" -- "$bin" compare "$fx/gemm.json" "$tmp/slow.json" -o "$tmp/diff.html"
+grep -q '"comparison":{' "$tmp/diff.html" && grep -q '"verdict":"WORSE"' "$tmp/diff.html" ||
+  { echo "FAIL: compare -o wrote no comparison with the planted regression"; fail=1; }
+expect 5 "" -- "$bin" compare "$tmp/missing.json" "$fx/gemm.json" -o /nonexistent-dir/diff.html
 expect 0 "only in B" -- "$bin" compare "$fx/copy.json" "$fx/stride.json" --threshold 5
 expect 2 "invalid threshold" -- "$bin" compare "$fx/copy.json" "$fx/copy.json" --threshold x
 [ "$fail" = 0 ] && echo "report/compare CLI test: ok"
