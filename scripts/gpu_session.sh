@@ -521,9 +521,10 @@ stage_ncu() {
     ncu_case "$c" '^rc_' >>"$W/ncu_cases.csv"
   done
   for c in transpose.copy_b4_a8 transpose.copy_b4_ragged; do ncu_case "$c" '^copy_tile32' >>"$W/ncu_cases.csv"; done
+  for c in transpose.copy_b16_a8 transpose.copy_b16_ragged; do ncu_case "$c" '^copy_vec16' >>"$W/ncu_cases.csv"; done
   for c in transpose.v0_naive_a8 transpose.v1_tiled_a8 transpose.v2_padded_a8 transpose.v3_padded_4r_a8 \
            transpose.v3_padded_4r_ragged transpose.v5_vec16_a8 transpose.v5_vec16_ragged transpose.v6_tall_a8 \
-           transpose.v6_tall_ragged; do
+           transpose.v6_tall_ragged transpose.v7_shift_a8 transpose.v7_shift_ragged; do
     ncu_case "$c" '^tr_' >>"$W/ncu_cases.csv"
   done
   wc -l "$W/ncu_cases.csv"
