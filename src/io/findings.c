@@ -158,6 +158,19 @@ static void rule_slowdown(const struct gm_run_result *r, struct sink *s)
 	keep_best(s, first, SLOWDOWN_KEEP);
 }
 
+/* A spec line's share of its reference in whole %, -1 when it has none. */
+static int spec_pct(const struct gm_derived *d)
+{
+	return d->level[0] && d->value > 0 && d->reference > 0 ? (int)lround(100.0 * d->value / d->reference) : -1;
+}
+
+/* Two lines that say the same thing of two levels (FP16 and BF16 FMA at 50 %): the first speaks for both. */
+static int same_line(const struct gm_derived *a, const struct gm_derived *b)
+{
+	return spec_pct(a) >= 0 && spec_pct(a) == spec_pct(b) && a->unit == b->unit && !strcmp(a->quantity, b->quantity) &&
+	       !strcmp(a->reference_what, b->reference_what);
+}
+
 /* Rule "spec": the spec-sheet lines furthest from their reference (either side). */
 static void rule_spec(const struct gm_run_result *r, struct sink *s)
 {
@@ -165,17 +178,25 @@ static void rule_spec(const struct gm_run_result *r, struct sink *s)
 
 	for (int i = 0; i < r->nderived; i++) {
 		const struct gm_derived *d = &r->derived[i];
-		double off = d->value > 0 && d->reference > 0 ? fabs(log(d->value / d->reference)) : 0;
+		double off = spec_pct(d) >= 0 ? fabs(log(d->value / d->reference)) : 0;
 		struct gm_finding *o;
-		char a[48], b[48];
+		char a[48], b[48], also[64] = "";
+		int dup = 0;
 
-		if (!d->level[0] || off < log(1.0 + SPEC_MIN_OFF) || !(o = add(s, first, "spec", "%s", "spec", off)))
+		for (int j = 0; j < r->nderived; j++)
+			if (j != i && same_line(d, &r->derived[j])) {
+				size_t l = strlen(also);
+
+				dup |= j < i;
+				snprintf(also + l, sizeof(also) - l, "%s%s", l ? ", " : "; ", r->derived[j].level);
+			}
+		if (dup || off < log(1.0 + SPEC_MIN_OFF) || !(o = add(s, first, "spec", "%s", "spec", off)))
 			continue;
 		fmt_value(a, sizeof(a), d->value, d->unit);
 		fmt_value(b, sizeof(b), d->reference, d->unit);
-		snprintf(o->text, sizeof(o->text), "%s %s measured %s, %.0f %% of its reference %s (%s).", d->level,
+		snprintf(o->text, sizeof(o->text), "%s %s measured %s, %.0f %% of its reference %s (%s%s%s).", d->level,
 			 d->quantity, a, 100.0 * d->value / d->reference, b,
-			 d->reference_what[0] ? d->reference_what : "reference");
+			 d->reference_what[0] ? d->reference_what : "reference", also, also[0] ? " the same" : "");
 	}
 	keep_best(s, first, SPEC_KEEP);
 }

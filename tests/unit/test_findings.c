@@ -129,9 +129,17 @@ static void test_spec_and_model(void **state)
 	d->unit = GM_UNIT_TFLOPS;
 	d->value = 67;
 	d->reference = 134;
+	d = gm_result_derive(&r, "roofline", "roofline.fma_bf16x2");   /* the same line of another level */
+	snprintf(d->level, sizeof(d->level), "BF16");
+	snprintf(d->quantity, sizeof(d->quantity), "FMA throughput");
+	d->unit = GM_UNIT_TFLOPS;
+	d->value = 67.1;
+	d->reference = 134;
 	t = of_rule(&r, "spec");
 	assert_non_null(strstr(t, "spec|L2 capacity measured 40 MiB, 80 % of its reference 50 MiB (device attribute l2_bytes)."));
 	assert_true(strstr(t, "FP16") < strstr(t, "L2 capacity"));
+	assert_non_null(strstr(t, "(reference; BF16 the same)"));   /* one sentence for both */
+	assert_null(strstr(t, "spec|BF16"));
 	assert_null(strstr(t, "HBM"));                 /* 3200 of 3352: 4.5 % off, not a finding */
 	plant(&r, "rowcol", "cols", GM_KIND_DRAM, GM_UNIT_GBS, 1930, 4e9)->launch_gbs = 1000;
 	t = of_rule(&r, "model");
