@@ -18,7 +18,8 @@ struct gm_chart_spec {
 	const char *series;   /* param(s) splitting the cases into lines, "a,b"; "" = one series */
 	const char *series_names; /* "side=0:read,side=1:write" names of series values; else key=value */
 	const char *y;        /* "value" (the case's headline in its unit) or a field */
-	const char *model;    /* overlaid model field per case ("pred_gbs", ...) or "" */
+	const char *model;    /* kept for old rows; the model mark is a rule in report.js (modelMark): the
+	                       * launch model's prediction where a case has one, else the warp bound */
 	const char *filter;   /* "param=value" the cases must match, or "" */
 	const char *ceiling;  /* bar charts: prefixes of the cases drawn as ceiling lines, "a,b";
 	                       * a prefix with a dot is a case name in any family, else a label here */
