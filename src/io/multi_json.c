@@ -251,7 +251,10 @@ gm_status gm_multi_read(const char *path, struct gm_multi_run *m)
 	devs = json_object_get(doc, K_DEVICES);
 	if (!json_is_array(devs)) {
 		json_decref(doc);
-		return read_single(path, m);
+		s = read_single(path, m);
+		if (s)
+			gm_multi_release(m); /* a failed read leaves no devices, as below (fuzz/regress/fleet) */
+		return s;
 	}
 	str_of(m->mode, sizeof(m->mode), json_object_get(doc, K_MULTI), "mode");
 	str_of(m->tool_version, sizeof(m->tool_version), doc, K_TOOL_VERSION);

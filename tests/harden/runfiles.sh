@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# tests/harden/runfiles.sh BIN SRC [JOBS] - every committed JSON file under
+# SRC/results (plain and .json.gz) through the commands that read files:
+#   info --from, report (table, --csv, -o HTML), compare F F (text and --json),
+#   fleet, predict, explain --n --profile F
+# Registered by tests/CMakeLists.txt in a -DGPUMEM_SANITIZE build (build-asan
+# in scripts/test.sh): a file that is not a run document (a profile, an
+# explain output) must be refused with a documented exit code, never crash.
+# Fails on an exit code outside 0-6 (a signal, a sanitizer's 86) and on any
+# sanitizer report on stderr (ASan, LeakSanitizer, UBSan "runtime error").
+set -uo pipefail
+bin=$1 src=$2 jobs=${3:-2}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:exitcode=86}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1:exitcode=86}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# one file: every command; prints "FAIL: ..." lines, nothing when clean
+one() {
+  local f=$1 w
+  w=$(mktemp -d "$tmp/f.XXXXXX")
+  run1() {  # run1 ARGS...: a documented exit code (0-6) and no sanitizer line
+    "$bin" "$@" >"$w/out" 2>"$w/err" </dev/null
+    local rc=$?
+    if [ $rc -gt 6 ] || grep -qE "AddressSanitizer|LeakSanitizer|runtime error:|UndefinedBehaviorSanitizer" "$w/err"; then
+      echo "FAIL: gpumem $* -> exit $rc"
+      grep -E "ERROR|SUMMARY|runtime error|#[0-9] " "$w/err" | head -20 | sed 's/^/    /'
+    fi
+  }
+  run1 info --from "$f"
+  run1 report "$f"
+  run1 report --csv "$f"
+  run1 report "$f" -o "$w/r.html"
+  run1 compare "$f" "$f"
+  run1 compare --json "$f" "$f"
+  run1 fleet "$f"
+  run1 predict "$f"
+  run1 explain --n 100000 --profile "$f" gid
+  rm -rf "$w"
+}
+export -f one
+export bin tmp
+
+cd "$src"
+files=$(git ls-files 'results/**.json' 'results/**.json.gz' 2>/dev/null)
+[ -n "$files" ] || files=$(find results -name '*.json' -o -name '*.json.gz' | sort)
+n=$(printf '%s\n' "$files" | wc -l)
+start=$(date +%s)
+printf '%s\n' "$files" | xargs -P "$jobs" -I{} bash -c 'one "$1"' _ {} >"$tmp/log"
+# several runs overlaid in one report and one fleet: the two suites
+run_all() {
+  "$bin" "$@" >/dev/null 2>"$tmp/err" </dev/null
+  local rc=$?
+  if [ $rc -gt 6 ] || grep -qE "AddressSanitizer|LeakSanitizer|runtime error:" "$tmp/err"; then
+    echo "FAIL: gpumem $* -> exit $rc" >>"$tmp/log"
+    head -20 "$tmp/err" >>"$tmp/log"
+  fi
+}
+run_all report results/nvidia-h100-80gb-hbm3/suite.json results/nvidia-h200/suite.json -o "$tmp/two.html"
+run_all compare results/nvidia-h100-80gb-hbm3/suite.json results/nvidia-h200/suite.json
+run_all fleet $(printf '%s\n' "$files" | grep '/fleet/')
+if [ -s "$tmp/log" ]; then
+  cat "$tmp/log"
+  echo "runfiles: $(grep -c '^FAIL' "$tmp/log") failures over $n files" >&2
+  exit 1
+fi
+echo "runfiles: $n files x 9 commands clean in $(( $(date +%s) - start )) s"
