@@ -7,6 +7,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "gpumem/io.h"
 #include "gpumem/units.h"
@@ -91,70 +92,164 @@ static struct gm_finding *add(struct sink *s, int first, const char *rule, const
 	return f;
 }
 
-/* The best case doing the same work as c: its family, its kind, its useful bytes within 1 %. */
-static const struct gm_case_result *best_same_work(const struct gm_run_result *r, const struct gm_case_result *c)
+/*
+ * Each case's slowdown against the best case doing the same work (its family,
+ * kind and unit, its useful bytes within SAME_WORK_TOL), for every case at
+ * once: the candidates sorted by (family, kind, unit, bytes) and a window of
+ * equal work slid over them with a deque of its best values, so a run of
+ * 100,000 cases costs a sort, not a pass over the run per case.
+ */
+struct work {
+	const struct gm_case_result *c;
+	double key;   /* the value with "higher is better": median, or minus it */
+	int idx;
+};
+
+static int work_cmp(const void *pa, const void *pb)
 {
-	const struct gm_case_result *best = c;
+	const struct gm_case_result *a = ((const struct work *)pa)->c, *b = ((const struct work *)pb)->c;
+	int d = strcmp(a->family, b->family);
 
-	for (int i = 0; i < r->ncases; i++) {
-		const struct gm_case_result *o = &r->cases[i];
-
-		if (!ok(o) || o->kind != c->kind || o->unit != c->unit || strcmp(o->family, c->family) ||
-		    fabs(o->traffic.bytes_useful / c->traffic.bytes_useful - 1.0) > SAME_WORK_TOL)
-			continue;
-		if (gm_unit_higher_is_better(c->unit) ? o->value.median > best->value.median
-						      : o->value.median < best->value.median)
-			best = o;
-	}
-	return best;
+	if (d)
+		return d;
+	if (a->kind != b->kind)
+		return a->kind < b->kind ? -1 : 1;
+	if (a->unit != b->unit)
+		return a->unit < b->unit ? -1 : 1;
+	if (a->traffic.bytes_useful != b->traffic.bytes_useful)
+		return a->traffic.bytes_useful < b->traffic.bytes_useful ? -1 : 1;
+	return ((const struct work *)pa)->idx - ((const struct work *)pb)->idx;
 }
 
-/* The case's slowdown against the best of its work (1 = it is the best); 0 when the rule does not apply. */
-static double slowdown_of(const struct gm_run_result *r, const struct gm_case_result *c,
-			  const struct gm_case_result **best)
+static int same_group(const struct gm_case_result *a, const struct gm_case_result *b)
 {
-	*best = NULL;
-	if (!ok(c))
-		return 0;
-	if (c->kind == GM_KIND_SMEM)
-		return c->slowdown;   /* measured against the conflict-free case of its group */
-	if (c->kind != GM_KIND_DRAM || c->traffic.bytes_useful <= 0)
-		return 0;
-	*best = best_same_work(r, c);
-	return gm_unit_higher_is_better(c->unit) ? (*best)->value.median / c->value.median
-						 : c->value.median / (*best)->value.median;
+	return !strcmp(a->family, b->family) && a->kind == b->kind && a->unit == b->unit;
+}
+
+/* The slowdown of the cases w[0..n) (one group, sorted by bytes) into slow[] and best[], by case index. */
+static void slide_group(const struct work *w, int n, int *dq, double *slow, int *best)
+{
+	int head = 0, tail = 0, lo = 0, hi = 0;
+
+	for (int i = 0; i < n; i++) {
+		double b = w[i].c->traffic.bytes_useful;
+		const struct work *top;
+
+		while (hi < n && w[hi].c->traffic.bytes_useful <= b * (1.0 + SAME_WORK_TOL)) {
+			while (tail > head && w[dq[tail - 1]].key < w[hi].key)
+				tail--;
+			dq[tail++] = hi++;
+		}
+		while (lo < n && w[lo].c->traffic.bytes_useful < b * (1.0 - SAME_WORK_TOL))
+			lo++;
+		while (dq[head] < lo)
+			head++;
+		top = w[dq[head]].key > w[i].key ? &w[dq[head]] : &w[i];
+		best[w[i].idx] = top->idx;
+		slow[w[i].idx] = gm_unit_higher_is_better(w[i].c->unit) ? top->c->value.median / w[i].c->value.median
+									: w[i].c->value.median / top->c->value.median;
+	}
+}
+
+/* slow[i]: case i's slowdown (0 where the rule does not apply); best[i]: the best case's index or -1. */
+static int slowdowns(const struct gm_run_result *r, double *slow, int *best)
+{
+	struct work *w = malloc((size_t)(r->ncases ? r->ncases : 1) * sizeof(*w));
+	int *dq = malloc((size_t)(r->ncases ? r->ncases : 1) * sizeof(*dq));
+	int n = 0;
+
+	if (!w || !dq) {
+		free(w);
+		free(dq);
+		return -1;
+	}
+	for (int i = 0; i < r->ncases; i++) {
+		const struct gm_case_result *c = &r->cases[i];
+
+		best[i] = -1;
+		slow[i] = ok(c) && c->kind == GM_KIND_SMEM ? c->slowdown : 0; /* against its group's conflict-free case */
+		if (ok(c) && c->kind == GM_KIND_DRAM && c->traffic.bytes_useful > 0)
+			w[n++] = (struct work){ c, gm_unit_higher_is_better(c->unit) ? c->value.median : -c->value.median, i };
+	}
+	qsort(w, (size_t)n, sizeof(*w), work_cmp);
+	for (int g = 0, e; g < n; g = e) {
+		for (e = g + 1; e < n && same_group(w[g].c, w[e].c); e++)
+			;
+		slide_group(w + g, e - g, dq, slow, best);
+	}
+	free(w);
+	free(dq);
+	return 0;
+}
+
+struct fam_slow {
+	const char *family;
+	double slow;
+	int idx;
+};
+
+static int fam_slow_cmp(const void *pa, const void *pb)
+{
+	const struct fam_slow *a = pa, *b = pb;
+	int d = strcmp(a->family, b->family);
+
+	if (d)
+		return d;
+	if (a->slow != b->slow)
+		return a->slow > b->slow ? -1 : 1;
+	return a->idx - b->idx;
+}
+
+/* Only the family's worst speaks: zero every slowdown but the largest of each family (the first on a tie). */
+static void worst_of_family(const struct gm_run_result *r, double *slow)
+{
+	struct fam_slow *f = malloc((size_t)(r->ncases ? r->ncases : 1) * sizeof(*f));
+
+	if (!f)
+		return;
+	for (int i = 0; i < r->ncases; i++)
+		f[i] = (struct fam_slow){ r->cases[i].family, slow[i], i };
+	qsort(f, (size_t)r->ncases, sizeof(*f), fam_slow_cmp);
+	for (int i = 0; i < r->ncases; i++)
+		if (i > 0 && !strcmp(f[i].family, f[i - 1].family))
+			slow[f[i].idx] = 0;
+	free(f);
 }
 
 /* Rule "slowdown": per family the case furthest below the best of the same work. */
 static void rule_slowdown(const struct gm_run_result *r, struct sink *s)
 {
-	int first = s->n;
+	int first = s->n, n = r->ncases;
+	double *slow = malloc((size_t)(n ? n : 1) * sizeof(*slow));
+	int *best = malloc((size_t)(n ? n : 1) * sizeof(*best));
 
-	for (int i = 0; i < r->ncases; i++) {
-		const struct gm_case_result *c = &r->cases[i], *best = NULL, *wb = NULL;
-		double f = slowdown_of(r, c, &best), worst = f;
-		int mine = 1;
+	if (!slow || !best || slowdowns(r, slow, best)) {
+		free(slow);
+		free(best);
+		return;
+	}
+	worst_of_family(r, slow);
+	for (int i = 0; i < n; i++) {
+		const struct gm_case_result *c = &r->cases[i];
 		struct gm_finding *o;
 		char a[48], b[48];
 
-		if (f < GM_FINDINGS_MIN_SLOWDOWN)
-			continue;
-		for (int j = 0; j < r->ncases && mine; j++) {   /* only the family's worst speaks */
-			double g = strcmp(r->cases[j].family, c->family) ? 0 : slowdown_of(r, &r->cases[j], &wb);
-
-			mine = !(g > worst || (g == worst && j < i));
-		}
-		if (!mine || !(o = add(s, first, "slowdown", "fam-%s", c->family, f)))
+		if (slow[i] < GM_FINDINGS_MIN_SLOWDOWN || !(o = add(s, first, "slowdown", "fam-%s", c->family, slow[i])))
 			continue;
 		fmt_value(a, sizeof(a), c->value.median, c->unit);
-		if (best) {
-			fmt_value(b, sizeof(b), best->value.median, best->unit);
+		if (best[i] >= 0) {
+			const struct gm_case_result *bc = &r->cases[best[i]];
+
+			fmt_value(b, sizeof(b), bc->value.median, bc->unit);
 			snprintf(o->text, sizeof(o->text), "%s does the work of %s %.1fx slower (%s against %s).",
-				 c->name, best->name, f, a, b);
+				 c->name, bc->name, slow[i], a, b);
 		} else
 			snprintf(o->text, sizeof(o->text),
-				 "%s takes %.1fx the time of the conflict-free access of its group (%s).", c->name, f, a);
+				 "%s takes %.1fx the time of the conflict-free access of its group (%s).", c->name, slow[i],
+				 a);
 	}
+	free(slow);
+	free(best);
 	keep_best(s, first, SLOWDOWN_KEEP);
 }
 
