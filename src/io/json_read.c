@@ -1,5 +1,6 @@
 /* json_read.c - read a run document back into the result model. */
 #include <jansson.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,26 @@ static double num(json_t *o, const char *key)
 	return json_number_value(json_object_get(o, key));
 }
 
+/*
+ * A JSON number into an integer field: NaN reads as 0 and a value past the
+ * type's range as the nearest end of it (a C conversion out of range is
+ * undefined behaviour; found by fuzz/fuzz_runfile.c, tests/unit/test_harden.c).
+ */
+static double clamp_num(double v, double lo, double hi)
+{
+	return v != v ? 0 : v < lo ? lo : v > hi ? hi : v;
+}
+
+static int num_int(json_t *o, const char *key)
+{
+	return (int)clamp_num(num(o, key), INT_MIN, INT_MAX);
+}
+
+static int64_t num_i64(json_t *o, const char *key)
+{
+	return (int64_t)clamp_num(num(o, key), -9.2e18, 9.2e18);
+}
+
 static void read_device(json_t *d, struct gm_device_info *dev)
 {
 	const char *cc = json_string_value(json_object_get(d, K_D_CC)), *pci;
@@ -25,24 +46,24 @@ static void read_device(json_t *d, struct gm_device_info *dev)
 	copy_str(dev->name, sizeof(dev->name), d, K_D_NAME);
 	if (cc)
 		sscanf(cc, "%d.%d", &dev->cc_major, &dev->cc_minor);
-	dev->index = (int)num(d, K_D_INDEX);
-	dev->sm_count = (int)num(d, K_D_SMS);
-	dev->sm_clock_khz = (int)num(d, K_D_SMCLK);
-	dev->mem_clock_khz = (int)num(d, K_D_MEMCLK);
-	dev->bus_width_bits = (int)num(d, K_D_BUS);
-	dev->l2_bytes = (int64_t)num(d, K_D_L2);
-	dev->total_mem = (int64_t)num(d, K_D_TOTAL);
-	dev->free_mem = (int64_t)num(d, K_D_FREE);
-	dev->driver_version = (int)num(d, K_D_DRIVER);
-	dev->runtime_version = (int)num(d, K_D_RUNTIME);
+	dev->index = num_int(d, K_D_INDEX);
+	dev->sm_count = num_int(d, K_D_SMS);
+	dev->sm_clock_khz = num_int(d, K_D_SMCLK);
+	dev->mem_clock_khz = num_int(d, K_D_MEMCLK);
+	dev->bus_width_bits = num_int(d, K_D_BUS);
+	dev->l2_bytes = num_i64(d, K_D_L2);
+	dev->total_mem = num_i64(d, K_D_TOTAL);
+	dev->free_mem = num_i64(d, K_D_FREE);
+	dev->driver_version = num_int(d, K_D_DRIVER);
+	dev->runtime_version = num_int(d, K_D_RUNTIME);
 	dev->peak_gbs = num(d, K_D_PEAK);
-	dev->persisting_l2_max_bytes = (int64_t)num(d, K_D_PL2);
-	dev->smem_per_sm = (int64_t)num(d, K_D_SMEM_SM);
-	dev->smem_per_block_optin = (int64_t)num(d, K_D_SMEM_BLK);
-	dev->max_threads_per_sm = (int)num(d, K_D_THREADS_SM);
+	dev->persisting_l2_max_bytes = num_i64(d, K_D_PL2);
+	dev->smem_per_sm = num_i64(d, K_D_SMEM_SM);
+	dev->smem_per_block_optin = num_i64(d, K_D_SMEM_BLK);
+	dev->max_threads_per_sm = num_int(d, K_D_THREADS_SM);
 	dev->ecc = json_is_true(json_object_get(d, K_D_ECC));
-	dev->pcie_gen = (int)num(d, K_D_PCIE_GEN);
-	dev->pcie_width = (int)num(d, K_D_PCIE_WIDTH);
+	dev->pcie_gen = num_int(d, K_D_PCIE_GEN);
+	dev->pcie_width = num_int(d, K_D_PCIE_WIDTH);
 	copy_str(dev->uuid, sizeof(dev->uuid), d, K_D_UUID);
 	pci = json_string_value(json_object_get(d, K_D_PCI));
 	if (pci)
@@ -61,7 +82,7 @@ static enum gm_case_status status_from(const char *s)
 
 static void read_stats(json_t *s, struct gm_stats *st)
 {
-	st->n = (int)num(s, K_S_N);
+	st->n = num_int(s, K_S_N);
 	st->median = num(s, K_S_MEDIAN);
 	st->min = num(s, K_S_MIN);
 	st->max = num(s, K_S_MAX);
@@ -99,7 +120,7 @@ static void read_preds(json_t *a, struct gm_case_result *c)
 		copy_str(pp->space, sizeof(pp->space), p, K_P_SPACE);
 		copy_str(pp->op, sizeof(pp->op), p, K_P_OP);
 		copy_str(pp->index, sizeof(pp->index), p, K_P_INDEX);
-		pp->elem_bytes = (int)num(p, K_P_ELEM);
+		pp->elem_bytes = num_int(p, K_P_ELEM);
 		pp->per_request = num(p, K_P_PER_REQ);
 		pp->ideal = num(p, K_P_IDEAL);
 		pp->efficiency_pct = num(p, K_P_EFF);
@@ -222,7 +243,7 @@ static gm_status read_case(json_t *o, struct gm_case_result *c)
 		if (!c->label[0])
 			snprintf(c->label, sizeof(c->label), "%s", dot ? dot + 1 : c->name);
 	}
-	c->version = (int)num(o, K_C_VERSION);
+	c->version = num_int(o, K_C_VERSION);
 	c->kind = kind && !strcmp(kind, "smem") ? GM_KIND_SMEM
 		  : kind && !strcmp(kind, "measure") ? GM_KIND_MEASURE : GM_KIND_DRAM;
 	c->status = status_from(json_string_value(json_object_get(o, K_C_STATUS)));
@@ -230,7 +251,7 @@ static gm_status read_case(json_t *o, struct gm_case_result *c)
 	c->traffic.bytes_useful = num(o, K_C_BYTES_USEFUL);
 	c->traffic.bytes_hw = num(o, K_C_BYTES_HW);
 	c->traffic.accesses = num(o, K_C_ACCESSES);
-	c->traffic.working_set = (int64_t)num(o, K_C_WORKING_SET);
+	c->traffic.working_set = num_i64(o, K_C_WORKING_SET);
 	c->traffic.ops = num(o, K_C_OPS);
 	read_params(json_object_get(o, K_C_PARAMS), c);
 	read_stats(json_object_get(o, K_C_STATS), &c->ms);
@@ -288,7 +309,7 @@ static void read_state(json_t *o, struct gm_device_state *st)
 	if (!json_is_object(o))
 		return;
 	st->valid = 1;
-	st->persisting_l2_limit = (int64_t)num(o, K_STATE_PL2);
+	st->persisting_l2_limit = num_i64(o, K_STATE_PL2);
 }
 
 static gm_status read_doc(json_t *doc, struct gm_run_result *r)
@@ -305,23 +326,23 @@ static gm_status read_doc(json_t *doc, struct gm_run_result *r)
 	if (num(doc, K_SCHEMA_VERSION) > GM_SCHEMA_VERSION || num(doc, K_SCHEMA_VERSION) < 1)
 		return gm_fail(GM_ERR_PARSE, "unknown schema version %.0f (this gpumem reads 1 to %d)",
 			       num(doc, K_SCHEMA_VERSION), GM_SCHEMA_VERSION);
-	r->schema_version = (int)num(doc, K_SCHEMA_VERSION);
+	r->schema_version = num_int(doc, K_SCHEMA_VERSION);
 	copy_str(r->tool_version, sizeof(r->tool_version), doc, K_TOOL_VERSION);
 	copy_str(r->command, sizeof(r->command), doc, K_COMMAND);
 	copy_str(r->started_utc, sizeof(r->started_utc), doc, K_STARTED);
 	copy_str(r->byte_convention, sizeof(r->byte_convention), doc, K_CONVENTION);
 	r->wall_s = num(doc, K_WALL);
 	r->interrupted = json_is_true(json_object_get(doc, K_INTERRUPTED));
-	r->seed = (uint32_t)num(doc, K_SEED);
-	r->array_bytes = (size_t)num(doc, K_ARRAY_BYTES);
-	r->reps = (int)num(doc, K_REPS);
-	r->warmup = (int)num(doc, K_WARMUP);
+	r->seed = (uint32_t)clamp_num(num(doc, K_SEED), 0, 4294967295.0);
+	r->array_bytes = (size_t)clamp_num(num(doc, K_ARRAY_BYTES), 0, 9.2e18);
+	r->reps = num_int(doc, K_REPS);
+	r->warmup = num_int(doc, K_WARMUP);
 	r->have_device = json_is_object(dev);
 	if (r->have_device)
 		read_device(dev, &r->dev);
 	json_array_foreach(cases, i, c) {
 		struct gm_case_result *cr;
-		gm_status s = check_case(c, i, (int)num(doc, K_SCHEMA_VERSION));
+		gm_status s = check_case(c, i, num_int(doc, K_SCHEMA_VERSION));
 		if (s)
 			return s;
 		cr = gm_result_add(r);

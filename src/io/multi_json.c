@@ -4,6 +4,7 @@
  * each with its placement, its telemetry and its own complete run document.
  */
 #include <jansson.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,11 +158,25 @@ static double num_of(json_t *o, const char *key, double dflt)
 	return json_is_number(v) ? json_number_value(v) : dflt;
 }
 
+/* the same into an integer field: NaN reads as dflt, a value past the type's range as its nearest end
+ * (a C conversion out of range is undefined; tests/unit/test_harden.c) */
+static double clamped_of(json_t *o, const char *key, double dflt, double lo, double hi)
+{
+	double v = num_of(o, key, dflt);
+
+	return v != v ? dflt : v < lo ? lo : v > hi ? hi : v;
+}
+
+static int int_of(json_t *o, const char *key, int dflt)
+{
+	return (int)clamped_of(o, key, dflt, INT_MIN, INT_MAX);
+}
+
 static void read_telemetry(json_t *o, struct gm_telemetry *t)
 {
 	if (!json_is_object(o))
 		return;
-	t->samples = (int)num_of(o, "samples", 0);
+	t->samples = int_of(o, "samples", 0);
 	t->sm_mhz_min = num_of(o, "sm_mhz_min", 0);
 	t->sm_mhz_median = num_of(o, "sm_mhz_median", 0);
 	t->sm_mhz_max = num_of(o, "sm_mhz_max", 0);
@@ -170,10 +185,10 @@ static void read_telemetry(json_t *o, struct gm_telemetry *t)
 	t->temp_c_min = num_of(o, "temp_c_min", 0);
 	t->temp_c_max = num_of(o, "temp_c_max", 0);
 	t->power_w_max = num_of(o, "power_w_max", 0);
-	t->throttle_reasons = (uint64_t)num_of(o, "throttle_reasons", 0);
-	t->max_processes = (int)num_of(o, "max_processes", 0);
-	t->ecc_corrected = (int64_t)num_of(o, "ecc_corrected", -1);
-	t->ecc_uncorrected = (int64_t)num_of(o, "ecc_uncorrected", -1);
+	t->throttle_reasons = (uint64_t)clamped_of(o, "throttle_reasons", 0, 0, 1.8e19);
+	t->max_processes = int_of(o, "max_processes", 0);
+	t->ecc_corrected = (int64_t)clamped_of(o, "ecc_corrected", -1, -1, 9.2e18);
+	t->ecc_uncorrected = (int64_t)clamped_of(o, "ecc_uncorrected", -1, -1, 9.2e18);
 }
 
 static gm_status read_block(json_t *o, struct gm_placement *p, struct gm_run_result *r)
@@ -184,20 +199,20 @@ static gm_status read_block(json_t *o, struct gm_placement *p, struct gm_run_res
 
 	if (!json_is_object(o) || !json_is_object(run))
 		return gm_fail(GM_ERR_PARSE, "a device block is not an object with a \"run\"");
-	p->rank = (int)num_of(o, "rank", -1);
+	p->rank = int_of(o, "rank", -1);
 	str_of(p->host, sizeof(p->host), o, "host");
-	p->device = (int)num_of(o, "device", -1);
+	p->device = int_of(o, "device", -1);
 	str_of(p->name, sizeof(p->name), o, "name");
 	str_of(p->uuid, sizeof(p->uuid), o, "uuid");
 	str_of(p->pci_bus_id, sizeof(p->pci_bus_id), o, "pci_bus_id");
-	p->numa_node = (int)num_of(o, "numa_node", -1);
-	p->pcie_gen = (int)num_of(o, "pcie_gen", -1);
-	p->pcie_width = (int)num_of(o, "pcie_width", -1);
-	p->pcie_gen_max = (int)num_of(o, "pcie_gen_max", -1);
-	p->pcie_width_max = (int)num_of(o, "pcie_width_max", -1);
+	p->numa_node = int_of(o, "numa_node", -1);
+	p->pcie_gen = int_of(o, "pcie_gen", -1);
+	p->pcie_width = int_of(o, "pcie_width", -1);
+	p->pcie_gen_max = int_of(o, "pcie_gen_max", -1);
+	p->pcie_width_max = int_of(o, "pcie_width_max", -1);
 	str_of(p->status, sizeof(p->status), o, "status");
 	str_of(p->message, sizeof(p->message), o, "message");
-	p->exit_code = (int)num_of(o, "exit_code", 0);
+	p->exit_code = int_of(o, "exit_code", 0);
 	read_telemetry(json_object_get(o, "telemetry"), &p->tel);
 	text = json_dumps(run, JSON_COMPACT);
 	if (!text)

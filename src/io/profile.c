@@ -75,6 +75,10 @@ static gm_status read_number(json_t *v, size_t k, struct gm_profile *p, const ch
 		snprintf(what, sizeof(what), "field '%s' must be positive (got %g)", fields[k].key, x);
 		return bad(why, n, origin, what);
 	}
+	if (fields[k].is_int && x > 1e9) { /* an int field: past INT_MAX the conversion is undefined */
+		snprintf(what, sizeof(what), "field '%s' must be at most 1e9 (got %g)", fields[k].key, x);
+		return bad(why, n, origin, what);
+	}
 	if (fields[k].is_int)
 		*(int *)((char *)p + fields[k].off) = (int)x;
 	else
