@@ -198,6 +198,13 @@ enum gm_tier { GM_TIER_DEFAULT = 0, GM_TIER_QUICK = 1, GM_TIER_FULL = 2 };
 gm_status gm_registry_select(const char *const *sels, int nsels, enum gm_tier tier,
 			     unsigned char *sel, int *bad);
 
+/*
+ * Derive r's results again from its cases with this build's rules (each
+ * family's derive(), in the order its cases first appear): a saved run's
+ * spec sheet as today's code computes it. Replaces r's derived results.
+ */
+void gm_rederive(struct gm_run_result *r);
+
 /* Up to max case/family names closest to word (edit distance), for hints. */
 int gm_registry_suggest(const char *word, const char **out, int max);
 

@@ -160,6 +160,8 @@ static int series(const struct gm_run_result *r, int mode, int ver_want, double 
  * version over its footprints on that plateau (up to the knee), against
  * 128 B/clk/SM at the clock that version's run measured.
  */
+#define L1_FRAC 0.97 /* a point below this fraction of the L1 plateau is past its capacity */
+
 static void derive_l1(struct gm_run_result *r)
 {
 	double x[64], y[64], mhz, p0, cut, best, best_mhz;
@@ -169,7 +171,10 @@ static void derive_l1(struct gm_run_result *r)
 
 	if (n < 3)
 		return;
-	nk = gm_curve_knees(x, y, n, 0.8, kn, GM_MAX_KNEES, &p0);
+	/* L1's hits end gradually past its capacity (v3 on an H100: -5 % one step past it, -20 % two steps,
+	 * -70 % at twice it), so the plateau ends at the first point 3 % below it: a half-way knee over the
+	 * whole fall would put the capacity past the 256 KiB the SM has */
+	nk = gm_curve_knees(x, y, n, L1_FRAC, kn, GM_MAX_KNEES, &p0);
 	cut = nk ? kn[0].x_last : x[n - 1];
 	best = p0;
 	best_mhz = mhz;
@@ -196,8 +201,8 @@ static void derive_l1(struct gm_run_result *r)
 		      "128 B/clk/SM at the measured clock", how);
 	if (!nk)
 		return;
-	snprintf(how, sizeof(how), "knee of per-SM read bandwidth (v%d): %.0f GB/s -> %.0f GB/s between %.0f and %.0f KiB (frac 0.8)",
-		 HIER_L1_VER, kn[0].above, kn[0].below, kn[0].x_last / 1024, kn[0].x_first / 1024);
+	snprintf(how, sizeof(how), "knee of per-SM read bandwidth (v%d): %.0f GB/s -> %.0f GB/s between %.0f and %.0f KiB (frac %.2f)",
+		 HIER_L1_VER, kn[0].above, kn[0].below, kn[0].x_last / 1024, kn[0].x_first / 1024, L1_FRAC);
 	gm_derive_add(r, "hierarchy", "hierarchy.l1_capacity", "L1", "capacity per SM", GM_UNIT_BYTES, kn[0].x,
 		      r->dev.cc_major == 9 ? 256.0 * 1024 : 0,
 		      r->dev.cc_major == 9 ? "unified L1+smem per SM, max-L1 carve-out" : "", how);

@@ -466,6 +466,20 @@ static void derive_all(const struct gm_case *const *cases, int n, struct gm_run_
 	}
 }
 
+void gm_rederive(struct gm_run_result *r)
+{
+	r->nderived = 0;
+	for (int i = 0; i < r->ncases; i++) {
+		int seen = 0;
+
+		for (int j = 0; j < i && !seen; j++)
+			seen = !strcmp(r->cases[j].family, r->cases[i].family);
+		for (int f = 0; !seen && gm_families[f]; f++)
+			if (!strcmp(gm_families[f]->name, r->cases[i].family) && gm_families[f]->derive)
+				gm_families[f]->derive(r);
+	}
+}
+
 gm_status gm_run_cases(const struct gm_case *const *cases, int n, const struct gm_runner_opts *o,
 		       const struct gm_device_info *dev, struct gm_run_result *r)
 {

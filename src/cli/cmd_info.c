@@ -7,16 +7,19 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "gpumem/bench.h"
 #include "gpumem/gpu.h"
 #include "gpumem/io.h"
 #include "gpumem/units.h"
 
-static int info_from(const char *path)
+static int info_from(const char *path, int derive)
 {
 	struct gm_run_result r;
 
 	if (gm_json_read(path, &r))
 		return gm_error(GM_EXIT_USAGE, "%s", gm_last_error());
+	if (derive)
+		gm_rederive(&r);
 	if (r.have_device)
 		gm_device_write(stdout, &r.dev);
 	if (!gm_spec_write(stdout, &r))
@@ -25,18 +28,20 @@ static int info_from(const char *path)
 	return GM_EXIT_OK;
 }
 
-enum { I_DEVICE = 256, I_FROM };
+enum { I_DEVICE = 256, I_FROM, I_DERIVE };
 
 static const struct gm_opt info_opts[] = {
 	{ "device", I_DEVICE, 0, "N", "GPU (default 0)", NULL },
 	{ "from", I_FROM, 0, "RUN.json", "the device of a saved run and the spec sheet measured in it (no GPU needed)",
 	  "@file" },
+	{ "derive", I_DERIVE, 0, NULL, "with --from: derive the spec sheet again from the run's cases with this build's rules",
+	  NULL },
 	{ "help", 'h', 'h', NULL, "show this help", NULL },
 	{ 0 },
 };
 
 const struct gm_cmd_doc gm_doc_info = {
-	"info", "show the device: clocks, bus, caches, peak bandwidth", "[--device N] [--from RUN.json]",
+	"info", "show the device: clocks, bus, caches, peak bandwidth", "[--device N] [--from RUN.json [--derive]]",
 	"The device's name, compute capability, clocks, memory bus, cache sizes and theoretical peak\n"
 	"bandwidth, read from the CUDA runtime and NVML.",
 	info_opts, NULL,
@@ -45,6 +50,7 @@ const struct gm_cmd_doc gm_doc_info = {
 struct info_args {
 	const char *from;
 	long dev;
+	int derive;
 };
 
 static int info_option(void *ctx, const struct gm_opt *o, const char *v)
@@ -53,6 +59,8 @@ static int info_option(void *ctx, const struct gm_opt *o, const char *v)
 
 	if (o->key == I_FROM)
 		a->from = v;
+	else if (o->key == I_DERIVE)
+		a->derive = 1;
 	else if (gm_parse_int(v, 0, 1023, &a->dev))
 		return gm_error(GM_EXIT_USAGE, "%s", gm_last_error());
 	return 0;
@@ -78,8 +86,10 @@ int cmd_info(int argc, char **argv)
 	gm_opts_release(&st);
 	if (rc)
 		return rc;
+	if (a.derive && !a.from)
+		return gm_error(GM_EXIT_USAGE, "--derive needs --from RUN.json");
 	if (a.from)
-		return info_from(a.from);
+		return info_from(a.from, a.derive);
 	s = gm_gpu_open((int)a.dev, &d);
 	if (s)
 		return gm_error(gm_exit_code(s), "%s", gm_last_error());

@@ -50,5 +50,9 @@ grep -q '"comparison":{' "$tmp/diff.html" && grep -q '"verdict":"WORSE"' "$tmp/d
 expect 5 "" -- "$bin" compare "$tmp/missing.json" "$fx/gemm.json" -o /nonexistent-dir/diff.html
 expect 0 "only in B" -- "$bin" compare "$fx/copy.json" "$fx/stride.json" --threshold 5
 expect 2 "invalid threshold" -- "$bin" compare "$fx/copy.json" "$fx/copy.json" --threshold x
+# info --from --derive: a saved run's spec sheet as this build derives it from the cases
+suite=$here/../../results/nvidia-h100-80gb-hbm3/suite.json
+expect 0 "L1 .*capacity per SM" -- "$bin" info --from "$suite" --derive
+expect 2 "needs --from" -- "$bin" info --derive
 [ "$fail" = 0 ] && echo "report/compare CLI test: ok"
 exit "$fail"

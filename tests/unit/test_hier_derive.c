@@ -130,6 +130,30 @@ static void test_l1_best_version(void **st)
 	gm_result_release(&r);
 }
 
+static void test_l1_gradual_fall(void **st)
+{
+	/* the l1_* series of an H100 run (results/nvidia-h100-80gb-hbm3/suite.json, 2026-11-25): hits end
+	 * gradually past 224 KiB; the capacity lies between the last plateau point and the first one below,
+	 * never past the 256 KiB of the SM (a half-way knee over the whole fall put it at 305 KiB) */
+	static const double kib[] = { 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 384, 512 };
+	static const double gbs[] = { 33232, 33232, 33225, 33146, 33209, 33127, 33203, 31379, 31145, 26493, 23029, 10077 };
+	double mib[12];
+	struct gm_run_result r;
+	const struct gm_derived *d;
+	(void)st;
+	for (int i = 0; i < 12; i++)
+		mib[i] = kib[i] / 1024;
+	gm_result_init(&r);
+	hier_series(&r, "l1", HIER_L1_READ, HIER_L1_VER, mib, gbs, 12);
+	gm_family_hierarchy.derive(&r);
+	assert_non_null(d = find(&r, "hierarchy.l1_capacity"));
+	assert_true(d->value > 224 * 1024 && d->value <= 256 * 1024);
+	assert_non_null(strstr(d->how, "between 224 and 256 KiB"));
+	assert_non_null(d = find(&r, "hierarchy.l1_read_bw"));
+	assert_true(fabs(d->value - 33209) < 30);
+	gm_result_release(&r);
+}
+
 static void tlb_case(struct gm_run_result *r, const char *label, double mib, double stride_mib, double cycles)
 {
 	struct gm_case_result *c = add(r, "latency", label, cycles);
@@ -197,6 +221,7 @@ int main(void)
 		cmocka_unit_test(test_sort),
 		cmocka_unit_test(test_l2_two_regimes),
 		cmocka_unit_test(test_l1_best_version),
+		cmocka_unit_test(test_l1_gradual_fall),
 		cmocka_unit_test(test_tlb_small_steps_are_no_regime),
 		cmocka_unit_test(test_tlb_step_found),
 	};
