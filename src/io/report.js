@@ -118,7 +118,9 @@
     if (!keys.length) return 'measured';
     const c = cs[0];
     if (keys.length === 1 && String(field(c, keys[0])) in names) return names[String(field(c, keys[0]))];
-    const kv = keys.map((k) => (k === keys[0] && String(field(c, k)) in names) ? names[String(field(c, k))] : k + '=' + field(c, k));
+    /* a param the series' cases do not have (l2stag_*'s stagger beside l1_*) names nothing */
+    const kv = keys.filter((k) => field(c, k) !== undefined && field(c, k) !== null)
+      .map((k) => (k === keys[0] && String(field(c, k)) in names) ? names[String(field(c, k))] : k + '=' + field(c, k));
     const stem = labelStem(cs);
     return (stem ? stem + ' (' : '') + kv.join(' ') + (stem ? ')' : '');
   }
