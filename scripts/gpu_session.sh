@@ -131,9 +131,9 @@ stage_peers() {
   P=${PEERS:-.carry/peers}
   export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}:/usr/local/cuda/extras/CUPTI/lib64:/usr/local/cuda/lib64
   [ -x "$P/mixbench-cuda" ] && { echo "== mixbench-cuda"; timeout 150 "$P/mixbench-cuda"; echo "rc $?"; } >"$W/peer_mixbench.txt" 2>&1
-  [ -x "$P/nvbandwidth" ] && { echo "== nvbandwidth -b 512 -i 5 -t device_local_copy host_to_device_memcpy_ce device_to_host_memcpy_ce host_to_device_bidirectional_memcpy_ce"
+  [ -x "$P/nvbandwidth" ] && { echo "== nvbandwidth -b 512 -i 5 -t device_local_copy host_to_device_memcpy_ce device_to_host_memcpy_ce host_to_device_bidirectional_memcpy_ce device_to_host_bidirectional_memcpy_ce"
     timeout 150 "$P/nvbandwidth" -b 512 -i 5 -t device_local_copy host_to_device_memcpy_ce device_to_host_memcpy_ce \
-      host_to_device_bidirectional_memcpy_ce; echo "rc $?"; } >"$W/peer_nvbandwidth.txt" 2>&1
+      host_to_device_bidirectional_memcpy_ce device_to_host_bidirectional_memcpy_ce; echo "rc $?"; } >"$W/peer_nvbandwidth.txt" 2>&1
   # gpu-benches in full runs past 100 s: the -sel builds (results/nvidia-h100-80gb-hbm3/hierarchy/COMMANDS.md) run
   # the same kernels and timing at the data sets the spec sheet compares
   local l2=cuda-l2-cache l1=cuda-cache l2t=100 l1t=100
