@@ -5,6 +5,7 @@
 #         spec report peers nvtx ncu_gemm explain sass counters selftest calibrate suite_profile ncu_counters
 #         counters_dram counters_tools round_trips unseen ncu_pairs l2_lines l2_distance ncu_l2_hits
 #         partial_writes strided_lines strip_interval rows_per_request streams streams2 streams3 blocks
+#         sanitize_i25 transfer3
 # BUILD_DIR is the build folder or what scripts/carry_gpu.sh packed (the binaries only).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -107,6 +108,37 @@ stage_sanitize() {
   compute-sanitizer --tool racecheck "$bin" run transpose.v1 transpose.v2 transpose.v3 transpose.v4 transpose.v5 --reps 1 --size 16M >"$W/racecheck.txt" 2>&1
   tail -5 "$W/racecheck.txt"
   stage_initcheck
+}
+
+# The kernels of issue 25 (hierarchy l1 v1-v8, l2sh/l2stag, the TLB chase, transpose v7 and copy_b16, the
+# paired FMAs, gemm v11-v14, the transfer family) under memcheck, racecheck (shared memory) and initcheck.
+stage_sanitize_i25() {
+  local cs="compute-sanitizer --print-limit 20"
+  $cs --tool memcheck --leak-check full "$bin" run hierarchy.l1v hierarchy.l1_0128k hierarchy.l2sh_1536k \
+    hierarchy.l2stag latency.tlb_0008m latency.tlb_0032m transpose.v7 transpose.copy_b16 roofline.fma_fp16x2 \
+    roofline.fma_bf16x2 transfer --reps 1 --size 64M >"$W/memcheck_i25.txt" 2>&1
+  tail -4 "$W/memcheck_i25.txt"
+  $cs --tool memcheck --leak-check full "$bin" run gemm.v11_lean_1024 gemm.v12_splittail_1024 \
+    gemm.v13_lean_rows_1024 gemm.v14_splittail_rows_1024 gemm.v14_splittail_rows_3001 --reps 1 >"$W/memcheck_i25_gemm.txt" 2>&1
+  tail -4 "$W/memcheck_i25_gemm.txt"
+  $cs --tool racecheck "$bin" run transpose.v7_shift_ragged transpose.copy_b16_ragged gemm.v14_splittail_rows_1024 \
+    --reps 1 --size 16M >"$W/racecheck_i25.txt" 2>&1
+  tail -4 "$W/racecheck_i25.txt"
+  $cs --tool initcheck "$bin" run transpose.v7_shift_ragged transpose.copy_b16_ragged hierarchy.l2sh_1536k \
+    --reps 1 --size 16M >"$W/initcheck_i25.txt" 2>&1
+  tail -4 "$W/initcheck_i25.txt"
+}
+
+# The transfer family three times back to back, nvbandwidth's host copies between (stability on this unit).
+stage_transfer3() {
+  local P=${PEERS:-.carry/peers} k
+  for k in 1 2 3; do
+    "$bin" run transfer --json "$W/transfer_run$k.json" >"$W/transfer_run$k.txt" 2>&1
+    grep -E "^transfer.pinned|^transfer.pageable" "$W/transfer_run$k.txt" | cut -c1-31,96-200
+    [ -x "$P/nvbandwidth" ] && "$P/nvbandwidth" -i 5 -t host_to_device_memcpy_ce device_to_host_memcpy_ce \
+      host_to_device_bidirectional_memcpy_ce device_to_host_bidirectional_memcpy_ce >"$W/nvbandwidth_run$k.txt" 2>&1
+    grep SUM "$W/nvbandwidth_run$k.txt"
+  done
 }
 
 stage_racecheck_tall() {
