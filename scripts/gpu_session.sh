@@ -113,7 +113,7 @@ stage_sanitize() {
 # The kernels of issue 25 (hierarchy l1 v1-v8, l2sh/l2stag, the TLB chase, transpose v7 and copy_b16, the
 # paired FMAs, gemm v11-v14, the transfer family) under memcheck, racecheck (shared memory) and initcheck.
 stage_sanitize_i25() {
-  local cs="compute-sanitizer --print-limit 20"
+  local cs="timeout 150 compute-sanitizer --print-limit 20"
   $cs --tool memcheck --leak-check full "$bin" run hierarchy.l1v hierarchy.l1_0128k hierarchy.l2sh_1536k \
     hierarchy.l2stag latency.tlb_0008m latency.tlb_0032m transpose.v7 transpose.copy_b16 roofline.fma_fp16x2 \
     roofline.fma_bf16x2 transfer --reps 1 --size 64M >"$W/memcheck_i25.txt" 2>&1
