@@ -71,8 +71,10 @@ static gm_status read_number(json_t *v, size_t k, struct gm_profile *p, const ch
 		return bad(why, n, origin, what);
 	}
 	x = json_number_value(v);
-	if (!(x > 0) || x > 1e15) {
-		snprintf(what, sizeof(what), "field '%s' must be positive (got %g)", fields[k].key, x);
+	/* no quantity of a profile is below 1e-6 in its unit: a denormal bandwidth (fuzz/regress/profile)
+	 * made the launch model's times infinite and its prediction NaN */
+	if (!(x >= 1e-6) || x > 1e15) {
+		snprintf(what, sizeof(what), "field '%s' must be positive, from 1e-6 to 1e15 (got %g)", fields[k].key, x);
 		return bad(why, n, origin, what);
 	}
 	if (fields[k].is_int && x > 1e9) { /* an int field: past INT_MAX the conversion is undefined */

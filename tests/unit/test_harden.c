@@ -6,7 +6,8 @@
  *   - gm_multi_read of a plain run that fails to read leaves no devices (it leaked one);
  *   - JSON numbers past an integer field's range read as the nearest end of it
  *     (the C conversion was undefined): run documents and device blocks;
- *   - a profile's integer field past 1e9 is refused with the field named.
+ *   - a profile's integer field past 1e9 is refused with the field named, and a
+ *     number below 1e-6 (a denormal bandwidth made the launch model's prediction NaN).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -125,6 +126,19 @@ static void test_profile_int_too_large(void **state)
 		assert_int_equal(gm_profile_parse(doc, "big.json", &q, why, sizeof(why)), GM_ERR_PARSE);
 		assert_non_null(strstr(why, "big.json"));
 		assert_non_null(strstr(why, "'sm_count'"));
+		free(doc);
+	}
+	at = strstr(text, "\"l2_read_gbs\":");
+	assert_non_null(at);
+	{
+		/* a denormal bandwidth: the launch model's time was infinite, its prediction NaN */
+		char *doc = malloc(len + 32), *end = strpbrk(at, ",}");
+		assert_non_null(doc);
+		assert_non_null(end);
+		snprintf(doc, len + 32, "%.*s\"l2_read_gbs\": 881e-320%s", (int)(at - text), text, end);
+		why[0] = 0;
+		assert_int_equal(gm_profile_parse(doc, "tiny.json", &q, why, sizeof(why)), GM_ERR_PARSE);
+		assert_non_null(strstr(why, "'l2_read_gbs'"));
 		free(doc);
 	}
 	free(text);
