@@ -9,7 +9,8 @@
  *   - the gzip-compressed copy reads the same as the plain one (status, cases);
  *   - a run that was read writes a JSON document that reads back with the
  *     same number of cases and derived results;
- *   - a failed read leaves the run empty and an error message.
+ *   - a failed read leaves the run empty and an error message;
+ *   - a run compared with itself has no worse case (when no case name is there twice).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -37,7 +38,14 @@ static void use(struct gm_run_result *r)
 	gm_derived_write(o, r);
 	gm_html_write(o, r, &label, 1);
 	if (gm_compare_runs(r, r, 5.0, &c) == GM_OK) {
-		fz_check(c.nworse == 0);
+		/* a run against itself: nothing worse, unless a name is there twice (compare pairs each case
+		 * with the first of its name; fuzz/regress/runfile/duplicate_case_name.json) */
+		int dup = 0;
+
+		for (int i = 0; i < r->ncases && !dup; i++)
+			for (int j = 0; j < i && !dup; j++)
+				dup = !strcmp(r->cases[i].name, r->cases[j].name);
+		fz_check(dup || c.nworse == 0);
 		gm_compare_write_text(o, &c, r, r, 0);
 		gm_compare_write_json(o, &c, r, r, "a", "b");
 		gm_comparison_release(&c);

@@ -14,10 +14,14 @@
 #include <unistd.h>
 #include <zlib.h>
 
-static inline void fz_check(int ok)
+/* an invariant: when it does not hold, say which and abort (a crash for libFuzzer) */
+#define fz_check(ok) fz_check_at((ok), #ok, __FILE__, __LINE__)
+static inline void fz_check_at(int ok, const char *what, const char *file, int line)
 {
-	if (!ok)
+	if (!ok) {
+		fprintf(stderr, "%s:%d: invariant broken: %s\n", file, line, what);
 		abort();
+	}
 }
 
 /* A scratch path of this process (removed at exit), suffix e.g. ".json". */
