@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "gpumem/bench.h"
 #include "cli/options.h"
 #include "gpumem/compare.h"
 #include "gpumem/fleet.h"
@@ -20,6 +21,7 @@ static const struct gm_opt report_opts[] = {
 	  "several runs of the same cases are overlaid in every chart; runs that\n"
 	  "hold different cases (one file per family) are shown as one run", "@file" },
 	{ "csv", 256, 0, NULL, "print the first run as CSV instead of the table", NULL },
+	{ "derive", 257, 0, NULL, "derive each run's spec sheet again from its cases with this build's rules", NULL },
 	{ "help", 'h', 'h', NULL, "show this help", NULL },
 	{ 0 },
 };
@@ -37,7 +39,7 @@ struct report_args {
 	const char *paths[MAX_RUNS];
 	int nruns;
 	const char *html;
-	int csv;
+	int csv, derive;
 };
 
 static int report_option(void *ctx, const struct gm_opt *o, const char *v)
@@ -46,6 +48,8 @@ static int report_option(void *ctx, const struct gm_opt *o, const char *v)
 
 	if (o->key == 'o')
 		a->html = v;
+	else if (o->key == 257)
+		a->derive = 1;
 	else
 		a->csv = 1;
 	return 0;
@@ -155,7 +159,8 @@ int cmd_report(int argc, char **argv)
 		if (gm_json_read(a.paths[nread], &runs[nread])) {
 			rc = gm_error(GM_EXIT_USAGE, "%s", gm_last_error());
 			break;
-		}
+		} else if (a.derive)
+			gm_rederive(&runs[nread]);
 	if (!rc && a.html)
 		rc = write_html(&a, &out, runs);
 	else if (!rc)

@@ -54,5 +54,6 @@ expect 2 "invalid threshold" -- "$bin" compare "$fx/copy.json" "$fx/copy.json" -
 suite=$here/../../results/nvidia-h100-80gb-hbm3/suite.json
 expect 0 "L1 .*capacity per SM" -- "$bin" info --from "$suite" --derive
 expect 2 "needs --from" -- "$bin" info --derive
+expect 0 "capacity per SM" -- "$bin" report "$suite" --derive
 [ "$fail" = 0 ] && echo "report/compare CLI test: ok"
 exit "$fail"
