@@ -1,5 +1,6 @@
 /* counters_json.c - the "counters" object of a case result (docs/SCHEMA.md, "counters"). */
 #include <jansson.h>
+#include <string.h>
 #include "io/counters_io.h"
 
 static const char *state_name(enum gm_counters_state s)
@@ -60,4 +61,48 @@ void *gm_counters_json(const struct gm_counters *c)
 	if (c->bn.valid)
 		json_object_set_new(o, "bottleneck", bottleneck_json(&c->bn));
 	return o;
+}
+
+static double sub(json_t *o, const char *obj, const char *key)
+{
+	json_t *v = json_object_get(obj ? json_object_get(o, obj) : o, key);
+
+	return json_is_number(v) ? json_number_value(v) : 0;
+}
+
+void gm_counters_from_json(const void *json, struct gm_counters *c)
+{
+	json_t *o = (json_t *)json;
+	const char *st = json_string_value(json_object_get(o, "state"));
+
+	memset(c, 0, sizeof(*c));
+	c->state = !st ? GM_COUNTERS_NONE : !strcmp(st, "ok") ? GM_COUNTERS_OK : !strcmp(st, "n/a") ? GM_COUNTERS_NA
+		   : !strcmp(st, "error") ? GM_COUNTERS_ERROR : GM_COUNTERS_NONE;
+	if (json_is_string(json_object_get(o, "note")))
+		snprintf(c->note, sizeof(c->note), "%s", json_string_value(json_object_get(o, "note")));
+	if (c->state != GM_COUNTERS_OK)
+		return;
+	c->kernels = (int)sub(o, NULL, "kernels");
+	c->passes = (int)sub(o, NULL, "passes");
+	c->duration_ns = sub(o, NULL, "duration_ns");
+	c->dram_read_bytes = sub(o, "dram", "read_bytes");
+	c->dram_write_bytes = sub(o, "dram", "write_bytes");
+	c->l2_sectors = sub(o, "l2", "sectors");
+	c->l2_hit_pct = sub(o, "l2", "hit_pct");
+	c->gld_requests = sub(o, "global", "load_requests");
+	c->gld_sectors = sub(o, "global", "load_sectors");
+	c->gst_requests = sub(o, "global", "store_requests");
+	c->gst_sectors = sub(o, "global", "store_sectors");
+	c->smem_ld_wavefronts = sub(o, "shared", "load_wavefronts");
+	c->smem_st_wavefronts = sub(o, "shared", "store_wavefronts");
+	c->smem_ld_conflicts = sub(o, "shared", "load_bank_conflicts");
+	c->smem_st_conflicts = sub(o, "shared", "store_bank_conflicts");
+	c->smem_ld_inst = sub(o, "shared", "load_instructions");
+	c->smem_st_inst = sub(o, "shared", "store_instructions");
+	c->occupancy_pct = sub(o, NULL, "achieved_occupancy_pct");
+	c->issue_pct = sub(o, NULL, "issue_slot_pct");
+	c->claimed_bytes = sub(o, "check", "claimed_bytes");
+	c->dram_vs_claim_pct = sub(o, "check", "dram_vs_claim_pct");
+	c->pred_ld_spr = sub(o, "check", "model_load_sectors_per_request");
+	c->pred_st_spr = sub(o, "check", "model_store_sectors_per_request");
 }

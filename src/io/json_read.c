@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gpumem/io.h"
+#include "io/counters_io.h"
 #include "io/json_file.h"
 #include "io/json_keys.h"
 
@@ -279,6 +280,8 @@ static gm_status read_case(json_t *o, struct gm_case_result *c)
 		copy_str(c->launch_limited_by, sizeof(c->launch_limited_by), l, K_L_LIMIT);
 	}
 	read_preds(json_object_get(o, K_C_PRED), c);
+	if (json_is_object(json_object_get(o, "counters")))   /* run --counters: what the report places by */
+		gm_counters_from_json(json_object_get(o, "counters"), &c->counters);
 	read_headline(o, c);
 	return read_samples(json_object_get(o, K_C_SAMPLES), c);
 }

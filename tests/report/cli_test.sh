@@ -55,5 +55,8 @@ suite=$here/../../results/nvidia-h100-80gb-hbm3/suite.json
 expect 0 "L1 .*capacity per SM" -- "$bin" info --from "$suite" --derive
 expect 2 "needs --from" -- "$bin" info --derive
 expect 0 "capacity per SM" -- "$bin" report "$suite" --derive
+# a run with counters read back: its roofline places cases by L2 bytes too
+expect 0 "cnt.html" -- "$bin" report "$here/../../results/nvidia-h100-80gb-hbm3/counters/suite_counters.json.gz" -o "$tmp/cnt.html"
+grep -q '"ai_l2":' "$tmp/cnt.html" || { echo "FAIL: no L2 intensity in the page of a run with counters"; fail=1; }
 [ "$fail" = 0 ] && echo "report/compare CLI test: ok"
 exit "$fail"
