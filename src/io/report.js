@@ -366,15 +366,18 @@
   /* ---- the roofline: ceilings and roofs from the run's derived results, every case with flops at its intensity ---- */
   const hostLinks = /pcie|nvlink|host|c2c/i;
 
-  /* the bandwidth roofs: one per memory level (its read bandwidth, else its highest), host links left out */
+  /* the bandwidth roofs: per memory level its read bandwidths (L2 has two: each line read by one SM, and by all
+     SMs), else its highest; host links left out */
   function roofs(r) {
     const by = new Map();
     for (const d of r.derived) {
-      if (d.unit !== 'GB/s' || !d.level || hostLinks.test(d.level) || !(d.value > 0) || !/bandwidth/.test(d.quantity)) continue;
-      const old = by.get(d.level), read = /read/.test(d.quantity);
-      if (!old || (read && !old.read) || (read === old.read && d.value > old.d.value)) by.set(d.level, { d: d, read: read });
+      if (d.unit !== 'GB/s' || !d.level || hostLinks.test(d.level) || !(d.value > 0) || !/bandwidth|\bbw\b/.test(d.quantity)) continue;
+      const read = /read/.test(d.quantity), old = by.get(d.level) || { read: false, ds: [] };
+      if (read && !old.read) by.set(d.level, { read: true, ds: [d] });
+      else if (read) old.ds.push(d);
+      else if (!old.read && (!old.ds.length || d.value > old.ds[0].value)) by.set(d.level, { read: false, ds: [d] });
     }
-    const out = Array.from(by.values()).map((x) => x.d);
+    const out = [].concat.apply([], Array.from(by.values()).map((x) => x.ds));
     if (!out.length && r.device && r.device.peak_gbs > 0)
       out.push({ level: 'HBM', quantity: 'theoretical peak', value: r.device.peak_gbs });
     return out.sort((a, b) => a.value - b.value);
