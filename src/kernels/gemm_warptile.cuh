@@ -1,0 +1,368 @@
+/*
+ * gemm_warptile.cuh - the SGEMM ladder's warp-tiled versions v6 .. v9 and the lean loops v11 .. v14 (with
+ * the split last wave), with their launchers. Included once, by gemm.cu, after the state, the cp.async
+ * helpers and v0 .. v5 (one translation unit: the same code as when they stood in gemm.cu).
+ */
+#ifndef GPUMEM_KERNELS_GEMM_WARPTILE_CUH
+#define GPUMEM_KERNELS_GEMM_WARPTILE_CUH
+/*
+ * ---- v6 .. v9: warp tiles ----
+ * Block 128 x 128 (WT_BM x 128), BK 16, NT threads; the warps form (NT/32/WARPS_N) x WARPS_N
+ * warp tiles of WM x WN. Lanes form LM x LN with LN = WN / (4 FN): lane
+ * (lm, ln) = (lane / LN, lane % LN) owns the float4 rows wm + lm*4 + f*LM*4
+ * (f < FM) and float4 columns wn + ln*4 + g*LN*4 (g < FN). Per k a warp reads
+ * FM groups of LM distinct float4 of A and FN groups of LN of B, contiguous
+ * and broadcast: no bank conflicts.
+ *  v6: 256 threads, 2 x 4 warps of 64 x 32, 8 x 8 per thread, 2 blocks per SM.
+ *  v7: 128 threads, 2 x 2 warps of 64 x 64, 8 x 16 per thread (fewer shared
+ *      loads per FMA), 2 blocks per SM.
+ *  v8: v7 with three cp.async stages.
+ *  v9: v8 with grouped tile order (GROUP > 0): blocks that run together cover
+ *      GROUP tile rows by a few tile columns, so the A and B panels they share
+ *      are still in L2 (the order cuBLAS and CUTLASS use).
+ */
+#define WT_BK 16
+#define WT_BM 128
+
+template <int NT, int WARPS_N, int FN, int MINB, int STAGES, int GROUP>
+__global__ void __launch_bounds__(NT, MINB) gemm_warptile(const float *A, const float *B, float *C, int Kp,
+							   int lda, int ldb, int ldc)
+{
+	constexpr int WARPS_M = NT / 32 / WARPS_N, WM = WT_BM / WARPS_M, WN = 128 / WARPS_N;
+	constexpr int LN = WN / (4 * FN), LM = 32 / LN, FM = WM / (LM * 4), LDA = WT_BM + 4;
+	extern __shared__ __align__(16) float smem[];
+	float (*At)[WT_BK][LDA] = (float (*)[WT_BK][LDA])smem;
+	float (*Bs)[WT_BK][128] = (float (*)[WT_BK][128])(smem + STAGES * WT_BK * LDA);
+	const int t = threadIdx.x, warp = t / 32, lane = t % 32, nk = Kp / WT_BK;
+	const int wm = (warp / WARPS_N) * WM, wn = (warp % WARPS_N) * WN, lm = lane / LN, ln = lane % LN;
+	int tm = blockIdx.y, tn = blockIdx.x;
+	if (GROUP > 0) {
+		/* GROUP tile rows at a time, down the rows first within a group */
+		const int bid = blockIdx.y * gridDim.x + blockIdx.x, per = GROUP * gridDim.x;
+		const int first = bid / per * GROUP, rows = min(GROUP, (int)gridDim.y - first);
+		tm = first + (bid % per) % rows;
+		tn = (bid % per) / rows;
+	}
+	const float *a = A + (size_t)tm * WT_BM * lda, *b = B + tn * 128;
+	float acc[FM * 4][FN * 4] = { { 0 } }, ra[FM * 4], rb[FN * 4];
+	/* A: scalars, k fastest (lanes read 64 contiguous bytes of a row), stored transposed; B: float4 */
+	auto load = [&](int st, int k0) {
+#pragma unroll
+		for (int i = 0; i < WT_BM * WT_BK / NT; i++) {
+			int e = t + NT * i, m = e / WT_BK, k = e % WT_BK;
+			cp_async4(&At[st][k][m], a + (size_t)m * lda + k0 + k);
+		}
+#pragma unroll
+		for (int i = 0; i < 32 * WT_BK / NT; i++) {
+			int e = t + NT * i, k = e / 32, n4 = e % 32;
+			cp_async16(&Bs[st][k][n4 * 4], b + (size_t)(k0 + k) * ldb + n4 * 4);
+		}
+	};
+
+	/* STAGES - 1 tiles in flight before the first is used; one (maybe empty) group committed per step */
+#pragma unroll
+	for (int st = 0; st < STAGES - 1; st++) {
+		if (st < nk)
+			load(st, st * WT_BK);
+		cp_async_commit();
+	}
+	for (int kt = 0; kt < nk; kt++) {
+		const int st = kt % STAGES, nx = kt + STAGES - 1;
+		cp_async_wait<STAGES - 2>();
+		__syncthreads(); /* tile kt landed for all; everyone is done with the stage nx overwrites */
+		if (nx < nk)
+			load(nx % STAGES, nx * WT_BK);
+		cp_async_commit();
+#pragma unroll
+		for (int k = 0; k < WT_BK; k++) {
+#pragma unroll
+			for (int f = 0; f < FM; f++)
+				*(float4 *)&ra[4 * f] = *(const float4 *)&At[st][k][wm + f * LM * 4 + lm * 4];
+#pragma unroll
+			for (int g = 0; g < FN; g++)
+				*(float4 *)&rb[4 * g] = *(const float4 *)&Bs[st][k][wn + g * LN * 4 + ln * 4];
+#pragma unroll
+			for (int i = 0; i < FM * 4; i++)
+#pragma unroll
+				for (int j = 0; j < FN * 4; j++)
+					acc[i][j] += ra[i] * rb[j];
+		}
+	}
+#pragma unroll
+	for (int i = 0; i < FM * 4; i++) {
+		int row = tm * WT_BM + wm + (i / 4) * LM * 4 + lm * 4 + i % 4;
+		float *c = C + (size_t)row * ldc + tn * 128 + wn + ln * 4;
+#pragma unroll
+		for (int g = 0; g < FN; g++)
+			*(float4 *)(c + g * LN * 4) = make_float4(acc[i][4 * g], acc[i][4 * g + 1], acc[i][4 * g + 2],
+								  acc[i][4 * g + 3]);
+	}
+}
+
+/*
+ * ---- v11: v9 with lean tile loads ----
+ * v9's main loop holds 2048 FFMA and 291 other instructions per k-tile, 161
+ * of them integer address arithmetic: each of a thread's 16 A elements lies
+ * in another row (m = t/16 + 8i), so each cp.async needs its own 64-bit
+ * address, and the stage index is a modulo. Here a thread copies 4 rows x 4
+ * k of A: rows r + 32 s (r = warp*8 + lane%8), k = kg + 4 j (kg = lane/8),
+ * so its 16 global addresses are 4 row pointers plus immediates (4 lanes of
+ * a row read 16 contiguous bytes), and its shared-memory addresses one base
+ * plus immediates. The transposed rows are 136 floats apart: lanes kg and
+ * kg + 1 land 8 banks apart, so the 32 stores of a warp hit 32 banks. B
+ * keeps v9's float4 copies from one running pointer. Stages rotate by
+ * counters. Same blocks (128 threads, 2 x 2 warps of 64 x 64, 8 x 16 per
+ * thread), three stages, grouped order.
+ */
+#define LN_STAGES 3
+#define LN_GROUP 8
+
+/* Row stride of the transposed A tile: 136 for the 4 x 4 copies (conflict-free), v9's 132 for v9's rows. */
+static __host__ __device__ constexpr int lean_lda(int rows16)
+{
+	return rows16 ? WT_BM + 4 : WT_BM + 8;
+}
+
+static size_t lean_smem(int rows16)
+{
+	return (size_t)LN_STAGES * WT_BK * (lean_lda(rows16) + 128) * sizeof(float);
+}
+
+/*
+ * The tiles from tile0 on, in v9's grouped order; with split > 1 each tile is
+ * split pieces along K (the k-tiles [p nk / split, (p + 1) nk / split)), and
+ * piece p of tile tile0 + i writes its 128 x 128 partial sums to
+ * W + (i split + p) 128 x 128 instead of C.
+ */
+template <int ROWS16>
+__global__ void __launch_bounds__(128, 2) gemm_lean(const float *A, const float *B, float *C, int Kp, int lda,
+						     int ldb, int ldc, int tiles_m, int tile0, int split, float *W)
+{
+	constexpr int WM = 64, WN = 64, LN = 4, LM = 8, FM = 2, FN = 4, LN_LDA = lean_lda(ROWS16);
+	constexpr int A_STAGE = WT_BK * LN_LDA, B_STAGE = WT_BK * 128;
+	extern __shared__ __align__(16) float smem[];
+	float *As0 = smem, *Bs0 = smem + LN_STAGES * A_STAGE;
+	const int t = threadIdx.x, warp = t / 32, lane = t % 32, nkt = Kp / WT_BK;
+	const int wm = (warp / 2) * WM, wn = (warp % 2) * WN, lm = lane / LN, ln = lane % LN;
+	const int piece = blockIdx.x % split, bid = tile0 + blockIdx.x / split, tiles_n = ldb / 128;
+	const int kt0 = piece * nkt / split, nk = (piece + 1) * nkt / split - kt0;
+	const int per = LN_GROUP * tiles_n, first = bid / per * LN_GROUP, rows = min(LN_GROUP, tiles_m - first);
+	const int tm = first + (bid % per) % rows, tn = (bid % per) / rows;
+	/*
+	 * this thread's copies of A: v11, rows ar + 32 s, k = kg + 4 j; v13 (ROWS16), v9's rows t/16 + 8 i
+	 * at k = t%16 (a half-warp reads 64 contiguous bytes of a row); B: rows t/32 + 4 i, float4 column t%32
+	 */
+	const int ar = ROWS16 ? t / 16 : warp * 8 + lane % 8, kg = ROWS16 ? t % 16 : lane / 8;
+	const float *pa = A + ((size_t)tm * WT_BM + ar) * lda + kg + kt0 * WT_BK;
+	const float *pb = B + (size_t)(kt0 * WT_BK + t / 32) * ldb + tn * 128 + (t % 32) * 4;
+	const size_t a32 = (size_t)32 * lda, a8 = (size_t)8 * lda, b4 = (size_t)4 * ldb, b16 = (size_t)WT_BK * ldb;
+	float *sa = As0 + kg * LN_LDA + ar, *sb = Bs0 + (t / 32) * 128 + (t % 32) * 4;
+	float acc[FM * 4][FN * 4] = { { 0 } }, ra[FM * 4], rb[FN * 4];
+	auto load = [&](int soff_a, int soff_b) {
+		if (ROWS16) {
+			const float *g = pa;
+#pragma unroll
+			for (int i = 0; i < 16; i++) {
+				cp_async4(sa + soff_a + 8 * i, g);
+				g += a8;
+			}
+		} else {
+#pragma unroll
+			for (int s4 = 0; s4 < 4; s4++) {
+				const float *g = pa + s4 * a32;
+#pragma unroll
+				for (int j = 0; j < 4; j++)
+					cp_async4(sa + soff_a + 4 * j * LN_LDA + 32 * s4, g + 4 * j);
+			}
+		}
+#pragma unroll
+		for (int i = 0; i < 4; i++)
+			cp_async16(sb + soff_b + 4 * i * 128, pb + i * b4);
+		pa += WT_BK;
+		pb += b16;
+	};
+
+	int ld_a = 0, ld_b = 0; /* the stage the next load fills */
+#pragma unroll
+	for (int st = 0; st < LN_STAGES - 1; st++) {
+		if (st < nk) {
+			load(ld_a, ld_b);
+			ld_a += A_STAGE;
+			ld_b += B_STAGE;
+		}
+		cp_async_commit();
+	}
+	int cur_a = 0, cur_b = 0; /* the stage computed now */
+	for (int kt = 0; kt < nk; kt++) {
+		cp_async_wait<LN_STAGES - 2>();
+		__syncthreads(); /* tile kt landed for all; everyone is done with the stage the next load overwrites */
+		if (kt + LN_STAGES - 1 < nk) {
+			if (ld_a == LN_STAGES * A_STAGE) {
+				ld_a = 0;
+				ld_b = 0;
+			}
+			load(ld_a, ld_b);
+			ld_a += A_STAGE;
+			ld_b += B_STAGE;
+		}
+		cp_async_commit();
+		const float *at = As0 + cur_a, *bt = Bs0 + cur_b;
+#pragma unroll
+		for (int k = 0; k < WT_BK; k++) {
+#pragma unroll
+			for (int f = 0; f < FM; f++)
+				*(float4 *)&ra[4 * f] = *(const float4 *)&at[k * LN_LDA + wm + f * LM * 4 + lm * 4];
+#pragma unroll
+			for (int g = 0; g < FN; g++)
+				*(float4 *)&rb[4 * g] = *(const float4 *)&bt[k * 128 + wn + g * LN * 4 + ln * 4];
+#pragma unroll
+			for (int i = 0; i < FM * 4; i++)
+#pragma unroll
+				for (int j = 0; j < FN * 4; j++)
+					acc[i][j] += ra[i] * rb[j];
+		}
+		cur_a += A_STAGE;
+		cur_b += B_STAGE;
+		if (cur_a == LN_STAGES * A_STAGE) {
+			cur_a = 0;
+			cur_b = 0;
+		}
+	}
+	float *c0 = C + (size_t)tm * WT_BM * ldc + tn * 128;
+	if (split > 1) {
+		c0 = W + ((size_t)(blockIdx.x / split) * split + piece) * WT_BM * 128;
+		ldc = 128;
+	}
+#pragma unroll
+	for (int i = 0; i < FM * 4; i++) {
+		int row = wm + (i / 4) * LM * 4 + lm * 4 + i % 4;
+		float *c = c0 + (size_t)row * ldc + wn + ln * 4;
+#pragma unroll
+		for (int g = 0; g < FN; g++)
+			*(float4 *)(c + g * LN * 4) = make_float4(acc[i][4 * g], acc[i][4 * g + 1], acc[i][4 * g + 2],
+								  acc[i][4 * g + 3]);
+	}
+}
+
+/* C's tiles tile0, tile0 + 1, ... = the sum of their split partials in W, in piece order: a warp per tile row. */
+__global__ void __launch_bounds__(32) gemm_split_sum(const float *W, float *C, int ldc, int tiles_m, int tile0,
+						       int split)
+{
+	const int i = blockIdx.x / WT_BM, row = blockIdx.x % WT_BM, bid = tile0 + i, tiles_n = ldc / 128;
+	const int per = LN_GROUP * tiles_n, first = bid / per * LN_GROUP, rows = min(LN_GROUP, tiles_m - first);
+	const int tm = first + (bid % per) % rows, tn = (bid % per) / rows;
+	const float4 *w = (const float4 *)(W + (size_t)i * split * WT_BM * 128 + row * 128) + threadIdx.x;
+	float4 sum = w[0];
+
+	for (int p = 1; p < split; p++) {
+		float4 v = w[(size_t)p * WT_BM * 128 / 4];
+		sum.x += v.x;
+		sum.y += v.y;
+		sum.z += v.z;
+		sum.w += v.w;
+	}
+	((float4 *)(C + ((size_t)tm * WT_BM + row) * ldc + tn * 128))[threadIdx.x] = sum;
+}
+
+/*
+ * ---- v12: v11 with the last partial wave split along K ----
+ * A grid of T tiles runs in waves of R = SMs x resident blocks per SM; when
+ * the last wave holds only T mod R tiles, most SMs idle through it (3001^3:
+ * 576 tiles, R = 264, a third wave of 48 tiles). v12 runs the full waves as
+ * v11, then splits each tile of the last wave into S = R / (T mod R) pieces
+ * along K (at least 4 k-tiles each), which run at once and write partial
+ * tiles to a workspace, and sums the pieces into C in a fixed order. With
+ * T mod R > R / 2 nothing is split (S = 1): v12 is v11.
+ *
+ * v13 and v14 are v11 and v12 with v9's rows per thread (ROWS16: a thread
+ * copies rows t/16 + 8 i at k = t%16, a half-warp 64 contiguous bytes of a
+ * row; A rows 132 floats apart as in v9). On the H100 (4096^3) v9 46.6,
+ * v11 43.5, v13 43.8 TFLOP/s: 40 % fewer non-FMA instructions per k-tile
+ * did not make the kernel faster; at 3001^3 v14 41.9 against cuBLAS 42.9
+ * (v9 35.1): the split last wave is what pays there
+ * (results/nvidia-h100-80gb-hbm3/compute/issue25/).
+ */
+struct lean_plan {
+	int tiles, full, tail, split;
+};
+
+template <int ROWS16> static gm_status lean_plan_for(const struct gemm_state *s, int split_tail, struct lean_plan *p)
+{
+	static int opted, per_sm;
+	const size_t smem = lean_smem(ROWS16);
+
+	if (!opted) {
+		GM_CU(cudaFuncSetAttribute(gemm_lean<ROWS16>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+		GM_CU(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, gemm_lean<ROWS16>, 128, smem));
+		opted = 1;
+	}
+	const int resident = per_sm * (s->dev && s->dev->sm_count > 0 ? s->dev->sm_count : 1);
+	p->tiles = (s->Np / 128) * (s->Mp / WT_BM);
+	p->full = p->tiles;
+	p->tail = 0;
+	p->split = 1;
+	const int tail = p->tiles % resident, max_split = s->Kp / WT_BK / 4;
+	if (split_tail && resident > 0 && tail > 0 && resident / tail > 1 && max_split > 1) {
+		p->tail = tail;
+		p->full = p->tiles - tail;
+		p->split = resident / tail < max_split ? resident / tail : max_split;
+	}
+	return GM_OK;
+}
+
+/* Workspace bytes v12 or v14 needs for a state's shape (0: no split). */
+template <int ROWS16> static size_t lean_work_bytes(const struct gemm_state *s)
+{
+	struct lean_plan p;
+
+	if (lean_plan_for<ROWS16>(s, 1, &p))
+		return 0;
+	return p.split > 1 ? (size_t)p.tail * p.split * WT_BM * 128 * sizeof(float) : 0;
+}
+
+template <int ROWS16> static gm_status lean_launch(const struct gemm_state *s, int split_tail)
+{
+	struct lean_plan p;
+	const int tiles_m = s->Mp / WT_BM;
+	const size_t smem = lean_smem(ROWS16);
+	gm_status e = lean_plan_for<ROWS16>(s, split_tail, &p);
+
+	if (e)
+		return e;
+	if (p.full > 0) {
+		gemm_lean<ROWS16><<<p.full, 128, smem, gm_stream()>>>(s->A, s->B, s->C, s->Kp, s->Kp, s->Np, s->Np,
+								      tiles_m, 0, 1, NULL);
+		GM_CU_LAUNCH();
+	}
+	if (p.tail > 0) {
+		gemm_lean<ROWS16><<<p.tail * p.split, 128, smem, gm_stream()>>>(s->A, s->B, s->C, s->Kp, s->Kp, s->Np,
+										s->Np, tiles_m, p.full, p.split, s->W);
+		GM_CU_LAUNCH();
+		gemm_split_sum<<<p.tail * WT_BM, 32, 0, gm_stream()>>>(s->W, s->C, s->Np, tiles_m, p.full, p.split);
+		GM_CU_LAUNCH();
+	}
+	return GM_OK;
+}
+
+/* Shared memory of a warp-tile kernel with S stages; above 48 KiB it needs the opt-in. */
+static size_t wt_smem(int stages)
+{
+	return (size_t)stages * WT_BK * (WT_BM + 4 + 128) * sizeof(float);
+}
+
+template <int NT, int WARPS_N, int FN, int MINB, int STAGES, int GROUP>
+static gm_status wt_launch(const struct gemm_state *s)
+{
+	static int opted;
+	auto k = gemm_warptile<NT, WARPS_N, FN, MINB, STAGES, GROUP>;
+	const size_t smem = wt_smem(STAGES);
+
+	if (!opted && smem > 48 * 1024) {
+		GM_CU(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+		opted = 1;
+	}
+	k<<<dim3(s->Np / 128, s->Mp / WT_BM), NT, smem, gm_stream()>>>(s->A, s->B, s->C, s->Kp, s->Kp, s->Np, s->Np);
+	return GM_OK;
+}
+
+#endif
