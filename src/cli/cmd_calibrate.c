@@ -61,7 +61,7 @@ static int derive(const char *run, const char *out)
 
 	gm_result_init(&r);
 	if (gm_json_read(run, &r)) {
-		rc = gm_error(GM_EXIT_IO, "%s", gm_last_error());
+		rc = gm_error(GM_EXIT_USAGE, "%s", gm_last_error());
 	} else if (gm_profile_from_run(&r, &p, why, sizeof(why))) {
 		rc = gm_error(GM_EXIT_USAGE, "%s: %s; 'gpumem calibrate' without --from runs them", run, why);
 	} else {

@@ -69,7 +69,7 @@ static int predict_main(const char *run, const char *prof_path, int self, const 
 
 	gm_result_init(&r);
 	if (gm_json_read(run, &r)) {
-		rc = gm_error(GM_EXIT_IO, "%s", gm_last_error());
+		rc = gm_error(GM_EXIT_USAGE, "%s", gm_last_error());
 		goto done;
 	}
 	if (self && gm_profile_from_run(&r, &p, why, sizeof(why))) {

@@ -58,5 +58,8 @@ expect 0 "capacity per SM" -- "$bin" report "$suite" --derive
 # a run with counters read back: its roofline places cases by L2 bytes too
 expect 0 "cnt.html" -- "$bin" report "$here/../../results/nvidia-h100-80gb-hbm3/counters/suite_counters.json.gz" -o "$tmp/cnt.html"
 grep -q '"ai_l2":' "$tmp/cnt.html" || { echo "FAIL: no L2 intensity in the page of a run with counters"; fail=1; }
+# an input that is no run document is bad input (exit 2) for every command that reads one
+expect 2 "bad.json" -- "$bin" predict "$tmp/bad.json"
+expect 2 "bad.json" -- "$bin" calibrate --from "$tmp/bad.json"
 [ "$fail" = 0 ] && echo "report/compare CLI test: ok"
 exit "$fail"
