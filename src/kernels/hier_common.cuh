@@ -35,71 +35,34 @@ static __device__ __forceinline__ unsigned hier_smid(void)
 	return s;
 }
 
-static __device__ __forceinline__ uint4 hier_ld_ca(const uint4 *p)
-{
-	uint4 v;
-	asm volatile("ld.global.ca.v4.u32 {%0,%1,%2,%3}, [%4];"
-		     : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
-	return v;
-}
-
-static __device__ __forceinline__ uint4 hier_ld_cg(const uint4 *p)
-{
-	uint4 v;
-	asm volatile("ld.global.cg.v4.u32 {%0,%1,%2,%3}, [%4];"
-		     : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
-	return v;
-}
-
-static __device__ __forceinline__ uint2 hier_ld_ca(const uint2 *p)
-{
-	uint2 v;
-	asm volatile("ld.global.ca.v2.u32 {%0,%1}, [%2];" : "=r"(v.x), "=r"(v.y) : "l"(p));
-	return v;
-}
-
-static __device__ __forceinline__ uint32_t hier_ld_ca(const uint32_t *p)
-{
-	uint32_t v;
-	asm volatile("ld.global.ca.u32 %0, [%1];" : "=r"(v) : "l"(p));
-	return v;
-}
-
-static __device__ __forceinline__ uint2 hier_ld_cg(const uint2 *p)
-{
-	uint2 v;
-	asm volatile("ld.global.cg.v2.u32 {%0,%1}, [%2];" : "=r"(v.x), "=r"(v.y) : "l"(p));
-	return v;
-}
-
-static __device__ __forceinline__ uint32_t hier_ld_cg(const uint32_t *p)
-{
-	uint32_t v;
-	asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(v) : "l"(p));
-	return v;
-}
-
-static __device__ __forceinline__ uint4 hier_ld_nc(const uint4 *p)
-{
-	uint4 v;
-	asm volatile("ld.global.nc.v4.u32 {%0,%1,%2,%3}, [%4];"
-		     : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
-	return v;
-}
-
-static __device__ __forceinline__ uint2 hier_ld_nc(const uint2 *p)
-{
-	uint2 v;
-	asm volatile("ld.global.nc.v2.u32 {%0,%1}, [%2];" : "=r"(v.x), "=r"(v.y) : "l"(p));
-	return v;
-}
-
-static __device__ __forceinline__ uint32_t hier_ld_nc(const uint32_t *p)
-{
-	uint32_t v;
-	asm volatile("ld.global.nc.u32 %0, [%1];" : "=r"(v) : "l"(p));
-	return v;
-}
+/*
+ * hier_ld_ca / hier_ld_cg / hier_ld_nc (const T *p) for T = uint4, uint2, uint32_t: one
+ * ld.global.<hint> of 16, 8 or 4 bytes, the hint spelled out in PTX so the compiler cannot choose another.
+ */
+#define HIER_LD(hint)                                                                                       \
+	static __device__ __forceinline__ uint4 hier_ld_##hint(const uint4 *p)                              \
+	{                                                                                                   \
+		uint4 v;                                                                                    \
+		asm volatile("ld.global." #hint ".v4.u32 {%0,%1,%2,%3}, [%4];"                             \
+			     : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));                       \
+		return v;                                                                                   \
+	}                                                                                                   \
+	static __device__ __forceinline__ uint2 hier_ld_##hint(const uint2 *p)                              \
+	{                                                                                                   \
+		uint2 v;                                                                                    \
+		asm volatile("ld.global." #hint ".v2.u32 {%0,%1}, [%2];" : "=r"(v.x), "=r"(v.y) : "l"(p)); \
+		return v;                                                                                   \
+	}                                                                                                   \
+	static __device__ __forceinline__ uint32_t hier_ld_##hint(const uint32_t *p)                        \
+	{                                                                                                   \
+		uint32_t v;                                                                                 \
+		asm volatile("ld.global." #hint ".u32 %0, [%1];" : "=r"(v) : "l"(p));                      \
+		return v;                                                                                   \
+	}
+HIER_LD(ca)
+HIER_LD(cg)
+HIER_LD(nc)
+#undef HIER_LD
 
 /* The words of a loaded vector folded into one sum (mod 2^32). */
 static __device__ __forceinline__ uint32_t hier_fold(uint4 v)
