@@ -1,6 +1,7 @@
 /* status.c - status strings and the per-thread failure detail. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include "gpumem/status.h"
 
 static _Thread_local char last_error[512];
@@ -33,11 +34,13 @@ const char *gm_last_error(void)
 
 gm_status gm_fail(gm_status s, const char *fmt, ...)
 {
+	char buf[sizeof(last_error)];   /* an argument may be gm_last_error() itself: format apart, then copy */
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	memcpy(last_error, buf, sizeof(last_error));
 	return s;
 }
 

@@ -6,7 +6,9 @@
 #include <cmocka.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include "gpumem/parallel.h"
+#include "gpumem/status.h"
 #include "gpumem/result.h"
 #include "gpumem/units.h"
 
@@ -132,12 +134,21 @@ static void test_parallel_for(void **state)
 	assert_true(gm_cores() >= 1);
 }
 
+/* gm_fail may be handed its own last message (a prefix added on the way up): no overlap, no garbling */
+static void test_fail_wraps_last_error(void **st)
+{
+	(void)st;
+	gm_parse_size("0", &(uint64_t){ 0 });
+	gm_fail(GM_ERR_INVALID_ARG, "%s: %s", "--size", gm_last_error());
+	assert_string_equal(gm_last_error(), "--size: size '0' out of range");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_median_odd_even), cmocka_unit_test(test_cov), cmocka_unit_test(test_parallel_for),
 		cmocka_unit_test(test_stats_input_untouched), cmocka_unit_test(test_parse_size),
-		cmocka_unit_test(test_parse_int), cmocka_unit_test(test_format_bytes),
+		cmocka_unit_test(test_parse_int), cmocka_unit_test(test_fail_wraps_last_error), cmocka_unit_test(test_format_bytes),
 		cmocka_unit_test(test_peak_bandwidth),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
