@@ -12,12 +12,15 @@
 /*
  * An output file written atomically: data goes to a temporary file in the
  * target's directory, renamed over the target only on commit. Opening it
- * first proves the path is writable before any benchmark runs.
+ * first proves the path is writable before any benchmark runs. A path that
+ * exists and is no regular file (a device such as /dev/stdout or /dev/full,
+ * a FIFO) is written in place: a rename would replace the node itself.
  */
 struct gm_outfile {
 	char path[4096];
 	char tmp[4096 + 16];
 	FILE *f;
+	int direct;   /* written in place (not a regular file): no temporary, no rename */
 };
 
 gm_status gm_outfile_open(struct gm_outfile *o, const char *path);

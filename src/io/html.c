@@ -8,6 +8,7 @@
  * a Content-Security-Policy forbids every fetch.
  */
 #include <jansson.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -301,5 +302,5 @@ static gm_status write_page(FILE *f, const struct gm_run_result *runs, const cha
 	fputs("\n</script>\n<script>\n", f);
 	fwrite(gm_embed_report_js, 1, gm_embed_report_js_len, f);
 	fputs("\n</script>\n</body></html>\n", f);
-	return ferror(f) ? gm_fail(GM_ERR_IO, "cannot write the report") : GM_OK;
+	return ferror(f) || fflush(f) ? gm_fail(GM_ERR_IO, "cannot write the report: %s", strerror(errno)) : GM_OK;
 }

@@ -9,12 +9,18 @@
 
 gm_status gm_outfile_open(struct gm_outfile *o, const char *path)
 {
+	struct stat st;
 	int fd;
 
 	memset(o, 0, sizeof(*o));
 	if (strlen(path) >= sizeof(o->path))
 		return gm_fail(GM_ERR_IO, "path too long: '%s'", path);
 	snprintf(o->path, sizeof(o->path), "%s", path);
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		o->direct = 1;
+		o->f = fopen(path, "w");
+		return o->f ? GM_OK : gm_fail(GM_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
+	}
 	snprintf(o->tmp, sizeof(o->tmp), "%s.XXXXXX", path);
 	fd = mkstemp(o->tmp);
 	if (fd < 0)
@@ -36,6 +42,14 @@ gm_status gm_outfile_commit(struct gm_outfile *o)
 {
 	int bad = ferror(o->f);
 
+	if (o->direct) {   /* a device or FIFO: no fsync (not every node has one), no rename */
+		bad |= fflush(o->f) != 0;
+		int e = errno;
+		bad |= fclose(o->f) != 0;
+		o->f = NULL;
+		return bad ? gm_fail(GM_ERR_IO, "cannot write '%s': %s", o->path, strerror(e ? e : errno)) : GM_OK;
+	}
+
 	bad |= fflush(o->f) != 0;
 	bad |= fsync(fileno(o->f)) != 0;
 	bad |= fclose(o->f) != 0;
@@ -53,6 +67,7 @@ void gm_outfile_abort(struct gm_outfile *o)
 	if (o->f) {
 		fclose(o->f);
 		o->f = NULL;
-		unlink(o->tmp);
+		if (!o->direct)
+			unlink(o->tmp);
 	}
 }

@@ -58,6 +58,13 @@ expect 0 "capacity per SM" -- "$bin" report "$suite" --derive
 # a run with counters read back: its roofline places cases by L2 bytes too
 expect 0 "cnt.html" -- "$bin" report "$here/../../results/nvidia-h100-80gb-hbm3/counters/suite_counters.json.gz" -o "$tmp/cnt.html"
 grep -q '"ai_l2":' "$tmp/cnt.html" || { echo "FAIL: no L2 intensity in the page of a run with counters"; fail=1; }
+# an output path that is no regular file is written in place, never replaced by a rename
+mkfifo "$tmp/fifo" && { cat "$tmp/fifo" >/dev/null & expect 0 "fifo" -- "$bin" report "$fx/copy.json" -o "$tmp/fifo"; wait; }
+[ -p "$tmp/fifo" ] || { echo "FAIL: the FIFO output was replaced"; fail=1; }
+if [ -c /dev/full ]; then
+  expect 5 "No space left" -- "$bin" report "$fx/copy.json" -o /dev/full
+  [ -c /dev/full ] || { echo "FAIL: /dev/full was replaced by a file"; fail=1; }
+fi
 # an input that is no run document is bad input (exit 2) for every command that reads one
 expect 2 "bad.json" -- "$bin" predict "$tmp/bad.json"
 expect 2 "bad.json" -- "$bin" calibrate --from "$tmp/bad.json"
