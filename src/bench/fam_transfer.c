@@ -36,7 +36,7 @@ static const struct {
 } variants[] = {
 	{ XF_PINNED, XF_H2D, XF_CE, 256 * MiB, 16, 100, 1, 0, "pinned_h2d", "cudaMemcpyAsync H2D, 16 x 256 MiB a sample, pinned (cudaMallocHost)" },
 	{ XF_PINNED, XF_D2H, XF_CE, 256 * MiB, 16, 100, 0, 0, "pinned_d2h", "cudaMemcpyAsync D2H, 16 x 256 MiB a sample, pinned (cudaMallocHost)" },
-	{ XF_PINNED, XF_BIDIR, XF_CE, 256 * MiB, 16, 100, 0, 0, "pinned_bidir", "H2D and D2H at once on two streams, 16 x 256 MiB each way, pinned; rates while both run, summed" },
+	{ XF_PINNED, XF_BIDIR, XF_CE, 256 * MiB, 8, 100, 0, 0, "pinned_bidir", "H2D and D2H at once on two streams, 8 x 256 MiB each way, pinned; rates while both run, summed" },
 	{ XF_PAGEABLE, XF_H2D, XF_CE, 64 * MiB, 8, 200, 0, 0, "pageable_h2d", "cudaMemcpy H2D, 8 x 64 MiB a sample, pageable (malloc), host-timed" },
 	{ XF_PAGEABLE, XF_D2H, XF_CE, 64 * MiB, 8, 200, 0, 0, "pageable_d2h", "cudaMemcpy D2H, 8 x 64 MiB a sample, pageable (malloc), host-timed" },
 	{ XF_WC, XF_H2D, XF_CE, 64 * MiB, 8, 200, 0, 0, "wc_h2d", "cudaMemcpyAsync H2D, 8 x 64 MiB a sample, write-combined pinned" },

@@ -246,8 +246,13 @@ static void predict_launches(struct run_ctx *x)
 	struct gm_profile p;
 
 	if (gm_cli_profile(x->args.profile, x->res.dev.name, &p, 0) == GM_EXIT_OK) {
+		struct timespec t0, t1;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
 		gm_launch_predict_run(&x->res, &p);
-		fprintf(stderr, "launch model: profile of %s (%s)\n", p.device, p.origin);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		fprintf(stderr, "launch model: profile of %s (%s), %.1f s\n", p.device, p.origin,
+			(double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9);
 	}
 }
 

@@ -16,7 +16,7 @@
 #include "bench/family.h"
 #include "gpumem/result.h"
 
-enum { QUIET = 0, NOISY_FIRST = 1, NOISY = 2 };
+enum { QUIET = 0, NOISY_FIRST = 1, NOISY = 2, MILD = 3 };
 #define WARMUP 1
 #define REPS 9
 
@@ -59,7 +59,10 @@ static gm_status fake_sample(void *state, double *v)
 	int attempt = f->n / (WARMUP + REPS);
 	int noisy = f->mode == NOISY || (f->mode == NOISY_FIRST && attempt == 0);
 
-	v[0] = noisy ? (f->n % 2 ? 120 : 100) : 100 + (f->n % 2 ? 0.05 : -0.05);
+	if (f->mode == MILD) /* CoV ~1.3 %: above a 1 % limit, below twice it */
+		v[0] = f->n % 2 ? 102.5 : 100;
+	else
+		v[0] = noisy ? (f->n % 2 ? 120 : 100) : 100 + (f->n % 2 ? 0.05 : -0.05);
 	f->n++;
 	return GM_OK;
 }
@@ -88,20 +91,21 @@ static double note(const struct gm_case_result *cr, const char *name, int *found
 
 static void test_cov_limit_retries(void **st)
 {
-	static struct gm_case cases[4];
-	const struct gm_case *list[4];
-	static const char *const label[] = { "quiet", "noisy_first", "noisy", "no_limit" };
+	static struct gm_case cases[5];
+	const struct gm_case *list[5];
+	static const char *const label[] = { "quiet", "noisy_first", "noisy", "no_limit", "mild" };
+	static const int mode[] = { QUIET, NOISY_FIRST, NOISY, NOISY, MILD };
 	struct gm_device_info dev = { 0 };
 	struct gm_runner_opts o = { 0 };
 	struct gm_run_result r;
 	int found;
 	(void)st;
 
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < 5; i++) {
 		gm_case_measure(gm_case_begin(&cases[i], &fake_family, 0, GM_KIND_MEASURE, 0, "fake", "%s", label[i]),
 				GM_UNIT_GBS, GM_TIME_SELF);
-		gm_case_param_add(&cases[i], "mode", i == 3 ? NOISY : i);
-		if (i < 3)
+		gm_case_param_add(&cases[i], "mode", mode[i]);
+		if (i != 3)
 			gm_case_param_add(&cases[i], "cov_limit_bp", 100);
 		list[i] = &cases[i];
 	}
@@ -109,8 +113,8 @@ static void test_cov_limit_retries(void **st)
 	o.reps = REPS;
 	o.warmup = WARMUP;
 	gm_result_init(&r);
-	assert_int_equal(gm_run_cases(list, 4, &o, &dev, &r), GM_OK);
-	assert_int_equal(r.ncases, 4);
+	assert_int_equal(gm_run_cases(list, 5, &o, &dev, &r), GM_OK);
+	assert_int_equal(r.ncases, 5);
 
 	/* quiet: one attempt, stable */
 	assert_true(note(&r.cases[0], "attempts", &found) == 1 && found);
@@ -124,8 +128,8 @@ static void test_cov_limit_retries(void **st)
 	assert_true(fabs(r.cases[1].value.median - 100) < 0.1);
 	assert_true(fabs(note(&r.cases[1], "spread_pct", &found) - 20.05) < 0.2 && found);
 
-	/* always noisy: two retries, then printed with the flag */
-	assert_true(note(&r.cases[2], "attempts", &found) == 3);
+	/* always noisy, far above the limit: one retry (still above twice the limit: not a transient), flagged */
+	assert_true(note(&r.cases[2], "attempts", &found) == 2);
 	assert_true(note(&r.cases[2], "unstable", &found) == 1);
 	assert_true(r.cases[2].ms.cov_pct > 1);
 	assert_int_equal(r.cases[2].status, GM_CASE_OK);
@@ -135,6 +139,11 @@ static void test_cov_limit_retries(void **st)
 	note(&r.cases[3], "attempts", &found);
 	assert_false(found);
 	assert_int_equal(r.cases[3].nnotes, 0);
+
+	/* a little above the limit every time: both retries, then flagged */
+	assert_true(note(&r.cases[4], "attempts", &found) == 3);
+	assert_true(note(&r.cases[4], "unstable", &found) == 1);
+	assert_true(r.cases[4].ms.cov_pct > 1 && r.cases[4].ms.cov_pct < 2);
 	gm_result_release(&r);
 }
 
