@@ -5,7 +5,7 @@
 #         spec report peers nvtx ncu_gemm explain sass counters selftest calibrate suite_profile ncu_counters
 #         counters_dram counters_tools round_trips unseen ncu_pairs l2_lines l2_distance ncu_l2_hits
 #         partial_writes strided_lines strip_interval rows_per_request streams streams2 streams3 blocks
-#         sanitize_i25 transfer3
+#         sanitize_i25 transfer3 unseen2 unseen2_ncu
 # BUILD_DIR is the build folder or what scripts/carry_gpu.sh packed (the binaries only).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -199,6 +199,36 @@ stage_unseen() {
   done
   echo "=== explain --run --n 268435456 --op store '(gid%1024)*1024 + gid/1024'"
   "$bin" explain --run --n 268435456 --op store "${prof[@]}" "(gid%1024)*1024 + gid/1024" 2>&1 | grep -E "^launch|time by|predicted|measured|launch model|launch DRAM"
+}
+
+# Issue 23: the kernels of tests/gpu/unseen2.tsv (written before the rules they judge), each with this call's
+# calibration (stage calibrate first) and its counters (NO_COUNTERS=1: none); unseen2_ncu: Nsight Compute on a few.
+stage_unseen2() {
+  local prof=""
+  [ -f "$W/profile-calibrate.json" ] && prof="$W/profile-calibrate.json"
+  bash scripts/unseen_set.sh run "$bin" tests/gpu/unseen2.tsv "$W/unseen2" $prof >"$W/unseen2_times.txt"
+  python3 scripts/unseen_score.py tests/gpu/unseen2.tsv "$W/unseen2" | tee "$W/unseen2_table.txt" | tail -8
+}
+
+stage_unseen2_ncu() {
+  local m="gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_requests.sum,lts__t_sectors.sum"
+  m="$m,dram__throughput.avg.pct_of_peak_sustained_elapsed,lts__throughput.avg.pct_of_peak_sustained_elapsed"
+  m="$m,l1tex__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_sector_hit_rate.pct"
+  m="$m,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
+  m="$m,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"
+  m="$m,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_write.sum,smsp__inst_executed.sum"
+  m="$m,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__issue_active.avg.pct_of_peak_sustained_active"
+  for r in long_scoreboard lg_throttle drain wait not_selected short_scoreboard membar; do
+    m="$m,smsp__average_warps_issue_stalled_${r}_per_issue_active.ratio"
+  done
+  while IFS=$'\t' read -r name n type block op expr; do
+    case " ${UNSEEN2_NCU:-ref_gid col_r256_ld tile16x16_ld bcast_16 char_gid} " in *" $name "*) ;; *) continue ;; esac
+    echo "===== $name: $op '$expr' --n $n --type $type --block $block"
+    timeout 90 ncu --clock-control none -k regex:gm_x_run --launch-count 1 --metrics "$m" "$bin" explain --run \
+      --no-counters --reps 1 --n "$n" --type "$type" --block "$block" --op "$op" -- "$expr" 2>&1 |
+      grep -E "\.(sum|ratio|pct)"
+  done < <(printf 'ref_gid\t268435456\tfloat\t256\tload\tgid\n'; cat tests/gpu/unseen2.tsv) >"$W/unseen2_ncu.txt" 2>&1
+  grep -c "=====" "$W/unseen2_ncu.txt"
 }
 
 # Where the cases the launch model misses spend their time: Nsight Compute's sections for pairs of cases that

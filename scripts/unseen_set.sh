@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The kernels of a set file (tests/gpu/unseen2.tsv: name, --n, --type, --block, --op, EXPR a line) through
+# `gpumem explain`, one JSON document a kernel in OUTDIR/NAME.json:
+#   predict: the launch model alone (explain --n; no GPU), with PROFILE (or the built-in profile)
+#   run:     explain --run (validated, timed, counters unless NO_COUNTERS=1) with PROFILE's prediction beside
+# usage: scripts/unseen_set.sh predict|run BIN SET OUTDIR [PROFILE]
+# then: python3 scripts/unseen_score.py SET OUTDIR (a table and the score).
+set -uo pipefail
+mode=$1 bin=$2 set=$3 out=$4 prof=${5:-}
+mkdir -p "$out"
+pa=()
+[ -n "$prof" ] && pa=(--profile "$prof")
+ca=()
+[ "${NO_COUNTERS:-0}" = 1 ] && ca=(--no-counters)
+while IFS=$'\t' read -r name n type block op expr; do
+  case $name in '#'*|'') continue ;; esac
+  case $mode in
+    predict) "$bin" explain --json --n "$n" --type "$type" --block "$block" --op "$op" "${pa[@]}" -- "$expr" \
+               >"$out/$name.json" 2>"$out/$name.err" ;;
+    run) t0=$(date +%s%N)
+         timeout 60 "$bin" explain --json --run --n "$n" --type "$type" --block "$block" --op "$op" "${pa[@]}" \
+           "${ca[@]}" -- "$expr" >"$out/$name.json" 2>"$out/$name.err"; rc=$?
+         echo "$name: exit $rc in $(( ($(date +%s%N) - t0) / 1000000 )) ms" ;;
+    *) echo "mode: predict or run" >&2; exit 2 ;;
+  esac
+  [ -s "$out/$name.err" ] || rm -f "$out/$name.err"
+done <"$set"
