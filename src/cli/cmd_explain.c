@@ -6,7 +6,8 @@
  *   gpumem explain --type double --block 16,2 --json 'ty*pitch + tx'
  *
  * Parses the options into a struct gm_access, calls gm_model_predict and
- * renders the prediction as text or as one JSON object.
+ * hands the prediction to explain's renderers (src/io/explain_text.c,
+ * src/io/explain_json.c); --n and --run add their sections after it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -18,43 +19,7 @@
 #include "cli/options.h"
 #include "gpumem/gpu.h"
 #include "gpumem/model.h"
-
-/* JSON keys of the explain document. */
-#define EK_SPACE "space"
-#define EK_OP "op"
-#define EK_ELEM_BYTES "elem_bytes"
-#define EK_TYPE "type"
-#define EK_BLOCK "block"
-#define EK_WARP "warp"
-#define EK_BLOCK_IDX "block_idx"
-#define EK_BASE "base"
-#define EK_ACTIVE "active"
-#define EK_EXPR "expr"
-#define EK_NLANES "lanes_in_warp"
-#define EK_NACTIVE "active_lanes"
-#define EK_STRIDE "lane_stride_bytes"
-#define EK_REQUESTS "requests"
-#define EK_SECTORS "sectors"
-#define EK_MIN_SECTORS "min_sectors"
-#define EK_LINES "lines"
-#define EK_BYTES_REQ "bytes_requested"
-#define EK_BYTES_XFER "bytes_transferred"
-#define EK_EFFICIENCY "efficiency_pct"
-#define EK_WAVEFRONTS "wavefronts"
-#define EK_IDEAL "ideal_wavefronts"
-#define EK_CONFLICTS "bank_conflicts"
-#define EK_MAX_WAYS "max_ways"
-#define EK_BROADCAST "broadcast"
-#define EK_VERDICT "verdict"
-#define EK_LANES "lanes"
-#define EK_L_LANE "lane"
-#define EK_L_ACTIVE "active"
-#define EK_L_INDEX "index"
-#define EK_L_ADDR "addr"
-#define EK_L_SECTOR "sector"
-#define EK_L_LINE "line"
-#define EK_L_BANK "bank"
-#define EK_L_WORD "word"
+#include "io/explain_io.h"
 
 struct explain_opts {
 	struct gm_access a;
@@ -393,243 +358,7 @@ static int model_error(const struct explain_opts *o, gm_status s,
 	return code;
 }
 
-/* ---- text output ------------------------------------------------------ */
-
-static const char *space_name(enum gm_space s)
-{
-	return s == GM_SPACE_SHARED ? "shared" : "global";
-}
-
-static const char *op_name(enum gm_op op)
-{
-	return op == GM_OP_STORE ? "store" : "load";
-}
-
-/* The four numbers a lane row shows after its lane number. */
-static void lane_columns(const struct explain_opts *o, const struct gm_lane *L,
-			 long long col[4])
-{
-	int global = o->a.space == GM_SPACE_GLOBAL;
-
-	col[0] = L->index;
-	col[1] = L->addr;
-	col[2] = global ? L->sector : L->bank;
-	col[3] = global ? L->line : L->word;
-}
-
-static int num_width(long long v)
-{
-	char buf[32];
-
-	return snprintf(buf, sizeof(buf), "%lld", v);
-}
-
-static void column_widths(const struct explain_opts *o,
-			  const struct gm_prediction *p, int w[4])
-{
-	static const int header[4] = { 5, 7, 6, 4 };
-	long long col[4];
-	int lane, k;
-
-	memcpy(w, header, sizeof(header));
-	for (lane = 0; lane < p->nlanes; lane++) {
-		if (!p->lanes[lane].active)
-			continue;
-		lane_columns(o, &p->lanes[lane], col);
-		for (k = 0; k < 4; k++)
-			if (num_width(col[k]) > w[k])
-				w[k] = num_width(col[k]);
-	}
-}
-
-static void print_lane(const struct explain_opts *o, const struct gm_prediction *p,
-		       int lane, const int w[4])
-{
-	long long col[4];
-	int k;
-
-	printf("%4d", lane);
-	if (!p->lanes[lane].active) {
-		for (k = 0; k < 4; k++)
-			printf("  %*s", w[k], "-");
-		return;
-	}
-	lane_columns(o, &p->lanes[lane], col);
-	for (k = 0; k < 4; k++)
-		printf("  %*lld", w[k], col[k]);
-}
-
-static void print_header(const struct explain_opts *o, const int w[4])
-{
-	int global = o->a.space == GM_SPACE_GLOBAL;
-
-	printf("lane  %*s  %*s  %*s  %*s", w[0], "index", w[1], "address",
-	       w[2], global ? "sector" : "bank", w[3], global ? "line" : "word");
-}
-
-/* Two lanes a row: lane l on the left, l + 16 on the right. */
-static void print_lane_table(const struct explain_opts *o,
-			     const struct gm_prediction *p)
-{
-	int half = GM_WARP_SIZE / 2, w[4], row;
-
-	column_widths(o, p, w);
-	print_header(o, w);
-	if (p->nlanes > half) {
-		fputs("  |  ", stdout);
-		print_header(o, w);
-	}
-	putchar('\n');
-	for (row = 0; row < half && row < p->nlanes; row++) {
-		print_lane(o, p, row, w);
-		if (row + half < p->nlanes) {
-			fputs("  |  ", stdout);
-			print_lane(o, p, row + half, w);
-		}
-		putchar('\n');
-	}
-}
-
-static void print_setup(const struct explain_opts *o, const struct gm_prediction *p)
-{
-	const struct gm_access *a = &o->a;
-
-	printf("%s %s, %d B elements", space_name(a->space), op_name(a->op), a->elem_bytes);
-	if (o->type)
-		printf(" (%s)", o->type);
-	printf(", block %dx%dx%d, blockIdx (%d,%d,%d), warp %d: %d lane%s, %d active\n",
-	       a->block[0], a->block[1], a->block[2], a->block_idx[0],
-	       a->block_idx[1], a->block_idx[2], a->warp, p->nlanes,
-	       p->nlanes == 1 ? "" : "s", p->nactive);
-	printf("address = %lld + (%s) * %d", (long long)a->base, a->index, a->elem_bytes);
-	if (a->active)
-		printf(", where %s", a->active);
-	printf("\n\n");
-}
-
-static void print_global_counts(const struct gm_global_counts *c)
-{
-	printf("requests           %lld\n", (long long)c->requests);
-	printf("sectors (32 B)     %lld   (fewest possible %lld)\n",
-	       (long long)c->sectors, (long long)c->min_sectors);
-	printf("lines (128 B)      %lld\n", (long long)c->lines);
-	printf("bytes requested    %lld\n", (long long)c->bytes_requested);
-	printf("bytes transferred  %lld\n", (long long)c->bytes_transferred);
-	printf("efficiency         %.1f%%\n", c->efficiency_pct);
-}
-
-static void print_shared_counts(const struct gm_shared_counts *c)
-{
-	printf("wavefronts         %lld   (ideal %lld)\n", (long long)c->wavefronts,
-	       (long long)c->ideal_wavefronts);
-	printf("bank conflicts     %lld\n", (long long)c->bank_conflicts);
-	printf("max ways           %d\n", c->max_ways);
-	printf("broadcast          %s\n", c->broadcast ? "yes" : "no");
-}
-
-static int print_text(const struct explain_opts *o, const struct gm_prediction *p)
-{
-	print_setup(o, p);
-	print_lane_table(o, p);
-	putchar('\n');
-	if (o->a.space == GM_SPACE_GLOBAL)
-		print_global_counts(&p->global);
-	else
-		print_shared_counts(&p->shared);
-	printf("verdict: %s\n", p->verdict);
-	return GM_EXIT_OK;
-}
-
-/* ---- JSON output ------------------------------------------------------ */
-
-static json_t *int3(const int v[3])
-{
-	return json_pack("[iii]", v[0], v[1], v[2]);
-}
-
-static json_t *lane_json(const struct explain_opts *o, const struct gm_lane *L,
-			 int lane)
-{
-	int global = o->a.space == GM_SPACE_GLOBAL;
-
-	if (!L->active)
-		return json_pack("{s:i, s:b}", EK_L_LANE, lane, EK_L_ACTIVE, 0);
-	return json_pack("{s:i, s:b, s:I, s:I, s:I, s:I}", EK_L_LANE, lane,
-			 EK_L_ACTIVE, 1, EK_L_INDEX, (json_int_t)L->index,
-			 EK_L_ADDR, (json_int_t)L->addr,
-			 global ? EK_L_SECTOR : EK_L_BANK,
-			 (json_int_t)(global ? L->sector : L->bank),
-			 global ? EK_L_LINE : EK_L_WORD,
-			 (json_int_t)(global ? L->line : L->word));
-}
-
-static json_t *lanes_json(const struct explain_opts *o, const struct gm_prediction *p)
-{
-	json_t *arr = json_array();
-	int lane;
-
-	for (lane = 0; arr && lane < p->nlanes; lane++)
-		if (json_array_append_new(arr, lane_json(o, &p->lanes[lane], lane)) < 0) {
-			json_decref(arr);
-			return NULL;
-		}
-	return arr;
-}
-
-static json_t *inputs_json(const struct explain_opts *o, const struct gm_prediction *p)
-{
-	const struct gm_access *a = &o->a;
-	json_t *obj = json_pack("{s:s, s:s, s:i}", EK_SPACE, space_name(a->space),
-				EK_OP, op_name(a->op), EK_ELEM_BYTES, a->elem_bytes);
-
-	if (!obj)
-		return NULL;
-	if (o->type)
-		json_object_set_new(obj, EK_TYPE, json_string(o->type));
-	json_object_set_new(obj, EK_BLOCK, int3(a->block));
-	json_object_set_new(obj, EK_WARP, json_integer(a->warp));
-	json_object_set_new(obj, EK_BLOCK_IDX, int3(a->block_idx));
-	json_object_set_new(obj, EK_BASE, json_integer(a->base));
-	json_object_set_new(obj, EK_ACTIVE, a->active ? json_string(a->active) : json_null());
-	json_object_set_new(obj, EK_EXPR, json_string(a->index));
-	json_object_set_new(obj, EK_NLANES, json_integer(p->nlanes));
-	json_object_set_new(obj, EK_NACTIVE, json_integer(p->nactive));
-	json_object_set_new(obj, EK_STRIDE, p->stride_known ?
-			    json_integer(p->stride_bytes) : json_null());
-	return obj;
-}
-
-static json_t *counts_json(const struct explain_opts *o,
-			   const struct gm_prediction *p)
-{
-	const struct gm_global_counts *g = &p->global;
-	const struct gm_shared_counts *s = &p->shared;
-
-	if (o->a.space == GM_SPACE_GLOBAL)
-		return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:f}",
-				 EK_REQUESTS, (json_int_t)g->requests,
-				 EK_SECTORS, (json_int_t)g->sectors,
-				 EK_MIN_SECTORS, (json_int_t)g->min_sectors,
-				 EK_LINES, (json_int_t)g->lines,
-				 EK_BYTES_REQ, (json_int_t)g->bytes_requested,
-				 EK_BYTES_XFER, (json_int_t)g->bytes_transferred,
-				 EK_EFFICIENCY, g->efficiency_pct);
-	return json_pack("{s:I, s:I, s:I, s:i, s:b}",
-			 EK_WAVEFRONTS, (json_int_t)s->wavefronts,
-			 EK_IDEAL, (json_int_t)s->ideal_wavefronts,
-			 EK_CONFLICTS, (json_int_t)s->bank_conflicts,
-			 EK_MAX_WAYS, s->max_ways, EK_BROADCAST, s->broadcast);
-}
-
-static int add_counts(json_t *obj, const struct explain_opts *o,
-		      const struct gm_prediction *p)
-{
-	json_t *counts = counts_json(o, p);
-	int rc = counts ? json_object_update(obj, counts) : -1;
-
-	json_decref(counts);
-	return rc;
-}
+/* ---- output ----------------------------------------------------------- */
 
 /*
  * With --run, the launch model takes the profile of the GPU that will run the
@@ -640,19 +369,16 @@ static const char *run_device(const struct explain_opts *o, struct gm_device_inf
 	return o->run && gm_gpu_open(o->ro.device, info) == GM_OK ? info->name : NULL;
 }
 
-/* The explain document; with --run, the run's object is added before it is printed. */
+/* The explain document; with --n and --run, their objects are added before it is printed. */
 static int print_json(struct explain_opts *o, const struct gm_prediction *p)
 {
+	struct gm_explain_view v = { &o->a, o->type, p };
 	struct gm_device_info info;
-	json_t *obj = inputs_json(o, p);
+	json_t *obj = gm_explain_json(&v);
 	int rc = GM_EXIT_OK;
 
-	if (!obj || add_counts(obj, o, p) < 0 ||
-	    json_object_set_new(obj, EK_VERDICT, json_string(p->verdict)) < 0 ||
-	    json_object_set_new(obj, EK_LANES, lanes_json(o, p)) < 0) {
-		json_decref(obj);
+	if (!obj)
 		return gm_error(GM_EXIT_CASE_FAILED, "cannot build the JSON output");
-	}
 	if (o->ro.n)
 		rc = explain_launch(&o->a, o->a.n_threads, o->profile, run_device(o, &info), obj, &o->ro);
 	if (!rc && o->run)
@@ -665,9 +391,21 @@ static int print_json(struct explain_opts *o, const struct gm_prediction *p)
 	return rc;
 }
 
+/* The warp's explanation, then the launch model's section (--n) and the run (--run). */
+static int print_text(struct explain_opts *o, const struct gm_prediction *p)
+{
+	struct gm_explain_view v = { &o->a, o->type, p };
+	struct gm_device_info info;
+	int rc = GM_EXIT_OK;
+
+	gm_explain_text_write(stdout, &v);
+	if (o->ro.n)
+		rc = explain_launch(&o->a, o->a.n_threads, o->profile, run_device(o, &info), NULL, &o->ro);
+	return rc || !o->run ? rc : explain_run(&o->a, &o->ro, NULL);
+}
+
 int cmd_explain(int argc, char **argv)
 {
-	struct gm_device_info info;
 	struct explain_opts o;
 	struct gm_prediction p;
 	struct gm_expr_error err;
@@ -693,10 +431,5 @@ int cmd_explain(int argc, char **argv)
 		return model_error(&o, s, &err);
 	if (o.ro.source)
 		return explain_run(&o.a, &o.ro, NULL);
-	if (o.json)
-		return print_json(&o, &p);
-	rc = print_text(&o, &p);
-	if (!rc && o.ro.n)
-		rc = explain_launch(&o.a, o.a.n_threads, o.profile, run_device(&o, &info), NULL, &o.ro);
-	return rc || !o.run ? rc : explain_run(&o.a, &o.ro, NULL);
+	return o.json ? print_json(&o, &p) : print_text(&o, &p);
 }

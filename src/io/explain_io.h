@@ -1,0 +1,71 @@
+/*
+ * explain_io.h - rendering of `gpumem explain`: one warp's prediction (the
+ * lane table and the counts), the launch model's section (explain --n) and
+ * the run beside it (explain --run), as text (src/io/explain_text.c) or as
+ * jansson objects (src/io/explain_json.c; keys in docs/CLI.md). Pure C: the
+ * text writers take the FILE the CLI hands them; the CLI assembles and
+ * prints the JSON document.
+ */
+#ifndef GPUMEM_IO_EXPLAIN_IO_H
+#define GPUMEM_IO_EXPLAIN_IO_H
+
+#include <stdio.h>
+#include "gpumem/jit.h"
+#include "gpumem/launch.h"
+#include "gpumem/model.h"
+#include "gpumem/profile.h"
+#include "gpumem/result.h"
+
+/* One warp's explanation: the access, its type name (NULL with --bytes) and the model's prediction. */
+struct gm_explain_view {
+	const struct gm_access *a;
+	const char *type;
+	const struct gm_prediction *p;
+};
+
+/* explain --n: the launch model's input (pats[0] is the EXPR side), profile, output and its own time. */
+struct gm_explain_launch_view {
+	const struct gm_launch_in *in;
+	const struct gm_profile *prof;
+	const struct gm_launch_out *out;
+	double model_ms;
+};
+
+/* explain --run: the run and its one case, the kernel built, the model's sample of the EXPR side,
+ * and the launch model's prediction when --n gave one (predicted_gbs 0 = none). */
+struct gm_explain_run_view {
+	const struct gm_run_result *r;
+	const struct gm_case_result *cr;
+	const struct gm_jit_info *info;
+	const struct gm_launch_sample *ls;
+	const struct gm_jit_spec *spec;
+	double predicted_gbs;
+	double predicted_dram[2]; /* bytes read, written */
+};
+
+static inline const char *gm_explain_space_name(enum gm_space s)
+{
+	return s == GM_SPACE_SHARED ? "shared" : "global";
+}
+
+static inline const char *gm_explain_op_name(enum gm_op op)
+{
+	return op == GM_OP_STORE ? "store" : "load";
+}
+
+/* The setup line, the lane table (two lanes a row), the counts and the verdict. */
+void gm_explain_text_write(FILE *f, const struct gm_explain_view *v);
+/* The explain document (json_t *): inputs, counts, verdict, lanes; NULL on out of memory. */
+void *gm_explain_json(const struct gm_explain_view *v);
+
+/* The "launch:" section of explain --n. */
+void gm_explain_launch_text_write(FILE *f, const struct gm_explain_launch_view *v);
+/* Its "launch" object (json_t *); NULL on out of memory. */
+void *gm_explain_launch_json(const struct gm_explain_launch_view *v);
+
+/* The "run on ..." section of explain --run, with the counted figures when counters were read. */
+void gm_explain_run_text_write(FILE *f, const struct gm_explain_run_view *v);
+/* Its "run" object (json_t *); NULL on out of memory. */
+void *gm_explain_run_json(const struct gm_explain_run_view *v);
+
+#endif
