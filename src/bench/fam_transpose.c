@@ -1,6 +1,6 @@
 /*
  * fam_transpose.c - the transpose family's cases: out[c][r] = in[r][c] for a
- * float matrix, eight versions from naive to best plus two plain copies of
+ * float matrix, nine versions from naive to best plus two plain copies of
  * the same matrix as ceilings, each on three shapes: square; ragged (side-17
  * rows by side-33 cols: partial tiles, rows that start inside a sector, no
  * float4 in the transposes; copy_b16 shifts each row's pieces to a sector);
@@ -39,6 +39,8 @@ static const struct {
 	  "128x32 padded tile, 16 rows per thread, warps write 512 B of an output row" },
 	{ 7, 128, 8, 4, SM_PADDED, 0, 3, "v7_shift",
 	  "v6 with each output row's pieces shifted to start on a sector: no sector split between blocks" },
+	{ 8, 64, 8, 16, SM_PADDED, 0, 0, "v8_shear",
+	  "float4 both sides of a ragged matrix: load windows from each input row's sector, store windows from each output row's" },
 	{ -1, 32, 8, 4, SM_NONE, 0, 2, "copy_b4", "plain copy of the matrix, v3's grid (32x8, 4 B): ceiling" },
 	{ -1, 64, 8, 16, SM_NONE, 1, 4, "copy_b16", "plain copy of the matrix, v5's grid (float4, pieces from each row's first sector): ceiling" },
 };
@@ -152,6 +154,29 @@ static void tall_patterns(struct gm_case *c, int rows, int R, int C)
 	gm_case_pattern_repeat2(c, 4, (int64_t)8 * R, rows / 32, 32);
 }
 
+/*
+ * v8: block (tile row by, tile column bx), blockIdx.x = tile column. Warp 0's
+ * rows (shared rows 0-1 are above the tile: empty for warp 0 when, as at the
+ * nominal pitches, row 64by - 8 starts on a sector) load float4 from each
+ * row's first sector boundary, as copy_b16; its output rows 64bx and
+ * 64bx + 1 store float4 from 64by - g_c (g = 0 for output row 0).
+ */
+static void shear_patterns(struct gm_case *c, int R, int C)
+{
+	gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, 16, 32, 8, 0,
+			    "((by*64 + 2*ty + (tx>>4))*%d + 7)/8*2 + bx*16 + (tx&15)", C);
+	gm_case_pattern_repeat(c, 4, (int64_t)16 * C / 4);
+	gm_case_pattern_add(c, "smem store", GM_SPACE_SHARED, GM_OP_STORE, 4, 32, 8, 0,
+			    "(2*ty + (tx>>4))*73 + 8 + 4*(tx&15)");
+	gm_case_pattern_repeat(c, 4, 1);
+	gm_case_pattern_add(c, "smem load", GM_SPACE_SHARED, GM_OP_LOAD, 4, 32, 8, 0,
+			    "(8 + 4*(tx&15))*73 + 8 + 2*ty + (tx>>4)");
+	gm_case_pattern_repeat(c, 4, 73);
+	gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, 16, 32, 8, 0,
+			    "(bx*64 + 2*ty + (tx>>4))*%d + by*16 + (tx&15)", R / 4);
+	gm_case_pattern_repeat(c, 4, (int64_t)16 * R / 4);
+}
+
 static void tr_case(struct gm_case *c, int v, int s)
 {
 	int R = TR_NOMINAL_SIDE - shapes[s].drows, C = TR_NOMINAL_SIDE - shapes[s].dcols;
@@ -166,13 +191,18 @@ static void tr_case(struct gm_case *c, int v, int s)
 	/* transpose.cu's grids: v5-v7 run blockIdx.x down the input rows (v7's windows reach up to
 	   tr_shift_max(R) rows further), the others along its columns */
 	int down = R + (variants[v].version == 7 ? tr_shift_max(R) : 0);
-	c->grid_x = variants[v].version >= 5 ? (down + variants[v].tile - 1) / variants[v].tile
+	c->grid_x = variants[v].version == 8 ? (C + 63) / 64
+		    : variants[v].version >= 5 ? (down + variants[v].tile - 1) / variants[v].tile
 					     : (C + variants[v].tile - 1) / variants[v].tile;
 	/* float4 needs 16 B aligned rows; otherwise the scalar 64x65 path runs */
 	/* each block runs one tile and ends: its threads' round trips (not declared for the float4
 	   patterns, which describe a quarter of a thread) */
 	c->round_trips = variants[v].trips;
-	if (variants[v].version >= 6)
+	if (variants[v].version == 8) {
+		shear_patterns(c, R, C);
+		/* the default suite runs v8 on the ragged shape only (its time budget); square and a8 with --full */
+		c->full = s != 1;
+	} else if (variants[v].version >= 6)
 		tall_patterns(c, variants[v].tile, R, C);
 	else if (variants[v].vec == 16 && (variants[v].version < 0 || (R % 4 == 0 && C % 4 == 0))) {
 		vec_patterns(c, v, R, C);

@@ -76,7 +76,7 @@
 
 #define TALL 128  /* v6: input rows per tile (256 was slower: results/.../experiments) */
 
-enum { K_V0, K_V1, K_V2, K_V3, K_V4, K_V5, K_V6, K_V7, K_COPY4, K_COPY16 };
+enum { K_V0, K_V1, K_V2, K_V3, K_V4, K_V5, K_V6, K_V7, K_V8, K_COPY4, K_COPY16 };
 
 struct tr_state {
 	int kernel;
@@ -309,58 +309,201 @@ __device__ __forceinline__ int row_lead(int r, int C)
  * h_r = row_lead(r) floats in, so a ragged matrix is copied with 16 B
  * accesses too: tile column j copies columns [64j + h_r, 64j + 64 + h_r) of
  * each of its 64 rows, tile column 0 also the head [0, h_r), the last tile
- * column what is left of the row. A tile whose window may pass the row's end
- * (or past R) takes a scalar path over the same windows. When C is a
- * multiple of 8, h_r = 0 and this is the plain 64x64 tiling.
+ * column what is left of the row. When C is a multiple of 8, h_r = 0 and
+ * this is the plain 64x64 tiling.
+ *
+ * Edge tiles (the last tile row and column, and column 0's heads) keep the
+ * same float4 mapping with each access predicated: a float4 that passes the
+ * window's end (the row's end) is copied as up to 3 floats, rows past R are
+ * skipped, and every load of a thread is issued before its first store, so
+ * an edge tile costs one round trip as an interior one does. (Until
+ * 2026-11-25 a scalar path copied the edge tiles row by row and the heads
+ * after the float4 stores: 8-9 round trips, nvcc keeps a store before the
+ * next row's load; the last tile row ran as the grid's tail.)
  */
-__global__ void copy_vec16(const float *__restrict__ in, float *__restrict__ out, int R, int C)
+__global__ void __launch_bounds__(256, 8) copy_vec16(const float *__restrict__ in, float *__restrict__ out, int R, int C)
 {
 	int tx = threadIdx.x, ty = threadIdx.y;
 	int r0 = blockIdx.y * BIG, c0 = blockIdx.x * BIG;
 	bool first = blockIdx.x == 0, last = blockIdx.x == gridDim.x - 1;
 	int smax = tr_shift_max(C);
-	bool vec = r0 + BIG <= R && (last ? smax == 0 && c0 + BIG == C : c0 + BIG + smax <= C);
+	bool inner = r0 + BIG <= R && (last ? smax == 0 && c0 + BIG == C : c0 + BIG + smax <= C);
+	int cq = tx & 15, rq = 2 * ty + (tx >> 4);
 
-	if (!vec) {
-		/* a window is at most 64 + 7 floats wide: 3 pieces of 32 a row, loaded before they are stored
-		   (row by row: more rows at once take more registers, fewer blocks an SM) */
+	if (inner && !(first && smax)) {
+		size_t o[4];
+		float4 v[4];
 #pragma unroll
-		for (int j = 0; j < BIG; j += ROWS8) {
-			int r = r0 + ty + j, h = row_lead(r, C);
-			int lo = first ? 0 : c0 + h, hi = r >= R ? 0 : last ? C : min(C, c0 + BIG + h);
-			float v[3];
-#pragma unroll
-			for (int k = 0; k < 3; k++)
-				if (lo + tx + TILE * k < hi)
-					v[k] = in[(size_t)r * C + lo + tx + TILE * k];
-#pragma unroll
-			for (int k = 0; k < 3; k++)
-				if (lo + tx + TILE * k < hi)
-					out[(size_t)r * C + lo + tx + TILE * k] = v[k];
+		for (int k = 0; k < 4; k++) {
+			/* the row's first sector boundary: (r*C + 7) rounded down to 8 floats */
+			o[k] = (((size_t)(r0 + 4 * rq + k) * C + TR_SECTOR_FLOATS - 1) &
+				~(size_t)(TR_SECTOR_FLOATS - 1)) +
+			       c0 + 4 * cq;
+			v[k] = __ldg(static_cast<const float4 *>(__builtin_assume_aligned(in + o[k], 16)));
 		}
+#pragma unroll
+		for (int k = 0; k < 4; k++)
+			*static_cast<float4 *>(__builtin_assume_aligned(out + o[k], 16)) = v[k];
 		return;
 	}
-	int cq = tx & 15, rq = 2 * ty + (tx >> 4);
-	size_t o[4];
+	/* edge tile: float4 k of this thread covers floats [lo, lo + 4) of its row, n of them in the window;
+	   kept live across the loads as e[k] = offset * 8 + n (offsets < 2^28: the matrix is at most 1 GiB) */
 	float4 v[4];
+	unsigned e[4];
 #pragma unroll
 	for (int k = 0; k < 4; k++) {
-		/* the row's first sector boundary: (r*C + 7) rounded down to 8 floats */
-		o[k] = (((size_t)(r0 + 4 * rq + k) * C + TR_SECTOR_FLOATS - 1) & ~(size_t)(TR_SECTOR_FLOATS - 1)) +
-		       c0 + 4 * cq;
-		v[k] = __ldg(static_cast<const float4 *>(__builtin_assume_aligned(in + o[k], 16)));
+		int r = r0 + 4 * rq + k, h = row_lead(r, C);
+		int lo = c0 + h + 4 * cq, hi = last ? C : min(C, c0 + BIG + h);
+		int n = r < R ? max(0, min(4, hi - lo)) : 0;
+		unsigned off = n ? (unsigned)(r * C + lo) : 0u;
+		const float *p = in + off;
+		e[k] = off * 8u + (unsigned)n;
+		if (n == 4)
+			v[k] = __ldg(static_cast<const float4 *>(__builtin_assume_aligned(p, 16)));
+		else {
+			v[k].x = n > 0 ? __ldg(p) : 0.f;
+			v[k].y = n > 1 ? __ldg(p + 1) : 0.f;
+			v[k].z = n > 2 ? __ldg(p + 2) : 0.f;
+		}
+	}
+	/* tile column 0: the heads [0, h_r) of its 64 rows, 8 slots a row, two rows a thread */
+	int t = ty * TILE + tx, hs = t & (TR_SECTOR_FLOATS - 1);
+	float hv[2];
+	int ho[2];
+#pragma unroll
+	for (int m = 0; m < 2; m++) {
+		int r = r0 + t / TR_SECTOR_FLOATS + 32 * m;
+		ho[m] = first && r < R && hs < row_lead(r, C) ? r * C + hs : -1;
+		hv[m] = ho[m] >= 0 ? __ldg(in + ho[m]) : 0.f;
 	}
 #pragma unroll
-	for (int k = 0; k < 4; k++)
-		*static_cast<float4 *>(__builtin_assume_aligned(out + o[k], 16)) = v[k];
-	if (first && smax) {
-		/* the heads [0, h_r) of the tile's rows: lanes tx < h_r of row ty + j */
-#pragma unroll
-		for (int j = 0; j < BIG; j += ROWS8) {
-			int r = r0 + ty + j;
-			if (tx < row_lead(r, C))
-				out[(size_t)r * C + tx] = in[(size_t)r * C + tx];
+	for (int k = 0; k < 4; k++) {
+		unsigned n = e[k] & 7u;
+		float *p = out + (e[k] >> 3);
+		if (n == 4)
+			*static_cast<float4 *>(__builtin_assume_aligned(p, 16)) = v[k];
+		else {
+			if (n > 0)
+				p[0] = v[k].x;
+			if (n > 1)
+				p[1] = v[k].y;
+			if (n > 2)
+				p[2] = v[k].z;
 		}
+	}
+#pragma unroll
+	for (int m = 0; m < 2; m++)
+		if (ho[m] >= 0)
+			out[ho[m]] = hv[m];
+}
+
+/*
+ * v8_shear: 16 B accesses on both sides of a ragged matrix, every global
+ * access of a whole float4 inside one sector-aligned window. Element (r, c)
+ * belongs to tile column j = floor((c - h_r) / 64) (the load windows of
+ * copy_b16: row r from its first sector boundary h_r = row_lead(r)) and tile
+ * row i = floor((r + g_c) / 64) (the store windows of v7: output row c from
+ * its first sector boundary, g_c = (c*R) mod 8); column 0 also owns the
+ * heads c < h_r, the last column the row's rest. Block (i, j) loads rows
+ * 64i - 8 .. 64i + 63 over their windows with float4 (a row above the tile
+ * only where some g_c reaches it: 8 - gcd(R, 8) rows), writes each float to
+ * the padded shared tile T[r - 64i + 8][c - 64j - h_r + 8] (heads at 1..7),
+ * and after the barrier writes output rows c = 64j .. 64j + 70 over their
+ * windows [64i - g_c, 64i + 64 - g_c) with float4, each float read from the
+ * column of its own input row's shift. Where a window is cut (a matrix edge)
+ * or shared with the neighbouring tile column (output rows c with c - 64j <
+ * 7 or >= 64: some of their rows r belong to tile column j - 1 or j + 1), a
+ * float4 is stored as its owned floats one by one. blockIdx.x = tile column:
+ * the two blocks that write parts of those shared sectors run side by side.
+ * When R and C are multiples of 8 nothing is shifted or shared and this is a
+ * 64x64 tile with float4 on both sides and 4 B shared accesses.
+ */
+#define SH_ROWS (BIG + TR_SECTOR_FLOATS)      /* 72: 8 rows above the tile */
+#define SH_PITCH (BIG + TR_SECTOR_FLOATS + 1) /* 73: heads at 1..7, odd pitch */
+
+__global__ void __launch_bounds__(256, 6) tr_shear(const float *__restrict__ in, float *__restrict__ out, int R, int C)
+{
+	__shared__ float t[SH_ROWS * SH_PITCH];
+	int tx = threadIdx.x, ty = threadIdx.y;
+	int j = blockIdx.x, i = blockIdx.y;
+	bool firstc = j == 0, lastc = j == gridDim.x - 1;
+	int q = tx & 15, slot = 2 * ty + (tx >> 4), tid = ty * TILE + tx;
+	int rtop = i * BIG - TR_SECTOR_FLOATS; /* input row of shared row 0 */
+	int need = TR_SECTOR_FLOATS - tr_shift_max(R); /* first shared row any window reaches */
+
+	/* loads: shared row s = slot + 16k, float4 q of its row's window */
+	float4 v[5];
+	int n[5];
+#pragma unroll
+	for (int k = 0; k < 5; k++) {
+		int s = slot + 16 * k, r = rtop + s;
+		int h = row_lead(r, C);
+		int lo = j * BIG + h + 4 * q, hi = lastc ? C : min(C, j * BIG + BIG + h);
+		n[k] = s < SH_ROWS && s >= need && r >= 0 && r < R ? max(0, min(4, hi - lo)) : 0;
+		const float *p = in + (size_t)r * C + lo;
+		if (n[k] == 4)
+			v[k] = __ldg(static_cast<const float4 *>(__builtin_assume_aligned(p, 16)));
+		else {
+			v[k].x = n[k] > 0 ? __ldg(p) : 0.f;
+			v[k].y = n[k] > 1 ? __ldg(p + 1) : 0.f;
+			v[k].z = n[k] > 2 ? __ldg(p + 2) : 0.f;
+		}
+	}
+	/* tile column 0: the heads [0, h_r), 8 slots a row */
+	float hv[3];
+	bool hp[3];
+	int hs = tid & 7;
+#pragma unroll
+	for (int m = 0; m < 3; m++) {
+		int s = tid / 8 + 32 * m, r = rtop + s;
+		hp[m] = firstc && s < SH_ROWS && s >= need && r >= 0 && r < R && hs < row_lead(r, C);
+		hv[m] = hp[m] ? __ldg(in + (size_t)r * C + hs) : 0.f;
+	}
+#pragma unroll
+	for (int k = 0; k < 5; k++) {
+		float *d = t + (slot + 16 * k) * SH_PITCH + TR_SECTOR_FLOATS + 4 * q;
+		if (n[k] > 0)
+			d[0] = v[k].x;
+		if (n[k] > 1)
+			d[1] = v[k].y;
+		if (n[k] > 2)
+			d[2] = v[k].z;
+		if (n[k] > 3)
+			d[3] = v[k].w;
+	}
+#pragma unroll
+	for (int m = 0; m < 3; m++)
+		if (hp[m]) {
+			int s = tid / 8 + 32 * m;
+			t[s * SH_PITCH + TR_SECTOR_FLOATS - row_lead(rtop + s, C) + hs] = hv[m];
+		}
+	__syncthreads();
+	/* stores: output row c = 64j + cc, cc = slot + 16k, float4 q of its window from 64i - g_c */
+#pragma unroll
+	for (int k = 0; k < 5; k++) {
+		int cc = slot + 16 * k, c = j * BIG + cc;
+		if (cc >= BIG + TR_SECTOR_FLOATS - 1 || c >= C)
+			continue;
+		int g = (int)(((long long)c * R) & (TR_SECTOR_FLOATS - 1));
+		int rl = i * BIG - g + 4 * q;
+		float w[4];
+		bool own[4];
+		bool all = true;
+#pragma unroll
+		for (int e = 0; e < 4; e++) {
+			int r = rl + e, h = row_lead(r, C), d = cc - h; /* c - 64j - h_r */
+			own[e] = r >= 0 && r < R && (d >= 0 || firstc) && (d < BIG || lastc);
+			all = all && own[e];
+			w[e] = own[e] ? t[(r - rtop) * SH_PITCH + TR_SECTOR_FLOATS + d] : 0.f;
+		}
+		float *p = out + (size_t)c * R + rl;
+		if (all)
+			*static_cast<float4 *>(__builtin_assume_aligned(p, 16)) = make_float4(w[0], w[1], w[2], w[3]);
+		else
+#pragma unroll
+			for (int e = 0; e < 4; e++)
+				if (own[e])
+					p[e] = w[e];
 	}
 }
 
@@ -382,6 +525,7 @@ static gm_status tr_launch(void *state)
 	dim3 g64t(ceil_div(R, BIG), ceil_div(C, BIG)); /* v5: blockIdx.x walks down the input rows */
 	dim3 gtall(ceil_div(R, TALL), ceil_div(C, TILE)); /* v6: likewise */
 	dim3 gshift(ceil_div(R + tr_shift_max(R), TALL), ceil_div(C, TILE)); /* v7: windows up to 7 rows later */
+	dim3 gshear(ceil_div(C, BIG), ceil_div(R + tr_shift_max(R), BIG)); /* v8: tile column fastest */
 	dim3 b32(TILE, TILE), b8(TILE, ROWS8);
 
 	switch (s->kernel) {
@@ -393,6 +537,7 @@ static gm_status tr_launch(void *state)
 	case K_V5: tr_vec16<<<g64t, b8, 0, st>>>(in, out, R, C); break;
 	case K_V6: tr_tile<TALL, false, true><<<gtall, b8, 0, st>>>(in, out, R, C); break;
 	case K_V7: tr_tall_shift<<<gshift, b8, 0, st>>>(in, out, R, C); break;
+	case K_V8: tr_shear<<<gshear, b8, 0, st>>>(in, out, R, C); break;
 	case K_COPY4: copy_tile32_4r<<<g32, b8, 0, st>>>(in, out, R, C); break;
 	case K_COPY16: copy_vec16<<<g64, b8, 0, st>>>(in, out, R, C); break;
 	default: return gm_fail(GM_ERR_INVALID_ARG, "transpose: unknown kernel %d", s->kernel);
@@ -450,34 +595,79 @@ static int64_t lead_of(int64_t start)
 }
 
 /*
- * copy_b16's requests on one side (loads and stores alike): per row, the
- * 64-float pieces from the sector boundary h_r inside the float4 tiles, the
- * head [0, h_r) in tile column 0, and 32-column pieces of the same windows
- * in the scalar tiles (copy_vec16).
+ * copy_b16's requests on one side (loads and stores alike): per row and tile
+ * column, the window [64j + h_r, 64j + 64 + h_r) cut at the row's end, its
+ * whole float4 in one request (a warp instruction covers two rows' windows,
+ * each a piece of its own), the last 1-3 floats (an edge tile's partial
+ * float4, one sector) in another, and in tile column 0 the head [0, h_r)
+ * (copy_vec16).
  */
+static double copy16_row_sectors(int64_t r, int R, int C)
+{
+	int ncol = (int)ceil_div(C, BIG);
+	int64_t base = r * C, h = lead_of(base);
+	double total = 0;
+
+	(void)R;
+	if (h)
+		total += (double)span_sectors(base, 0, h < C ? h : C);
+	for (int j = 0; j < ncol; j++) {
+		int64_t lo = (int64_t)j * BIG + h, hi = j == ncol - 1 ? C : lo + BIG;
+		if (hi > C)
+			hi = C;
+		if (hi <= lo)
+			continue;
+		int64_t mid = lo + (hi - lo) / 4 * 4;
+		if (mid > lo)
+			total += (double)span_sectors(base, lo, mid);
+		if (hi > mid)
+			total += 1;
+	}
+	return total;
+}
+
 static double copy16_sectors(int R, int C)
 {
-	int ncol = (int)ceil_div(C, BIG), smax = tr_shift_max(C);
+	double total = 0;
+
+	for (int64_t r = 0; r < R; r++)
+		total += copy16_row_sectors(r, R, C);
+	return total;
+}
+
+/*
+ * v8's requests: the loads are copy_b16's windows, the rows within
+ * tr_shift_max(R) of a tile row's end once more (the next tile row loads
+ * them too); the stores are output row c's windows [64i - g_c, 64i + 64 -
+ * g_c) cut at 0 and R, counted twice where the output row is shared by two
+ * tile columns (c mod 64 < tr_shift_max(C), c >= 64: both blocks touch its
+ * sectors). A cut float4 stored float by float is counted as its span.
+ */
+static double shear_sectors(int R, int C)
+{
+	int gmax = tr_shift_max(R), cmax = tr_shift_max(C);
+	int64_t tiles = ceil_div(R + gmax, BIG);
 	double total = 0;
 
 	for (int64_t r = 0; r < R; r++) {
-		int64_t base = r * C, h = lead_of(base);
-		int rowfull = (r / BIG + 1) * BIG <= R;
-		for (int j = 0; j < ncol; j++) {
-			int64_t c0 = (int64_t)j * BIG, last = j == ncol - 1;
-			int vec = rowfull && (last ? smax == 0 && c0 + BIG == C : c0 + BIG + smax <= C);
-			int64_t lo = j == 0 ? 0 : c0 + h, hi = last ? C : c0 + BIG + h;
-			if (hi > C)
-				hi = C;
-			if (vec) {
-				total += (double)span_sectors(base, c0 + h, c0 + h + BIG);
-				if (j == 0 && h)
-					total += (double)span_sectors(base, 0, h);
-				continue;
-			}
-			for (int64_t c = lo; c < hi; c += TILE)
-				total += (double)span_sectors(base, c, c + TILE < hi ? c + TILE : hi);
+		double rs = copy16_row_sectors(r, R, C);
+		total += rs;
+		if (r % BIG >= BIG - gmax && r / BIG + 1 < tiles)
+			total += rs;
+	}
+	for (int64_t c = 0; c < C; c++) {
+		int64_t g = (c * R) & (TR_SECTOR_FLOATS - 1);
+		double cs = 0;
+		for (int64_t i = 0; i < tiles; i++) {
+			int64_t a = i * BIG - g, b = a + BIG;
+			if (a < 0)
+				a = 0;
+			if (b > R)
+				b = R;
+			if (a < b)
+				cs += (double)span_sectors(c * R, a, b);
 		}
+		total += c % BIG < cmax && c >= BIG ? 2 * cs : cs;
 	}
 	return total;
 }
@@ -551,6 +741,8 @@ static double tr_bytes_hw(int kernel, int R, int C)
 		return 32.0 * 2 * copy16_sectors(R, C);
 	if (kernel == K_V7)
 		return 32.0 * (shift_load_sectors(R, C) + shift_store_sectors(R, C));
+	if (kernel == K_V8)
+		return 32.0 * shear_sectors(R, C);
 	ld = row_piece_sectors(C, R, C, vec);
 	if (kernel == K_V0)
 		st = (double)R * C;
