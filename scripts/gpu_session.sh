@@ -5,7 +5,7 @@
 #         spec report peers nvtx ncu_gemm explain sass counters selftest calibrate suite_profile ncu_counters
 #         counters_dram counters_tools round_trips unseen ncu_pairs l2_lines l2_distance ncu_l2_hits
 #         partial_writes strided_lines strip_interval rows_per_request streams streams2 streams3 blocks
-#         sanitize_i25 transfer3 unseen2 unseen2_ncu
+#         sanitize_i25 transfer3 unseen2 unseen2_ncu sanitize_all soak
 # BUILD_DIR is the build folder or what scripts/carry_gpu.sh packed (the binaries only).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -127,6 +127,39 @@ stage_sanitize_i25() {
   $cs --tool initcheck "$bin" run transpose.v7_shift_ragged transpose.copy_b16_ragged hierarchy.l2sh_1536k \
     --reps 1 --size 16M >"$W/initcheck_i25.txt" 2>&1
   tail -4 "$W/initcheck_i25.txt"
+}
+
+# Every case of every family (--full) under memcheck (leaks too), racecheck, initcheck and synccheck, in run's
+# sanitizer mode (validation and one timed launch a case, 8 MiB arrays, shorter fixed work: docs/METHODOLOGY.md).
+# Each tool is bounded (SAN_LIMITS, seconds); a stopped run still says which case it reached (its stderr lines).
+stage_sanitize_all() {
+  local t tool lim t0 rc extra
+  for t in ${SAN_LIMITS:-memcheck:55 racecheck:55 initcheck:45 synccheck:30}; do
+    tool=${t%%:*} lim=${t#*:} extra=""
+    [ "$tool" = memcheck ] && extra="--leak-check full"
+    t0=$(date +%s.%N)
+    timeout -k 10 -s INT "$lim" compute-sanitizer --tool "$tool" $extra --print-limit 200 "$bin" run --full --sanitize \
+      --json "$W/san_$tool.json" >"$W/san_$tool.txt" 2>&1
+    rc=$?
+    echo "$tool: exit $rc in $(python3 -c "import time; print(round(time.time() - $t0, 1))") s" | tee -a "$W/san_times.txt"
+    grep -E "cases in|SUMMARY" "$W/san_$tool.txt"
+  done
+  python3 scripts/sanitize_summary.py "$W" | tee "$W/sanitize_summary.md"
+}
+
+# The quick suite SOAK_N times back to back (soak at a size that fits a lease): device memory used (nvidia-smi)
+# and host memory available before and after each run, its peak RSS, and each case's spread across the runs.
+stage_soak() {
+  local k n=${SOAK_N:-4}
+  for k in $(seq 1 "$n"); do
+    state() { echo "$1 used_mib=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | head -1)" \
+      "avail_kib=$(awk '/MemAvailable/{print $2}' /proc/meminfo)"; }
+    state before >"$W/soak_state_$k.txt"
+    /usr/bin/time -v "$bin" run --quick --json "$W/soak_$k.json" >"$W/soak_$k.txt" 2>"$W/soak_time_$k.txt"
+    state after >>"$W/soak_state_$k.txt"
+    echo "soak run $k: $(grep -h 'cases in' "$W/soak_$k.txt") $(tr '\n' ' ' <"$W/soak_state_$k.txt")"
+  done
+  python3 scripts/soak_summary.py "$W" "$n" | tee "$W/soak_summary.md"
 }
 
 # The transfer family three times back to back, nvbandwidth's host copies between (stability on this unit).

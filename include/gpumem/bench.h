@@ -120,6 +120,12 @@ struct gm_run_cfg {
 	int quick;
 	uint32_t seed;           /* random input seed of this run */
 	const struct gm_device_info *dev;
+	/*
+	 * run --sanitize (under compute-sanitizer): a family may shrink work that
+	 * only repeats the same code (iterations of a timing loop, GEMM sizes past
+	 * a few tiles), keeping every code path and ragged edge (docs/METHODOLOGY.md).
+	 */
+	int sanitize;
 };
 
 /* What one launch of a prepared case moves. GB = 1e9; reads + writes counted. */
@@ -230,6 +236,8 @@ struct gm_runner_opts {
 	void *ctx;
 	/* run --counters: after a case's samples, one profiled launch (include/gpumem/counters.h); NULL = off */
 	struct gm_counters_session *counters;
+	/* run --sanitize: validation, then one launch per sample: no calibration, warm-up or CoV retries */
+	int sanitize;
 };
 
 /* Default per-array working set for a device: 4 GiB on large GPUs, bounded by free memory. */

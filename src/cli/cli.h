@@ -70,6 +70,7 @@ struct gm_run_args {
 	int full;             /* --full: the long sweeps too */
 	const char *profile;  /* --profile FILE for the launch model; NULL = built-in */
 	int counters;         /* --counters: one profiled launch per case after its timing */
+	int sanitize;         /* --sanitize: validation + one launch per case, small sizes (compute-sanitizer) */
 	int help;
 	int all_devices;      /* --all-devices: every GPU, one after another */
 	int concurrent;       /* --concurrent: every GPU at once */

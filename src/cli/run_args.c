@@ -8,7 +8,7 @@
 
 enum {
 	R_JSON = 256, R_CSV, R_REPS, R_SIZE, R_DEVICE, R_QUICK, R_FULL, R_ALL_DEVICES, R_CONCURRENT, R_MPI,
-	R_BARRIER, R_TIMEOUT, R_PROFILE, R_COUNTERS,
+	R_BARRIER, R_TIMEOUT, R_PROFILE, R_COUNTERS, R_SANITIZE,
 };
 
 static const struct gm_opt run_opts[] = {
@@ -26,6 +26,8 @@ static const struct gm_opt run_opts[] = {
 	  "the device)", "@file" },
 	{ "counters", R_COUNTERS, 0, NULL, "after each case's timing, one profiled launch with CUPTI (libcupti.so.13):\n"
 	  "DRAM/L2/L1 counters, sectors per request vs the model, the bottleneck", NULL },
+	{ "sanitize", R_SANITIZE, 0, NULL, "for compute-sanitizer: validation and one timed launch per case (no calibration,\n"
+	  "warm-up or retries; --reps 1), 8 MiB arrays unless --size, shorter fixed work; a line per case", NULL },
 	{ NULL, GM_OPT_HEADING, 0, NULL, "several GPUs:", NULL },
 	{ "all-devices", R_ALL_DEVICES, 0, NULL, "every GPU of the node, one after another (one document, one block "
 	  "per GPU)", NULL },
@@ -73,6 +75,7 @@ static int set_option(void *ctx, const struct gm_opt *o, const char *v)
 	case R_QUICK: a->quick = 1; break;
 	case R_FULL: a->full = 1; break;
 	case R_COUNTERS: a->counters = 1; break;
+	case R_SANITIZE: a->sanitize = 1; break;
 	case R_ALL_DEVICES: a->all_devices = 1; break;
 	case R_CONCURRENT: a->concurrent = 1; break;
 	case R_MPI: a->mpi = 1; break;
@@ -109,6 +112,8 @@ static const char *check_combinations(const struct gm_run_args *a, char *err, si
 		return "--csv is for one device; write --json and use 'gpumem report --csv'";
 	if (a->barrier && !a->mpi)
 		return "--barrier needs --mpi";
+	if (a->sanitize && (a->all_devices || a->concurrent || a->mpi))
+		return "--sanitize is for one device";
 	if (a->json_path && a->csv_path && !strcmp(a->json_path, a->csv_path)) {
 		snprintf(err, n, "--json and --csv name the same file '%s'", a->json_path);
 		return err;

@@ -564,6 +564,11 @@ static gm_status gemm_prepare(const struct gm_case *c, const struct gm_run_cfg *
 	s->M = (int)gm_case_param(c, "m", 1024);
 	s->N = (int)gm_case_param(c, "n", 1024);
 	s->K = (int)gm_case_param(c, "k", 1024);
+	if (cfg->sanitize) { /* run --sanitize: a few tiles, the same remainder past every tile (<= 128) */
+		s->M = s->M > 512 ? 384 + s->M % 128 : s->M;
+		s->N = s->N > 512 ? 384 + s->N % 128 : s->N;
+		s->K = s->K > 512 ? 384 + s->K % 128 : s->K;
+	}
 	s->Mp = round_up(s->M, GEMM_PAD_M);
 	s->Np = round_up(s->N, GEMM_PAD_N);
 	s->Kp = round_up(s->K, GEMM_PAD_K);

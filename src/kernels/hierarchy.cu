@@ -327,6 +327,8 @@ static gm_status hier_prepare(const struct gm_case *c, const struct gm_run_cfg *
 		if (pass_kernel) {
 			/* about 2 ms per launch at L1 (64 GB) or 0.5-1 ms at L2 (8 GB) bandwidth, whole passes */
 			s->passes = hier_passes(s->mode == HIER_L1_READ ? 64e9 : 8e9, s->grid, s->footprint);
+			if (cfg->sanitize) /* run --sanitize: one whole pass */
+				s->passes = 1;
 			if (s->stagger && s->n / HIER_BLOCK % 4)
 				return gm_fail(GM_ERR_INVALID_ARG, "footprint %zu B: staggered blocks need a multiple of %d KiB",
 					       s->footprint, 4 * HIER_BLOCK * 16 / 1024);
@@ -334,13 +336,15 @@ static gm_status hier_prepare(const struct gm_case *c, const struct gm_run_cfg *
 		} else {
 			s->loads = (long long)(16e9 / (16.0 * threads));
 			s->loads = (s->loads + HIER_ILP - 1) / HIER_ILP * HIER_ILP;
+			if (cfg->sanitize) /* run --sanitize: past the end of the footprint once (the wrap) */
+				s->loads = ((long long)s->n / HIER_BLOCK + 2 * HIER_ILP) / HIER_ILP * HIER_ILP;
 			t->bytes_useful = 16.0 * (double)threads * (double)s->loads;
 		}
 	} else {
 		/* about a millisecond per launch at L2 bandwidth, at least one whole pass */
 		double chunks = (s->mode == HIER_L2_READ ? 8e9 : 4e9) / (16.0 * HIER_BLOCK);
 		unsigned nch = s->n / HIER_BLOCK;
-		if (chunks < nch + HIER_ILP)
+		if (chunks < nch + HIER_ILP || cfg->sanitize) /* run --sanitize: one pass and the wrap */
 			chunks = nch + HIER_ILP;
 		s->grid = (unsigned)(chunks / HIER_ILP);
 		threads = (size_t)s->grid * HIER_BLOCK;

@@ -197,7 +197,7 @@ static gm_status smem_prepare(const struct gm_case *c, const struct gm_run_cfg *
 		t->ops = SMEM_LAT_STEPS;
 		return smem_prepare_lat(s);
 	}
-	s->grid = 2u * (unsigned)cfg->dev->sm_count;
+	s->grid = 2u * (unsigned)(cfg->sanitize ? 1 : cfg->dev->sm_count); /* run --sanitize: one SM's two blocks */
 	threads = (size_t)s->grid * SMEM_BLOCK;
 	words = (size_t)s->grid * SMEM_BYTES_PER_BLOCK / 4;
 	if ((st = gm_gpu_alloc((void **)&s->in, words * 4)) || (st = gm_gpu_alloc((void **)&s->sums, threads * 4)) ||

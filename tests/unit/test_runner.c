@@ -2,7 +2,8 @@
  * test_runner.c - the runner's policy with fake families that need no GPU:
  * host- and self-timed cases, their units and extras, skipped cases with a
  * reason, failing validation without a number, release always called (device
- * state restored), an interrupt between cases, and derived results.
+ * state restored), an interrupt between cases, derived results, and the
+ * sanitizer mode (one launch per case after validation, cfg.sanitize seen).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -26,6 +27,7 @@ struct fake {
 
 static int device_state;     /* what a real case would change (persisting L2 limit) */
 static int releases;
+static int last_launches, saw_sanitize; /* of the last case released / prepared */
 static volatile int stop_after_first;
 static volatile int stop_flag;
 
@@ -43,7 +45,7 @@ static gm_status fake_prepare(const struct gm_case *c, const struct gm_run_cfg *
 {
 	struct fake *f = calloc(1, sizeof(*f));
 
-	(void)cfg;
+	saw_sanitize = cfg->sanitize;
 	*state = f;
 	f->mode = (int)gm_case_param(c, "mode", 0);
 	f->changed_state = &device_state;
@@ -79,6 +81,7 @@ static void fake_release(void *state)
 
 	*f->changed_state = 0;
 	releases++;
+	last_launches = f->launches;
 	if (stop_after_first)
 		stop_flag = 1;
 	free(f);
@@ -151,7 +154,7 @@ static void build_cases(void)
 	gm_case_param_add(&cases[4], "mode", F_PREPARE_FAILS);
 }
 
-static gm_status run(struct gm_run_result *r, int from, int n)
+static gm_status run_mode(struct gm_run_result *r, int from, int n, int sanitize)
 {
 	const struct gm_case *list[5];
 	struct gm_device_info dev = { 0 };
@@ -160,12 +163,39 @@ static gm_status run(struct gm_run_result *r, int from, int n)
 	for (int i = 0; i < n; i++)
 		list[i] = &cases[from + i];
 	dev.sm_count = 1;
-	o.reps = 9;
-	o.warmup = 1;
+	o.sanitize = sanitize;
+	o.reps = sanitize ? 1 : 9;
+	o.warmup = !sanitize;
 	o.min_sample_ms = 0.2;
 	o.stop = &stop_flag;
 	build_cases();
 	return gm_run_cases(list, n, &o, &dev, r);
+}
+
+static gm_status run(struct gm_run_result *r, int from, int n)
+{
+	return run_mode(r, from, n, 0);
+}
+
+/* run --sanitize: after validation exactly one launch (a 20 us launch would get ~10 a sample and 50 ms of warm-up) */
+static void test_sanitize_one_launch(void **state)
+{
+	struct gm_run_result r;
+
+	(void)state;
+	stop_flag = 0;
+	gm_result_init(&r);
+	assert_int_equal(run_mode(&r, 0, 1, 1), GM_OK);
+	assert_int_equal(r.cases[0].status, GM_CASE_OK);
+	assert_int_equal(r.cases[0].nsamples, 1);
+	assert_int_equal(last_launches, 1);
+	assert_int_equal(saw_sanitize, 1);
+	gm_result_release(&r);
+	gm_result_init(&r);
+	assert_int_equal(run_mode(&r, 0, 1, 0), GM_OK);
+	assert_true(last_launches > 100);
+	assert_int_equal(saw_sanitize, 0);
+	gm_result_release(&r);
 }
 
 static void test_units_extras_skip_fail_derive(void **state)
@@ -245,6 +275,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_units_extras_skip_fail_derive),
 		cmocka_unit_test(test_interrupt_restores_and_stops),
+		cmocka_unit_test(test_sanitize_one_launch),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Summarise scripts/gpu_session.sh stage soak: N runs of one suite back to back.
+
+usage: soak_summary.py DIR N
+DIR holds, for run k = 1..N: soak_k.json (the run), soak_time_k.txt (/usr/bin/time -v), soak_state_k.txt (lines
+'before|after used_mib=... avail_kib=...': nvidia-smi's memory.used and /proc/meminfo's MemAvailable).
+Prints per run: exit, wall, peak host RSS, device memory used and host memory available before and after, the
+device's free memory the run saw at its start (cudaMemGetInfo); then per case the spread of its median across the
+runs against its own CoV within a run.
+"""
+import json
+import os
+import re
+import statistics
+import sys
+
+
+def read_state(path):
+    st = {}
+    if os.path.exists(path):
+        for line in open(path):
+            m = re.match(r"(before|after) used_mib=(\d+) avail_kib=(\d+)", line)
+            if m:
+                st[m.group(1)] = (int(m.group(2)), int(m.group(3)))
+    return st
+
+
+def read_time(path):
+    rss = wall = rc = None
+    if os.path.exists(path):
+        for line in open(path, errors="replace"):
+            if "Maximum resident set size" in line:
+                rss = int(line.split(":")[-1])
+            elif "Elapsed (wall clock)" in line:
+                t = line.rsplit(": ", 1)[-1].strip().split(":")
+                wall = sum(float(x) * 60 ** i for i, x in enumerate(reversed(t)))
+            elif "Exit status" in line:
+                rc = int(line.split(":")[-1])
+    return rc, wall, rss
+
+
+def main():
+    d, n = sys.argv[1], int(sys.argv[2])
+    runs = []
+    print("| run | exit | wall s | peak host RSS MiB | device used MiB before -> after | host available MiB before -> "
+          "after | device free at start GiB | cases ok |")
+    print("|---|---|---|---|---|---|---|---|")
+    for k in range(1, n + 1):
+        rc, wall, rss = read_time(os.path.join(d, f"soak_time_{k}.txt"))
+        st = read_state(os.path.join(d, f"soak_state_{k}.txt"))
+        doc = None
+        try:
+            doc = json.load(open(os.path.join(d, f"soak_{k}.json")))
+        except (OSError, ValueError):
+            pass
+        runs.append(doc)
+        b, a = st.get("before", (None, None)), st.get("after", (None, None))
+        free = doc["device"].get("free_mem") if doc else None
+        ok = sum(c["status"] == "ok" for c in doc["cases"]) if doc else None
+        fmt = lambda x, s=1: "?" if x is None else f"{x / s:.0f}"
+        print(f"| {k} | {rc} | {wall} | {fmt(rss, 1024)} | {fmt(b[0])} -> {fmt(a[0])} | {fmt(b[1], 1024)} -> "
+              f"{fmt(a[1], 1024)} | {'?' if free is None else f'{free / 2**30:.2f}'} | {ok} |")
+    docs = [r for r in runs if r]
+    if len(docs) < 2:
+        print("\nfewer than two runs finished: no spread")
+        return
+    by = {}
+    for r in docs:
+        for c in r["cases"]:
+            if c["status"] == "ok" and c.get("value", {}).get("median"):
+                by.setdefault(c["name"], []).append((c["value"]["median"], c.get("stats_ms", {}).get("cov_pct", 0)))
+    rows = []
+    for name, v in by.items():
+        if len(v) < len(docs):
+            continue
+        meds = [x[0] for x in v]
+        mean = statistics.mean(meds)
+        across = 100 * statistics.stdev(meds) / mean if mean else 0
+        spread = 100 * (max(meds) - min(meds)) / mean if mean else 0
+        within = statistics.median(x[1] for x in v)
+        rows.append((name, across, spread, within))
+    inside = [r for r in rows if r[1] <= max(r[3], 0.0)]
+    inside1 = [r for r in rows if r[1] <= max(r[3], 1.0)]
+    print(f"\n{len(rows)} cases ok in all {len(docs)} runs. The CoV of a case's median across the runs is at most its "
+          f"median CoV within a run for {len(inside)} of them; at most that or 1 % for {len(inside1)}. Median "
+          f"across-run CoV {statistics.median(r[1] for r in rows):.2f} %, median within-run CoV "
+          f"{statistics.median(r[3] for r in rows):.2f} %.\n")
+    print("The 15 cases whose medians moved most across the runs (CoV of the medians over the within-run CoV):\n")
+    print("| case | across-run CoV % | max-min % | within-run CoV % (median of runs) |")
+    print("|---|---|---|---|")
+    for name, across, spread, within in sorted(rows, key=lambda r: -(r[1] / max(r[3], 0.05)))[:15]:
+        print(f"| {name} | {across:.2f} | {spread:.2f} | {within:.2f} |")
+
+
+if __name__ == "__main__":
+    main()
