@@ -38,6 +38,17 @@ struct gm_jit_spec {
 	 */
 	enum gm_space space;
 	double bytes_hw;         /* the model's sector bytes per launch (sampled), 0 = unknown */
+	/*
+	 * A rewrite of `explain --suggest` (include/gpumem/suggest.h): its own
+	 * gm_x_run (NULL = the original's), launched as run_threads threads in
+	 * blocks of run_block; validated against the original's semantics above.
+	 */
+	const char *run_src;
+	int run_block[3];
+	int64_t run_threads;
+	int64_t in_pad_bytes, out_pad_bytes; /* in / out start this far past an aligned allocation */
+	int layout;              /* the timed kernel reads lay[g] = in[EXPR(g)], converted in prepare (timed) */
+	int smem_padded;         /* --space shared: room for (tile + tile/W + W) elements, W = 128 B / element */
 };
 
 /* What the generated kernel did, for the report. */
@@ -49,6 +60,7 @@ struct gm_jit_info {
 	gm_status status;            /* why prepare failed (GM_OK if it did not) */
 	int64_t bad_gid;             /* first thread with a negative index, -1 if none */
 	int64_t tile_elems;          /* --space shared: S, the elements of each block's tile */
+	double layout_ms;            /* spec.layout: the conversion lay[g] = in[EXPR(g)], one launch, events */
 };
 
 /* Ops for the runner; NULL in a build without CUDA. */

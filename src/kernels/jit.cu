@@ -71,13 +71,17 @@ struct jit_state {
 	struct gm_jit_spec spec;
 	char expr_c[4096];
 	cudaLibrary_t lib;
-	cudaKernel_t k_range, k_fill, k_run, k_check;
-	void *in, *out;
+	cudaKernel_t k_range, k_fill, k_run, k_check, k_layout;
+	void *in, *out;                  /* in / out past their pads (suggest's alignment rewrite) */
+	void *in_raw, *out_raw, *lay;    /* the allocations; lay: the converted input (spec.layout) */
+	char *run_src;                   /* a rewrite's gm_x_run (copied) */
 	long long *range;                /* lo, hi, first negative gid */
 	unsigned long long *bad;         /* count, first gid */
 	int64_t in_elems, out_elems;
 	long long tile;                  /* --space shared: elements per block's tile; 0 = global */
-	unsigned grid;
+	unsigned grid;                   /* the original's grid (range, check) */
+	unsigned run_grid;               /* the timed kernel's */
+	size_t smem;                     /* its dynamic shared memory */
 	uint32_t seed;
 	const struct gm_device_info *dev;
 };
@@ -143,7 +147,9 @@ static int build_run(const struct gm_jit_spec *sp, char *run, size_t n)
 	char stmt[64];
 	int k;
 
-	if (sp->space == GM_SPACE_SHARED)
+	if (sp->run_src)
+		k = snprintf(run, n, "%s", sp->run_src);
+	else if (sp->space == GM_SPACE_SHARED)
 		k = snprintf(run, n,
 			"extern \"C\" __global__ void gm_x_run(const T *__restrict__ in, T *__restrict__ out, long long n_arg, long long tile) {\n"
 			"  extern __shared__ __align__(16) unsigned char smem_[];\n"
@@ -173,7 +179,7 @@ static int build_run(const struct gm_jit_spec *sp, char *run, size_t n)
 
 static int build_source(const struct gm_jit_spec *sp, char *src, size_t n)
 {
-	char run[8192];
+	static char run[8192];
 
 	if (build_run(sp, run, sizeof(run)) < 0)
 		return -1;
@@ -205,6 +211,11 @@ static int build_source(const struct gm_jit_spec *sp, char *src, size_t n)
 		"  long long i = (%s);\n"
 		"  atomicMin(&r[0], i); atomicMax(&r[1], i);\n"
 		"  if (i < 0) atomicMin((unsigned long long *)&r[2], (unsigned long long)gid_);\n"
+		"}\n"
+		/* explain --suggest's layout rewrite: the input stored in the order the threads read it */
+		"extern \"C\" __global__ void gm_x_layout(const T *in, T *lay, long long n_arg, long long bdx, long long bdy, long long bdz) {\n"
+		"  for (long long g = blockIdx.x * (long long)blockDim.x + threadIdx.x; g < n_arg; g += (long long)gridDim.x * blockDim.x)\n"
+		"    lay[g] = in[index_of(g, n_arg, bdx, bdy, bdz)];\n"
 		"}\n"
 		"extern \"C\" __global__ void gm_x_fill(T *p, long long count, unsigned s) {\n"
 		"  for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < count; k += (long long)gridDim.x * blockDim.x)\n"
@@ -335,8 +346,10 @@ static void jit_release(void *state)
 
 	if (!s)
 		return;
-	gm_gpu_free(s->in);
-	gm_gpu_free(s->out);
+	gm_gpu_free(s->in_raw);
+	gm_gpu_free(s->out_raw);
+	gm_gpu_free(s->lay);
+	free(s->run_src);
 	gm_gpu_free(s->range);
 	gm_gpu_free(s->bad);
 	if (s->lib)
@@ -351,6 +364,7 @@ static gm_status load_kernels(struct jit_state *s, const char *cubin)
 	GM_CU(cudaLibraryGetKernel(&s->k_fill, s->lib, "gm_x_fill"));
 	GM_CU(cudaLibraryGetKernel(&s->k_run, s->lib, "gm_x_run"));
 	GM_CU(cudaLibraryGetKernel(&s->k_check, s->lib, "gm_x_check"));
+	GM_CU(cudaLibraryGetKernel(&s->k_layout, s->lib, "gm_x_layout"));
 	return GM_OK;
 }
 
@@ -365,10 +379,46 @@ static gm_status jit_supported(const struct gm_case *c, const struct gm_run_cfg 
 	return GM_OK;
 }
 
+/* lay[g] = in[EXPR(g)]: the layout rewrite's one-off conversion, timed once with events. */
+static gm_status timed_layout(struct jit_state *s, cudaEvent_t e0, cudaEvent_t e1, float *ms)
+{
+	long long n = s->spec.n, bd[3] = { s->spec.block[0], s->spec.block[1], s->spec.block[2] };
+	void *args[] = { &s->in, &s->lay, &n, &bd[0], &bd[1], &bd[2] };
+	gm_status st;
+
+	GM_CU(cudaEventRecord(e0, gm_stream()));
+	st = launch(s->k_layout, gm_resident_blocks(s->dev, 256), dim3(256), args);
+	if (st)
+		return st;
+	GM_CU(cudaEventRecord(e1, gm_stream()));
+	GM_CU(cudaEventSynchronize(e1));
+	GM_CU(cudaEventElapsedTime(ms, e0, e1));
+	return GM_OK;
+}
+
+static gm_status convert_layout(struct jit_state *s)
+{
+	cudaEvent_t e0, e1;
+	float ms = 0;
+	gm_status st;
+
+	GM_CU(cudaEventCreate(&e0));
+	if (cudaEventCreate(&e1) != cudaSuccess) {
+		cudaEventDestroy(e0);
+		return gm_fail(GM_ERR_CUDA, "cudaEventCreate failed");
+	}
+	st = timed_layout(s, e0, e1, &ms);
+	cudaEventDestroy(e0);
+	cudaEventDestroy(e1);
+	if (!st && next_info)
+		next_info->layout_ms = ms;
+	return st;
+}
+
 static gm_status alloc_arrays(struct jit_state *s)
 {
 	int64_t free_b = 0, total = 0, eb = s->spec.elem_bytes;
-	double need = (double)(s->in_elems + s->out_elems) * eb;
+	double need = (double)(s->in_elems + s->out_elems + (s->spec.layout ? s->spec.n : 0)) * eb;
 	gm_status st = gm_gpu_mem_info(&free_b, &total);
 
 	if (st)
@@ -377,14 +427,33 @@ static gm_status alloc_arrays(struct jit_state *s)
 		return gm_fail(GM_ERR_TOO_LARGE, "in (%lld elements) and out (%lld) need %.2f GiB, the GPU has %.2f GiB free",
 			       (long long)s->in_elems, (long long)s->out_elems, need / (1 << 30),
 			       (double)free_b / (1 << 30));
-	st = gm_gpu_alloc(&s->in, (size_t)(s->in_elems * eb));
+	st = gm_gpu_alloc(&s->in_raw, (size_t)(s->in_elems * eb + s->spec.in_pad_bytes));
 	if (!st)
-		st = gm_gpu_alloc(&s->out, (size_t)(s->out_elems * eb));
+		st = gm_gpu_alloc(&s->out_raw, (size_t)(s->out_elems * eb + s->spec.out_pad_bytes));
+	if (!st && s->spec.layout)
+		st = gm_gpu_alloc(&s->lay, (size_t)(s->spec.n * eb));
 	if (st)
 		return st;
+	s->in = (char *)s->in_raw + s->spec.in_pad_bytes;
+	s->out = (char *)s->out_raw + s->spec.out_pad_bytes;
 	long long count = s->in_elems;
 	void *args[] = { &s->in, &count, &s->seed };
-	return launch(s->k_fill, gm_resident_blocks(s->dev, 256), dim3(256), args);
+	st = launch(s->k_fill, gm_resident_blocks(s->dev, 256), dim3(256), args);
+	return st || !s->spec.layout ? st : convert_layout(s);
+}
+
+/* The timed kernel's dynamic shared memory: the tile, with room for a padded or swizzled slot map. */
+static gm_status smem_of(struct jit_state *s)
+{
+	int64_t eb = s->spec.elem_bytes, W = 128 / eb, elems = s->tile;
+
+	if (s->spec.smem_padded && s->tile)
+		elems = s->tile + s->tile / W + W;
+	if (elems * eb > JIT_TILE_MAX)
+		return gm_fail(GM_ERR_INVALID_ARG, "the padded tile needs %lld B of shared memory; --run allows %d B",
+			       (long long)(elems * eb), JIT_TILE_MAX);
+	s->smem = (size_t)(elems * eb);
+	return GM_OK;
 }
 
 static gm_status jit_prepare(const struct gm_case *c, const struct gm_run_cfg *cfg, void **state, struct gm_traffic *t)
@@ -401,10 +470,20 @@ static gm_status jit_prepare(const struct gm_case *c, const struct gm_run_cfg *c
 		s->spec = next_spec;
 		snprintf(s->expr_c, sizeof(s->expr_c), "%s", next_spec.expr_c);
 		s->spec.expr_c = s->expr_c;
+		if (next_spec.run_src && !(s->run_src = strdup(next_spec.run_src)))
+			st = GM_ERR_NOMEM;
+		s->spec.run_src = s->run_src;
 		s->seed = cfg->seed;
 		s->dev = cfg->dev;
 		per = (int64_t)s->spec.block[0] * s->spec.block[1] * s->spec.block[2];
 		s->grid = (unsigned)((s->spec.n + per - 1) / per);
+		s->run_grid = s->grid;
+		if (s->run_src) {
+			int64_t rper = (int64_t)s->spec.run_block[0] * s->spec.run_block[1] * s->spec.run_block[2];
+			s->run_grid = rper > 0 ? (unsigned)((s->spec.run_threads + rper - 1) / rper) : 0;
+			if (rper <= 0 || rper > 1024 || s->spec.run_threads <= 0)
+				st = gm_fail(GM_ERR_INVALID_ARG, "a rewrite's launch shape is invalid");
+		}
 	}
 	if (!st && build_source(&s->spec, src, JIT_SRC_MAX) < 0)
 		st = gm_fail(GM_ERR_INVALID_ARG, "expression too long for the generated kernel");
@@ -420,6 +499,8 @@ static gm_status jit_prepare(const struct gm_case *c, const struct gm_run_cfg *c
 		st = gm_gpu_alloc((void **)&s->bad, 2 * sizeof(unsigned long long));
 	if (!st)
 		st = index_range(s);
+	if (!st)
+		st = smem_of(s);
 	if (!st)
 		st = alloc_arrays(s);
 	free(src);
@@ -446,9 +527,12 @@ static gm_status jit_launch(void *state)
 {
 	struct jit_state *s = (struct jit_state *)state;
 	long long n = s->spec.n;
-	void *args[] = { &s->in, &s->out, &n, &s->tile };
+	void *run_in = s->lay ? s->lay : s->in;
+	void *args[] = { &run_in, &s->out, &n, &s->tile };
+	dim3 b = s->run_src ? dim3((unsigned)s->spec.run_block[0], (unsigned)s->spec.run_block[1],
+				     (unsigned)s->spec.run_block[2]) : block_of(s);
 
-	return launch_smem(s->k_run, s->grid, block_of(s), args, (size_t)(s->tile * s->spec.elem_bytes));
+	return launch_smem(s->k_run, s->run_grid, b, args, s->smem);
 }
 
 static gm_status jit_verify(void *state, char *why, size_t nwhy)

@@ -1,0 +1,342 @@
+/*
+ * suggest.c - `explain --suggest`'s driver: the index map of EXPR, the
+ * original's launch, the walk over the rule table (suggest_rules.c), one
+ * launch-model prediction per applicable rewrite, the ranking.
+ * include/gpumem/suggest.h has the contracts.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "gpumem/suggest.h"
+#include "model/suggest_internal.h"
+
+#define VERIFY_FIRST 4096      /* the first threads, every one */
+#define VERIFY_SPREAD 8192     /* threads spread over the launch */
+
+static double now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
+}
+
+/* EXPR for thread g of the 1D launch (block of a, n threads). */
+int sg_eval(const struct gm_expr *e, const struct gm_access *a, int64_t n, int64_t g, int64_t *out)
+{
+	int64_t tpb = (int64_t)a->block[0] * a->block[1] * a->block[2], tid = g % tpb;
+	struct gm_thread_vars v = { 0 };
+	struct gm_expr_error err;
+
+	v.tid = tid;
+	v.lane = tid % GM_WARP_SIZE;
+	v.warp = tid / GM_WARP_SIZE;
+	v.tx = tid % a->block[0];
+	v.ty = tid / a->block[0] % a->block[1];
+	v.tz = tid / ((int64_t)a->block[0] * a->block[1]);
+	v.bx = g / tpb;
+	v.bdx = a->block[0];
+	v.bdy = a->block[1];
+	v.bdz = a->block[2];
+	v.gid = g;
+	v.n = n;
+	return gm_expr_eval(e, &v, out, &err) == GM_OK ? 0 : -1;
+}
+
+static int64_t map_at(const struct gm_index_map *m, int64_t g)
+{
+	int64_t v = m->offset;
+
+	for (int k = 0; k < m->nmodes; k++)
+		v += m->stride[k] * ((g / m->div[k]) % m->size[k]);
+	return v;
+}
+
+/* The first m (from 2) at which the mode of step d and stride s stops: doubling, then bisection. */
+static int64_t mode_size(const struct gm_expr *e, const struct gm_access *a, int64_t n, int64_t e0, int64_t d,
+			 int64_t s)
+{
+	int64_t good = 1, bad = 0, v;
+
+	for (int64_t m = 2; bad == 0; m *= 2) {
+		if (m > (n - 1) / d) {
+			int64_t last = (n - 1) / d;
+			if (last > good && (sg_eval(e, a, n, last * d, &v) || v != e0 + last * s))
+				bad = last;
+			else
+				return (n + d - 1) / d; /* the mode runs to the end */
+			break;
+		}
+		if (sg_eval(e, a, n, m * d, &v) || v != e0 + m * s)
+			bad = m;
+		else
+			good = m;
+	}
+	while (bad - good > 1) {
+		int64_t mid = good + (bad - good) / 2;
+		if (sg_eval(e, a, n, mid * d, &v) || v != e0 + mid * s)
+			bad = mid;
+		else
+			good = mid;
+	}
+	return bad;
+}
+
+static void map_simplify(struct gm_index_map *m)
+{
+	int k = 0;
+
+	for (int j = 0; j < m->nmodes; j++) {
+		if (m->size[j] == 1)
+			continue;
+		if (k > 0 && m->stride[j] == m->stride[k - 1] * m->size[k - 1]) {
+			m->size[k - 1] *= m->size[j];
+			continue;
+		}
+		m->size[k] = m->size[j];
+		m->stride[k] = m->stride[j];
+		m->div[k] = m->div[j];
+		k++;
+	}
+	m->nmodes = k;
+}
+
+static int map_verify(const struct gm_expr *e, const struct gm_access *a, int64_t n, struct gm_index_map *m)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	int64_t v;
+
+	for (int64_t i = 0; i < VERIFY_FIRST + VERIFY_SPREAD + 1; i++) {
+		int64_t g = i < VERIFY_FIRST ? i : i == VERIFY_FIRST + VERIFY_SPREAD ? n - 1 : 0;
+		if (i >= VERIFY_FIRST && i < VERIFY_FIRST + VERIFY_SPREAD) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			g = (int64_t)(x % (uint64_t)n);
+		}
+		if (g >= n)
+			continue;
+		if (sg_eval(e, a, n, g, &v))
+			return snprintf(m->why, sizeof(m->why), "EXPR cannot be evaluated at gid=%lld", (long long)g), -1;
+		if (v != map_at(m, g))
+			return snprintf(m->why, sizeof(m->why), "EXPR is no mixed-radix map of gid (gid=%lld gives %lld, "
+					"the map found %lld)", (long long)g, (long long)v, (long long)map_at(m, g)), -1;
+	}
+	return 0;
+}
+
+void gm_index_map_find(const struct gm_access *a, int64_t n, struct gm_index_map *m)
+{
+	struct gm_expr *e = NULL;
+	struct gm_expr_error err;
+	int64_t e0, v, d = 1;
+
+	memset(m, 0, sizeof(*m));
+	if (gm_expr_parse(a->index, &e, &err) || sg_eval(e, a, n, 0, &e0)) {
+		snprintf(m->why, sizeof(m->why), "EXPR cannot be evaluated");
+		gm_expr_free(e);
+		return;
+	}
+	m->offset = e0;
+	while (d < n && m->nmodes < GM_SUGGEST_MODES) {
+		int k = m->nmodes++;
+		if (sg_eval(e, a, n, d, &v))
+			break;
+		m->stride[k] = v - e0;
+		m->div[k] = d;
+		m->size[k] = mode_size(e, a, n, e0, d, m->stride[k]);
+		if (m->size[k] > (n - 1) / d)
+			break;
+		d *= m->size[k];
+	}
+	m->known = map_verify(e, a, n, m) == 0;
+	if (m->known)
+		map_simplify(m);
+	gm_expr_free(e);
+}
+
+int gm_index_map_expr(const struct gm_index_map *m, const char *g, int64_t scale, char *out, size_t n)
+{
+	size_t len = 0;
+	int k = snprintf(out, n, "%lld", (long long)(m->offset / scale));
+
+	if (k < 0 || (size_t)k >= n)
+		return -1;
+	len = (size_t)k;
+	for (int j = 0; j < m->nmodes; j++) {
+		if (m->stride[j] == 0)
+			continue;
+		if (m->div[j] == 1)
+			k = snprintf(out + len, n - len, " + (%s %% %lld) * %lld", g, (long long)m->size[j],
+				     (long long)(m->stride[j] / scale));
+		else
+			k = snprintf(out + len, n - len, " + (%s / %lld %% %lld) * %lld", g, (long long)m->div[j],
+				     (long long)m->size[j], (long long)(m->stride[j] / scale));
+		if (k < 0 || (size_t)k >= n - len)
+			return -1;
+		len += (size_t)k;
+	}
+	return 0;
+}
+
+/* ---- patterns and prediction ------------------------------------------------ */
+
+int sg_pat(struct gm_rewrite *r, enum gm_space sp, enum gm_op op, int eb, int iters, int64_t step_bytes,
+	   const char *fmt, ...)
+{
+	va_list ap;
+	int k = r->npats;
+
+	if (k >= GM_SUGGEST_PATS)
+		return -1;
+	va_start(ap, fmt);
+	int len = vsnprintf(r->idx[k], sizeof(r->idx[k]), fmt, ap);
+	va_end(ap);
+	if (len < 0 || (size_t)len >= sizeof(r->idx[k]))
+		return -1;
+	memset(&r->pats[k], 0, sizeof(r->pats[k]));
+	r->pats[k].space = sp;
+	r->pats[k].op = op;
+	r->pats[k].elem_bytes = eb;
+	r->rep[k] = (struct gm_repeat){ iters, step_bytes, 1, 0 };
+	r->npats++;
+	return 0;
+}
+
+static int predict_row(const struct gm_suggest *s, struct gm_rewrite *r, struct gm_expr_error *err)
+{
+	struct gm_launch_in li;
+
+	memset(&li, 0, sizeof(li));
+	for (int k = 0; k < r->npats; k++) {
+		memcpy(r->pats[k].block, r->block, sizeof(r->block));
+		r->pats[k].index = r->idx[k];
+		r->pats[k].n_threads = r->threads;
+	}
+	li.pats = r->pats;
+	li.repeat = r->rep;
+	li.npats = r->npats;
+	memcpy(li.block, r->block, sizeof(li.block));
+	li.n_threads = r->threads;
+	li.useful_bytes = s->useful_bytes;
+	li.round_trips = r->round_trips;
+	li.one_element_per_thread = r->round_trips == 1 && r->rep[0].iters <= 1;
+	li.threads = s->in.threads;
+	return gm_launch_predict(&li, s->in.prof, &r->pred, err) == GM_OK ? 0 : -1;
+}
+
+/* The largest EXPR + 1 over the first blocks and the last (the tile of --space shared). */
+static int64_t tile_of(const struct gm_suggest_in *in)
+{
+	int64_t tpb = (int64_t)in->a.block[0] * in->a.block[1] * in->a.block[2], hi = -1, v;
+	struct gm_expr *e = NULL;
+	struct gm_expr_error err;
+
+	if (gm_expr_parse(in->a.index, &e, &err))
+		return 0;
+	for (int64_t g = 0; g < in->n && g < 4 * tpb; g++)
+		if (!sg_eval(e, &in->a, in->n, g, &v) && v > hi)
+			hi = v;
+	for (int64_t g = (in->n - 1) / tpb * tpb; g < in->n; g++)
+		if (!sg_eval(e, &in->a, in->n, g, &v) && v > hi)
+			hi = v;
+	gm_expr_free(e);
+	return hi + 1;
+}
+
+/* The kernel `explain --run` builds, as patterns. */
+static void original_row(struct gm_suggest *s, struct gm_rewrite *r)
+{
+	const struct gm_access *a = &s->in.a;
+	int eb = a->elem_bytes;
+	int64_t tpb = (int64_t)a->block[0] * a->block[1] * a->block[2];
+
+	snprintf(r->name, sizeof(r->name), "original");
+	snprintf(r->change, sizeof(r->change), "%s", a->space == GM_SPACE_SHARED ? "out[gid] = tile[EXPR]" :
+		 a->op == GM_OP_LOAD ? "out[gid] = in[EXPR]" : "out[EXPR] = in[gid]");
+	r->applies = 1;
+	memcpy(r->block, a->block, sizeof(r->block));
+	r->threads = s->in.n;
+	r->round_trips = 1;
+	r->hint = s->in.hint;
+	if (a->space == GM_SPACE_SHARED) {
+		int64_t S = s->tile_elems, it = (S + tpb - 1) / tpb;
+		sg_pat(r, GM_SPACE_GLOBAL, GM_OP_LOAD, eb, (int)it, tpb * eb, "bx*%lld + tid", (long long)S);
+		sg_pat(r, GM_SPACE_SHARED, GM_OP_STORE, eb, (int)it, tpb * eb, "tid");
+		sg_pat(r, GM_SPACE_SHARED, GM_OP_LOAD, eb, 1, 0, "%s", a->index);
+		sg_pat(r, GM_SPACE_GLOBAL, GM_OP_STORE, eb, 1, 0, "gid");
+		return;
+	}
+	sg_pat(r, GM_SPACE_GLOBAL, a->op, eb, 1, 0, "%s", a->index);
+	sg_pat(r, GM_SPACE_GLOBAL, a->op == GM_OP_LOAD ? GM_OP_STORE : GM_OP_LOAD, eb, 1, 0, "gid");
+}
+
+static void rank(struct gm_suggest *s)
+{
+	s->napplicable = 0;
+	for (int k = 1; k < s->nrows; k++)
+		if (s->rows[k].applies)
+			s->order[s->napplicable++] = k;
+	for (int i = 1; i < s->napplicable; i++)
+		for (int j = i; j > 0 && s->rows[s->order[j]].pred.time_ms < s->rows[s->order[j - 1]].pred.time_ms; j--) {
+			int t = s->order[j];
+			s->order[j] = s->order[j - 1];
+			s->order[j - 1] = t;
+		}
+	for (int i = 0; i < s->napplicable; i++)
+		s->rows[s->order[i]].rank = i + 1;
+}
+
+gm_status gm_suggest_build(const struct gm_suggest_in *in, struct gm_suggest *s, struct gm_expr_error *err)
+{
+	double t0 = now_ms();
+	int64_t tpb;
+
+	memset(s, 0, sizeof(*s));
+	memset(err, 0, sizeof(*err));
+	s->in = *in;
+	s->in.a.base = 0;
+	s->in.a.active = NULL;
+	tpb = (int64_t)in->a.block[0] * in->a.block[1] * in->a.block[2];
+	if (in->a.space == GM_SPACE_SHARED && in->a.op == GM_OP_STORE)
+		return gm_fail(GM_ERR_INVALID_ARG, "--suggest --space shared rewrites loads from a shared tile; "
+			       "--op store is not supported with it");
+	if (in->n <= 0 || tpb <= 0 || tpb > 1024 || !in->prof)
+		return gm_fail(GM_ERR_INVALID_ARG, "--suggest needs a launch (threads, a block of 1-1024, a profile)");
+	gm_index_map_find(&s->in.a, in->n, &s->map);
+	if (in->a.space == GM_SPACE_SHARED) {
+		s->tile_elems = tile_of(&s->in);
+		s->useful_bytes = ((double)((in->n + tpb - 1) / tpb) * (double)s->tile_elems + (double)in->n) *
+				  in->a.elem_bytes;
+	} else {
+		struct gm_launch_sample ls;
+		struct gm_access a = s->in.a;
+
+		a.n_threads = in->n;
+		s->useful_bytes = 2.0 * (double)in->n * in->a.elem_bytes;
+		if (gm_launch_sample(&a, in->n, 1024, &ls, err) != GM_OK)
+			return GM_ERR_EVAL;
+		s->sectors_per_warp = ls.sectors_per_warp;
+		s->waste = ls.sectors_per_warp / (in->a.elem_bytes > 1 ? in->a.elem_bytes : 1);
+	}
+	original_row(s, &s->rows[0]);
+	if (predict_row(s, &s->rows[0], err))
+		return GM_ERR_EVAL;
+	s->rows[0].speedup = 1.0;
+	s->nrows = 1;
+	for (int k = 0; gm_suggest_rule_name(k) && s->nrows < GM_SUGGEST_MAX; k++) {
+		struct gm_rewrite *r = &s->rows[s->nrows++];
+		struct gm_expr_error e2;
+
+		sg_rule_build(k, s, r);
+		if (r->applies && predict_row(s, r, &e2)) {
+			r->applies = 0;
+			snprintf(r->why_not, sizeof(r->why_not), "the launch model cannot evaluate it: %.150s", e2.msg);
+		}
+		if (r->applies)
+			r->speedup = r->pred.time_ms > 0 ? s->rows[0].pred.time_ms / r->pred.time_ms : 0;
+	}
+	rank(s);
+	s->model_ms = now_ms() - t0;
+	return GM_OK;
+}

@@ -1,0 +1,293 @@
+/* test_suggest.c - explain --suggest: the index map, each rewrite's
+ * applicability (table-driven), the ranking, the generated kernels and the
+ * JSON. The built-in H100 profile drives the predictions. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gpumem/profile.h"
+#include "gpumem/suggest.h"
+#include "io/suggest_io.h"
+
+static struct gm_profile P;
+
+static int setup(void **state)
+{
+	int exact;
+
+	(void)state;
+	return gm_profile_nearest("NVIDIA H100 80GB HBM3", &P, &exact) == GM_OK ? 0 : -1;
+}
+
+static struct gm_suggest *build(const char *expr, int eb, enum gm_op op, enum gm_space sp, int block, int64_t n)
+{
+	static struct gm_suggest s;
+	struct gm_suggest_in in;
+	struct gm_expr_error err;
+
+	memset(&in, 0, sizeof(in));
+	in.a.index = expr;
+	in.a.elem_bytes = eb;
+	in.a.op = op;
+	in.a.space = sp;
+	in.a.block[0] = block;
+	in.a.block[1] = in.a.block[2] = 1;
+	in.a.n_threads = n;
+	in.n = n;
+	in.prof = &P;
+	in.threads = 2;
+	assert_int_equal(gm_suggest_build(&in, &s, &err), GM_OK);
+	return &s;
+}
+
+static const struct gm_rewrite *row(const struct gm_suggest *s, const char *name)
+{
+	for (int k = 0; k < s->nrows; k++)
+		if (!strcmp(s->rows[k].name, name))
+			return &s->rows[k];
+	fail_msg("no row %s", name);
+	return NULL;
+}
+
+/* ---- the index map ---------------------------------------------------------- */
+
+static const struct {
+	const char *expr;
+	int64_t n;
+	int known, nmodes;
+	int64_t offset, size0, stride0, size1, stride1;
+} maps[] = {
+	{ "gid", 1 << 20, 1, 1, 0, 1 << 20, 1, 0, 0 },
+	{ "gid*4", 1 << 20, 1, 1, 0, 1 << 20, 4, 0, 0 },
+	{ "gid + 1", 1 << 20, 1, 1, 1, 1 << 20, 1, 0, 0 },
+	{ "(gid%1024)*1024 + gid/1024", 1 << 20, 1, 2, 0, 1024, 1024, 1024, 1 },
+	{ "(gid%1000)*1001 + gid/1000", 1000 * 1000, 1, 2, 0, 1000, 1001, 1000, 1 },
+	{ "bx*256 + (tid%32)*8 + tid/32", 1 << 20, 1, 3, 0, 32, 8, 8, 1 },
+	{ "gid/4", 1 << 20, 1, 2, 0, 4, 0, 1 << 18, 1 },
+	{ "gid ^ 1", 1 << 20, 1, 2, 1, 2, -1, 1 << 19, 2 },
+	{ "(gid*gid) % 977", 1 << 20, 0, 0, 0, 0, 0, 0, 0 },
+};
+
+static void test_index_map(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(maps) / sizeof(maps[0]); i++) {
+		struct gm_access a;
+		struct gm_index_map m;
+
+		memset(&a, 0, sizeof(a));
+		a.index = maps[i].expr;
+		a.elem_bytes = 4;
+		a.block[0] = 256;
+		a.block[1] = a.block[2] = 1;
+		gm_index_map_find(&a, maps[i].n, &m);
+		if (m.known != maps[i].known)
+			fail_msg("%s: known %d (%s)", maps[i].expr, m.known, m.why);
+		if (!m.known)
+			continue;
+		if (m.nmodes != maps[i].nmodes || m.offset != maps[i].offset || m.size[0] != maps[i].size0 ||
+		    m.stride[0] != maps[i].stride0 || (m.nmodes > 1 && (m.size[1] != maps[i].size1 ||
+									 m.stride[1] != maps[i].stride1)))
+			fail_msg("%s: %d modes, offset %lld, (%lld, %lld), (%lld, %lld)", maps[i].expr, m.nmodes,
+				 (long long)m.offset, (long long)m.size[0], (long long)m.stride[0],
+				 (long long)m.size[1], (long long)m.stride[1]);
+	}
+}
+
+/* ---- applicability: which rewrite applies to which pattern ------------------------- */
+
+static const struct {
+	const char *expr;
+	int eb;
+	enum gm_op op;
+	enum gm_space sp;
+	int block;
+	int64_t n;
+	const char *apply;   /* space-separated rewrites that must apply */
+	const char *refuse;  /* and those that must not */
+} cases[] = {
+	{ "(gid%4096)*4096 + gid/4096", 4, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 1 << 24,
+	  "thread_order tile_padded tile_xor", "wide layout stage_span align smem_pad" },
+	{ "(gid%4096)*4096 + gid/4096", 4, GM_OP_STORE, GM_SPACE_GLOBAL, 256, 1 << 24,
+	  "thread_order tile_padded tile_xor", "wide layout stage_span" },
+	{ "gid*4", 4, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 1 << 24, "layout", "thread_order wide tile_padded align" },
+	{ "gid", 1, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 1 << 24, "wide", "thread_order layout align stage_span" },
+	{ "gid", 2, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 1 << 24, "wide", "layout" },
+	{ "gid + 1", 4, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 1 << 24, "align", "wide thread_order layout" },
+	{ "gid ^ 1", 4, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 1 << 24, "", "thread_order layout tile_padded stage_span" },
+	{ "bx*256 + (tid%32)*8 + tid/32", 4, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 1 << 24, "thread_order stage_span",
+	  "layout wide" },
+	{ "(gid*gid) % 977", 4, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 1 << 20, "", "thread_order wide tile_padded" },
+	{ "lane*32", 4, GM_OP_LOAD, GM_SPACE_SHARED, 256, 1 << 20, "smem_pad smem_xor",
+	  "thread_order layout wide tile_padded" },
+	{ "tid", 4, GM_OP_LOAD, GM_SPACE_SHARED, 256, 1 << 20, "", "smem_pad smem_xor" },
+	{ "gid", 4, GM_OP_LOAD, GM_SPACE_GLOBAL, 32, 1 << 24, "block_work wide", "thread_order layout align" },
+};
+
+static void check_list(const struct gm_suggest *s, const char *list, int want, const char *expr)
+{
+	char buf[200], *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (char *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+		const struct gm_rewrite *r = row(s, t);
+		if (r->applies != want)
+			fail_msg("%s: %s applies=%d (%s)", expr, t, r->applies, r->why_not);
+		if (!r->applies && !r->why_not[0])
+			fail_msg("%s: %s gives no reason", expr, t);
+	}
+}
+
+static void test_applicability(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct gm_suggest *s = build(cases[i].expr, cases[i].eb, cases[i].op, cases[i].sp, cases[i].block,
+					     cases[i].n);
+		check_list(s, cases[i].apply, 1, cases[i].expr);
+		check_list(s, cases[i].refuse, 0, cases[i].expr);
+		for (int k = 1; k < s->nrows; k++)
+			assert_true(s->rows[k].applies ? s->rows[k].why_not[0] == 0 : s->rows[k].why_not[0] != 0);
+	}
+}
+
+static void test_nothing_applies(void **state)
+{
+	struct gm_suggest *s = build("tid", 4, GM_OP_LOAD, GM_SPACE_SHARED, 256, 1 << 24);
+	char sentence[400];
+
+	(void)state;
+	for (int i = 0; i < s->napplicable; i++)
+		print_message("applies: %s (%s)\n", s->rows[s->order[i]].name, s->rows[s->order[i]].change);
+	assert_int_equal(s->napplicable, 0);
+	gm_suggest_sentence(s, NULL, sentence, sizeof(sentence));
+	assert_non_null(strstr(sentence, "No rewrite applies"));
+}
+
+static void test_shared_store_refused(void **state)
+{
+	struct gm_suggest_in in;
+	struct gm_expr_error err;
+	static struct gm_suggest s;
+
+	(void)state;
+	memset(&in, 0, sizeof(in));
+	in.a.index = "tid";
+	in.a.elem_bytes = 4;
+	in.a.op = GM_OP_STORE;
+	in.a.space = GM_SPACE_SHARED;
+	in.a.block[0] = 256;
+	in.a.block[1] = in.a.block[2] = 1;
+	in.n = 1 << 20;
+	in.prof = &P;
+	assert_int_equal(gm_suggest_build(&in, &s, &err), GM_ERR_INVALID_ARG);
+}
+
+/* ---- ranking: the transpose's tiles first, far faster than the naive column walk ------- */
+
+static void test_ranking(void **state)
+{
+	struct gm_suggest *s = build("(gid%16384)*16384 + gid/16384", 4, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 1 << 28);
+
+	(void)state;
+	assert_true(s->napplicable >= 3);
+	for (int i = 1; i < s->napplicable; i++)
+		assert_true(s->rows[s->order[i - 1]].pred.time_ms <= s->rows[s->order[i]].pred.time_ms);
+	assert_true(!strncmp(s->rows[s->order[0]].name, "tile_", 5));
+	assert_true(s->rows[s->order[0]].speedup > 1.5);
+	assert_int_equal(s->rows[s->order[0]].rank, 1);
+	/* the strided gather: only a layout change removes the waste */
+	s = build("gid*8", 4, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 1 << 26);
+	assert_string_equal(s->rows[s->order[0]].name, "layout");
+	assert_true(s->rows[s->order[0]].speedup > 1.5);
+	assert_non_null(strstr(s->rows[s->order[0]].note, "conversion"));
+}
+
+/* ---- the kernels ------------------------------------------------------------------ */
+
+static void test_sources(void **state)
+{
+	struct gm_suggest *s = build("(gid%4096)*4096 + gid/4096", 4, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 1 << 24);
+
+	(void)state;
+	for (int k = 1; k < s->nrows; k++) {
+		const struct gm_rewrite *r = &s->rows[k];
+		if (!r->applies || !r->src[0])
+			continue;
+		assert_non_null(strstr(r->src, "gm_x_run"));
+		/* braces balance */
+		int depth = 0;
+		for (const char *p = r->src; *p; p++)
+			depth += *p == '{' ? 1 : *p == '}' ? -1 : 0;
+		assert_int_equal(depth, 0);
+	}
+	assert_non_null(strstr(row(s, "tile_padded")->src, "* 33 +"));
+	assert_non_null(strstr(row(s, "tile_xor")->src, " ^ "));
+	assert_non_null(strstr(row(s, "thread_order")->src, "index_of(g, n_arg, 256, 1, 1)"));
+	s = build("gid", 1, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 1 << 24);
+	assert_non_null(strstr(row(s, "wide")->src, "typedef uint4 W"));
+	assert_int_equal(row(s, "wide")->threads, (1 << 24) / 16);
+}
+
+/* ---- JSON --------------------------------------------------------------------------- */
+
+static void test_json(void **state)
+{
+	struct gm_suggest *s = build("(gid%4096)*4096 + gid/4096", 4, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 1 << 24);
+	struct gm_suggest_meas m;
+	json_t *o = gm_suggest_json(s, NULL), *rows;
+
+	(void)state;
+	assert_non_null(o);
+	rows = json_object_get(o, "rows");
+	assert_int_equal(json_array_size(rows), s->nrows);
+	assert_int_equal(json_array_size(json_object_get(o, "ranking")), s->napplicable);
+	for (size_t k = 0; k < json_array_size(rows); k++) {
+		json_t *r = json_array_get(rows, k);
+		if (json_is_true(json_object_get(r, "applies")))
+			assert_non_null(json_object_get(r, "predicted"));
+		else
+			assert_true(json_is_string(json_object_get(r, "why_not")));
+	}
+	assert_true(json_is_true(json_object_get(json_object_get(o, "index_map"), "known")));
+	assert_non_null(strstr(json_string_value(json_object_get(o, "sentence")), "Best rewrite"));
+	json_decref(o);
+	/* with a run: measured beside predicted, the failed row with its message */
+	memset(&m, 0, sizeof(m));
+	m.ran = 1;
+	snprintf(m.device, sizeof(m.device), "test GPU");
+	m.row[0].status = GM_SG_OK;
+	m.row[0].gbs = 400;
+	m.row[0].ms = 10;
+	m.row[0].speedup = 1;
+	int b = s->order[0];
+	m.row[b].status = GM_SG_OK;
+	m.row[b].gbs = 2400;
+	m.row[b].ms = 10.0 / 6;
+	m.row[b].speedup = 6;
+	m.row[s->order[1]].status = GM_SG_FAILED;
+	snprintf(m.row[s->order[1]].message, sizeof(m.row[0].message), "3 of 16 threads wrong");
+	o = gm_suggest_json(s, &m);
+	json_t *best = json_array_get(json_object_get(o, "rows"), (size_t)b);
+	assert_true(json_real_value(json_object_get(json_object_get(best, "run"), "speedup")) == 6);
+	assert_non_null(strstr(json_string_value(json_object_get(o, "sentence")), "measured 6.00x"));
+	json_t *bad = json_array_get(json_object_get(o, "rows"), (size_t)s->order[1]);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(bad, "run"), "status")), "failed");
+	json_decref(o);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_index_map),    cmocka_unit_test(test_applicability),
+		cmocka_unit_test(test_nothing_applies), cmocka_unit_test(test_shared_store_refused),
+		cmocka_unit_test(test_ranking),      cmocka_unit_test(test_sources),
+		cmocka_unit_test(test_json),
+	};
+	return cmocka_run_group_tests(tests, setup, NULL);
+}
