@@ -18,11 +18,12 @@ grep -E "tests passed" nocuda-tests.log | sed 's/^/without CUDA: /'
 # the pure-C tier and the CLI under AddressSanitizer + UBSan with leak checking (issue 22): the unit and
 # CLI tests, the fuzz seeds and crashes replayed, every committed run file through every command that
 # reads one (tests/harden/runfiles.sh). Not here: test_big_file (its time and memory bounds are for
-# an uninstrumented binary) and the browser test (the page, not the C).
+# an uninstrumented binary), launch_golden (~1000 whole-launch predictions, minutes under ASan; the other
+# builds run it) and the browser test (the page, not the C).
 CC=clang cmake -S . -B build-asan -DGPUMEM_CUDA=OFF -DGPUMEM_SANITIZE=address,undefined >/dev/null
 cmake --build build-asan -j"$(nproc)" >asan-build.log 2>&1 || { cat asan-build.log; exit 1; }
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-  ctest --test-dir build-asan --output-on-failure -j2 -LE 'browser|gpu' -E '^test_big_file$' >asan-tests.log 2>&1 ||
+  ctest --test-dir build-asan --output-on-failure -j2 -LE 'browser|gpu' -E '^(test_big_file|launch_golden)$' >asan-tests.log 2>&1 ||
   { cat asan-tests.log; exit 1; }
 grep -E "tests passed" asan-tests.log | sed 's/^/under ASan+UBSan: /'
 # run --mpi: the pure-C tier with MPI, four ranks on this CPU machine (tests/mpi/mpi4.sh)
