@@ -20,10 +20,12 @@
 #include "gpumem/gpu.h"
 #include "gpumem/model.h"
 #include "io/explain_io.h"
+#include "cli/explain_suggest.h"
 
 struct explain_opts {
 	struct gm_access a;
 	int run, have_block;
+	int suggest;        /* --suggest: the rewrites, ranked (docs/SUGGEST.md) */
 	struct explain_run_opts ro;
 	const char *type;   /* type name shown in the output, NULL with --bytes */
 	int have_type, have_bytes;
@@ -35,7 +37,7 @@ struct explain_opts {
 enum {
 	OPT_SPACE = 256, OPT_OP, OPT_TYPE, OPT_BYTES, OPT_BLOCK, OPT_WARP,
 	OPT_BLOCK_IDX, OPT_BASE, OPT_ACTIVE, OPT_JSON, OPT_RUN, OPT_N, OPT_HINT, OPT_REPS, OPT_DEVICE, OPT_SOURCE, OPT_PROFILE,
-	OPT_NO_COUNTERS,
+	OPT_NO_COUNTERS, OPT_SUGGEST,
 };
 
 static const struct gm_opt explain_table[] = {
@@ -66,6 +68,13 @@ static const struct gm_opt explain_table[] = {
 	{ "device", OPT_DEVICE, 0, "N", "GPU (default 0)", NULL },
 	{ "source", OPT_SOURCE, 0, NULL, "print the generated CUDA source instead of running it", NULL },
 	{ "no-counters", OPT_NO_COUNTERS, 0, NULL, "skip the profiled launch (CUPTI counters are read by default)", NULL },
+	{ NULL, GM_OPT_HEADING, 0, NULL, "rewrites (docs/SUGGEST.md):", NULL },
+	{ "suggest", OPT_SUGGEST, 0, NULL, "the kernel --run builds and every rewrite of it that computes the\n"
+	  "same output (thread order, shared tiles, wider elements, block size,\n"
+	  "alignment, data layout, cache hint, shared padding / swizzle), ranked\n"
+	  "by the launch model; those that do not apply with the reason. With\n"
+	  "--run each is validated against the original's output and timed;\n"
+	  "with --source their CUDA sources are printed", NULL },
 	{ NULL, GM_OPT_HEADING, 0, NULL, "the launch model (no GPU needed):", NULL },
 	{ "n", OPT_N, 0, "N", "threads of the launch (with --run, default: 1 GiB per array; --block\n"
 	  "defaults to 256). Alone: also predict the whole launch --run builds: L1/L2\n"
@@ -94,7 +103,8 @@ const struct gm_cmd_doc gm_doc_explain = {
 	"  gpumem explain 'lane*2'\n"
 	"  gpumem explain --space shared 'lane*32'\n"
 	"  gpumem explain --type double --block 16,2 'ty*1024 + tx'\n"
-	"  gpumem explain --n 67108864 'gid*4'\n",
+	"  gpumem explain --n 67108864 'gid*4'\n"
+	"  gpumem explain --suggest --run '(gid%16384)*16384 + gid/16384'\n",
 };
 
 /* ---- option values ---------------------------------------------------- */
@@ -221,6 +231,9 @@ static int set_option(struct explain_opts *o, int c, const char *val)
 	case OPT_RUN:
 		o->run = 1;
 		return 0;
+	case OPT_SUGGEST:
+		o->suggest = 1;
+		return 0;
 	case OPT_SOURCE:
 		o->run = o->ro.source = 1;
 		return 0;
@@ -258,7 +271,14 @@ static int check_run(const struct explain_opts *o)
 {
 	if (!o->run && (o->ro.hint || o->ro.reps))
 		return gm_error(GM_EXIT_USAGE, "--hint and --reps go with --run");
-	if (o->profile && !o->run && !o->ro.n)
+	if (o->suggest && o->a.space == GM_SPACE_SHARED && o->a.op == GM_OP_STORE)
+		return gm_error(GM_EXIT_USAGE, "--suggest --space shared rewrites loads from a shared tile; --op store "
+			       "makes no sense with it");
+	if (o->suggest && (o->a.active || o->a.base || o->a.warp || o->a.block_idx[0] || o->a.block_idx[1] ||
+			   o->a.block_idx[2]))
+		return gm_error(GM_EXIT_USAGE, "--suggest rewrites every thread of the launch: --active, --base, --warp "
+			       "and --block-idx do not apply");
+	if (o->profile && !o->run && !o->ro.n && !o->suggest)
 		return gm_error(GM_EXIT_USAGE, "--profile goes with --n (the launch model) or --run");
 	if (o->ro.n && !o->run && o->a.space != GM_SPACE_GLOBAL)
 		return gm_error(GM_EXIT_USAGE, "--n predicts a launch over global memory; --space shared is not supported");
@@ -420,15 +440,17 @@ int cmd_explain(int argc, char **argv)
 	}
 	if ((rc = check_run(&o)) != 0)
 		return rc;
-	if ((o.run || o.ro.n) && !o.have_block)
+	if ((o.run || o.ro.n || o.suggest) && !o.have_block)
 		o.a.block[0] = 256; /* a launch, not one warp: fill the SMs as the families do */
-	if (o.run || o.ro.n)
+	if (o.run || o.ro.n || o.suggest)
 		o.a.n_threads = o.ro.n ? o.ro.n : ((int64_t)1 << 30) / o.a.elem_bytes;
 	if (o.ro.n && !o.ro.source && (rc = explain_launch_profile(o.profile)) != 0)
 		return rc; /* a bad --profile stops before any output */
 	s = gm_model_predict(&o.a, &p, &err);
 	if (s != GM_OK)
 		return model_error(&o, s, &err);
+	if (o.suggest)
+		return explain_suggest(&o.a, &o.ro, o.run, o.profile, o.json);
 	if (o.ro.source)
 		return explain_run(&o.a, &o.ro, NULL);
 	return o.json ? print_json(&o, &p) : print_text(&o, &p);

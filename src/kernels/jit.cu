@@ -177,6 +177,13 @@ static int build_run(const struct gm_jit_spec *sp, char *run, size_t n)
 	return k > 0 && (size_t)k < n ? 0 : -1;
 }
 
+/* explain --suggest's layout rewrite: the input stored in the order the threads read it (spec.layout only). */
+static const char *const layout_kernel =
+	"extern \"C\" __global__ void gm_x_layout(const T *in, T *lay, long long n_arg, long long bdx, long long bdy, long long bdz) {\n"
+	"  for (long long g = blockIdx.x * (long long)blockDim.x + threadIdx.x; g < n_arg; g += (long long)gridDim.x * blockDim.x)\n"
+	"    lay[g] = in[index_of(g, n_arg, bdx, bdy, bdz)];\n"
+	"}\n";
+
 static int build_source(const struct gm_jit_spec *sp, char *src, size_t n)
 {
 	static char run[8192];
@@ -212,11 +219,7 @@ static int build_source(const struct gm_jit_spec *sp, char *src, size_t n)
 		"  atomicMin(&r[0], i); atomicMax(&r[1], i);\n"
 		"  if (i < 0) atomicMin((unsigned long long *)&r[2], (unsigned long long)gid_);\n"
 		"}\n"
-		/* explain --suggest's layout rewrite: the input stored in the order the threads read it */
-		"extern \"C\" __global__ void gm_x_layout(const T *in, T *lay, long long n_arg, long long bdx, long long bdy, long long bdz) {\n"
-		"  for (long long g = blockIdx.x * (long long)blockDim.x + threadIdx.x; g < n_arg; g += (long long)gridDim.x * blockDim.x)\n"
-		"    lay[g] = in[index_of(g, n_arg, bdx, bdy, bdz)];\n"
-		"}\n"
+		"%s"
 		"extern \"C\" __global__ void gm_x_fill(T *p, long long count, unsigned s) {\n"
 		"  for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < count; k += (long long)gridDim.x * blockDim.x)\n"
 		"    p[k] = make(k, s);\n"
@@ -234,6 +237,7 @@ static int build_source(const struct gm_jit_spec *sp, char *src, size_t n)
 		"  }\n"
 		"}\n",
 		elem_type(sp->elem_bytes), make_fn(sp->elem_bytes), sp->expr_c, gm_expr_c_prelude(), sp->expr_c,
+		sp->layout ? layout_kernel : "",
 		run, sp->op == GM_OP_LOAD);
 	return k > 0 && (size_t)k < n ? 0 : -1;
 }
@@ -259,6 +263,10 @@ static gm_status compile(struct jit_state *s, const char *src, char **cubin)
 	if (rtc.create(&prog, src, "gpumem_explain.cu", 0, NULL, NULL) != NVRTC_SUCCESS)
 		return gm_fail(GM_ERR_CUDA, "NVRTC could not create a program");
 	nvrtcResult r = rtc.compile(prog, 2, opts);
+	if (r != NVRTC_SUCCESS && r != NVRTC_ERROR_COMPILATION) {   /* NVRTC failed, not the expression */
+		rtc.destroy(&prog);
+		return gm_fail(GM_ERR_CUDA, "nvrtcCompileProgram failed (nvrtcResult %d)", (int)r);
+	}
 	if (r != NVRTC_SUCCESS) {
 		rtc.log_size(prog, &nlog);
 		log = (char *)calloc(nlog + 1, 1);
@@ -272,13 +280,21 @@ static gm_status compile(struct jit_state *s, const char *src, char **cubin)
 		rtc.destroy(&prog);
 		return gm_fail(GM_ERR_PARSE, "the expression '%s' does not compile as CUDA (%s)", s->spec.expr, first);
 	}
-	rtc.cubin_size(prog, &ncubin);
+	if (rtc.cubin_size(prog, &ncubin) != NVRTC_SUCCESS || !ncubin) {
+		rtc.destroy(&prog);
+		return gm_fail(GM_ERR_CUDA, "nvrtcGetCUBINSize failed");
+	}
 	*cubin = (char *)malloc(ncubin);
 	if (!*cubin) {
 		rtc.destroy(&prog);
 		return GM_ERR_NOMEM;
 	}
-	rtc.cubin(prog, *cubin);
+	if (rtc.cubin(prog, *cubin) != NVRTC_SUCCESS) {
+		free(*cubin);
+		*cubin = NULL;
+		rtc.destroy(&prog);
+		return gm_fail(GM_ERR_CUDA, "nvrtcGetCUBIN failed");
+	}
 	rtc.destroy(&prog);
 	return GM_OK;
 }
@@ -364,7 +380,8 @@ static gm_status load_kernels(struct jit_state *s, const char *cubin)
 	GM_CU(cudaLibraryGetKernel(&s->k_fill, s->lib, "gm_x_fill"));
 	GM_CU(cudaLibraryGetKernel(&s->k_run, s->lib, "gm_x_run"));
 	GM_CU(cudaLibraryGetKernel(&s->k_check, s->lib, "gm_x_check"));
-	GM_CU(cudaLibraryGetKernel(&s->k_layout, s->lib, "gm_x_layout"));
+	if (s->spec.layout)
+		GM_CU(cudaLibraryGetKernel(&s->k_layout, s->lib, "gm_x_layout"));
 	return GM_OK;
 }
 

@@ -166,7 +166,11 @@ int gm_index_map_expr(const struct gm_index_map *m, const char *g, int64_t scale
 	for (int j = 0; j < m->nmodes; j++) {
 		if (m->stride[j] == 0)
 			continue;
-		if (m->div[j] == 1)
+		if (j == m->nmodes - 1) /* the last mode runs to the end of the launch: no modulo (rule D7 would
+					   read a modulo as a periodic footprint) */
+			k = snprintf(out + len, n - len, " + (%s / %lld) * %lld", g, (long long)m->div[j],
+				     (long long)(m->stride[j] / scale));
+		else if (m->div[j] == 1)
 			k = snprintf(out + len, n - len, " + (%s %% %lld) * %lld", g, (long long)m->size[j],
 				     (long long)(m->stride[j] / scale));
 		else

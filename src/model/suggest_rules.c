@@ -141,10 +141,14 @@ static int rule_thread_order(const struct gm_suggest *s, struct gm_rewrite *r)
 	for (int j = 0; j < m->nmodes; j++) {
 		int k = ord[j];
 		size_t lg = strlen(g), le = strlen(e), lc = strlen(c_g);
-		snprintf(g + lg, sizeof(g) - lg, "%s(gid / %lld %% %lld) * %lld", j ? " + " : "", (long long)D,
-			 (long long)m->size[k], (long long)m->div[k]);
-		snprintf(e + le, sizeof(e) - le, " + (gid / %lld %% %lld) * %lld", (long long)D, (long long)m->size[k],
-			 (long long)m->stride[k]);
+		char dig[96];
+		/* the last digit runs to the end of the launch: no modulo (rule D7 reads one as periodic) */
+		if (j == m->nmodes - 1)
+			snprintf(dig, sizeof(dig), "(gid / %lld)", (long long)D);
+		else
+			snprintf(dig, sizeof(dig), "(gid / %lld %% %lld)", (long long)D, (long long)m->size[k]);
+		snprintf(g + lg, sizeof(g) - lg, "%s%s * %lld", j ? " + " : "", dig, (long long)m->div[k]);
+		snprintf(e + le, sizeof(e) - le, " + %s * %lld", dig, (long long)m->stride[k]);
 		snprintf(c_g + lc, sizeof(c_g) - lc, "%s(t / %lldLL %% %lldLL) * %lldLL", j ? " + " : "", (long long)D,
 			 (long long)m->size[k], (long long)m->div[k]);
 		D *= m->size[k];
@@ -377,6 +381,7 @@ static int rule_wide(const struct gm_suggest *s, struct gm_rewrite *r)
 			  (long long)(m->nmodes ? m->stride[0] : 0), (long long)m->offset);
 	struct gm_index_map w = *m;
 	w.size[0] /= V;
+	w.stride[0] = V; /* a vector a step: V elements (the map's units, divided by V below) */
 	for (int k = 1; k < w.nmodes; k++)
 		w.div[k] /= V;
 	if (gm_index_map_expr(&w, "gid", V, e, sizeof(e)) < 0)
