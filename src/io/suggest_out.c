@@ -214,6 +214,10 @@ void *gm_suggest_json(const struct gm_suggest *s, const struct gm_suggest_meas *
 		return NULL;
 	}
 	json_object_set_new(o, "index_map", map_json(&s->map));
+	if (a->space == GM_SPACE_GLOBAL) {
+		json_object_set_new(o, "original_sectors_per_warp", json_real(s->sectors_per_warp));
+		json_object_set_new(o, "original_waste", json_real(s->waste));
+	}
 	if (a->space == GM_SPACE_SHARED)
 		json_object_set_new(o, "tile_elems", json_integer(s->tile_elems));
 	for (int k = 0; k < s->nrows; k++)

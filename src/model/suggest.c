@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 #include "gpumem/suggest.h"
+#include "gpumem/parallel.h"
 #include "model/suggest_internal.h"
 
 #define VERIFY_FIRST 4096      /* the first threads, every one */
@@ -207,7 +208,7 @@ int sg_pat(struct gm_rewrite *r, enum gm_space sp, enum gm_op op, int eb, int it
 	return 0;
 }
 
-static int predict_row(const struct gm_suggest *s, struct gm_rewrite *r, struct gm_expr_error *err)
+static int predict_row(const struct gm_suggest *s, struct gm_rewrite *r, struct gm_expr_error *err, int threads)
 {
 	struct gm_launch_in li;
 
@@ -225,7 +226,7 @@ static int predict_row(const struct gm_suggest *s, struct gm_rewrite *r, struct 
 	li.useful_bytes = s->useful_bytes;
 	li.round_trips = r->round_trips;
 	li.one_element_per_thread = r->round_trips == 1 && r->rep[0].iters <= 1;
-	li.threads = s->in.threads;
+	li.threads = threads;
 	return gm_launch_predict(&li, s->in.prof, &r->pred, err) == GM_OK ? 0 : -1;
 }
 
@@ -273,6 +274,41 @@ static void original_row(struct gm_suggest *s, struct gm_rewrite *r)
 	}
 	sg_pat(r, GM_SPACE_GLOBAL, a->op, eb, 1, 0, "%s", a->index);
 	sg_pat(r, GM_SPACE_GLOBAL, a->op == GM_OP_LOAD ? GM_OP_STORE : GM_OP_LOAD, eb, 1, 0, "gid");
+}
+
+struct par {
+	struct gm_suggest *s;
+	int rows[GM_SUGGEST_MAX];
+	int threads;              /* each prediction's windows */
+};
+
+static void predict_item(void *arg, void *state, int k)
+{
+	struct par *p = arg;
+	struct gm_rewrite *r = &p->s->rows[p->rows[k]];
+	struct gm_expr_error e2;
+
+	(void)state;
+	if (predict_row(p->s, r, &e2, p->threads)) {
+		r->applies = 0;
+		snprintf(r->why_not, sizeof(r->why_not), "the launch model cannot evaluate it: %.150s", e2.msg);
+	} else
+		r->speedup = r->pred.time_ms > 0 ? p->s->rows[0].pred.time_ms / r->pred.time_ms : 0;
+}
+
+/* The applicable rewrites, predicted side by side (rows on threads, each row's windows on the rest). */
+static void predict_rewrites(struct gm_suggest *s)
+{
+	struct par p = { s, { 0 }, 1 };
+	int n = 0, threads = s->in.threads > 1 ? s->in.threads : 1;
+
+	for (int k = 1; k < s->nrows; k++)
+		if (s->rows[k].applies)
+			p.rows[n++] = k;
+	if (!n)
+		return;
+	p.threads = threads / n > 1 ? threads / n : 1;
+	gm_parallel_for(n, threads < n ? threads : n, NULL, NULL, predict_item, &p);
 }
 
 static void rank(struct gm_suggest *s)
@@ -324,22 +360,13 @@ gm_status gm_suggest_build(const struct gm_suggest_in *in, struct gm_suggest *s,
 		s->waste = ls.sectors_per_warp / (in->a.elem_bytes > 1 ? in->a.elem_bytes : 1);
 	}
 	original_row(s, &s->rows[0]);
-	if (predict_row(s, &s->rows[0], err))
+	if (predict_row(s, &s->rows[0], err, s->in.threads))
 		return GM_ERR_EVAL;
 	s->rows[0].speedup = 1.0;
 	s->nrows = 1;
-	for (int k = 0; gm_suggest_rule_name(k) && s->nrows < GM_SUGGEST_MAX; k++) {
-		struct gm_rewrite *r = &s->rows[s->nrows++];
-		struct gm_expr_error e2;
-
-		sg_rule_build(k, s, r);
-		if (r->applies && predict_row(s, r, &e2)) {
-			r->applies = 0;
-			snprintf(r->why_not, sizeof(r->why_not), "the launch model cannot evaluate it: %.150s", e2.msg);
-		}
-		if (r->applies)
-			r->speedup = r->pred.time_ms > 0 ? s->rows[0].pred.time_ms / r->pred.time_ms : 0;
-	}
+	for (int k = 0; gm_suggest_rule_name(k) && s->nrows < GM_SUGGEST_MAX; k++)
+		sg_rule_build(k, s, &s->rows[s->nrows++]);
+	predict_rewrites(s);
 	rank(s);
 	s->model_ms = now_ms() - t0;
 	return GM_OK;
