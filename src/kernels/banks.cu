@@ -253,8 +253,10 @@ static gm_status bk_prepare(const struct gm_case *c, const struct gm_run_cfg *cf
 		st = gm_fail(GM_ERR_INVALID_ARG, "banks: element of %d bytes", s->eb);
 	else
 		st = bk_setup(s, cfg->dev);
-	if (!st && cfg->sanitize && s->iters > 4)
-		s->iters = 4; /* run --sanitize: the same accesses and rotations, 4 rounds */
+	if (!st && cfg->sanitize) { /* run --sanitize: the same accesses and rotations, one SM's blocks, 4 rounds */
+		s->grid /= (unsigned)cfg->dev->sm_count;
+		s->iters = s->iters > 4 ? 4 : s->iters;
+	}
 	if (st) {
 		bk_release(s);
 		return st;
