@@ -55,7 +55,25 @@ double gm_peak_gbs(int mem_clock_khz, int bus_width_bits);
  * gm_last_error()).
  */
 gm_status gm_gpu_alloc(void **p, size_t bytes);
+/*
+ * Free device memory from cudaMalloc (NULL is a no-op). With scrubbing on
+ * (run --scrub) the whole allocation is zeroed first and the zeroing is
+ * waited for, so nothing of it is left for the next allocation to read.
+ */
 void gm_gpu_free(void *p);
+/* Free pinned host memory from cudaMallocHost/cudaHostAlloc of bytes; zeroed first with scrubbing on. */
+void gm_gpu_free_host(void *p, size_t bytes);
+/* cudaFreeAsync of bytes at p on stream (a cudaStream_t); with scrubbing on, a memset of them on it first. */
+gm_status gm_gpu_free_async(void *p, size_t bytes, void *stream);
+
+/*
+ * Scrubbing on free (run --scrub), off by default: gm_gpu_free and
+ * gm_gpu_free_host zero what they free. Set before the run, read anywhere.
+ */
+void gm_gpu_set_scrub(int on);
+int gm_gpu_scrub_on(void);
+/* Zero the whole device allocation p points into and wait for it (what a scrubbed free does first). */
+gm_status gm_gpu_zero_alloc(void *p);
 gm_status gm_gpu_sync(void);
 
 /* The harness stream (a cudaStream_t) that every timed launch uses. */

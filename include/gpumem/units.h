@@ -28,6 +28,7 @@ enum gm_unit {
 	GM_UNIT_BYTES,        /* "B": a size (derived capacities, reach) */
 	GM_UNIT_PCT,          /* "%" */
 	GM_UNIT_FLOP_BYTE,    /* "flop/B": arithmetic intensity (roofline) */
+	GM_UNIT_FRACTION,     /* "fraction": a share of a whole, 0 to 1 (remnants: marker words seen) */
 	GM_UNIT_COUNT         /* number of units; not a unit */
 };
 

@@ -31,6 +31,7 @@ extern const struct gm_family gm_family_constant;
 extern const struct gm_family gm_family_local;
 extern const struct gm_family gm_family_carveout;
 extern const struct gm_family gm_family_texture;
+extern const struct gm_family gm_family_remnants;
 
 /*
  * Start case *c of family f: name "<family>.<label>" (label printf-style),

@@ -31,6 +31,7 @@ const struct gm_family *const gm_families[] = {
 	&gm_family_local,
 	&gm_family_carveout,
 	&gm_family_texture,
+	&gm_family_remnants,
 	NULL,
 };
 

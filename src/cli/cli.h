@@ -71,6 +71,7 @@ struct gm_run_args {
 	const char *profile;  /* --profile FILE for the launch model; NULL = built-in */
 	int counters;         /* --counters: one profiled launch per case after its timing */
 	int sanitize;         /* --sanitize: validation + one launch per case, small sizes (compute-sanitizer) */
+	int scrub;            /* --scrub: every device and pinned buffer zeroed before its free */
 	int help;
 	int all_devices;      /* --all-devices: every GPU, one after another */
 	int concurrent;       /* --concurrent: every GPU at once */

@@ -327,6 +327,7 @@ int cmd_run(int argc, char **argv)
 		gm_run_args_free(&x.args);
 		return GM_EXIT_OK;
 	}
+	gm_gpu_set_scrub(x.args.scrub);
 	if (x.args.mpi)
 		code = gm_mpi_run_main(&x.args, argc, argv);
 	else if (x.args.all_devices || x.args.concurrent)

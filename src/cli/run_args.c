@@ -8,7 +8,7 @@
 
 enum {
 	R_JSON = 256, R_CSV, R_REPS, R_SIZE, R_DEVICE, R_QUICK, R_FULL, R_ALL_DEVICES, R_CONCURRENT, R_MPI,
-	R_BARRIER, R_TIMEOUT, R_PROFILE, R_COUNTERS, R_SANITIZE,
+	R_BARRIER, R_TIMEOUT, R_PROFILE, R_COUNTERS, R_SANITIZE, R_SCRUB,
 };
 
 static const struct gm_opt run_opts[] = {
@@ -28,6 +28,8 @@ static const struct gm_opt run_opts[] = {
 	  "DRAM/L2/L1 counters, sectors per request vs the model, the bottleneck", NULL },
 	{ "sanitize", R_SANITIZE, 0, NULL, "for compute-sanitizer: validation and one timed launch per case (no calibration,\n"
 	  "warm-up or retries; --reps 1), 8 MiB arrays unless --size, shorter fixed work; a line per case", NULL },
+	{ "scrub", R_SCRUB, 0, NULL, "zero every device and pinned host buffer before it is freed (what the next\n"
+	  "allocation could read of it: 'gpumem run remnants')", NULL },
 	{ NULL, GM_OPT_HEADING, 0, NULL, "several GPUs:", NULL },
 	{ "all-devices", R_ALL_DEVICES, 0, NULL, "every GPU of the node, one after another (one document, one block "
 	  "per GPU)", NULL },
@@ -76,6 +78,7 @@ static int set_option(void *ctx, const struct gm_opt *o, const char *v)
 	case R_FULL: a->full = 1; break;
 	case R_COUNTERS: a->counters = 1; break;
 	case R_SANITIZE: a->sanitize = 1; break;
+	case R_SCRUB: a->scrub = 1; break;
 	case R_ALL_DEVICES: a->all_devices = 1; break;
 	case R_CONCURRENT: a->concurrent = 1; break;
 	case R_MPI: a->mpi = 1; break;

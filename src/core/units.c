@@ -88,6 +88,7 @@ static const struct {
 	[GM_UNIT_BYTES] = { "B", 1 },
 	[GM_UNIT_PCT] = { "%", 1 },
 	[GM_UNIT_FLOP_BYTE] = { "flop/B", 1 },
+	[GM_UNIT_FRACTION] = { "fraction", 0 },
 };
 
 const char *gm_unit_name(enum gm_unit u)

@@ -3,10 +3,12 @@
  * with a free-memory check, the harness stream and event timers.
  */
 #include <dlfcn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cuda_runtime_api.h>
+#include <cudaTypedefs.h>  /* PFN_cuMemGetAddressRange: the driver is reached through cudart */
 #include <nvtx3/nvToolsExt.h>
 #include "gpumem/gpu.h"
 #include "gpumem/result.h"
@@ -172,10 +174,79 @@ gm_status gm_gpu_alloc(void **p, size_t bytes)
 	return GM_OK;
 }
 
+/* run --scrub (gm_gpu_set_scrub): the one switch of every free below. */
+static int scrub_on_free;
+
+void gm_gpu_set_scrub(int on)
+{
+	scrub_on_free = on != 0;
+}
+
+int gm_gpu_scrub_on(void)
+{
+	return scrub_on_free;
+}
+
+/* cuMemGetAddressRange through cudart's entry point (no link to libcuda): the allocation p is in. */
+static gm_status alloc_range(void *p, void **base, size_t *bytes)
+{
+	static PFN_cuMemGetAddressRange_v3020 range;
+	enum cudaDriverEntryPointQueryResult q;
+	CUdeviceptr b = 0;
+	CUresult r;
+
+	if (!range)
+		GM_CU(cudaGetDriverEntryPointByVersion("cuMemGetAddressRange", (void **)&range, 3020,
+						       cudaEnableDefault, &q));
+	if (!range)
+		return gm_fail(GM_ERR_DRIVER, "the driver has no cuMemGetAddressRange");
+	r = range(&b, bytes, (CUdeviceptr)(uintptr_t)p);
+	if (r != CUDA_SUCCESS)
+		return gm_fail(GM_ERR_CUDA, "cuMemGetAddressRange: error %d", (int)r);
+	*base = (void *)(uintptr_t)b;
+	return GM_OK;
+}
+
+gm_status gm_gpu_zero_alloc(void *p)
+{
+	void *base = NULL;
+	size_t bytes = 0;
+	gm_status s = alloc_range(p, &base, &bytes);
+
+	if (s)
+		return s;
+	GM_CU(cudaMemsetAsync(base, 0, bytes, harness_stream));
+	GM_CU(cudaStreamSynchronize(harness_stream));
+	return GM_OK;
+}
+
 void gm_gpu_free(void *p)
 {
-	if (p)
-		cudaFree(p);
+	if (!p)
+		return;
+	/* a buffer that cannot be zeroed is still freed; the failure stays in gm_last_error() */
+	if (scrub_on_free)
+		(void)gm_gpu_zero_alloc(p);
+	cudaFree(p);
+}
+
+gm_status gm_gpu_free_async(void *p, size_t bytes, void *stream)
+{
+	if (!p)
+		return GM_OK;
+	if (scrub_on_free)
+		GM_CU(cudaMemsetAsync(p, 0, bytes, (cudaStream_t)stream));
+	GM_CU(cudaFreeAsync(p, (cudaStream_t)stream));
+	return GM_OK;
+}
+
+void gm_gpu_free_host(void *p, size_t bytes)
+{
+	if (!p)
+		return;
+	if (scrub_on_free)
+		memset(p, 0, bytes);
+	cudaFreeHost(p);
 }
 
 gm_status gm_gpu_sync(void)

@@ -40,7 +40,7 @@ gm_status gm_check_finish(struct gm_check *dev_res, const uint32_t *out, char *w
 		e = cudaMemcpyAsync(&r, dev_res, sizeof(r), cudaMemcpyDeviceToHost, gm_stream());
 	if (e == cudaSuccess)
 		e = cudaStreamSynchronize(gm_stream());
-	cudaFree(dev_res);
+	gm_gpu_free(dev_res);
 	if (e != cudaSuccess)
 		return gm_cuda_status(e, "validation kernel", __FILE__, __LINE__);
 	*ok = r.bad == 0;

@@ -135,8 +135,8 @@ gm_status gm_check_sample(const uint32_t *out, size_t nwords, Expect want, uint3
 	}
 	if (e == cudaSuccess)
 		e = cudaMemcpy(got, d_got, sizeof(got), cudaMemcpyDeviceToHost);
-	cudaFree(d_idx);
-	cudaFree(d_got);
+	gm_gpu_free(d_idx);
+	gm_gpu_free(d_got);
 	if (e != cudaSuccess)
 		return gm_cuda_status(e, "cpu sample check", __FILE__, __LINE__);
 	for (int i = 0; i < GM_CPU_SAMPLES && *ok; i++) {

@@ -26,6 +26,8 @@ const struct gm_family_ops *gm_constant_ops(void) { return NULL; }
 const struct gm_family_ops *gm_local_ops(void) { return NULL; }
 const struct gm_family_ops *gm_carveout_ops(void) { return NULL; }
 const struct gm_family_ops *gm_texture_ops(void) { return NULL; }
+const struct gm_family_ops *gm_remnants_ops(void) { return NULL; }
+int gm_remnants_child_main(int argc, char **argv) { (void)argc; (void)argv; return 1; }
 #include "gpumem/jit.h"
 const struct gm_family_ops *gm_jit_ops(void) { return NULL; }
 void gm_jit_set(const struct gm_jit_spec *spec, struct gm_jit_info *info) { (void)spec; (void)info; }

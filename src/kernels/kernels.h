@@ -35,6 +35,14 @@ const struct gm_family_ops *gm_constant_ops(void);
 const struct gm_family_ops *gm_local_ops(void);
 const struct gm_family_ops *gm_carveout_ops(void);
 const struct gm_family_ops *gm_texture_ops(void);
+const struct gm_family_ops *gm_remnants_ops(void);
+
+/*
+ * gpumem run as the second process of the remnants family's proc_* cases
+ * (argv: RM_CHILD_COMMAND, socket fd, device; src/kernels/remnants.cu): it
+ * answers requests on the socket and returns the exit status.
+ */
+int gm_remnants_child_main(int argc, char **argv);
 
 #ifdef __cplusplus
 }

@@ -74,7 +74,7 @@ static inline void xf_host_free(struct xf_host *h)
 	if (h->kind == XF_PAGEABLE || h->kind == XF_REGISTERED)
 		free(h->p);
 	else
-		cudaFreeHost(h->p);
+		gm_gpu_free_host(h->p, h->bytes);
 	h->p = NULL;
 }
 

@@ -1,0 +1,947 @@
+/*
+ * remnants.cu - what a new allocation can read of what a freed one left
+ * (gpumem run remnants). A trial writes marker words into a buffer, frees
+ * it, allocates again and counts the markers the new buffer holds.
+ *
+ * Marker: 64-bit word w of a trial with tag t holds (t << 32) | w. A hit is
+ * a word whose high half is t: unique to this trial (every trial draws a new
+ * tag, so no earlier trial or case counts; random data matches with
+ * probability 2^-32 a word); it is "in place" when its low half is its own
+ * word index. fraction = markers seen / the markers the new buffer could
+ * hold (min(written, allocated) words).
+ *
+ * A sample is two trials: one as the run is set (headline; --scrub zeroes
+ * every free) and one with the free scrubbed (gm_gpu_free, gm_gpu_free_async
+ * or gm_gpu_free_host with scrubbing forced on: the one path --scrub takes).
+ *
+ *   same_*, smaller_*, larger_*  cudaMalloc, write, gm_gpu_free, cudaMalloc
+ *            (the same, a quarter or four times the size), count.
+ *   pool_same   a cudaMallocAsync pool (release threshold UINT64_MAX: it keeps
+ *            its memory, as a framework's cache does): allocate, write, free
+ *            and allocate again on one stream with no synchronisation.
+ *   pool_other  free on the harness stream, synchronise, allocate on another.
+ *   pool_trim   free, synchronise, cudaMemPoolTrimTo(pool, 0), allocate.
+ *   ctx_other   free in the primary context, allocate in a second context of
+ *            the same device (driver cuCtxCreate through cudart's entry
+ *            points; the runtime uses whichever context is current), copied
+ *            to pinned host memory and counted on the CPU.
+ *   proc_free   free here; a second gpumem process (started once per case:
+ *            /proc/self/exe __remnants-child, a socket between) allocates
+ *            and counts.
+ *   proc_exit   a new second process per trial writes, frees only when
+ *            scrubbing, and exits; this one allocates and counts.
+ *   proc_self   the second process frees and allocates again itself;
+ *   proc_env    the same with CUDA_DISABLE_MEMORY_REUSE=1 in its environment
+ *            (a claimed switch: measured, not trusted).
+ *   pinned_*    cudaMallocHost, CPU-written markers, gm_gpu_free_host,
+ *            cudaMallocHost, counted on the CPU.
+ *   scrub_cost_* time of the zeroing a scrubbed free adds (cudaMemsetAsync of
+ *            the whole allocation and its wait), us per GiB, beside the
+ *            cudaFree it precedes.
+ * Validation: the marker writer and counter find every marker of a written
+ * buffer in place and none of another tag (device, host copy and the second
+ * process's path); gm_gpu_zero_alloc of a pointer inside a buffer leaves no
+ * marker of it.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <cudaTypedefs.h>
+#include "kernels/common.cuh"
+#include "kernels/kernels.h"
+#include "kernels/remnants_shapes.h"
+#include "gpumem/result.h"
+
+extern char **environ;
+
+#define RM_BLOCK 256
+#define RM_CHILD_TIMEOUT_MS 60000
+#define RM_ENV_REUSE "CUDA_DISABLE_MEMORY_REUSE"
+
+__global__ void rm_write_kernel(uint64_t *p, size_t n, uint32_t tag)
+{
+	size_t stride = (size_t)gridDim.x * blockDim.x;
+	for (size_t w = blockIdx.x * (size_t)blockDim.x + threadIdx.x; w < n; w += stride)
+		p[w] = (uint64_t)tag << 32 | (uint32_t)w;
+}
+
+/* cnt[0] += words whose high half is tag, cnt[1] += those of them at their own index. */
+__global__ void rm_count_kernel(const uint64_t *p, size_t n, uint32_t tag, unsigned long long *cnt)
+{
+	__shared__ unsigned long long s_seen, s_in;
+	unsigned long long seen = 0, in = 0;
+	size_t stride = (size_t)gridDim.x * blockDim.x;
+
+	if (threadIdx.x == 0)
+		s_seen = s_in = 0;
+	__syncthreads();
+	for (size_t w = blockIdx.x * (size_t)blockDim.x + threadIdx.x; w < n; w += stride) {
+		uint64_t v = p[w];
+		if ((uint32_t)(v >> 32) == tag) {
+			seen++;
+			in += (uint32_t)v == (uint32_t)w;
+		}
+	}
+	if (seen) {
+		atomicAdd(&s_seen, seen);
+		atomicAdd(&s_in, in);
+	}
+	__syncthreads();
+	if (threadIdx.x == 0 && s_seen) {
+		atomicAdd(&cnt[0], s_seen);
+		atomicAdd(&cnt[1], s_in);
+	}
+}
+
+struct rm_obs {
+	double seen, in_place;   /* marker words */
+};
+
+/* What writing and counting on the device need, in this process or the second. */
+struct rm_dev {
+	unsigned blocks;
+	unsigned long long *cnt;   /* device: seen, in place */
+};
+
+/* A new tag for every trial of the process: markers of earlier trials never count. */
+static uint32_t rm_tag(uint32_t seed)
+{
+	static uint32_t trials;
+	uint32_t t;
+
+	do
+		t = gm_hash(seed ^ 0x52454d4eu, trials++);
+	while (t == 0 || t == 0xffffffffu || t == GM_POISON_WORD);
+	return t;
+}
+
+static gm_status rm_dev_init(struct rm_dev *k)
+{
+	int dev = 0, sms = 0;
+
+	GM_CU(cudaGetDevice(&dev));
+	GM_CU(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+	k->blocks = (unsigned)(sms > 0 ? sms : 1) * 8;
+	GM_CU(cudaMalloc((void **)&k->cnt, 2 * sizeof(*k->cnt)));
+	return GM_OK;
+}
+
+static gm_status rm_write(const struct rm_dev *k, void *p, size_t bytes, uint32_t tag, cudaStream_t st)
+{
+	rm_write_kernel<<<k->blocks, RM_BLOCK, 0, st>>>((uint64_t *)p, bytes / 8, tag);
+	GM_CU_LAUNCH();
+	GM_CU(cudaStreamSynchronize(st));
+	return GM_OK;
+}
+
+static gm_status rm_count(const struct rm_dev *k, const void *p, size_t bytes, uint32_t tag, cudaStream_t st,
+			  struct rm_obs *o)
+{
+	unsigned long long h[2] = { 0, 0 };
+
+	GM_CU(cudaMemsetAsync(k->cnt, 0, sizeof(h), st));
+	rm_count_kernel<<<k->blocks, RM_BLOCK, 0, st>>>((const uint64_t *)p, bytes / 8, tag, k->cnt);
+	GM_CU_LAUNCH();
+	GM_CU(cudaMemcpyAsync(h, k->cnt, sizeof(h), cudaMemcpyDeviceToHost, st));
+	GM_CU(cudaStreamSynchronize(st));
+	o->seen = (double)h[0];
+	o->in_place = (double)h[1];
+	return GM_OK;
+}
+
+static void rm_write_host(uint64_t *p, size_t n, uint32_t tag)
+{
+	for (size_t w = 0; w < n; w++)
+		p[w] = (uint64_t)tag << 32 | (uint32_t)w;
+}
+
+static void rm_count_host(const uint64_t *p, size_t n, uint32_t tag, struct rm_obs *o)
+{
+	size_t seen = 0, in = 0;
+
+	for (size_t w = 0; w < n; w++) {
+		if ((uint32_t)(p[w] >> 32) == tag) {
+			seen++;
+			in += (uint32_t)p[w] == (uint32_t)w;
+		}
+	}
+	o->seen = (double)seen;
+	o->in_place = (double)in;
+}
+
+/* The frees of the device layer with scrubbing forced on (scrub) or as the run set it. */
+static void rm_free(void *p, int scrub)
+{
+	int was = gm_gpu_scrub_on();
+
+	gm_gpu_set_scrub(was || scrub);
+	gm_gpu_free(p);
+	gm_gpu_set_scrub(was);
+}
+
+static gm_status rm_free_async(void *p, size_t bytes, cudaStream_t st, int scrub)
+{
+	int was = gm_gpu_scrub_on();
+	gm_status s;
+
+	gm_gpu_set_scrub(was || scrub);
+	s = gm_gpu_free_async(p, bytes, st);
+	gm_gpu_set_scrub(was);
+	return s;
+}
+
+static void rm_free_host(void *p, size_t bytes, int scrub)
+{
+	int was = gm_gpu_scrub_on();
+
+	gm_gpu_set_scrub(was || scrub);
+	gm_gpu_free_host(p, bytes);
+	gm_gpu_set_scrub(was);
+}
+
+/* cudaMalloc bytes, write the markers of tag, wait; the caller frees *p. */
+static gm_status rm_dev_write(const struct rm_dev *k, size_t bytes, uint32_t tag, void **p)
+{
+	gm_status s;
+
+	*p = NULL;
+	GM_CU(cudaMalloc(p, bytes));
+	s = rm_write(k, *p, bytes, tag, gm_stream());
+	if (s) {
+		cudaFree(*p);
+		*p = NULL;
+	}
+	return s;
+}
+
+/* cudaMalloc bytes, count the markers of tag in them, free them (as the run set it). */
+static gm_status rm_dev_read(const struct rm_dev *k, size_t bytes, uint32_t tag, struct rm_obs *o)
+{
+	void *p = NULL;
+	gm_status s;
+
+	GM_CU(cudaMalloc(&p, bytes));
+	s = rm_count(k, p, bytes, tag, gm_stream(), o);
+	rm_free(p, 0);
+	return s;
+}
+
+/* ---- the second process (this binary run as RM_CHILD_COMMAND) ---- */
+
+struct rm_child {
+	pid_t pid;
+	int fd;
+	double start_ms;   /* spawn to its first line: process start and CUDA context */
+};
+
+static double rm_now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+/* One line from fd (without its newline), waiting at most timeout_ms (< 0: forever). */
+static gm_status rm_line(int fd, char *buf, size_t n, int timeout_ms)
+{
+	size_t k = 0;
+
+	while (k + 1 < n) {
+		struct pollfd pf = { fd, POLLIN, 0 };
+		int r = poll(&pf, 1, timeout_ms);
+		if (r == 0)
+			return gm_fail(GM_ERR_CUDA, "the second process did not answer in %d ms", timeout_ms);
+		if (r < 0 && errno == EINTR)
+			continue;
+		ssize_t got = r < 0 ? -1 : read(fd, buf + k, 1);
+		if (got <= 0)
+			return gm_fail(GM_ERR_CUDA, "the second process ended without an answer");
+		if (buf[k] == '\n')
+			break;
+		k++;
+	}
+	buf[k] = 0;
+	return GM_OK;
+}
+
+static gm_status rm_send(int fd, const char *line)
+{
+	size_t len = strlen(line);
+
+	if (send(fd, line, len, MSG_NOSIGNAL) != (ssize_t)len)
+		return gm_fail(GM_ERR_CUDA, "cannot talk to the second process: %s", strerror(errno));
+	return GM_OK;
+}
+
+/* Wait for the child to end (timeout_ms), else kill it; 0 when it ended by itself. */
+static int rm_reap(struct rm_child *ch, int timeout_ms)
+{
+	double t0 = rm_now_ms();
+	int status = 0;
+
+	if (ch->pid <= 0)
+		return 0;
+	while (waitpid(ch->pid, &status, WNOHANG) == 0) {
+		if (rm_now_ms() - t0 > timeout_ms) {
+			kill(ch->pid, SIGKILL);
+			waitpid(ch->pid, &status, 0);
+			ch->pid = 0;
+			return -1;
+		}
+		usleep(1000);
+	}
+	ch->pid = 0;
+	return 0;
+}
+
+static void rm_child_stop(struct rm_child *ch)
+{
+	if (ch->fd > 0) {
+		(void)rm_send(ch->fd, "quit\n");
+		close(ch->fd);
+		ch->fd = -1;
+	}
+	rm_reap(ch, 10000);
+}
+
+/* environ without RM_ENV_REUSE, plus RM_ENV_REUSE=1 when set_reuse; NULL when out of memory. */
+static char **rm_child_env(int set_reuse)
+{
+	static char reuse[] = RM_ENV_REUSE "=1";
+	size_t n = 0, k = 0, len = strlen(RM_ENV_REUSE);
+	char **e;
+
+	while (environ[n])
+		n++;
+	e = (char **)calloc(n + 2, sizeof(*e));
+	if (!e)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(environ[i], RM_ENV_REUSE, len) || environ[i][len] != '=')
+			e[k++] = environ[i];
+	if (set_reuse)
+		e[k++] = reuse;
+	return e;
+}
+
+/*
+ * Start gpumem as the second process on device dev, a socket as its fd 3 (4
+ * when the socket already is 3). GM_ERR_UNSUPPORTED (the case is skipped)
+ * when it cannot start or does not answer as the child should: a binary
+ * other than gpumem, no context for a second process (exclusive compute mode).
+ */
+static gm_status rm_child_start(struct rm_child *ch, int dev, int set_reuse)
+{
+	posix_spawn_file_actions_t fa;
+	char fdarg[16], devarg[16], line[256];
+	char *argv[] = { (char *)"gpumem", (char *)RM_CHILD_COMMAND, fdarg, devarg, NULL };
+	char **env = rm_child_env(set_reuse);
+	int sv[2], target, r;
+	double t0 = rm_now_ms();
+
+	ch->pid = 0;
+	ch->fd = -1;
+	if (!env)
+		return GM_ERR_NOMEM;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
+		free(env);
+		return gm_fail(GM_ERR_UNSUPPORTED, "socketpair: %s", strerror(errno));
+	}
+	target = sv[1] == 3 ? 4 : 3;
+	snprintf(fdarg, sizeof(fdarg), "%d", target);
+	snprintf(devarg, sizeof(devarg), "%d", dev);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, sv[1], target);
+	r = posix_spawn(&ch->pid, "/proc/self/exe", &fa, NULL, argv, env);
+	posix_spawn_file_actions_destroy(&fa);
+	free(env);
+	close(sv[1]);
+	ch->fd = sv[0];
+	if (r) {
+		ch->pid = 0;
+		rm_child_stop(ch);
+		return gm_fail(GM_ERR_UNSUPPORTED, "cannot start a second process: %s", strerror(r));
+	}
+	if (rm_line(ch->fd, line, sizeof(line), RM_CHILD_TIMEOUT_MS) || strcmp(line, "ready")) {
+		char why[300];
+		snprintf(why, sizeof(why), "%s", strncmp(line, "error ", 6) ? gm_last_error() : line + 6);
+		rm_child_stop(ch);
+		return gm_fail(GM_ERR_UNSUPPORTED, "no second gpumem process: %s", why);
+	}
+	ch->start_ms = rm_now_ms() - t0;
+	return GM_OK;
+}
+
+/* Send "op tag bytes flag", read "ok seen in_place". */
+static gm_status rm_child_ask(struct rm_child *ch, const char *op, uint32_t tag, size_t bytes, int flag,
+			      struct rm_obs *o)
+{
+	char line[256];
+	unsigned long long seen = 0, in = 0;
+	gm_status s;
+
+	snprintf(line, sizeof(line), "%s %u %zu %d\n", op, tag, bytes, flag);
+	s = rm_send(ch->fd, line);
+	if (!s)
+		s = rm_line(ch->fd, line, sizeof(line), RM_CHILD_TIMEOUT_MS);
+	if (s)
+		return s;
+	if (sscanf(line, "ok %llu %llu", &seen, &in) != 2)
+		return gm_fail(GM_ERR_CUDA, "second process: %s", strncmp(line, "error ", 6) ? line : line + 6);
+	o->seen = (double)seen;
+	o->in_place = (double)in;
+	return GM_OK;
+}
+
+/* One request in the second process; *done when it should end (quit, write). */
+static gm_status rm_child_op(const struct rm_dev *k, const char *line, struct rm_obs *o, int *done)
+{
+	char op[16];
+	unsigned tag = 0;
+	size_t bytes = 0;
+	int flag = 0;
+	void *p = NULL;
+	gm_status s = GM_OK;
+
+	memset(o, 0, sizeof(*o));
+	if (sscanf(line, "%15s %u %zu %d", op, &tag, &bytes, &flag) != 4 || !strcmp(op, "quit")) {
+		*done = 1;
+		return GM_OK;
+	}
+	if (!strcmp(op, "read"))
+		return rm_dev_read(k, bytes, tag, o);
+	s = rm_dev_write(k, bytes, tag, &p);
+	if (s)
+		return s;
+	if (!strcmp(op, "check")) {
+		s = rm_count(k, p, bytes, tag, gm_stream(), o);
+		rm_free(p, 0);
+	} else if (!strcmp(op, "self")) {
+		rm_free(p, flag);
+		s = rm_dev_read(k, bytes, tag, o);
+	} else if (!strcmp(op, "write")) {
+		/* exit with the buffer allocated: the driver's teardown frees it (scrubbing: gpumem frees it first) */
+		if (flag)
+			rm_free(p, 1);
+		*done = 1;
+	} else {
+		rm_free(p, 0);
+		s = gm_fail(GM_ERR_INVALID_ARG, "unknown request '%s'", op);
+	}
+	return s;
+}
+
+extern "C" int gm_remnants_child_main(int argc, char **argv)
+{
+	struct rm_dev k = { 0, NULL };
+	char line[256], reply[320];
+	int fd, dev, done = 0;
+	cudaError_t e;
+
+	if (argc != 3)
+		return 2;
+	fd = atoi(argv[1]);
+	dev = atoi(argv[2]);
+	e = cudaSetDevice(dev);
+	if (e == cudaSuccess)
+		e = cudaFree(0);
+	if (e != cudaSuccess) {
+		snprintf(reply, sizeof(reply), "error %s\n", cudaGetErrorString(e));
+		(void)rm_send(fd, reply);
+		return 1;
+	}
+	if (rm_dev_init(&k)) {
+		snprintf(reply, sizeof(reply), "error %s\n", gm_last_error());
+		(void)rm_send(fd, reply);
+		return 1;
+	}
+	if (rm_send(fd, "ready\n"))
+		return 1;
+	while (!done && !rm_line(fd, line, sizeof(line), -1)) {
+		struct rm_obs o;
+		gm_clear_error();
+		if (rm_child_op(&k, line, &o, &done))
+			snprintf(reply, sizeof(reply), "error %s\n", gm_last_error());
+		else
+			snprintf(reply, sizeof(reply), "ok %.0f %.0f\n", o.seen, o.in_place);
+		if (strcmp(line, "quit") && rm_send(fd, reply))
+			break;
+	}
+	/* after "write" the buffer stays allocated on purpose: no cudaFree, no context teardown by hand */
+	return 0;
+}
+
+/* ---- a second context in this process (driver API through cudart) ---- */
+
+struct rm_driver {
+	PFN_cuCtxCreate_v12050 create;
+	PFN_cuCtxDestroy_v4000 destroy;
+	PFN_cuCtxPushCurrent_v4000 push;
+	PFN_cuCtxPopCurrent_v4000 pop;
+	PFN_cuDeviceGet_v2000 get;
+};
+
+static gm_status rm_driver_load(struct rm_driver *d)
+{
+	static const struct {
+		const char *name;
+		unsigned version;
+		size_t off;
+	} fn[] = {
+		{ "cuCtxCreate", 12050, offsetof(struct rm_driver, create) },
+		{ "cuCtxDestroy", 4000, offsetof(struct rm_driver, destroy) },
+		{ "cuCtxPushCurrent", 4000, offsetof(struct rm_driver, push) },
+		{ "cuCtxPopCurrent", 4000, offsetof(struct rm_driver, pop) },
+		{ "cuDeviceGet", 2000, offsetof(struct rm_driver, get) },
+	};
+
+	for (size_t i = 0; i < sizeof(fn) / sizeof(fn[0]); i++) {
+		enum cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
+		void **slot = (void **)((char *)d + fn[i].off);
+		cudaError_t e = cudaGetDriverEntryPointByVersion(fn[i].name, slot, fn[i].version, cudaEnableDefault, &q);
+		if (e != cudaSuccess || q != cudaDriverEntryPointSuccess || !*slot) {
+			(void)cudaGetLastError();
+			return gm_fail(GM_ERR_UNSUPPORTED, "the driver gives no %s (version %u)", fn[i].name,
+				       fn[i].version);
+		}
+	}
+	return GM_OK;
+}
+
+/* ---- the cases ---- */
+
+struct rm_state {
+	int method, dev_index;
+	size_t bytes, bytes2;        /* written, allocated again */
+	uint32_t seed;
+	struct rm_dev k;
+	cudaMemPool_t pool;
+	cudaStream_t other;
+	struct rm_driver drv;
+	CUcontext ctx;
+	uint64_t *stage;             /* pinned, portable: ctx_other's copy for the CPU count */
+	struct rm_child child;
+	double child_ms;             /* the latest second process's start (proc_*) */
+};
+
+static void rm_release(void *state)
+{
+	struct rm_state *s = (struct rm_state *)state;
+
+	if (!s)
+		return;
+	cudaStreamSynchronize(gm_stream());
+	rm_child_stop(&s->child);
+	if (s->ctx)
+		s->drv.destroy(s->ctx);
+	if (s->other)
+		cudaStreamDestroy(s->other);
+	if (s->pool)
+		cudaMemPoolDestroy(s->pool);
+	if (s->stage)
+		cudaFreeHost(s->stage);
+	gm_gpu_free(s->k.cnt);
+	free(s);
+}
+
+static gm_status rm_pool_create(struct rm_state *s)
+{
+	cudaMemPoolProps p;
+	int dev = 0;
+	uint64_t keep = UINT64_MAX;
+
+	GM_CU(cudaGetDevice(&dev));
+	memset(&p, 0, sizeof(p));
+	p.allocType = cudaMemAllocationTypePinned;
+	p.location.type = cudaMemLocationTypeDevice;
+	p.location.id = dev;
+	GM_CU(cudaMemPoolCreate(&s->pool, &p));
+	GM_CU(cudaMemPoolSetAttribute(s->pool, cudaMemPoolAttrReleaseThreshold, &keep));
+	if (s->method == RM_POOL_OTHER)
+		GM_CU(cudaStreamCreateWithFlags(&s->other, cudaStreamNonBlocking));
+	return GM_OK;
+}
+
+static gm_status rm_ctx_create(struct rm_state *s, int dev_index)
+{
+	CUdevice dev = 0;
+	CUcontext prev = NULL;
+	CUresult r;
+	gm_status st = rm_driver_load(&s->drv);
+
+	if (st)
+		return st;
+	r = s->drv.get(&dev, dev_index);
+	if (r == CUDA_SUCCESS)
+		r = s->drv.create(&s->ctx, NULL, 0, dev);
+	if (r != CUDA_SUCCESS) {
+		s->ctx = NULL;
+		return gm_fail(GM_ERR_UNSUPPORTED, "cuCtxCreate of a second context failed (CUresult %d)", (int)r);
+	}
+	s->drv.pop(&prev); /* cuCtxCreate made it current: back to the primary context */
+	GM_CU(cudaHostAlloc((void **)&s->stage, s->bytes2, cudaHostAllocPortable));
+	return GM_OK;
+}
+
+static gm_status rm_prepare_kind(struct rm_state *s)
+{
+	switch (s->method) {
+	case RM_POOL_SAME:
+	case RM_POOL_OTHER:
+	case RM_POOL_TRIM:
+		return rm_pool_create(s);
+	case RM_CTX:
+		return rm_ctx_create(s, s->dev_index);
+	case RM_PROC_FREE:
+	case RM_PROC_SELF:
+	case RM_PROC_ENV: {
+		gm_status st = rm_child_start(&s->child, s->dev_index, s->method == RM_PROC_ENV);
+		s->child_ms = s->child.start_ms;
+		return st;
+	}
+	default:
+		return GM_OK;
+	}
+}
+
+static gm_status rm_prepare(const struct gm_case *c, const struct gm_run_cfg *cfg, void **state,
+			    struct gm_traffic *t)
+{
+	struct rm_state *s = (struct rm_state *)calloc(1, sizeof(*s));
+	size_t fr = 0, tot = 0;
+	gm_status st;
+
+	if (!s)
+		return GM_ERR_NOMEM;
+	s->child.fd = -1;
+	s->method = (int)gm_case_param(c, "method", RM_MALLOC);
+	s->bytes = (size_t)gm_case_param(c, "bytes", 64 << 20);
+	s->bytes2 = (size_t)gm_case_param(c, "bytes2", (int64_t)s->bytes);
+	s->seed = cfg->seed;
+	s->dev_index = cfg->dev ? cfg->dev->index : 0;
+	if (s->method == RM_SCRUB_COST && cfg->array_bytes && cfg->array_bytes < s->bytes)
+		s->bytes = s->bytes2 = cfg->array_bytes / 8 * 8;
+	cudaError_t e = cudaMemGetInfo(&fr, &tot);
+	st = e == cudaSuccess ? GM_OK : gm_cuda_status(e, "cudaMemGetInfo", __FILE__, __LINE__);
+	if (!st && s->bytes + s->bytes2 + (256u << 20) > fr)
+		st = gm_fail(GM_ERR_TOO_LARGE, "needs %zu bytes of device memory, %zu free", s->bytes + s->bytes2, fr);
+	if (!st)
+		st = rm_dev_init(&s->k);
+	if (!st)
+		st = rm_prepare_kind(s);
+	if (st) {
+		rm_release(s);
+		return st;
+	}
+	t->working_set = (int64_t)(s->bytes > s->bytes2 ? s->bytes : s->bytes2);
+	*state = s;
+	return GM_OK;
+}
+
+static gm_status rm_trial_pool(struct rm_state *s, uint32_t tag, int scrub, struct rm_obs *o)
+{
+	cudaStream_t s1 = gm_stream(), s2 = s->method == RM_POOL_OTHER ? s->other : s1;
+	void *a = NULL, *b = NULL;
+	gm_status st;
+
+	GM_CU(cudaMallocFromPoolAsync(&a, s->bytes, s->pool, s1));
+	st = rm_write(&s->k, a, s->bytes, tag, s1);
+	if (!st)
+		st = rm_free_async(a, s->bytes, s1, scrub);
+	else
+		cudaFreeAsync(a, s1);
+	if (!st && s->method != RM_POOL_SAME)
+		st = gm_cuda_status(cudaStreamSynchronize(s1), "cudaStreamSynchronize", __FILE__, __LINE__);
+	if (!st && s->method == RM_POOL_TRIM)
+		st = gm_cuda_status(cudaMemPoolTrimTo(s->pool, 0), "cudaMemPoolTrimTo", __FILE__, __LINE__);
+	if (st)
+		return st;
+	GM_CU(cudaMallocFromPoolAsync(&b, s->bytes2, s->pool, s2));
+	st = rm_count(&s->k, b, s->bytes2, tag, s2, o);
+	if (!st)
+		st = rm_free_async(b, s->bytes2, s2, 0);
+	else
+		cudaFreeAsync(b, s2);
+	cudaStreamSynchronize(s2);
+	return st;
+}
+
+static gm_status rm_trial_ctx(struct rm_state *s, uint32_t tag, int scrub, struct rm_obs *o)
+{
+	CUcontext prev = NULL;
+	void *p = NULL;
+	cudaError_t e;
+	gm_status st = rm_dev_write(&s->k, s->bytes, tag, &p);
+
+	if (st)
+		return st;
+	rm_free(p, scrub);
+	p = NULL;
+	if (s->drv.push(s->ctx) != CUDA_SUCCESS)
+		return gm_fail(GM_ERR_CUDA, "cuCtxPushCurrent of the second context failed");
+	e = cudaMalloc(&p, s->bytes2);
+	if (e == cudaSuccess)
+		e = cudaMemcpy(s->stage, p, s->bytes2, cudaMemcpyDeviceToHost);
+	if (p)
+		cudaFree(p); /* in the second context: the harness stream of a scrubbed free is not its own */
+	s->drv.pop(&prev);
+	if (e != cudaSuccess)
+		return gm_cuda_status(e, "allocation or copy in the second context", __FILE__, __LINE__);
+	rm_count_host(s->stage, s->bytes2 / 8, tag, o);
+	return GM_OK;
+}
+
+static gm_status rm_trial_pinned(struct rm_state *s, uint32_t tag, int scrub, struct rm_obs *o)
+{
+	void *p = NULL;
+
+	GM_CU(cudaMallocHost(&p, s->bytes));
+	rm_write_host((uint64_t *)p, s->bytes / 8, tag);
+	rm_free_host(p, s->bytes, scrub);
+	p = NULL;
+	GM_CU(cudaMallocHost(&p, s->bytes2));
+	rm_count_host((const uint64_t *)p, s->bytes2 / 8, tag, o);
+	rm_free_host(p, s->bytes2, 0);
+	return GM_OK;
+}
+
+/* A new second process writes the markers and exits; this one allocates and counts. */
+static gm_status rm_trial_exit(struct rm_state *s, uint32_t tag, int scrub, struct rm_obs *o)
+{
+	struct rm_child ch;
+	struct rm_obs ignored;
+	gm_status st = rm_child_start(&ch, s->dev_index, 0);
+
+	if (st)
+		return st;
+	s->child_ms = ch.start_ms;
+	st = rm_child_ask(&ch, "write", tag, s->bytes, scrub || gm_gpu_scrub_on(), &ignored);
+	close(ch.fd);
+	ch.fd = -1;
+	if (rm_reap(&ch, 10000) && !st)
+		st = gm_fail(GM_ERR_CUDA, "the second process did not end after writing");
+	if (st)
+		return st;
+	return rm_dev_read(&s->k, s->bytes2, tag, o);
+}
+
+static gm_status rm_trial(struct rm_state *s, int scrub, struct rm_obs *o)
+{
+	uint32_t tag = rm_tag(s->seed);
+	void *p = NULL;
+	gm_status st;
+
+	memset(o, 0, sizeof(*o));
+	switch (s->method) {
+	case RM_POOL_SAME:
+	case RM_POOL_OTHER:
+	case RM_POOL_TRIM:
+		return rm_trial_pool(s, tag, scrub, o);
+	case RM_CTX:
+		return rm_trial_ctx(s, tag, scrub, o);
+	case RM_PINNED:
+		return rm_trial_pinned(s, tag, scrub, o);
+	case RM_PROC_SELF:
+	case RM_PROC_ENV:
+		return rm_child_ask(&s->child, "self", tag, s->bytes, scrub || gm_gpu_scrub_on(), o);
+	case RM_PROC_EXIT:
+		return rm_trial_exit(s, tag, scrub, o);
+	default:
+		break;
+	}
+	st = rm_dev_write(&s->k, s->bytes, tag, &p);
+	if (st)
+		return st;
+	rm_free(p, scrub);
+	if (s->method == RM_PROC_FREE)
+		return rm_child_ask(&s->child, "read", tag, s->bytes2, 0, o);
+	return rm_dev_read(&s->k, s->bytes2, tag, o);
+}
+
+/* scrub_cost: the zeroing a scrubbed free adds, us per GiB; extras: a plain free, a scrubbed one (us), GB/s. */
+static gm_status rm_sample_cost(struct rm_state *s, double *v)
+{
+	void *a = NULL, *b = NULL;
+	double t0, t1, t2, t3, t4, gib = (double)s->bytes / (1u << 30);
+	gm_status st;
+
+	GM_CU(cudaMalloc(&a, s->bytes));
+	GM_CU(cudaMemsetAsync(a, 0x5a, s->bytes, gm_stream()));
+	GM_CU(cudaStreamSynchronize(gm_stream()));
+	t0 = rm_now_ms();
+	st = gm_gpu_zero_alloc(a);
+	t1 = rm_now_ms();
+	cudaFree(a);
+	t2 = rm_now_ms();
+	if (st)
+		return st;
+	GM_CU(cudaMalloc(&b, s->bytes));
+	GM_CU(cudaMemsetAsync(b, 0x5a, s->bytes, gm_stream()));
+	GM_CU(cudaStreamSynchronize(gm_stream()));
+	t3 = rm_now_ms();
+	GM_CU(cudaFree(b));
+	t4 = rm_now_ms();
+	v[0] = (t1 - t0) * 1e3 / gib;
+	v[1] = (t4 - t3) * 1e3;
+	v[2] = (t2 - t0) * 1e3;
+	v[3] = t1 > t0 ? (double)s->bytes / ((t1 - t0) * 1e-3) / 1e9 : 0;
+	return GM_OK;
+}
+
+static gm_status rm_sample(void *state, double *v)
+{
+	struct rm_state *s = (struct rm_state *)state;
+	struct rm_obs a, b;
+	double possible = (double)((s->bytes < s->bytes2 ? s->bytes : s->bytes2) / 8);
+	gm_status st;
+
+	if (s->method == RM_SCRUB_COST)
+		return rm_sample_cost(s, v);
+	st = rm_trial(s, 0, &a);
+	if (!st)
+		st = rm_trial(s, 1, &b);
+	if (st)
+		return st;
+	v[0] = a.seen / possible;
+	v[1] = a.seen * 8;
+	v[2] = a.seen > 0 ? a.in_place / a.seen : 0;
+	v[3] = b.seen / possible;
+	return GM_OK;
+}
+
+static gm_status rm_launch(void *state)
+{
+	double v[1 + GM_MAX_EXTRAS];
+
+	return rm_sample(state, v);
+}
+
+/* gm_gpu_zero_alloc of a pointer inside a marked buffer leaves none of its markers. */
+static gm_status rm_verify_zero(struct rm_state *s, char *why, size_t n)
+{
+	const size_t bytes = 4u << 20;
+	uint32_t tag = rm_tag(s->seed);
+	struct rm_obs o = { 0, 0 };
+	void *p = NULL;
+	gm_status st = rm_dev_write(&s->k, bytes, tag, &p);
+
+	if (!st)
+		st = gm_gpu_zero_alloc((char *)p + 4096);
+	if (!st)
+		st = rm_count(&s->k, p, bytes, tag, gm_stream(), &o);
+	cudaFree(p);
+	if (!st && o.seen != 0) {
+		snprintf(why, n, "after zeroing, %.0f of %zu marker words remain", o.seen, bytes / 8);
+		st = gm_fail(GM_ERR_VALIDATION, "%s", why);
+	}
+	return st;
+}
+
+/* The markers of tag, written into bytes by the path the case reads with, counted for tag and other. */
+static gm_status rm_verify_count(struct rm_state *s, uint32_t tag, uint32_t other, struct rm_obs *a,
+				 struct rm_obs *b)
+{
+	size_t bytes = s->bytes < s->bytes2 ? s->bytes : s->bytes2;
+	struct rm_child ch;
+	void *p = NULL;
+	gm_status st;
+
+	if (s->method == RM_PINNED) {
+		GM_CU(cudaMallocHost(&p, bytes));
+		rm_write_host((uint64_t *)p, bytes / 8, tag);
+		rm_count_host((const uint64_t *)p, bytes / 8, tag, a);
+		rm_count_host((const uint64_t *)p, bytes / 8, other, b);
+		gm_gpu_free_host(p, bytes);
+		return GM_OK;
+	}
+	if (s->method >= RM_PROC_FREE && s->method <= RM_PROC_ENV) {
+		int temp = s->child.fd < 0;
+		st = temp ? rm_child_start(&ch, s->dev_index, 0) : GM_OK;
+		if (!temp)
+			ch = s->child;
+		if (!st)
+			st = rm_child_ask(&ch, "check", tag, bytes, 0, a);
+		if (temp)
+			rm_child_stop(&ch);
+		return st;
+	}
+	st = rm_dev_write(&s->k, bytes, tag, &p);
+	if (st)
+		return st;
+	if (s->method == RM_CTX) {
+		st = gm_cuda_status(cudaMemcpy(s->stage, p, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy", __FILE__,
+				    __LINE__);
+		if (!st) {
+			rm_count_host(s->stage, bytes / 8, tag, a);
+			rm_count_host(s->stage, bytes / 8, other, b);
+		}
+	} else {
+		st = rm_count(&s->k, p, bytes, tag, gm_stream(), a);
+		if (!st)
+			st = rm_count(&s->k, p, bytes, other, gm_stream(), b);
+	}
+	rm_free(p, 0);
+	return st;
+}
+
+static gm_status rm_verify(void *state, char *why, size_t n)
+{
+	struct rm_state *s = (struct rm_state *)state;
+	uint32_t tag = rm_tag(s->seed), other = rm_tag(s->seed);
+	double words = (double)((s->bytes < s->bytes2 ? s->bytes : s->bytes2) / 8);
+	struct rm_obs a = { 0, 0 }, b = { 0, 0 };
+	gm_status st;
+
+	if (s->method == RM_SCRUB_COST)
+		return rm_verify_zero(s, why, n);
+	st = rm_verify_count(s, tag, other, &a, &b);
+	if (st)
+		return st;
+	if (a.seen != words || a.in_place != words || b.seen != 0) {
+		snprintf(why, n, "a buffer of %.0f marker words counted %.0f (%.0f in place), %.0f of another tag",
+			 words, a.seen, a.in_place, b.seen);
+		return gm_fail(GM_ERR_VALIDATION, "%s", why);
+	}
+	return GM_OK;
+}
+
+static void rm_annotate(void *state, struct gm_case_result *cr)
+{
+	struct rm_state *s = (struct rm_state *)state;
+
+	gm_result_note(cr, "scrub_on_free", GM_UNIT_RATIO, gm_gpu_scrub_on());
+	gm_result_note(cr, "written_bytes", GM_UNIT_BYTES, (double)s->bytes);
+	if (s->method != RM_SCRUB_COST)
+		gm_result_note(cr, "allocated_bytes", GM_UNIT_BYTES, (double)s->bytes2);
+	if (s->child_ms > 0)
+		gm_result_note(cr, "child_start_us", GM_UNIT_US, s->child_ms * 1e3);
+}
+
+/*
+ * run --sanitize: the trials read memory they did not write, on purpose (initcheck would flag every word),
+ * and the second processes would run under the tool too; only scrub_cost runs there.
+ */
+static gm_status rm_supported(const struct gm_case *c, const struct gm_run_cfg *cfg, char *why, size_t n)
+{
+	if (cfg->sanitize && gm_case_param(c, "method", RM_MALLOC) != RM_SCRUB_COST) {
+		snprintf(why, n, "reads memory it did not write, on purpose: not run under --sanitize");
+		return GM_ERR_UNSUPPORTED;
+	}
+	return GM_OK;
+}
+
+static const struct gm_family_ops rm_ops = {
+	rm_prepare, rm_launch, rm_verify, rm_release, rm_supported, rm_sample, rm_annotate,
+};
+
+extern "C" const struct gm_family_ops *gm_remnants_ops(void)
+{
+	return &rm_ops;
+}
