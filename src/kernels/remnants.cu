@@ -61,7 +61,7 @@
 extern char **environ;
 
 #define RM_BLOCK 256
-#define RM_CHILD_TIMEOUT_MS 60000
+#define RM_CHILD_TIMEOUT_MS 20000
 #define RM_ENV_REUSE "CUDA_DISABLE_MEMORY_REUSE"
 
 __global__ void rm_write_kernel(uint64_t *p, size_t n, uint32_t tag)
