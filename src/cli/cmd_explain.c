@@ -280,7 +280,7 @@ static int check_run(const struct explain_opts *o)
 			       "and --block-idx do not apply");
 	if (o->profile && !o->run && !o->ro.n && !o->suggest)
 		return gm_error(GM_EXIT_USAGE, "--profile goes with --n (the launch model) or --run");
-	if (o->ro.n && !o->run && o->a.space != GM_SPACE_GLOBAL)
+	if (o->ro.n && !o->run && !o->suggest && o->a.space != GM_SPACE_GLOBAL)
 		return gm_error(GM_EXIT_USAGE, "--n predicts a launch over global memory; --space shared is not supported");
 	if (o->ro.n && !o->run && (o->a.active || o->a.warp || o->a.block_idx[0] || o->a.block_idx[1] ||
 				   o->a.block_idx[2]))
