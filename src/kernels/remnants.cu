@@ -253,6 +253,7 @@ static gm_status rm_line(int fd, char *buf, size_t n, int timeout_ms)
 {
 	size_t k = 0;
 
+	buf[0] = 0;
 	while (k + 1 < n) {
 		struct pollfd pf = { fd, POLLIN, 0 };
 		int r = poll(&pf, 1, timeout_ms);
@@ -265,7 +266,7 @@ static gm_status rm_line(int fd, char *buf, size_t n, int timeout_ms)
 			return gm_fail(GM_ERR_CUDA, "the second process ended without an answer");
 		if (buf[k] == '\n')
 			break;
-		k++;
+		buf[++k] = 0;
 	}
 	buf[k] = 0;
 	return GM_OK;
@@ -371,7 +372,7 @@ static gm_status rm_child_start(struct rm_child *ch, int dev, int set_reuse)
 	}
 	if (rm_line(ch->fd, line, sizeof(line), RM_CHILD_TIMEOUT_MS) || strcmp(line, "ready")) {
 		char why[300];
-		snprintf(why, sizeof(why), "%s", strncmp(line, "error ", 6) ? gm_last_error() : line + 6);
+		snprintf(why, sizeof(why), "%s", !strncmp(line, "error ", 6) ? line + 6 : *line ? line : gm_last_error());
 		rm_child_stop(ch);
 		return gm_fail(GM_ERR_UNSUPPORTED, "no second gpumem process: %s", why);
 	}
