@@ -13,6 +13,10 @@
  * A sample is two trials: one as the run is set (headline; --scrub zeroes
  * every free) and one with the free scrubbed (gm_gpu_free, gm_gpu_free_async
  * or gm_gpu_free_host with scrubbing forced on: the one path --scrub takes).
+ * Extras: seen_bytes, in_place (share of the seen markers at their own
+ * offset), scrubbed (the second trial's fraction), zero (share of the new
+ * buffer's words that are 0 in the first: what the driver handed over
+ * cleared, as opposed to someone else's data).
  *
  *   same_*, smaller_*, larger_*  cudaMalloc, write, gm_gpu_free, cudaMalloc
  *            (the same, a quarter or four times the size), count.
@@ -30,8 +34,8 @@
  *            and counts.
  *   proc_exit   a new second process per trial writes, frees only when
  *            scrubbing, and exits; this one allocates and counts.
- *   proc_self   the second process frees and allocates again itself;
- *   proc_env    the same with CUDA_DISABLE_MEMORY_REUSE=1 in its environment
+ *   proc_self_64k  the second process frees and allocates again itself;
+ *   proc_env_no_reuse_64k  the same with CUDA_DISABLE_MEMORY_REUSE=1 in its environment
  *            (a claimed switch: measured, not trusted).
  *   pinned_*    cudaMallocHost, CPU-written markers, gm_gpu_free_host,
  *            cudaMallocHost, counted on the CPU.
@@ -71,42 +75,54 @@ __global__ void rm_write_kernel(uint64_t *p, size_t n, uint32_t tag)
 		p[w] = (uint64_t)tag << 32 | (uint32_t)w;
 }
 
-/* cnt[0] += words whose high half is tag, cnt[1] += those of them at their own index. */
+/*
+ * cnt[0] += words whose high half is tag, cnt[1] += those of them at their own
+ * index, cnt[2] += words that are 0 (what the driver handed over zeroed).
+ */
 __global__ void rm_count_kernel(const uint64_t *p, size_t n, uint32_t tag, unsigned long long *cnt)
 {
-	__shared__ unsigned long long s_seen, s_in;
-	unsigned long long seen = 0, in = 0;
+	__shared__ unsigned long long s_cnt[3];
+	unsigned long long seen = 0, in = 0, zero = 0;
 	size_t stride = (size_t)gridDim.x * blockDim.x;
 
-	if (threadIdx.x == 0)
-		s_seen = s_in = 0;
+	if (threadIdx.x < 3)
+		s_cnt[threadIdx.x] = 0;
 	__syncthreads();
 	for (size_t w = blockIdx.x * (size_t)blockDim.x + threadIdx.x; w < n; w += stride) {
 		uint64_t v = p[w];
+		zero += v == 0;
 		if ((uint32_t)(v >> 32) == tag) {
 			seen++;
 			in += (uint32_t)v == (uint32_t)w;
 		}
 	}
 	if (seen) {
-		atomicAdd(&s_seen, seen);
-		atomicAdd(&s_in, in);
+		atomicAdd(&s_cnt[0], seen);
+		atomicAdd(&s_cnt[1], in);
 	}
+	if (zero)
+		atomicAdd(&s_cnt[2], zero);
 	__syncthreads();
-	if (threadIdx.x == 0 && s_seen) {
-		atomicAdd(&cnt[0], s_seen);
-		atomicAdd(&cnt[1], s_in);
-	}
+	if (threadIdx.x < 3 && s_cnt[threadIdx.x])
+		atomicAdd(&cnt[threadIdx.x], s_cnt[threadIdx.x]);
+}
+
+/* GM_CU as an expression: GM_OK, or the failure's status (for a path that must still free what it holds). */
+#define RM_CU(expr) rm_cu((expr), #expr, __LINE__)
+static gm_status rm_cu(cudaError_t e, const char *expr, int line)
+{
+	return e == cudaSuccess ? GM_OK : gm_cuda_status(e, expr, __FILE__, line);
 }
 
 struct rm_obs {
 	double seen, in_place;   /* marker words */
+	double zero;             /* words of the new buffer that are 0 */
 };
 
 /* What writing and counting on the device need, in this process or the second. */
 struct rm_dev {
 	unsigned blocks;
-	unsigned long long *cnt;   /* device: seen, in place */
+	unsigned long long *cnt;   /* device: seen, in place, zero */
 };
 
 /* A new tag for every trial of the process: markers of earlier trials never count. */
@@ -128,7 +144,7 @@ static gm_status rm_dev_init(struct rm_dev *k)
 	GM_CU(cudaGetDevice(&dev));
 	GM_CU(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
 	k->blocks = (unsigned)(sms > 0 ? sms : 1) * 8;
-	GM_CU(cudaMalloc((void **)&k->cnt, 2 * sizeof(*k->cnt)));
+	GM_CU(cudaMalloc((void **)&k->cnt, 3 * sizeof(*k->cnt)));
 	return GM_OK;
 }
 
@@ -143,7 +159,7 @@ static gm_status rm_write(const struct rm_dev *k, void *p, size_t bytes, uint32_
 static gm_status rm_count(const struct rm_dev *k, const void *p, size_t bytes, uint32_t tag, cudaStream_t st,
 			  struct rm_obs *o)
 {
-	unsigned long long h[2] = { 0, 0 };
+	unsigned long long h[3] = { 0, 0, 0 };
 
 	GM_CU(cudaMemsetAsync(k->cnt, 0, sizeof(h), st));
 	rm_count_kernel<<<k->blocks, RM_BLOCK, 0, st>>>((const uint64_t *)p, bytes / 8, tag, k->cnt);
@@ -152,6 +168,7 @@ static gm_status rm_count(const struct rm_dev *k, const void *p, size_t bytes, u
 	GM_CU(cudaStreamSynchronize(st));
 	o->seen = (double)h[0];
 	o->in_place = (double)h[1];
+	o->zero = (double)h[2];
 	return GM_OK;
 }
 
@@ -163,9 +180,10 @@ static void rm_write_host(uint64_t *p, size_t n, uint32_t tag)
 
 static void rm_count_host(const uint64_t *p, size_t n, uint32_t tag, struct rm_obs *o)
 {
-	size_t seen = 0, in = 0;
+	size_t seen = 0, in = 0, zero = 0;
 
 	for (size_t w = 0; w < n; w++) {
+		zero += p[w] == 0;
 		if ((uint32_t)(p[w] >> 32) == tag) {
 			seen++;
 			in += (uint32_t)p[w] == (uint32_t)w;
@@ -173,6 +191,7 @@ static void rm_count_host(const uint64_t *p, size_t n, uint32_t tag, struct rm_o
 	}
 	o->seen = (double)seen;
 	o->in_place = (double)in;
+	o->zero = (double)zero;
 }
 
 /* The frees of the device layer with scrubbing forced on (scrub) or as the run set it. */
@@ -380,12 +399,12 @@ static gm_status rm_child_start(struct rm_child *ch, int dev, int set_reuse)
 	return GM_OK;
 }
 
-/* Send "op tag bytes flag", read "ok seen in_place". */
+/* Send "op tag bytes flag", read "ok seen in_place zero". */
 static gm_status rm_child_ask(struct rm_child *ch, const char *op, uint32_t tag, size_t bytes, int flag,
 			      struct rm_obs *o)
 {
 	char line[256];
-	unsigned long long seen = 0, in = 0;
+	unsigned long long seen = 0, in = 0, zero = 0;
 	gm_status s;
 
 	snprintf(line, sizeof(line), "%s %u %zu %d\n", op, tag, bytes, flag);
@@ -394,10 +413,11 @@ static gm_status rm_child_ask(struct rm_child *ch, const char *op, uint32_t tag,
 		s = rm_line(ch->fd, line, sizeof(line), RM_CHILD_TIMEOUT_MS);
 	if (s)
 		return s;
-	if (sscanf(line, "ok %llu %llu", &seen, &in) != 2)
+	if (sscanf(line, "ok %llu %llu %llu", &seen, &in, &zero) != 3)
 		return gm_fail(GM_ERR_CUDA, "second process: %s", strncmp(line, "error ", 6) ? line : line + 6);
 	o->seen = (double)seen;
 	o->in_place = (double)in;
+	o->zero = (double)zero;
 	return GM_OK;
 }
 
@@ -471,7 +491,7 @@ extern "C" int gm_remnants_child_main(int argc, char **argv)
 		if (rm_child_op(&k, line, &o, &done))
 			snprintf(reply, sizeof(reply), "error %s\n", gm_last_error());
 		else
-			snprintf(reply, sizeof(reply), "ok %.0f %.0f\n", o.seen, o.in_place);
+			snprintf(reply, sizeof(reply), "ok %.0f %.0f %.0f\n", o.seen, o.in_place, o.zero);
 		if (strcmp(line, "quit") && rm_send(fd, reply))
 			break;
 	}
@@ -629,8 +649,7 @@ static gm_status rm_prepare(const struct gm_case *c, const struct gm_run_cfg *cf
 	s->dev_index = cfg->dev ? cfg->dev->index : 0;
 	if (s->method == RM_SCRUB_COST && cfg->array_bytes && cfg->array_bytes < s->bytes)
 		s->bytes = s->bytes2 = cfg->array_bytes / 8 * 8;
-	cudaError_t e = cudaMemGetInfo(&fr, &tot);
-	st = e == cudaSuccess ? GM_OK : gm_cuda_status(e, "cudaMemGetInfo", __FILE__, __LINE__);
+	st = RM_CU(cudaMemGetInfo(&fr, &tot));
 	if (!st && s->bytes + s->bytes2 + (256u << 20) > fr)
 		st = gm_fail(GM_ERR_TOO_LARGE, "needs %zu bytes of device memory, %zu free", s->bytes + s->bytes2, fr);
 	if (!st)
@@ -659,9 +678,9 @@ static gm_status rm_trial_pool(struct rm_state *s, uint32_t tag, int scrub, stru
 	else
 		cudaFreeAsync(a, s1);
 	if (!st && s->method != RM_POOL_SAME)
-		st = gm_cuda_status(cudaStreamSynchronize(s1), "cudaStreamSynchronize", __FILE__, __LINE__);
+		st = RM_CU(cudaStreamSynchronize(s1));
 	if (!st && s->method == RM_POOL_TRIM)
-		st = gm_cuda_status(cudaMemPoolTrimTo(s->pool, 0), "cudaMemPoolTrimTo", __FILE__, __LINE__);
+		st = RM_CU(cudaMemPoolTrimTo(s->pool, 0));
 	if (st)
 		return st;
 	GM_CU(cudaMallocFromPoolAsync(&b, s->bytes2, s->pool, s2));
@@ -814,6 +833,7 @@ static gm_status rm_sample(void *state, double *v)
 	v[1] = a.seen * 8;
 	v[2] = a.seen > 0 ? a.in_place / a.seen : 0;
 	v[3] = b.seen / possible;
+	v[4] = a.zero / (double)(s->bytes2 / 8);
 	return GM_OK;
 }
 
@@ -877,8 +897,7 @@ static gm_status rm_verify_count(struct rm_state *s, uint32_t tag, uint32_t othe
 	if (st)
 		return st;
 	if (s->method == RM_CTX) {
-		st = gm_cuda_status(cudaMemcpy(s->stage, p, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy", __FILE__,
-				    __LINE__);
+		st = RM_CU(cudaMemcpy(s->stage, p, bytes, cudaMemcpyDeviceToHost));
 		if (!st) {
 			rm_count_host(s->stage, bytes / 8, tag, a);
 			rm_count_host(s->stage, bytes / 8, other, b);
