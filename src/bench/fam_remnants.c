@@ -17,29 +17,29 @@
 static const struct {
 	int method;
 	long long bytes, bytes2;  /* written, allocated again */
-	int quick, full;
+	int quick, full;          /* full: only with --full or named (the default suite keeps a few seconds' worth) */
 	const char *label, *desc;
 } cases[] = {
 	{ RM_MALLOC, 64 * MIB, 64 * MIB, 1, 0, "same_64m", "cudaMalloc 64 MiB, free, cudaMalloc 64 MiB" },
 	{ RM_MALLOC, 64 << 10, 64 << 10, 0, 0, "same_64k", "cudaMalloc 64 KiB, free, cudaMalloc 64 KiB" },
-	{ RM_MALLOC, 64 * MIB, 16 * MIB, 0, 0, "smaller_16m", "cudaMalloc 64 MiB, free, cudaMalloc 16 MiB" },
-	{ RM_MALLOC, 64 * MIB, 256 * MIB, 0, 0, "larger_256m", "cudaMalloc 64 MiB, free, cudaMalloc 256 MiB" },
-	{ RM_MALLOC, 64 << 10, 16 << 10, 0, 0, "smaller_16k", "cudaMalloc 64 KiB, free, cudaMalloc 16 KiB" },
-	{ RM_MALLOC, 64 << 10, 1 * MIB, 0, 0, "larger_1m", "cudaMalloc 64 KiB, free, cudaMalloc 1 MiB" },
+	{ RM_MALLOC, 64 * MIB, 16 * MIB, 0, 1, "smaller_16m", "cudaMalloc 64 MiB, free, cudaMalloc 16 MiB" },
+	{ RM_MALLOC, 64 * MIB, 256 * MIB, 0, 1, "larger_256m", "cudaMalloc 64 MiB, free, cudaMalloc 256 MiB" },
+	{ RM_MALLOC, 64 << 10, 16 << 10, 0, 1, "smaller_16k", "cudaMalloc 64 KiB, free, cudaMalloc 16 KiB" },
+	{ RM_MALLOC, 64 << 10, 1 * MIB, 0, 1, "larger_1m", "cudaMalloc 64 KiB, free, cudaMalloc 1 MiB" },
 	{ RM_POOL_SAME, 64 * MIB, 64 * MIB, 0, 0, "pool_same_stream",
 	  "cudaMallocAsync pool, free and allocate again on one stream" },
-	{ RM_POOL_OTHER, 64 * MIB, 64 * MIB, 0, 0, "pool_other_stream",
+	{ RM_POOL_OTHER, 64 * MIB, 64 * MIB, 0, 1, "pool_other_stream",
 	  "cudaMallocAsync pool, free on one stream, sync, allocate on another" },
-	{ RM_POOL_TRIM, 64 * MIB, 64 * MIB, 0, 0, "pool_trim", "cudaMallocAsync pool, free, sync, trim to 0, allocate" },
-	{ RM_CTX, 64 << 10, 64 << 10, 0, 0, "ctx_other_64k",
+	{ RM_POOL_TRIM, 64 * MIB, 64 * MIB, 0, 1, "pool_trim", "cudaMallocAsync pool, free, sync, trim to 0, allocate" },
+	{ RM_CTX, 64 << 10, 64 << 10, 0, 1, "ctx_other_64k",
 	  "cudaMalloc 64 KiB, free in the primary context, allocate in a second (cuCtxCreate)" },
-	{ RM_PROC_FREE, 64 * MIB, 64 * MIB, 0, 0, "proc_free", "free here, a second live process allocates 64 MiB" },
+	{ RM_PROC_FREE, 64 * MIB, 64 * MIB, 0, 1, "proc_free", "free here, a second live process allocates 64 MiB" },
 	{ RM_PROC_EXIT, 64 * MIB, 64 * MIB, 0, 1, "proc_exit",
 	  "a second process writes 64 MiB and exits, this one allocates (a process per trial)" },
-	{ RM_PROC_SELF, 64 << 10, 64 << 10, 0, 0, "proc_self_64k", "in a second process: cudaMalloc, free, cudaMalloc 64 KiB" },
-	{ RM_PROC_ENV, 64 << 10, 64 << 10, 0, 0, "proc_env_no_reuse_64k",
+	{ RM_PROC_SELF, 64 << 10, 64 << 10, 0, 1, "proc_self_64k", "in a second process: cudaMalloc, free, cudaMalloc 64 KiB" },
+	{ RM_PROC_ENV, 64 << 10, 64 << 10, 0, 1, "proc_env_no_reuse_64k",
 	  "proc_self_64k with CUDA_DISABLE_MEMORY_REUSE=1 in its environment" },
-	{ RM_PINNED, 16 * MIB, 16 * MIB, 0, 0, "pinned_16m", "cudaMallocHost 16 MiB, cudaFreeHost, cudaMallocHost" },
+	{ RM_PINNED, 16 * MIB, 16 * MIB, 0, 1, "pinned_16m", "cudaMallocHost 16 MiB, cudaFreeHost, cudaMallocHost" },
 };
 
 #define NCASES ((int)(sizeof(cases) / sizeof(cases[0])))
