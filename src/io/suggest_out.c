@@ -98,6 +98,8 @@ void gm_suggest_text(FILE *f, const struct gm_suggest *s, const struct gm_sugges
 	row_text(f, s, m, 0);
 	for (int i = 0; i < s->napplicable; i++)
 		row_text(f, s, m, s->order[i]);
+	if (m && m->ran)
+		fprintf(f, "(meas/pred: measured / predicted speedup; for the original, measured / predicted GB/s)\n");
 	fprintf(f, "\nwhat each changes\n  %-13s %s\n", "original", s->rows[0].change);
 	for (int i = 0; i < s->napplicable; i++) {
 		const struct gm_rewrite *r = &s->rows[s->order[i]];

@@ -185,6 +185,9 @@ static int transpose_of(const struct gm_suggest *s, struct gm_rewrite *r, struct
 			  (long long)m->size[1], (long long)m->stride[0]);
 	if (!covers_n(s))
 		return no(r, "n (%lld) is no whole number of rows", (long long)s->in.n);
+	if (m->size[0] < 32 || m->size[1] < 32)
+		return no(r, "a %lld x %lld matrix: a 32 x 32 tile would stay mostly empty", (long long)m->size[0],
+			  (long long)m->size[1]);
 	t->kr = 0;
 	t->kc = 1;
 	t->R = m->size[0];
@@ -312,10 +315,11 @@ static int rule_stage_span(const struct gm_suggest *s, struct gm_rewrite *r)
 	if (!counted || maxspan * eb > SPAN_MAX_BYTES)
 		return no(r, "a block's span is %lld elements (%lld KiB), past %d KiB of shared memory",
 			  (long long)maxspan, (long long)(maxspan * eb / 1024), SPAN_MAX_BYTES / 1024);
-	if (maxspan > 8 * tpb)
-		return no(r, "a block's span (%lld elements) is over 8x its %lld threads: staging reads more than "
-			  "the scattered loads", (long long)maxspan, (long long)tpb);
 	int64_t S = (int64_t)(sum / counted + 0.5), it = (S + tpb - 1) / tpb;
+	double sectors_b = s->sectors_per_warp * 32.0 * (double)((tpb + 31) / 32);
+	if (2.0 * (double)S * eb > sectors_b)
+		return no(r, "a block's span (%lld B) is not half the sectors its loads touch (%.0f B): staging "
+			  "reads nearly as much", (long long)(S * eb), sectors_b);
 	block1(r, (int)tpb);
 	r->threads = s->in.n;
 	r->round_trips = 1;
@@ -331,11 +335,17 @@ static int rule_stage_span(const struct gm_suggest *s, struct gm_rewrite *r)
 	    "  const long long g = blockIdx.x * per + tid;\n"
 	    "  if (tid == 0) { lo_ = 0x7fffffffffffffffLL; hi_ = -0x7fffffffffffffffLL; }\n  __syncthreads();\n"
 	    "  const long long i = g < n_arg ? %s : 0;\n"
-	    "  if (g < n_arg) { atomicMin(&lo_, i); atomicMax(&hi_, i); }\n  __syncthreads();\n"
+	    /* the block's range: a warp reduction, then one shared atomic a warp (whole warps only) */
+	    "  long long a = g < n_arg ? i : 0x7fffffffffffffffLL, b = g < n_arg ? i : -0x7fffffffffffffffLL;\n"
+	    "%s"
+	    "  if ((tid & %d) == 0) { atomicMin(&lo_, a); atomicMax(&hi_, b); }\n  __syncthreads();\n"
 	    "  const long long lo = lo_, span = hi_ - lo_ + 1;\n"
 	    "  if (span > %lldLL) { if (g < n_arg) out[g] = in[i]; return; }\n"
 	    "  for (long long k = tid; k < span; k += per) sm[k] = in[lo + k];\n  __syncthreads();\n"
-	    "  if (g < n_arg) out[g] = sm[i - lo];\n}\n", head, (long long)maxspan, call, (long long)maxspan);
+	    "  if (g < n_arg) out[g] = sm[i - lo];\n}\n", head, (long long)maxspan, call,
+	    tpb % 32 ? "" : "  for (int d = 16; d > 0; d >>= 1) {\n"
+	    "    const long long x = __shfl_xor_sync(0xffffffffu, a, d), y = __shfl_xor_sync(0xffffffffu, b, d);\n"
+	    "    a = x < a ? x : a; b = y > b ? y : b;\n  }\n", tpb % 32 ? 0 : 31, (long long)maxspan);
 	return 1;
 }
 
@@ -455,9 +465,13 @@ static int rule_cache_hint(const struct gm_suggest *s, struct gm_rewrite *r)
 	if (!reuse)
 		return no(r, "the model finds no sector read twice: no reuse for a hint to keep");
 	r->hint = 4; /* GM_HINT_NC */
-	snprintf(r->change, sizeof(r->change), "loads through the read-only path (__ldg): the model finds sectors "
-		 "read again (%.3g B from L2, %.3g of %.3g L1 sectors)", o->l2_reuse_bytes,
-		 o->l1_load_sectors - o->l2_load_sectors, o->l1_load_sectors);
+	if (o->l2_reuse_bytes > 0)
+		snprintf(r->change, sizeof(r->change), "loads through the read-only path (__ldg): the model finds %.3g B "
+			 "of loads served again by L2", o->l2_reuse_bytes);
+	else
+		snprintf(r->change, sizeof(r->change), "loads through the read-only path (__ldg): the model finds %.3g of "
+			 "%.3g load sectors served again by L1", o->l1_load_sectors - o->l2_load_sectors,
+			 o->l1_load_sectors);
 	for (int k = 0; k < s->rows[0].npats; k++) {
 		const struct gm_rewrite *o0 = &s->rows[0];
 		sg_pat(r, o0->pats[k].space, o0->pats[k].op, o0->pats[k].elem_bytes, o0->rep[k].iters,
@@ -533,15 +547,22 @@ static int rule_layout(const struct gm_suggest *s, struct gm_rewrite *r)
 		if (m->stride[ord[0]] == 1 || m->stride[ord[0]] == -1)
 			return no(r, "a kernel-side rewrite reaches the same coalescing (a mode of EXPR is consecutive)");
 	}
+	/* the kernel becomes a copy: moved 16 B a thread where n allows (the wide rule's access) */
+	int V = 16 / eb;
+	while (V > 1 && s->in.n % V)
+		V /= 2;
 	block1(r, 256);
-	r->threads = s->in.n;
+	r->threads = s->in.n / V;
 	r->round_trips = 1;
 	r->layout = 1;
-	sides(s, r, eb, 1, 0, 0, "gid", "gid");
+	sides(s, r, V * eb, 1, 0, 0, "gid", "gid");
+	snprintf(r->change, sizeof(r->change), "in stored in the order the threads read it (lay[gid] = in[EXPR(gid)], "
+		 "structure of arrays): the kernel becomes a copy, %d B a thread", V * eb);
 	snprintf(r->note, sizeof(r->note), "conversion once: one launch of the original (predicted %.3f ms) writes "
 		 "lay; not in the speedup", s->rows[0].pred.time_ms);
-	src(r, "%s  const long long g = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
-	    "  if (g < n_arg) out[g] = in[g]; /* in is lay, the converted array */\n}\n", head);
+	src(r, "%s  typedef %s W; /* in is lay, the converted array */\n"
+	    "  const long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
+	    "  if (t * %d < n_arg) ((W *)out)[t] = ((const W *)in)[t];\n}\n", head, V > 1 ? word_of(V * eb) : "T", V);
 	return 1;
 }
 

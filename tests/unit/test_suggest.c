@@ -126,6 +126,10 @@ static const struct {
 	{ "lane*32", 4, GM_OP_LOAD, GM_SPACE_SHARED, 256, 1 << 20, "smem_pad smem_xor",
 	  "thread_order layout wide tile_padded" },
 	{ "tid", 4, GM_OP_LOAD, GM_SPACE_SHARED, 256, 1 << 20, "", "smem_pad smem_xor" },
+	/* a 3-row transpose: a 32 x 32 tile would stay mostly empty; thread order still applies */
+	{ "(gid%3)*4096 + gid/3", 4, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 3 * 4096, "thread_order", "tile_padded tile_xor" },
+	/* a strided gather's span is as many bytes as its sectors: no staging */
+	{ "gid*2", 4, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 1 << 22, "layout", "stage_span thread_order" },
 	{ "gid", 4, GM_OP_LOAD, GM_SPACE_GLOBAL, 32, 1 << 24, "block_work wide", "thread_order layout align" },
 };
 

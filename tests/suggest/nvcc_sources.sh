@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# nvcc_sources.sh GPUMEM - every kernel `explain --suggest --source` generates for a transpose (load
+# and store), a strided gather, 1-byte elements, a block-local interleave and a bank-conflicted
+# shared tile compiles with nvcc -arch=sm_90 -c (what NVRTC compiles on the GPU). 77 (skip) without
+# nvcc or without a CUDA build.
+set -uo pipefail
+bin=$(readlink -f "$1")
+nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+[ -x "$nvcc" ] || { echo "skip: no nvcc"; exit 77; }
+"$bin" explain --source 0 >/dev/null 2>&1 || { echo "skip: built without CUDA"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+i=0
+while IFS= read -r args; do
+  eval "\"$bin\" explain --suggest --source $args" >"$tmp/all_$i.txt" || { echo "FAIL: --source $args"; exit 1; }
+  # one file a rewrite: each defines gm_x_run
+  awk -v dir="$tmp" -v i="$i" '/^\/\/ ---- /{k++; f=sprintf("%s/s%d_%d.cu", dir, i, k);
+       print "#include <cuda_runtime.h>\n#include <vector_types.h>\n#include <vector_functions.h>" > f; next}
+       k {print > f}' "$tmp/all_$i.txt"
+  i=$((i + 1))
+done <<'ROWS'
+'(gid%4096)*4096 + gid/4096'
+--op store '(gid%4096)*4096 + gid/4096'
+--n 16777216 'gid*8'
+--bytes 1 gid
+'bx*256 + (tid%32)*8 + tid/32'
+--space shared --block 1024 '(tid%32)*32 + tid/32'
+ROWS
+n=$(ls "$tmp"/s*.cu | wc -l)
+cd "$tmp" && "$nvcc" -arch=sm_90 -std=c++17 -c s*.cu || { echo "FAIL: nvcc"; exit 1; }
+echo "ok: $n generated kernels compile"
