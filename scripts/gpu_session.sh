@@ -241,6 +241,8 @@ stage_unseen2() {
   [ -f "$W/profile-calibrate.json" ] && prof="$W/profile-calibrate.json"
   bash scripts/unseen_set.sh run "$bin" tests/gpu/unseen2.tsv "$W/unseen2" $prof >"$W/unseen2_times.txt"
   python3 scripts/unseen_score.py tests/gpu/unseen2.tsv "$W/unseen2" | tee "$W/unseen2_table.txt" | tail -8
+  bash scripts/unseen_set.sh run "$bin" tests/gpu/unseen2_pages.tsv "$W/unseen2_pages" $prof >>"$W/unseen2_times.txt"
+  python3 scripts/unseen_score.py tests/gpu/unseen2_pages.tsv "$W/unseen2_pages" >"$W/unseen2_pages_table.txt"
 }
 
 stage_unseen2_ncu() {

@@ -44,16 +44,19 @@ def main():
         c = r.get("counters", {}) or {}
         rows.append(dict(name=name, group=group, pred=la.get("predicted_gbs"), lim=la.get("limited_by", "-"),
                          meas=meas, prd=la.get("dram_bytes_read"), pwr=la.get("dram_bytes_written"),
-                         crd=c.get("dram_read_bytes"), cwr=c.get("dram_write_bytes"),
+                         crd=c.get("dram", {}).get("read_bytes"), cwr=c.get("dram", {}).get("write_bytes"),
+                         pl2=la.get("l2_sectors"), cl2=c.get("l2", {}).get("sectors"), hit=c.get("l2", {}).get("hit_pct"),
                          status=r.get("status", "-") if run else "-"))
-    print("%-20s %-34s %9s %9s %6s %-8s %17s %17s" % ("kernel", "shape", "pred GB/s", "meas GB/s", "m/p", "limit",
-                                                    "DRAM rd p/c GB", "DRAM wr p/c GB"))
+    print("%-20s %-12s %9s %9s %6s %-8s %13s %13s %15s %5s" % ("kernel", "shape", "pred GB/s", "meas GB/s", "m/p",
+          "limit", "DRAM rd p/c", "DRAM wr p/c", "L2 sect p/c M", "L2hit"))
     for x in rows:
         mp = "%5.0f%%" % (100 * x["meas"] / x["pred"]) if x["meas"] and x["pred"] else "   -"
         dr = "%.3f/%s" % ((x["prd"] or 0) / 1e9, "%.3f" % (x["crd"] / 1e9) if x["crd"] is not None else "-")
         dw = "%.3f/%s" % ((x["pwr"] or 0) / 1e9, "%.3f" % (x["cwr"] / 1e9) if x["cwr"] is not None else "-")
-        print("%-20s %-34s %9.1f %9s %6s %-8s %17s %17s" % (x["name"], x["group"][:34], x["pred"] or 0,
-              "%.1f" % x["meas"] if x["meas"] else x["status"], mp, x["lim"], dr, dw))
+        l2 = "%.0f/%s" % ((x["pl2"] or 0) / 1e6, "%.0f" % (x["cl2"] / 1e6) if x["cl2"] is not None else "-")
+        hit = "%.0f" % x["hit"] if x["hit"] is not None else "-"
+        print("%-20s %-12s %9.1f %9s %6s %-8s %13s %13s %15s %5s" % (x["name"], x["group"][:12], x["pred"] or 0,
+              "%.1f" % x["meas"] if x["meas"] else x["status"], mp, x["lim"], dr, dw, l2, hit))
 
     def score(sel, label):
         e = [100 * abs(x["meas"] / x["pred"] - 1) for x in sel if x["meas"] and x["pred"]]
