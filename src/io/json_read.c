@@ -359,6 +359,26 @@ static gm_status read_doc(json_t *doc, struct gm_run_result *r)
 	return GM_OK;
 }
 
+gm_status gm_json_read_parsed(json_t *doc, const char *origin, struct gm_run_result *r)
+{
+	gm_status s;
+
+	gm_result_init(r);
+	/* a multi-device document (include/gpumem/fleet.h): device 0's run */
+	if (json_is_array(json_object_get(doc, "devices")) &&
+	    json_object_get(json_array_get(json_object_get(doc, "devices"), 0), "run"))
+		s = read_doc(json_object_get(json_array_get(json_object_get(doc, "devices"), 0), "run"), r);
+	else
+		s = read_doc(doc, r);
+	if (s) {
+		char msg[512];
+		snprintf(msg, sizeof(msg), "%s", gm_last_error());
+		gm_result_release(r);
+		return gm_fail(s, "'%s': %s", origin, msg);
+	}
+	return s;
+}
+
 gm_status gm_json_read(const char *path, struct gm_run_result *r)
 {
 	json_error_t err;
@@ -368,19 +388,8 @@ gm_status gm_json_read(const char *path, struct gm_run_result *r)
 	gm_result_init(r);
 	if (!doc)
 		return gm_fail(GM_ERR_PARSE, "cannot read '%s': %s (line %d)", path, err.text, err.line);
-	/* a multi-device document (include/gpumem/fleet.h): device 0's run */
-	if (json_is_array(json_object_get(doc, "devices")) &&
-	    json_object_get(json_array_get(json_object_get(doc, "devices"), 0), "run"))
-		s = read_doc(json_object_get(json_array_get(json_object_get(doc, "devices"), 0), "run"), r);
-	else
-		s = read_doc(doc, r);
+	s = gm_json_read_parsed(doc, path, r);
 	json_decref(doc);
-	if (s) {
-		char msg[512];
-		snprintf(msg, sizeof(msg), "%s", gm_last_error());
-		gm_result_release(r);
-		return gm_fail(s, "'%s': %s", path, msg);
-	}
 	return s;
 }
 

@@ -223,15 +223,15 @@ static gm_status read_block(json_t *o, struct gm_placement *p, struct gm_run_res
 	return s;
 }
 
-/* A plain run document as a one-device fleet. */
-static gm_status read_single(const char *path, struct gm_multi_run *m)
+/* A plain run document (parsed: doc) as a one-device fleet. */
+static gm_status read_single(json_t *doc, const char *path, struct gm_multi_run *m)
 {
 	gm_status s = gm_multi_resize(m, 1);
 
 	if (s)
 		return s;
 	gm_result_release(&m->runs[0]);
-	s = gm_json_read(path, &m->runs[0]);
+	s = gm_json_read_parsed(doc, path, &m->runs[0]);
 	if (s)
 		return s;
 	snprintf(m->mode, sizeof(m->mode), "single");
@@ -265,8 +265,8 @@ gm_status gm_multi_read(const char *path, struct gm_multi_run *m)
 		return gm_fail(GM_ERR_PARSE, "cannot read '%s': %s (line %d)", path, err.text, err.line);
 	devs = json_object_get(doc, K_DEVICES);
 	if (!json_is_array(devs)) {
+		s = read_single(doc, path, m);
 		json_decref(doc);
-		s = read_single(path, m);
 		if (s)
 			gm_multi_release(m); /* a failed read leaves no devices, as below (fuzz/regress/fleet) */
 		return s;

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Scale (issue 22 item 7): `gpumem fleet` over 4096 generated GPU documents (the committed H100 quick run, 63 cases,
+# as each GPU's; 369 MB) within 10 s and 2 GiB; `compare` and `report` of two runs of 10,000 cases each within
+# 30 s. The bounds are on CPU time (user + sys, /usr/bin/time): the development VM shares two cores among
+# several builds, where wall time says more about them than about gpumem. Wall time is printed beside.
+# usage: scale_test.sh GPUMEM [SOURCE_DIR]
+set -uo pipefail
+bin=$1
+src=${2:-$(cd "$(dirname "$0")/../.." && pwd)}
+tpl=$src/results/nvidia-h100-80gb-hbm3/quick.json
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+[ -x /usr/bin/time ] || { echo "skipped: /usr/bin/time is not installed"; exit 77; }
+[ -f "$tpl" ] || fail "no template $tpl"
+python3 "$src/tests/scale/gen_runs.py" fleet "$tpl" "$tmp/fleet" 4096 || fail "generating the fleet"
+python3 "$src/tests/scale/gen_runs.py" pair "$tpl" "$tmp/pair" 10000 || fail "generating the pair"
+# measure EXPECTED_EXIT CPU_LIMIT_S NAME -- ARGS...: CPU seconds and peak RSS within bounds (2 GiB for all)
+measure() {
+  local want=$1 lim=$2 name=$3; shift 4
+  /usr/bin/time -f "%U %S %e %M" -o "$tmp/time" "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  [ $rc -eq "$want" ] || { tail -5 "$tmp/err"; fail "$name: exit $rc, expected $want"; }
+  read -r u s e kb < <(tail -1 "$tmp/time")
+  local cpu mib
+  cpu=$(python3 -c "print(round($u + $s, 2))") mib=$((kb / 1024))
+  echo "$name: ${cpu} s CPU (${e} s wall), peak RSS ${mib} MiB (bounds: ${lim} s CPU, 2048 MiB)"
+  python3 -c "import sys; sys.exit(0 if $u + $s <= $lim else 1)" || fail "$name: ${cpu} s CPU, over ${lim} s"
+  [ "$mib" -le 2048 ] || fail "$name: peak RSS ${mib} MiB, over 2 GiB"
+}
+measure 1 10 "fleet of 4096 documents" -- fleet "$tmp"/fleet/gpu_*.json
+grep -q "^fleet: 4096 device(s)" "$tmp/out" || fail "fleet: not 4096 devices"
+grep -q "outlier(s)" "$tmp/out" || fail "fleet: the GPUs 20 % slower were not flagged"
+measure 0 30 "compare 10000 vs 10000 cases" -- compare "$tmp/pair/a.json" "$tmp/pair/b.json"
+measure 0 30 "compare --json 10000 vs 10000 cases" -- compare "$tmp/pair/a.json" "$tmp/pair/b.json" --json
+measure 0 30 "report of 10000 cases (HTML)" -- report "$tmp/pair/a.json" -o "$tmp/r.html"
+measure 0 30 "report of two runs of 10000 cases (HTML)" -- report "$tmp/pair/a.json" "$tmp/pair/b.json" -o "$tmp/r2.html"
+echo "scale: ok"
