@@ -23,7 +23,7 @@ grep -E "tests passed" nocuda-tests.log | sed 's/^/without CUDA: /'
 CC=clang cmake -S . -B build-asan -DGPUMEM_CUDA=OFF -DGPUMEM_SANITIZE=address,undefined >/dev/null
 cmake --build build-asan -j"$(nproc)" >asan-build.log 2>&1 || { cat asan-build.log; exit 1; }
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-  ctest --test-dir build-asan --output-on-failure -j2 -LE 'browser|gpu' -E '^(test_big_file|launch_golden)$' >asan-tests.log 2>&1 ||
+  ctest --test-dir build-asan --output-on-failure -j2 -LE 'browser|gpu|scale' -E '^(test_big_file|launch_golden)$' >asan-tests.log 2>&1 ||
   { cat asan-tests.log; exit 1; }
 grep -E "tests passed" asan-tests.log | sed 's/^/under ASan+UBSan: /'
 # run --mpi: the pure-C tier with MPI, four ranks on this CPU machine (tests/mpi/mpi4.sh)
