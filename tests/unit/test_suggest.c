@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include "gpumem/profile.h"
 #include "gpumem/suggest.h"
 #include "io/suggest_io.h"
@@ -285,13 +286,61 @@ static void test_json(void **state)
 	json_decref(o);
 }
 
+/* ---- the command: exit codes and the closing sentence ------------------------------------- */
+
+static int run_bin(const char *args, char *out, size_t n)
+{
+	char cmd[1024];
+	size_t len;
+	int st;
+
+	snprintf(cmd, sizeof(cmd), "'%s' %s 2>&1", getenv("GPUMEM_BIN"), args);
+	FILE *p = popen(cmd, "r");
+	assert_non_null(p);
+	len = fread(out, 1, n - 1, p);
+	out[len] = '\0';
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void test_cli(void **state)
+{
+	static char out[65536];
+
+	(void)state;
+	if (!getenv("GPUMEM_BIN"))
+		skip();
+	/* nonsense together: one line, usage exit */
+	assert_int_equal(run_bin("explain --suggest --space shared --op store tid", out, sizeof(out)), 2);
+	assert_non_null(strstr(out, "--suggest --space shared"));
+	assert_null(strchr(strchr(out, '\n') + 1, '\n'));
+	assert_int_equal(run_bin("explain --suggest --base 4 gid", out, sizeof(out)), 2);
+	/* nothing applies: exit 0 with the original's prediction */
+	assert_int_equal(run_bin("explain --suggest --space shared --n 1048576 tid", out, sizeof(out)), 0);
+	assert_non_null(strstr(out, "No rewrite applies: the original stays at a predicted"));
+	/* a ranking, every rule listed, the sentence last */
+	assert_int_equal(run_bin("explain --suggest --n 16777216 '(gid%4096)*4096 + gid/4096'", out, sizeof(out)), 0);
+	for (int k = 0; gm_suggest_rule_name(k); k++)
+		assert_non_null(strstr(out, gm_suggest_rule_name(k)));
+	assert_non_null(strstr(out, "not applicable"));
+	assert_non_null(strstr(out, "\nBest rewrite: tile_"));
+	/* JSON parses and names the rows */
+	assert_int_equal(run_bin("explain --suggest --json --n 16777216 'gid*8'", out, sizeof(out)), 0);
+	json_error_t e;
+	json_t *o = json_loads(out, 0, &e);
+	assert_non_null(o);
+	assert_string_equal(json_string_value(json_array_get(json_object_get(json_object_get(o, "suggest"), "ranking"), 0)),
+			    "layout");
+	json_decref(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_index_map),    cmocka_unit_test(test_applicability),
 		cmocka_unit_test(test_nothing_applies), cmocka_unit_test(test_shared_store_refused),
 		cmocka_unit_test(test_ranking),      cmocka_unit_test(test_sources),
-		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_json),         cmocka_unit_test(test_cli),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
