@@ -26,6 +26,10 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   ctest --test-dir build-asan --output-on-failure -j2 -LE 'browser|gpu|scale' -E '^(test_big_file|launch_golden)$' >asan-tests.log 2>&1 ||
   { cat asan-tests.log; exit 1; }
 grep -E "tests passed" asan-tests.log | sed 's/^/under ASan+UBSan: /'
+# fault injection without CUDA (issue 22; docs/HARDENING.md): each output file's write and rename fail
+cmake -S . -B build-fault-cpu -DGPUMEM_CUDA=OFF -DGPUMEM_FAULT=ON >/dev/null
+cmake --build build-fault-cpu -j"$(nproc)" --target gpumem >fault-build.log 2>&1 || { cat fault-build.log; exit 1; }
+ctest --test-dir build-fault-cpu --output-on-failure -R '^fault_fs$'
 # run --mpi: the pure-C tier with MPI, four ranks on this CPU machine (tests/mpi/mpi4.sh)
 BUILD_DIR=build-mpi GPUMEM_CUDA=OFF GPUMEM_MPI=ON bash scripts/build.sh
 ctest --test-dir build-mpi --output-on-failure -L mpi
