@@ -169,7 +169,7 @@ static gm_status sample_timed(const struct gm_family_ops *ops, void *st, const s
 
 	for (int i = 0; i < o->warmup && !s; i++)
 		s = ops->launch(st);
-	/* under a sanitizer a launch costs host time the events do not see: calibration would ask for thousands */
+	/* under a sanitizer a launch costs 10-10^4 times more: calibration and warm-up would be most of a case */
 	if (!s && !o->sanitize)
 		s = calibrate(ops, st, cr->timing, o->min_sample_ms, &launches, &one);
 	if (!s && !o->sanitize)
