@@ -32,4 +32,151 @@ static inline int gm_set_add(int64_t *set, int *n, int64_t x)
 	return 1;
 }
 
+/* ---- the launch model's pieces (launch_*.c; docs/MODEL.md section 7) -------------------------------
+ *   launch_model.c    gm_launch_predict: check the launch, walk it, scale, footprints, times; the profile check
+ *   launch_walk.c     the walk over the grid: windows, the warps a window's reuse is looked for in (the
+ *                     lookback and probes of rules D6 and D8), loops (rule R), shapes (rule W), scaling
+ *   launch_traffic.c  what one warp sends to each level: rules L1, L2, L4 (per warp and beyond the window)
+ *   launch_dram.c     what a window moves to and from DRAM: rules D1, D2, D5, D6, D8 at the window's
+ *                     close, D7 over the launch
+ *   launch_time.c     each level's time and the launch's: rules T, T1-T5, L2-L4 (L2 time), D3, D4
+ *   launch_keys.c     sorting and growing the key arrays (pieces, sectors) the rules count with
+ */
+#include "gpumem/launch.h"
+
+#define GROUP_BYTES 256
+#define ITER_CAP 64          /* loop iterations evaluated per warp and pattern (rule R) */
+#define SUB_WARPS 64         /* the window's first warps, whose far partners are probed (rule D8) */
+#define MAX_SETS 64          /* lookback chunks and probes per pattern and window */
+/*
+ * Rule D8, how long L2 keeps what a warp left: with D the bytes the launch
+ * brings into L2 between two uses of a piece (warps between x the window's
+ * DRAM bytes per warp before reuse), a clean piece is still there with
+ * certainty up to KEEP_CLEAN_LO x l2_bytes and not past KEEP_CLEAN_HI x
+ * l2_bytes (linear between); a partly written sector waits for the rest of
+ * its bytes only from KEEP_PART_LO to KEEP_PART_HI (past it, both parts are
+ * written), and is read first (ECC) in the share KEEP_FILL_LO to KEEP_FILL_HI
+ * says. Measured on an H100 and an
+ * H200 by stage l2_distance of scripts/gpu_session.sh (docs/MODEL.md, D8).
+ */
+#define KEEP_CLEAN_LO 0.6
+#define KEEP_CLEAN_HI 1.1
+#define KEEP_PART_LO 0.15
+#define KEEP_PART_HI 0.75
+#define KEEP_FILL_LO 0.15    /* ... and is not read back before the rest comes up to this far */
+#define KEEP_FILL_HI 1.65
+
+/*
+ * Rule L4: the 32 B sectors the window's stores wrote partly, each with the
+ * block (or warp) that wrote it last; an open-addressed table whose entries
+ * of an earlier window are told apart by their generation.
+ */
+struct owner_set {
+	int64_t *key, *owner;
+	uint32_t *gen;
+	int64_t cap, n;             /* slots (a power of two), entries of the current generation */
+	uint32_t cur;               /* current generation (0: none yet) */
+};
+/* The keys (pieces or sectors) of a run of warps at one distance from the window. */
+struct keyset {
+	int64_t *v, n, cap;
+	int64_t dist;               /* warps between the window's warps and these */
+	int far;                    /* a probe of the window's first warps (rule D8), not a lookback chunk */
+};
+
+struct pat_state {
+	const struct gm_access *a;
+	struct gm_expr *index, *active;
+	int64_t *pieces, *sectors;  /* window: DRAM pieces (loads) / sectors (stores) touched */
+	int64_t npieces, nsectors, piececap, sectorcap;
+	int per_warp;               /* addresses do not depend on the warp's place: no reuse between warps */
+	int64_t *blk, nblk, blkcap; /* load sectors of the current block (L1 hits between its warps) */
+	int64_t cur_block;
+	struct owner_set sl;          /* sectors the window's stores wrote partly, by whom (rule L4) */
+	struct keyset ks[MAX_SETS]; /* the warps before (and, for stores, after) the window, nearest first (D6, D8) */
+	int nks;
+	int64_t *sub, nsub, subcap; /* keys of the window's first SUB_WARPS warps (pieces / sectors) */
+	int64_t sub_mark;           /* entries of pieces / sectors those warps added */
+	int pieces_unique;          /* pieces are sorted and distinct already (one_window counted them) */
+};
+
+struct totals {
+	double requests, l1_sectors, l1_lines, l1_load, l2_load, l2_store, partial, wavefronts;
+	double l1_load_lines;       /* of l1_lines, the loads' */
+	double store_bytes;         /* bytes the stores carry to L2 */
+	double pline[5];            /* store lines written partly, by how many of their sectors another block of
+				       the window wrote last (0-4; rule L4) */
+	double pline0_sectors;      /* the partly written sectors of the lines of pline[0] */
+	double read_bytes, write_bytes, fill_bytes;
+	double groups, pieces;      /* for the read density */
+	double reuse_bytes;         /* load pieces found in L2 (read by an earlier warp, rule D6) */
+	int64_t warps;
+	int64_t lo, hi;             /* bytes [lo, hi] the pattern touched (any = 1), for rule D7 */
+	int any;
+};
+
+/* One pattern over the evaluated windows: its DRAM bytes (evaluated warps) and the bytes it touched. */
+struct pat_sum {
+	double read_bytes, write_bytes, fill_bytes;
+	int64_t lo, hi;
+	int any;
+};
+
+/* What a window's reuse is judged by (rule D8): the DRAM bytes per warp it moves before reuse, and L2. */
+struct reuse_ctx {
+	double alloc_pw, l2_bytes;
+	int64_t resident;           /* warps that run at once (rule L4) */
+	int64_t wpb;                /* warps a block */
+};
+
+/* launch_keys.c */
+int gm_keys_cmp(const void *x, const void *y);           /* qsort / bsearch order of int64_t */
+void gm_keys_sort(int64_t *v, int64_t n);                 /* non-negative keys */
+int64_t gm_keys_sort_unique(int64_t *v, int64_t n);       /* sorted and distinct; returns how many */
+gm_status gm_keys_reserve(int64_t **v, int64_t *cap, int64_t need); /* room for `need` keys (doubling) */
+int gm_atom_shift(int atom);                              /* log2 of the DRAM atom (32, 64 or 128 B) */
+int64_t gm_keys_groups(const int64_t *pieces, int64_t n, int atom); /* 256 B groups of sorted pieces */
+
+/* launch_traffic.c */
+/* The lanes p of one warp of one pattern into the window's sets and the totals (rules L1, L2, L4). */
+gm_status gm_warp_traffic(struct pat_state *ps, const struct gm_access *w, int64_t wi, int64_t block, int atom,
+			  struct totals *t, struct gm_prediction *p);
+/* The current block's distinct load sectors go to L2 (rule L1). */
+void gm_block_flush(struct pat_state *ps, struct totals *t);
+/* A new window: forget the sectors its stores wrote partly (rule L4). */
+void gm_owner_set_clear(struct owner_set *ls);
+/* Rule L4 beyond the window: a share f of pline[0]'s lines take other blocks' sectors. */
+void gm_rule_l4_far_partners(struct totals *t, double f);
+
+/* launch_dram.c */
+/* The lanes p of one warp into the window's DRAM pieces (loads) or sectors with their bytes (stores). */
+gm_status gm_window_add_warp(struct pat_state *ps, const struct gm_access *w, const struct gm_prediction *p,
+			     int atom, struct totals *t);
+/* The pieces (loads) or sectors (stores) of one warp outside the window into a keyset (rules D6, D8). */
+gm_status gm_keyset_collect(struct keyset *ks, const struct gm_prediction *p, int64_t off, int elem, int atom,
+			    int store);
+/* Sort and merge a window's store entries to one per sector: sector << 6 | bytes written (at most 32). */
+void gm_window_merge_sectors(struct pat_state *ps);
+/* Close a window: its distinct pieces / sectors become DRAM bytes; c: the reuse across windows (NULL: none). */
+void gm_window_close(struct pat_state *ps, int atom, struct totals *t, const struct reuse_ctx *c);
+/* Rule D7 over the launch's patterns; f: evaluated warps to the launch's. */
+void gm_rule_d7_footprints(const struct gm_launch_in *in, const struct gm_profile *pr, const struct pat_state *ps,
+			   const struct pat_sum *sums, double f, struct gm_launch_out *o);
+
+/* launch_walk.c */
+gm_status gm_launch_parse_pats(struct pat_state *ps, const struct gm_launch_in *in, struct gm_expr_error *err);
+void gm_launch_free_pats(struct pat_state *ps, int n);
+/* Rule R: a pattern's loops as evaluated (at most ITER_CAP iterations); *f scales them to all. */
+struct gm_repeat gm_launch_loops(const struct gm_launch_in *in, int pi, double *f);
+/* Global bytes one thread of the launch moves: every global pattern's accesses, loops counted. */
+double gm_launch_bytes_per_thread(const struct gm_launch_in *in);
+/* Evaluate the windows into t (over the evaluated warps) and sums (per pattern). */
+gm_status gm_launch_walk(struct pat_state *ps, const struct gm_launch_in *in, const struct gm_profile *prof,
+			 int64_t warps, struct totals *t, struct pat_sum *sums, struct gm_expr_error *err);
+/* The evaluated warps' totals scaled to the launch's counts and DRAM bytes. */
+void gm_launch_scale(const struct totals *t, const struct gm_launch_in *in, struct gm_launch_out *o);
+
+/* launch_time.c: rules T2, T4, T5 (the waves), then every level's time and the launch's (T, T1, T3, L2-L4, D3, D4). */
+void gm_launch_times(const struct gm_launch_in *in, const struct gm_profile *pr, struct gm_launch_out *o);
+
 #endif

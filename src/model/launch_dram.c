@@ -1,0 +1,359 @@
+/*
+ * launch_dram.c - what a window of a launch moves to and from DRAM, and what
+ * L2 keeps of it (docs/MODEL.md 7.2), one section a rule:
+ *   D1  reads move the distinct 64 B pieces (dram_atom_bytes) the window's
+ *       loads touch;
+ *   D2  writes move the distinct 32 B sectors its stores touch; a partly
+ *       written sector at the edge of a run is charged its own bytes;
+ *   D5  a sector the window leaves partly written is read first (ECC);
+ *   D6  a load piece a warp just before the window read is an L2 hit;
+ *   D8  how long L2 keeps a clean piece, and a partly written sector waits
+ *       for the rest of its bytes, by the bytes brought in between;
+ *   D7  a footprint that stays in L2 is moved from DRAM once (over the
+ *       launch, after the walk).
+ * The warps a window's reuse is looked for in (the lookback and probes) are
+ * chosen by the walk (launch_walk.c); their keys are gathered here. Rule D3
+ * (read rate by density) and D4 (turnaround) are times: launch_time.c.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/model_internal.h"
+
+/* ---- rules D1, D2: the window's pieces and sectors; D7: the bytes a pattern touches ------------- */
+
+/* The lanes p of one warp into the window's DRAM pieces (loads) or sectors with their bytes (stores). */
+gm_status gm_window_add_warp(struct pat_state *ps, const struct gm_access *w, const struct gm_prediction *p,
+			     int atom, struct totals *t)
+{
+	int elem = w->elem_bytes, sh = gm_atom_shift(atom);
+
+	if (gm_keys_reserve(&ps->pieces, &ps->piececap, ps->npieces + 2 * GM_WARP_SIZE) != GM_OK ||
+	    gm_keys_reserve(&ps->sectors, &ps->sectorcap, ps->nsectors + 2 * GM_WARP_SIZE) != GM_OK)
+		return GM_ERR_NOMEM;
+	for (int l = 0; l < p->nlanes; l++) {
+		int64_t a0, a1;
+
+		if (!p->lanes[l].active)
+			continue;
+		a0 = p->lanes[l].addr;
+		a1 = a0 + elem - 1;
+		if (!t->any || a0 < t->lo)
+			t->lo = a0;
+		if (!t->any || a1 > t->hi)
+			t->hi = a1;
+		t->any = 1;
+		if (w->op == GM_OP_LOAD) {
+			int64_t p0 = a0 >> sh, p1 = a1 >> sh;
+
+			if (ps->npieces && ps->pieces[ps->npieces - 1] == p0 && p1 == p0)
+				continue; /* the previous lane's piece: made unique when the window closes anyway */
+			ps->pieces[ps->npieces++] = p0;
+			if (p1 != p0)
+				ps->pieces[ps->npieces++] = p1;
+		} else {
+			/* sector << 6 | bytes this lane writes in it */
+			int64_t s0 = a0 / GM_SECTOR_BYTES, s1 = a1 / GM_SECTOR_BYTES;
+
+			if (s0 == s1) {
+				ps->sectors[ps->nsectors++] = s0 << 6 | elem;
+			} else {
+				ps->sectors[ps->nsectors++] = s0 << 6 | (GM_SECTOR_BYTES - a0 % GM_SECTOR_BYTES);
+				ps->sectors[ps->nsectors++] = s1 << 6 | (a1 % GM_SECTOR_BYTES + 1);
+			}
+		}
+	}
+	return GM_OK;
+}
+
+/* ---- rules D6, D8: what L2 still holds of what warps outside the window left ------------------- */
+
+/* The pieces (loads) or sectors (stores) of one warp outside the window into a keyset (rules D6, D8). */
+gm_status gm_keyset_collect(struct keyset *ks, const struct gm_prediction *p, int64_t off, int elem, int atom,
+			    int store)
+{
+	int sh = store ? 5 : gm_atom_shift(atom); /* 32 B sectors, or DRAM pieces */
+
+	if (gm_keys_reserve(&ks->v, &ks->cap, ks->n + 2 * GM_WARP_SIZE) != GM_OK)
+		return GM_ERR_NOMEM;
+	for (int l = 0; l < p->nlanes; l++) {
+		int64_t a0 = p->lanes[l].addr + off, a1 = a0 + elem - 1;
+
+		if (!p->lanes[l].active)
+			continue;
+		/* neighbouring lanes mostly share a key: keep a run once (sorted and made unique later) */
+		int64_t p0 = a0 >> sh, p1 = a1 >> sh; /* addresses are >= 0, atoms a power of two */
+
+		if (!ks->n || ks->v[ks->n - 1] != p0)
+			ks->v[ks->n++] = p0;
+		if (p1 != p0)
+			ks->v[ks->n++] = p1;
+	}
+	return GM_OK;
+}
+
+/* The share of what a use left that L2 still holds d warps later (rule D8). */
+static double keep(const struct reuse_ctx *c, int64_t d, double lo, double hi)
+{
+	double x = c->l2_bytes > 0 ? (double)d * c->alloc_pw / c->l2_bytes : 1e30;
+
+	return x <= lo ? 1.0 : x >= hi ? 0.0 : (hi - x) / (hi - lo);
+}
+
+/* The distance of the nearest keyset of kind `far` that holds key, or -1. */
+static int64_t nearest(const struct pat_state *ps, int64_t key, int far)
+{
+	for (int k = 0; k < ps->nks; k++)
+		if (ps->ks[k].far == far && ps->ks[k].n &&
+		    bsearch(&key, ps->ks[k].v, (size_t)ps->ks[k].n, sizeof(int64_t), gm_keys_cmp))
+			return ps->ks[k].dist;
+	return -1;
+}
+
+/* ---- rules D2, D5, D8: the window's stores ------------------------------------------------------ */
+
+/* Sort and merge a window's store entries to one per sector: sector << 6 | bytes written (at most 32). */
+void gm_window_merge_sectors(struct pat_state *ps)
+{
+	int64_t n = ps->nsectors, k = 0, m = 0, *v = ps->sectors;
+
+	gm_keys_sort(v, n);
+	while (k < n) {
+		int64_t sec = v[k] >> 6, bytes = 0;
+
+		while (k < n && v[k] >> 6 == sec)
+			bytes += v[k++] & 63;
+		v[m++] = sec << 6 | (bytes < GM_SECTOR_BYTES ? bytes : GM_SECTOR_BYTES);
+	}
+	ps->nsectors = m;
+}
+
+/* The merged entry of sector sec, or -1. */
+static int64_t sector_entry(const int64_t *v, int64_t m, int64_t sec)
+{
+	int64_t lo = 0, hi = m;
+
+	while (lo < hi) {
+		int64_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid] >> 6 < sec)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m && v[lo] >> 6 == sec ? lo : -1;
+}
+
+static int is_edge(const int64_t *v, int64_t m, int64_t k)
+{
+	int64_t sec = v[k] >> 6;
+
+	return (k > 0 && v[k - 1] >> 6 == sec - 1 && (v[k - 1] & 63) == GM_SECTOR_BYTES) ||
+	       (k + 1 < m && v[k + 1] >> 6 == sec + 1 && (v[k + 1] & 63) == GM_SECTOR_BYTES);
+}
+
+/*
+ * The window's stores: distinct sectors are written to DRAM (rule D2). A
+ * sector the window leaves partly written must first be read (rule D5, ECC).
+ * Rule D8: where the rest of its bytes is written by a warp outside the
+ * window (found among the probes of the window's first warps, behind and
+ * ahead), the two parts meet in L2 with the share keep(distance): met, each
+ * part writes its own bytes; missed, each writes the sector and reads it
+ * first. Where no partner is found, a sector that borders a fully written
+ * one is the edge of a run the neighbouring run completes (its own bytes),
+ * any other is read and written whole. The share of partial sectors with a
+ * partner, and their mean cost, are taken from the first warps' sectors (edge
+ * and other apart) and applied to all. The filled 64 B pieces join the reads.
+ */
+static void store_sectors(struct pat_state *ps, int atom, struct totals *t, const struct reuse_ctx *c)
+{
+	int64_t m, nfill = 0, cur_piece = -1;
+	int64_t *v; /* merged entries, then (in place) the filled pieces */
+	double rate[2] = { 0, 0 }, mw[2] = { 0, 0 }, mf[2] = { 0, 0 }, fill_sum = 0, piece_fill = 0;
+
+	gm_window_merge_sectors(ps);
+	m = ps->nsectors;
+	v = ps->sectors;
+	if (c && ps->nks) {
+		double tot[2] = { 0, 0 }, near = 0;
+
+		for (int64_t j = 0; j < ps->nsub; j++) {
+			int64_t k = sector_entry(v, m, ps->sub[j]), d;
+			int e, own;
+			double kk;
+
+			if (k < 0 || (own = (int)(v[k] & 63)) == GM_SECTOR_BYTES)
+				continue;
+			e = is_edge(v, m, k);
+			tot[e] += 1;
+			if ((d = nearest(ps, ps->sub[j], 1)) < 0)
+				continue;
+			/* rule L4: the rest comes from another block (a block or more away) running beside this one */
+			near += d >= c->wpb && d < c->resident;
+			kk = keep(c, d, KEEP_PART_LO, KEEP_PART_HI);
+			rate[e] += 1;
+			mw[e] += kk * own + (1 - kk) * GM_SECTOR_BYTES;
+			mf[e] += 1 - keep(c, d, KEEP_FILL_LO, KEEP_FILL_HI);
+		}
+		for (int e = 0; e < 2; e++)
+			if (rate[e] > 0) {
+				mw[e] /= rate[e];
+				mf[e] /= rate[e];
+				rate[e] /= tot[e];
+			}
+		if (ps->nsub > 0 && near > 0)
+			gm_rule_l4_far_partners(t, near / (double)ps->nsub);
+	}
+	for (int64_t k = 0; k < m; k++) {
+		int64_t cur = v[k], sec = cur >> 6, piece = sec * GM_SECTOR_BYTES / atom;
+		int own = (int)(cur & 63), e;
+		double w, f;
+
+		if (own == GM_SECTOR_BYTES) {
+			w = GM_SECTOR_BYTES;
+			f = 0;
+		} else {
+			e = is_edge(v, m, k);
+			w = rate[e] * mw[e] + (1 - rate[e]) * (e ? own : GM_SECTOR_BYTES);
+			f = rate[e] * mf[e] + (1 - rate[e]) * (e ? 0 : 1);
+		}
+		t->write_bytes += w;
+		/* one fill reads the whole piece: the piece's share is its most likely sector's */
+		if (piece != cur_piece) {
+			if (piece_fill > 0) {
+				fill_sum += piece_fill;
+				v[nfill++] = cur_piece; /* nfill <= k: entries from k on are intact */
+			}
+			cur_piece = piece;
+			piece_fill = 0;
+		}
+		piece_fill = f > piece_fill ? f : piece_fill;
+	}
+	if (piece_fill > 0) {
+		fill_sum += piece_fill;
+		v[nfill++] = cur_piece;
+	}
+	if (nfill) {
+		t->read_bytes += fill_sum * atom;
+		t->fill_bytes += fill_sum * atom;
+		t->pieces += fill_sum;
+		t->groups += (double)gm_keys_groups(v, nfill, atom) * fill_sum / (double)nfill;
+	}
+}
+
+/* ---- rules D1, D6, D8: the window's loads -------------------------------------------------------- */
+
+/*
+ * A window's load pieces: those an earlier warp left in L2 are hits (rules
+ * D6, D8), in the share keep(distance) of the nearest lookback chunk that
+ * holds them; beyond the chunks, the first warps' pieces are looked for in
+ * the probes, and the share they find applies to all pieces not found near.
+ * The rest are DRAM reads. u: the window's distinct pieces.
+ */
+static void load_pieces(struct pat_state *ps, int64_t u, int atom, struct totals *t, const struct reuse_ctx *c)
+{
+	int64_t m = 0, not_near = 0;
+	double hits = 0;
+
+	for (int64_t k = 0; k < u; k++) {
+		int64_t d = c && ps->nks ? nearest(ps, ps->pieces[k], 0) : -1;
+		double kk = d >= 0 ? keep(c, d, KEEP_CLEAN_LO, KEEP_CLEAN_HI) : 0;
+
+		if (kk >= 1.0) {
+			t->reuse_bytes += atom;
+			continue;
+		}
+		hits += kk;
+		not_near += d < 0;
+		ps->pieces[m++] = ps->pieces[k];
+	}
+	if (c && not_near) {
+		double cnt = 0, found = 0;
+
+		for (int64_t j = 0; j < ps->nsub; j++) {
+			int64_t d;
+
+			if (nearest(ps, ps->sub[j], 0) >= 0)
+				continue;
+			cnt += 1;
+			if ((d = nearest(ps, ps->sub[j], 1)) >= 0)
+				found += keep(c, d, KEEP_CLEAN_LO, KEEP_CLEAN_HI);
+		}
+		if (cnt > 0)
+			hits += found / cnt * (double)not_near;
+	}
+	hits = hits < (double)m ? hits : (double)m;
+	t->reuse_bytes += hits * atom;
+	t->read_bytes += ((double)m - hits) * atom;
+	t->pieces += (double)m - hits;
+	if (m)
+		t->groups += (double)gm_keys_groups(ps->pieces, m, atom) * ((double)m - hits) / (double)m;
+}
+
+/* ---- the window's close -------------------------------------------------------------------------- */
+
+/* Close a window: distinct pieces / sectors become DRAM bytes; c: the reuse across windows (NULL: none). */
+void gm_window_close(struct pat_state *ps, int atom, struct totals *t, const struct reuse_ctx *c)
+{
+	gm_block_flush(ps, t);
+	if (ps->npieces)
+		load_pieces(ps, ps->pieces_unique ? ps->npieces : gm_keys_sort_unique(ps->pieces, ps->npieces), atom, t, c);
+	if (ps->nsectors)
+		store_sectors(ps, atom, t, c);
+	ps->npieces = ps->nsectors = 0;
+	ps->pieces_unique = 0;
+}
+
+/* ---- rule D7: a footprint that stays in L2 ------------------------------------------------------- */
+
+/*
+ * Rule D7, a footprint that stays in L2: a pattern whose whole footprint F
+ * (the bytes between the lowest and highest address it touches, in DRAM
+ * pieces for loads, sectors for stores) comes back while it is still in L2
+ * moves it from DRAM once, however often it is read or written. It comes
+ * back in time when F, with what the launch's other patterns move meanwhile
+ * (F x the launch's bytes per thread / the pattern's), fits in half of
+ * l2_bytes: room for the streams beside it. The footprint is measured over
+ * the evaluated warps (the windows reach from the first warp to the last);
+ * patterns that describe shapes (rule W) and loops evaluated in part (rule R)
+ * are left alone. f: evaluated warps to the launch's.
+ */
+void gm_rule_d7_footprints(const struct gm_launch_in *in, const struct gm_profile *pr, const struct pat_state *ps,
+			   const struct pat_sum *sums, double f, struct gm_launch_out *o)
+{
+	double per_thread = gm_launch_bytes_per_thread(in);
+	int atom = pr->dram_atom_bytes;
+
+	for (int k = 0; k < in->npats; k++) {
+		const struct gm_access *a = &in->pats[k];
+		const struct pat_sum *u = &sums[k];
+		double part, mine, fp, cut;
+
+		if (a->space != GM_SPACE_GLOBAL || ps[k].per_warp || !u->any)
+			continue;
+		(void)gm_launch_loops(in, k, &part);
+		if (part > 1.0)
+			continue;
+		mine = (double)a->elem_bytes * (double)gm_repeat_count(in->repeat ? &in->repeat[k] : NULL);
+		if (a->op == GM_OP_LOAD)
+			fp = (double)((u->hi / atom) - (u->lo / atom) + 1) * atom;
+		else
+			fp = (double)((u->hi / GM_SECTOR_BYTES) - (u->lo / GM_SECTOR_BYTES) + 1) * GM_SECTOR_BYTES;
+		if (!(mine > 0) || fp * per_thread / mine > 0.5 * pr->l2_bytes)
+			continue;
+		if (a->op == GM_OP_LOAD && (cut = u->read_bytes * f - fp) > 0) {
+			o->dram_read_bytes -= cut;
+			o->l2_reuse_bytes += cut;
+			o->l2_footprint_bytes += cut;
+		}
+		if (a->op == GM_OP_STORE && (cut = u->write_bytes * f - fp) > 0) {
+			o->dram_write_bytes -= cut;
+			o->l2_footprint_bytes += cut;
+		}
+		if (a->op == GM_OP_STORE && (cut = u->fill_bytes * f - fp) > 0) {
+			o->dram_read_bytes -= cut;
+			o->dram_fill_bytes -= cut;
+			o->l2_footprint_bytes += cut;
+		}
+	}
+}

@@ -1,0 +1,201 @@
+/*
+ * launch_time.c - how long each level needs for a launch's traffic, and how
+ * long the launch takes (docs/MODEL.md 7.2), one section a rule:
+ *   D3  reads go at the rate of their density (pieces read / pieces of their
+ *       256 B groups: 1 dense, 1/2, <= 1/4 sparse; linear between);
+ *   D4  reads and writes mixed turn the bus around (the copy rate says how much);
+ *   L2  L2 time: load sectors at the read rate, store operations at the write
+ *       rate; L4 with its two rates: stores carry their bytes, lines written
+ *       partly are merged; L3: at least its line lookups;
+ *   T1  L1 time by lines (and shared-memory wavefronts);
+ *   T2  threads that end: waves of resident threads x round trips x wave_ns;
+ *   T4  the SMs start blocks at a rate of their own: a level like the others;
+ *   T5  a block holds its slots until its slowest warp ends;
+ *   T   the launch takes the slowest level's time, joined with latency by
+ *   T3  the knee.
+ */
+#include <math.h>
+#include <stdint.h>
+#include "model/model_internal.h"
+
+/* ---- rules D3, D4: DRAM time ---------------------------------------------------------------------- */
+
+static double interp_read_gbs(const struct gm_profile *pr, double rho)
+{
+	if (rho >= 1.0)
+		return pr->read_gbs;
+	if (rho >= 0.5)
+		return pr->read_half_gbs + (pr->read_gbs - pr->read_half_gbs) * (rho - 0.5) / 0.5;
+	if (rho >= 0.25)
+		return pr->read_sparse_gbs + (pr->read_half_gbs - pr->read_sparse_gbs) * (rho - 0.25) / 0.25;
+	return pr->read_sparse_gbs;
+}
+
+/* The copy rate below the read and write rates: the extra time of turning the bus around. */
+static double turnaround(const struct gm_profile *pr, double rd, double wr)
+{
+	double mixed = 1.0 / pr->read_gbs + 1.0 / pr->write_gbs;
+	double k = (2.0 / pr->copy_gbs) / mixed - 1.0;
+
+	if (k < 0 || rd + wr <= 0)
+		return 1.0;
+	return 1.0 + k * 2.0 * (rd < wr ? rd : wr) / (rd + wr);
+}
+
+static double dram_ms(const struct gm_profile *pr, const struct gm_launch_out *o)
+{
+	double rd = o->dram_read_bytes, wr = o->dram_write_bytes;
+	double rate = interp_read_gbs(pr, o->read_density);
+
+	return (rd / rate + wr / pr->write_gbs) / 1e6 * turnaround(pr, rd, wr);
+}
+
+/* ---- rules L2, L3, L4: L2 time -------------------------------------------------------------------- */
+
+static void l2_time(const struct gm_profile *pr, struct gm_launch_out *o)
+{
+	double t_lines = pr->l2_lines_gps > 0 ? o->l2_lines / pr->l2_lines_gps / 1e6 : 0;
+
+	if (pr->l2_part_sectors_gps > 0 && pr->l2_merge_lines_gps > 0) {
+		/* rule L4: stores carry their bytes; a line a request writes partly costs a lookup at the merged
+		   rate, or, when other blocks running beside it wrote x of its sectors last, x sector merges
+		   if they take longer */
+		double part = o->l2_part_lines + o->l2_merged_lines, tp = 0;
+
+		for (int x = 0; x < 5; x++) {
+			double per = 1.0 / pr->l2_merge_lines_gps, px = x / pr->l2_part_sectors_gps;
+
+			tp += o->l2_partial_lines[x] * (px > per ? px : per);
+		}
+		o->t_l2_ms = (o->l2_load_sectors * GM_SECTOR_BYTES / pr->l2_read_gbs +
+			      o->l2_store_bytes / pr->l2_write_gbs) / 1e6;
+		t_lines = ((pr->l2_lines_gps > 0 ? (o->l2_lines - part) / pr->l2_lines_gps : 0) + tp) / 1e6;
+	} else /* rule L2: a partly written sector is read, merged and written: two operations */
+		o->t_l2_ms = (o->l2_load_sectors * GM_SECTOR_BYTES / pr->l2_read_gbs +
+			      o->l2_store_sectors * GM_SECTOR_BYTES / pr->l2_write_gbs) / 1e6;
+	/* rule L3: L2 looks up one line a request at a time; a request that touches 32 lines costs 32 */
+	if (t_lines > o->t_l2_ms) {
+		o->t_l2_ms = t_lines;
+		o->l2_by_lines = 1;
+	}
+}
+
+/* ---- rules T2, T4, T5: threads that end, in waves and blocks --------------------------------------- */
+
+/* The harmonic number H_w = 1 + 1/2 + ... + 1/w: the mean of the largest of w exponential times of mean 1. */
+static double harmonic(int64_t w)
+{
+	double h = 0;
+
+	for (int64_t k = 1; k <= w; k++)
+		h += 1.0 / (double)k;
+	return h;
+}
+
+/*
+ * Rule T5: a block holds its threads' slots until its slowest warp ends. With
+ * a warp's round trip a base plus an exponential tail (tail / base = the
+ * profile's warp_tail), a block of w warps lasts base x (1 + tail x H_w);
+ * wave_ns is measured with blocks of 256 threads (8 warps): the round trip of
+ * a wave of blocks of w warps is wave_ns x (1 + tail H_w) / (1 + tail H_8).
+ */
+double gm_launch_block_tail(double warp_tail, int64_t threads_per_block)
+{
+	int64_t w = (threads_per_block + 31) / 32;
+
+	if (!(warp_tail > 0) || w < 1)
+		return 1.0;
+	return (1.0 + warp_tail * harmonic(w)) / (1.0 + warp_tail * harmonic(8));
+}
+
+/* Rule T5 undone: the warp_tail that gives blocks of this many threads the round-trip factor g; 0 if none. */
+double gm_launch_warp_tail_for(double g, int64_t threads_per_block)
+{
+	double hw = harmonic((threads_per_block + 31) / 32), h8 = harmonic(8);
+
+	return g > 1 && hw - g * h8 > 0 ? (g - 1) / (hw - g * h8) : 0;
+}
+
+/*
+ * Threads that load, store and end: a wave of resident threads takes the
+ * loaded round trip once per time a thread waits for its loads, whatever
+ * DRAM could do (rule T2, docs/MODEL.md 7.2). One element per thread is one
+ * round trip; a case declares more (the loads its SASS issues before their
+ * first use).
+ */
+static void waves(const struct gm_launch_in *in, const struct gm_profile *pr, struct gm_launch_out *o)
+{
+	int64_t tpb = (int64_t)in->block[0] * in->block[1] * in->block[2];
+	int64_t per_sm, blocks_per_sm;
+	int trips = in->round_trips > 0 ? in->round_trips : in->one_element_per_thread ? 1 : 0;
+	double from_dram = o->dram_read_bytes - o->dram_fill_bytes, wave = pr->wave_ns;
+
+	o->block_tail = 1.0;
+	if (trips <= 0 || pr->threads_per_sm <= 0 || pr->sm_count <= 0)
+		return;
+	blocks_per_sm = pr->threads_per_sm / tpb;
+	if (blocks_per_sm > 32)
+		blocks_per_sm = 32; /* resident blocks per SM, sm_50 and later */
+	if (blocks_per_sm < 1)
+		blocks_per_sm = 1;
+	per_sm = blocks_per_sm * tpb;
+	/* the loads L2 serves come back sooner: the round trip of the share DRAM serves and of the rest */
+	if (pr->wave_l2_ns > 0 && from_dram + o->l2_reuse_bytes > 0)
+		wave = (from_dram * pr->wave_ns + o->l2_reuse_bytes * pr->wave_l2_ns) / (from_dram + o->l2_reuse_bytes);
+	o->waves = ceil((double)in->n_threads / ((double)per_sm * pr->sm_count));
+	/* rule T5: blocks larger or smaller than the 256 threads wave_ns is measured with */
+	o->block_tail = gm_launch_block_tail(pr->warp_tail, tpb);
+	o->t_waves_ms = o->waves * trips * wave * o->block_tail * 1e-6; /* 0 without wave_ns (calibrate) */
+	/* rule T4: the SMs start blocks at a rate of their own, whatever each block does */
+	o->blocks = ceil((double)in->n_threads / (double)tpb);
+	o->t_blocks_ms = pr->blocks_gps > 0 ? o->blocks / pr->blocks_gps / 1e6 : 0;
+}
+
+/* ---- rule T3: latency and bandwidth joined -------------------------------------------------------- */
+
+double gm_launch_join(double t_latency, double t_bandwidth, double knee)
+{
+	double hi = t_latency > t_bandwidth ? t_latency : t_bandwidth;
+
+	if (!(knee > 0) || !(t_latency > 0) || !(t_bandwidth > 0))
+		return hi;
+	/* scaled by the larger, so that large exponents do not overflow */
+	return hi * pow(pow(t_latency / hi, knee) + pow(t_bandwidth / hi, knee), 1.0 / knee);
+}
+
+/* ---- rules T, T1: every level's time, the slowest, the launch's ------------------------------------- */
+
+static void times(const struct gm_profile *pr, struct gm_launch_out *o)
+{
+	o->t_dram_ms = dram_ms(pr, o);
+	l2_time(pr, o);
+	/* rule T1: L1 serves one 128 B line (up to 4 of its sectors) per wavefront: a request costs its lines */
+	o->t_l1_ms = (o->l1_lines * 128.0 + o->smem_wavefronts * 128.0) / pr->l1_gbs / 1e6;
+	o->time_ms = o->t_dram_ms;
+	o->limited_by = "DRAM";
+	if (o->t_l2_ms > o->time_ms) {
+		o->time_ms = o->t_l2_ms;
+		o->limited_by = "L2";
+	}
+	if (o->t_l1_ms > o->time_ms) {
+		o->time_ms = o->t_l1_ms;
+		o->limited_by = "L1";
+	}
+	/* rule T4: a launch of many short blocks waits for the SMs to start them */
+	if (o->t_blocks_ms > o->time_ms) {
+		o->time_ms = o->t_blocks_ms;
+		o->limited_by = "blocks";
+	}
+	/* rule T3: near the knee, neither limit alone sets the time */
+	o->t_bandwidth_ms = o->time_ms;
+	o->time_ms = gm_launch_join(o->t_waves_ms, o->t_bandwidth_ms, pr->knee);
+	if (o->t_waves_ms > o->t_bandwidth_ms)
+		o->limited_by = "latency";
+	o->gbs = o->time_ms > 0 ? o->useful_bytes / (o->time_ms * 1e-3) / 1e9 : 0;
+}
+
+void gm_launch_times(const struct gm_launch_in *in, const struct gm_profile *pr, struct gm_launch_out *o)
+{
+	waves(in, pr, o);
+	times(pr, o);
+}

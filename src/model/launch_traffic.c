@@ -1,0 +1,273 @@
+/*
+ * launch_traffic.c - what one warp of a launch sends to L1 and L2
+ * (docs/MODEL.md 7.2), one section a rule:
+ *   L1  requests and sectors of each warp as the warp model counts them; a
+ *       load sector another warp of the same block already loaded hits;
+ *   L2  a store sector a warp writes partly costs two L2 operations
+ *       (read-modify-write), a full one one;
+ *   L4  the lines a store request writes partly, by how many of their
+ *       sectors another block of the window (or, beyond it, one running
+ *       beside it) wrote last.
+ * gm_warp_traffic applies them to one warp and hands its addresses to the
+ * window's DRAM sets (launch_dram.c). The times these counts take are in
+ * launch_time.c.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/model_internal.h"
+
+/* ---- rule L1: a block's warps share their load sectors in L1 ------------------------------------ */
+
+/* The current block's distinct load sectors go to L2; the rest hit in L1. */
+void gm_block_flush(struct pat_state *ps, struct totals *t)
+{
+	if (ps->nblk)
+		t->l2_load += (double)gm_keys_sort_unique(ps->blk, ps->nblk);
+	ps->nblk = 0;
+}
+
+static gm_status block_sectors(struct pat_state *ps, const struct gm_prediction *p, int elem, int64_t block,
+			       struct totals *t)
+{
+	if (block != ps->cur_block)
+		gm_block_flush(ps, t);
+	ps->cur_block = block;
+	if (gm_keys_reserve(&ps->blk, &ps->blkcap, ps->nblk + 2 * GM_WARP_SIZE) != GM_OK)
+		return GM_ERR_NOMEM;
+	for (int l = 0; l < p->nlanes; l++) {
+		int64_t a0 = p->lanes[l].addr, a1 = a0 + elem - 1;
+
+		if (!p->lanes[l].active)
+			continue;
+		ps->blk[ps->nblk++] = a0 / GM_SECTOR_BYTES;
+		if (a1 / GM_SECTOR_BYTES != a0 / GM_SECTOR_BYTES)
+			ps->blk[ps->nblk++] = a1 / GM_SECTOR_BYTES;
+	}
+	return GM_OK;
+}
+
+/* Requests, sectors and lines at L1; a load's sectors go on to L2 once per block (or per warp, rule W). */
+static gm_status rule_l1(struct pat_state *ps, const struct gm_access *w, const struct gm_prediction *p,
+			 int64_t block, struct totals *t)
+{
+	t->requests += (double)p->global.requests;
+	t->l1_sectors += (double)p->global.sectors;
+	t->l1_lines += (double)p->global.lines;
+	if (w->op != GM_OP_LOAD)
+		return GM_OK;
+	t->l1_load_lines += (double)p->global.lines;
+	t->l1_load += (double)p->global.sectors;
+	if (!ps->per_warp)
+		return block_sectors(ps, p, w->elem_bytes, block, t);
+	t->l2_load += (double)p->global.sectors;
+	return GM_OK;
+}
+
+/* ---- rule L2: a store sector written partly costs two L2 operations ---------------------------- */
+
+/*
+ * The store sectors of one warp: how many it writes partly (fewer than 32
+ * bytes by the warp), listed in psec[], and the bytes it writes.
+ */
+static int warp_store_sectors(const struct gm_prediction *p, int elem, double *bytes_out, int64_t *psec)
+{
+	int64_t sec[GM_WARP_SIZE * 2];
+	int bytes[GM_WARP_SIZE * 2];
+	int n = 0, partial = 0, total = 0;
+
+	for (int l = 0; l < p->nlanes; l++) {
+		if (!p->lanes[l].active)
+			continue;
+		for (int64_t b = p->lanes[l].addr; b < p->lanes[l].addr + elem;) {
+			int64_t s = b / GM_SECTOR_BYTES, end = (s + 1) * GM_SECTOR_BYTES;
+			int64_t stop = end < p->lanes[l].addr + elem ? end : p->lanes[l].addr + elem;
+			int k;
+
+			for (k = 0; k < n && sec[k] != s; k++)
+				;
+			if (k == n) {
+				if (n == GM_WARP_SIZE * 2)
+					break;
+				sec[n] = s;
+				bytes[n++] = 0;
+			}
+			bytes[k] += (int)(stop - b); /* lanes of one warp store distinct bytes */
+			b = stop;
+		}
+	}
+	for (int k = 0; k < n; k++) {
+		total += bytes[k] < GM_SECTOR_BYTES ? bytes[k] : GM_SECTOR_BYTES;
+		if (bytes[k] < GM_SECTOR_BYTES)
+			psec[partial++] = sec[k];
+	}
+	*bytes_out = total;
+	return partial;
+}
+
+/* The warp's store operations at L2 and the bytes they carry; its partly written sectors into psec. */
+static int rule_l2(const struct gm_prediction *p, int elem, struct totals *t, int64_t *psec)
+{
+	double bytes;
+	int part = warp_store_sectors(p, elem, &bytes, psec);
+
+	t->partial += part;
+	t->l2_store += (double)p->global.sectors + part;
+	t->store_bytes += bytes;
+	return part;
+}
+
+/* ---- rule L4: lines written partly, and who wrote their sectors last ------------------------------ */
+
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return x;
+}
+
+/*
+ * Sector key written by owner: 0 when the window had not written it, 1 when
+ * the same owner wrote it last, 2 when another did; -1 out of memory.
+ */
+static int owner_set_visit(struct owner_set *ls, int64_t key, int64_t owner)
+{
+	if (!ls->cur)
+		ls->cur = 1;
+	if (2 * (ls->n + 1) > ls->cap) {
+		int64_t cap = ls->cap ? 2 * ls->cap : 256;
+		int64_t *k = calloc((size_t)cap, sizeof(*k)), *o = calloc((size_t)cap, sizeof(*o));
+		uint32_t *g = calloc((size_t)cap, sizeof(*g));
+
+		if (!k || !o || !g) {
+			free(k);
+			free(o);
+			free(g);
+			return -1;
+		}
+		for (int64_t i = 0; i < ls->cap; i++)
+			if (ls->gen[i] == ls->cur) {
+				int64_t h = (int64_t)(mix64((uint64_t)ls->key[i]) & (uint64_t)(cap - 1));
+				while (g[h])
+					h = (h + 1) & (cap - 1);
+				k[h] = ls->key[i];
+				o[h] = ls->owner[i];
+				g[h] = ls->cur;
+			}
+		free(ls->key);
+		free(ls->owner);
+		free(ls->gen);
+		ls->key = k;
+		ls->owner = o;
+		ls->gen = g;
+		ls->cap = cap;
+	}
+	for (int64_t h = (int64_t)(mix64((uint64_t)key) & (uint64_t)(ls->cap - 1));; h = (h + 1) & (ls->cap - 1)) {
+		int same;
+
+		if (ls->gen[h] != ls->cur) {
+			ls->gen[h] = ls->cur;
+			ls->key[h] = key;
+			ls->owner[h] = owner;
+			ls->n++;
+			return 0;
+		}
+		if (ls->key[h] != key)
+			continue;
+		same = ls->owner[h] == owner;
+		ls->owner[h] = owner;
+		return same ? 1 : 2;
+	}
+}
+
+/* A new window: forget its sectors. */
+void gm_owner_set_clear(struct owner_set *ls)
+{
+	ls->n = 0;
+	if (++ls->cur == 0) { /* wrapped: clear every slot once */
+		if (ls->gen)
+			memset(ls->gen, 0, (size_t)ls->cap * sizeof(*ls->gen));
+		ls->cur = 1;
+	}
+}
+
+/* Each line the warp writes partly (its nl sectors psec[]), with its sectors another block of the window
+   wrote last (owner: the block, or the warp under rule W). */
+static gm_status rule_l4(struct pat_state *ps, const int64_t *psec, int part, int64_t owner, struct totals *t)
+{
+	int64_t line[GM_WARP_SIZE * 2];
+	int cross[GM_WARP_SIZE * 2], cnt[GM_WARP_SIZE * 2], nl = 0;
+
+	for (int j = 0; j < part; j++) {
+		int had = owner_set_visit(&ps->sl, psec[j], owner), k;
+
+		if (had < 0)
+			return GM_ERR_NOMEM;
+		for (k = 0; k < nl && line[k] != psec[j] >> 2; k++)
+			;
+		if (k == nl) {
+			line[nl] = psec[j] >> 2;
+			cnt[nl] = 0;
+			cross[nl++] = 0;
+		}
+		cross[k] += had == 2;
+		cnt[k]++;
+	}
+	for (int k = 0; k < nl; k++) {
+		t->pline[cross[k] < 4 ? cross[k] : 4] += 1;
+		if (!cross[k])
+			t->pline0_sectors += cnt[k];
+	}
+	return GM_OK;
+}
+
+/*
+ * Rule L4 beyond the window: a share f of the sectors the window's first warps
+ * wrote is completed by blocks outside the window that run beside it (probes
+ * of rule D8). The lines that found no other block's sectors in the window
+ * (pline[0]) take f of their partly written sectors as other blocks' (their
+ * mean count, split between the two nearest whole counts).
+ */
+void gm_rule_l4_far_partners(struct totals *t, double f)
+{
+	double moved = t->pline[0] * (f < 1 ? f : 1), x, lo;
+
+	if (!(moved > 0) || !(t->pline0_sectors > 0))
+		return;
+	x = t->pline0_sectors / t->pline[0];
+	x = x < 4 ? x : 4;
+	lo = floor(x);
+	t->pline[0] -= moved;
+	t->pline0_sectors -= moved * x;
+	t->pline[(int)lo] += moved * (1 - (x - lo));
+	if (lo < 4)
+		t->pline[(int)lo + 1] += moved * (x - lo);
+}
+
+/* ---- one warp ------------------------------------------------------------------------------------ */
+
+gm_status gm_warp_traffic(struct pat_state *ps, const struct gm_access *w, int64_t wi, int64_t block, int atom,
+			  struct totals *t, struct gm_prediction *p)
+{
+	int64_t psec[GM_WARP_SIZE * 2];
+	gm_status s;
+
+	if (w->space == GM_SPACE_SHARED) { /* its wavefronts: L1 time (rule T1) */
+		gm_shared_counts_of(p->lanes, w->elem_bytes, w->op, &p->shared);
+		t->wavefronts += (double)p->shared.wavefronts;
+		return GM_OK;
+	}
+	gm_global_counts_of(p->lanes, w->elem_bytes, &p->global);
+	if ((s = rule_l1(ps, w, p, block, t)) != GM_OK)
+		return s;
+	if (w->op == GM_OP_STORE) {
+		int part = rule_l2(p, w->elem_bytes, t, psec);
+
+		if ((s = rule_l4(ps, psec, part, ps->per_warp ? -1 - wi : block, t)) != GM_OK)
+			return s;
+	}
+	return gm_window_add_warp(ps, w, p, atom, t);
+}

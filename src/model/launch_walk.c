@@ -1,0 +1,568 @@
+/*
+ * launch_walk.c - the walk over a launch's grid and its sampling
+ * (docs/MODEL.md 7.1). The launch's warps are taken in the order the
+ * hardware starts them (block by block, x fastest). Up to `windows` windows
+ * of `window_warps` consecutive warps, spread evenly over the launch, are
+ * evaluated lane by lane; when the launch has no more warps than all windows
+ * hold, every warp is. Each warp's traffic is counted by launch_traffic.c,
+ * each window's DRAM bytes by launch_dram.c; counts per warp are averaged over
+ * the evaluated warps and scaled to the launch. For a window's reuse in L2
+ * (rules D6, D8) the walk also gathers the warps before it (and, for stores,
+ * after it): a lookback chunk by chunk, then probes at growing distances.
+ * Two rules decide what is evaluated:
+ *   R   a pattern's loop is evaluated for its first ITER_CAP iterations and
+ *       its counts scaled to all;
+ *   W   a pattern whose warps of different blocks touch the same addresses
+ *       describes a shape, not where each warp goes: no reuse between warps.
+ * The windows run on several threads, each from empty state, summed in
+ * window order: the numbers do not depend on the threads.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gpumem/parallel.h"
+#include "model/model_internal.h"
+
+#define DEFAULT_WINDOWS 8
+#define DEFAULT_WINDOW_WARPS 256
+#define LOOKBACK_WARPS 2048  /* warps before a window looked at one by one for L2 reuse (rule D6) */
+#define CHUNK_WARPS 256      /* the lookback in chunks of this many warps, each with its distance */
+
+/* ---- the patterns and their warps ----------------------------------------------------------------- */
+
+/* Warp number wi of the launch as blockIdx and warp-in-block. */
+static void place_warp(struct gm_access *w, int64_t wi, int64_t wpb, int64_t grid_x)
+{
+	int64_t b = wi / wpb, bx = b % grid_x, by = b / grid_x;
+
+	w->block_idx[0] = bx > 2147483647 ? 2147483647 : (int)bx;
+	w->block_idx[1] = by > 2147483647 ? 2147483647 : (int)by;
+	w->block_idx[2] = 0;
+	w->warp = (int)(wi % wpb);
+}
+
+/* The lanes of one warp of one pattern into p; an error names the warp. */
+static gm_status fill_warp(struct pat_state *ps, const struct gm_access *w, struct gm_prediction *p,
+			   struct gm_expr_error *err)
+{
+	gm_status s = gm_lanes_fill(w, ps->index, ps->active, p, err);
+
+	if (s != GM_OK) {
+		size_t len = strlen(err->msg);
+
+		err->text = w->index;
+		snprintf(err->msg + len, sizeof(err->msg) - len, " in warp %d of block (%d,%d)", w->warp,
+			 w->block_idx[0], w->block_idx[1]);
+	}
+	return s;
+}
+
+gm_status gm_launch_parse_pats(struct pat_state *ps, const struct gm_launch_in *in, struct gm_expr_error *err)
+{
+	for (int k = 0; k < in->npats; k++) {
+		gm_status s;
+
+		ps[k].a = &in->pats[k];
+		s = gm_expr_parse(in->pats[k].index, &ps[k].index, err);
+		if (s == GM_OK)
+			s = gm_expr_parse(in->pats[k].active ? in->pats[k].active : "gid < n", &ps[k].active, err);
+		if (s != GM_OK) {
+			err->text = in->pats[k].index;
+			return s;
+		}
+	}
+	return GM_OK;
+}
+
+void gm_launch_free_pats(struct pat_state *ps, int n)
+{
+	for (int k = 0; k < n; k++) {
+		gm_expr_free(ps[k].index);
+		gm_expr_free(ps[k].active);
+		free(ps[k].pieces);
+		free(ps[k].sectors);
+		free(ps[k].blk);
+		free(ps[k].sl.key);
+		free(ps[k].sl.owner);
+		free(ps[k].sl.gen);
+		free(ps[k].sub);
+		for (int j = 0; j < MAX_SETS; j++)
+			free(ps[k].ks[j].v);
+	}
+}
+
+/* ---- rule W: a pattern that describes a shape ---------------------------------------------------- */
+
+/*
+ * A pattern whose lanes touch the same addresses in two warps of different
+ * blocks says how each access is shaped, not where each warp goes (a loop
+ * over rows declared by its first row, `lane`): its warps are taken to touch
+ * different data, so no reuse between them is assumed.
+ */
+static int warp_invariant(struct pat_state *ps, struct gm_access w, int64_t wpb, int64_t grid_x,
+			  int64_t warps, struct gm_prediction *p0, struct gm_prediction *p1)
+{
+	struct gm_expr_error e;
+	int64_t other = warps > wpb ? wpb + (wpb > 1) : warps - 1;
+
+	if (other <= 0)
+		return 0;
+	place_warp(&w, 0, wpb, grid_x);
+	if (gm_lanes_fill(&w, ps->index, ps->active, p0, &e) != GM_OK)
+		return 0;
+	place_warp(&w, other, wpb, grid_x);
+	if (gm_lanes_fill(&w, ps->index, ps->active, p1, &e) != GM_OK)
+		return 0;
+	for (int l = 0; l < GM_WARP_SIZE; l++)
+		if (p0->lanes[l].active != p1->lanes[l].active ||
+		    (p0->lanes[l].active && p0->lanes[l].addr != p1->lanes[l].addr))
+			return 0;
+	return 1;
+}
+
+/* ---- rule R: loops ------------------------------------------------------------------------------- */
+
+/* A pattern's loops (rule R) as evaluated: at most ITER_CAP iterations, the first ones; *f scales them to all. */
+struct gm_repeat gm_launch_loops(const struct gm_launch_in *in, int pi, double *f)
+{
+	struct gm_repeat rp = in->repeat ? in->repeat[pi] : (struct gm_repeat){ 1, 0, 1, 0 };
+	int64_t all;
+
+	rp.iters = rp.iters > 1 ? rp.iters : 1;
+	rp.iters2 = rp.iters2 > 1 ? rp.iters2 : 1;
+	all = (int64_t)rp.iters * rp.iters2;
+	if (rp.iters2 > ITER_CAP)
+		rp.iters2 = ITER_CAP;
+	if ((int64_t)rp.iters * rp.iters2 > ITER_CAP)
+		rp.iters = ITER_CAP / rp.iters2 > 1 ? ITER_CAP / rp.iters2 : 1;
+	*f = (double)all / ((double)rp.iters * rp.iters2);
+	return rp;
+}
+
+/*
+ * Warps [from, to) of one pattern, each with its (evaluated) loop iterations:
+ * iteration (u, v) is the first one's lanes moved by u * step + v * step2.
+ * into: warps outside the window (rules D6, D8), whose pieces (loads) or
+ * sectors (stores) are only gathered into that keyset. In the window, the
+ * entries the first SUB_WARPS warps add are marked (sub_mark).
+ */
+static gm_status warps_of(struct pat_state *ps, struct gm_access w, const struct gm_repeat *rp, int64_t from,
+			  int64_t to, struct keyset *into, int64_t wpb, int64_t grid_x, int atom, struct totals *t,
+			  struct gm_prediction *p, struct gm_prediction *first, struct gm_expr_error *err)
+{
+	int64_t base = w.base;
+	gm_status s = GM_OK;
+
+	for (int64_t wi = from; wi < to && s == GM_OK; wi++) {
+		place_warp(&w, wi, wpb, grid_x);
+		w.base = base;
+		if ((s = fill_warp(ps, &w, first, err)) != GM_OK)
+			break;
+		for (int u = 0; u < rp->iters && s == GM_OK; u++)
+			for (int v = 0; v < rp->iters2 && s == GM_OK; v++) {
+				int64_t off = u * rp->step_bytes + v * rp->step2_bytes;
+				struct gm_prediction *at = first;
+
+				if (into) {
+					s = gm_keyset_collect(into, first, off, w.elem_bytes, atom, w.op == GM_OP_STORE);
+					continue;
+				}
+				if (off != 0) {
+					at = p;
+					w.base = base + off;
+					if (!gm_lanes_shift(&w, first, off, p))
+						s = fill_warp(ps, &w, p, err); /* to name the lane that leaves the range */
+				}
+				if (s == GM_OK)
+					s = gm_warp_traffic(ps, &w, wi, wi / wpb, atom, t, at);
+			}
+		if (ps->per_warp && !into) {
+			gm_window_close(ps, atom, t, NULL);
+			gm_owner_set_clear(&ps->sl); /* the next warp touches its own data */
+		}
+		if (!into && wi - from == SUB_WARPS - 1)
+			ps->sub_mark = w.op == GM_OP_STORE ? ps->nsectors : ps->npieces;
+	}
+	return s;
+}
+
+/* Pattern pi as the launch runs it: the launch's block shape and thread count. */
+static struct gm_access access_of(const struct gm_launch_in *in, int pi)
+{
+	struct gm_access w = in->pats[pi];
+
+	memcpy(w.block, in->block, sizeof(w.block));
+	w.n_threads = in->n_threads;
+	return w;
+}
+
+/* Global bytes one thread of the launch moves: every global pattern's accesses, loops counted. */
+double gm_launch_bytes_per_thread(const struct gm_launch_in *in)
+{
+	double b = 0;
+
+	for (int k = 0; k < in->npats; k++)
+		if (in->pats[k].space == GM_SPACE_GLOBAL)
+			b += (double)in->pats[k].elem_bytes * (double)gm_repeat_count(in->repeat ? &in->repeat[k] : NULL);
+	return b;
+}
+
+/* ---- the warps a window's reuse is looked for in (rules D6, D8) ---------------------------------- */
+
+/* Where a window and the warps before it start. */
+struct window_plan {
+	int nwin;
+	int64_t ww, wpb, grid_x, warps;
+	int atom;
+	double l2_bytes;
+	int64_t resident;           /* warps that run at once (rule L4) */
+};
+
+/* Gather warps [from, to) of a pattern into the next keyset, at distance dist. */
+static gm_status add_set(struct pat_state *ps, struct gm_access w, const struct gm_repeat *rp, int64_t from,
+			 int64_t to, int64_t dist, int far, const struct window_plan *wp, struct totals *t,
+			 struct gm_prediction *p, struct gm_prediction *q, struct gm_expr_error *err)
+{
+	struct keyset *ks;
+	gm_status s;
+
+	if (from >= to || ps->nks == MAX_SETS)
+		return GM_OK;
+	ks = &ps->ks[ps->nks++];
+	ks->n = 0;
+	ks->dist = dist;
+	ks->far = far;
+	s = warps_of(ps, w, rp, from, to, ks, wp->wpb, wp->grid_x, wp->atom, t, p, q, err);
+	ks->n = gm_keys_sort_unique(ks->v, ks->n);
+	return s;
+}
+
+static int has_partial(const struct pat_state *ps)
+{
+	for (int64_t k = 0; k < ps->nsectors; k++)
+		if ((ps->sectors[k] & 63) < GM_SECTOR_BYTES)
+			return 1;
+	return 0;
+}
+
+/*
+ * The warps a window's reuse is looked for in (rules D6, D8), nearest first.
+ * Loads: the warps before it, one by one in chunks of CHUNK_WARPS up to
+ * LOOKBACK_WARPS back, then probes of SUB_WARPS warps at powers of two and at
+ * one and two rows of blocks (grid_x) back. Stores with sectors left partly
+ * written: probes before and after it at the same distances, from one warp
+ * on. Nothing farther than L2 can keep: KEEP_*_HI x l2_bytes / alloc_pw.
+ */
+static gm_status build_sets(struct pat_state *ps, struct gm_access w, const struct gm_repeat *rp, int64_t first,
+			    const struct window_plan *wp, const struct reuse_ctx *c, struct totals *t,
+			    struct gm_prediction *p, struct gm_prediction *q, struct gm_expr_error *err)
+{
+	int store = w.op == GM_OP_STORE;
+	double reach = c->alloc_pw > 0 ? (store ? KEEP_FILL_HI : KEEP_CLEAN_HI) * c->l2_bytes / c->alloc_pw : 0;
+	int64_t r = reach < 1e15 ? (int64_t)reach : (int64_t)1e15, dense = 0, sub = wp->ww < SUB_WARPS ? wp->ww : SUB_WARPS;
+	int64_t row = wp->wpb * wp->grid_x, d[64];
+	int nd = 0;
+	gm_status s = GM_OK;
+
+	ps->nks = 0;
+	if (r < 1)
+		return GM_OK;
+	if (!store) {
+		dense = r < LOOKBACK_WARPS ? r : LOOKBACK_WARPS;
+		dense = dense < first ? dense : first;
+		for (int64_t c0 = 0; c0 < dense && s == GM_OK; c0 += CHUNK_WARPS) {
+			int64_t c1 = c0 + CHUNK_WARPS < dense ? c0 + CHUNK_WARPS : dense;
+
+			s = add_set(ps, w, rp, first - c1, first - c0, (c0 + c1) / 2, 0, wp, t, p, q, err);
+		}
+	}
+	/* probe distances: powers of two past the dense chunks, and one and two rows of blocks */
+	for (int64_t x = 1; x <= r && nd < 60; x *= 2)
+		if (x > dense)
+			d[nd++] = x;
+	for (int k = 1; k <= 2; k++)
+		if (row * k > dense && row * k <= r && (row * k & (row * k - 1)) != 0)
+			d[nd++] = row * k;
+	qsort(d, (size_t)nd, sizeof(d[0]), gm_keys_cmp);
+	for (int k = 0; k < nd && s == GM_OK; k++) {
+		int64_t b0 = first - d[k], b1 = first - d[k] + sub; /* behind: the first warps' partners */
+
+		b0 = b0 > 0 ? b0 : 0;
+		b1 = b1 < first ? b1 : first;
+		s = add_set(ps, w, rp, b0, b1, d[k], 1, wp, t, p, q, err);
+		if (store && s == GM_OK) {
+			int64_t a0 = first + d[k], a1 = first + d[k] + sub; /* ahead, past the window */
+
+			a0 = a0 > first + wp->ww ? a0 : first + wp->ww;
+			a1 = a1 < wp->warps ? a1 : wp->warps;
+			s = add_set(ps, w, rp, a0, a1, d[k], 1, wp, t, p, q, err);
+		}
+	}
+	return s;
+}
+
+/* ---- the windows ---------------------------------------------------------------------------------- */
+
+/*
+ * One window: every pattern's warps, then (rules D6, D8) the warps its reuse
+ * is looked for in, judged by the DRAM bytes per warp the window moves before
+ * reuse; into tw[pi] with the loop scale fs[pi]. The per-pattern state
+ * starts empty, so that a window's totals do not depend on which windows the
+ * same state saw before (the windows may run on different threads).
+ */
+static gm_status one_window(struct pat_state *ps, const struct gm_launch_in *in, const struct window_plan *wp,
+			    int k, struct totals *tw, double *fs, struct gm_prediction *p, struct gm_prediction *q,
+			    struct gm_expr_error *err)
+{
+	int64_t first = wp->nwin == 1 ? 0 : (int64_t)((double)k * (double)(wp->warps - wp->ww) / (wp->nwin - 1));
+	struct reuse_ctx c = { 0, wp->l2_bytes, wp->resident, wp->wpb };
+	gm_status s = GM_OK;
+
+	for (int pi = 0; pi < in->npats && s == GM_OK; pi++) {
+		struct gm_access w = access_of(in, pi);
+		struct gm_repeat rp = gm_launch_loops(in, pi, &fs[pi]);
+		struct pat_state *x = &ps[pi];
+		int store = w.op == GM_OP_STORE;
+
+		memset(&tw[pi], 0, sizeof(tw[pi]));
+		x->nks = 0;
+		x->nblk = 0;
+		x->cur_block = -1;
+		gm_owner_set_clear(&x->sl);  /* rule L4: the window's sectors */
+		x->sub_mark = -1;
+		x->nsub = 0;
+		s = warps_of(x, w, &rp, first, first + wp->ww, NULL, wp->wpb, wp->grid_x, wp->atom, &tw[pi], p, q, err);
+		if (s != GM_OK || w.space != GM_SPACE_GLOBAL || x->per_warp) {
+			c.alloc_pw += tw[pi].read_bytes + tw[pi].write_bytes; /* closed warp by warp: no reuse */
+			continue;
+		}
+		/* the first warps' keys (sectors without their byte counts), then the window's DRAM bytes */
+		if (x->sub_mark < 0)
+			x->sub_mark = store ? x->nsectors : x->npieces;
+		if (gm_keys_reserve(&x->sub, &x->subcap, x->sub_mark) != GM_OK)
+			return GM_ERR_NOMEM;
+		for (int64_t j = 0; j < x->sub_mark; j++)
+			x->sub[j] = store ? x->sectors[j] >> 6 : x->pieces[j];
+		x->nsub = gm_keys_sort_unique(x->sub, x->sub_mark);
+		if (store) {
+			gm_window_merge_sectors(x);
+			c.alloc_pw += (double)x->nsectors * GM_SECTOR_BYTES;
+		} else {
+			x->npieces = gm_keys_sort_unique(x->pieces, x->npieces);
+			x->pieces_unique = 1;
+			c.alloc_pw += (double)x->npieces * wp->atom;
+		}
+	}
+	c.alloc_pw /= (double)(wp->ww > 0 ? wp->ww : 1);
+	for (int pi = 0; pi < in->npats && s == GM_OK; pi++) {
+		struct gm_access w = access_of(in, pi);
+		struct gm_repeat rp = gm_launch_loops(in, pi, &fs[pi]);
+		struct pat_state *x = &ps[pi];
+		int reuse = w.space == GM_SPACE_GLOBAL && !x->per_warp;
+
+		if (reuse && (w.op == GM_OP_LOAD || has_partial(x)))
+			s = build_sets(x, w, &rp, first, wp, &c, &tw[pi], p, q, err);
+		if (s == GM_OK)
+			gm_window_close(x, wp->atom, &tw[pi], reuse ? &c : NULL);
+	}
+	return s;
+}
+
+/* The windows and where each one's results go; every thread has its own pattern state and scratch. */
+struct window_pool {
+	const struct gm_launch_in *in;
+	const struct window_plan *wp;
+	const struct pat_state *master;
+	struct totals *tw;        /* [nwin][npats] */
+	double *fs;               /* [nwin][npats] */
+	gm_status *st;            /* [nwin] */
+	struct gm_expr_error *errs; /* [nwin] */
+};
+
+struct window_scratch {
+	struct pat_state *ps;
+	int npats;
+	struct gm_prediction p, q;
+};
+
+static void drop_scratch(void *state)
+{
+	struct window_scratch *x = state;
+
+	gm_launch_free_pats(x->ps, x->npats);
+	free(x->ps);
+	free(x);
+}
+
+static void *make_scratch(void *arg)
+{
+	const struct window_pool *w = arg;
+	const struct gm_launch_in *in = w->in;
+	struct window_scratch *x = calloc(1, sizeof(*x));
+	struct gm_expr_error e;
+
+	if (!x || !(x->ps = calloc((size_t)in->npats, sizeof(*x->ps)))) {
+		free(x);
+		return NULL;
+	}
+	x->npats = in->npats;
+	if (gm_launch_parse_pats(x->ps, in, &e) != GM_OK) {
+		gm_launch_free_pats(x->ps, in->npats);
+		free(x->ps);
+		free(x);
+		return NULL;
+	}
+	for (int pi = 0; pi < in->npats; pi++)
+		x->ps[pi].per_warp = w->master[pi].per_warp;
+	return x;
+}
+
+static void window_item(void *arg, void *state, int k)
+{
+	const struct window_pool *w = arg;
+	struct window_scratch *x = state;
+	size_t at = (size_t)k * w->in->npats;
+
+	memset(&w->errs[k], 0, sizeof(w->errs[k]));
+	w->errs[k].lane = -1;
+	w->st[k] = x ? one_window(x->ps, w->in, w->wp, k, &w->tw[at], &w->fs[at], &x->p, &x->q, &w->errs[k])
+		     : GM_ERR_NOMEM;
+}
+
+/* t += f x u (every count but the warps) */
+static void add_scaled(struct totals *t, const struct totals *u, double f)
+{
+	t->requests += f * u->requests;
+	t->l1_sectors += f * u->l1_sectors;
+	t->l1_lines += f * u->l1_lines;
+	t->l1_load_lines += f * u->l1_load_lines;
+	t->l1_load += f * u->l1_load;
+	t->l2_load += f * u->l2_load;
+	t->l2_store += f * u->l2_store;
+	t->partial += f * u->partial;
+	t->store_bytes += f * u->store_bytes;
+	for (int x = 0; x < 5; x++)
+		t->pline[x] += f * u->pline[x];
+	t->pline0_sectors += f * u->pline0_sectors;
+	t->wavefronts += f * u->wavefronts;
+	t->read_bytes += f * u->read_bytes;
+	t->write_bytes += f * u->write_bytes;
+	t->fill_bytes += f * u->fill_bytes;
+	t->groups += f * u->groups;
+	t->pieces += f * u->pieces;
+	t->reuse_bytes += f * u->reuse_bytes;
+}
+
+/*
+ * Evaluate the windows; totals are over the evaluated warps, summed in
+ * window order whatever thread evaluated a window (the same numbers on one
+ * thread or many).
+ */
+gm_status gm_launch_walk(struct pat_state *ps, const struct gm_launch_in *in, const struct gm_profile *prof,
+			 int64_t warps, struct totals *t, struct pat_sum *sums, struct gm_expr_error *err)
+{
+	int64_t tpb = (int64_t)in->block[0] * in->block[1] * in->block[2];
+	int64_t blocks = (in->n_threads + tpb - 1) / tpb;
+	int64_t tps = prof->threads_per_sm > 0 ? prof->threads_per_sm : 2048, bps = tps / tpb;
+	struct window_plan wp = { in->windows > 0 ? in->windows : DEFAULT_WINDOWS,
+				  in->window_warps > 0 ? in->window_warps : DEFAULT_WINDOW_WARPS,
+				  (tpb + GM_WARP_SIZE - 1) / GM_WARP_SIZE, in->grid_x > 0 ? in->grid_x : blocks,
+				  warps, prof->dram_atom_bytes, prof->l2_bytes, 0 };
+
+	bps = bps < 1 ? 1 : bps > 32 ? 32 : bps; /* resident blocks per SM, sm_50 and later */
+	wp.resident = (int64_t)prof->sm_count * bps * wp.wpb;
+	struct window_pool pool = { in, &wp, ps, NULL, NULL, NULL, NULL };
+	struct gm_prediction *p = malloc(sizeof(*p)), *q = malloc(sizeof(*q));
+	gm_status s = GM_OK;
+
+	if (!p || !q) {
+		free(p);
+		free(q);
+		return GM_ERR_NOMEM;
+	}
+	for (int pi = 0; pi < in->npats; pi++) {
+		struct gm_access w = access_of(in, pi);
+		ps[pi].per_warp = w.space == GM_SPACE_GLOBAL && warp_invariant(&ps[pi], w, wp.wpb, wp.grid_x, warps, p, q);
+	}
+	if (warps <= (int64_t)wp.nwin * wp.ww) {
+		wp.nwin = 1;
+		wp.ww = warps;
+	}
+	pool.tw = calloc((size_t)wp.nwin * in->npats, sizeof(*pool.tw));
+	pool.fs = calloc((size_t)wp.nwin * in->npats, sizeof(*pool.fs));
+	pool.st = calloc((size_t)wp.nwin, sizeof(*pool.st));
+	pool.errs = calloc((size_t)wp.nwin, sizeof(*pool.errs));
+	if (!pool.tw || !pool.fs || !pool.st || !pool.errs)
+		s = GM_ERR_NOMEM;
+	else
+		gm_parallel_for(wp.nwin, in->threads, make_scratch, drop_scratch, window_item, &pool);
+	for (int k = 0; k < wp.nwin && s == GM_OK; k++) {
+		if ((s = pool.st[k]) != GM_OK) {
+			*err = pool.errs[k];
+			break;
+		}
+		for (int pi = 0; pi < in->npats; pi++) {
+			const struct totals *u = &pool.tw[(size_t)k * in->npats + pi];
+			double f = pool.fs[(size_t)k * in->npats + pi];
+			struct pat_sum *ps_ = &sums[pi];
+
+			add_scaled(t, u, f);
+			ps_->read_bytes += f * u->read_bytes;
+			ps_->write_bytes += f * u->write_bytes;
+			ps_->fill_bytes += f * u->fill_bytes;
+			if (u->any) {
+				ps_->lo = ps_->any && ps_->lo < u->lo ? ps_->lo : u->lo;
+				ps_->hi = ps_->any && ps_->hi > u->hi ? ps_->hi : u->hi;
+				ps_->any = 1;
+			}
+		}
+		t->warps += wp.ww;
+	}
+	free(pool.tw);
+	free(pool.fs);
+	free(pool.st);
+	free(pool.errs);
+	free(p);
+	free(q);
+	return s;
+}
+
+/* ---- the sample scaled to the launch ------------------------------------------------------------- */
+
+void gm_launch_scale(const struct totals *t, const struct gm_launch_in *in, struct gm_launch_out *o)
+{
+	double f = t->warps > 0 ? (double)o->warps / (double)t->warps : 0;
+
+	o->sampled_warps = t->warps;
+	o->sampled = t->warps < o->warps;
+	o->requests = t->requests * f;
+	o->l1_sectors = t->l1_sectors * f;
+	o->l1_lines = t->l1_lines * f;
+	/* L2 looks up the lines of the requests L1 does not serve: a load's lines in the share of its sectors
+	   that go on to L2 (rule L1), every store's */
+	o->l2_lines = (t->l1_load > 0 ? t->l1_load_lines * t->l2_load / t->l1_load : 0) +
+		      (t->l1_lines - t->l1_load_lines);
+	o->l2_lines *= f;
+	o->l1_load_sectors = t->l1_load * f;
+	o->l2_load_sectors = t->l2_load * f;
+	o->l2_store_sectors = t->l2_store * f;
+	o->l2_sectors = o->l2_load_sectors + o->l2_store_sectors;
+	o->partial_store_sectors = t->partial * f;
+	o->l2_store_bytes = t->store_bytes * f;
+	for (int x = 0; x < 5; x++)
+		o->l2_partial_lines[x] = t->pline[x] * f;
+	o->l2_merged_lines = o->l2_partial_lines[0];
+	o->l2_part_lines = o->l2_partial_lines[1] + o->l2_partial_lines[2] + o->l2_partial_lines[3] +
+			   o->l2_partial_lines[4];
+	o->smem_wavefronts = t->wavefronts * f;
+	o->dram_read_bytes = t->read_bytes * f;
+	o->dram_write_bytes = t->write_bytes * f;
+	o->dram_fill_bytes = t->fill_bytes * f;
+	o->l2_reuse_bytes = t->reuse_bytes * f;
+	o->read_density = t->groups > 0 ? t->pieces / (t->groups * (GROUP_BYTES / 64.0)) : 1.0;
+	if (o->read_density > 1)
+		o->read_density = 1;
+	o->useful_bytes = in->useful_bytes > 0 ? in->useful_bytes : (double)in->n_threads * gm_launch_bytes_per_thread(in);
+}
