@@ -132,13 +132,15 @@ stage_sanitize_i25() {
 # Every case of every family (--full) under memcheck (leaks too), racecheck, initcheck and synccheck, in run's
 # sanitizer mode (validation and one timed launch a case, 8 MiB arrays, shorter fixed work: docs/METHODOLOGY.md).
 # Each tool is bounded (SAN_LIMITS, seconds); a stopped run still says which case it reached (its stderr lines).
+# SAN_ARGS selects (default --full: every case), e.g. SAN_LIMITS=racecheck:400 SAN_ARGS="--full gemm smem matvec atomics"
+# for what the 2026-11-25 run did not reach (results/nvidia-h100-80gb-hbm3/sanitize-all/summary.md).
 stage_sanitize_all() {
   local t tool lim t0 rc extra
   for t in ${SAN_LIMITS:-memcheck:55 racecheck:55 initcheck:45 synccheck:30}; do
     tool=${t%%:*} lim=${t#*:} extra=""
     [ "$tool" = memcheck ] && extra="--leak-check full"
     t0=$(date +%s.%N)
-    timeout -k 10 -s INT "$lim" compute-sanitizer --tool "$tool" $extra --print-limit 200 "$bin" run --full --sanitize \
+    timeout -k 10 -s INT "$lim" compute-sanitizer --tool "$tool" $extra --print-limit 200 "$bin" run ${SAN_ARGS:---full} --sanitize \
       --json "$W/san_$tool.json" >"$W/san_$tool.txt" 2>&1
     rc=$?
     echo "$tool: exit $rc in $(python3 -c "import time; print(round(time.time() - $t0, 1))") s" | tee -a "$W/san_times.txt"
