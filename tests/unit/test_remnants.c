@@ -1,5 +1,6 @@
-/* test_remnants.c - the remnants family's table, its unit, run --scrub, and
- * the second-process entry point refusing a call that is not its own. */
+/* test_remnants.c - the remnants family's table, its unit, run --scrub, the
+ * second-process entry point refusing a call that is not its own, and the
+ * tools that read runs over the committed one. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -100,6 +101,29 @@ static void test_child_entry(void **state)
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) != 0);
 }
 
+/* report (table, CSV, HTML), predict and compare over the committed H100 run: the fraction cases pass through. */
+static void test_tools_over_run(void **state)
+{
+	static const char *const cmds[] = {
+		"report '%s/%s'", "report '%s/%s' --csv", "predict '%s/%s'", "compare '%s/%s' '%s/%s'",
+		"report '%s/%s' -o /dev/null",
+	};
+	const char *bin = getenv("GPUMEM_BIN"), *src = getenv("GPUMEM_SRC");
+	const char *run = "results/nvidia-h100-80gb-hbm3/remnants/remnants.json";
+	char args[2048], cmd[4096];
+
+	(void)state;
+	if (!bin || !src)
+		skip();
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		snprintf(args, sizeof(args), cmds[i], src, run, src, run);
+		snprintf(cmd, sizeof(cmd), "'%s' %s >/dev/null 2>&1", bin, args);
+		int st = system(cmd);
+		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+			fail_msg("'%s' exited %d", args, WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -107,6 +131,7 @@ int main(void)
 		cmocka_unit_test(test_unit),
 		cmocka_unit_test(test_scrub_option),
 		cmocka_unit_test(test_child_entry),
+		cmocka_unit_test(test_tools_over_run),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
