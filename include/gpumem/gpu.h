@@ -112,6 +112,13 @@ void gm_gpu_range_pop(void);
 /* Release everything the device layer holds (stream, primary context use). */
 void gm_gpu_close(void);
 
+/*
+ * Forget the CUDA runtime's last error. The runner calls it after each case's
+ * release: an error the case ignored (a release has no status to return) must
+ * not fail the next case's first launch check (found by the fault walk).
+ */
+void gm_gpu_clear_error(void);
+
 #ifdef __cplusplus
 }
 #endif

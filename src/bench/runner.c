@@ -426,6 +426,7 @@ static gm_status run_one(const struct gm_case *c, const struct gm_runner_opts *o
 		gm_case_counters(c, ops, st, o->counters, cfg->dev, cr);
 	if (st)
 		ops->release(st);
+	gm_gpu_clear_error();   /* an error the case ignored must not fail the next one */
 	if (!s) {
 		finish_stats(cr, cfg->dev);
 		return GM_OK;

@@ -276,9 +276,10 @@ gm_status gm_timer_create(struct gm_timer **t, int marks)
 	if (!x)
 		return GM_ERR_NOMEM;
 	for (int i = 0; i < marks; i++) {
-		if (cudaEventCreate(&x->ev[i]) != cudaSuccess) {
+		cudaError_t e = cudaEventCreate(&x->ev[i]);
+		if (e != cudaSuccess) {
 			gm_timer_destroy(x);
-			return gm_fail(GM_ERR_CUDA, "cudaEventCreate failed");
+			return gm_cuda_status(e, "cudaEventCreate(timer)", __FILE__, __LINE__);
 		}
 		x->n++;
 	}
@@ -334,6 +335,11 @@ void gm_gpu_range_push(const char *name)
 void gm_gpu_range_pop(void)
 {
 	nvtxRangePop();
+}
+
+void gm_gpu_clear_error(void)
+{
+	(void)cudaGetLastError();
 }
 
 void gm_gpu_close(void)

@@ -32,5 +32,6 @@ gm_status gm_timer_between_ms(struct gm_timer *t, int i, int j, double *ms)
 void gm_timer_destroy(struct gm_timer *t) { (void)t; }
 gm_status gm_gpu_state_read(struct gm_device_state *st) { (void)st; return no_cuda(); }
 void gm_gpu_close(void) {}
+void gm_gpu_clear_error(void) {}
 void gm_gpu_range_push(const char *name) { (void)name; }
 void gm_gpu_range_pop(void) {}

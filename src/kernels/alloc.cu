@@ -120,21 +120,34 @@ static gm_status al_check_one(struct al_state *s, char *why, size_t n)
 {
 	void *p = NULL;
 	unsigned char got[2] = { 0, 0 };
+	const char *what = "cudaMemsetAsync";
+	cudaError_t e, f;
 
 	if (s->method == AL_MALLOC)
 		GM_CU(cudaMalloc(&p, s->bytes));
 	else
 		GM_CU(cudaMallocFromPoolAsync(&p, s->bytes, s->pool, gm_stream()));
-	GM_CU(cudaMemsetAsync(p, 0x5a, s->bytes, gm_stream()));
-	GM_CU(cudaMemcpyAsync(&got[0], p, 1, cudaMemcpyDeviceToHost, gm_stream()));
-	GM_CU(cudaMemcpyAsync(&got[1], (char *)p + s->bytes - 1, 1, cudaMemcpyDeviceToHost, gm_stream()));
+	e = cudaMemsetAsync(p, 0x5a, s->bytes, gm_stream());
+	if (e == cudaSuccess && (what = "cudaMemcpyAsync"))
+		e = cudaMemcpyAsync(&got[0], p, 1, cudaMemcpyDeviceToHost, gm_stream());
+	if (e == cudaSuccess)
+		e = cudaMemcpyAsync(&got[1], (char *)p + s->bytes - 1, 1, cudaMemcpyDeviceToHost, gm_stream());
+	if (e == cudaSuccess && (what = "cudaStreamSynchronize"))
+		e = cudaStreamSynchronize(gm_stream());
+	/* freed on every path: a failed check must not keep the allocation (and its pool's memory, found by the fault walk) */
 	if (s->method == AL_MALLOC) {
-		GM_CU(cudaStreamSynchronize(gm_stream()));
-		GM_CU(cudaFree(p));
+		f = cudaFree(p);
 	} else {
-		GM_CU(cudaFreeAsync(p, gm_stream()));
-		GM_CU(cudaStreamSynchronize(gm_stream()));
+		f = cudaFreeAsync(p, gm_stream());
+		if (f == cudaSuccess)
+			f = cudaStreamSynchronize(gm_stream());
 	}
+	if (e == cudaSuccess && f != cudaSuccess) {
+		e = f;
+		what = s->method == AL_MALLOC ? "cudaFree" : "cudaFreeAsync";
+	}
+	if (e != cudaSuccess)
+		return gm_cuda_status(e, what, __FILE__, __LINE__);
 	if (got[0] != 0x5a || got[1] != 0x5a) {
 		snprintf(why, n, "allocation of %zu bytes read back 0x%02x/0x%02x, expected 0x5a", s->bytes, got[0],
 			 got[1]);

@@ -149,10 +149,11 @@ static gm_status at_verify(void *state, char *why, size_t n)
 	if (!st)
 		st = at_launch(s);
 	/* the launch is on the harness stream, which does not order with cudaMemcpy's */
-	if (!st && cudaStreamSynchronize(gm_stream()) != cudaSuccess)
-		st = gm_fail(GM_ERR_CUDA, "atomics: the validation launch failed");
-	if (!st && cudaMemcpy(got, s->out, nb * 4, cudaMemcpyDeviceToHost) != cudaSuccess)
-		st = gm_fail(GM_ERR_CUDA, "atomics: reading the result failed");
+	cudaError_t e = cudaSuccess;
+	if (!st && (e = cudaStreamSynchronize(gm_stream())) != cudaSuccess)
+		st = gm_cuda_status(e, "cudaStreamSynchronize(validation launch)", __FILE__, __LINE__);
+	if (!st && (e = cudaMemcpy(got, s->out, nb * 4, cudaMemcpyDeviceToHost)) != cudaSuccess)
+		st = gm_cuda_status(e, "cudaMemcpy(result)", __FILE__, __LINE__);
 	for (size_t i = 0; !st && i < s->n; i++) {
 		uint32_t x = gm_hash(s->seed, i);
 		want[i % nb] += x;

@@ -138,6 +138,14 @@ static void bk_release(void *state)
 
 	if (!s)
 		return;
+	/* the carve-out bk_carveout set goes back to the default (the fault walk checks every one a case set) */
+	(void)cudaFuncSetAttribute(bk_kernel<uint32_t>, cudaFuncAttributePreferredSharedMemoryCarveout,
+				   cudaSharedmemCarveoutDefault);
+	(void)cudaFuncSetAttribute(bk_kernel<uint2>, cudaFuncAttributePreferredSharedMemoryCarveout,
+				   cudaSharedmemCarveoutDefault);
+	(void)cudaFuncSetAttribute(bk_kernel<uint4>, cudaFuncAttributePreferredSharedMemoryCarveout,
+				   cudaSharedmemCarveoutDefault);
+	(void)cudaGetLastError();
 	gm_gpu_free(s->offsets);
 	gm_gpu_free(s->out);
 	free(s);

@@ -400,9 +400,10 @@ static gm_status verify_reads(struct hier_state *s, char *why, size_t n)
 
 	if (!h)
 		return GM_ERR_NOMEM;
-	if (cudaMemcpy(h, s->sums, threads * 4, cudaMemcpyDeviceToHost) != cudaSuccess) {
+	cudaError_t e = cudaMemcpy(h, s->sums, threads * 4, cudaMemcpyDeviceToHost);
+	if (e != cudaSuccess) {
 		free(h);
-		return gm_fail(GM_ERR_CUDA, "copy of the checksums failed");
+		return gm_cuda_status(e, "cudaMemcpy(checksums)", __FILE__, __LINE__);
 	}
 	for (int b = 0; b < teams; b++) {
 		uint64_t first = shared ? 0 : (uint64_t)b * nwords;
@@ -434,6 +435,7 @@ static gm_status verify_sweep(struct hier_state *s, char *why, size_t n)
 	uint32_t *ws = (uint32_t *)malloc((size_t)nch * 32 * 4), *want = (uint32_t *)calloc(ncnt, 4),
 		 *got = (uint32_t *)malloc(ncnt * 4);
 	gm_status st = GM_OK;
+	cudaError_t e;
 
 	if (!ws || !want || !got) {
 		st = GM_ERR_NOMEM;
@@ -452,8 +454,8 @@ static gm_status verify_sweep(struct hier_state *s, char *why, size_t n)
 				want[(b % HIER_SUM_GROUPS) * 32 + w] += ws[c * 32 + w];
 			}
 	}
-	if (cudaMemcpy(got, s->sums, ncnt * 4, cudaMemcpyDeviceToHost) != cudaSuccess) {
-		st = gm_fail(GM_ERR_CUDA, "copy of the checksums failed");
+	if ((e = cudaMemcpy(got, s->sums, ncnt * 4, cudaMemcpyDeviceToHost)) != cudaSuccess) {
+		st = gm_cuda_status(e, "cudaMemcpy(checksums)", __FILE__, __LINE__);
 		goto out;
 	}
 	for (uint32_t i = 0; i < ncnt; i++)

@@ -368,6 +368,7 @@ static gm_status lat_prepare(const struct gm_case *c, const struct gm_run_cfg *c
 	uint32_t *slots = NULL, n;
 	unsigned *d_sm = NULL;
 	gm_status st;
+	cudaError_t e;
 
 	if (!s)
 		return GM_ERR_NOMEM;
@@ -400,8 +401,9 @@ static gm_status lat_prepare(const struct gm_case *c, const struct gm_run_cfg *c
 	    (st = gm_gpu_alloc((void **)&d_sm, sizeof(unsigned))))
 		goto out;
 	lat_where<<<1, 32, 0, gm_stream()>>>(d_sm);
-	if (cudaGetLastError() != cudaSuccess || cudaStreamSynchronize(gm_stream()) != cudaSuccess || cudaMemcpy(&s->target, d_sm, 4, cudaMemcpyDeviceToHost) != cudaSuccess) {
-		st = gm_fail(GM_ERR_CUDA, "could not read the SM id");
+	if ((e = cudaGetLastError()) != cudaSuccess || (e = cudaStreamSynchronize(gm_stream())) != cudaSuccess ||
+	    (e = cudaMemcpy(&s->target, d_sm, 4, cudaMemcpyDeviceToHost)) != cudaSuccess) {
+		st = gm_cuda_status(e, "lat_where (the SM id): launch, cudaStreamSynchronize or cudaMemcpy", __FILE__, __LINE__);
 		goto out;
 	}
 	if (s->cold) {

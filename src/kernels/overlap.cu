@@ -206,6 +206,8 @@ static void ov_annotate(void *state, struct gm_case_result *cr)
 	    cudaDeviceGetAttribute(&engines, cudaDevAttrAsyncEngineCount, dev) == cudaSuccess)
 		gm_result_note(cr, "copy_engines", GM_UNIT_RATIO, engines);
 	gm_result_note(cr, "lcg_iters", GM_UNIT_RATIO, OV_LCG_ITERS);
+	if (s->h_in.fell_back || s->h_out.fell_back)   /* pageable copies do not overlap: the row must say */
+		gm_result_note(cr, "pinned_fallback", GM_UNIT_RATIO, 1);
 	xf_note_link(cr, s->dev, s->h_in.p);
 }
 

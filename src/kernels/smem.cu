@@ -237,9 +237,10 @@ static gm_status smem_verify(void *state, char *why, size_t n)
 	h = (uint32_t *)malloc(threads * 4);
 	if (!h)
 		return GM_ERR_NOMEM;
-	if (cudaMemcpy(h, s->sums, threads * 4, cudaMemcpyDeviceToHost) != cudaSuccess) {
+	cudaError_t e = cudaMemcpy(h, s->sums, threads * 4, cudaMemcpyDeviceToHost);
+	if (e != cudaSuccess) {
 		free(h);
-		return gm_fail(GM_ERR_CUDA, "copy of the checksums failed");
+		return gm_cuda_status(e, "cudaMemcpy(checksums)", __FILE__, __LINE__);
 	}
 	for (unsigned b = 0; b < s->grid && !st; b++) {
 		unsigned long long m = (unsigned long long)SMEM_BLOCK * SMEM_LOADS;
