@@ -495,7 +495,8 @@ extern "C" int gm_remnants_child_main(int argc, char **argv)
 		if (strcmp(line, "quit") && rm_send(fd, reply))
 			break;
 	}
-	/* after "write" the buffer stays allocated on purpose: no cudaFree, no context teardown by hand */
+	/* after "write" the marked buffer stays allocated on purpose: the exit frees it, not gpumem */
+	gm_gpu_free(k.cnt);
 	return 0;
 }
 
