@@ -331,11 +331,24 @@ static void rm_child_stop(struct rm_child *ch)
 	rm_reap(ch, 10000);
 }
 
-/* environ without RM_ENV_REUSE, plus RM_ENV_REUSE=1 when set_reuse; NULL when out of memory. */
+/* Whether environment entry e sets variable name. */
+static int rm_env_is(const char *e, const char *name)
+{
+	size_t len = strlen(name);
+
+	return !strncmp(e, name, len) && e[len] == '=';
+}
+
+/*
+ * environ for the second process: without RM_ENV_REUSE (RM_ENV_REUSE=1 when
+ * set_reuse) and without GPUMEM_FAULT (a fault-injection build's failures are
+ * this process's: a child counting and failing its own calls would blur the
+ * walk). NULL when out of memory.
+ */
 static char **rm_child_env(int set_reuse)
 {
 	static char reuse[] = RM_ENV_REUSE "=1";
-	size_t n = 0, k = 0, len = strlen(RM_ENV_REUSE);
+	size_t n = 0, k = 0;
 	char **e;
 
 	while (environ[n])
@@ -344,7 +357,7 @@ static char **rm_child_env(int set_reuse)
 	if (!e)
 		return NULL;
 	for (size_t i = 0; i < n; i++)
-		if (strncmp(environ[i], RM_ENV_REUSE, len) || environ[i][len] != '=')
+		if (!rm_env_is(environ[i], RM_ENV_REUSE) && !rm_env_is(environ[i], "GPUMEM_FAULT"))
 			e[k++] = environ[i];
 	if (set_reuse)
 		e[k++] = reuse;
