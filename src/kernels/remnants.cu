@@ -404,7 +404,8 @@ static gm_status rm_child_start(struct rm_child *ch, int dev, int set_reuse)
 	}
 	if (rm_line(ch->fd, line, sizeof(line), RM_CHILD_TIMEOUT_MS) || strcmp(line, "ready")) {
 		char why[300];
-		snprintf(why, sizeof(why), "%s", !strncmp(line, "error ", 6) ? line + 6 : *line ? line : gm_last_error());
+		const char *said = !strncmp(line, "error ", 6) ? line + 6 : *line ? line : gm_last_error();
+		snprintf(why, sizeof(why), "%s", said);
 		rm_child_stop(ch);
 		return gm_fail(GM_ERR_UNSUPPORTED, "no second gpumem process: %s", why);
 	}
@@ -540,7 +541,8 @@ static gm_status rm_driver_load(struct rm_driver *d)
 	for (size_t i = 0; i < sizeof(fn) / sizeof(fn[0]); i++) {
 		enum cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
 		void **slot = (void **)((char *)d + fn[i].off);
-		cudaError_t e = cudaGetDriverEntryPointByVersion(fn[i].name, slot, fn[i].version, cudaEnableDefault, &q);
+		cudaError_t e = cudaGetDriverEntryPointByVersion(fn[i].name, slot, fn[i].version, cudaEnableDefault,
+								 &q);
 		if (e != cudaSuccess || q != cudaDriverEntryPointSuccess || !*slot) {
 			(void)cudaGetLastError();
 			return gm_fail(GM_ERR_UNSUPPORTED, "the driver gives no %s (version %u)", fn[i].name,
