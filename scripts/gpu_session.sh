@@ -39,7 +39,7 @@ stage_tests() {
     echo "$(basename "$t"): exit $rc"
   done
   for t in "tests/report/cli_test.sh $bin" "tests/fleet/cli_test.sh $bin" "$B/tests/gpu/gm_probe run" \
-           "tests/gpu_validate.sh $bin"; do
+           "tests/gpu_validate.sh $bin" "tests/errors/errors.sh $bin"; do
     $t >"$W/test_$(basename "${t%% *}").log" 2>&1
     rc=$?; [ $rc -eq 0 ] && pass=$((pass + 1)) || [ $rc -eq 77 ] || { fail=$((fail + 1)); tail -20 "$W/test_$(basename "${t%% *}").log"; }
     echo "$t: exit $rc"

@@ -404,7 +404,7 @@ static int print_json(struct explain_opts *o, const struct gm_prediction *p)
 	if (!rc && o->run)
 		rc = explain_run(&o->a, &o->ro, obj);
 	if (!rc && json_dumpf(obj, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0)
-		rc = gm_error(GM_EXIT_CASE_FAILED, "cannot write the JSON output");
+		rc = gm_error(GM_EXIT_IO, "cannot write the JSON output");
 	else if (!rc)
 		putchar('\n');
 	json_decref(obj);

@@ -62,7 +62,7 @@ static int info_option(void *ctx, const struct gm_opt *o, const char *v)
 	else if (o->key == I_DERIVE)
 		a->derive = 1;
 	else if (gm_parse_int(v, 0, 1023, &a->dev))
-		return gm_error(GM_EXIT_USAGE, "%s", gm_last_error());
+		return gm_error(GM_EXIT_USAGE, "--device: %s", gm_last_error());
 	return 0;
 }
 
@@ -79,7 +79,9 @@ int cmd_info(int argc, char **argv)
 		gm_cmd_help(stdout, &gm_doc_info);
 		return GM_EXIT_OK;
 	}
-	if (rc == GM_OPTS_UNKNOWN || rc == GM_OPTS_MISSING || (!rc && st.noperands))
+	if (rc == GM_OPTS_MISSING)
+		rc = gm_error(GM_EXIT_USAGE, "option '%s' needs a value (see 'gpumem info --help')", st.bad);
+	else if (rc == GM_OPTS_UNKNOWN || (!rc && st.noperands))
 		rc = gm_error(GM_EXIT_USAGE, "unknown option '%s' for info", rc ? st.bad : st.operands[0]);
 	else if (rc < 0)
 		rc = gm_opts_error(&gm_doc_info, rc, &st);

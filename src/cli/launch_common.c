@@ -18,6 +18,9 @@ int gm_cli_profile(const char *path, const char *device, struct gm_profile *p, i
 		s = gm_profile_read(path, p, why, sizeof(why));
 		if (s != GM_OK)
 			return gm_error(s == GM_ERR_IO ? GM_EXIT_IO : GM_EXIT_USAGE, "%s", why);
+		/* what the launch model needs of it (bandwidths it can divide by), before anything is printed */
+		if (gm_profile_check(p, why, sizeof(why)) != GM_OK)
+			return gm_error(GM_EXIT_USAGE, "%s: %s", path, why);
 		if (device && *device && strcmp(device, p->device) && !quiet)
 			fprintf(stderr, "warning: profile '%s' was measured on '%s', not on '%s'\n", path,
 				p->device, device);

@@ -7,6 +7,7 @@
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <zlib.h>
 #include "io/json_file.h"
 
@@ -21,12 +22,19 @@ static size_t gz_chunk(void *buf, size_t size, void *data)
 json_t *gm_json_load_path(const char *path, json_error_t *err)
 {
 	json_error_t dummy;
+	struct stat st;
 	gzFile gz;
 	json_t *doc;
 
 	if (!err)
 		err = &dummy;
 	errno = 0;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) { /* gzread would fail as if the file were empty */
+		memset(err, 0, sizeof(*err));
+		err->line = -1;
+		snprintf(err->text, sizeof(err->text), "unable to open %s: %s", path, strerror(EISDIR));
+		return NULL;
+	}
 	gz = gzopen(path, "rb");
 	if (!gz) {
 		memset(err, 0, sizeof(*err));

@@ -16,6 +16,9 @@ gm_status gm_outfile_open(struct gm_outfile *o, const char *path)
 	if (strlen(path) >= sizeof(o->path))
 		return gm_fail(GM_ERR_IO, "path too long: '%s'", path);
 	snprintf(o->path, sizeof(o->path), "%s", path);
+	/* a directory would only be refused by the rename at the end, after the whole run */
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return gm_fail(GM_ERR_IO, "cannot write '%s': %s", path, strerror(EISDIR));
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
 		o->direct = 1;
 		o->f = fopen(path, "w");

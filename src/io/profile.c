@@ -93,6 +93,7 @@ static gm_status from_json(json_t *root, const char *origin, struct gm_profile *
 	json_t *schema = json_object_get(root, "schema");
 	json_t *dev = json_object_get(root, "device");
 	json_t *src = json_object_get(root, "source");
+	json_t *ver = json_object_get(root, "schema_version");
 
 	if (!json_is_object(root))
 		return bad(why, n, origin, "not a JSON object");
@@ -100,6 +101,13 @@ static gm_status from_json(json_t *root, const char *origin, struct gm_profile *
 		return bad(why, n, origin, "field 'schema' is not \"" GM_PROFILE_SCHEMA "\"");
 	if (!json_is_string(dev) || !*json_string_value(dev))
 		return bad(why, n, origin, "field 'device' is missing");
+	if (json_is_integer(ver) && json_integer_value(ver) > GM_PROFILE_VERSION) {
+		char what[96];
+
+		snprintf(what, sizeof(what), "field 'schema_version' is %lld; this gpumem reads version %d",
+			 (long long)json_integer_value(ver), GM_PROFILE_VERSION);
+		return bad(why, n, origin, what);
+	}
 	memset(p, 0, sizeof(*p));
 	snprintf(p->device, sizeof(p->device), "%s", json_string_value(dev));
 	snprintf(p->source, sizeof(p->source), "%s", json_is_string(src) ? json_string_value(src) : "");

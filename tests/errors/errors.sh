@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# errors.sh GPUMEM - every row of tests/errors/cases.tsv (docs/ERRORS.md as a test): the command's exit code
+# and its stderr against the row's. Rows marked gpu run only where a GPU answers `gpumem info` (the GPU test
+# stage); rows marked nogpu only where none does. Also checks that docs/ERRORS.md lists exactly these rows
+# with the same exit codes. Exit 0 when every row that ran passed. ERRORS_SHOW=FILE: each row's id, exit code
+# and matching stderr line appended to FILE (to write the table).
+set -uo pipefail
+bin=$(readlink -f "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+cd "$root"
+D=$(mktemp -d)
+T=$(mktemp -d)
+trap 'rm -rf "$D" "$T"' EXIT
+Q=$root/results/nvidia-h100-80gb-hbm3/quick.json
+P=$root/results/nvidia-h100-80gb-hbm3/launch/profile.json
+CAL=$root/results/nvidia-h100-80gb-hbm3/launch/calibrate.json
+gm() { "$bin" "$@"; }
+
+# ---- the bad inputs (deterministic: cut from committed files) ----
+: >"$D/empty.json"
+head -c 300 "$Q" >"$D/trunc.json"
+gzip -n -c <"$Q" | tail -c 2000 >"$D/binary.json"         # compressed bytes without their gzip header
+gzip -n -c <"$Q" | head -c 5000 >"$D/cut.json.gz"          # a gzip stream cut short
+gzip -n -c <"$Q" >"$D/flipped.json.gz"                     # 64 bytes in the middle changed (+1)
+size=$(stat -c %s "$D/flipped.json.gz")
+head -c $((size / 2 + 64)) "$D/flipped.json.gz" | tail -c 64 | tr '\000-\377' '\001-\377\000' |
+  dd of="$D/flipped.json.gz" bs=1 seek=$((size / 2)) conv=notrunc status=none
+echo '{"schema":"other","cases":[]}' >"$D/schema.json"
+echo '{"schema":"gpumem-run","schema_version":99,"cases":[]}' >"$D/v99.json"
+echo '{"schema":"gpumem-run","schema_version":2,"cases":[{"family":"copy"}]}' >"$D/noname.json"
+truncate -s 1G "$D/huge.json"                               # 1 GiB (sparse: no disk, no memory)
+prof() { sed -E "$2" "$P" >"$D/$1.json"; }
+prof prof_missing '/"read_gbs"/d'
+prof prof_negative 's/"write_gbs": [^,]*/"write_gbs": -5/'
+prof prof_nan 's/"l1_gbs": [^,]*/"l1_gbs": NaN/'
+prof prof_absurd 's/"read_gbs": [^,]*/"read_gbs": 1e12/'
+prof prof_huge_wave 's/"wave_ns": [^,]*/"wave_ns": 1e300/'
+prof prof_smcount 's/"sm_count": [^,]*/"sm_count": -3/'
+prof prof_atom 's/"dram_atom_bytes": [^,]*/"dram_atom_bytes": 48/'
+prof prof_schema 's/"schema": "gpumem-profile"/"schema": "gpumem-run"/'
+prof prof_version 's/"schema_version": [^,]*/"schema_version": 9/'
+prof prof_other 's/"device": "[^"]*"/"device": "NVIDIA A100-SXM4-80GB"/'
+
+has_gpu=0
+"$bin" info >/dev/null 2>&1 && has_gpu=1
+pass=0 fail=0 skip=0
+while IFS=$'\t' read -r id where want re cmd; do
+  case $id in ''|'#'*) continue ;; esac
+  sig=${where#*+}; [ "$sig" = "$where" ] && sig=
+  where=${where%%+*}
+  if { [ "$where" = gpu ] && [ $has_gpu = 0 ]; } || { [ "$where" = nogpu ] && [ $has_gpu = 1 ]; }; then
+    skip=$((skip + 1)); continue
+  fi
+  if [ -n "$sig" ]; then
+    ( gm() { exec "$bin" "$@"; }; eval "$cmd" ) >"$T/out" 2>"$T/err" &   # the subshell becomes gpumem
+    pid=$!
+    sleep "${sig#*@}"
+    kill -s "${sig%@*}" "$pid" 2>/dev/null
+    wait "$pid"; rc=$?
+  else
+    ( eval "$cmd" ) >"$T/out" 2>"$T/err"; rc=$?
+  fi
+  [ -n "${ERRORS_SHOW:-}" ] && printf '%s\t%s\t%s\n' "$id" "$rc" "$(grep -E -m1 -- "$re" "$T/err")" >>"$ERRORS_SHOW"
+  if [ "$rc" = "$want" ] && grep -qE -- "$re" "$T/err"; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL $id: $cmd -> exit $rc (want $want), stderr:"; head -3 "$T/err"; echo "  (want /$re/)"
+  fi
+done <"$here/cases.tsv"
+# docs/ERRORS.md lists exactly these rows, with these exit codes
+awk -F'\t' '/^[A-Z][0-9]/ { print $1, $3 }' "$here/cases.tsv" | sort >"$T/tsv"
+awk -F'|' '/^\| [A-Z][0-9][0-9] \|/ { gsub(/ /, "", $2); gsub(/ /, "", $5); print $2, $5 }' "$root/docs/ERRORS.md" |
+  sort >"$T/doc"
+if ! diff "$T/tsv" "$T/doc" >"$T/diff"; then
+  echo "FAIL: docs/ERRORS.md and tests/errors/cases.tsv differ (id, exit code; < only in the TSV, > only in the doc):"
+  cat "$T/diff"; fail=$((fail + 1))
+fi
+echo "errors table: $pass passed, $fail failed, $skip skipped ($([ $has_gpu = 1 ] && echo GPU || echo no GPU) here)"
+[ $fail = 0 ]
