@@ -1,6 +1,8 @@
 /* json_write.c - the run document (schema docs/SCHEMA.md) through jansson. */
+#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
+#include <string.h>
 #include "io/counters_io.h"
 #include "gpumem/io.h"
 #include "io/json_keys.h"
@@ -173,9 +175,10 @@ gm_status gm_json_write(FILE *f, const struct gm_run_result *r)
 	json_object_set_new(doc, K_DERIVED, derived);
 	json_object_set_new(doc, K_STATE, json_pack("{so so}", K_STATE_BEFORE, state_json(&r->state_before),
 						    K_STATE_AFTER, state_json(&r->state_after)));
+	errno = 0;
 	rc = json_dumpf(doc, f, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
 	json_decref(doc);
 	if (rc || fputc('\n', f) == EOF)
-		return gm_fail(GM_ERR_IO, "cannot write JSON");
+		return gm_fail(GM_ERR_IO, "cannot write JSON: %s", errno ? strerror(errno) : "write error");
 	return GM_OK;
 }
