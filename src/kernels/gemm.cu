@@ -349,6 +349,10 @@ static gm_status gemm_launch(void *state)
 		if (gm_status w = wt_launch<128, 2, 4, 2, 3, 8>(s))
 			return w;
 		break;
+	case GEMM_WT_BK8:
+		if (gm_status w = wt_launch<128, 2, 4, 2, 6, 8, 8>(s))
+			return w;
+		break;
 	case GEMM_TMA:
 		return tma_launch_kv<2>(s);
 	case GEMM_LEAN:

@@ -22,6 +22,7 @@ enum gemm_mode {
 	GEMM_LEAN_SPLIT,    /* v11 with the last partial wave split along K (partials summed in a second kernel) */
 	GEMM_LEAN_ROWS,     /* v9's rows per thread (a half-warp reads 64 B of a row), v11's addressing by immediates */
 	GEMM_LEAN_ROWS_SPLIT, /* v13 with the last partial wave split along K, as v12 */
+	GEMM_WT_BK8,        /* v9 with k-tiles of 8 in six stages: half the unrolled loop (instruction fetch) */
 	GEMM_CUBLAS,        /* cublasSgemm (reference) */
 	GEMM_TC_FP16,       /* cublasGemmEx, FP16 inputs, FP32 accumulate: the tensor cores (ceiling) */
 	GEMM_TC_BF16,       /* cublasGemmEx, BF16 inputs, FP32 accumulate: the tensor cores (ceiling) */

@@ -24,16 +24,16 @@
 #define WT_BK 16
 #define WT_BM 128
 
-template <int NT, int WARPS_N, int FN, int MINB, int STAGES, int GROUP>
+template <int NT, int WARPS_N, int FN, int MINB, int STAGES, int GROUP, int BK = WT_BK>
 __global__ void __launch_bounds__(NT, MINB) gemm_warptile(const float *A, const float *B, float *C, int Kp,
 							   int lda, int ldb, int ldc)
 {
 	constexpr int WARPS_M = NT / 32 / WARPS_N, WM = WT_BM / WARPS_M, WN = 128 / WARPS_N;
 	constexpr int LN = WN / (4 * FN), LM = 32 / LN, FM = WM / (LM * 4), LDA = WT_BM + 4;
 	extern __shared__ __align__(16) float smem[];
-	float (*At)[WT_BK][LDA] = (float (*)[WT_BK][LDA])smem;
-	float (*Bs)[WT_BK][128] = (float (*)[WT_BK][128])(smem + STAGES * WT_BK * LDA);
-	const int t = threadIdx.x, warp = t / 32, lane = t % 32, nk = Kp / WT_BK;
+	float (*At)[BK][LDA] = (float (*)[BK][LDA])smem;
+	float (*Bs)[BK][128] = (float (*)[BK][128])(smem + STAGES * BK * LDA);
+	const int t = threadIdx.x, warp = t / 32, lane = t % 32, nk = Kp / BK;
 	const int wm = (warp / WARPS_N) * WM, wn = (warp % WARPS_N) * WN, lm = lane / LN, ln = lane % LN;
 	int tm = blockIdx.y, tn = blockIdx.x;
 	if (GROUP > 0) {
@@ -48,12 +48,12 @@ __global__ void __launch_bounds__(NT, MINB) gemm_warptile(const float *A, const 
 	/* A: scalars, k fastest (lanes read 64 contiguous bytes of a row), stored transposed; B: float4 */
 	auto load = [&](int st, int k0) {
 #pragma unroll
-		for (int i = 0; i < WT_BM * WT_BK / NT; i++) {
-			int e = t + NT * i, m = e / WT_BK, k = e % WT_BK;
+		for (int i = 0; i < WT_BM * BK / NT; i++) {
+			int e = t + NT * i, m = e / BK, k = e % BK;
 			cp_async4(&At[st][k][m], a + (size_t)m * lda + k0 + k);
 		}
 #pragma unroll
-		for (int i = 0; i < 32 * WT_BK / NT; i++) {
+		for (int i = 0; i < 32 * BK / NT; i++) {
 			int e = t + NT * i, k = e / 32, n4 = e % 32;
 			cp_async16(&Bs[st][k][n4 * 4], b + (size_t)(k0 + k) * ldb + n4 * 4);
 		}
@@ -63,7 +63,7 @@ __global__ void __launch_bounds__(NT, MINB) gemm_warptile(const float *A, const 
 #pragma unroll
 	for (int st = 0; st < STAGES - 1; st++) {
 		if (st < nk)
-			load(st, st * WT_BK);
+			load(st, st * BK);
 		cp_async_commit();
 	}
 	for (int kt = 0; kt < nk; kt++) {
@@ -71,10 +71,10 @@ __global__ void __launch_bounds__(NT, MINB) gemm_warptile(const float *A, const 
 		cp_async_wait<STAGES - 2>();
 		__syncthreads(); /* tile kt landed for all; everyone is done with the stage nx overwrites */
 		if (nx < nk)
-			load(nx % STAGES, nx * WT_BK);
+			load(nx % STAGES, nx * BK);
 		cp_async_commit();
 #pragma unroll
-		for (int k = 0; k < WT_BK; k++) {
+		for (int k = 0; k < BK; k++) {
 #pragma unroll
 			for (int f = 0; f < FM; f++)
 				*(float4 *)&ra[4 * f] = *(const float4 *)&At[st][k][wm + f * LM * 4 + lm * 4];
@@ -345,17 +345,17 @@ template <int ROWS16> static gm_status lean_launch(const struct gemm_state *s, i
 }
 
 /* Shared memory of a warp-tile kernel with S stages; above 48 KiB it needs the opt-in. */
-static size_t wt_smem(int stages)
+static size_t wt_smem(int stages, int bk)
 {
-	return (size_t)stages * WT_BK * (WT_BM + 4 + 128) * sizeof(float);
+	return (size_t)stages * bk * (WT_BM + 4 + 128) * sizeof(float);
 }
 
-template <int NT, int WARPS_N, int FN, int MINB, int STAGES, int GROUP>
+template <int NT, int WARPS_N, int FN, int MINB, int STAGES, int GROUP, int BK = WT_BK>
 static gm_status wt_launch(const struct gemm_state *s)
 {
 	static int opted;
-	auto k = gemm_warptile<NT, WARPS_N, FN, MINB, STAGES, GROUP>;
-	const size_t smem = wt_smem(STAGES);
+	auto k = gemm_warptile<NT, WARPS_N, FN, MINB, STAGES, GROUP, BK>;
+	const size_t smem = wt_smem(STAGES, BK);
 
 	if (!opted && smem > 48 * 1024) {
 		GM_CU(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));

@@ -64,6 +64,7 @@
  * (S-24 by S-40: partial tiles, but every row 32 B aligned), which separates
  * the cost of partial tiles from that of unaligned rows.
  */
+#include <limits.h>
 #include <math.h>
 #include "kernels/common.cuh"
 #include "kernels/kernels.h"
@@ -76,7 +77,7 @@
 
 #define TALL 128  /* v6: input rows per tile (256 was slower: results/.../experiments) */
 
-enum { K_V0, K_V1, K_V2, K_V3, K_V4, K_V5, K_V6, K_V7, K_V8, K_COPY4, K_COPY16 };
+enum { K_V0, K_V1, K_V2, K_V3, K_V4, K_V5, K_V6, K_V7, K_V8, K_V9, K_COPY4, K_COPY16 };
 
 struct tr_state {
 	int kernel;
@@ -507,6 +508,96 @@ __global__ void __launch_bounds__(256, 6) tr_shear(const float *__restrict__ in,
 	}
 }
 
+/*
+ * v9_rows: v8 with whole output rows per block. v8's tile columns split
+ * output rows 64j .. 64j + 6 between two blocks (each writes part of every
+ * sector there, float by float: 23 % more L2 write sectors on the ragged
+ * shape) and its shared tile read 4x the ideal wavefronts. Here block (i, j)
+ * writes output rows c = 64j .. 64j + 63 over their whole windows [64i -
+ * g_c, 64i + 64 - g_c) (g_c = (c*R) mod 8, v7's shift: every window starts
+ * on a sector; no sector is written by two blocks) and so needs input
+ * columns [64j, 64j + 64) of rows 64i - 8 .. 64i + 63: it loads each row's
+ * 18 float4 from 8 floats before its window, [64j + h_r - 8, 64j + h_r +
+ * 64) (h_r = row_lead(r): sector aligned), 8 floats more than it keeps
+ * (the neighbour block loads them too: L2 hits when it runs beside it).
+ * The shared tile keeps column v = c - 64j + 8 of row s = r - 64i + 8 at
+ * word s*97 + v + v/32 + s/32 (scalar stores; odd pitch and skews chosen by
+ * counting wavefronts on the ragged shape: ~1.4 per store and 2 per load
+ * instruction, against v8's 2 and 4).
+ */
+#define RW_PITCH 97
+
+__device__ __forceinline__ int rw_word(int s, int v)
+{
+	return s * RW_PITCH + v + (v >> 5) + (s >> 5);
+}
+
+__global__ void __launch_bounds__(256, 6) tr_rows(const float *__restrict__ in, float *__restrict__ out, int R, int C)
+{
+	__shared__ float t[SH_ROWS * RW_PITCH];
+	int tx = threadIdx.x, ty = threadIdx.y, tid = ty * TILE + tx;
+	int j = blockIdx.x, i = blockIdx.y;
+	int rtop = i * BIG - TR_SECTOR_FLOATS; /* input row of shared row 0 */
+	int need = TR_SECTOR_FLOATS - tr_shift_max(R); /* first shared row any window reaches */
+	int cend = min(C, j * BIG + BIG);
+	long long total = (long long)R * C;
+
+	/* loads: slot idx = tid + 256 m -> shared row idx / 18, float4 idx % 18 of the row's 72 floats */
+	float4 v[6];
+	int cb[6]; /* the float4's first column, or INT_MIN when none of it is kept */
+#pragma unroll
+	for (int m = 0; m < 6; m++) {
+		int idx = tid + 256 * m, s = idx / 18, k = idx - 18 * (idx / 18);
+		int r = rtop + s;
+		int c = j * BIG + row_lead(r, C) - TR_SECTOR_FLOATS + 4 * k;
+		bool keep = s < SH_ROWS && s >= need && r >= 0 && r < R && c + 4 > j * BIG && c < cend;
+		long long f = (long long)r * C + c;
+		cb[m] = keep ? c : INT_MIN;
+		if (keep && f >= 0 && f + 4 <= total)
+			v[m] = __ldg(static_cast<const float4 *>(__builtin_assume_aligned(in + f, 16)));
+		else if (keep) {
+			v[m].x = f >= 0 && f < total ? __ldg(in + f) : 0.f;
+			v[m].y = f + 1 >= 0 && f + 1 < total ? __ldg(in + f + 1) : 0.f;
+			v[m].z = f + 2 >= 0 && f + 2 < total ? __ldg(in + f + 2) : 0.f;
+			v[m].w = f + 3 >= 0 && f + 3 < total ? __ldg(in + f + 3) : 0.f;
+		}
+	}
+#pragma unroll
+	for (int m = 0; m < 6; m++) {
+		if (cb[m] == INT_MIN)
+			continue;
+		int s = (tid + 256 * m) / 18, v0 = cb[m] - j * BIG + TR_SECTOR_FLOATS;
+		float e4[4] = { v[m].x, v[m].y, v[m].z, v[m].w };
+#pragma unroll
+		for (int e = 0; e < 4; e++)
+			if (v0 + e >= TR_SECTOR_FLOATS && cb[m] + e < cend)
+				t[rw_word(s, v0 + e)] = e4[e];
+	}
+	__syncthreads();
+	/* stores: output row c = 64j + cc, cc = slot + 16k, float4 q of its window from 64i - g_c */
+	int q = tx & 15, slot = 2 * ty + (tx >> 4);
+#pragma unroll
+	for (int k = 0; k < 4; k++) {
+		int cc = slot + 16 * k, c = j * BIG + cc;
+		if (c >= C)
+			continue;
+		int g = (int)(((long long)c * R) & (TR_SECTOR_FLOATS - 1));
+		int rl = i * BIG - g + 4 * q, s0 = TR_SECTOR_FLOATS - g + 4 * q;
+		float w[4];
+#pragma unroll
+		for (int e = 0; e < 4; e++)
+			w[e] = t[rw_word(s0 + e, cc + TR_SECTOR_FLOATS)];
+		float *p = out + (size_t)c * R + rl;
+		if (rl >= 0 && rl + 4 <= R)
+			*static_cast<float4 *>(__builtin_assume_aligned(p, 16)) = make_float4(w[0], w[1], w[2], w[3]);
+		else
+#pragma unroll
+			for (int e = 0; e < 4; e++)
+				if (rl + e >= 0 && rl + e < R)
+					p[e] = w[e];
+	}
+}
+
 /* ---- ops --------------------------------------------------------------- */
 
 static unsigned ceil_div(int n, int d)
@@ -538,6 +629,7 @@ static gm_status tr_launch(void *state)
 	case K_V6: tr_tile<TALL, false, true><<<gtall, b8, 0, st>>>(in, out, R, C); break;
 	case K_V7: tr_tall_shift<<<gshift, b8, 0, st>>>(in, out, R, C); break;
 	case K_V8: tr_shear<<<gshear, b8, 0, st>>>(in, out, R, C); break;
+	case K_V9: tr_rows<<<gshear, b8, 0, st>>>(in, out, R, C); break;
 	case K_COPY4: copy_tile32_4r<<<g32, b8, 0, st>>>(in, out, R, C); break;
 	case K_COPY16: copy_vec16<<<g64, b8, 0, st>>>(in, out, R, C); break;
 	default: return gm_fail(GM_ERR_INVALID_ARG, "transpose: unknown kernel %d", s->kernel);
