@@ -136,6 +136,7 @@ struct gm_launch_out {
 	double t_waves_ms;            /* threads that end: waves of resident threads x round trips x wave_ns */
 	double blocks;                /* blocks of a launch whose threads end (rules T2, T4); 0 otherwise */
 	double block_tail;            /* the round trip of its blocks over that of 256-thread blocks (rule T5) */
+	double block_lines;           /* distinct 128 B lines a block's loads read in a round trip (rule T5); 0: none */
 	double t_blocks_ms;           /* those blocks at the rate the SMs start them (rule T4); 0 without blocks_gps */
 	double t_bandwidth_ms;        /* the slowest level's time, max(DRAM, L2, L1, blocks) */
 	double waves;
@@ -152,8 +153,10 @@ struct gm_launch_out {
 gm_status gm_launch_predict(const struct gm_launch_in *in, const struct gm_profile *prof,
 			    struct gm_launch_out *out, struct gm_expr_error *err);
 
-/* Rule T5: the round trip of a wave of blocks of this many threads over that of blocks of 256. */
+/* Rule T5: the round trip of a wave of blocks of this many threads over that of blocks of 256 (one line a warp). */
 double gm_launch_block_tail(double warp_tail, int64_t threads_per_block);
+/* Rule T5: the round trip of a wave of blocks whose loads read this many lines (>= 1) over that of 8 lines. */
+double gm_launch_block_tail_lines(double warp_tail, double lines);
 /* Its inverse: the warp_tail that gives blocks of this many threads the factor g (> 1); 0 when none does. */
 double gm_launch_warp_tail_for(double g, int64_t threads_per_block);
 

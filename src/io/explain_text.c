@@ -163,7 +163,8 @@ static void print_launch_time(FILE *f, const struct gm_explain_launch_view *v)
 		fprintf(f, ", latency %.4f ms (%.0f wave%s of resident threads", o->t_waves_ms, o->waves,
 			o->waves == 1 ? "" : "s");
 	if (o->t_waves_ms > 0 && fabs(o->block_tail - 1.0) > 1e-9)
-		fprintf(f, ", blocks of %d threads x%.3f, rule T5", block[0] * block[1] * block[2], o->block_tail);
+		fprintf(f, ", blocks of %d threads reading %.3g lines x%.3f, rule T5", block[0] * block[1] * block[2],
+			o->block_lines > 0 ? o->block_lines : (block[0] * block[1] * block[2] + 31) / 32, o->block_tail);
 	if (o->t_waves_ms > 0)
 		fprintf(f, ")");
 	fprintf(f, "\n");

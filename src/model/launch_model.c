@@ -77,6 +77,9 @@ gm_status gm_launch_predict(const struct gm_launch_in *in, const struct gm_profi
 	if (s == GM_OK) {
 		gm_launch_scale(&t, in, out);
 		gm_rule_d7_footprints(in, prof, ps, sums, t.warps > 0 ? (double)out->warps / (double)t.warps : 0, out);
+		for (int k = 0; k < in->npats; k++) /* rule T5: the lines a block's loads read, every load pattern's */
+			if (sums[k].blk_count > 0)
+				out->block_lines += sums[k].blk_lines / sums[k].blk_count;
 	}
 	gm_launch_free_pats(ps, in->npats);
 	free(ps);

@@ -10,7 +10,7 @@
  *   T1  L1 time by lines (and shared-memory wavefronts);
  *   T2  threads that end: waves of resident threads x round trips x wave_ns;
  *   T4  the SMs start blocks at a rate of their own: a level like the others;
- *   T5  a block holds its slots until its slowest warp ends;
+ *   T5  a block holds its slots until the last line its loads read returns;
  *   T   the launch takes the slowest level's time, joined with latency by
  *   T3  the knee.
  */
@@ -82,36 +82,47 @@ static void l2_time(const struct gm_profile *pr, struct gm_launch_out *o)
 
 /* ---- rules T2, T4, T5: threads that end, in waves and blocks --------------------------------------- */
 
-/* The harmonic number H_w = 1 + 1/2 + ... + 1/w: the mean of the largest of w exponential times of mean 1. */
-static double harmonic(int64_t w)
+/*
+ * The harmonic number H_w = 1 + 1/2 + ... + 1/w: the mean of the largest of w
+ * exponential times of mean 1. Between two whole w linear (a mean over blocks).
+ */
+static double harmonic(double w)
 {
 	double h = 0;
+	int64_t k;
 
-	for (int64_t k = 1; k <= w; k++)
+	for (k = 1; k <= (int64_t)w; k++)
 		h += 1.0 / (double)k;
-	return h;
+	return h + (w - (double)(k - 1)) / (double)k;
 }
 
 /*
- * Rule T5: a block holds its threads' slots until its slowest warp ends. With
- * a warp's round trip a base plus an exponential tail (tail / base = the
- * profile's warp_tail), a block of w warps lasts base x (1 + tail x H_w);
- * wave_ns is measured with blocks of 256 threads (8 warps): the round trip of
- * a wave of blocks of w warps is wave_ns x (1 + tail H_w) / (1 + tail H_8).
+ * Rule T5: a block holds its threads' slots until the last line its loads
+ * read comes back. Each distinct 128 B line is a round trip of its own, a
+ * base plus an exponential tail (tail / base = the profile's warp_tail): a
+ * block whose loads read m lines lasts base x (1 + tail x H_m). wave_ns is
+ * measured with blocks of 256 threads reading 4 B each (8 lines, one a warp):
+ * the round trip of a wave of such blocks is wave_ns x (1 + tail H_m) /
+ * (1 + tail H_8). Fewer lines (lanes sharing an address, 1- and 2-byte
+ * elements) come back sooner, more (warps spanning rows) later.
  */
+double gm_launch_block_tail_lines(double warp_tail, double lines)
+{
+	if (!(warp_tail > 0) || !(lines >= 1))
+		return 1.0;
+	return (1.0 + warp_tail * harmonic(lines)) / (1.0 + warp_tail * harmonic(8));
+}
+
+/* Rule T5 with a line a warp (copy_one's blocks, where warp_tail is measured). */
 double gm_launch_block_tail(double warp_tail, int64_t threads_per_block)
 {
-	int64_t w = (threads_per_block + 31) / 32;
-
-	if (!(warp_tail > 0) || w < 1)
-		return 1.0;
-	return (1.0 + warp_tail * harmonic(w)) / (1.0 + warp_tail * harmonic(8));
+	return gm_launch_block_tail_lines(warp_tail, (double)((threads_per_block + 31) / 32));
 }
 
 /* Rule T5 undone: the warp_tail that gives blocks of this many threads the round-trip factor g; 0 if none. */
 double gm_launch_warp_tail_for(double g, int64_t threads_per_block)
 {
-	double hw = harmonic((threads_per_block + 31) / 32), h8 = harmonic(8);
+	double hw = harmonic((double)((threads_per_block + 31) / 32)), h8 = harmonic(8);
 
 	return g > 1 && hw - g * h8 > 0 ? (g - 1) / (hw - g * h8) : 0;
 }
@@ -143,8 +154,10 @@ static void waves(const struct gm_launch_in *in, const struct gm_profile *pr, st
 	if (pr->wave_l2_ns > 0 && from_dram + o->l2_reuse_bytes > 0)
 		wave = (from_dram * pr->wave_ns + o->l2_reuse_bytes * pr->wave_l2_ns) / (from_dram + o->l2_reuse_bytes);
 	o->waves = ceil((double)in->n_threads / ((double)per_sm * pr->sm_count));
-	/* rule T5: blocks larger or smaller than the 256 threads wave_ns is measured with */
-	o->block_tail = gm_launch_block_tail(pr->warp_tail, tpb);
+	/* rule T5: a block waits for the last of the lines its loads read in a round trip (wave_ns: 8); a
+	   launch whose loads are all shapes (rule W) or that has none: a line a warp */
+	o->block_tail = o->block_lines > 0 ? gm_launch_block_tail_lines(pr->warp_tail, o->block_lines / trips)
+					   : gm_launch_block_tail(pr->warp_tail, tpb);
 	o->t_waves_ms = o->waves * trips * wave * o->block_tail * 1e-6; /* 0 without wave_ns (calibrate) */
 	/* rule T4: the SMs start blocks at a rate of their own, whatever each block does */
 	o->blocks = ceil((double)in->n_threads / (double)tpb);

@@ -3,6 +3,7 @@
  * (docs/MODEL.md 7.2), one section a rule:
  *   L1  requests and sectors of each warp as the warp model counts them; a
  *       load sector another warp of the same block already loaded hits;
+ *       the distinct lines of a block's loads are what it waits for (T5);
  *   L2  a store sector a warp writes partly costs two L2 operations
  *       (read-modify-write), a full one one;
  *   L4  the lines a store request writes partly, by how many of their
@@ -21,19 +22,38 @@
 
 /* ---- rule L1: a block's warps share their load sectors in L1 ------------------------------------ */
 
-/* The current block's distinct load sectors go to L2; the rest hit in L1. */
+/*
+ * The current block's distinct load sectors go to L2; the rest hit in L1.
+ * Their distinct 128 B lines are the round trips the block waits for (rule
+ * T5, launch_time.c), counted for the blocks a window holds whole.
+ */
 void gm_block_flush(struct pat_state *ps, struct totals *t)
 {
-	if (ps->nblk)
-		t->l2_load += (double)gm_keys_sort_unique(ps->blk, ps->nblk);
+	if (ps->nblk) {
+		int64_t m = gm_keys_sort_unique(ps->blk, ps->nblk), lines = 0, spl = GM_LINE_BYTES / GM_SECTOR_BYTES;
+
+		t->l2_load += (double)m;
+		if (ps->blk_w0 == 0 && ps->blk_wl == ps->blk_wpb - 1) {
+			for (int64_t k = 0; k < m; k++) /* sorted: a line's sectors are neighbours */
+				lines += !k || ps->blk[k] / spl != ps->blk[k - 1] / spl;
+			t->blk_lines += (double)lines;
+			t->blk_count += 1;
+		}
+	}
 	ps->nblk = 0;
 }
 
-static gm_status block_sectors(struct pat_state *ps, const struct gm_prediction *p, int elem, int64_t block,
-			       struct totals *t)
+static gm_status block_sectors(struct pat_state *ps, const struct gm_access *w, const struct gm_prediction *p,
+			       int64_t block, struct totals *t)
 {
-	if (block != ps->cur_block)
+	int elem = w->elem_bytes;
+
+	if (block != ps->cur_block || !ps->nblk) {
 		gm_block_flush(ps, t);
+		ps->blk_w0 = w->warp;
+		ps->blk_wpb = (w->block[0] * w->block[1] * w->block[2] + GM_WARP_SIZE - 1) / GM_WARP_SIZE;
+	}
+	ps->blk_wl = w->warp;
 	ps->cur_block = block;
 	if (gm_keys_reserve(&ps->blk, &ps->blkcap, ps->nblk + 2 * GM_WARP_SIZE) != GM_OK)
 		return GM_ERR_NOMEM;
@@ -61,7 +81,7 @@ static gm_status rule_l1(struct pat_state *ps, const struct gm_access *w, const 
 	t->l1_load_lines += (double)p->global.lines;
 	t->l1_load += (double)p->global.sectors;
 	if (!ps->per_warp)
-		return block_sectors(ps, p, w->elem_bytes, block, t);
+		return block_sectors(ps, w, p, block, t);
 	t->l2_load += (double)p->global.sectors;
 	return GM_OK;
 }

@@ -512,6 +512,8 @@ gm_status gm_launch_walk(struct pat_state *ps, const struct gm_launch_in *in, co
 			ps_->read_bytes += f * u->read_bytes;
 			ps_->write_bytes += f * u->write_bytes;
 			ps_->fill_bytes += f * u->fill_bytes;
+			ps_->blk_lines += u->blk_lines; /* rule T5: a mean over whole blocks, not scaled */
+			ps_->blk_count += u->blk_count;
 			if (u->any) {
 				ps_->lo = ps_->any && ps_->lo < u->lo ? ps_->lo : u->lo;
 				ps_->hi = ps_->any && ps_->hi > u->hi ? ps_->hi : u->hi;

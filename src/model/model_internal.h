@@ -92,6 +92,7 @@ struct pat_state {
 	int per_warp;               /* addresses do not depend on the warp's place: no reuse between warps */
 	int64_t *blk, nblk, blkcap; /* load sectors of the current block (L1 hits between its warps) */
 	int64_t cur_block;
+	int blk_w0, blk_wl, blk_wpb; /* its first and last warp evaluated, its warps (a whole block: rule T5) */
 	struct owner_set sl;          /* sectors the window's stores wrote partly, by whom (rule L4) */
 	struct keyset ks[MAX_SETS]; /* the warps before (and, for stores, after) the window, nearest first (D6, D8) */
 	int nks;
@@ -110,6 +111,7 @@ struct totals {
 	double read_bytes, write_bytes, fill_bytes;
 	double groups, pieces;      /* for the read density */
 	double reuse_bytes;         /* load pieces found in L2 (read by an earlier warp, rule D6) */
+	double blk_lines, blk_count; /* distinct load lines of the whole blocks evaluated, and those blocks (T5) */
 	int64_t warps;
 	int64_t lo, hi;             /* bytes [lo, hi] the pattern touched (any = 1), for rule D7 */
 	int any;
@@ -118,6 +120,7 @@ struct totals {
 /* One pattern over the evaluated windows: its DRAM bytes (evaluated warps) and the bytes it touched. */
 struct pat_sum {
 	double read_bytes, write_bytes, fill_bytes;
+	double blk_lines, blk_count; /* its loads' distinct lines over the whole blocks evaluated (rule T5) */
 	int64_t lo, hi;
 	int any;
 };

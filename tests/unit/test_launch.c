@@ -381,6 +381,53 @@ static void test_block_tail(void **state)
 	assert_true(fabs(o.block_tail - (1 + 0.5 * h32) / (1 + 0.5 * h8)) < 1e-12);
 }
 
+/*
+ * Rule T5 by lines: a block waits for the last of the distinct 128 B lines its loads read in a round trip
+ * (8 for 256 threads reading 4 B each, where wave_ns is measured): fewer lines (broadcasts, 1- and 2-byte
+ * elements) come back sooner, more (tiles whose warps span rows, column walks) later.
+ */
+static void test_block_lines(void **state)
+{
+	static const struct {
+		const char *index;
+		int elem, bx, by;
+		double lines;
+	} rows_[] = {
+		{ "gid", 4, 256, 1, 8 },    /* a line a warp: the calibration's blocks */
+		{ "gid", 1, 256, 1, 2 },    /* 1 B elements: 256 B a block */
+		{ "gid", 2, 256, 1, 4 },
+		{ "gid/32", 4, 256, 1, 1 }, /* 32 lanes share an address: 8 elements a block, one line */
+		{ "gid/4", 4, 256, 1, 2 },
+		{ "((bx/1024)*64 + ty)*16384 + (bx%1024)*4 + tx", 4, 4, 64, 64 }, /* 4 x 64 tiles: a line a row */
+		{ "(gid%32)*8388608 + gid/32", 4, 256, 1, 32 },  /* 32 rows; the block's 8 columns share their lines */
+		{ "(gid%256)*1048576 + gid/256", 4, 256, 1, 256 },
+	};
+	struct gm_profile p = prof();
+	struct gm_access pats[2];
+	struct gm_launch_in in;
+	struct gm_launch_out o;
+
+	(void)state;
+	assert_true(gm_launch_block_tail_lines(0, 256) == 1.0);
+	assert_true(fabs(gm_launch_block_tail_lines(0.5, 8) - 1.0) < 1e-12);
+	assert_true(fabs(gm_launch_block_tail_lines(0.5, 32) - gm_launch_block_tail(0.5, 1024)) < 1e-12);
+	assert_true(gm_launch_block_tail_lines(0.5, 2) < gm_launch_block_tail_lines(0.5, 2.5) &&
+		    gm_launch_block_tail_lines(0.5, 2.5) < gm_launch_block_tail_lines(0.5, 3));
+	p.threads_per_sm = 2048;
+	p.wave_ns = 1e6; /* latency limits: 10 waves of 1 ms */
+	p.warp_tail = 0.5;
+	for (size_t k = 0; k < sizeof(rows_) / sizeof(rows_[0]); k++) {
+		launch_of(rows_[k].index, rows_[k].elem, 100 * 2048 * 10, pats, &in);
+		in.block[0] = rows_[k].bx;
+		in.block[1] = rows_[k].by;
+		in.one_element_per_thread = 1;
+		assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+		assert_true(fabs(o.block_lines - rows_[k].lines) < 1e-9);
+		assert_true(fabs(o.block_tail - gm_launch_block_tail_lines(0.5, rows_[k].lines)) < 1e-12);
+		assert_true(fabs(o.time_ms - 10 * o.block_tail) < 1e-9);
+	}
+}
+
 /* Rule T4: threads that end come in blocks the SMs start at blocks_gps; a level like the others. */
 static void test_blocks(void **state)
 {
@@ -734,11 +781,13 @@ static void test_from_run_knee(void **state)
 		struct gm_case_result *cg = add_case(&r, "copy.blk1024_b4", 1, bytes);
 
 		p.warp_tail = 0.7;
-		/* the case itself, and copy.scatter_b4 (blocks of 1024 too), timed with the tail */
+		/* the case itself and those whose blocks wait for other than 8 lines (rule T5), timed with the
+		   tail: copy.scatter_b4 (blocks of 1024), v1_b8 (16 lines), lines_b4 (32 lines a warp) */
 		for (int i = 0; i < r.ncases; i++) {
 			struct gm_case_result *ci = &r.cases[i];
 
-			if (ci != cg && strcmp(ci->name, "copy.scatter_b4"))
+			if (ci != cg && strcmp(ci->name, "copy.scatter_b4") && strcmp(ci->name, "copy.v1_b8") &&
+			    strcmp(ci->name, "copy.lines_b4"))
 				continue;
 			assert_int_equal(gm_launch_predict_case(ci, &p), GM_OK);
 			ci->ms.median = ci->launch_ms;
@@ -747,6 +796,7 @@ static void test_from_run_knee(void **state)
 		assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
 		assert_true(fabs(p.warp_tail - 0.7) < 1e-6);
 		assert_true(fabs(p.knee - knee) < 1e-6);
+		assert_true(fabs(p.wave_ns - wave_ns) < 1e-6);
 		assert_true(fabs(p.l2_merge_lines_gps - 50) < 1e-6);
 	}
 	/* copy.blk64_b4 timed with a planted block rate (rule T4): it comes back, the rest unchanged */
@@ -771,6 +821,7 @@ static void test_from_run_knee(void **state)
 		assert_true(fabs(p.blocks_gps - 2) < 1e-6);
 		assert_true(fabs(p.warp_tail - 0.7) < 1e-6);
 		assert_true(fabs(p.knee - knee) < 1e-6);
+		assert_true(fabs(p.wave_ns - wave_ns) < 1e-6);
 		assert_true(fabs(p.l2_merge_lines_gps - 50) < 1e-6);
 		assert_true(fabs(p.l2_lines_gps - 60) < 1e-6);
 		assert_true(fabs(p.wave_l2_ns - 500) < 1e-3);
@@ -1031,6 +1082,7 @@ int main(void)
 		cmocka_unit_test(test_knee),
 		cmocka_unit_test(test_blocks),
 		cmocka_unit_test(test_block_tail),
+		cmocka_unit_test(test_block_lines),
 		cmocka_unit_test(test_threads_same),
 		cmocka_unit_test(test_footprint_in_l2),
 		cmocka_unit_test(test_l2_lines),
