@@ -2,9 +2,9 @@
  * explain_io.h - rendering of `gpumem explain`: one warp's prediction (the
  * lane table and the counts), the launch model's section (explain --n) and
  * the run beside it (explain --run), as text (src/io/explain_text.c) or as
- * jansson objects (src/io/explain_json.c; keys in docs/CLI.md). Pure C: the
- * text writers take the FILE the CLI hands them; the CLI assembles and
- * prints the JSON document.
+ * jansson objects (src/io/explain_json.c; the launch object is in
+ * docs/SCHEMA.md). Pure C: the text writers take the FILE the CLI hands
+ * them; the CLI assembles and prints the JSON document.
  */
 #ifndef GPUMEM_IO_EXPLAIN_IO_H
 #define GPUMEM_IO_EXPLAIN_IO_H
