@@ -32,15 +32,14 @@ json_t *gm_json_load_path(const char *path, json_error_t *err)
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) { /* gzread would fail as if the file were empty */
 		memset(err, 0, sizeof(*err));
 		err->line = -1;
-		snprintf(err->text, sizeof(err->text), "unable to open %s: %s", path, strerror(EISDIR));
+		snprintf(err->text, sizeof(err->text), "%s", strerror(EISDIR));
 		return NULL;
 	}
 	gz = gzopen(path, "rb");
 	if (!gz) {
 		memset(err, 0, sizeof(*err));
 		err->line = -1;
-		snprintf(err->text, sizeof(err->text), "unable to open %s: %s", path,
-			 errno ? strerror(errno) : "out of memory");
+		snprintf(err->text, sizeof(err->text), "%s", errno ? strerror(errno) : "out of memory");
 		return NULL;
 	}
 	doc = json_load_callback(gz_chunk, gz, 0, err);

@@ -387,7 +387,8 @@ gm_status gm_json_read(const char *path, struct gm_run_result *r)
 
 	gm_result_init(r);
 	if (!doc)
-		return gm_fail(GM_ERR_PARSE, "cannot read '%s': %s (line %d)", path, err.text, err.line);
+		return err.line < 0 ? gm_fail(GM_ERR_PARSE, "cannot read '%s': %s", path, err.text) :
+		       gm_fail(GM_ERR_PARSE, "cannot read '%s': %s (line %d)", path, err.text, err.line);
 	s = gm_json_read_parsed(doc, path, r);
 	json_decref(doc);
 	return s;

@@ -262,7 +262,8 @@ gm_status gm_multi_read(const char *path, struct gm_multi_run *m)
 	gm_multi_init(m);
 	doc = gm_json_load_path(path, &err);
 	if (!doc)
-		return gm_fail(GM_ERR_PARSE, "cannot read '%s': %s (line %d)", path, err.text, err.line);
+		return err.line < 0 ? gm_fail(GM_ERR_PARSE, "cannot read '%s': %s", path, err.text) :
+		       gm_fail(GM_ERR_PARSE, "cannot read '%s': %s (line %d)", path, err.text, err.line);
 	devs = json_object_get(doc, K_DEVICES);
 	if (!json_is_array(devs)) {
 		s = read_single(doc, path, m);
