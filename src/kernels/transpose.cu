@@ -50,6 +50,15 @@
  *                (v8_shift16, v7 with one float4 warp store per 128-float
  *                window, measured no faster on any shape and was removed:
  *                results/<gpu>/transpose/.)
+ *   v8_shear     float4 on both sides of a ragged matrix: load windows from
+ *                each input row's sector boundary (copy_b16's), store windows
+ *                from each output row's (v7's); an element belongs to the
+ *                block whose windows both hold it, so output rows at a tile
+ *                column's edge are shared by two blocks (--full: slower than
+ *                v7 on the ragged shape, v5's figure elsewhere).
+ *   v9_rows      v8 with whole output rows per block (no output sector
+ *                written by two blocks), each input row loaded from 8 floats
+ *                before its window; the best transpose of the ragged shape.
  *   copy_b4      reference: a plain copy of the same matrix with v3's grid
  *                (block 32x8, 32x32 tile, 4 B accesses, 4 rows per thread).
  *   copy_b16     reference: a plain copy with v5's grid and float4 accesses,
