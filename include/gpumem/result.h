@@ -18,6 +18,8 @@ extern "C" {
 #endif
 
 #define GM_SCHEMA_VERSION 2
+/* What a table or comparison of a `run --sanitize` document says first. */
+#define GM_SANITIZE_NOTE "note: a run --sanitize document (one launch a case under a sanitizer): its times are not measurements"
 #define GM_MAX_NOTES 8
 #define GM_MAX_DERIVED 96
 #define GM_SCHEMA_NAME "gpumem-run"
@@ -134,6 +136,7 @@ struct gm_run_result {
 	char started_utc[32];                 /* ISO 8601 */
 	double wall_s;
 	int interrupted;
+	int sanitize;                         /* run --sanitize: one launch a case under a sanitizer, times no measurement */
 	int have_device;
 	struct gm_device_info dev;
 	char byte_convention[160];

@@ -157,6 +157,7 @@ static void describe_run(struct run_ctx *x, int argc, char **argv)
 	strftime(x->res.started_utc, sizeof(x->res.started_utc), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	x->res.reps = x->args.reps ? x->args.reps : x->args.sanitize ? 1 : x->args.quick ? QUICK_REPS : DEFAULT_REPS;
 	x->res.warmup = x->args.sanitize ? 0 : 2;
+	x->res.sanitize = x->args.sanitize;
 	x->res.seed = (uint32_t)now ^ ((uint32_t)getpid() << 16);
 }
 

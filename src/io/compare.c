@@ -167,6 +167,10 @@ void gm_compare_write_text(FILE *f, const struct gm_comparison *c, const struct 
 {
 	fprintf(f, "A: %s, %s (schema %d)\nB: %s, %s (schema %d)\n", device_name(a), a->started_utc,
 		a->schema_version, device_name(b), b->started_utc, b->schema_version);
+	if (a->sanitize)
+		fprintf(f, "A: %s\n", GM_SANITIZE_NOTE);
+	if (b->sanitize)
+		fprintf(f, "B: %s\n", GM_SANITIZE_NOTE);
 	fprintf(f, "%-32s %-9s %12s %12s %7s %9s %-5s %s\n", "case", "unit", "A median", "B median", "B/A",
 		"better by", "noise", "verdict");
 	for (int i = 0; i < c->nrows; i++)

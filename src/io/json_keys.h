@@ -9,6 +9,7 @@
 #define K_STARTED "started_utc"
 #define K_WALL "wall_s"
 #define K_INTERRUPTED "interrupted"
+#define K_SANITIZE "sanitize"
 #define K_CONVENTION "byte_convention"
 #define K_SEED "seed"
 #define K_ARRAY_BYTES "array_bytes"

@@ -336,6 +336,7 @@ static gm_status read_doc(json_t *doc, struct gm_run_result *r)
 	copy_str(r->byte_convention, sizeof(r->byte_convention), doc, K_CONVENTION);
 	r->wall_s = num(doc, K_WALL);
 	r->interrupted = json_is_true(json_object_get(doc, K_INTERRUPTED));
+	r->sanitize = json_is_true(json_object_get(doc, K_SANITIZE));
 	r->seed = (uint32_t)clamp_num(num(doc, K_SEED), 0, 4294967295.0);
 	r->array_bytes = (size_t)clamp_num(num(doc, K_ARRAY_BYTES), 0, 9.2e18);
 	r->reps = num_int(doc, K_REPS);

@@ -173,6 +173,8 @@ gm_status gm_json_write(FILE *f, const struct gm_run_result *r)
 		return gm_fail(GM_ERR_NOMEM, "cannot build the JSON document");
 	}
 	json_object_set_new(doc, K_DERIVED, derived);
+	if (r->sanitize)
+		json_object_set_new(doc, K_SANITIZE, json_true());
 	json_object_set_new(doc, K_STATE, json_pack("{so so}", K_STATE_BEFORE, state_json(&r->state_before),
 						    K_STATE_AFTER, state_json(&r->state_after)));
 	errno = 0;

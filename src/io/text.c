@@ -127,6 +127,8 @@ void gm_table_write(FILE *f, const struct gm_run_result *r)
 {
 	const char *last = "";
 
+	if (r->sanitize)
+		fprintf(f, "%s\n", GM_SANITIZE_NOTE);
 	fprintf(f, "%-30s %-30s %11s %6s  %8s %5s %6s  %-3s  %s\n", "case", "params", "GB/s|ns/acc",
 		"%pk|x", "model", "meas", "cov", "ok", "model: per request / ideal");
 	fprintf(f, "%-30s %-30s %11s %6s  %8s %5s\n", "", "", "", "", "pred|x", "/pred");

@@ -128,11 +128,11 @@ static gm_status al_check_one(struct al_state *s, char *why, size_t n)
 	else
 		GM_CU(cudaMallocFromPoolAsync(&p, s->bytes, s->pool, gm_stream()));
 	e = cudaMemsetAsync(p, 0x5a, s->bytes, gm_stream());
-	if (e == cudaSuccess && (what = "cudaMemcpyAsync"))
+	if (e == cudaSuccess && (what = "cudaMemcpyAsync") != NULL)
 		e = cudaMemcpyAsync(&got[0], p, 1, cudaMemcpyDeviceToHost, gm_stream());
 	if (e == cudaSuccess)
 		e = cudaMemcpyAsync(&got[1], (char *)p + s->bytes - 1, 1, cudaMemcpyDeviceToHost, gm_stream());
-	if (e == cudaSuccess && (what = "cudaStreamSynchronize"))
+	if (e == cudaSuccess && (what = "cudaStreamSynchronize") != NULL)
 		e = cudaStreamSynchronize(gm_stream());
 	/* freed on every path: a failed check must not keep the allocation (and its pool's memory, found by the fault walk) */
 	if (s->method == AL_MALLOC) {

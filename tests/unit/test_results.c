@@ -119,6 +119,24 @@ static void test_json_round_trip(void **state)
 	assert_int_equal(b.seed, 1234);
 	assert_int_equal(b.cases[0].unit, GM_UNIT_GBS); /* the default unit of a DRAM case */
 	assert_int_equal(b.ncases, 2);
+	assert_int_equal(b.sanitize, 0);
+	gm_result_release(&b);
+	/* a run --sanitize document says so, read back and in its table */
+	a.sanitize = 1;
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(gm_json_write(f, &a), GM_OK);
+	fclose(f);
+	assert_int_equal(gm_json_read(path, &b), GM_OK);
+	assert_int_equal(b.sanitize, 1);
+	{
+		char buf[4096] = { 0 };
+		FILE *t = fmemopen(buf, sizeof(buf) - 1, "w");
+
+		gm_table_write(t, &b);
+		fclose(t);
+		assert_non_null(strstr(buf, "times are not measurements"));
+	}
 	gm_result_release(&a);
 	gm_result_release(&b);
 	unlink(path);
