@@ -31,7 +31,7 @@ static const struct { int code; const char *brief, *meaning; } exit_codes[] = {
 	  "a case failed validation or hit an error; compare: a regression; fleet: an outlier" },
 	{ GM_EXIT_USAGE, "usage", "usage: a bad option, an unknown benchmark, bad input" },
 	{ GM_EXIT_NO_DEVICE, "no GPU/driver", "no CUDA device, or the driver is missing or too old" },
-	{ GM_EXIT_TOO_LARGE, "too large", "--size exceeds the free device memory" },
+	{ GM_EXIT_TOO_LARGE, "too large", "out of device memory: --size exceeds the free memory, or an allocation failed" },
 	{ GM_EXIT_IO, "I/O error", "an output file could not be written (checked before any work)" },
 	{ GM_EXIT_CUDA, "CUDA error", "the device failed during the run" },
 	{ GM_EXIT_INTERRUPTED, "interrupted", "interrupted (Ctrl-C): the finished cases were written" },
