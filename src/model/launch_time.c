@@ -54,7 +54,12 @@ static double dram_ms(const struct gm_profile *pr, const struct gm_launch_out *o
 
 static void l2_time(const struct gm_profile *pr, struct gm_launch_out *o)
 {
-	double t_lines = pr->l2_lines_gps > 0 ? o->l2_lines / pr->l2_lines_gps / 1e6 : 0;
+	double t_lines;
+
+	/* rule L3: each piece L2 fetches from DRAM comes back as a request of its own (its fill) */
+	if (pr->dram_atom_bytes > 0)
+		o->l2_lines += o->dram_read_bytes / pr->dram_atom_bytes;
+	t_lines = pr->l2_lines_gps > 0 ? o->l2_lines / pr->l2_lines_gps / 1e6 : 0;
 
 	if (pr->l2_part_sectors_gps > 0 && pr->l2_merge_lines_gps > 0) {
 		/* rule L4: stores carry their bytes; a line a request writes partly costs a lookup at the merged

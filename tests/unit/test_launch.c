@@ -858,13 +858,14 @@ static void test_partial_lines(void **state)
 	p.l2_merge_lines_gps = 2;
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
 	assert_true(o.l2_by_lines);
-	assert_true(fabs(o.t_l2_ms - (1.0 * warps / 1000 + 8.0 * warps / 2) / 1e6) < 1e-9 * o.t_l2_ms);
+	/* a line a load request and its two fills at l2_lines_gps, the merged lines at l2_merge_lines_gps */
+	assert_true(fabs(o.t_l2_ms - (3.0 * warps / 1000 + 8.0 * warps / 2) / 1e6) < 1e-9 * o.t_l2_ms);
 	/* the same pieces from 8 consecutive blocks: 7 of every 8 visits find 4 sectors of another block's */
 	pats[1].index = "(gid/2048)*2048 + (gid%256)*8 + (gid/256)%8";
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
 	assert_true(fabs(o.l2_partial_lines[4] - 7.0 * warps) < 1e-6 * warps);
 	assert_true(fabs(o.l2_merged_lines - 1.0 * warps) < 1e-6 * warps);
-	assert_true(fabs(o.t_l2_ms - (1.0 * warps / 1000 + 1.0 * warps / 2 + 7.0 * warps * 4 / 1) / 1e6) <
+	assert_true(fabs(o.t_l2_ms - (3.0 * warps / 1000 + 1.0 * warps / 2 + 7.0 * warps * 4 / 1) / 1e6) <
 		    1e-9 * o.t_l2_ms);
 	/* one sector a line from other blocks (a column of 4 B stores): the lookup, not the merge, sets it */
 	pats[1].index = "(gid%1024)*1024 + gid/1024";
@@ -900,7 +901,10 @@ static void test_partial_lines(void **state)
 	assert_true(o.t_l2_ms == t_old);
 }
 
-/* Rule L3: a request whose 32 lanes fall in 32 lines L2 holds costs L2 32 line lookups. */
+/*
+ * Rule L3: a request whose 32 lanes fall in 32 lines L2 holds costs L2 32 line lookups; each 64 B piece L2
+ * fetches from DRAM one more (its fill).
+ */
 static void test_l2_lines(void **state)
 {
 	struct gm_profile p = prof();
@@ -912,14 +916,20 @@ static void test_l2_lines(void **state)
 	(void)state;
 	launch_of("(gid * 32) % 1048576", 4, n, pats, &in);
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
-	assert_true(fabs(o.l2_lines - 33.0 * warps) < 1e-6 * o.l2_lines); /* 32 load lines + 1 store line */
+	/* 32 load lines + 1 store line a warp, and a fill for each piece of the 4 MB table read once (D7) */
+	assert_true(o.dram_read_bytes > 0 && o.dram_read_bytes <= 4194304.0);
+	assert_true(fabs(o.l2_lines - (33.0 * warps + o.dram_read_bytes / 64)) < 1e-6 * o.l2_lines);
 	p.l2_lines_gps = 1; /* 1e9 lines a second: L2 takes lines / 1e9 s */
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
-	assert_true(fabs(o.t_l2_ms - 33.0 * warps / 1e6) < 1e-9 * o.t_l2_ms);
+	assert_true(fabs(o.t_l2_ms - (33.0 * warps + o.dram_read_bytes / 64) / 1e6) < 1e-9 * o.t_l2_ms);
 	assert_string_equal(o.limited_by, "L2");
-	launch_of("gid", 4, n, pats, &in); /* coalesced: one line a request, far from the rate */
+	launch_of("gid * 32", 4, n, pats, &in); /* the same requests from DRAM: a piece a lane, each filled */
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
-	assert_true(fabs(o.l2_lines - 2.0 * warps) < 1e-6 * o.l2_lines);
+	assert_true(fabs(o.dram_read_bytes - 64.0 * n) < 1e-6 * o.dram_read_bytes);
+	assert_true(fabs(o.l2_lines - (33.0 * warps + 1.0 * n)) < 1e-6 * o.l2_lines);
+	launch_of("gid", 4, n, pats, &in); /* coalesced: one line a request and two fills, far from the rate */
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.l2_lines - 4.0 * warps) < 1e-6 * o.l2_lines);
 }
 
 static void test_score(void **state)
