@@ -102,6 +102,9 @@ struct gm_access {
 	int64_t n_threads;    /* value of `n` (threads of the launch); 0 = one block */
 };
 
+/* The variables of thread gid of a 1D launch of n threads in blocks of a->block (by = bz = 0). */
+void gm_thread_vars_1d(const struct gm_access *a, int64_t n, int64_t gid, struct gm_thread_vars *v);
+
 struct gm_lane {
 	int active;
 	int64_t index;        /* value of the index expression */

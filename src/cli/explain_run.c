@@ -41,23 +41,12 @@ static int sample_bytes(const struct gm_access *a, int64_t n, double *bytes, str
 /* The thread the GPU found with a negative index, and that index, from the model's evaluator. */
 static int bad_index(const struct gm_access *a, int64_t n, int64_t gid)
 {
-	int64_t tpb = (int64_t)a->block[0] * a->block[1] * a->block[2], tid = gid % tpb, idx = 0;
-	struct gm_thread_vars v = { 0 };
+	int64_t idx = 0;
+	struct gm_thread_vars v;
 	struct gm_expr *e = NULL;
 	struct gm_expr_error err;
 
-	v.tid = tid;
-	v.lane = tid % GM_WARP_SIZE;
-	v.warp = tid / GM_WARP_SIZE;
-	v.tx = tid % a->block[0];
-	v.ty = tid / a->block[0] % a->block[1];
-	v.tz = tid / ((int64_t)a->block[0] * a->block[1]);
-	v.bx = gid / tpb;
-	v.bdx = a->block[0];
-	v.bdy = a->block[1];
-	v.bdz = a->block[2];
-	v.gid = gid;
-	v.n = n;
+	gm_thread_vars_1d(a, n, gid, &v);
 	if (gm_expr_parse(a->index, &e, &err) || gm_expr_eval(e, &v, &idx, &err)) {
 		gm_expr_free(e);
 		return gm_error(GM_EXIT_USAGE, "thread gid=%lld computes a negative index (before any launch)",
@@ -65,7 +54,7 @@ static int bad_index(const struct gm_access *a, int64_t n, int64_t gid)
 	}
 	gm_expr_free(e);
 	return gm_error(GM_EXIT_USAGE, "thread gid=%lld (block %lld, tid %lld) computes index %lld: below 0; "
-			"nothing was launched with it", (long long)gid, (long long)v.bx, (long long)tid,
+			"nothing was launched with it", (long long)gid, (long long)v.bx, (long long)v.tid,
 			(long long)idx);
 }
 

@@ -98,6 +98,25 @@ static void lane_vars(const struct gm_access *a, int lane,
 	v->n = a->n_threads > 0 ? a->n_threads : (int64_t)a->block[0] * a->block[1] * a->block[2];
 }
 
+void gm_thread_vars_1d(const struct gm_access *a, int64_t n, int64_t gid, struct gm_thread_vars *v)
+{
+	int64_t tpb = (int64_t)a->block[0] * a->block[1] * a->block[2], tid = gid % tpb;
+
+	memset(v, 0, sizeof(*v));
+	v->tid = tid;
+	v->lane = tid % GM_WARP_SIZE;
+	v->warp = tid / GM_WARP_SIZE;
+	v->tx = tid % a->block[0];
+	v->ty = tid / a->block[0] % a->block[1];
+	v->tz = tid / ((int64_t)a->block[0] * a->block[1]);
+	v->bx = gid / tpb;
+	v->bdx = a->block[0];
+	v->bdy = a->block[1];
+	v->bdz = a->block[2];
+	v->gid = gid;
+	v->n = n;
+}
+
 /* The sector, line, word and bank of a lane's address. */
 static void place_lane(const struct gm_access *a, struct gm_lane *L)
 {

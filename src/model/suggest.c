@@ -27,22 +27,10 @@ static double now_ms(void)
 /* EXPR for thread g of the 1D launch (block of a, n threads). */
 int sg_eval(const struct gm_expr *e, const struct gm_access *a, int64_t n, int64_t g, int64_t *out)
 {
-	int64_t tpb = (int64_t)a->block[0] * a->block[1] * a->block[2], tid = g % tpb;
-	struct gm_thread_vars v = { 0 };
+	struct gm_thread_vars v;
 	struct gm_expr_error err;
 
-	v.tid = tid;
-	v.lane = tid % GM_WARP_SIZE;
-	v.warp = tid / GM_WARP_SIZE;
-	v.tx = tid % a->block[0];
-	v.ty = tid / a->block[0] % a->block[1];
-	v.tz = tid / ((int64_t)a->block[0] * a->block[1]);
-	v.bx = g / tpb;
-	v.bdx = a->block[0];
-	v.bdy = a->block[1];
-	v.bdz = a->block[2];
-	v.gid = g;
-	v.n = n;
+	gm_thread_vars_1d(a, n, g, &v);
 	return gm_expr_eval(e, &v, out, &err) == GM_OK ? 0 : -1;
 }
 
