@@ -40,18 +40,7 @@ static void al_release(void *state)
 
 static gm_status al_pool_create(struct al_state *s)
 {
-	cudaMemPoolProps p;
-	int dev = 0;
-	uint64_t thr = s->method == AL_POOL_KEEP ? UINT64_MAX : 0;
-
-	GM_CU(cudaGetDevice(&dev));
-	memset(&p, 0, sizeof(p));
-	p.allocType = cudaMemAllocationTypePinned;
-	p.location.type = cudaMemLocationTypeDevice;
-	p.location.id = dev;
-	GM_CU(cudaMemPoolCreate(&s->pool, &p));
-	GM_CU(cudaMemPoolSetAttribute(s->pool, cudaMemPoolAttrReleaseThreshold, &thr));
-	return GM_OK;
+	return gm_pool_create(&s->pool, s->method == AL_POOL_KEEP ? UINT64_MAX : 0);
 }
 
 static gm_status al_prepare(const struct gm_case *c, const struct gm_run_cfg *cfg, void **state,

@@ -1,4 +1,5 @@
 /* common.cu - input fill, poison and the device-check bookkeeping. */
+#include <string.h>
 #include "kernels/common.cuh"
 
 __global__ void gm_fill_kernel(uint32_t *p, size_t nwords, uint32_t seed)
@@ -18,6 +19,21 @@ gm_status gm_fill_random(uint32_t *p, size_t nwords, uint32_t seed)
 gm_status gm_poison(void *p, size_t bytes)
 {
 	GM_CU(cudaMemsetAsync(p, GM_POISON_BYTE, bytes, gm_stream()));
+	return GM_OK;
+}
+
+gm_status gm_pool_create(cudaMemPool_t *pool, uint64_t release_threshold)
+{
+	cudaMemPoolProps p;
+	int dev = 0;
+
+	GM_CU(cudaGetDevice(&dev));
+	memset(&p, 0, sizeof(p));
+	p.allocType = cudaMemAllocationTypePinned;
+	p.location.type = cudaMemLocationTypeDevice;
+	p.location.id = dev;
+	GM_CU(cudaMemPoolCreate(pool, &p));
+	GM_CU(cudaMemPoolSetAttribute(*pool, cudaMemPoolAttrReleaseThreshold, &release_threshold));
 	return GM_OK;
 }
 

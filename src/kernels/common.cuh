@@ -107,6 +107,9 @@ __global__ void gm_check_kernel(const uint32_t *out, size_t nwords, Expect want,
 }
 
 gm_status gm_check_alloc(struct gm_check **dev_res);
+
+/* A cudaMallocAsync pool of device memory on the current device, keeping up to release_threshold bytes. */
+gm_status gm_pool_create(cudaMemPool_t *pool, uint64_t release_threshold);
 gm_status gm_check_finish(struct gm_check *dev_res, const uint32_t *out, char *why, size_t n, int *ok);
 
 __global__ void gm_gather_words(const uint32_t *out, const size_t *idx, uint32_t *got, int n);

@@ -590,17 +590,10 @@ static void rm_release(void *state)
 
 static gm_status rm_pool_create(struct rm_state *s)
 {
-	cudaMemPoolProps p;
-	int dev = 0;
-	uint64_t keep = UINT64_MAX;
+	gm_status st = gm_pool_create(&s->pool, UINT64_MAX);
 
-	GM_CU(cudaGetDevice(&dev));
-	memset(&p, 0, sizeof(p));
-	p.allocType = cudaMemAllocationTypePinned;
-	p.location.type = cudaMemLocationTypeDevice;
-	p.location.id = dev;
-	GM_CU(cudaMemPoolCreate(&s->pool, &p));
-	GM_CU(cudaMemPoolSetAttribute(s->pool, cudaMemPoolAttrReleaseThreshold, &keep));
+	if (st)
+		return st;
 	if (s->method == RM_POOL_OTHER)
 		GM_CU(cudaStreamCreateWithFlags(&s->other, cudaStreamNonBlocking));
 	return GM_OK;
