@@ -1,0 +1,397 @@
+/* test_launch_profile.c - device profiles (JSON, built-in), the profile derived from a run, the launch
+ * score, and the CLI paths of explain --n, calibrate --from and predict. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <time.h>
+#include "gpumem/profile.h"
+#include "launch_fixture.h"
+
+static void test_profile_json(void **state)
+{
+	struct gm_profile p = prof(), q;
+	char buf[4096], why[256];
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	(void)state;
+	assert_int_equal(gm_profile_write(f, &p), GM_OK);
+	fclose(f);
+	assert_int_equal(gm_profile_parse(buf, "mem", &q, why, sizeof(why)), GM_OK);
+	assert_string_equal(q.device, "test GPU");
+	assert_true(q.read_half_gbs == 2500 && q.dram_atom_bytes == 64 && q.sm_count == 100);
+	assert_true(q.wave_ns == 0 && q.threads_per_sm == 0); /* optional, absent */
+	p.wave_ns = 900;
+	p.threads_per_sm = 2048;
+	f = fmemopen(buf, sizeof(buf), "w");
+	assert_int_equal(gm_profile_write(f, &p), GM_OK);
+	fclose(f);
+	assert_int_equal(gm_profile_parse(buf, "mem", &q, why, sizeof(why)), GM_OK);
+	assert_true(q.wave_ns == 900 && q.threads_per_sm == 2048);
+	assert_int_equal(gm_profile_parse("{", "x.json", &q, why, sizeof(why)), GM_ERR_PARSE);
+	assert_non_null(strstr(why, "x.json"));
+	assert_int_equal(gm_profile_parse("{\"schema\":\"other\"}", "x.json", &q, why, sizeof(why)), GM_ERR_PARSE);
+	assert_non_null(strstr(why, "schema"));
+	strcpy(strstr(buf, "\"copy_gbs\""), "\"copy_gbz\": 1}");
+	assert_int_equal(gm_profile_parse(buf, "x.json", &q, why, sizeof(why)), GM_ERR_PARSE);
+	assert_non_null(strstr(why, "'copy_gbs'"));
+	assert_int_equal(gm_profile_read("/nonexistent/p.json", &q, why, sizeof(why)), GM_ERR_IO);
+	assert_non_null(strstr(why, "/nonexistent/p.json"));
+}
+
+static void test_builtin(void **state)
+{
+	struct gm_profile p;
+	int exact;
+
+	(void)state;
+	assert_true(gm_profile_builtin_count() >= 1);
+	assert_int_equal(gm_profile_nearest("NVIDIA H100 80GB HBM3", &p, &exact), GM_OK);
+	assert_true(exact);
+	assert_int_equal(gm_profile_nearest("NVIDIA H100 PCIe", &p, &exact), GM_OK);
+	assert_false(exact);
+	assert_string_equal(p.device, "NVIDIA H100 80GB HBM3");
+}
+
+static struct gm_case_result *add_case(struct gm_run_result *r, const char *name, double gbs, double useful)
+{
+	struct gm_case_result *c = gm_result_add(r);
+
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	snprintf(c->family, sizeof(c->family), "%.*s", (int)(strchr(name, '.') - name), name);
+	c->status = GM_CASE_OK;
+	c->kind = GM_KIND_DRAM;
+	c->unit = GM_UNIT_GBS;
+	c->value.median = c->gbs_median = gbs;
+	c->traffic.bytes_useful = useful;
+	return c;
+}
+
+static void test_from_run(void **state)
+{
+	struct gm_run_result r;
+	struct gm_profile p;
+	char why[256];
+	double n = 1e6, t;
+
+	(void)state;
+	gm_result_init(&r);
+	snprintf(r.dev.name, sizeof(r.dev.name), "test GPU");
+	add_case(&r, "copy.read_b16_tile4", 3000, 1e9);
+	add_case(&r, "copy.write_b16_tile4", 3000, 1e9);
+	add_case(&r, "copy.v8_b4_tile4", 3000, 1e9);
+	/* 16 B gathered 128 B apart: n pieces of 64 B read, n x 16 B written, in t */
+	t = n * 64 / 2500e9 + n * 16 / 3000e9;
+	add_case(&r, "stride.b16_s008", n * 32 / t / 1e9, n * 32);
+	assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_ERR_NOT_FOUND);
+	assert_non_null(strstr(why, "stride.b16_s032"));
+	t = n * 64 / 2000e9 + n * 16 / 3000e9;
+	add_case(&r, "stride.b16_s032", n * 32 / t / 1e9, n * 32);
+	assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_ERR_NOT_FOUND);
+	assert_non_null(strstr(why, "hierarchy"));
+	gm_result_derive(&r, "hierarchy", "hierarchy.l1_read_bw")->value = 30000;
+	gm_result_derive(&r, "hierarchy", "hierarchy.l2_read_bw")->value = 8000;
+	gm_result_derive(&r, "hierarchy", "hierarchy.l2_write_bw")->value = 4000;
+	assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
+	assert_true(fabs(p.read_half_gbs - 2500) < 1e-6);
+	assert_true(fabs(p.read_sparse_gbs - 2000) < 1e-6);
+	assert_true(p.l2_read_gbs == 8000 && p.l1_gbs == 30000 && p.l2_write_gbs == 4000);
+	assert_true(p.wave_ns == 0 && p.knee == 0);
+	gm_result_release(&r);
+}
+
+/*
+ * The round trip and the knee from copy.v0_b4 and copy.v1_b8: times made by
+ * rules T2 and T3 from a planted wave and knee come back.
+ */
+static void test_from_run_knee(void **state)
+{
+	struct gm_run_result r;
+	struct gm_profile p;
+	char why[256];
+	const double knee = 3.0, wave_ns = 800, bytes = 2147483648.0, per_wave = 2048.0 * 100;
+	struct gm_case_result *c;
+
+	(void)state;
+	gm_result_init(&r);
+	snprintf(r.dev.name, sizeof(r.dev.name), "test GPU");
+	r.dev.sm_count = 100;
+	r.dev.max_threads_per_sm = 2048;
+	r.dev.l2_bytes = 50000000;
+	add_case(&r, "copy.read_b16_tile4", 3000, 1e9);
+	add_case(&r, "copy.write_b16_tile4", 3000, 1e9);
+	add_case(&r, "copy.v8_b4_tile4", 3000, 1e9);
+	add_case(&r, "stride.b16_s008", 1000, 1e9);
+	add_case(&r, "stride.b16_s032", 500, 1e9);
+	gm_result_derive(&r, "hierarchy", "hierarchy.l1_read_bw")->value = 30000;
+	gm_result_derive(&r, "hierarchy", "hierarchy.l2_read_bw")->value = 8000;
+	gm_result_derive(&r, "hierarchy", "hierarchy.l2_write_bw")->value = 4000;
+	for (int eb = 4; eb <= 8; eb += 4) {
+		double n = bytes / (2.0 * eb); /* threads: one element read and written each */
+		double t_dram = bytes / 3000e9 * 1e3, t_lat = ceil(n / per_wave) * wave_ns * 1e-6;
+		double t = gm_launch_join(t_lat, t_dram, knee);
+
+		c = add_case(&r, eb == 4 ? "copy.v0_b4" : "copy.v1_b8", bytes / (t * 1e-3) / 1e9, bytes);
+		c->ms.median = t;
+		c->traffic.bytes_useful = bytes;
+	}
+	assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
+	assert_true(fabs(p.knee - knee) < 1e-6);
+	assert_true(fabs(p.wave_ns - wave_ns) < 1e-6);
+	assert_true(p.wave_l2_ns == 0); /* no copy.table_b4 in the run */
+	/* copy.table_b4 timed as the model predicts it with a planted L2 round trip: it comes back */
+	c = add_case(&r, "copy.table_b4", 1, bytes);
+	p.wave_l2_ns = 500;
+	assert_int_equal(gm_launch_predict_case(c, &p), GM_OK);
+	c->ms.median = c->launch_ms;
+	c->value.median = c->gbs_median = bytes / (c->launch_ms * 1e-3) / 1e9;
+	assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
+	assert_true(fabs(p.wave_l2_ns - 500) < 1e-3);
+	/* copy.lines_b4 timed with a planted L2 line rate (rule L3): it comes back */
+	c = add_case(&r, "copy.lines_b4", 1, bytes);
+	p.l2_lines_gps = 60;
+	assert_int_equal(gm_launch_predict_case(c, &p), GM_OK);
+	assert_string_equal(c->launch_limited_by, "L2");
+	c->ms.median = c->launch_ms;
+	c->value.median = c->gbs_median = bytes / (c->launch_ms * 1e-3) / 1e9;
+	assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
+	assert_true(fabs(p.l2_lines_gps - 60) < 1e-6);
+	assert_true(fabs(p.wave_l2_ns - 500) < 1e-3);
+	assert_true(p.l2_part_sectors_gps == 0 && p.l2_merge_lines_gps == 0); /* no scatter cases in the run */
+	/* copy.scatter_blocks_b4 and copy.scatter_b4 timed with planted partial-line rates (rule L4) */
+	{
+		struct gm_case_result *cb = add_case(&r, "copy.scatter_blocks_b4", 1, bytes);
+		struct gm_case_result *cm = add_case(&r, "copy.scatter_b4", 1, bytes);
+
+		p.l2_part_sectors_gps = 60;
+		p.l2_merge_lines_gps = 50;
+		assert_int_equal(gm_launch_predict_case(cb, &p), GM_OK);
+		assert_int_equal(gm_launch_predict_case(cm, &p), GM_OK);
+		assert_string_equal(cb->launch_limited_by, "L2");
+		assert_string_equal(cm->launch_limited_by, "L2");
+		cb->ms.median = cb->launch_ms;
+		cb->value.median = cb->gbs_median = bytes / (cb->launch_ms * 1e-3) / 1e9;
+		cm->ms.median = cm->launch_ms;
+		cm->value.median = cm->gbs_median = bytes / (cm->launch_ms * 1e-3) / 1e9;
+		assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
+		assert_true(fabs(p.l2_part_sectors_gps - 60) < 1e-6);
+		assert_true(fabs(p.l2_merge_lines_gps - 50) < 1e-6);
+		assert_true(fabs(p.l2_lines_gps - 60) < 1e-6);
+	}
+	/* copy.blk1024_b4 timed with a planted warp tail (rule T5): it comes back, the rest unchanged */
+	assert_true(p.warp_tail == 0); /* not in the run yet */
+	{
+		struct gm_case_result *cg = add_case(&r, "copy.blk1024_b4", 1, bytes);
+
+		p.warp_tail = 0.7;
+		/* the case itself and those whose blocks wait for other than 8 lines (rule T5), timed with the
+		   tail: copy.scatter_b4 (blocks of 1024), v1_b8 (16 lines), lines_b4 (32 lines a warp) */
+		for (int i = 0; i < r.ncases; i++) {
+			struct gm_case_result *ci = &r.cases[i];
+
+			if (ci != cg && strcmp(ci->name, "copy.scatter_b4") && strcmp(ci->name, "copy.v1_b8") &&
+			    strcmp(ci->name, "copy.lines_b4"))
+				continue;
+			assert_int_equal(gm_launch_predict_case(ci, &p), GM_OK);
+			ci->ms.median = ci->launch_ms;
+			ci->value.median = ci->gbs_median = bytes / (ci->launch_ms * 1e-3) / 1e9;
+		}
+		assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
+		assert_true(fabs(p.warp_tail - 0.7) < 1e-6);
+		assert_true(fabs(p.knee - knee) < 1e-6);
+		assert_true(fabs(p.wave_ns - wave_ns) < 1e-6);
+		assert_true(fabs(p.l2_merge_lines_gps - 50) < 1e-6);
+	}
+	/* copy.blk64_b4 timed with a planted block rate (rule T4): it comes back, the rest unchanged */
+	assert_true(p.blocks_gps == 0); /* not in the run yet */
+	{
+		struct gm_case_result *cs = add_case(&r, "copy.blk64_b4", 1, bytes);
+
+		p.blocks_gps = 2; /* blk64 waits for its blocks, blocks of 256 do not */
+		/* every case the model timed, timed again with the whole profile (one device's run) */
+		for (int i = 0; i < r.ncases; i++) {
+			struct gm_case_result *ci = &r.cases[i];
+
+			if (strncmp(ci->name, "copy.", 5) || !strcmp(ci->name, "copy.v0_b4") ||
+			    !strcmp(ci->name, "copy.v1_b8") || strstr(ci->name, "_tile4"))
+				continue;
+			assert_int_equal(gm_launch_predict_case(ci, &p), GM_OK);
+			ci->ms.median = ci->launch_ms;
+			ci->value.median = ci->gbs_median = bytes / (ci->launch_ms * 1e-3) / 1e9;
+		}
+		assert_string_equal(cs->launch_limited_by, "blocks");
+		assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
+		assert_true(fabs(p.blocks_gps - 2) < 1e-6);
+		assert_true(fabs(p.warp_tail - 0.7) < 1e-6);
+		assert_true(fabs(p.knee - knee) < 1e-6);
+		assert_true(fabs(p.wave_ns - wave_ns) < 1e-6);
+		assert_true(fabs(p.l2_merge_lines_gps - 50) < 1e-6);
+		assert_true(fabs(p.l2_lines_gps - 60) < 1e-6);
+		assert_true(fabs(p.wave_l2_ns - 500) < 1e-3);
+	}
+	gm_result_release(&r);
+}
+
+static void test_score(void **state)
+{
+	struct gm_run_result r;
+	struct gm_launch_score s;
+	static const double ratio[] = { 1.0, 1.05, 0.8, 1.2, 0.97 };
+
+	(void)state;
+	gm_result_init(&r);
+	for (int k = 0; k < 5; k++) {
+		struct gm_case_result *c = add_case(&r, k < 3 ? "copy.x" : "stride.y", 1000 * ratio[k], 1);
+		c->launch_gbs = 1000;
+	}
+	gm_launch_score_of(&r, NULL, &s);
+	assert_int_equal(s.n, 5);
+	assert_int_equal(s.within10, 3);
+	assert_true(fabs(s.median_err_pct - 5) < 1e-9);
+	gm_launch_score_of(&r, "stride", &s);
+	assert_int_equal(s.n, 2);
+	assert_int_equal(s.calibration, 0);
+	/* a case the profile is measured by is counted apart */
+	add_case(&r, "copy.v0_b4", 1000, 1)->launch_gbs = 1000;
+	add_case(&r, "stride.b16_s032", 1000, 1)->launch_gbs = 1300;
+	gm_launch_score_of(&r, NULL, &s);
+	assert_int_equal(s.n, 7);
+	assert_int_equal(s.calibration, 2);
+	assert_int_equal(s.calibration_within10, 1);
+	assert_true(gm_is_calibration_case("copy.v1_b8") && !gm_is_calibration_case("hierarchy"));
+	gm_result_release(&r);
+}
+
+/* ---- the binary ---- */
+
+static int run_bin(const char *args, char *out, size_t n)
+{
+	char cmd[2048];
+	FILE *p;
+	size_t len;
+	int st;
+
+	snprintf(cmd, sizeof(cmd), "'%s' %s 2>&1", getenv("GPUMEM_BIN"), args);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	len = fread(out, 1, n - 1, p);
+	out[len] = '\0';
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void test_cli_explain_n(void **state)
+{
+	static char out[1 << 16];
+
+	(void)state;
+	assert_int_equal(run_bin("explain --n 1073741824 'gid*2'", out, sizeof(out)), 0);
+	assert_non_null(strstr(out, "launch: 1073741824 threads"));
+	assert_non_null(strstr(out, "limited by DRAM"));
+	assert_non_null(strstr(out, "built-in results/nvidia-h100-80gb-hbm3/launch/profile.json"));
+	assert_int_equal(run_bin("explain --json --n 4096 gid", out, sizeof(out)), 0);
+	assert_non_null(strstr(out, "\"dram_bytes_read\""));
+	assert_non_null(strstr(out, "\"predicted_gbs\""));
+	assert_non_null(strstr(out, "\"limited_by\""));
+	assert_int_equal(run_bin("explain --n 0 gid", out, sizeof(out)), 2);
+	assert_int_equal(run_bin("explain --n -3 gid", out, sizeof(out)), 2);
+	assert_int_equal(run_bin("explain --n 1099511627777 gid", out, sizeof(out)), 2);
+	assert_non_null(strstr(out, "2^40"));
+	assert_int_equal(run_bin("explain --n 100 --profile /nonexistent.json gid", out, sizeof(out)), 5);
+	assert_non_null(strstr(out, "cannot open profile '/nonexistent.json'"));
+	assert_null(strstr(out, "lane")); /* nothing printed before the error */
+	assert_int_equal(run_bin("explain --profile x.json gid", out, sizeof(out)), 2);
+	assert_int_equal(run_bin("run copy.v0_b4 --profile /nonexistent.json", out, sizeof(out)), 5);
+	assert_non_null(strstr(out, "cannot open profile '/nonexistent.json'"));
+	assert_int_equal(run_bin("explain --n 100 --space shared gid", out, sizeof(out)), 2);
+}
+
+static void test_cli_profile_files(void **state)
+{
+	static char out[1 << 16];
+	char args[1024];
+	const char *src = getenv("GPUMEM_SRC");
+	char dir[] = "/tmp/gpumem_test_launch_XXXXXX", cwd[4096];
+	FILE *f;
+
+	(void)state;
+	/* the files this test writes go to a directory of its own, never the source tree */
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(chdir(dir), 0);
+	f = fopen("bad_profile.json", "w");
+	assert_non_null(f);
+	fputs("{\"schema\": \"gpumem-profile\", \"device\": \"x\", \"sm_count\": 1}", f);
+	fclose(f);
+	assert_int_equal(run_bin("explain --n 100 --profile bad_profile.json gid", out, sizeof(out)), 2);
+	assert_non_null(strstr(out, "bad_profile.json"));
+	assert_non_null(strstr(out, "'sm_clock_mhz'"));
+	remove("bad_profile.json");
+	snprintf(args, sizeof(args), "calibrate --from '%s/results/nvidia-h100-80gb-hbm3/suite.json' -o cal.json", src);
+	assert_int_equal(run_bin(args, out, sizeof(out)), 0);
+	assert_int_equal(run_bin("explain --n 100000 --profile cal.json gid", out, sizeof(out)), 0);
+	assert_non_null(strstr(out, "(cal.json)"));
+	snprintf(args, sizeof(args), "predict '%s/results/nvidia-h100-80gb-hbm3/suite.json' --profile cal.json", src);
+	assert_int_equal(run_bin(args, out, sizeof(out)), 0);
+	assert_non_null(strstr(out, "model within 10%: "));
+	assert_non_null(strstr(out, "stride       within 10%"));
+	assert_null(strstr(out, "note: arrays of"));
+	/* the same run as if its arrays were 64 MiB: the score line warns that it says little */
+	{
+		char path[512], *text, *at;
+		FILE *in;
+		long len;
+
+		snprintf(path, sizeof(path), "%s/results/nvidia-h100-80gb-hbm3/suite.json", src);
+		in = fopen(path, "rb");
+		assert_non_null(in);
+		fseek(in, 0, SEEK_END);
+		len = ftell(in);
+		rewind(in);
+		text = malloc((size_t)len + 1);
+		assert_non_null(text);
+		assert_int_equal(fread(text, 1, (size_t)len, in), (size_t)len);
+		text[len] = 0;
+		fclose(in);
+		at = strstr(text, "\"array_bytes\": 4294967296");
+		assert_non_null(at);
+		f = fopen("small.json", "wb");
+		assert_non_null(f);
+		fwrite(text, 1, (size_t)(at - text), f);
+		fputs("\"array_bytes\": 67108864", f);
+		fputs(at + strlen("\"array_bytes\": 4294967296"), f);
+		fclose(f);
+		free(text);
+		assert_int_equal(run_bin("predict small.json --profile cal.json", out, sizeof(out)), 0);
+		assert_non_null(strstr(out, "note: arrays of 64 MiB"));
+		remove("small.json");
+	}
+	remove("cal.json");
+	snprintf(args, sizeof(args), "calibrate --from '%s/results/nvidia-h100-80gb-hbm3/quick.json'", src);
+	assert_int_equal(run_bin(args, out, sizeof(out)), 2);
+	assert_non_null(strstr(out, "has no measured case"));
+	assert_int_equal(chdir(cwd), 0);
+	rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_profile_json),
+		cmocka_unit_test(test_builtin),
+		cmocka_unit_test(test_from_run),
+		cmocka_unit_test(test_from_run_knee),
+		cmocka_unit_test(test_score),
+		cmocka_unit_test(test_cli_explain_n),
+		cmocka_unit_test(test_cli_profile_files),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
