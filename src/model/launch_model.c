@@ -114,7 +114,7 @@ gm_status gm_profile_check(const struct gm_profile *p, char *why, size_t n)
 		double v = *(const double *)((const char *)p + f[k].off);
 
 		if (!(v > 0 && v < 1e7)) {
-			snprintf(why, n, "field '%s' is missing or not a positive bandwidth", f[k].name);
+			snprintf(why, n, "field '%s' is missing or not a bandwidth in (0, 1e7) GB/s", f[k].name);
 			return GM_ERR_INVALID_ARG;
 		}
 	}
