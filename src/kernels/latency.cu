@@ -297,6 +297,9 @@ static gm_status lat_classify(struct lat_state *s, uint32_t *slots, uint32_t *n,
 			s->next[i] = (uint32_t)((i + 1) % s->nslots);
 		unsigned long long *off = (unsigned long long *)malloc(s->nslots * 16);
 		void *d_off = NULL;
+		const char *what = "cudaMemcpyAsync (the probe's links)";
+		cudaError_t e = cudaSuccess;
+
 		if (!off)
 			st = GM_ERR_NOMEM;
 		for (size_t i = 0; !st && i < s->nslots; i++) {
@@ -305,22 +308,30 @@ static gm_status lat_classify(struct lat_state *s, uint32_t *slots, uint32_t *n,
 		}
 		if (!st)
 			st = gm_gpu_alloc(&d_off, s->nslots * 16);
-		if (!st && cudaMemcpyAsync(d_off, off, s->nslots * 16, cudaMemcpyHostToDevice, gm_stream()) != cudaSuccess)
-			st = gm_fail(GM_ERR_CUDA, "copy of the probe links failed");
+		if (!st && (e = cudaMemcpyAsync(d_off, off, s->nslots * 16, cudaMemcpyHostToDevice, gm_stream())) != cudaSuccess)
+			st = gm_cuda_status(e, what, __FILE__, __LINE__);
 		if (!st) {
 			lat_scatter<<<gm_blocks_for(s->nslots, 256), 256, 0, gm_stream()>>>(
 				s->buf, (unsigned long long *)d_off, (unsigned long long *)d_off + s->nslots, s->nslots);
 			memset(&h, 0, sizeof(h));
 			h.cur = (unsigned long long)s->buf;
-			if (cudaMemcpyAsync(s->d, &h, sizeof(h), cudaMemcpyHostToDevice, gm_stream()) != cudaSuccess)
-				st = gm_fail(GM_ERR_CUDA, "probe setup failed");
+			what = "lat_scatter launch";
+			if ((e = cudaGetLastError()) == cudaSuccess && (what = "cudaMemcpyAsync (the probe's head)") != NULL)
+				e = cudaMemcpyAsync(s->d, &h, sizeof(h), cudaMemcpyHostToDevice, gm_stream());
+			if (e != cudaSuccess)
+				st = gm_cuda_status(e, what, __FILE__, __LINE__);
 		}
 		if (!st) {
 			lat_probe<<<2 * s->dev->sm_count, 32, 0, gm_stream()>>>(s->d, s->target, (unsigned)s->nslots, d_lat, 0);
-			if (cudaGetLastError() != cudaSuccess || cudaStreamSynchronize(gm_stream()) != cudaSuccess ||
-			    cudaMemcpy(lat, d_lat, s->nslots * 4, cudaMemcpyDeviceToHost) != cudaSuccess ||
-			    cudaMemcpy(&h, s->d, sizeof(h), cudaMemcpyDeviceToHost) != cudaSuccess)
-				st = gm_fail(GM_ERR_CUDA, "probe kernel failed");
+			what = "lat_probe launch";
+			if ((e = cudaGetLastError()) == cudaSuccess && (what = "cudaStreamSynchronize (lat_probe)") != NULL)
+				e = cudaStreamSynchronize(gm_stream());
+			if (e == cudaSuccess && (what = "cudaMemcpy (the probe's latencies)") != NULL)
+				e = cudaMemcpy(lat, d_lat, s->nslots * 4, cudaMemcpyDeviceToHost);
+			if (e == cudaSuccess && (what = "cudaMemcpy (the probe's head)") != NULL)
+				e = cudaMemcpy(&h, s->d, sizeof(h), cudaMemcpyDeviceToHost);
+			if (e != cudaSuccess)
+				st = gm_cuda_status(e, what, __FILE__, __LINE__);
 			else if (!h.won)
 				st = gm_fail(GM_ERR_CUDA, "no block of the probe ran on SM %u", s->target);
 		}
