@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""suggest_repredict.py BIN DIR - the rewrites of a committed `explain --suggest --run` call
+(DIR: what scripts/suggest_gpu.sh wrote) predicted again by BIN's launch model, no GPU: for each
+pattern of suggest_gpu.sh, `BIN explain --suggest --json ARGS`, joined by rewrite name with the
+committed measurement. Prints, per rewrite run, the predicted speedup then and now against the
+measured one, and the share within 15 % (issue 24's target) then and now. The measurements are the
+committed ones: nothing is measured here, so a rule change shows what it does to the predictions."""
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+binary, d = sys.argv[1], sys.argv[2]
+here = os.path.dirname(os.path.abspath(__file__))
+text = open(os.path.join(here, 'suggest_gpu.sh')).read()
+block = re.search(r"patterns\(\) \{\ncat <<'EOF'\n(.*?)\nEOF", text, re.S).group(1)
+rows, ranks, then_in, now_in, n = [], [], 0, 0, 0
+for line in block.splitlines():
+    name, cls, args = line.split('|', 2)
+    path = os.path.join(d, 'json', name + '.json')
+    if not os.path.exists(path):
+        continue
+    old = json.load(open(path))['suggest']
+    out = subprocess.run([binary, 'explain', '--suggest', '--json'] + shlex.split(args),
+                         capture_output=True, text=True, check=True).stdout
+    doc = json.loads(out)['suggest']
+    new = {r['name']: r for r in doc['rows']}
+    if doc['ranking'] != old['ranking']:
+        ranks.append(f"{name}: {', '.join(old['ranking'])} -> {', '.join(doc['ranking'])}")
+    for r in old['rows']:
+        run = r.get('run', {})
+        if r['name'] == 'original' or not r['applies'] or run.get('status') != 'ok':
+            continue
+        m, p0 = run['speedup'], r['predicted_speedup']
+        p1 = new[r['name']]['predicted_speedup'] if r['name'] in new and new[r['name']]['applies'] else None
+        n += 1
+        then_in += abs(m / p0 - 1) <= 0.15
+        now_in += p1 is not None and abs(m / p1 - 1) <= 0.15
+        rows.append((name, cls, r['name'], m, p0, p1))
+print('| pattern | class | rewrite | measured x | predicted x then | m/p then | predicted x now | m/p now |')
+print('|---|---|---|---|---|---|---|---|')
+for name, cls, rw, m, p0, p1 in rows:
+    print(f'| {name} | {cls} | {rw} | {m:.2f} | {p0:.2f} | {m / p0:.2f} | '
+          + (f'{p1:.2f} | {m / p1:.2f} |' if p1 else '- | - |'))
+print(f'\nPredicted speedup within 15 % of measured: then {then_in} of {n}, now {now_in} of {n}')
+print('Rankings that changed: ' + ('; '.join(ranks) if ranks else 'none'))
