@@ -14,22 +14,7 @@
 #include "cli/cli.h"
 #include <sys/wait.h>
 
-/* Run the gpumem binary with args; capture stdout+stderr into out. */
-static int run_bin(const char *args, char *out, size_t n)
-{
-	char cmd[1024];
-	FILE *p;
-	size_t len;
-	int st;
-
-	snprintf(cmd, sizeof(cmd), "'%s' %s 2>&1", getenv("GPUMEM_BIN"), args);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	len = fread(out, 1, n - 1, p);
-	out[len] = '\0';
-	st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
+#include "run_bin.h"
 
 static int have_gpu(void)
 {

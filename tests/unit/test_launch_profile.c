@@ -14,6 +14,7 @@
 #include <time.h>
 #include "gpumem/profile.h"
 #include "launch_fixture.h"
+#include "run_bin.h"
 
 static void test_profile_json(void **state)
 {
@@ -270,22 +271,6 @@ static void test_score(void **state)
 }
 
 /* ---- the binary ---- */
-
-static int run_bin(const char *args, char *out, size_t n)
-{
-	char cmd[2048];
-	FILE *p;
-	size_t len;
-	int st;
-
-	snprintf(cmd, sizeof(cmd), "'%s' %s 2>&1", getenv("GPUMEM_BIN"), args);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	len = fread(out, 1, n - 1, p);
-	out[len] = '\0';
-	st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
 
 static void test_cli_explain_n(void **state)
 {

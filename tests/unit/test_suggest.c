@@ -14,6 +14,7 @@
 #include "gpumem/profile.h"
 #include "gpumem/suggest.h"
 #include "io/suggest_io.h"
+#include "run_bin.h"
 
 static struct gm_profile P;
 
@@ -288,20 +289,6 @@ static void test_json(void **state)
 
 /* ---- the command: exit codes and the closing sentence ------------------------------------- */
 
-static int run_bin(const char *args, char *out, size_t n)
-{
-	char cmd[1024];
-	size_t len;
-	int st;
-
-	snprintf(cmd, sizeof(cmd), "'%s' %s 2>&1", getenv("GPUMEM_BIN"), args);
-	FILE *p = popen(cmd, "r");
-	assert_non_null(p);
-	len = fread(out, 1, n - 1, p);
-	out[len] = '\0';
-	st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
 
 static void test_cli(void **state)
 {
