@@ -149,15 +149,16 @@ stage_sanitize_all() {
   python3 scripts/sanitize_summary.py "$W" | tee "$W/sanitize_summary.md"
 }
 
-# The quick suite SOAK_N times back to back (soak at a size that fits a lease): device memory used (nvidia-smi)
-# and host memory available before and after each run, its peak RSS, and each case's spread across the runs.
+# A suite SOAK_N times back to back (SOAK_ARGS: run's arguments, default --quick; SOAK_ARGS= is the default suite):
+# device memory used (nvidia-smi -i SOAK_GPU, the physical index of the GPU that CUDA_VISIBLE_DEVICES selects) and host
+# memory available before and after each run, its peak RSS, and each case's spread across the runs.
 stage_soak() {
-  local k n=${SOAK_N:-4}
+  local k n=${SOAK_N:-4} args=${SOAK_ARGS---quick} g=${SOAK_GPU:-0}
+  state() { echo "$1 used_mib=$(nvidia-smi -i "$g" --query-gpu=memory.used --format=csv,noheader,nounits | head -1)" \
+    "avail_kib=$(awk '/MemAvailable/{print $2}' /proc/meminfo)"; }
   for k in $(seq 1 "$n"); do
-    state() { echo "$1 used_mib=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | head -1)" \
-      "avail_kib=$(awk '/MemAvailable/{print $2}' /proc/meminfo)"; }
     state before >"$W/soak_state_$k.txt"
-    /usr/bin/time -v "$bin" run --quick --json "$W/soak_$k.json" >"$W/soak_$k.txt" 2>"$W/soak_time_$k.txt"
+    /usr/bin/time -v "$bin" run $args --json "$W/soak_$k.json" >"$W/soak_$k.txt" 2>"$W/soak_time_$k.txt"
     state after >>"$W/soak_state_$k.txt"
     echo "soak run $k: $(grep -h 'cases in' "$W/soak_$k.txt") $(tr '\n' ' ' <"$W/soak_state_$k.txt")"
   done
