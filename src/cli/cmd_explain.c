@@ -382,11 +382,22 @@ static int model_error(const struct explain_opts *o, gm_status s,
 
 /*
  * With --run, the launch model takes the profile of the GPU that will run the
- * kernel (its name); without a GPU here, the run reports that itself later.
+ * kernel (its name). A GPU that cannot be opened ends the command here with
+ * its one line and exit code (it used to fall back to no device silently,
+ * leaving the error for the run to trip over: the fault walk of 2026-11-25).
  */
-static const char *run_device(const struct explain_opts *o, struct gm_device_info *info)
+static int run_device(const struct explain_opts *o, struct gm_device_info *info, const char **name)
 {
-	return o->run && gm_gpu_open(o->ro.device, info) == GM_OK ? info->name : NULL;
+	gm_status s;
+
+	*name = NULL;
+	if (!o->run || !o->ro.n)
+		return GM_EXIT_OK;
+	s = gm_gpu_open(o->ro.device, info);
+	if (s)
+		return gm_error(gm_exit_code(s), "%s", gm_last_error());
+	*name = info->name;
+	return GM_EXIT_OK;
 }
 
 /* The explain document; with --n and --run, their objects are added before it is printed. */
@@ -395,12 +406,13 @@ static int print_json(struct explain_opts *o, const struct gm_prediction *p)
 	struct gm_explain_view v = { &o->a, o->type, p };
 	struct gm_device_info info;
 	json_t *obj = gm_explain_json(&v);
+	const char *dev = NULL;
 	int rc = GM_EXIT_OK;
 
 	if (!obj)
 		return gm_error(GM_EXIT_CASE_FAILED, "cannot build the JSON output");
-	if (o->ro.n)
-		rc = explain_launch(&o->a, o->a.n_threads, o->profile, run_device(o, &info), obj, &o->ro);
+	if (o->ro.n && !(rc = run_device(o, &info, &dev)))
+		rc = explain_launch(&o->a, o->a.n_threads, o->profile, dev, obj, &o->ro);
 	if (!rc && o->run)
 		rc = explain_run(&o->a, &o->ro, obj);
 	if (!rc && json_dumpf(obj, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0)
@@ -418,9 +430,13 @@ static int print_text(struct explain_opts *o, const struct gm_prediction *p)
 	struct gm_device_info info;
 	int rc = GM_EXIT_OK;
 
+	const char *dev = NULL;
+
+	if ((rc = run_device(o, &info, &dev)))
+		return rc;
 	gm_explain_text_write(stdout, &v);
 	if (o->ro.n)
-		rc = explain_launch(&o->a, o->a.n_threads, o->profile, run_device(o, &info), NULL, &o->ro);
+		rc = explain_launch(&o->a, o->a.n_threads, o->profile, dev, NULL, &o->ro);
 	return rc || !o->run ? rc : explain_run(&o->a, &o->ro, NULL);
 }
 

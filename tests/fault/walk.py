@@ -3,7 +3,7 @@
 
 Needs a binary built with -DGPUMEM_FAULT=ON (src/core/fault.h). On a GPU:
 
-  walk.py BIN OUTDIR [--budget S] [--cases C,...] [--part gpu|fs|all]
+  walk.py BIN OUTDIR [--budget S] [--cases C,...] [--part gpu|fs|explain|all]
 
 1. A reference run of one representative case per family (`gpumem list`; a
    few swapped for the case that reaches cuBLAS, pinned or registered host
@@ -53,6 +53,8 @@ CALL_RE = re.compile(r"(cuda[A-Z]\w*|cu[A-Z]\w*|nvrtc|NVRTC|cublas|cuBLAS|cupti|
                      r"\(\S+\.(cu|c|cuh|h):\d+\))")
 # where a failure has no status to return to (release, annotate, close): ignoring it is right
 NO_STATUS_RE = re.compile(r"(release|annotate|_free|close|destroy|at_exit)")
+# explain --run's counters line when the profiled launch failed: "  counters      <the failed call's message>"
+COUNTERS_FAIL_RE = re.compile(r"^\s*counters\s+(?!n/a)\S")
 INJ_RE = re.compile(r"gpumem-fault: injected (\S+) \((\w+) call (\d+), site (\d+); case (\S+) call (\d+), "
                     r"site (\d+); at \+0x([0-9a-f]+)\)")
 
@@ -136,7 +138,7 @@ class Walk:
         return rc, out, err, time.time() - t
 
     # ---- checks of one process ----
-    def check(self, what, args, fault, rc, err, secs, json_path, cases, allowed_setup, allowed_case):
+    def check(self, what, args, fault, rc, err, secs, json_path, cases, allowed_setup, allowed_case, zero_ok=False):
         rep = parse_report(err)
         probs = []
         inj = rep["injected"]
@@ -166,7 +168,7 @@ class Walk:
                     os.unlink(os.path.join(d, f))
         in_case = [i for i in inj if i["case"] not in ("-", "+")]
         if inj and not in_case:                     # the failure came before any case (or after all)
-            if rc not in allowed_setup and not (inj[0]["cls"] in OPTIONAL and rc == 0):
+            if rc not in allowed_setup and not ((inj[0]["cls"] in OPTIONAL or zero_ok) and rc == 0):
                 probs.append("exit %d (expected one of %s)" % (rc, sorted(allowed_setup)))
             if rc != 0:
                 msg = errors[0] if errors else ""
@@ -178,7 +180,7 @@ class Walk:
                 probs.append("JSON replaced although the run failed before its first case")
         elif in_case:
             accepted = 0        # injected cases that ended ok for a good reason (a note, a release)
-            if rc not in allowed_case and not (in_case[0]["cls"] in OPTIONAL and rc == 0):
+            if rc not in allowed_case and not ((in_case[0]["cls"] in OPTIONAL or zero_ok) and rc == 0):
                 probs.append("exit %d (expected one of %s)" % (rc, sorted(allowed_case)))
                 exit_prob = len(probs) - 1
             else:
@@ -188,7 +190,7 @@ class Walk:
                     probs.append("no error line")
                 elif not CALL_RE.search(errors[0]):
                     probs.append("message names no call: %s" % errors[0][:120])
-            if not json_path and rc == 0 and in_case[0]["cls"] not in OPTIONAL:
+            if not json_path and rc == 0 and in_case[0]["cls"] not in OPTIONAL and not zero_ok:
                 at = self.where(in_case[0]["at"])
                 if not NO_STATUS_RE.search(at.split(" ")[0]):
                     probs.append("injected failure ignored (exit 0) at %s" % at)
@@ -341,8 +343,12 @@ class Walk:
                     continue
                 f = "%s:@%d" % (cls, k)
                 rc2, out, err, secs = self.proc(args, f)
-                # explain's documented codes: 1 validation, 3 no device, 4 memory, 6 CUDA error
-                self.check("explain", args, f, rc2, err, secs, None, [], {1, 3, 4, 6}, {1, 3, 4, 6})
+                # explain's documented codes: 1 validation, 3 no device, 4 memory, 6 CUDA error. A failure in the
+                # counters' profiled launch (after the timed samples) leaves the measured figure valid: exit 0 is
+                # right when the output's counters line names the failed call (docs/ERRORS.md, C rows).
+                said = [l for l in (out or "").splitlines() if COUNTERS_FAIL_RE.match(l) and CALL_RE.search(l)]
+                self.check("explain", args, f, rc2, err, secs, None, [], {1, 3, 4, 6}, {1, 3, 4, 6},
+                           zero_ok=bool(said))
 
     def fs(self, run_case):
         """The output's write (fsync) and rename fail: exit 5, the old file intact, no temporary left."""
@@ -421,7 +427,7 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--budget", type=float, default=90)
     ap.add_argument("--cases")
-    ap.add_argument("--part", default="all", choices=["all", "gpu", "fs"])
+    ap.add_argument("--part", default="all", choices=["all", "gpu", "fs", "explain"])
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     w = Walk(os.path.abspath(a.bin), os.path.abspath(a.out), a.budget)
@@ -429,13 +435,15 @@ def main():
     cases = a.cases.split(",") if a.cases else representative(a.bin)
     if a.part in ("all", "fs"):
         w.fs(cases[0] if have_gpu else None)
-    if a.part in ("all", "gpu"):
+    if a.part == "explain" and have_gpu:     # explain --run alone (NVRTC, the JIT library, CUPTI)
+        w.jit(["compile", "cupti", "alloc", "launch", "copy", "event", "stream"])
+    if a.part in ("all", "gpu", "explain"):
         if not have_gpu:
             print("no CUDA device: the GPU part is skipped")
             if w.write():
                 return 1
-            return 77 if a.part == "gpu" or (a.part == "all" and not a.cases) else 0
-        else:
+            return 77 if a.part in ("gpu", "explain") or (a.part == "all" and not a.cases) else 0
+        elif a.part != "explain":
             print("cases (%d): %s" % (len(cases), " ".join(cases)), flush=True)
             # most telling first: what runs out of budget is listed as not walked
             w.gpu(cases)
