@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Summarise scripts/gpu_session.sh stage soak: N runs of one suite back to back.
 
-usage: soak_summary.py DIR N
+usage: soak_summary.py DIR N [--csv FILE]
 DIR holds, for run k = 1..N: soak_k.json (the run), soak_time_k.txt (/usr/bin/time -v), soak_state_k.txt (lines
 'before|after used_mib=... avail_kib=...': nvidia-smi's memory.used and /proc/meminfo's MemAvailable).
 Prints per run: exit, wall, peak host RSS, device memory used and host memory available before and after, the
 device's free memory the run saw at its start (cudaMemGetInfo); then per case the spread of its median across the
-runs against its own CoV within a run.
+runs against its own CoV within a run. --csv FILE writes each case's median and CoV per run (one row a case), the
+figures the spread comes from, small enough to commit beside one whole run.
 """
 import json
 import os
@@ -61,6 +62,16 @@ def main():
         print(f"| {k} | {rc} | {wall} | {fmt(rss, 1024)} | {fmt(b[0])} -> {fmt(a[0])} | {fmt(b[1], 1024)} -> "
               f"{fmt(a[1], 1024)} | {'?' if free is None else f'{free / 2**30:.2f}'} | {ok} |")
     docs = [r for r in runs if r]
+    if "--csv" in sys.argv:
+        with open(sys.argv[sys.argv.index("--csv") + 1], "w") as f:
+            f.write("case,unit," + ",".join(f"median_{k},cov_pct_{k}" for k in range(1, len(docs) + 1)) + "\n")
+            for c0 in docs[0]["cases"]:
+                cells = []
+                for r in docs:
+                    c = next((x for x in r["cases"] if x["name"] == c0["name"]), None)
+                    ok = c is not None and c["status"] == "ok"
+                    cells += [repr(c["value"]["median"]) if ok else "", repr(c["stats_ms"]["cov_pct"]) if ok else ""]
+                f.write(f"{c0['name']},{c0['value'].get('unit', '')}," + ",".join(cells) + "\n")
     if len(docs) < 2:
         print("\nfewer than two runs finished: no spread")
         return
