@@ -19,6 +19,7 @@ static const char *const mode_label[GEMM_NMODES] = {
 	"v0_naive", "v1_smem32", "v2_block1d", "v3_block2d", "v4_vec", "v5_dbuf", "v6_warptile", "v7_warptile8x16", "v8_warptile8x16_s3",
 	"v9_grouped", "v10_tma", "v11_lean", "v12_splittail",
 	"v13_lean_rows", "v14_splittail_rows", "v15_bk8",
+	"v16_serp", "v17_cols", "v18_pairs",
 	"ref_cublas",
 	"tc_fp16_cublas", "tc_bf16_cublas",
 };
@@ -39,22 +40,27 @@ static const char *const mode_desc[GEMM_NMODES] = {
 	"SGEMM, as v11 with v9's rows per thread (a half-warp copies 64 contiguous bytes of a row of A)",
 	"SGEMM, as v13 with the last partial wave split along K",
 	"SGEMM, as v9 with k-tiles of 8 in six stages (half the unrolled loop: 18 KiB of code, as cuBLAS's)",
+	"SGEMM, as v9 with the FFMAs of a k step in rows, columns serpentine (operand reuse, register banks)",
+	"SGEMM, as v9 with the FFMAs of a k step in columns, rows serpentine",
+	"SGEMM, as v9 with the FFMAs of a k step in row pairs alternating per column, serpentine per pair",
 	"cublasSgemm (reference)",
 	"cublasGemmEx FP16 in, FP32 accumulate: tensor-core ceiling (not an FP32 GEMM)",
 	"cublasGemmEx BF16 in, FP32 accumulate: tensor-core ceiling (not an FP32 GEMM)",
 };
 
 /* Block tile rows and columns of each version (0: none), for the modelled traffic. */
-static const int mode_tile_m[GEMM_NMODES] = { 0, 32, 64, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 0, 0, 0 };
-static const int mode_tile_n[GEMM_NMODES] = { 0, 32, 64, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 0, 0, 0 };
+static const int mode_tile_m[GEMM_NMODES] = { 0, 32, 64, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 0, 0, 0 };
+static const int mode_tile_n[GEMM_NMODES] = { 0, 32, 64, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 0, 0, 0 };
 
 /* Every version of the ladder, and the ladder's warp-tile versions; with the cuBLAS reference. */
 #define LADDER ((1u << GEMM_CUBLAS) - 1u)
 #define WARPTILES ((1u << GEMM_WARPTILE) | (1u << GEMM_WARPTILE16) | (1u << GEMM_WARPTILE16_S3) | \
 		   (1u << GEMM_WT_GROUPED) | (1u << GEMM_TMA) | (1u << GEMM_LEAN_ROWS_SPLIT))
-/* v11..v13: at 4096^3 in the default tier (LADDER), at 8192^3 and 3001^3 with --full; v15 with --full only
+/* v11..v13: at 4096^3 in the default tier (LADDER), at 8192^3 and 3001^3 with --full; v15..v18 with --full only
    (the default suite's time) */
 #define LEAN_STEPS ((1u << GEMM_LEAN) | (1u << GEMM_LEAN_SPLIT) | (1u << GEMM_LEAN_ROWS))
+/* v16..v18 (the FFMA order over the thread tile): with --full only */
+#define ORDERS ((1u << GEMM_WT_SERP) | (1u << GEMM_WT_COLS) | (1u << GEMM_WT_PAIRS))
 #define REF (1u << GEMM_CUBLAS)
 
 enum { TIER_DEFAULT = 0, TIER_QUICK = 1, TIER_FULL = 2 };
@@ -65,7 +71,7 @@ static const struct {
 	int tier;
 	unsigned quick_modes;    /* in --quick */
 } shapes[] = {
-	{ 4096, 4096, 4096, (LADDER & ~(1u << GEMM_WT_BK8)) | REF, TIER_DEFAULT, (1u << GEMM_WARPTILE) | (1u << GEMM_CUBLAS) },
+	{ 4096, 4096, 4096, (LADDER & ~(1u << GEMM_WT_BK8) & ~ORDERS) | REF, TIER_DEFAULT, (1u << GEMM_WARPTILE) | (1u << GEMM_CUBLAS) },
 	{ 8192, 8192, 8192, WARPTILES | REF | (1u << GEMM_TC_FP16) | (1u << GEMM_TC_BF16), TIER_DEFAULT, 0 },
 	{ 3001, 3001, 3001, WARPTILES | REF, TIER_DEFAULT, 0 },
 	{ 32768, 128, 1024, WARPTILES | REF, TIER_DEFAULT, 0 },
@@ -73,9 +79,9 @@ static const struct {
 	{ 2048, 2048, 2048, LADDER | REF, TIER_FULL, 0 },
 	{ 8192, 8192, 8192, (1u << GEMM_NAIVE) | (1u << GEMM_SMEM) | (1u << GEMM_BLOCK1D) | (1u << GEMM_BLOCK2D) |
 	  (1u << GEMM_VEC) | (1u << GEMM_DBUF) | LEAN_STEPS, TIER_FULL, 0 },
-	{ 3001, 3001, 3001, (1u << GEMM_SMEM) | LEAN_STEPS, TIER_FULL, 0 },
-	{ 4096, 4096, 4096, 1u << GEMM_WT_BK8, TIER_FULL, 0 },
-	{ 8192, 8192, 8192, 1u << GEMM_WT_BK8, TIER_FULL, 0 },
+	{ 3001, 3001, 3001, (1u << GEMM_SMEM) | LEAN_STEPS | ORDERS, TIER_FULL, 0 },
+	{ 4096, 4096, 4096, (1u << GEMM_WT_BK8) | ORDERS, TIER_FULL, 0 },
+	{ 8192, 8192, 8192, (1u << GEMM_WT_BK8) | ORDERS, TIER_FULL, 0 },
 };
 #define NSHAPES ((int)(sizeof(shapes) / sizeof(shapes[0])))
 

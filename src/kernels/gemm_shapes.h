@@ -23,6 +23,9 @@ enum gemm_mode {
 	GEMM_LEAN_ROWS,     /* v9's rows per thread (a half-warp reads 64 B of a row), v11's addressing by immediates */
 	GEMM_LEAN_ROWS_SPLIT, /* v13 with the last partial wave split along K, as v12 */
 	GEMM_WT_BK8,        /* v9 with k-tiles of 8 in six stages: half the unrolled loop (instruction fetch) */
+	GEMM_WT_SERP,       /* v9 with the FFMAs in rows, columns serpentine (operand reuse, register banks) */
+	GEMM_WT_COLS,       /* v9 with the FFMAs in columns, rows serpentine */
+	GEMM_WT_PAIRS,      /* v9 with the FFMAs in pairs of rows alternating per column, serpentine per pair */
 	GEMM_CUBLAS,        /* cublasSgemm (reference) */
 	GEMM_TC_FP16,       /* cublasGemmEx, FP16 inputs, FP32 accumulate: the tensor cores (ceiling) */
 	GEMM_TC_BF16,       /* cublasGemmEx, BF16 inputs, FP32 accumulate: the tensor cores (ceiling) */

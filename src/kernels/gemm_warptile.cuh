@@ -24,7 +24,13 @@
 #define WT_BK 16
 #define WT_BM 128
 
-template <int NT, int WARPS_N, int FN, int MINB, int STAGES, int GROUP, int BK = WT_BK>
+/*
+ * ORDER, the order of a k step's FFMAs over the thread tile (v16..v18, issue 25: ptxas sets the operand-reuse
+ * flags and allocates the registers from it): 0, rows i then columns j (v6..v9); 1, rows with the columns
+ * serpentine (odd rows right to left, so the turn keeps its B operand); 2, columns with the rows serpentine;
+ * 3, pairs of rows, within each pair the two rows alternate per column and the columns run serpentine per pair.
+ */
+template <int NT, int WARPS_N, int FN, int MINB, int STAGES, int GROUP, int BK = WT_BK, int ORDER = 0>
 __global__ void __launch_bounds__(NT, MINB) gemm_warptile(const float *A, const float *B, float *C, int Kp,
 							   int lda, int ldb, int ldc)
 {
@@ -81,11 +87,40 @@ __global__ void __launch_bounds__(NT, MINB) gemm_warptile(const float *A, const 
 #pragma unroll
 			for (int g = 0; g < FN; g++)
 				*(float4 *)&rb[4 * g] = *(const float4 *)&Bs[st][k][wn + g * LN * 4 + ln * 4];
+			constexpr int TI = FM * 4, TJ = FN * 4;
+			if (ORDER == 1) {
 #pragma unroll
-			for (int i = 0; i < FM * 4; i++)
+				for (int i = 0; i < TI; i++)
 #pragma unroll
-				for (int j = 0; j < FN * 4; j++)
-					acc[i][j] += ra[i] * rb[j];
+					for (int jj = 0; jj < TJ; jj++) {
+						const int j = (i & 1) ? TJ - 1 - jj : jj;
+						acc[i][j] += ra[i] * rb[j];
+					}
+			} else if (ORDER == 2) {
+#pragma unroll
+				for (int j = 0; j < TJ; j++)
+#pragma unroll
+					for (int ii = 0; ii < TI; ii++) {
+						const int i = (j & 1) ? TI - 1 - ii : ii;
+						acc[i][j] += ra[i] * rb[j];
+					}
+			} else if (ORDER == 3) {
+#pragma unroll
+				for (int i = 0; i < TI; i += 2)
+#pragma unroll
+					for (int jj = 0; jj < TJ; jj++) {
+						const int j = ((i / 2) & 1) ? TJ - 1 - jj : jj;
+						const int i0 = (jj & 1) ? i + 1 : i, i1 = (jj & 1) ? i : i + 1;
+						acc[i0][j] += ra[i0] * rb[j];
+						acc[i1][j] += ra[i1] * rb[j];
+					}
+			} else {
+#pragma unroll
+				for (int i = 0; i < TI; i++)
+#pragma unroll
+					for (int j = 0; j < TJ; j++)
+						acc[i][j] += ra[i] * rb[j];
+			}
 		}
 	}
 #pragma unroll
@@ -350,11 +385,11 @@ static size_t wt_smem(int stages, int bk)
 	return (size_t)stages * bk * (WT_BM + 4 + 128) * sizeof(float);
 }
 
-template <int NT, int WARPS_N, int FN, int MINB, int STAGES, int GROUP, int BK = WT_BK>
+template <int NT, int WARPS_N, int FN, int MINB, int STAGES, int GROUP, int BK = WT_BK, int ORDER = 0>
 static gm_status wt_launch(const struct gemm_state *s)
 {
 	static int opted;
-	auto k = gemm_warptile<NT, WARPS_N, FN, MINB, STAGES, GROUP, BK>;
+	auto k = gemm_warptile<NT, WARPS_N, FN, MINB, STAGES, GROUP, BK, ORDER>;
 	const size_t smem = wt_smem(STAGES, BK);
 
 	if (!opted && smem > 48 * 1024) {
