@@ -61,6 +61,12 @@ gm_status gm_gpu_alloc(void **p, size_t bytes);
  * waited for, so nothing of it is left for the next allocation to read.
  */
 void gm_gpu_free(void *p);
+/*
+ * gm_gpu_free for memory the harness stream does not reach: a buffer of the
+ * device made current with cudaSetDevice (a peer's), managed memory. With
+ * scrubbing on, zeroed by a synchronous cudaMemset on the current device first.
+ */
+void gm_gpu_free_here(void *p);
 /* Free pinned host memory from cudaMallocHost/cudaHostAlloc of bytes; zeroed first with scrubbing on. */
 void gm_gpu_free_host(void *p, size_t bytes);
 /* cudaFreeAsync of bytes at p on stream (a cudaStream_t); with scrubbing on, a memset of them on it first. */

@@ -230,6 +230,19 @@ void gm_gpu_free(void *p)
 	cudaFree(p);
 }
 
+void gm_gpu_free_here(void *p)
+{
+	void *base = NULL;
+	size_t bytes = 0;
+
+	if (!p)
+		return;
+	/* as gm_gpu_free: a buffer that cannot be zeroed is still freed, the failure stays in gm_last_error() */
+	if (scrub_on_free && alloc_range(p, &base, &bytes) == GM_OK && cudaMemset(base, 0, bytes) != cudaSuccess)
+		(void)gm_fail(GM_ERR_CUDA, "cudaMemset of a scrubbed free failed: %s", cudaGetErrorString(cudaGetLastError()));
+	cudaFree(p);
+}
+
 gm_status gm_gpu_free_async(void *p, size_t bytes, void *stream)
 {
 	if (!p)

@@ -46,7 +46,7 @@ gm_status gm_check_alloc(struct gm_check **dev_res)
 	GM_CU(cudaMalloc((void **)dev_res, sizeof(**dev_res)));
 	e = cudaMemcpyAsync(*dev_res, &init, sizeof(init), cudaMemcpyHostToDevice, gm_stream());
 	if (e != cudaSuccess) {   /* the result buffer is freed here: gm_validate returns without it */
-		cudaFree(*dev_res);
+		gm_gpu_free(*dev_res);
 		*dev_res = NULL;
 		return gm_cuda_status(e, "cudaMemcpyAsync(check result)", __FILE__, __LINE__);
 	}

@@ -90,8 +90,7 @@ static void mg_release(void *state)
 	if (!s)
 		return;
 	cudaStreamSynchronize(gm_stream());
-	if (s->m)
-		cudaFree(s->m);
+	gm_gpu_free_here(s->m); /* run --scrub: zeroed first */
 	xf_host_free(&s->h);
 	gm_gpu_free(s->sink);
 	if (s->e0)

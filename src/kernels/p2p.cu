@@ -91,10 +91,8 @@ static void p2p_release(void *state)
 	gm_gpu_free(s->ldst);
 	if (s->dst || s->psrc || s->enabled_there) {
 		cudaSetDevice(s->peer);
-		if (s->dst)
-			cudaFree(s->dst);
-		if (s->psrc)
-			cudaFree(s->psrc);
+		gm_gpu_free_here(s->dst); /* run --scrub: zeroed on the peer first */
+		gm_gpu_free_here(s->psrc);
 		if (s->enabled_there)
 			cudaDeviceDisablePeerAccess(s->cur);
 		cudaSetDevice(s->cur);

@@ -61,10 +61,13 @@ static void tx_release(void *state)
 		return;
 	if (s->tex)
 		cudaDestroyTextureObject(s->tex);
+	/* run --scrub: the array gets the zeroed dense image before it goes (an array has no memset) */
+	if (s->arr && s->dense && gm_gpu_scrub_on() && gm_gpu_zero_alloc(s->dense) == GM_OK)
+		(void)cudaMemcpy2DToArray(s->arr, 0, 0, s->dense, TX_DIM * sizeof(uint32_t), TX_DIM * sizeof(uint32_t),
+					  TX_DIM, cudaMemcpyDeviceToDevice);
 	if (s->arr)
 		cudaFreeArray(s->arr);
-	if (s->pitched)
-		cudaFree(s->pitched);
+	gm_gpu_free(s->pitched);
 	(void)cudaGetLastError();
 	gm_gpu_free(s->dense);
 	gm_gpu_free(s->out);

@@ -71,6 +71,8 @@ static inline void xf_host_free(struct xf_host *h)
 		return;
 	if (h->kind == XF_REGISTERED)
 		cudaHostUnregister(h->p);
+	if ((h->kind == XF_PAGEABLE || h->kind == XF_REGISTERED) && gm_gpu_scrub_on())
+		memset(h->p, 0, h->bytes); /* run --scrub: registered (pinned while it was) and pageable alike */
 	if (h->kind == XF_PAGEABLE || h->kind == XF_REGISTERED)
 		free(h->p);
 	else
