@@ -47,7 +47,9 @@ struct gm_jit_spec {
 	int run_block[3];
 	int64_t run_threads;
 	int64_t in_pad_bytes, out_pad_bytes; /* in / out start this far past an aligned allocation */
-	int layout;              /* the timed kernel reads lay[g] = in[EXPR(g)], converted in prepare (timed) */
+	int layout;              /* load: the timed kernel reads lay[g] = in[EXPR(g)], converted in prepare (timed);
+				    store: it writes out compact (out[g]: what the original stores at EXPR(g)),
+				    checked as such; the scatter back to EXPR's layout is timed in prepare */
 	int smem_padded;         /* --space shared: room for (tile + tile/W + W) elements, W = 128 B / element */
 };
 
@@ -60,7 +62,8 @@ struct gm_jit_info {
 	gm_status status;            /* why prepare failed (GM_OK if it did not) */
 	int64_t bad_gid;             /* first thread with a negative index, -1 if none */
 	int64_t tile_elems;          /* --space shared: S, the elements of each block's tile */
-	double layout_ms;            /* spec.layout: the conversion lay[g] = in[EXPR(g)], one launch, events */
+	double layout_ms;            /* spec.layout: the conversion (lay[g] = in[EXPR(g)]; store: lay[EXPR(g)] = in[g]),
+					one launch, events */
 };
 
 /* Ops for the runner; NULL in a build without CUDA. */

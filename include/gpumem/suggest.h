@@ -72,7 +72,8 @@ struct gm_rewrite {
 	char src[GM_SUGGEST_SRC];     /* gm_x_run; "" = the original's kernel (with hint / pads below) */
 	int hint;                     /* enum gm_hint */
 	int64_t in_pad_bytes, out_pad_bytes; /* where in / out start past a 256 B boundary */
-	int layout;                   /* the timed kernel reads in converted: lay[g] = in[EXPR(g)] */
+	int layout;                   /* load: the timed kernel reads in converted, lay[g] = in[EXPR(g)];
+					 store: it writes out compact, cp[g] = what out[EXPR(g)] holds */
 	int smem_padded;              /* --space shared: the tile needs room for padding / swizzle */
 	/* the prediction */
 	struct gm_launch_out pred;

@@ -73,11 +73,12 @@ struct jit_state {
 	cudaLibrary_t lib;
 	cudaKernel_t k_range, k_fill, k_run, k_check, k_layout;
 	void *in, *out;                  /* in / out past their pads (suggest's alignment rewrite) */
-	void *in_raw, *out_raw, *lay;    /* the allocations; lay: the converted input (spec.layout) */
+	void *in_raw, *out_raw, *lay;    /* the allocations; lay (spec.layout): load: the converted input;
+					    store: the strided out the compact one converts to */
 	char *run_src;                   /* a rewrite's gm_x_run (copied) */
 	long long *range;                /* lo, hi, first negative gid */
 	unsigned long long *bad;         /* count, first gid */
-	int64_t in_elems, out_elems;
+	int64_t in_elems, out_elems, lay_elems;
 	long long tile;                  /* --space shared: elements per block's tile; 0 = global */
 	unsigned grid;                   /* the original's grid (range, check) */
 	unsigned run_grid;               /* the timed kernel's */
@@ -177,12 +178,25 @@ static int build_run(const struct gm_jit_spec *sp, char *run, size_t n)
 	return k > 0 && (size_t)k < n ? 0 : -1;
 }
 
-/* explain --suggest's layout rewrite: the input stored in the order the threads read it (spec.layout only). */
-static const char *const layout_kernel =
+/*
+ * explain --suggest's layout rewrite (spec.layout only), the one-off conversion: load: the input stored in
+ * the order the threads read it; store: the compact out (element g: what the original stores at EXPR(g))
+ * scattered back to the strided layout the original writes.
+ */
+static const char *const layout_kernel_load =
 	"extern \"C\" __global__ void gm_x_layout(const T *in, T *lay, long long n_arg, long long bdx, long long bdy, long long bdz) {\n"
 	"  for (long long g = blockIdx.x * (long long)blockDim.x + threadIdx.x; g < n_arg; g += (long long)gridDim.x * blockDim.x)\n"
 	"    lay[g] = in[index_of(g, n_arg, bdx, bdy, bdz)];\n"
 	"}\n";
+static const char *const layout_kernel_store =
+	"extern \"C\" __global__ void gm_x_layout(const T *in, T *lay, long long n_arg, long long bdx, long long bdy, long long bdz) {\n"
+	"  for (long long g = blockIdx.x * (long long)blockDim.x + threadIdx.x; g < n_arg; g += (long long)gridDim.x * blockDim.x)\n"
+	"    lay[index_of(g, n_arg, bdx, bdy, bdz)] = in[g];\n"
+	"}\n";
+
+/* The checker's branch for a compact out (store layout): element g holds what the original stores at EXPR(g). */
+static const char *const compact_check =
+	"    else if (1) { long long w = writer(out[g], s); ok = w >= 0 && w < n_arg && index_of(w, n_arg, bdx, bdy, bdz) == i; }\n";
 
 static int build_source(const struct gm_jit_spec *sp, char *src, size_t n)
 {
@@ -232,13 +246,14 @@ static int build_source(const struct gm_jit_spec *sp, char *src, size_t n)
 		"    bool ok;\n"
 		"    if (tile > 0) { ok = same(out[g], make(g / (bdx * bdy * bdz) * tile + i, s)); }\n"
 		"    else if (%d) { ok = same(out[g], make(i, s)); }\n"
+		"%s"
 		"    else { long long w = writer(out[i], s); ok = w >= 0 && w < n_arg && index_of(w, n_arg, bdx, bdy, bdz) == i; }\n"
 		"    if (!ok) { atomicAdd(&bad[0], 1ull); atomicMin(&bad[1], (unsigned long long)g); }\n"
 		"  }\n"
 		"}\n",
 		elem_type(sp->elem_bytes), make_fn(sp->elem_bytes), sp->expr_c, gm_expr_c_prelude(), sp->expr_c,
-		sp->layout ? layout_kernel : "",
-		run, sp->op == GM_OP_LOAD);
+		!sp->layout ? "" : sp->op == GM_OP_LOAD ? layout_kernel_load : layout_kernel_store,
+		run, sp->op == GM_OP_LOAD, sp->layout && sp->op == GM_OP_STORE ? compact_check : "");
 	return k > 0 && (size_t)k < n ? 0 : -1;
 }
 
@@ -353,6 +368,10 @@ static gm_status index_range(struct jit_state *s)
 	}
 	s->in_elems = s->spec.op == GM_OP_LOAD ? reach : s->spec.n;
 	s->out_elems = s->spec.op == GM_OP_LOAD ? s->spec.n : reach;
+	if (s->spec.layout) {      /* load: lay holds n converted elements; store: out is compact, lay strided */
+		s->lay_elems = s->spec.op == GM_OP_LOAD ? s->spec.n : reach;
+		s->out_elems = s->spec.n;
+	}
 	return GM_OK;
 }
 
@@ -396,7 +415,7 @@ static gm_status jit_supported(const struct gm_case *c, const struct gm_run_cfg 
 	return GM_OK;
 }
 
-/* lay[g] = in[EXPR(g)]: the layout rewrite's one-off conversion, timed once with events. */
+/* The layout rewrite's one-off conversion (load: lay[g] = in[EXPR(g)]; store: lay[EXPR(g)] = in[g]), timed once. */
 static gm_status timed_layout(struct jit_state *s, cudaEvent_t e0, cudaEvent_t e1, float *ms)
 {
 	long long n = s->spec.n, bd[3] = { s->spec.block[0], s->spec.block[1], s->spec.block[2] };
@@ -435,7 +454,7 @@ static gm_status convert_layout(struct jit_state *s)
 static gm_status alloc_arrays(struct jit_state *s)
 {
 	int64_t free_b = 0, total = 0, eb = s->spec.elem_bytes;
-	double need = (double)(s->in_elems + s->out_elems + (s->spec.layout ? s->spec.n : 0)) * eb;
+	double need = (double)(s->in_elems + s->out_elems + s->lay_elems) * eb;
 	gm_status st = gm_gpu_mem_info(&free_b, &total);
 
 	if (st)
@@ -448,7 +467,7 @@ static gm_status alloc_arrays(struct jit_state *s)
 	if (!st)
 		st = gm_gpu_alloc(&s->out_raw, (size_t)(s->out_elems * eb + s->spec.out_pad_bytes));
 	if (!st && s->spec.layout)
-		st = gm_gpu_alloc(&s->lay, (size_t)(s->spec.n * eb));
+		st = gm_gpu_alloc(&s->lay, (size_t)(s->lay_elems * eb));
 	if (st)
 		return st;
 	s->in = (char *)s->in_raw + s->spec.in_pad_bytes;
@@ -544,7 +563,7 @@ static gm_status jit_launch(void *state)
 {
 	struct jit_state *s = (struct jit_state *)state;
 	long long n = s->spec.n;
-	void *run_in = s->lay ? s->lay : s->in;
+	void *run_in = s->lay && s->spec.op == GM_OP_LOAD ? s->lay : s->in;
 	void *args[] = { &run_in, &s->out, &n, &s->tile };
 	dim3 b = s->run_src ? dim3((unsigned)s->spec.run_block[0], (unsigned)s->spec.run_block[1],
 				     (unsigned)s->spec.run_block[2]) : block_of(s);

@@ -197,20 +197,20 @@ static int transpose_of(const struct gm_suggest *s, struct gm_rewrite *r, struct
 	return 1;
 }
 
-/* slot of tile row rl, column cl (strings) */
-static void slot(int xor_, const char *rl, const char *cl, char *out, size_t n)
+/* slot of tile row rl, column cl (strings); -1 when out is too small */
+static int slot(int xor_, const char *rl, const char *cl, char *out, size_t n)
 {
-	if (xor_)
-		snprintf(out, n, "(%s) * 32 + ((%s) ^ (%s))", rl, cl, rl);
-	else
-		snprintf(out, n, "(%s) * 33 + (%s)", rl, cl);
+	int k = xor_ ? snprintf(out, n, "(%s) * 32 + ((%s) ^ (%s))", rl, cl, rl)
+		     : snprintf(out, n, "(%s) * 33 + (%s)", rl, cl);
+
+	return k < 0 || (size_t)k >= n ? -1 : 0;
 }
 
 static int tile_rule(const struct gm_suggest *s, struct gm_rewrite *r, int xor_)
 {
 	struct tr t = { 0, 0, 0, 0, 0, 0 };
 	int eb = s->in.a.elem_bytes, ld = s->in.a.op == GM_OP_LOAD;
-	char a[240], b[96];
+	char a[240], b[16];    /* b: "ty + %d", a: a slot of two or three of them */
 
 	snprintf(r->change, sizeof(r->change), "32x32 shared tile, %s, block 32x8, %d rows a thread: both global "
 		 "sides coalesced", xor_ ? "XOR-swizzled slots (col ^ row)" : "pitch 33 (padded)", TILE_ILP);
@@ -233,16 +233,18 @@ static int tile_rule(const struct gm_suggest *s, struct gm_rewrite *r, int xor_)
 	for (int j = 0; j < TILE_ILP; j++) {
 		snprintf(b, sizeof(b), "ty + %d", 8 * j);
 		/* load: tile[r_local = ty+8j][c_local = tx]; store: tile[tx][ty+8j] */
-		slot(xor_, ld ? b : "tx", ld ? "tx" : b, a, sizeof(a));
+		if (slot(xor_, ld ? b : "tx", ld ? "tx" : b, a, sizeof(a)))
+			return no(r, "the tile's slot expression is too long");
 		sg_pat(r, GM_SPACE_SHARED, GM_OP_STORE, eb, 1, 0, "%s", a);
-		slot(xor_, ld ? "tx" : b, ld ? b : "tx", a, sizeof(a));
+		if (slot(xor_, ld ? "tx" : b, ld ? b : "tx", a, sizeof(a)))
+			return no(r, "the tile's slot expression is too long");
 		sg_pat(r, GM_SPACE_SHARED, GM_OP_LOAD, eb, 1, 0, "%s", a);
 	}
 	sg_pat(r, GM_SPACE_GLOBAL, GM_OP_STORE, eb, TILE_ILP, (ld ? 8 * t.R : 8 * t.P) * eb, "%s", ld ? g_idx : e_idx);
 	/* the kernel */
 	char s1[240], s2[240];
-	slot(xor_, "ty + j", "tx", s1, sizeof(s1));
-	slot(xor_, "tx", "ty + j", s2, sizeof(s2));
+	if (slot(xor_, "ty + j", "tx", s1, sizeof(s1)) || slot(xor_, "tx", "ty + j", s2, sizeof(s2)))
+		return no(r, "the tile's slot expression is too long");
 	src(r, "%s  __shared__ T sm[32 * 33];\n"
 	    "  const long long tr = blockIdx.x %% %lldLL, tc = blockIdx.x / %lldLL;\n"
 	    "  const int tx = threadIdx.x, ty = threadIdx.y;\n"
@@ -527,20 +529,45 @@ static int rule_align(const struct gm_suggest *s, struct gm_rewrite *r)
 
 /* ---- data layout ------------------------------------------------------------------ */
 
+/* No two gids reach the same EXPR: sorted by |stride|, each mode steps past the span of the smaller ones. */
+static int map_injective(const struct gm_index_map *m)
+{
+	int ord[GM_SUGGEST_MODES];
+	int64_t span = 0;
+
+	sorted_modes(m, ord);
+	for (int j = 0; j < m->nmodes; j++) {
+		int64_t st = m->stride[ord[j]] < 0 ? -m->stride[ord[j]] : m->stride[ord[j]];
+		if (m->size[ord[j]] > 1 && st <= span)
+			return 0;
+		span += st * (m->size[ord[j]] - 1);
+	}
+	return 1;
+}
+
+/*
+ * Loads: in stored in the order the threads read it (lay[gid] = in[EXPR(gid)]), converted once. Stores: out
+ * kept compact (cp[gid] holds what the original stores at out[EXPR(gid)], the layout its consumer reads),
+ * scattered to the strided layout once where a consumer needs that. Either way the kernel becomes a copy and
+ * the conversion, one launch of the original's access, is stated beside the row, never in the speedup.
+ */
 static int rule_layout(const struct gm_suggest *s, struct gm_rewrite *r)
 {
 	const struct gm_index_map *m = &s->map;
-	int eb = s->in.a.elem_bytes;
+	int eb = s->in.a.elem_bytes, ld = s->in.a.op == GM_OP_LOAD;
 
-	snprintf(r->change, sizeof(r->change), "in stored in the order the threads read it (lay[gid] = "
-		 "in[EXPR(gid)], structure of arrays): the kernel becomes a copy");
+	snprintf(r->change, sizeof(r->change), ld ? "in stored in the order the threads read it (lay[gid] = "
+		 "in[EXPR(gid)], structure of arrays): the kernel becomes a copy" : "out kept compact (cp[gid] = "
+		 "what out[EXPR(gid)] holds): the kernel becomes a copy");
 	if (!needs_global(s, r))
 		return 0;
-	if (s->in.a.op != GM_OP_LOAD)
-		return no(r, "stores: the output's layout is the caller's contract");
 	if (s->waste < 1.5)
-		return no(r, "the loads are already coalesced (%.1f sectors a warp, %d at least)", s->sectors_per_warp,
-			  eb);
+		return no(r, "the %s are already coalesced (%.1f sectors a warp, %d at least)", ld ? "loads" : "stores",
+			  s->sectors_per_warp, eb);
+	if (!ld && !m->known)
+		return no(r, "stores: %s, so no compact array can be shown to hold the original's out", m->why);
+	if (!ld && !map_injective(m))
+		return no(r, "stores: two threads write one element of out; a compact array would keep both");
 	if (m->known && m->nmodes >= 2) {
 		int ord[GM_SUGGEST_MODES];
 		sorted_modes(m, ord);
@@ -556,13 +583,21 @@ static int rule_layout(const struct gm_suggest *s, struct gm_rewrite *r)
 	r->round_trips = 1;
 	r->layout = 1;
 	sides(s, r, V * eb, 1, 0, 0, "gid", "gid");
-	snprintf(r->change, sizeof(r->change), "in stored in the order the threads read it (lay[gid] = in[EXPR(gid)], "
-		 "structure of arrays): the kernel becomes a copy, %d B a thread", V * eb);
-	snprintf(r->note, sizeof(r->note), "conversion once: one launch of the original (predicted %.3f ms) writes "
-		 "lay; not in the speedup", s->rows[0].pred.time_ms);
-	src(r, "%s  typedef %s W; /* in is lay, the converted array */\n"
+	if (ld) {
+		snprintf(r->change, sizeof(r->change), "in stored in the order the threads read it (lay[gid] = "
+			 "in[EXPR(gid)], structure of arrays): the kernel becomes a copy, %d B a thread", V * eb);
+		snprintf(r->note, sizeof(r->note), "conversion once: one launch of the original (predicted %.3f ms) "
+			 "writes lay; not in the speedup", s->rows[0].pred.time_ms);
+	} else {
+		snprintf(r->change, sizeof(r->change), "out kept compact, the layout its consumer reads (cp[gid] = "
+			 "what out[EXPR(gid)] holds): the kernel becomes a copy, %d B a thread", V * eb);
+		snprintf(r->note, sizeof(r->note), "conversion once, where out must stay strided: one launch of the "
+			 "original (predicted %.3f ms) scatters cp; not in the speedup", s->rows[0].pred.time_ms);
+	}
+	src(r, "%s  typedef %s W; /* %s */\n"
 	    "  const long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
-	    "  if (t * %d < n_arg) ((W *)out)[t] = ((const W *)in)[t];\n}\n", head, V > 1 ? word_of(V * eb) : "T", V);
+	    "  if (t * %d < n_arg) ((W *)out)[t] = ((const W *)in)[t];\n}\n", head, V > 1 ? word_of(V * eb) : "T",
+	    ld ? "in is lay, the converted array" : "out is cp, the compact array", V);
 	return 1;
 }
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # nvcc_sources.sh GPUMEM - every kernel `explain --suggest --source` generates for a transpose (load
-# and store), a strided gather, 1-byte elements, a block-local interleave and a bank-conflicted
-# shared tile compiles with nvcc -arch=sm_90 -c (what NVRTC compiles on the GPU). 77 (skip) without
-# nvcc or without a CUDA build.
+# and store), a strided gather and a strided scattered store (their layouts), 1-byte elements, a
+# block-local interleave and a bank-conflicted shared tile compiles with nvcc -arch=sm_90 -c (what
+# NVRTC compiles on the GPU). 77 (skip) without nvcc or without a CUDA build.
 set -uo pipefail
 bin=$(readlink -f "$1")
 nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
@@ -22,6 +22,7 @@ done <<'ROWS'
 '(gid%4096)*4096 + gid/4096'
 --op store '(gid%4096)*4096 + gid/4096'
 --n 16777216 'gid*8'
+--n 16777216 --op store 'gid*8'
 --bytes 1 gid
 'bx*256 + (tid%32)*8 + tid/32'
 --space shared --block 1024 '(tid%32)*32 + tid/32'

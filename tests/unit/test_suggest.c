@@ -133,6 +133,13 @@ static const struct {
 	/* a strided gather's span is as many bytes as its sectors: no staging */
 	{ "gid*2", 4, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 1 << 22, "layout", "stage_span thread_order" },
 	{ "gid", 4, GM_OP_LOAD, GM_SPACE_GLOBAL, 32, 1 << 24, "block_work wide", "thread_order layout align" },
+	/* scattered stores: out kept compact is the only rewrite that removes the waste */
+	{ "gid*8", 4, GM_OP_STORE, GM_SPACE_GLOBAL, 256, 1 << 24, "layout",
+	  "thread_order wide stage_span tile_padded cache_hint" },
+	/* two threads a slot (no compact array holds both), a hash (no map to show it), coalesced stores */
+	{ "(gid/2)*16", 4, GM_OP_STORE, GM_SPACE_GLOBAL, 256, 1 << 22, "", "layout" },
+	{ "(gid*7)%1000003", 4, GM_OP_STORE, GM_SPACE_GLOBAL, 256, 1 << 22, "", "layout" },
+	{ "gid", 4, GM_OP_STORE, GM_SPACE_GLOBAL, 256, 1 << 22, "", "layout" },
 };
 
 static void check_list(const struct gm_suggest *s, const char *list, int want, const char *expr)
@@ -212,6 +219,28 @@ static void test_ranking(void **state)
 	assert_string_equal(s->rows[s->order[0]].name, "layout");
 	assert_true(s->rows[s->order[0]].speedup > 1.5);
 	assert_non_null(strstr(s->rows[s->order[0]].note, "conversion"));
+	/* the strided scattered store: out kept compact, the scatter back stated beside, not in the speedup */
+	s = build("gid*8", 4, GM_OP_STORE, GM_SPACE_GLOBAL, 256, 1 << 26);
+	const struct gm_rewrite *l = &s->rows[s->order[0]];
+	assert_string_equal(l->name, "layout");
+	assert_true(l->layout);
+	assert_true(l->speedup > 1.5);
+	assert_non_null(strstr(l->note, "scatters"));
+	assert_non_null(strstr(l->change, "compact"));
+	/* a copy of n elements, 16 B a thread: both sides at gid, the store side compact */
+	assert_int_equal(l->threads, (1 << 26) / 4);
+	assert_int_equal(l->npats, 2);
+	assert_int_equal(l->pats[0].op, GM_OP_STORE);
+	assert_string_equal(l->idx[0], "gid");
+	assert_string_equal(l->idx[1], "gid");
+	/* the model's DRAM bytes: the original moves several times what it needs, the copy about 1x */
+	double need = s->useful_bytes;
+	assert_true((s->rows[0].pred.dram_read_bytes + s->rows[0].pred.dram_write_bytes) / need >= 2.0);
+	assert_true((l->pred.dram_read_bytes + l->pred.dram_write_bytes) / need < 1.2);
+	assert_non_null(strstr(l->src, "out is cp"));
+	/* the reason on a non-injective store */
+	s = build("(gid/2)*16", 4, GM_OP_STORE, GM_SPACE_GLOBAL, 256, 1 << 22);
+	assert_non_null(strstr(row(s, "layout")->why_not, "two threads"));
 }
 
 /* ---- the kernels ------------------------------------------------------------------ */
@@ -315,6 +344,13 @@ static void test_cli(void **state)
 	assert_int_equal(run_bin("explain --suggest --json --n 16777216 'gid*8'", out, sizeof(out)), 0);
 	json_error_t e;
 	json_t *o = json_loads(out, 0, &e);
+	assert_non_null(o);
+	assert_string_equal(json_string_value(json_array_get(json_object_get(json_object_get(o, "suggest"), "ranking"), 0)),
+			    "layout");
+	json_decref(o);
+	/* the scattered store ranks out kept compact first */
+	assert_int_equal(run_bin("explain --suggest --json --n 16777216 --op store 'gid*8'", out, sizeof(out)), 0);
+	o = json_loads(out, 0, &e);
 	assert_non_null(o);
 	assert_string_equal(json_string_value(json_array_get(json_object_get(json_object_get(o, "suggest"), "ranking"), 0)),
 			    "layout");
