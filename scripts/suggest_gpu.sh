@@ -2,8 +2,10 @@
 # suggest_gpu.sh BIN OUT - `explain --suggest --run` over the anti-patterns of
 # issue 24 and patterns it was not designed for, then the hand-written
 # families doing the same work (transpose ladder, copies), in one GPU call.
-# Writes OUT/json/<name>.json (+ .err, rc), OUT/text_transpose.txt, the model
-# time without --run, OUT/families.json and OUT/gpu.txt. docs/SUGGEST.md.
+# Writes OUT/json/<name>.json (+ .err), OUT/rc.txt (name, class, exit code,
+# seconds: the pattern list scripts/suggest_table.py reads), OUT/text_col_read.txt,
+# OUT/model_time.txt (the model without --run), OUT/families.json (the best copy
+# and transposes suggest_table.py compares with) and OUT/gpu.txt. docs/SUGGEST.md.
 set -uo pipefail
 bin=$(readlink -f "$1")
 out=$2
@@ -34,6 +36,7 @@ stride3_blk64|unseen|--n 67108864 --block 64 'gid*3'
 tr_f64_8192|unseen|--bytes 8 --n 67108864 '(gid%8192)*8192 + gid/8192'
 tr_f16_8192|unseen|--bytes 2 --n 67108864 '(gid%8192)*8192 + gid/8192'
 pad_pitch|unseen|--n 67108864 '(gid%8192)*8200 + gid/8192'
+scatter4_b8|unseen|--bytes 8 --n 33554432 --op store 'gid*4'
 EOF
 }
 start=$SECONDS
