@@ -43,6 +43,12 @@ static const struct {
 	  "float4 both sides of a ragged matrix: load windows from each input row's sector, store windows from each output row's" },
 	{ 9, 64, 8, 16, SM_PADDED, 0, 0, "v9_rows",
 	  "v8 with whole output rows per block: no output sector written by two blocks; 8 more input floats a row" },
+	{ 10, 64, 8, 16, SM_PADDED, 0, 0, "v10_rows8",
+	  "v9 capped at 32 registers: 8 blocks an SM instead of 6 (ptxas spills 44 B)" },
+	{ 11, 64, 8, 16, SM_PADDED, 0, 0, "v11_lean",
+	  "v9 with the interior tiles unchecked (32-bit offsets, no edge tests); edge tiles v9's code" },
+	{ 12, 64, 8, 16, SM_PADDED, 0, 0, "v12_async",
+	  "v11's interior tiles loaded global -> shared by cp.async (no data registers, no STS): 32 registers, 8 blocks an SM" },
 	{ -1, 32, 8, 4, SM_NONE, 0, 2, "copy_b4", "plain copy of the matrix, v3's grid (32x8, 4 B): ceiling" },
 	{ -1, 64, 8, 16, SM_NONE, 1, 4, "copy_b16", "plain copy of the matrix, v5's grid (float4, pieces from each row's first sector): ceiling" },
 };
@@ -217,7 +223,7 @@ static void tr_case(struct gm_case *c, int v, int s)
 	/* transpose.cu's grids: v5-v7 run blockIdx.x down the input rows (v7's windows reach up to
 	   tr_shift_max(R) rows further), the others along its columns */
 	int down = R + (variants[v].version == 7 ? tr_shift_max(R) : 0);
-	c->grid_x = variants[v].version == 8 || variants[v].version == 9 ? (C + 63) / 64
+	c->grid_x = variants[v].version >= 8 ? (C + 63) / 64
 		    : variants[v].version >= 5 ? (down + variants[v].tile - 1) / variants[v].tile
 					     : (C + variants[v].tile - 1) / variants[v].tile;
 	/* float4 needs 16 B aligned rows; otherwise the scalar 64x65 path runs */
@@ -226,7 +232,11 @@ static void tr_case(struct gm_case *c, int v, int s)
 	c->round_trips = variants[v].trips;
 	if (variants[v].version == 4 && s != 0)
 		c->full = 1; /* see v9 below */
-	if (variants[v].version == 9) {
+	if (variants[v].version >= 10) {
+		/* candidates of issue 25 item 5 (transpose.md): --full */
+		rows_patterns(c, R, C);
+		c->full = 1;
+	} else if (variants[v].version == 9) {
 		rows_patterns(c, R, C);
 		/* the default suite runs it on the ragged shape (v4_xor's ragged and a8 cases moved to --full
 		   instead: within 0.5 % of v3 there, the XOR lesson is the square's); square and a8 with --full */

@@ -86,7 +86,7 @@
 
 #define TALL 128  /* v6: input rows per tile (256 was slower: results/.../experiments) */
 
-enum { K_V0, K_V1, K_V2, K_V3, K_V4, K_V5, K_V6, K_V7, K_V8, K_V9, K_COPY4, K_COPY16 };
+enum { K_V0, K_V1, K_V2, K_V3, K_V4, K_V5, K_V6, K_V7, K_V8, K_V9, K_V10, K_V11, K_V12, K_COPY4, K_COPY16 };
 
 struct tr_state {
 	int kernel;
@@ -407,7 +407,8 @@ __global__ void __launch_bounds__(256, 8) copy_vec16(const float *__restrict__ i
 			out[ho[m]] = hv[m];
 }
 
-#include "kernels/transpose_rows.cuh" /* v8_shear, v9_rows */
+#include "kernels/transpose_rows.cuh" /* v8_shear, v9_rows, v10_rows8 */
+#include "kernels/transpose_lean.cuh" /* v11_lean, v12_async */
 
 /* ---- ops --------------------------------------------------------------- */
 
@@ -440,7 +441,10 @@ static gm_status tr_launch(void *state)
 	case K_V6: tr_tile<TALL, false, true><<<gtall, b8, 0, st>>>(in, out, R, C); break;
 	case K_V7: tr_tall_shift<<<gshift, b8, 0, st>>>(in, out, R, C); break;
 	case K_V8: tr_shear<<<gshear, b8, 0, st>>>(in, out, R, C); break;
-	case K_V9: tr_rows<<<gshear, b8, 0, st>>>(in, out, R, C); break;
+	case K_V9: tr_rows<6><<<gshear, b8, 0, st>>>(in, out, R, C); break;
+	case K_V10: tr_rows<8><<<gshear, b8, 0, st>>>(in, out, R, C); break;
+	case K_V11: tr_rows_lean<6><<<gshear, b8, 0, st>>>(in, out, R, C); break;
+	case K_V12: tr_rows_async<8><<<gshear, b8, 0, st>>>(in, out, R, C); break;
 	case K_COPY4: copy_tile32_4r<<<g32, b8, 0, st>>>(in, out, R, C); break;
 	case K_COPY16: copy_vec16<<<g64, b8, 0, st>>>(in, out, R, C); break;
 	default: return gm_fail(GM_ERR_INVALID_ARG, "transpose: unknown kernel %d", s->kernel);

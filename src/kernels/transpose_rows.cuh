@@ -1,6 +1,7 @@
 /*
  * transpose_rows.cuh - the two float4-on-both-sides kernels of the transpose
- * ladder for ragged matrices, v8_shear and v9_rows (docs/families/transpose.md),
+ * ladder for ragged matrices, v8_shear and v9_rows (and v10_rows8, v9 capped at
+ * 32 registers; docs/families/transpose.md),
  * included once by transpose.cu where its helpers (BIG, TR_SECTOR_FLOATS,
  * row_lead, ...) are defined: one translation unit, the SASS of one file.
  */
@@ -139,9 +140,9 @@ __device__ __forceinline__ int rw_word(int s, int v)
 	return s * RW_PITCH + v + (v >> 5) + (s >> 5);
 }
 
-__global__ void __launch_bounds__(256, 6) tr_rows(const float *__restrict__ in, float *__restrict__ out, int R, int C)
+/* v9's tile (i, j) = (blockIdx.y, blockIdx.x) with every bound checked: v9 itself, and the edge tiles of v11/v12 */
+__device__ __forceinline__ void rows_tile(const float *__restrict__ in, float *__restrict__ out, int R, int C, float *t)
 {
-	__shared__ float t[SH_ROWS * RW_PITCH];
 	int tx = threadIdx.x, ty = threadIdx.y, tid = ty * TILE + tx;
 	int j = blockIdx.x, i = blockIdx.y;
 	int rtop = i * BIG - TR_SECTOR_FLOATS; /* input row of shared row 0 */
@@ -203,4 +204,17 @@ __global__ void __launch_bounds__(256, 6) tr_rows(const float *__restrict__ in, 
 				if (rl + e >= 0 && rl + e < R)
 					p[e] = w[e];
 	}
+}
+
+/*
+ * v9_rows (MINB = 6: 40 registers, 6 blocks an SM) and v10_rows8, the same
+ * code capped at 32 registers (MINB = 8) so that 8 blocks fit an SM (the
+ * 28,960 B of shared memory a block, the 1 KB reserve included, fit 8 times
+ * in 228 KB).
+ */
+template <int MINB>
+__global__ void __launch_bounds__(256, MINB) tr_rows(const float *__restrict__ in, float *__restrict__ out, int R, int C)
+{
+	__shared__ float t[SH_ROWS * RW_PITCH];
+	rows_tile(in, out, R, C, t);
 }

@@ -1,0 +1,180 @@
+/*
+ * transpose_lean.cuh - v11_lean and v12_async of the transpose ladder
+ * (docs/families/transpose.md): v9_rows's tiles, windows and shared layout,
+ * with the interior tiles on a path of their own. Included once by
+ * transpose.cu after transpose_rows.cuh (rows_tile, rw_word, row_lead, BIG,
+ * TR_SECTOR_FLOATS, SH_ROWS, RW_PITCH).
+ *
+ * v9 checks every access against every edge of the matrix (rows before 0
+ * and past R, the last float4 of the array, the last tile column, output
+ * windows cut at 0 and R) and computes its offsets in 64 bits: 1,104 SASS
+ * instructions, 248 of them ISETP, 735 warp instructions a warp against the
+ * copy's 119. A tile (i, j) with i >= 1, 64i + 64 < R and j below the last
+ * tile column needs none of those checks: its input rows 64i - 8 .. 64i + 63
+ * exist and are not the last, every float4 of its windows lies inside the
+ * array, its output windows [64i - g_c, 64i + 64 - g_c) lie inside [0, R),
+ * and every offset fits 32 bits (the matrix is at most 1 GiB, 2^28 floats).
+ * Such a tile keeps only the window tests that select what it owns (the
+ * float4 that hold columns [64j, 64j + 64), the rows some window reaches).
+ * The other tiles (the first and the last tile row, the last tile column:
+ * about 1 % of them) run v9's code. The branch is uniform in a block.
+ * MINB: v11 = 8 blocks an SM (32 registers), v12 = v9's 6.
+ */
+/* column - 64j of the first float of float4 k of row r's window, which starts 8 floats before the row's first sector */
+__device__ __forceinline__ int lean_u(int r, int C, int k)
+{
+	return (int)((0u - (unsigned)r * (unsigned)C) & (TR_SECTOR_FLOATS - 1)) - TR_SECTOR_FLOATS + 4 * k;
+}
+
+__device__ __forceinline__ void lean_tile(const float *__restrict__ in, float *__restrict__ out, int R, int C, float *t,
+					  int i, int j)
+{
+	int tx = threadIdx.x, ty = threadIdx.y, tid = ty * TILE + tx;
+	int rtop = i * BIG - TR_SECTOR_FLOATS;
+	int need = TR_SECTOR_FLOATS - tr_shift_max(R);
+	int c0 = j * BIG;
+
+	/* loads: as v9, shared row s = idx / 18, float4 k = idx % 18; u = the float4's first column - 64j */
+	const float *tile_in = in + ((size_t)rtop * C + c0); /* row rtop, column 64j: offsets below in 32 bits */
+	float4 v[6];
+	int u[6]; /* INT_MIN when none of it is kept */
+#pragma unroll
+	for (int m = 0; m < 6; m++) {
+		int idx = tid + 256 * m, s = idx / 18, k = idx - 18 * s;
+		int uu = lean_u(rtop + s, C, k);
+		bool keep = s < SH_ROWS && s >= need && uu + 4 > 0 && uu < BIG;
+		u[m] = keep ? uu : INT_MIN;
+		if (keep)
+			v[m] = __ldg(reinterpret_cast<const float4 *>(tile_in + (s * C + uu)));
+	}
+#pragma unroll
+	for (int m = 0; m < 6; m++) {
+		if (u[m] == INT_MIN)
+			continue;
+		int s = (tid + 256 * m) / 18, v0 = u[m] + TR_SECTOR_FLOATS;
+		float e4[4] = { v[m].x, v[m].y, v[m].z, v[m].w };
+#pragma unroll
+		for (int e = 0; e < 4; e++)
+			if (v0 + e >= TR_SECTOR_FLOATS && v0 + e < BIG + TR_SECTOR_FLOATS)
+				t[rw_word(s, v0 + e)] = e4[e];
+	}
+	__syncthreads();
+	/* stores: output row c = 64j + cc, whole float4 windows from 64i - g_c, all inside [0, R) */
+	int q = tx & 15, slot = 2 * ty + (tx >> 4);
+	float *tile_out = out + (size_t)c0 * R; /* output row 64j */
+#pragma unroll
+	for (int k = 0; k < 4; k++) {
+		int cc = slot + 16 * k, c = c0 + cc;
+		int g = (int)(((unsigned)c * (unsigned)R) & (TR_SECTOR_FLOATS - 1));
+		int rl = i * BIG - g + 4 * q, s0 = TR_SECTOR_FLOATS - g + 4 * q;
+		float w[4];
+#pragma unroll
+		for (int e = 0; e < 4; e++)
+			w[e] = t[rw_word(s0 + e, cc + TR_SECTOR_FLOATS)];
+		*reinterpret_cast<float4 *>(tile_out + (cc * R + rl)) = make_float4(w[0], w[1], w[2], w[3]);
+	}
+}
+
+/*
+ * v9's checked tile as a call of its own, for the edge tiles of v11 and v12:
+ * its registers (40 in v9) are then spent only where it runs (under v12's
+ * cap of 32 it spills, on the edge tiles alone) and the interior path keeps
+ * its own allocation.
+ */
+__device__ __noinline__ void rows_tile_call(const float *__restrict__ in, float *__restrict__ out, int R, int C, float *t)
+{
+	rows_tile(in, out, R, C, t);
+}
+
+/*
+ * v12_async: the interior tile of v11 with its loads copied global ->
+ * shared by cp.async (LDGSTS, 16 B, L1 bypassed): no register holds the
+ * data in flight and no STS is issued, so the kernel fits 32 registers
+ * and 8 blocks an SM (the shared tile's limit), each with its ~17 KB of
+ * loads in flight. cp.async needs 16 B aligned shared destinations, so row
+ * s keeps its window as loaded, float4 k at word as_word(s) + 4k (the
+ * window starts 8 floats before the row's first sector boundary h_r), and
+ * element (r, c) is word as_word(s) + c - 64j + 8 - h_r. Row offsets that
+ * are multiples of 4 words leave 8 banks to the 32 lanes of a shared load
+ * on the ragged shape (h_r = s mod 8 there): 4 wavefronts per LDS instead
+ * of v9's 2 (2 on square and a8; counted for pitches 72-128 and skews of
+ * (s >> a) * b & 7 or XOR: none does better on the ragged shape, and it cannot:
+ * h_r = s mod 8 there and the two output rows of a warp are one row apart,
+ * so all 32 lanes fall on one residue mod 4); the cp.async stores take 4
+ * (the ideal for 16 B). The shared-memory pipe stays far from its limit
+ * (about 700 of the ~2,700 cycles a tile has at copy speed).
+ */
+#define AS_PITCH 72
+
+__device__ __forceinline__ int as_word(int s)
+{
+	return s * AS_PITCH + 4 * (s >> 3); /* skews grow with s: rows never overlap (71 * 72 + 32 + 72 words) */
+}
+
+__device__ __forceinline__ void cp_async16(float *smem, const float *gmem)
+{
+	unsigned a = (unsigned)__cvta_generic_to_shared(smem);
+	asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(a), "l"(gmem) : "memory");
+}
+
+__device__ __forceinline__ void async_tile(const float *__restrict__ in, float *__restrict__ out, int R, int C, float *t,
+					   int i, int j)
+{
+	int tx = threadIdx.x, ty = threadIdx.y, tid = ty * TILE + tx;
+	int rtop = i * BIG - TR_SECTOR_FLOATS;
+	int need = TR_SECTOR_FLOATS - tr_shift_max(R);
+	int c0 = j * BIG;
+	const float *tile_in = in + ((size_t)rtop * C + c0);
+
+#pragma unroll
+	for (int m = 0; m < 6; m++) {
+		int idx = tid + 256 * m, s = idx / 18, k = idx - 18 * s;
+		int r = rtop + s;
+		int uu = lean_u(r, C, k);
+		if (s < SH_ROWS && s >= need && uu + 4 > 0 && uu < BIG)
+			cp_async16(t + as_word(s) + 4 * k, tile_in + (s * C + uu));
+	}
+	asm volatile("cp.async.wait_all;\n" ::: "memory");
+	__syncthreads();
+	int q = tx & 15, slot = 2 * ty + (tx >> 4);
+	float *tile_out = out + (size_t)c0 * R; /* output row 64j */
+#pragma unroll
+	for (int k = 0; k < 4; k++) {
+		int cc = slot + 16 * k, c = c0 + cc;
+		int g = (int)(((unsigned)c * (unsigned)R) & (TR_SECTOR_FLOATS - 1));
+		int rl = i * BIG - g + 4 * q, s0 = TR_SECTOR_FLOATS - g + 4 * q;
+		float w[4];
+#pragma unroll
+		for (int e = 0; e < 4; e++) {
+			int s = s0 + e;
+			w[e] = t[as_word(s) + cc - lean_u(rtop + s, C, 0)];
+		}
+		*reinterpret_cast<float4 *>(tile_out + (cc * R + rl)) = make_float4(w[0], w[1], w[2], w[3]);
+	}
+}
+
+template <int MINB>
+__global__ void __launch_bounds__(256, MINB) tr_rows_async(const float *__restrict__ in, float *__restrict__ out, int R,
+							  int C)
+{
+	__shared__ __align__(16) float t[SH_ROWS * RW_PITCH];
+	int i = blockIdx.y, j = blockIdx.x;
+
+	if (i >= 1 && i * BIG + BIG < R && j + 1 < (int)gridDim.x)
+		async_tile(in, out, R, C, t, i, j);
+	else
+		rows_tile_call(in, out, R, C, t);
+}
+
+template <int MINB>
+__global__ void __launch_bounds__(256, MINB) tr_rows_lean(const float *__restrict__ in, float *__restrict__ out, int R,
+							 int C)
+{
+	__shared__ float t[SH_ROWS * RW_PITCH];
+	int i = blockIdx.y, j = blockIdx.x;
+
+	if (i >= 1 && i * BIG + BIG < R && j + 1 < (int)gridDim.x)
+		lean_tile(in, out, R, C, t, i, j);
+	else
+		rows_tile(in, out, R, C, t);
+}
