@@ -59,6 +59,11 @@
  *   v9_rows      v8 with whole output rows per block (no output sector
  *                written by two blocks), each input row loaded from 8 floats
  *                before its window; the best transpose of the ragged shape.
+ *   v10_rows8    v9 capped at 32 registers (8 blocks an SM; spills), --full.
+ *   v11_lean     v9 with the interior tiles on a path without edge tests,
+ *                --full (transpose_lean.cuh).
+ *   v12_async    v11's interior tiles loaded global -> shared by cp.async:
+ *                no data registers, no STS, 32 registers, --full.
  *   copy_b4      reference: a plain copy of the same matrix with v3's grid
  *                (block 32x8, 32x32 tile, 4 B accesses, 4 rows per thread).
  *   copy_b16     reference: a plain copy with v5's grid and float4 accesses,
