@@ -28,6 +28,11 @@ extern "C" {
 
 #define GM_PROFILE_SCHEMA "gpumem-profile"
 #define GM_PROFILE_VERSION 1
+/* Rule P: the page a translation covers, and the rate a profile without pages_gps gets (measured on an H100,
+   GPU-267134d7: the column walk of copy.pages_b4 run as explain --run, pg_r256_4m128 of
+   launch/unseen2/gpu-4136874/: 523.9 GB/s, 4.091 ms for bandwidth once latency is joined, 2^28 lanes) */
+#define GM_PAGE_BYTES (2 * 1024 * 1024)
+#define GM_PAGES_GPS_DEFAULT 65.6
 
 /* The device constants the launch model reads (JSON: docs/SCHEMA.md, "Device profile"). */
 struct gm_profile {
@@ -52,6 +57,9 @@ struct gm_profile {
 				     the 32 warps of a block filling 32 lines; rule L4); 0 = unknown (rule L2) */
 	double l2_part_sectors_gps; /* partly written sectors another block running beside it wrote last, merged
 				     one by one, 1e9 a second (copy.scatter_blocks_b4; rule L4); 0 = unknown (rule L2) */
+	double pages_gps;         /* load lanes that miss L1 alone in their 2 MiB page, translated a second, 1e9
+				     (copy.pages_b4: a column walk over rows 4 MiB + 128 B apart; rule P); 0 = none.
+				     A profile file without it gets GM_PAGES_GPS_DEFAULT */
 	double blocks_gps;        /* blocks the SMs start (and retire) a second, 1e9 (copy.blk64_b4: blocks of
 				     64 threads that each copy 4 B; rule T4); 0 = unknown */
 	int threads_per_sm;       /* resident threads per SM at most (0 = unknown) */
@@ -138,12 +146,14 @@ struct gm_launch_out {
 	double block_tail;            /* the round trip of its blocks over that of 256-thread blocks (rule T5) */
 	double block_lines;           /* distinct 128 B lines a block's loads read in a round trip (rule T5); 0: none */
 	double t_blocks_ms;           /* those blocks at the rate the SMs start them (rule T4); 0 without blocks_gps */
-	double t_bandwidth_ms;        /* the slowest level's time, max(DRAM, L2, L1, blocks) */
+	double page_lanes;            /* load lanes that miss L1 alone in their 2 MiB page of the request (rule P) */
+	double t_pages_ms;            /* their translations at pages_gps (rule P); 0 without it */
+	double t_bandwidth_ms;        /* the slowest level's time, max(DRAM, L2, L1, pages, blocks) */
 	double waves;
 	double time_ms;
 	double useful_bytes;
 	double gbs;                   /* useful bytes / time, GB = 1e9 */
-	const char *limited_by;       /* "DRAM", "L2", "L1", "blocks", "latency" */
+	const char *limited_by;       /* "DRAM", "L2", "L1", "pages", "blocks", "latency" */
 };
 
 /*

@@ -29,6 +29,10 @@
  *                    pieces: the warps of one block fill the same lines / 8
  *                    blocks fill each sector): the rates L2 takes lines written
  *                    partly, and sectors another running block wrote last (L4)
+ *   pages_gps        copy.pages_b4 (a column walk over rows 4 MiB + 128 B
+ *                    apart, each lane alone in its 2 MiB page): the rate such
+ *                    lanes are translated (rule P); GM_PAGES_GPS_DEFAULT
+ *                    when the run lacks the case or it is not slower
  *   *_latency_ns     the latency family (information only)
  * The two stride rates are rates of the 64 B pieces DRAM reads: the case's
  * time less its stores at write_gbs and the turnaround the copy rate implies.
@@ -43,7 +47,7 @@
 const char *const gm_calibrate_selectors[] = {
 	"copy.read_b16_tile4", "copy.write_b16_tile4", "copy.v8_b4_tile4", "stride.b16_s008",
 	"stride.b16_s032", "copy.v0_b4", "copy.v1_b8", "copy.table_b4", "copy.lines_b4", "copy.scatter_b4",
-	"copy.scatter_blocks_b4", "copy.blk64_b4", "copy.blk1024_b4", "hierarchy",
+	"copy.scatter_blocks_b4", "copy.blk64_b4", "copy.blk1024_b4", "copy.pages_b4", "hierarchy",
 	"latency.l2_004m", "latency.hbm_128m", NULL,
 };
 
@@ -221,6 +225,21 @@ static void lines_of_l2(const struct gm_run_result *r, struct gm_profile *p)
 }
 
 /*
+ * copy.pages_b4: a column walk, each lane of a request alone in its 2 MiB
+ * page. The time the launch model leaves for bandwidth once its latency is
+ * joined, over its lanes alone in their page that miss L1 (rule P), when
+ * that is longer than the other levels' time; the default otherwise. Last:
+ * its other levels (L2's lines) come first.
+ */
+static void pages_translated(const struct gm_run_result *r, struct gm_profile *p)
+{
+	p->pages_gps = 0;
+	p->pages_gps = rate_left(r, "copy.pages_b4", p, offsetof(struct gm_launch_out, page_lanes));
+	if (!(p->pages_gps > 0))
+		p->pages_gps = GM_PAGES_GPS_DEFAULT;
+}
+
+/*
  * copy.blk1024_b4: copy_one in blocks of 1024 threads (32 warps). Its latency
  * time (its measured time with the bandwidth time taken out, rule T3) over
  * what blocks of 256 would take is g = (1 + x H_32) / (1 + x H_8) (rule T5):
@@ -362,6 +381,7 @@ gm_status gm_profile_from_run(const struct gm_run_result *r, struct gm_profile *
 	one_per_thread_l2(r, p);
 	lines_of_l2(r, p);
 	partial_lines_of_l2(r, p);
+	pages_translated(r, p);
 	p->dram_latency_ns = derived(r, "latency.hbm_128m_ns");
 	p->l2_latency_ns = derived(r, "latency.l2_004m_ns");
 	if (!(p->read_half_gbs > 0) || !(p->read_sparse_gbs > 0)) {

@@ -34,6 +34,8 @@ static const struct {
 	{ COPY_WRITE, 16, 8, 1, 0, "write_b16_ilp8_cs", "write-only stream, 16 B, 8 in flight, streaming hint" },
 	{ COPY_ONE_L2, 4, 1, 0, 0, "table_b4", "copy, 4 B per thread, one element per thread from a 4 MiB table (L2)" },
 	{ COPY_LINES_L2, 4, 1, 0, 0, "lines_b4", "as table_b4, lanes 128 B apart: 32 lines of L2 a request" },
+	{ COPY_PAGES, 4, 1, 0, 0, "pages_b4",
+	  "copy, 4 B per thread, a column walk over 256 rows 4 MiB + 128 B apart: each lane in a 2 MiB page of its own" },
 	{ COPY_SCATTER, 4, 1, 0, 0, "scatter_b4",
 	  "copy, 4 B per thread, the 32 warps of a block each store into the same 32 lines (lanes 128 B apart)" },
 	{ COPY_SCATTER_BLOCKS, 4, 1, 0, 0, "scatter_blocks_b4",
@@ -67,15 +69,20 @@ static int copy_enumerate(struct gm_case *out, int max)
 		/* copy_one, copy_one_table: one element per thread, no loop (rule T2) */
 		c->round_trips = mode == COPY_ONE || mode == COPY_ONE_SMALL || mode == COPY_ONE_BIG ||
 				 mode == COPY_ONE_L2 || mode == COPY_LINES_L2 || mode == COPY_SCATTER ||
-				 mode == COPY_SCATTER_BLOCKS;
+				 mode == COPY_SCATTER_BLOCKS || mode == COPY_PAGES;
 		/* first access of warp 0: a tile block owns ilp * 256 elements */
-		char table[64];
+		char table[96];
 		const char *idx = mode >= COPY_TILE && mode <= WRITE_TILE ? "bx*4*bdx + tid" : "bx*bdx + tid";
 
 		snprintf(table, sizeof(table), mode == COPY_LINES_L2 ? "((bx*bdx + tid) * 32) %% %d" : "(bx*bdx + tid) %% %d",
 			 COPY_TABLE_ELEMS);
 		if (mode == COPY_ONE_L2 || mode == COPY_LINES_L2)
 			idx = table;
+		if (mode == COPY_PAGES) {
+			snprintf(table, sizeof(table), "((bx*bdx + tid) %% %d) * %d + ((bx*bdx + tid) / %d) %% %d",
+				 COPY_PAGES_ROWS, COPY_PAGES_PITCH, COPY_PAGES_ROWS, COPY_PAGES_PITCH);
+			idx = table;
+		}
 		if (mode == COPY_SCATTER) {
 			gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, 4, COPY_SCATTER_BLOCK, 1, 0,
 					    "bx*bdx + tid");
@@ -100,7 +107,8 @@ static int copy_enumerate(struct gm_case *out, int max)
 			gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, eb, 256, 1, 0, "%s", idx);
 		if (mode != COPY_READ && mode != READ_TILE)
 			gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, eb, 256, 1, 0, "%s",
-					    mode == COPY_ONE_L2 || mode == COPY_LINES_L2 ? "bx*bdx + tid" : idx);
+					    mode == COPY_ONE_L2 || mode == COPY_LINES_L2 || mode == COPY_PAGES ? "bx*bdx + tid"
+												  : idx);
 	}
 	return n;
 }

@@ -41,6 +41,7 @@ static const struct {
 	{ "l2_write_gbs", offsetof(struct gm_profile, l2_write_gbs), 0, 1 },
 	{ "l1_gbs", offsetof(struct gm_profile, l1_gbs), 0, 1 },
 	{ "threads_per_sm", offsetof(struct gm_profile, threads_per_sm), 1, 0 },
+	{ "pages_gps", offsetof(struct gm_profile, pages_gps), 0, 0 },
 	{ "blocks_gps", offsetof(struct gm_profile, blocks_gps), 0, 0 },
 	{ "wave_ns", offsetof(struct gm_profile, wave_ns), 0, 0 },
 	{ "wave_l2_ns", offsetof(struct gm_profile, wave_l2_ns), 0, 0 },
@@ -123,6 +124,8 @@ static gm_status from_json(json_t *root, const char *origin, struct gm_profile *
 	}
 	if (p->dram_atom_bytes != 32 && p->dram_atom_bytes != 64 && p->dram_atom_bytes != 128)
 		return bad(why, n, origin, "field 'dram_atom_bytes' must be 32, 64 or 128");
+	if (!(p->pages_gps > 0)) /* rule P's rate, from a profile measured before calibrate measured it */
+		p->pages_gps = GM_PAGES_GPS_DEFAULT;
 	return GM_OK;
 }
 

@@ -82,6 +82,15 @@ __global__ void copy_one_table(const T *__restrict__ in, T *__restrict__ out, si
 		out[i] = in[(i * STEP) & (COPY_TABLE_ELEMS - 1)];
 }
 
+/* pages_b4: a column walk over COPY_PAGES_ROWS rows COPY_PAGES_PITCH elements apart (shapes.h). */
+template <typename T>
+__global__ void copy_one_pages(const T *__restrict__ in, T *__restrict__ out, size_t n)
+{
+	size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+	if (i < n)
+		out[i] = in[(i % COPY_PAGES_ROWS) * COPY_PAGES_PITCH + (i / COPY_PAGES_ROWS) % COPY_PAGES_PITCH];
+}
+
 /* scatter_b4, scatter_blocks_b4: 4 B elements stored in pieces (shapes.h). */
 template <size_t S, size_t K>
 __global__ void copy_scatter(const uint32_t *__restrict__ in, uint32_t *__restrict__ out, size_t n)
@@ -290,6 +299,9 @@ static void launch_typed(struct copy_state *s)
 	else if (s->mode == COPY_LINES_L2)
 		copy_one_table<T, 32><<<gm_blocks_for(s->n, COPY_BLOCK), COPY_BLOCK, 0, gm_stream()>>>(
 			(const T *)s->in, (T *)s->out, s->n);
+	else if (s->mode == COPY_PAGES)
+		copy_one_pages<T><<<gm_blocks_for(s->n, COPY_BLOCK), COPY_BLOCK, 0, gm_stream()>>>(
+			(const T *)s->in, (T *)s->out, s->n);
 	else if (s->mode == COPY_SCATTER)
 		copy_scatter<COPY_SCATTER_S, COPY_SCATTER_K>
 			<<<gm_blocks_for(s->n, COPY_SCATTER_BLOCK), COPY_SCATTER_BLOCK, 0, gm_stream()>>>(
@@ -355,6 +367,8 @@ static size_t sink_words(const struct copy_state *s)
 /* Input elements: the whole table of the table cases (whatever the array size), else the array. */
 static size_t in_elems(const struct copy_state *s)
 {
+	if (s->mode == COPY_PAGES)
+		return (size_t)COPY_PAGES_ROWS * COPY_PAGES_PITCH;
 	return s->mode == COPY_ONE_L2 || s->mode == COPY_LINES_L2 ? COPY_TABLE_ELEMS : s->n;
 }
 
@@ -417,6 +431,14 @@ struct table_map {
 	__host__ __device__ long long operator()(size_t d) const
 	{
 		return (long long)((d * step) & (COPY_TABLE_ELEMS - 1));
+	}
+};
+
+/* The column walk: output element d holds input element (d % ROWS) * PITCH + (d / ROWS) % PITCH. */
+struct pages_map {
+	__host__ __device__ long long operator()(size_t d) const
+	{
+		return (long long)((d % COPY_PAGES_ROWS) * COPY_PAGES_PITCH + (d / COPY_PAGES_ROWS) % COPY_PAGES_PITCH);
 	}
 };
 
@@ -496,6 +518,9 @@ static gm_status copy_verify(void *state, char *why, size_t n)
 
 		return gm_validate(s->out, nwords, gm_make_gather(m, s->eb / 4, s->seed), s->seed, s->dev, why, n);
 	}
+	if (s->mode == COPY_PAGES)
+		return gm_validate(s->out, nwords, gm_make_gather(pages_map(), s->eb / 4, s->seed), s->seed, s->dev,
+				   why, n);
 	if (s->mode == COPY_SCATTER || s->mode == COPY_SCATTER_BLOCKS) {
 		scatter_inverse m = { (size_t)COPY_SCATTER_S, (size_t)COPY_SCATTER_K };
 

@@ -11,7 +11,8 @@
 /* copy: case param "mode" */
 enum { COPY_ONE = 0, COPY_ILP = 1, COPY_READ = 2, COPY_WRITE = 3, COPY_MEMCPY = 4,
        COPY_TILE = 5, READ_TILE = 6, WRITE_TILE = 7, COPY_ONE_L2 = 8, COPY_LINES_L2 = 9,
-       COPY_SCATTER = 10, COPY_SCATTER_BLOCKS = 11, COPY_ONE_SMALL = 12, COPY_ONE_BIG = 13 };
+       COPY_SCATTER = 10, COPY_SCATTER_BLOCKS = 11, COPY_ONE_SMALL = 12, COPY_ONE_BIG = 13,
+       COPY_PAGES = 14 };
 #define COPY_BLOCK 256
 /* COPY_ONE_SMALL: COPY_ONE in blocks of this many threads (the rate the SMs start blocks, rule T4) */
 #define COPY_SMALL_BLOCK 64
@@ -20,6 +21,10 @@ enum { COPY_ONE = 0, COPY_ILP = 1, COPY_READ = 2, COPY_WRITE = 3, COPY_MEMCPY = 
 /* COPY_ONE_L2: out[i] = in[i % COPY_TABLE_ELEMS], a 4 MiB table of 4 B elements that stays in L2;
    COPY_LINES_L2: out[i] = in[(i * 32) % COPY_TABLE_ELEMS], each lane of a warp in its own line of it */
 #define COPY_TABLE_ELEMS (1 << 20)
+/* COPY_PAGES: a column walk, out[i] = in[(i % ROWS) * PITCH + (i / ROWS) % PITCH]: each lane of a warp reads
+   its own row, rows 4 MiB + 128 B apart (every lane in a 2 MiB page of its own; rule P) */
+#define COPY_PAGES_ROWS 256
+#define COPY_PAGES_PITCH 1048608
 /* The scatters store 4 B elements in pieces: out[(i/KS)*KS + (i%S)*K + (i/S)%K] = in[i], KS = K x S.
    COPY_SCATTER (S = K = 32, blocks of 1024): the 32 warps of a block each write one element into each of
    the same 32 lines (lanes 128 B apart), a naive transpose's stores in one block;

@@ -9,6 +9,7 @@
  *       partly are merged; L3: at least its line lookups;
  *   T1  L1 time by lines (and shared-memory wavefronts);
  *   T2  threads that end: waves of resident threads x round trips x wave_ns;
+ *   P   a load lane alone in its 2 MiB page is a translation: a level at pages_gps;
  *   T4  the SMs start blocks at a rate of their own: a level like the others;
  *   T5  a block holds its slots until the last line its loads read returns;
  *   T   the launch takes the slowest level's time, joined with latency by
@@ -198,6 +199,12 @@ static void times(const struct gm_profile *pr, struct gm_launch_out *o)
 	if (o->t_l1_ms > o->time_ms) {
 		o->time_ms = o->t_l1_ms;
 		o->limited_by = "L1";
+	}
+	/* rule P: a load lane that misses L1 alone in its 2 MiB page is a translation of its own */
+	o->t_pages_ms = pr->pages_gps > 0 ? o->page_lanes / pr->pages_gps / 1e6 : 0;
+	if (o->t_pages_ms > o->time_ms) {
+		o->time_ms = o->t_pages_ms;
+		o->limited_by = "pages";
 	}
 	/* rule T4: a launch of many short blocks waits for the SMs to start them */
 	if (o->t_blocks_ms > o->time_ms) {

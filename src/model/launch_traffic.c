@@ -69,6 +69,25 @@ static gm_status block_sectors(struct pat_state *ps, const struct gm_access *w, 
 	return GM_OK;
 }
 
+/* Rule P: the active lanes of a request whose 2 MiB page no other active lane of it touches. */
+static int lanes_alone_in_page(const struct gm_prediction *p)
+{
+	int64_t pg[GM_WARP_SIZE];
+	int n = 0, alone = 0;
+
+	for (int l = 0; l < p->nlanes && n < GM_WARP_SIZE; l++)
+		if (p->lanes[l].active)
+			pg[n++] = p->lanes[l].addr / GM_PAGE_BYTES;
+	for (int i = 0; i < n; i++) {
+		int k;
+
+		for (k = 0; k < n && (k == i || pg[k] != pg[i]); k++)
+			;
+		alone += k == n;
+	}
+	return alone;
+}
+
 /* Requests, sectors and lines at L1; a load's sectors go on to L2 once per block (or per warp, rule W). */
 static gm_status rule_l1(struct pat_state *ps, const struct gm_access *w, const struct gm_prediction *p,
 			 int64_t block, struct totals *t)
@@ -79,6 +98,7 @@ static gm_status rule_l1(struct pat_state *ps, const struct gm_access *w, const 
 	if (w->op != GM_OP_LOAD)
 		return GM_OK;
 	t->l1_load_lines += (double)p->global.lines;
+	t->l1_load_alone += (double)lanes_alone_in_page(p);
 	t->l1_load += (double)p->global.sectors;
 	if (!ps->per_warp)
 		return block_sectors(ps, w, p, block, t);

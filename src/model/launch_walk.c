@@ -438,6 +438,7 @@ static void add_scaled(struct totals *t, const struct totals *u, double f)
 	t->l1_sectors += f * u->l1_sectors;
 	t->l1_lines += f * u->l1_lines;
 	t->l1_load_lines += f * u->l1_load_lines;
+	t->l1_load_alone += f * u->l1_load_alone;
 	t->l1_load += f * u->l1_load;
 	t->l2_load += f * u->l2_load;
 	t->l2_store += f * u->l2_store;
@@ -547,6 +548,8 @@ void gm_launch_scale(const struct totals *t, const struct gm_launch_in *in, stru
 	o->l2_lines = (t->l1_load > 0 ? t->l1_load_lines * t->l2_load / t->l1_load : 0) +
 		      (t->l1_lines - t->l1_load_lines);
 	o->l2_lines *= f;
+	/* rule P: the lanes alone in their page, in the share of the loads' sectors that go on to L2 */
+	o->page_lanes = (t->l1_load > 0 ? t->l1_load_alone * t->l2_load / t->l1_load : 0) * f;
 	o->l1_load_sectors = t->l1_load * f;
 	o->l2_load_sectors = t->l2_load * f;
 	o->l2_store_sectors = t->l2_store * f;

@@ -686,6 +686,37 @@ static void test_l2_lines(void **state)
 	assert_true(fabs(o.l2_lines - 4.0 * warps) < 1e-6 * o.l2_lines);
 }
 
+/* Rule P: load lanes that miss L1 alone in their 2 MiB page of the request, a translation each. */
+static void test_pages(void **state)
+{
+	struct gm_profile p = prof();
+	struct gm_access pats[2];
+	struct gm_launch_in in;
+	struct gm_launch_out o;
+	const int64_t n = (int64_t)1 << 24;
+
+	(void)state;
+	/* 256 rows 4 MiB + 128 B apart: every lane alone in its page, a block one column (no L1 hits) */
+	launch_of("(gid%256)*1048608 + gid/256", 4, n, pats, &in);
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.page_lanes - (double)n) < 1e-6 * n);
+	assert_true(o.t_pages_ms == 0); /* no rate in the profile: no level */
+	p.pages_gps = 1; /* 1e9 lanes a second */
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.t_pages_ms - (double)n / 1e6) < 1e-9 * o.t_pages_ms);
+	assert_string_equal(o.limited_by, "pages");
+	/* 32 rows 32 MiB apart: alone, but the block's 8 columns share each sector: L1 serves 7 in 8 */
+	launch_of("(gid%32)*8388608 + gid/32", 4, n, pats, &in);
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.page_lanes - n / 8.0) < 0.05 * n / 8.0); /* the L1 share of the sampled windows */
+	/* rows 1 MiB apart: two lanes a page, none alone; coalesced: one page */
+	launch_of("(gid%1024)*262144 + gid/1024", 4, n, pats, &in);
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(o.page_lanes == 0 && o.t_pages_ms == 0);
+	launch_of("gid", 4, n, pats, &in);
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(o.page_lanes == 0);
+}
 
 int main(void)
 {
@@ -709,6 +740,7 @@ int main(void)
 		cmocka_unit_test(test_threads_same),
 		cmocka_unit_test(test_footprint_in_l2),
 		cmocka_unit_test(test_l2_lines),
+		cmocka_unit_test(test_pages),
 		cmocka_unit_test(test_partial_lines),
 		cmocka_unit_test(test_sampled_fast),
 		cmocka_unit_test(test_bad_input),

@@ -237,6 +237,22 @@ static void test_from_run_knee(void **state)
 		assert_true(fabs(p.l2_lines_gps - 60) < 1e-6);
 		assert_true(fabs(p.wave_l2_ns - 500) < 1e-3);
 	}
+	/* copy.pages_b4 timed with a planted translation rate (rule P): it comes back; without the case the
+	   profile has the default */
+	assert_true(fabs(p.pages_gps - GM_PAGES_GPS_DEFAULT) < 1e-9);
+	{
+		struct gm_case_result *cp = add_case(&r, "copy.pages_b4", 1, bytes);
+
+		p.pages_gps = 20;
+		assert_int_equal(gm_launch_predict_case(cp, &p), GM_OK);
+		assert_string_equal(cp->launch_limited_by, "pages");
+		cp->ms.median = cp->launch_ms;
+		cp->value.median = cp->gbs_median = bytes / (cp->launch_ms * 1e-3) / 1e9;
+		assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
+		assert_true(fabs(p.pages_gps - 20) < 1e-6);
+		assert_true(fabs(p.blocks_gps - 2) < 1e-6);
+		assert_true(fabs(p.l2_lines_gps - 60) < 1e-6);
+	}
 	gm_result_release(&r);
 }
 
