@@ -172,6 +172,10 @@ void *gm_explain_launch_json(const struct gm_explain_launch_view *v)
 	json_object_set_new(j, "l2_merged_lines", json_real(o->l2_merged_lines));
 	json_object_set_new(j, "t_l1_ms", json_real(o->t_l1_ms));
 	json_object_set_new(j, "t_blocks_ms", json_real(o->t_blocks_ms));
+	if (o->page_lanes > 0) { /* rule P, only where a load lane is alone in its page */
+		json_object_set_new(j, "page_lanes", json_real(o->page_lanes));
+		json_object_set_new(j, "t_pages_ms", json_real(o->t_pages_ms));
+	}
 	json_object_set_new(j, "t_latency_ms", json_real(o->t_waves_ms));
 	json_object_set_new(j, "block_tail", json_real(o->block_tail));
 	json_object_set_new(j, "t_bandwidth_ms", json_real(o->t_bandwidth_ms));

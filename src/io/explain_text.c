@@ -157,6 +157,8 @@ static void print_launch_time(FILE *f, const struct gm_explain_launch_view *v)
 	if (o->l2_by_lines)
 		fprintf(f, " (%.4g line lookups, rule L3)", o->l2_lines);
 	fprintf(f, ", L1 %.4f ms", o->t_l1_ms);
+	if (o->t_pages_ms > 0)
+		fprintf(f, ", pages %.4f ms (%.4g lanes alone in their 2 MiB page, rule P)", o->t_pages_ms, o->page_lanes);
 	if (o->t_blocks_ms > 0)
 		fprintf(f, ", blocks %.4f ms (%.4g blocks started, rule T4)", o->t_blocks_ms, o->blocks);
 	if (o->t_waves_ms > 0)
