@@ -24,6 +24,7 @@
 #include <cupti_profiler_host.h>
 #include <cupti_range_profiler.h>
 #include "gpumem/counters.h"
+#include "gpu/gpu_internal.h"
 
 #define MAX_RANGES 64   /* kernels per launch that are counted; more are reported as dropped */
 
@@ -528,7 +529,7 @@ static gm_status profile(struct gm_counters_session *s, CUpti_RangeProfiler_Obje
 	if (st)
 		return st;
 	if (e != cudaSuccess)
-		return gm_fail(GM_ERR_CUDA, "profiled launch: %s", cudaGetErrorString(e));
+		return gm_cuda_status(e, "cudaDeviceSynchronize() after the profiled launch", __FILE__, __LINE__);
 	dd.pRangeProfilerObject = obj;
 	CUPTI(decode, dd);
 	*dropped = dd.numOfRangeDropped;
