@@ -38,7 +38,7 @@ one() {
   # every file of at most 200 cases, and of the larger ones the two suites (the others repeat their
   # cases); RUNFILES_ALL=1 predicts every file
   if [ "${RUNFILES_ALL:-0}" = 1 ] || [ "$f" = results/nvidia-h100-80gb-hbm3/suite.json ] ||
-     [ "$f" = results/nvidia-h200/suite.json ] || [ "$(zcat -f "$f" | grep -o '"status":' | wc -l)" -le 200 ]; then
+     [ "$f" = results/nvidia-h200/suite.json.gz ] || [ "$(zcat -f "$f" | grep -o '"status":' | wc -l)" -le 200 ]; then
     run1 predict "$f"
   fi
   run1 explain --n 100000 --profile "$f" gid
@@ -62,8 +62,8 @@ run_all() {
     head -20 "$tmp/err" >>"$tmp/log"
   fi
 }
-run_all report results/nvidia-h100-80gb-hbm3/suite.json results/nvidia-h200/suite.json -o "$tmp/two.html"
-run_all compare results/nvidia-h100-80gb-hbm3/suite.json results/nvidia-h200/suite.json
+run_all report results/nvidia-h100-80gb-hbm3/suite.json results/nvidia-h200/suite.json.gz -o "$tmp/two.html"
+run_all compare results/nvidia-h100-80gb-hbm3/suite.json results/nvidia-h200/suite.json.gz
 run_all fleet $(printf '%s\n' "$files" | grep '/fleet/')
 if [ -s "$tmp/log" ]; then
   cat "$tmp/log"

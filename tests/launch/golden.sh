@@ -17,7 +17,7 @@ h100=results/nvidia-h100-80gb-hbm3
 h200=results/nvidia-h200
 pairs=(
   $h100/suite.json $h100/launch/profile.json
-  $h200/suite.json $h200/launch/profile.json
+  $h200/suite.json.gz $h200/launch/profile.json
   $h100/launch/suite.json $h100/launch/profile.json
   $h200/launch/suite.json.gz $h200/launch/profile.json
 )

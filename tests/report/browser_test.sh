@@ -152,7 +152,7 @@ fi
 badin bad_nobw "no bandwidth (GB/s) case" 0 "$here/fixtures/alloc.json"
 if [ -f "$suite" ]; then
   badin overlay "different schema versions" 0 "$suite" "$here/fixtures/copy.json"   # two runs overlaid, schema 2 and 1
-  h200="$root/results/nvidia-h200/suite.json"
+  h200="$root/results/nvidia-h200/suite.json.gz"
   [ -f "$h200" ] && badin bad_gpus "different devices" 0 "$suite" "$h200"
   # compare -o: the comparison page of the two GPUs passes the same checks and colours its verdicts
   if [ -f "$h200" ]; then
