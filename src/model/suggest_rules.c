@@ -10,6 +10,7 @@
  * computes EXPR from the index map (the tiles) is checked the same way.
  */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include "model/suggest_internal.h"
@@ -275,6 +276,82 @@ static int rule_tile_padded(const struct gm_suggest *s, struct gm_rewrite *r)
 static int rule_tile_xor(const struct gm_suggest *s, struct gm_rewrite *r)
 {
 	return tile_rule(s, r, 1);
+}
+
+/* ---- the 64x64 tile with 16 B accesses (the ladder's v5_vec16) ---------------------- */
+
+/*
+ * A transpose as "A to B": element (a, b) of A (a < NA rows at pitch PA from OA, b < NB consecutive) goes to
+ * B[OB + PB * b + a]. Load (out[g] = in[E0 + P*r + c], g = r + R*c): A = in (a = r, b = c, pitch P, offset E0),
+ * B = out (pitch R). Store (out[E0 + P*r + c] = in[g]): A = in (a = c, b = r, pitch R), B = out (pitch P,
+ * offset E0). v5_vec16's layout: thread (tx, ty) loads the 4x4 block at a-quad rq = 2*ty + tx/16, b-quad
+ * cq = tx%16 (four 16 B loads, one per A row), transposes it in registers into four 16 B slots of the tile's
+ * b rows 4cq..4cq+3, slot rq ^ (cq%8) (each quarter-warp phase of STS.128/LDS.128 on 8 distinct bank groups);
+ * after the barrier each warp stores two 256 B pieces of B rows with 16 B stores. NA, NB, PA, OA, PB, OB are
+ * multiples of 4, so a vector lies wholly inside the matrix or wholly outside (the ragged tiles' guard).
+ */
+static int rule_tile_wide(const struct gm_suggest *s, struct gm_rewrite *r)
+{
+	struct tr t = { 0, 0, 0, 0, 0, 0 };
+	int eb = s->in.a.elem_bytes, ld = s->in.a.op == GM_OP_LOAD;
+	int64_t E0 = s->map.offset;
+
+	snprintf(r->change, sizeof(r->change), "64x64 shared tile, block 32x8, 16 B loads and stores on both global "
+		 "sides (4x4 blocks transposed in registers, XOR-swizzled 16 B slots)");
+	if (!transpose_of(s, r, &t))
+		return 0;
+	if (eb != 4)
+		return no(r, "%d B elements: the 16 B vectors are built for 4 elements of 4 B", eb);
+	if (t.R % 4 || t.C % 4 || t.P % 4 || E0 % 4 || E0 < 0)
+		return no(r, "a %lld x %lld transpose at pitch %lld, offset %lld: 16 B accesses need all four multiples "
+			  "of 4", (long long)t.R, (long long)t.C, (long long)t.P, (long long)E0);
+	int64_t NA = ld ? t.R : t.C, NB = ld ? t.C : t.R, PA = ld ? t.P : t.R, OA = ld ? E0 : 0;
+	int64_t PB = ld ? t.R : t.P, OB = ld ? 0 : E0;
+	int64_t TA = (NA + 63) / 64, TB = (NB + 63) / 64;
+	/* 32-bit indices where every index a thread forms (a tile's rows past the edge included) fits */
+	int narrow = OA + PA * (TA * 64) + NB <= INT32_MAX && OB + PB * (TB * 64) + NA <= INT32_MAX;
+	r->block[0] = 32;
+	r->block[1] = 8;
+	r->block[2] = 1;
+	r->threads = TA * TB * 256;
+	r->round_trips = 1;
+	/* the patterns in 16 B units: A loaded (4 rows a step), the tile's STS.128 and LDS.128, B stored (16 rows
+	 * a step) */
+	sg_pat(r, GM_SPACE_GLOBAL, GM_OP_LOAD, 16, 4, PA * eb,
+	       "%lld + %lld * ((bx %% %lld) * 64 + 4 * (2 * ty + tx / 16)) + (bx / %lld) * 16 + tx %% 16",
+	       (long long)(OA / 4), (long long)(PA / 4), (long long)TA, (long long)TA);
+	for (int j = 0; j < 4; j++)
+		sg_pat(r, GM_SPACE_SHARED, GM_OP_STORE, 16, 1, 0,
+		       "(4 * (tx %% 16) + %d) * 16 + ((2 * ty + tx / 16) ^ (tx %% 8))", j);
+	for (int k = 0; k < 4; k++)
+		sg_pat(r, GM_SPACE_SHARED, GM_OP_LOAD, 16, 1, 0,
+		       "(%d + 2 * ty + tx / 16) * 16 + ((tx %% 16) ^ ((%d + 2 * ty + tx / 16) / 4 %% 8))", 16 * k, 16 * k);
+	sg_pat(r, GM_SPACE_GLOBAL, GM_OP_STORE, 16, 4, 16 * PB * eb,
+	       "%lld + %lld * ((bx / %lld) * 64 + 2 * ty + tx / 16) + (bx %% %lld) * 16 + tx %% 16", (long long)(OB / 4),
+	       (long long)(PB / 4), (long long)TA, (long long)TA);
+	/* the kernel */
+	const char *I = narrow ? "int" : "long long", *L = narrow ? "" : "LL";
+	src(r, "%s  typedef %s I;\n  __shared__ __align__(16) uint4 sm[64 * 16];\n"
+	    "  const int tx = threadIdx.x, ty = threadIdx.y;\n"
+	    "  const I ta = (I)(blockIdx.x %% %lldu), tb = (I)(blockIdx.x / %lldu);\n"
+	    "  const I NA = %lld%s, NB = %lld%s, PA = %lld%s, OA = %lld%s, PB = %lld%s, OB = %lld%s;\n"
+	    "  const I a0 = ta * 64, b0 = tb * 64;\n"
+	    "  const int cq = tx & 15, rq = 2 * ty + (tx >> 4), sw = rq ^ (cq & 7);\n"
+	    "  if (a0 + 4 * rq < NA && b0 + 4 * cq < NB) {\n"
+	    "    const T *p = in + (OA + PA * (a0 + 4 * rq) + b0 + 4 * cq);\n"
+	    "    const uint4 v0 = *(const uint4 *)p, v1 = *(const uint4 *)(p + PA);\n"
+	    "    const uint4 v2 = *(const uint4 *)(p + 2 * PA), v3 = *(const uint4 *)(p + 3 * PA);\n"
+	    "    sm[(4 * cq + 0) * 16 + sw] = make_uint4(v0.x, v1.x, v2.x, v3.x);\n"
+	    "    sm[(4 * cq + 1) * 16 + sw] = make_uint4(v0.y, v1.y, v2.y, v3.y);\n"
+	    "    sm[(4 * cq + 2) * 16 + sw] = make_uint4(v0.z, v1.z, v2.z, v3.z);\n"
+	    "    sm[(4 * cq + 3) * 16 + sw] = make_uint4(v0.w, v1.w, v2.w, v3.w);\n  }\n  __syncthreads();\n"
+	    "  const int q = tx & 15;\n#pragma unroll\n  for (int k = 0; k < 4; k++) {\n"
+	    "    const int c = 16 * k + 2 * ty + (tx >> 4);\n"
+	    "    if (b0 + c < NB && a0 + 4 * q < NA)\n"
+	    "      *(uint4 *)(out + (OB + PB * (b0 + c) + a0 + 4 * q)) = sm[c * 16 + (q ^ ((c >> 2) & 7))];\n  }\n}\n",
+	    head, I, (long long)TA, (long long)TA, (long long)NA, L, (long long)NB, L, (long long)PA, L, (long long)OA, L,
+	    (long long)PB, L, (long long)OB, L);
+	return 1;
 }
 
 /* ---- staging a block's span through shared memory --------------------------------- */
@@ -676,6 +753,7 @@ static const struct {
 	{ "thread_order", rule_thread_order },
 	{ "tile_padded", rule_tile_padded },
 	{ "tile_xor", rule_tile_xor },
+	{ "tile_wide", rule_tile_wide },
 	{ "stage_span", rule_stage_span },
 	{ "wide", rule_wide },
 	{ "block_work", rule_block_work },

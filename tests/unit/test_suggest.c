@@ -117,6 +117,13 @@ static const struct {
 	  "thread_order tile_padded tile_xor", "wide layout stage_span align smem_pad" },
 	{ "(gid%4096)*4096 + gid/4096", 4, GM_OP_STORE, GM_SPACE_GLOBAL, 256, 1 << 24,
 	  "thread_order tile_padded tile_xor", "wide layout stage_span" },
+	/* tile_wide (16 B accesses on both sides): the 16384-column transpose, loads and stores; not a 4097-wide
+	 * one (rows of 4097 elements are not 16 B aligned) nor 8 B elements */
+	{ "(gid%16384)*16384 + gid/16384", 4, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 1 << 28, "tile_wide tile_padded", "wide" },
+	{ "(gid%16384)*16384 + gid/16384", 4, GM_OP_STORE, GM_SPACE_GLOBAL, 256, 1 << 28, "tile_wide tile_padded",
+	  "wide" },
+	{ "(gid%4097)*4097 + gid/4097", 4, GM_OP_STORE, GM_SPACE_GLOBAL, 256, 4097 * 4096, "tile_padded", "tile_wide" },
+	{ "(gid%4096)*4096 + gid/4096", 8, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 1 << 24, "tile_padded", "tile_wide" },
 	{ "gid*4", 4, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 1 << 24, "layout", "thread_order wide tile_padded align" },
 	{ "gid", 1, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 1 << 24, "wide", "thread_order layout align stage_span" },
 	{ "gid", 2, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 1 << 24, "wide", "layout" },
@@ -263,6 +270,14 @@ static void test_sources(void **state)
 	}
 	assert_non_null(strstr(row(s, "tile_padded")->src, "* 33 +"));
 	assert_non_null(strstr(row(s, "tile_xor")->src, " ^ "));
+	/* tile_wide: 16 B accesses, 32-bit indices where they fit, long long where not */
+	assert_non_null(strstr(row(s, "tile_wide")->src, "uint4 v0"));
+	assert_non_null(strstr(row(s, "tile_wide")->src, "typedef int I;"));
+	assert_int_equal(row(s, "tile_wide")->threads, 64 * 64 * 256);
+	assert_int_equal(row(s, "tile_wide")->block[1], 8);
+	s = build("(gid%65536)*65536 + gid/65536", 4, GM_OP_STORE, GM_SPACE_GLOBAL, 256, 1LL << 32);
+	assert_true(row(s, "tile_wide")->applies);
+	assert_non_null(strstr(row(s, "tile_wide")->src, "typedef long long I;"));
 	assert_non_null(strstr(row(s, "thread_order")->src, "index_of(g, n_arg, 256, 1, 1)"));
 	s = build("gid", 1, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 1 << 24);
 	assert_non_null(strstr(row(s, "wide")->src, "typedef uint4 W"));
