@@ -26,6 +26,29 @@ __device__ __forceinline__ int lean_u(int r, int C, int k)
 	return (int)((0u - (unsigned)r * (unsigned)C) & (TR_SECTOR_FLOATS - 1)) - TR_SECTOR_FLOATS + 4 * k;
 }
 
+/*
+ * The stores of both lean tiles: output row c = 64j + cc, whole float4 windows from 64i - g_c, all inside [0, R);
+ * word(s, cc) is the shared word of the window's row s, output row cc (each tile keeps its own layout).
+ */
+template <class Word>
+__device__ __forceinline__ void lean_store(float *__restrict__ out, const float *t, int R, int c0, int i, Word word)
+{
+	int tx = threadIdx.x, ty = threadIdx.y;
+	int q = tx & 15, slot = 2 * ty + (tx >> 4);
+	float *tile_out = out + (size_t)c0 * R; /* output row 64j */
+#pragma unroll
+	for (int k = 0; k < 4; k++) {
+		int cc = slot + 16 * k, c = c0 + cc;
+		int g = (int)(((unsigned)c * (unsigned)R) & (TR_SECTOR_FLOATS - 1));
+		int rl = i * BIG - g + 4 * q, s0 = TR_SECTOR_FLOATS - g + 4 * q;
+		float w[4];
+#pragma unroll
+		for (int e = 0; e < 4; e++)
+			w[e] = t[word(s0 + e, cc)];
+		*reinterpret_cast<float4 *>(tile_out + (cc * R + rl)) = make_float4(w[0], w[1], w[2], w[3]);
+	}
+}
+
 __device__ __forceinline__ void lean_tile(const float *__restrict__ in, float *__restrict__ out, int R, int C, float *t,
 					  int i, int j)
 {
@@ -59,20 +82,7 @@ __device__ __forceinline__ void lean_tile(const float *__restrict__ in, float *_
 				t[rw_word(s, v0 + e)] = e4[e];
 	}
 	__syncthreads();
-	/* stores: output row c = 64j + cc, whole float4 windows from 64i - g_c, all inside [0, R) */
-	int q = tx & 15, slot = 2 * ty + (tx >> 4);
-	float *tile_out = out + (size_t)c0 * R; /* output row 64j */
-#pragma unroll
-	for (int k = 0; k < 4; k++) {
-		int cc = slot + 16 * k, c = c0 + cc;
-		int g = (int)(((unsigned)c * (unsigned)R) & (TR_SECTOR_FLOATS - 1));
-		int rl = i * BIG - g + 4 * q, s0 = TR_SECTOR_FLOATS - g + 4 * q;
-		float w[4];
-#pragma unroll
-		for (int e = 0; e < 4; e++)
-			w[e] = t[rw_word(s0 + e, cc + TR_SECTOR_FLOATS)];
-		*reinterpret_cast<float4 *>(tile_out + (cc * R + rl)) = make_float4(w[0], w[1], w[2], w[3]);
-	}
+	lean_store(out, t, R, c0, i, [](int s, int cc) { return rw_word(s, cc + TR_SECTOR_FLOATS); });
 }
 
 /*
@@ -136,21 +146,7 @@ __device__ __forceinline__ void async_tile(const float *__restrict__ in, float *
 	}
 	asm volatile("cp.async.wait_all;\n" ::: "memory");
 	__syncthreads();
-	int q = tx & 15, slot = 2 * ty + (tx >> 4);
-	float *tile_out = out + (size_t)c0 * R; /* output row 64j */
-#pragma unroll
-	for (int k = 0; k < 4; k++) {
-		int cc = slot + 16 * k, c = c0 + cc;
-		int g = (int)(((unsigned)c * (unsigned)R) & (TR_SECTOR_FLOATS - 1));
-		int rl = i * BIG - g + 4 * q, s0 = TR_SECTOR_FLOATS - g + 4 * q;
-		float w[4];
-#pragma unroll
-		for (int e = 0; e < 4; e++) {
-			int s = s0 + e;
-			w[e] = t[as_word(s) + cc - lean_u(rtop + s, C, 0)];
-		}
-		*reinterpret_cast<float4 *>(tile_out + (cc * R + rl)) = make_float4(w[0], w[1], w[2], w[3]);
-	}
+	lean_store(out, t, R, c0, i, [=](int s, int cc) { return as_word(s) + cc - lean_u(rtop + s, C, 0); });
 }
 
 template <int MINB>
