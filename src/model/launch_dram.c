@@ -327,7 +327,7 @@ void gm_rule_d7_footprints(const struct gm_launch_in *in, const struct gm_profil
 	for (int k = 0; k < in->npats; k++) {
 		const struct gm_access *a = &in->pats[k];
 		const struct pat_sum *u = &sums[k];
-		double part, mine, fp, cut;
+		double part, mine, fp, cut, x, q;
 
 		if (a->space != GM_SPACE_GLOBAL || ps[k].per_warp || !u->any)
 			continue;
@@ -339,18 +339,23 @@ void gm_rule_d7_footprints(const struct gm_launch_in *in, const struct gm_profil
 			fp = (double)((u->hi / atom) - (u->lo / atom) + 1) * atom;
 		else
 			fp = (double)((u->hi / GM_SECTOR_BYTES) - (u->lo / GM_SECTOR_BYTES) + 1) * GM_SECTOR_BYTES;
-		if (!(mine > 0) || fp * per_thread / mine > 0.5 * pr->l2_bytes)
+		if (!(mine > 0) || !(pr->l2_bytes > 0))
 			continue;
-		if (a->op == GM_OP_LOAD && (cut = u->read_bytes * f - fp) > 0) {
+		/* the share L2 keeps: rule D8's bounds for a clean piece, the distance F x bytes per thread / mine */
+		x = fp * per_thread / mine / pr->l2_bytes;
+		q = x <= KEEP_CLEAN_LO ? 1.0 : x >= KEEP_CLEAN_HI ? 0.0 : (KEEP_CLEAN_HI - x) / (KEEP_CLEAN_HI - KEEP_CLEAN_LO);
+		if (!(q > 0))
+			continue;
+		if (a->op == GM_OP_LOAD && (cut = (u->read_bytes * f - fp) * q) > 0) {
 			o->dram_read_bytes -= cut;
 			o->l2_reuse_bytes += cut;
 			o->l2_footprint_bytes += cut;
 		}
-		if (a->op == GM_OP_STORE && (cut = u->write_bytes * f - fp) > 0) {
+		if (a->op == GM_OP_STORE && (cut = (u->write_bytes * f - fp) * q) > 0) {
 			o->dram_write_bytes -= cut;
 			o->l2_footprint_bytes += cut;
 		}
-		if (a->op == GM_OP_STORE && (cut = u->fill_bytes * f - fp) > 0) {
+		if (a->op == GM_OP_STORE && (cut = (u->fill_bytes * f - fp) * q) > 0) {
 			o->dram_read_bytes -= cut;
 			o->dram_fill_bytes -= cut;
 			o->l2_footprint_bytes += cut;

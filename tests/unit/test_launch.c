@@ -14,6 +14,7 @@
 #include <time.h>
 #include "gpumem/profile.h"
 #include "launch_fixture.h"
+#include "model/model_internal.h" /* rule D8's KEEP_CLEAN_LO / _HI */
 
 struct row {
 	const char *index;   /* EXPR of the load side (out[gid] = in[EXPR]) */
@@ -215,17 +216,20 @@ static void test_l2_reuse_across_windows(void **state)
 
 	(void)state;
 	launch_of("gid % (512*32)", 4, 1 << 22, pats, &in);
-	p.l2_bytes = 200e3; /* 98 KB is 0.49 of it: kept; the 64 KiB table with the output past half of L2: no D7 */
+	/* the 64 KiB table is a footprint too (rule D7, with the output 0.66 of 200 KB, 1.09 of 120 KB: L2
+	   keeps a share of it); what D6 leaves is the reads before D7's cut (l2_footprint_bytes) */
+	p.l2_bytes = 200e3; /* 98 KB is 0.49 of it: kept */
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
 	assert_true(o.sampled);
-	assert_true(fabs(o.dram_read_bytes - all / 8) < 1); /* window 0 (warps 0-255) reads; 7 windows hit */
+	/* window 0 (warps 0-255) reads; 7 windows hit */
+	assert_true(fabs(o.dram_read_bytes + o.l2_footprint_bytes - all / 8) < 1);
 	p.l2_bytes = 30e3; /* 1.1 x 30 KB reaches 128 warps back: the reader 512 warps back is out of reach */
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
-	assert_true(fabs(o.dram_read_bytes - all) < 1);
+	assert_true(fabs(o.dram_read_bytes - all) < 1 && o.l2_footprint_bytes == 0);
 	p.l2_bytes = 120e3; /* 98 KB is 0.82 of it: L2 keeps part */
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
-	assert_true(o.dram_read_bytes > all / 8 + 1 && o.dram_read_bytes < all - 1);
-	assert_true(o.l2_footprint_bytes == 0);
+	assert_true(o.dram_read_bytes + o.l2_footprint_bytes > all / 8 + 1);
+	assert_true(o.dram_read_bytes + o.l2_footprint_bytes < all - 1);
 }
 
 /*
@@ -468,7 +472,8 @@ static void test_knee(void **state)
 
 /*
  * Rule D7: a small table read over and over moves from DRAM once; a table whose footprint with the
- * streams beside it passes half of L2 does not; a small output rewritten is written once.
+ * streams beside it passes KEEP_CLEAN_HI x l2_bytes does not, one between KEEP_CLEAN_LO and KEEP_CLEAN_HI
+ * in part (rule D8's share); a small output rewritten is written once.
  */
 static void test_footprint_in_l2(void **state)
 {
@@ -488,13 +493,25 @@ static void test_footprint_in_l2(void **state)
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
 	/* the footprint is the range the sampled windows saw: at most the table, here 3/4 of it */
 	assert_true(o.dram_read_bytes <= 4000012.0 + 64 && o.dram_read_bytes > 2e6);
-	launch_of("gid % 4000000", 4, n, pats, &in); /* 16 MB, 32 MB with the output: past half of 50 MB */
+	launch_of("gid % 4000000", 4, n, pats, &in); /* 16 MB, 32 MB with the output */
+	p.l2_bytes = 25e6; /* 1.28 x L2: past KEEP_CLEAN_HI, nothing kept */
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
 	assert_true(o.dram_read_bytes > 0.9 * 4.0 * n && o.l2_footprint_bytes == 0);
-	p.l2_bytes = 80e6; /* the same launch on a larger L2: kept */
+	p.l2_bytes = 80e6; /* the same launch on a larger L2 (0.4 of it, under KEEP_CLEAN_LO): kept */
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
 	assert_true(o.dram_read_bytes < 16.1e6);
-	p.l2_bytes = 50e6;
+	{
+		/* 0.64 of 50 MB: between the bounds, L2 keeps the share (1.1 - 0.64) / (1.1 - 0.6) = 0.92 of
+		   what the footprint saves (rule D8's bounds for a clean piece) */
+		double fp = o.dram_read_bytes, saved = o.l2_footprint_bytes, x = fp * 2 / 50e6;
+		double q = (KEEP_CLEAN_HI - x) / (KEEP_CLEAN_HI - KEEP_CLEAN_LO);
+
+		p.l2_bytes = 50e6;
+		assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+		assert_true(q > 0.9 && q < 0.95);
+		assert_true(fabs(o.l2_footprint_bytes - q * saved) < 1e-9 * saved);
+		assert_true(fabs(o.dram_read_bytes - (fp + (1 - q) * saved)) < 1e-6 * saved);
+	}
 	launch_of("gid", 4, n, pats, &in); /* out[gid % 1024] = in[gid]: 4 KiB written */
 	pats[1].index = "gid % 1024";
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
