@@ -49,6 +49,11 @@ static const struct {
 	  "v9 with the interior tiles unchecked (32-bit offsets, no edge tests); edge tiles v9's code" },
 	{ 12, 64, 8, 16, SM_PADDED, 0, 0, "v12_async",
 	  "v11's interior tiles loaded global -> shared by cp.async (no data registers, no STS): 32 registers, 8 blocks an SM" },
+	{ 13, 64, 8, 16, SM_PADDED, 0, 0, "v13_down",
+	  "v9 launched down the tile rows: blocks launched together write adjacent windows of the same output rows" },
+	{ 14, 64, 8, 16, SM_PADDED, 0, 0, "v14_lean_down", "v11 launched down the tile rows (v13's order)" },
+	{ 15, 64, 8, 16, SM_PADDED, 0, 0, "v15_lean5_down",
+	  "v14 under 48 registers: no spills (v11/v14 spill 12 B at 40), 5 blocks an SM instead of 6" },
 	{ -1, 32, 8, 4, SM_NONE, 0, 2, "copy_b4", "plain copy of the matrix, v3's grid (32x8, 4 B): ceiling" },
 	{ -1, 64, 8, 16, SM_NONE, 1, 4, "copy_b16", "plain copy of the matrix, v5's grid (float4, pieces from each row's first sector): ceiling" },
 };
@@ -193,10 +198,13 @@ static void shear_patterns(struct gm_case *c, int R, int C)
  * first row and the window's sector (block 0's rows above the tile and the 8
  * floats before its windows lie before the array).
  */
-static void rows_patterns(struct gm_case *c, int R, int C)
+static void rows_patterns(struct gm_case *c, int R, int C, int down)
 {
+	/* v13/v14 (down) run blockIdx.x down the tile rows: bx and by trade places */
+	const char *ti = down ? "bx" : "by", *tj = down ? "by" : "bx";
+
 	gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, 16, 32, 8, 0,
-			    "((by*64 + (tx/18))*%d + 7)/8*2 + bx*16 + tx%%18", C);
+			    "((%s*64 + (tx/18))*%d + 7)/8*2 + %s*16 + tx%%18", ti, C, tj);
 	gm_case_pattern_repeat(c, 6, (int64_t)256 / 18 * C / 4);
 	gm_case_pattern_add(c, "smem store", GM_SPACE_SHARED, GM_OP_STORE, 4, 32, 8, 0,
 			    "(tx/18)*97 + 4*(tx%%18) + (4*(tx%%18)) / 32");
@@ -205,7 +213,7 @@ static void rows_patterns(struct gm_case *c, int R, int C)
 			    "(8 + 4*(tx&15))*97 + (8 + 4*(tx&15))/32 + 8 + 2*ty + (tx>>4)");
 	gm_case_pattern_repeat(c, 4, 97);
 	gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, 16, 32, 8, 0,
-			    "(bx*64 + 2*ty + (tx>>4))*%d + by*16 + (tx&15)", R / 4);
+			    "(%s*64 + 2*ty + (tx>>4))*%d + %s*16 + (tx&15)", tj, R / 4, ti);
 	gm_case_pattern_repeat(c, 4, (int64_t)16 * R / 4);
 }
 
@@ -220,10 +228,11 @@ static void tr_case(struct gm_case *c, int v, int s)
 	gm_case_param_add(c, "cols", C);
 	gm_case_param_add(c, "tile", variants[v].tile);
 	gm_case_param_add(c, "vec", variants[v].vec);
-	/* transpose.cu's grids: v5-v7 run blockIdx.x down the input rows (v7's windows reach up to
-	   tr_shift_max(R) rows further), the others along its columns */
+	/* transpose.cu's grids: v5-v7 and v13-v14 run blockIdx.x down the input rows (v7's and v13-v14's
+	   windows reach up to tr_shift_max(R) rows further), the others along its columns */
 	int down = R + (variants[v].version == 7 ? tr_shift_max(R) : 0);
-	c->grid_x = variants[v].version >= 8 ? (C + 63) / 64
+	c->grid_x = variants[v].version >= 13 ? (R + tr_shift_max(R) + 63) / 64
+		    : variants[v].version >= 8 ? (C + 63) / 64
 		    : variants[v].version >= 5 ? (down + variants[v].tile - 1) / variants[v].tile
 					     : (C + variants[v].tile - 1) / variants[v].tile;
 	/* float4 needs 16 B aligned rows; otherwise the scalar 64x65 path runs */
@@ -234,10 +243,10 @@ static void tr_case(struct gm_case *c, int v, int s)
 		c->full = 1; /* see v9 below */
 	if (variants[v].version >= 10) {
 		/* candidates of issue 25 item 5 (transpose.md): --full */
-		rows_patterns(c, R, C);
+		rows_patterns(c, R, C, variants[v].version >= 13);
 		c->full = 1;
 	} else if (variants[v].version == 9) {
-		rows_patterns(c, R, C);
+		rows_patterns(c, R, C, 0);
 		/* the default suite runs it on the ragged shape (v4_xor's ragged and a8 cases moved to --full
 		   instead: within 0.5 % of v3 there, the XOR lesson is the square's); square and a8 with --full */
 		c->full = s != 1;

@@ -18,7 +18,7 @@
  * float4 that hold columns [64j, 64j + 64), the rows some window reaches).
  * The other tiles (the first and the last tile row, the last tile column:
  * about 1 % of them) run v9's code. The branch is uniform in a block.
- * MINB: v11 = 8 blocks an SM (32 registers), v12 = v9's 6.
+ * MINB: v11 = v9's 6 blocks an SM (40 registers), v12 = 8 (32 registers); v14/v15: below.
  */
 /* column - 64j of the first float of float4 k of row r's window, which starts 8 floats before the row's first sector */
 __device__ __forceinline__ int lean_u(int r, int C, int k)
@@ -162,15 +162,20 @@ __global__ void __launch_bounds__(256, MINB) tr_rows_async(const float *__restri
 		rows_tile_call(in, out, R, C, t);
 }
 
-template <int MINB>
+/*
+ * v11_lean (MINB 6, blockIdx.x along the tile columns), v14_lean_down (v11
+ * launched down the tile rows: DOWN, transpose_rows.cuh) and v15_lean5_down
+ * (v14 with MINB 5: 48 registers, no spills; at 40 ptxas spills 12 B)
+ */
+template <int MINB, bool DOWN = false>
 __global__ void __launch_bounds__(256, MINB) tr_rows_lean(const float *__restrict__ in, float *__restrict__ out, int R,
 							 int C)
 {
 	__shared__ float t[SH_ROWS * RW_PITCH];
-	int i = blockIdx.y, j = blockIdx.x;
+	int i = DOWN ? blockIdx.x : blockIdx.y, j = DOWN ? blockIdx.y : blockIdx.x;
 
-	if (i >= 1 && i * BIG + BIG < R && j + 1 < (int)gridDim.x)
+	if (i >= 1 && i * BIG + BIG < R && j + 1 < (int)(DOWN ? gridDim.y : gridDim.x))
 		lean_tile(in, out, R, C, t, i, j);
 	else
-		rows_tile(in, out, R, C, t);
+		rows_tile<DOWN>(in, out, R, C, t);
 }

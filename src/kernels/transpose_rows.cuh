@@ -140,11 +140,32 @@ __device__ __forceinline__ int rw_word(int s, int v)
 	return s * RW_PITCH + v + (v >> 5) + (s >> 5);
 }
 
-/* v9's tile (i, j) = (blockIdx.y, blockIdx.x) with every bound checked: v9 itself, and the edge tiles of v11/v12 */
+/*
+ * The launch order of v9-v14's tiles. v9-v12 run blockIdx.x along the tile
+ * columns (i, j) = (blockIdx.y, blockIdx.x): blocks launched together read
+ * adjacent pieces of the same 72 input rows and write pieces of every output
+ * row, 64 tile rows apart. v13/v14 (DOWN) run it down the tile rows, (i, j)
+ * = (blockIdx.x, blockIdx.y), as v5-v7 do: blocks launched together write
+ * adjacent windows of the same 64 output rows, as the copy does, so an
+ * output line that two windows share is completed by the next block in
+ * launch order, not 256 launches later (docs/families/transpose.md, "third
+ * pass").
+ */
+template <bool DOWN> __device__ __forceinline__ int rows_i()
+{
+	return DOWN ? blockIdx.x : blockIdx.y;
+}
+template <bool DOWN> __device__ __forceinline__ int rows_j()
+{
+	return DOWN ? blockIdx.y : blockIdx.x;
+}
+
+/* v9's tile (i, j) with every bound checked: v9 and v13 themselves, and the edge tiles of v11/v12/v14 */
+template <bool DOWN = false>
 __device__ __forceinline__ void rows_tile(const float *__restrict__ in, float *__restrict__ out, int R, int C, float *t)
 {
 	int tx = threadIdx.x, ty = threadIdx.y, tid = ty * TILE + tx;
-	int j = blockIdx.x, i = blockIdx.y;
+	int j = rows_j<DOWN>(), i = rows_i<DOWN>();
 	int rtop = i * BIG - TR_SECTOR_FLOATS; /* input row of shared row 0 */
 	int need = TR_SECTOR_FLOATS - tr_shift_max(R); /* first shared row any window reaches */
 	int cend = min(C, j * BIG + BIG);
@@ -210,11 +231,11 @@ __device__ __forceinline__ void rows_tile(const float *__restrict__ in, float *_
  * v9_rows (MINB = 6: 40 registers, 6 blocks an SM) and v10_rows8, the same
  * code capped at 32 registers (MINB = 8) so that 8 blocks fit an SM (the
  * 28,960 B of shared memory a block, the 1 KB reserve included, fit 8 times
- * in 228 KB).
+ * in 228 KB); v13_down: v9 launched down the tile rows (DOWN).
  */
-template <int MINB>
+template <int MINB, bool DOWN = false>
 __global__ void __launch_bounds__(256, MINB) tr_rows(const float *__restrict__ in, float *__restrict__ out, int R, int C)
 {
 	__shared__ float t[SH_ROWS * RW_PITCH];
-	rows_tile(in, out, R, C, t);
+	rows_tile<DOWN>(in, out, R, C, t);
 }
