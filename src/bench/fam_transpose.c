@@ -54,6 +54,8 @@ static const struct {
 	{ 14, 64, 8, 16, SM_PADDED, 0, 0, "v14_lean_down", "v11 launched down the tile rows (v13's order)" },
 	{ 15, 64, 8, 16, SM_PADDED, 0, 0, "v15_lean5_down",
 	  "v14 under 48 registers: no spills (v11/v14 spill 12 B at 40), 5 blocks an SM instead of 6" },
+	{ 16, 64, 8, 16, SM_PADDED, 0, 0, "v16_panel",
+	  "v9 launched down panels of 8 tile rows, one tile column after the other: both neighbours of a tile a few launches away" },
 	{ -1, 32, 8, 4, SM_NONE, 0, 2, "copy_b4", "plain copy of the matrix, v3's grid (32x8, 4 B): ceiling" },
 	{ -1, 64, 8, 16, SM_NONE, 1, 4, "copy_b16", "plain copy of the matrix, v5's grid (float4, pieces from each row's first sector): ceiling" },
 };
@@ -200,7 +202,8 @@ static void shear_patterns(struct gm_case *c, int R, int C)
  */
 static void rows_patterns(struct gm_case *c, int R, int C, int down)
 {
-	/* v13/v14 (down) run blockIdx.x down the tile rows: bx and by trade places */
+	/* v13-v16 (down) run blockIdx.x down the tile rows: bx and by trade places (v16 only inside a panel of
+	   8 tile rows: declared as v13) */
 	const char *ti = down ? "bx" : "by", *tj = down ? "by" : "bx";
 
 	gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, 16, 32, 8, 0,
@@ -228,7 +231,7 @@ static void tr_case(struct gm_case *c, int v, int s)
 	gm_case_param_add(c, "cols", C);
 	gm_case_param_add(c, "tile", variants[v].tile);
 	gm_case_param_add(c, "vec", variants[v].vec);
-	/* transpose.cu's grids: v5-v7 and v13-v14 run blockIdx.x down the input rows (v7's and v13-v14's
+	/* transpose.cu's grids: v5-v7 and v13-v16 run blockIdx.x down the input rows (v7's and v13-v16's
 	   windows reach up to tr_shift_max(R) rows further), the others along its columns */
 	int down = R + (variants[v].version == 7 ? tr_shift_max(R) : 0);
 	c->grid_x = variants[v].version >= 13 ? (R + tr_shift_max(R) + 63) / 64

@@ -91,7 +91,7 @@
 
 #define TALL 128  /* v6: input rows per tile (256 was slower: results/.../experiments) */
 
-enum { K_V0, K_V1, K_V2, K_V3, K_V4, K_V5, K_V6, K_V7, K_V8, K_V9, K_V10, K_V11, K_V12, K_V13, K_V14, K_V15, K_COPY4, K_COPY16 };
+enum { K_V0, K_V1, K_V2, K_V3, K_V4, K_V5, K_V6, K_V7, K_V8, K_V9, K_V10, K_V11, K_V12, K_V13, K_V14, K_V15, K_V16, K_COPY4, K_COPY16 };
 
 struct tr_state {
 	int kernel;
@@ -434,7 +434,8 @@ static gm_status tr_launch(void *state)
 	dim3 gtall(ceil_div(R, TALL), ceil_div(C, TILE)); /* v6: likewise */
 	dim3 gshift(ceil_div(R + tr_shift_max(R), TALL), ceil_div(C, TILE)); /* v7: windows up to 7 rows later */
 	dim3 gshear(ceil_div(C, BIG), ceil_div(R + tr_shift_max(R), BIG)); /* v8: tile column fastest */
-	dim3 gdown(ceil_div(R + tr_shift_max(R), BIG), ceil_div(C, BIG)); /* v13, v14: v9's tiles, tile row fastest */
+	dim3 gdown(ceil_div(R + tr_shift_max(R), BIG), ceil_div(C, BIG)); /* v13-v15: v9's tiles, tile row fastest */
+	dim3 gpanel(ROWS_PANEL_P, ceil_div(C, BIG), ceil_div(gdown.x, ROWS_PANEL_P)); /* v16: panels of tile rows */
 	dim3 b32(TILE, TILE), b8(TILE, ROWS8);
 
 	switch (s->kernel) {
@@ -451,9 +452,10 @@ static gm_status tr_launch(void *state)
 	case K_V10: tr_rows<8><<<gshear, b8, 0, st>>>(in, out, R, C); break;
 	case K_V11: tr_rows_lean<6><<<gshear, b8, 0, st>>>(in, out, R, C); break;
 	case K_V12: tr_rows_async<8><<<gshear, b8, 0, st>>>(in, out, R, C); break;
-	case K_V13: tr_rows<6, true><<<gdown, b8, 0, st>>>(in, out, R, C); break;
-	case K_V14: tr_rows_lean<6, true><<<gdown, b8, 0, st>>>(in, out, R, C); break;
-	case K_V15: tr_rows_lean<5, true><<<gdown, b8, 0, st>>>(in, out, R, C); break;
+	case K_V13: tr_rows<6, ROWS_DOWN><<<gdown, b8, 0, st>>>(in, out, R, C); break;
+	case K_V14: tr_rows_lean<6, ROWS_DOWN><<<gdown, b8, 0, st>>>(in, out, R, C); break;
+	case K_V15: tr_rows_lean<5, ROWS_DOWN><<<gdown, b8, 0, st>>>(in, out, R, C); break;
+	case K_V16: tr_rows<6, ROWS_PANEL><<<gpanel, b8, 0, st>>>(in, out, R, C); break;
 	case K_COPY4: copy_tile32_4r<<<g32, b8, 0, st>>>(in, out, R, C); break;
 	case K_COPY16: copy_vec16<<<g64, b8, 0, st>>>(in, out, R, C); break;
 	default: return gm_fail(GM_ERR_INVALID_ARG, "transpose: unknown kernel %d", s->kernel);

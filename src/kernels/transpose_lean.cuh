@@ -164,18 +164,19 @@ __global__ void __launch_bounds__(256, MINB) tr_rows_async(const float *__restri
 
 /*
  * v11_lean (MINB 6, blockIdx.x along the tile columns), v14_lean_down (v11
- * launched down the tile rows: DOWN, transpose_rows.cuh) and v15_lean5_down
+ * launched down the tile rows: ROWS_DOWN, transpose_rows.cuh) and v15_lean5_down
  * (v14 with MINB 5: 48 registers, no spills; at 40 ptxas spills 12 B)
  */
-template <int MINB, bool DOWN = false>
+template <int MINB, int ORDER = ROWS_ALONG>
 __global__ void __launch_bounds__(256, MINB) tr_rows_lean(const float *__restrict__ in, float *__restrict__ out, int R,
 							 int C)
 {
 	__shared__ float t[SH_ROWS * RW_PITCH];
-	int i = DOWN ? blockIdx.x : blockIdx.y, j = DOWN ? blockIdx.y : blockIdx.x;
+	static_assert(ORDER == ROWS_ALONG || ORDER == ROWS_DOWN, "tr_rows_lean: v11's or v13's order");
+	int i = ORDER == ROWS_DOWN ? blockIdx.x : blockIdx.y, j = ORDER == ROWS_DOWN ? blockIdx.y : blockIdx.x;
 
-	if (i >= 1 && i * BIG + BIG < R && j + 1 < (int)(DOWN ? gridDim.y : gridDim.x))
+	if (i >= 1 && i * BIG + BIG < R && j + 1 < (int)(ORDER == ROWS_DOWN ? gridDim.y : gridDim.x))
 		lean_tile(in, out, R, C, t, i, j);
 	else
-		rows_tile<DOWN>(in, out, R, C, t);
+		rows_tile<ORDER>(in, out, R, C, t);
 }

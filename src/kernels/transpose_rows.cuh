@@ -141,31 +141,44 @@ __device__ __forceinline__ int rw_word(int s, int v)
 }
 
 /*
- * The launch order of v9-v14's tiles. v9-v12 run blockIdx.x along the tile
- * columns (i, j) = (blockIdx.y, blockIdx.x): blocks launched together read
- * adjacent pieces of the same 72 input rows and write pieces of every output
- * row, 64 tile rows apart. v13/v14 (DOWN) run it down the tile rows, (i, j)
- * = (blockIdx.x, blockIdx.y), as v5-v7 do: blocks launched together write
- * adjacent windows of the same 64 output rows, as the copy does, so an
- * output line that two windows share is completed by the next block in
- * launch order, not 256 launches later (docs/families/transpose.md, "third
- * pass").
+ * The launch order of v9-v16's tiles (ORDER). ROWS_ALONG (v9-v12): blockIdx.x
+ * along the tile columns, (i, j) = (blockIdx.y, blockIdx.x): blocks launched
+ * together read adjacent pieces of the same 72 input rows and write pieces
+ * of every output row, 64 tile rows apart. ROWS_DOWN (v13-v15): blockIdx.x
+ * down the tile rows, (i, j) = (blockIdx.x, blockIdx.y), as v5-v7: blocks
+ * launched together write adjacent windows of the same 64 output rows, as
+ * the copy does, so an output line that two windows share is completed by
+ * the next block in launch order, not 256 launches later; their reads are
+ * split that way instead (docs/families/transpose.md, "third pass").
+ * ROWS_PANEL (v16): a 3D grid (ROWS_PANEL_P, tile columns, panels), so the
+ * launch order runs down a panel of ROWS_PANEL_P tile rows, one tile column
+ * after the other, then the next panel: both neighbours of a tile are at
+ * most ROWS_PANEL_P launches away, but for the tile rows at a panel's edge
+ * (1 in ROWS_PANEL_P), whose output lines are completed a panel (~2,000
+ * launches) later. The tile rows past the last (the rest of the last panel)
+ * run and store nothing: 64i >= R + tr_shift_max(R) puts every output
+ * window of theirs at or past R (an early exit there costs ptxas a 4 B
+ * spill under the 40 registers).
  */
-template <bool DOWN> __device__ __forceinline__ int rows_i()
+enum { ROWS_ALONG = 0, ROWS_DOWN = 1, ROWS_PANEL = 2 };
+#define ROWS_PANEL_P 8
+
+template <int ORDER> __device__ __forceinline__ int2 rows_ij()
 {
-	return DOWN ? blockIdx.x : blockIdx.y;
-}
-template <bool DOWN> __device__ __forceinline__ int rows_j()
-{
-	return DOWN ? blockIdx.y : blockIdx.x;
+	if (ORDER == ROWS_ALONG)
+		return make_int2(blockIdx.y, blockIdx.x);
+	if (ORDER == ROWS_DOWN)
+		return make_int2(blockIdx.x, blockIdx.y);
+	return make_int2(blockIdx.z * ROWS_PANEL_P + blockIdx.x, blockIdx.y);
 }
 
 /* v9's tile (i, j) with every bound checked: v9 and v13 themselves, and the edge tiles of v11/v12/v14 */
-template <bool DOWN = false>
+template <int ORDER = ROWS_ALONG>
 __device__ __forceinline__ void rows_tile(const float *__restrict__ in, float *__restrict__ out, int R, int C, float *t)
 {
 	int tx = threadIdx.x, ty = threadIdx.y, tid = ty * TILE + tx;
-	int j = rows_j<DOWN>(), i = rows_i<DOWN>();
+	int2 ij = rows_ij<ORDER>();
+	int j = ij.y, i = ij.x;
 	int rtop = i * BIG - TR_SECTOR_FLOATS; /* input row of shared row 0 */
 	int need = TR_SECTOR_FLOATS - tr_shift_max(R); /* first shared row any window reaches */
 	int cend = min(C, j * BIG + BIG);
@@ -231,11 +244,11 @@ __device__ __forceinline__ void rows_tile(const float *__restrict__ in, float *_
  * v9_rows (MINB = 6: 40 registers, 6 blocks an SM) and v10_rows8, the same
  * code capped at 32 registers (MINB = 8) so that 8 blocks fit an SM (the
  * 28,960 B of shared memory a block, the 1 KB reserve included, fit 8 times
- * in 228 KB); v13_down: v9 launched down the tile rows (DOWN).
+ * in 228 KB); v13_down and v16_panel: v9 in the orders ROWS_DOWN and ROWS_PANEL.
  */
-template <int MINB, bool DOWN = false>
+template <int MINB, int ORDER = ROWS_ALONG>
 __global__ void __launch_bounds__(256, MINB) tr_rows(const float *__restrict__ in, float *__restrict__ out, int R, int C)
 {
 	__shared__ float t[SH_ROWS * RW_PITCH];
-	rows_tile<DOWN>(in, out, R, C, t);
+	rows_tile<ORDER>(in, out, R, C, t);
 }
