@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Re-predict every committed measurement of the launch model's judged sets with BIN (a gpumem built from this
+# tree), each with the profile `calibrate` measured in the same call, and score them (docs/MODEL.md 7.4,
+# "re-predictions of committed measurements"): unseen2, its page test and unseen3 on the H100 (gpu-4136874,
+# gpu-46d856e) and the H200 (gpu-71a472f), then the default suites of the last H100 and H200 calls with the
+# profile derived from each suite run itself (predict --self: the calibration cases are in the suite).
+# usage: scripts/unseen_repredict.sh BIN [OUTDIR]   (OUTDIR keeps every table; default a temporary folder)
+set -uo pipefail
+bin=$(readlink -f "$1")
+cd "$(dirname "$0")/.."
+out=${2:-$(mktemp -d)}
+mkdir -p "$out"
+h1=results/nvidia-h100-80gb-hbm3/launch h2=results/nvidia-h200/launch
+# tag  set  directory with runs.tar.gz and profile-calibrate.json  subfolder of the tar
+sets=(
+  h100-46d856e-unseen2 unseen2 $h1/unseen2/gpu-46d856e unseen2
+  h100-46d856e-pages unseen2_pages $h1/unseen2/gpu-46d856e unseen2_pages
+  h100-46d856e-unseen3 unseen3 $h1/unseen3/gpu-46d856e unseen3
+  h100-4136874-unseen2 unseen2 $h1/unseen2/gpu-4136874 unseen2
+  h100-4136874-pages unseen2_pages $h1/unseen2/gpu-4136874 unseen2_pages
+  h200-71a472f-unseen2 unseen2 $h2/unseen2/gpu-71a472f unseen2
+  h200-71a472f-pages unseen2_pages $h2/unseen2/gpu-71a472f unseen2_pages
+  h200-71a472f-unseen3 unseen3 $h2/unseen3/gpu-71a472f unseen3
+)
+for ((i = 0; i < ${#sets[@]}; i += 4)); do
+  tag=${sets[i]} set=${sets[i+1]} dir=${sets[i+2]} sub=${sets[i+3]}
+  mkdir -p "$out/$tag/runs"
+  tar xzf "$dir/runs.tar.gz" -C "$out/$tag/runs" 2>/dev/null
+  bash scripts/unseen_set.sh predict "$bin" "tests/gpu/$set.tsv" "$out/$tag/pred" "$dir/profile-calibrate.json" >/dev/null
+  python3 scripts/unseen_score.py "tests/gpu/$set.tsv" "$out/$tag/runs/$sub" "$out/$tag/pred" >"$out/$tag.txt"
+  printf '%-22s %s\n' "$tag" "$(grep '^all' "$out/$tag.txt" | sed 's/^all *//')"
+done
+for s in results/nvidia-h100-80gb-hbm3/final-4136874/suite.json.gz results/nvidia-h200/final-b8a3211/suite.json.gz; do
+  tag=$(basename "$(dirname "$(dirname "$s")")")-$(basename "$(dirname "$s")")
+  "$bin" predict "$s" --self >"$out/$tag.txt" 2>&1
+  printf '%-22s %s\n' "${tag#nvidia-}" "$(grep '^model within' "$out/$tag.txt")"
+done
+echo "tables in $out"
