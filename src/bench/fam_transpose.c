@@ -1,6 +1,6 @@
 /*
  * fam_transpose.c - the transpose family's cases: out[c][r] = in[r][c] for a
- * float matrix, ten versions from naive to best plus two plain copies of
+ * float matrix, the ladder's versions (v0-v16) plus two plain copies of
  * the same matrix as ceilings, each on three shapes: square; ragged (side-17
  * rows by side-33 cols: partial tiles, rows that start inside a sector, no
  * float4 in the transposes; copy_b16 shifts each row's pieces to a sector);
