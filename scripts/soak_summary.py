@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
 """Summarise scripts/gpu_session.sh stage soak: N runs of one suite back to back.
 
-usage: soak_summary.py DIR N [--csv FILE]
+usage: soak_summary.py DIR N [--csv FILE] [--classes TABLE]
 DIR holds, for run k = 1..N: soak_k.json (the run), soak_time_k.txt (/usr/bin/time -v), soak_state_k.txt (lines
 'before|after used_mib=... avail_kib=...': nvidia-smi's memory.used and /proc/meminfo's MemAvailable).
 Prints per run: exit, wall, peak host RSS, device memory used and host memory available before and after, the
 device's free memory the run saw at its start (cudaMemGetInfo); then per case the spread of its median across the
 runs against its own CoV within a run. --csv FILE writes each case's median and CoV per run (one row a case), the
 figures the spread comes from, small enough to commit beside one whole run.
+Each case's between-processes class (docs/METHODOLOGY.md "Between processes": host, link, power, placement) comes
+from the documents ("between_processes") or, for documents written before it existed, from --classes TABLE: the
+text table `gpumem report soak_1.json` prints with this build's rules (a row ending in "~CLASS"). The verdict:
+every figure without a class within max(its CoV within a run, 1 %); the classed ones listed with their spread.
 """
 import json
 import os
@@ -90,12 +94,41 @@ def main():
         spread = 100 * (max(meds) - min(meds)) / mean if mean else 0
         within = statistics.median(x[1] for x in v)
         rows.append((name, across, spread, within))
+    cls = {}
+    for c in docs[0]["cases"]:
+        if c.get("between_processes"):
+            cls[c["name"]] = c["between_processes"]["class"]
+    if "--classes" in sys.argv:
+        for line in open(sys.argv[sys.argv.index("--classes") + 1]):
+            m = re.match(r"(\S+)\s.*\s~(host|link|power|placement)\s*$", line)
+            if m:
+                cls[m.group(1)] = m.group(2)
     inside = [r for r in rows if r[1] <= max(r[3], 0.0)]
     inside1 = [r for r in rows if r[1] <= max(r[3], 1.0)]
     print(f"\n{len(rows)} cases ok in all {len(docs)} runs. The CoV of a case's median across the runs is at most its "
           f"median CoV within a run for {len(inside)} of them; at most that or 1 % for {len(inside1)}. Median "
           f"across-run CoV {statistics.median(r[1] for r in rows):.2f} %, median within-run CoV "
           f"{statistics.median(r[3] for r in rows):.2f} %.\n")
+    plain = [r for r in rows if r[0] not in cls]
+    out = [r for r in plain if r[1] > max(r[3], 1.0)]
+    moved = [r for r in rows if r[0] in cls and r[1] > max(r[3], 1.0)]
+    print(f"**Verdict**: {len(plain) - len(out)} of the {len(plain)} figures without a between-processes class moved "
+          f"across the runs by at most max(their CoV within a run, 1 %); {len(rows) - len(plain)} figures carry a class "
+          f"(host, link, power, placement), {len(moved)} of them moved more.\n")
+    if out:
+        print("Figures without a class that moved more than max(CoV, 1 %):\n")
+        print("| case | across-run CoV % | max-min % | within-run CoV % |")
+        print("|---|---|---|---|")
+        for name, across, spread, within in sorted(out, key=lambda r: -r[1]):
+            print(f"| {name} | {across:.2f} | {spread:.2f} | {within:.2f} |")
+        print()
+    if moved:
+        print("Figures with a class that moved more than max(CoV, 1 %) (the class says why):\n")
+        print("| case | class | across-run CoV % | max-min % | within-run CoV % |")
+        print("|---|---|---|---|---|")
+        for name, across, spread, within in sorted(moved, key=lambda r: (cls[r[0]], -r[1])):
+            print(f"| {name} | {cls[name]} | {across:.2f} | {spread:.2f} | {within:.2f} |")
+        print()
     print("The 15 cases whose medians moved most across the runs (CoV of the medians over the within-run CoV):\n")
     print("| case | across-run CoV % | max-min % | within-run CoV % (median of runs) |")
     print("|---|---|---|---|")

@@ -161,6 +161,17 @@ void gm_result_note(struct gm_case_result *cr, const char *name, enum gm_unit un
 /* The finished case of that name, or NULL. */
 const struct gm_case_result *gm_result_find(const struct gm_run_result *r, const char *name);
 
+/*
+ * ---- between processes (src/core/stability.c) ----
+ * Whether a case's figure can move from one process to the next by more than its spread within a run, by
+ * the mechanism that moves it (docs/METHODOLOGY.md "Between processes"): "host" (host-timed: the OS and
+ * the driver's host paths), "link" (bytes cross the host link, shared with the host and other tenants),
+ * "power" (tensor-core GEMMs at the board's power limit), "placement" (footprints near the L2's capacity,
+ * page translation: which physical pages the process got). NULL when none applies; *why (if given) gets a
+ * one-line reason. l2_bytes: the device's L2 (0 when unknown: the footprint rule is skipped).
+ */
+const char *gm_between_processes(const struct gm_case_result *c, int64_t l2_bytes, const char **why);
+
 /* ---- statistics (src/core/stats.c) ---- */
 gm_status gm_stats_compute(const double *x, int n, struct gm_stats *s);
 

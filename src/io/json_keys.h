@@ -85,6 +85,7 @@
 #define K_C_UNIT "unit"
 #define K_C_BETTER "better"
 #define K_C_TIMING "timing"
+#define K_C_BETWEEN "between_processes"
 #define K_C_VALUE "value"
 #define K_C_EXTRAS "extras"
 #define K_C_NOTES "notes"

@@ -105,7 +105,7 @@ static json_t *pred_json(const struct gm_case_result *c)
 	return a;
 }
 
-static json_t *case_json(const struct gm_case_result *c)
+static json_t *case_json(const struct gm_case_result *c, int64_t l2_bytes)
 {
 	json_t *params = json_object(), *samples = json_array();
 	json_t *gbs = json_pack("{sf sf sf}", K_S_MEDIAN, c->gbs_median, K_S_MIN, c->gbs_min, K_S_MAX,
@@ -150,6 +150,9 @@ static json_t *case_json(const struct gm_case_result *c)
 	json_object_set_new(o, K_C_NOTES, values_json(c->notes, c->nnotes));
 	if (c->counters.state != GM_COUNTERS_NONE)
 		json_object_set_new(o, "counters", (json_t *)gm_counters_json(&c->counters));
+	const char *why, *cls = gm_between_processes(c, l2_bytes, &why);
+	if (cls) /* docs/METHODOLOGY.md "Between processes"; recomputed by readers, never read back */
+		json_object_set_new(o, K_C_BETWEEN, json_pack("{ss ss}", "class", cls, "why", why));
 	return o;
 }
 
@@ -159,7 +162,7 @@ gm_status gm_json_write(FILE *f, const struct gm_run_result *r)
 	int rc;
 
 	for (int i = 0; i < r->ncases; i++)
-		json_array_append_new(cases, case_json(&r->cases[i]));
+		json_array_append_new(cases, case_json(&r->cases[i], r->have_device ? r->dev.l2_bytes : 0));
 	for (int i = 0; i < r->nderived; i++)
 		json_array_append_new(derived, derived_json(&r->derived[i]));
 	doc = json_pack("{ss si ss ss ss sf sb ss sI sI si si so* so}", K_SCHEMA, GM_SCHEMA_NAME,

@@ -93,9 +93,10 @@ gm_status gm_csv_write(FILE *f, const struct gm_run_result *r)
 	return ferror(f) ? gm_fail(GM_ERR_IO, "cannot write CSV") : GM_OK;
 }
 
-static void table_row(FILE *f, const struct gm_case_result *c)
+static void table_row(FILE *f, const struct gm_case_result *c, int64_t l2_bytes)
 {
 	char params[160], pred[64];
+	const char *moves = gm_between_processes(c, l2_bytes, NULL);
 
 	params_string(c, params, sizeof(params));
 	pred_string(c, pred, sizeof(pred));
@@ -108,8 +109,8 @@ static void table_row(FILE *f, const struct gm_case_result *c)
 		char val[48], extras[200];
 		gm_value_format(c->value.median, c->unit, val, sizeof(val));
 		extras_string(c, extras, sizeof(extras));
-		fprintf(f, "%-18s %16s %5.2f%%  %-3s  %s\n", val, "", c->ms.cov_pct, c->verified ? "yes" : "no",
-			extras);
+		fprintf(f, "%-18s %16s %5.2f%%  %-3s  %s%s%s\n", val, "", c->ms.cov_pct, c->verified ? "yes" : "no",
+			extras, moves ? "  ~" : "", moves ? moves : "");
 		return;
 	}
 	if (c->kind == GM_KIND_SMEM)
@@ -120,12 +121,15 @@ static void table_row(FILE *f, const struct gm_case_result *c)
 	else
 		fprintf(f, "%8.1f    %5.1f%%  %7.1fb %4.0f%%", c->gbs_median, c->pct_peak, c->pred_gbs,
 			c->pred_gbs > 0 ? 100.0 * c->gbs_median / c->pred_gbs : 0);
-	fprintf(f, " %5.2f%%  %-3s  %s\n", c->ms.cov_pct, c->verified ? "yes" : "no", pred);
+	fprintf(f, " %5.2f%%  %-3s  %s%s%s\n", c->ms.cov_pct, c->verified ? "yes" : "no", pred, moves ? "  ~" : "",
+		moves ? moves : "");
 }
 
 void gm_table_write(FILE *f, const struct gm_run_result *r)
 {
 	const char *last = "";
+	int64_t l2 = r->have_device ? r->dev.l2_bytes : 0;
+	int moved = 0;
 
 	if (r->sanitize)
 		fprintf(f, "%s\n", GM_SANITIZE_NOTE);
@@ -136,8 +140,12 @@ void gm_table_write(FILE *f, const struct gm_run_result *r)
 		if (strcmp(last, r->cases[i].family))
 			fprintf(f, "\n");
 		last = r->cases[i].family;
-		table_row(f, &r->cases[i]);
+		table_row(f, &r->cases[i], l2);
+		moved += r->cases[i].status == GM_CASE_OK && gm_between_processes(&r->cases[i], l2, NULL);
 	}
+	if (moved)
+		fprintf(f, "\n~host ~link ~power ~placement: %d figures that can move from one process to the next by more "
+			   "than their spread here (docs/METHODOLOGY.md \"Between processes\")\n", moved);
 }
 
 void gm_device_write(FILE *f, const struct gm_device_info *d)

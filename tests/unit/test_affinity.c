@@ -1,8 +1,9 @@
 /*
  * test_affinity.c - the pure-C pieces of host-transfer placement and
  * stability: CPU / node list parsing (sysfs local_cpulist, node/online), the
- * both-ways rate window of transfer's bidirectional cases, and the stability
- * note a pinned line carries onto the spec sheet. No GPU.
+ * both-ways rate window of transfer's bidirectional cases, the stability
+ * note a pinned line carries onto the spec sheet, and the between-processes
+ * classes (src/core/stability.c) with their marks in the table and the JSON. No GPU.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -138,6 +139,67 @@ static void test_stability_note_on_spec_sheet(void **st)
 	gm_result_release(&r);
 }
 
+/* Each class by its mechanism; a plain kernel, the kernel stage of a pipeline and an L2 footprint far from
+ * the capacity get none; the table marks the classed rows and counts them; the JSON names class and why. */
+static void test_between_processes(void **st)
+{
+	struct gm_run_result r;
+	const char *why = NULL;
+	char buf[16384] = "";
+	(void)st;
+
+	gm_result_init(&r);
+	r.have_device = 1;
+	r.dev.l2_bytes = 50ll << 20;
+	struct gm_case_result *host = plant(&r, "alloc", "malloc_256b", 57.0);
+	host->timing = GM_TIME_HOST;
+	plant(&r, "transfer", "pinned_h2d", 55.0)->timing = GM_TIME_EVENTS;
+	plant(&r, "overlap", "stage_kernel", 58.0);
+	plant(&r, "gemm", "tc_fp16_cublas_8192", 700.0);
+	plant(&r, "gemm", "v9_grouped_8192", 47.0);
+	plant(&r, "copy", "pages_b4", 510.0);
+	plant(&r, "copy", "v2_b16", 3030.0);
+	struct gm_case_result *near = plant(&r, "hierarchy", "l2_040m", 3900.0);
+	near->traffic.working_set = 40ll << 20;
+	struct gm_case_result *far = plant(&r, "hierarchy", "l2_016m", 7600.0);
+	far->traffic.working_set = 16ll << 20;
+
+	assert_string_equal(gm_between_processes(&r.cases[0], r.dev.l2_bytes, &why), "host");
+	assert_non_null(strstr(why, "host-timed"));
+	assert_string_equal(gm_between_processes(&r.cases[1], r.dev.l2_bytes, NULL), "link");
+	assert_null(gm_between_processes(&r.cases[2], r.dev.l2_bytes, NULL));
+	assert_string_equal(gm_between_processes(&r.cases[3], r.dev.l2_bytes, NULL), "power");
+	assert_null(gm_between_processes(&r.cases[4], r.dev.l2_bytes, NULL));
+	assert_string_equal(gm_between_processes(&r.cases[5], r.dev.l2_bytes, NULL), "placement");
+	assert_null(gm_between_processes(&r.cases[6], r.dev.l2_bytes, NULL));
+	assert_string_equal(gm_between_processes(near, r.dev.l2_bytes, &why), "placement");
+	assert_non_null(strstr(why, "L2's capacity"));
+	assert_null(gm_between_processes(near, 0, NULL));      /* L2 unknown: no footprint rule */
+	assert_null(gm_between_processes(far, r.dev.l2_bytes, NULL));
+
+	FILE *f = tmpfile();
+	assert_non_null(f);
+	gm_table_write(f, &r);
+	rewind(f);
+	buf[fread(buf, 1, sizeof(buf) - 1, f)] = '\0';
+	fclose(f);
+	assert_non_null(strstr(buf, "~host\n"));
+	assert_non_null(strstr(buf, "~placement\n"));
+	assert_non_null(strstr(buf, "~host ~link ~power ~placement: 5 figures"));
+	const char *v9 = strstr(buf, "gemm.v9_grouped_8192"), *eol = strchr(v9, '\n');
+	assert_true(!memchr(v9, '~', (size_t)(eol - v9)));          /* its row carries no mark */
+
+	f = tmpfile();
+	assert_non_null(f);
+	assert_int_equal(gm_json_write(f, &r), GM_OK);
+	rewind(f);
+	buf[fread(buf, 1, sizeof(buf) - 1, f)] = '\0';
+	fclose(f);
+	assert_non_null(strstr(buf, "\"between_processes\""));
+	assert_non_null(strstr(buf, "\"power\""));
+	gm_result_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -146,6 +208,7 @@ int main(void)
 		cmocka_unit_test(test_restore_untouched),
 		cmocka_unit_test(test_both_ways_window),
 		cmocka_unit_test(test_stability_note_on_spec_sheet),
+		cmocka_unit_test(test_between_processes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
