@@ -10,7 +10,7 @@
  *   D8  how long L2 keeps a clean piece, and a partly written sector waits
  *       for the rest of its bytes, by the bytes brought in between;
  *   D7  a footprint that stays in L2 is moved from DRAM once (over the
- *       launch, after the walk).
+ *       launch, after the walk; D8's bounds say how much of it stays).
  * The warps a window's reuse is looked for in (the lookback and probes) are
  * chosen by the walk (launch_walk.c); their keys are gathered here. Rule D3
  * (read rate by density) and D4 (turnaround) are times: launch_time.c.
@@ -311,9 +311,11 @@ void gm_window_close(struct pat_state *ps, int atom, struct totals *t, const str
  * (the bytes between the lowest and highest address it touches, in DRAM
  * pieces for loads, sectors for stores) comes back while it is still in L2
  * moves it from DRAM once, however often it is read or written. It comes
- * back in time when F, with what the launch's other patterns move meanwhile
- * (F x the launch's bytes per thread / the pattern's), fits in half of
- * l2_bytes: room for the streams beside it. The footprint is measured over
+ * back in time by rule D8's bounds for a clean piece, with the distance
+ * D = F x the launch's bytes per thread / the pattern's (F with what the
+ * launch's other patterns move meanwhile): all of it up to KEEP_CLEAN_LO x
+ * l2_bytes, none past KEEP_CLEAN_HI x l2_bytes, the share between (what F
+ * saves is scaled by it). The footprint is measured over
  * the evaluated warps (the windows reach from the first warp to the last);
  * patterns that describe shapes (rule W) and loops evaluated in part (rule R)
  * are left alone. f: evaluated warps to the launch's.
