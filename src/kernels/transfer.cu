@@ -21,9 +21,10 @@
  * (src/gpu/affinity.c) before any host buffer is allocated or first touched;
  * release puts both back. One launch is `copies` copies (param), so a sample
  * of the large cases moves 0.5-4 GiB and averages the platform's short stalls.
- * Both ways (*_bidir) is self-timed: both streams start at one event, every
- * copy ends with an event, and each direction's rate counts only the copies
- * that ended while the other direction was still running (xf_both_ways).
+ * Both ways (*_bidir) is self-timed: both streams start at one event, each
+ * records an event after its m-th and its last copy only, and each direction's
+ * rate counts its first m copies, which must end while the other direction
+ * still runs (xf_both_ways; a sample where they do not fails the case).
  */
 #include "kernels/xfer_common.cuh"
 #include "kernels/kernels.h"
@@ -42,7 +43,7 @@ struct xfer_state {
 	int mem, dir, engine, copies;
 	size_t bytes;
 	struct gm_affinity aff;
-	cudaEvent_t ev_a[XF_MAX_COPIES + 1], ev_b[XF_MAX_COPIES + 1];   /* bidir: per-copy ends */
+	cudaEvent_t ev_a[3], ev_b[3];   /* bidir: start, end of copy m, end of copy k (xf_both_ways) */
 	struct xf_host h_in, h_out;     /* H2D source, D2H destination */
 	uint32_t *d_in, *d_out;         /* D2H source, H2D destination */
 	cudaStream_t s2;
@@ -69,7 +70,7 @@ static void xfer_release(void *state)
 		cudaEventDestroy(s->fork);
 	if (s->join)
 		cudaEventDestroy(s->join);
-	for (int i = 0; i <= XF_MAX_COPIES; i++) {
+	for (int i = 0; i < 3; i++) {
 		if (s->ev_a[i])
 			cudaEventDestroy(s->ev_a[i]);
 		if (s->ev_b[i])
@@ -107,7 +108,7 @@ static gm_status xfer_alloc(struct xfer_state *s)
 		GM_CU(cudaStreamCreateWithFlags(&s->s2, cudaStreamNonBlocking));
 		GM_CU(cudaEventCreateWithFlags(&s->fork, cudaEventDisableTiming));
 		GM_CU(cudaEventCreateWithFlags(&s->join, cudaEventDisableTiming));
-		for (int i = 0; i <= s->copies && !st; i++) {
+		for (int i = 0; i < 3 && !st; i++) {
 			GM_CU(cudaEventCreate(&s->ev_a[i]));
 			GM_CU(cudaEventCreate(&s->ev_b[i]));
 		}
@@ -132,9 +133,11 @@ static gm_status xfer_prepare(const struct gm_case *c, const struct gm_run_cfg *
 	s->copies = (int)gm_case_param(c, "copies", 1);
 	s->seed = cfg->seed;
 	s->dev = cfg->dev;
-	if (s->copies < 1 || s->copies > XF_MAX_COPIES) {
+	if (s->copies < (s->dir == XF_BIDIR ? 2 : 1) || s->copies > XF_MAX_COPIES) {
+		int lo = s->dir == XF_BIDIR ? 2 : 1;
 		free(s);
-		return gm_fail(GM_ERR_INVALID_ARG, "transfer: copies %d outside 1..%d", s->copies, XF_MAX_COPIES);
+		return gm_fail(GM_ERR_INVALID_ARG, "transfer: copies %d outside %d..%d", (int)gm_case_param(c, "copies", 1),
+			       lo, XF_MAX_COPIES);
 	}
 	/* before any host page is allocated or touched: the GPU's CPUs and memory node */
 	gm_affinity_pin(s->dev->pci_domain, s->dev->pci_bus, s->dev->pci_device, &s->aff);
@@ -214,16 +217,17 @@ static gm_status xfer_verify(void *state, char *why, size_t n)
 
 /*
  * Both ways, one sample: H2D on the case stream (a), D2H on s2 (b), both
- * released by one event, `copies` copies each with an event after every copy.
- * values: [0] both directions' GB/s summed, [1] H2D, [2] D2H (xf_both_ways).
+ * released by one event, `copies` copies each, an event after the m-th and the
+ * last copy of each stream. values: [0] both directions' GB/s summed, [1] H2D,
+ * [2] D2H (xf_both_ways).
  */
 static gm_status xfer_sample(void *state, double *v)
 {
 	struct xfer_state *s = (struct xfer_state *)state;
-	double ta[XF_MAX_COPIES + 1], tb[XF_MAX_COPIES + 1];
+	double ta[3], tb[3];
 	cudaStream_t a = gm_stream();
 	gm_status st = GM_OK;
-	int k = s->copies;
+	int k = s->copies, m = xf_both_ways_m(k);
 
 	if (s->dir != XF_BIDIR)
 		return gm_fail(GM_ERR_INVALID_ARG, "transfer: self-timed only both ways");
@@ -232,25 +236,28 @@ static gm_status xfer_sample(void *state, double *v)
 	GM_CU(cudaEventRecord(s->ev_b[0], s->s2));
 	for (int i = 1; i <= k && !st; i++) {
 		st = one_way(s, 0, a);
-		if (!st)
-			GM_CU(cudaEventRecord(s->ev_a[i], a));
+		if (!st && (i == m || i == k))
+			GM_CU(cudaEventRecord(s->ev_a[i == m ? 1 : 2], a));
 		if (!st)
 			st = one_way(s, 1, s->s2);
-		if (!st)
-			GM_CU(cudaEventRecord(s->ev_b[i], s->s2));
+		if (!st && (i == m || i == k))
+			GM_CU(cudaEventRecord(s->ev_b[i == m ? 1 : 2], s->s2));
 	}
 	if (st)
 		return st;
 	GM_CU(cudaStreamSynchronize(s->s2));
 	GM_CU(cudaStreamSynchronize(a));
-	for (int i = 0; i <= k; i++) {
+	for (int i = 0; i < 3; i++) {
 		float ms;
 		GM_CU(cudaEventElapsedTime(&ms, s->ev_a[0], s->ev_a[i]));
 		ta[i] = ms;
 		GM_CU(cudaEventElapsedTime(&ms, s->ev_a[0], s->ev_b[i]));
 		tb[i] = ms;
 	}
-	xf_both_ways(ta, tb, k, (double)s->bytes, &v[1], &v[2]);
+	if (!xf_both_ways(ta, tb, m, (double)s->bytes, &v[1], &v[2]))
+		return gm_fail(GM_ERR_INVALID_ARG,
+			       "both ways: H2D %.1f and D2H %.1f GB/s are too far apart for %d of %d copies to end while "
+			       "the other direction runs", v[1], v[2], m, k);
 	v[0] = v[1] + v[2];
 	return GM_OK;
 }
