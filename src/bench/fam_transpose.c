@@ -206,11 +206,13 @@ static void rows_patterns(struct gm_case *c, int R, int C, int down)
 	   8 tile rows: declared as v13) */
 	const char *ti = down ? "bx" : "by", *tj = down ? "by" : "bx";
 
+	/* a block's 256 threads load slot f = ty*32 + tx (+ 256 per step): tile row f/18, float4 f%18
+	   (transpose_rows.cuh); until 2026-11-26 the patterns said tx, so the 8 warps read one address set */
 	gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, 16, 32, 8, 0,
-			    "((%s*64 + (tx/18))*%d + 7)/8*2 + %s*16 + tx%%18", ti, C, tj);
+			    "((%s*64 + ((ty*32 + tx)/18))*%d + 7)/8*2 + %s*16 + (ty*32 + tx)%%18", ti, C, tj);
 	gm_case_pattern_repeat(c, 6, (int64_t)256 / 18 * C / 4);
 	gm_case_pattern_add(c, "smem store", GM_SPACE_SHARED, GM_OP_STORE, 4, 32, 8, 0,
-			    "(tx/18)*97 + 4*(tx%%18) + (4*(tx%%18)) / 32");
+			    "((ty*32 + tx)/18)*97 + 4*((ty*32 + tx)%%18) + (4*((ty*32 + tx)%%18)) / 32");
 	gm_case_pattern_repeat(c, 4, 1);
 	gm_case_pattern_add(c, "smem load", GM_SPACE_SHARED, GM_OP_LOAD, 4, 32, 8, 0,
 			    "(8 + 4*(tx&15))*97 + (8 + 4*(tx&15))/32 + 8 + 2*ty + (tx>>4)");
