@@ -1,6 +1,6 @@
 /*
  * fam_transpose.c - the transpose family's cases: out[c][r] = in[r][c] for a
- * float matrix, the ladder's versions (v0-v16) plus two plain copies of
+ * float matrix, the ladder's versions (v0-v18) plus two plain copies of
  * the same matrix as ceilings, each on three shapes: square; ragged (side-17
  * rows by side-33 cols: partial tiles, rows that start inside a sector, no
  * float4 in the transposes; copy_b16 shifts each row's pieces to a sector);
@@ -56,6 +56,9 @@ static const struct {
 	  "v14 under 48 registers: no spills (v11/v14 spill 12 B at 40), 5 blocks an SM instead of 6" },
 	{ 16, 64, 8, 16, SM_PADDED, 0, 0, "v16_panel",
 	  "v9 launched down panels of 8 tile rows, one tile column after the other: both neighbours of a tile a few launches away" },
+	{ 17, 64, 8, 16, SM_PADDED, 0, 0, "v17_group4",
+	  "v15 launched across groups of 4 tile columns, then down: split input lines read 1 launch apart (3 in 4)" },
+	{ 18, 64, 8, 16, SM_PADDED, 0, 0, "v18_group8", "v17 with groups of 8 tile columns (7 in 8)" },
 	{ -1, 32, 8, 4, SM_NONE, 0, 2, "copy_b4", "plain copy of the matrix, v3's grid (32x8, 4 B): ceiling" },
 	{ -1, 64, 8, 16, SM_NONE, 1, 4, "copy_b16", "plain copy of the matrix, v5's grid (float4, pieces from each row's first sector): ceiling" },
 };
@@ -200,11 +203,13 @@ static void shear_patterns(struct gm_case *c, int R, int C)
  * first row and the window's sector (block 0's rows above the tile and the 8
  * floats before its windows lie before the array).
  */
-static void rows_patterns(struct gm_case *c, int R, int C, int down)
+static void rows_patterns(struct gm_case *c, int R, int C, int version)
 {
-	/* v13-v16 (down) run blockIdx.x down the tile rows: bx and by trade places (v16 only inside a panel of
-	   8 tile rows: declared as v13) */
-	const char *ti = down ? "bx" : "by", *tj = down ? "by" : "bx";
+	/* v13-v16 run blockIdx.x down the tile rows: bx and by trade places (v16 only inside a panel of
+	   8 tile rows: declared as v13); v17/v18 across groups of 4/8 tile columns, then down (bx = 4i + j%4) */
+	const char *ti = version >= 17 ? (version == 17 ? "(bx/4)" : "(bx/8)") : version >= 13 ? "bx" : "by";
+	const char *tj = version >= 17 ? (version == 17 ? "(by*4 + bx%4)" : "(by*8 + bx%8)")
+			 : version >= 13 ? "by" : "bx";
 
 	/* a block's 256 threads load slot f = ty*32 + tx (+ 256 per step): tile row f/18, float4 f%18
 	   (transpose_rows.cuh); until 2026-11-26 the patterns said tx, so the 8 warps read one address set */
@@ -236,7 +241,8 @@ static void tr_case(struct gm_case *c, int v, int s)
 	/* transpose.cu's grids: v5-v7 and v13-v16 run blockIdx.x down the input rows (v7's and v13-v16's
 	   windows reach up to tr_shift_max(R) rows further), the others along its columns */
 	int down = R + (variants[v].version == 7 ? tr_shift_max(R) : 0);
-	c->grid_x = variants[v].version >= 13 ? (R + tr_shift_max(R) + 63) / 64
+	c->grid_x = variants[v].version >= 17 ? (R + tr_shift_max(R) + 63) / 64 * (variants[v].version == 17 ? 4 : 8)
+		    : variants[v].version >= 13 ? (R + tr_shift_max(R) + 63) / 64
 		    : variants[v].version >= 8 ? (C + 63) / 64
 		    : variants[v].version >= 5 ? (down + variants[v].tile - 1) / variants[v].tile
 					     : (C + variants[v].tile - 1) / variants[v].tile;
@@ -248,10 +254,10 @@ static void tr_case(struct gm_case *c, int v, int s)
 		c->full = 1; /* see v9 below */
 	if (variants[v].version >= 10) {
 		/* candidates of issue 25 item 5 (transpose.md): --full */
-		rows_patterns(c, R, C, variants[v].version >= 13);
+		rows_patterns(c, R, C, variants[v].version);
 		c->full = 1;
 	} else if (variants[v].version == 9) {
-		rows_patterns(c, R, C, 0);
+		rows_patterns(c, R, C, 9);
 		/* the default suite runs it on the ragged shape (v4_xor's ragged and a8 cases moved to --full
 		   instead: within 0.5 % of v3 there, the XOR lesson is the square's); square and a8 with --full */
 		c->full = s != 1;

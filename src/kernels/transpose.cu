@@ -64,6 +64,12 @@
  *                --full (transpose_lean.cuh).
  *   v12_async    v11's interior tiles loaded global -> shared by cp.async:
  *                no data registers, no STS, 32 registers, --full.
+ *   v13-v16      v9/v11's tiles in other launch orders (--full; transpose_rows.cuh).
+ *   v17_group4   v15 (v11's tiles, 48 registers) launched across groups of 4
+ *                tile columns, then down: the lines an unaligned input row's
+ *                window shares with its neighbours' are read 1 launch apart
+ *                (3 in 4), not a column of tiles apart, --full.
+ *   v18_group8   v17 with groups of 8 tile columns, --full (transpose_lean.cuh).
  *   copy_b4      reference: a plain copy of the same matrix with v3's grid
  *                (block 32x8, 32x32 tile, 4 B accesses, 4 rows per thread).
  *   copy_b16     reference: a plain copy with v5's grid and float4 accesses,
@@ -91,7 +97,7 @@
 
 #define TALL 128  /* v6: input rows per tile (256 was slower: results/.../experiments) */
 
-enum { K_V0, K_V1, K_V2, K_V3, K_V4, K_V5, K_V6, K_V7, K_V8, K_V9, K_V10, K_V11, K_V12, K_V13, K_V14, K_V15, K_V16, K_COPY4, K_COPY16 };
+enum { K_V0, K_V1, K_V2, K_V3, K_V4, K_V5, K_V6, K_V7, K_V8, K_V9, K_V10, K_V11, K_V12, K_V13, K_V14, K_V15, K_V16, K_V17, K_V18, K_COPY4, K_COPY16 };
 
 struct tr_state {
 	int kernel;
@@ -436,6 +442,7 @@ static gm_status tr_launch(void *state)
 	dim3 gshear(ceil_div(C, BIG), ceil_div(R + tr_shift_max(R), BIG)); /* v8: tile column fastest */
 	dim3 gdown(ceil_div(R + tr_shift_max(R), BIG), ceil_div(C, BIG)); /* v13-v15: v9's tiles, tile row fastest */
 	dim3 gpanel(ROWS_PANEL_P, ceil_div(C, BIG), ceil_div(gdown.x, ROWS_PANEL_P)); /* v16: panels of tile rows */
+	dim3 ggroup4(gdown.x * 4, ceil_div((int)gdown.y, 4)), ggroup8(gdown.x * 8, ceil_div((int)gdown.y, 8)); /* v17, v18 */
 	dim3 b32(TILE, TILE), b8(TILE, ROWS8);
 
 	switch (s->kernel) {
@@ -456,6 +463,8 @@ static gm_status tr_launch(void *state)
 	case K_V14: tr_rows_lean<6, ROWS_DOWN><<<gdown, b8, 0, st>>>(in, out, R, C); break;
 	case K_V15: tr_rows_lean<5, ROWS_DOWN><<<gdown, b8, 0, st>>>(in, out, R, C); break;
 	case K_V16: tr_rows<6, ROWS_PANEL><<<gpanel, b8, 0, st>>>(in, out, R, C); break;
+	case K_V17: tr_rows_group<5, ROWS_GROUP4><<<ggroup4, b8, 0, st>>>(in, out, R, C); break;
+	case K_V18: tr_rows_group<5, ROWS_GROUP8><<<ggroup8, b8, 0, st>>>(in, out, R, C); break;
 	case K_COPY4: copy_tile32_4r<<<g32, b8, 0, st>>>(in, out, R, C); break;
 	case K_COPY16: copy_vec16<<<g64, b8, 0, st>>>(in, out, R, C); break;
 	default: return gm_fail(GM_ERR_INVALID_ARG, "transpose: unknown kernel %d", s->kernel);

@@ -180,3 +180,35 @@ __global__ void __launch_bounds__(256, MINB) tr_rows_lean(const float *__restric
 	else
 		rows_tile<ORDER>(in, out, R, C, t);
 }
+
+/*
+ * v17_group4 and v18_group8 (docs/families/transpose.md, "fourth pass"):
+ * v15's kernel (v11's tiles, 48 registers, 5 blocks an SM) launched in
+ * ROWS_GROUP4's or ROWS_GROUP8's order (transpose_rows.cuh): across a group
+ * of 4 or 8 tile columns, then down the tile rows. On the a8 and ragged
+ * shapes a 256 B window of an input row starts inside a 128 B line (the
+ * pitch is not a multiple of 128 B), so the lines at its ends are shared with
+ * the windows of tile columns j - 1 and j + 1; in v13-v15's order those are
+ * read a column of tiles (~256 launches, ~2 us on an H200) apart, as v9's
+ * output lines were written. Here 3 of 4 (7 of 8) such read neighbours run 1
+ * launch apart, and the write neighbour (i + 1, j) 4 (8) launches apart; the
+ * square has no split line. (A 40-register form of the interior tile for 6
+ * blocks an SM, its kept float4 in a bit mask and the edge tiles a call of
+ * their own, spilled 68 B under ptxas: not kept.)
+ */
+template <int MINB, int ORDER>
+__global__ void __launch_bounds__(256, MINB) tr_rows_group(const float *__restrict__ in, float *__restrict__ out, int R,
+							  int C)
+{
+	__shared__ float t[SH_ROWS * RW_PITCH];
+	static_assert(ORDER == ROWS_GROUP4 || ORDER == ROWS_GROUP8, "tr_rows_group: a group order");
+	int2 ij = rows_ij<ORDER>();
+	int i = ij.x, j = ij.y, nj = (C + BIG - 1) / BIG;
+
+	if (j >= nj)
+		return; /* the last group's columns past the matrix (uniform in the block) */
+	if (i >= 1 && i * BIG + BIG < R && j + 1 < nj)
+		lean_tile(in, out, R, C, t, i, j);
+	else
+		rows_tile<ORDER>(in, out, R, C, t);
+}

@@ -160,8 +160,23 @@ __device__ __forceinline__ int rw_word(int s, int v)
  * window of theirs at or past R (an early exit there costs ptxas a 4 B
  * spill under the 40 registers).
  */
-enum { ROWS_ALONG = 0, ROWS_DOWN = 1, ROWS_PANEL = 2 };
+enum { ROWS_ALONG = 0, ROWS_DOWN = 1, ROWS_PANEL = 2, ROWS_GROUP4 = 3, ROWS_GROUP8 = 4 };
 #define ROWS_PANEL_P 8
+/*
+ * ROWS_GROUP4, ROWS_GROUP8 (v17, v18): a 2D grid (tile rows x W, ceil(tile
+ * columns / W)), W = 4 or 8 (rows_group_w), whose launch order runs across a
+ * group of W tile columns, then down to the next tile row, then to the next
+ * group: blockIdx.x = i * W + (j mod W), blockIdx.y = j / W. A tile's write
+ * neighbour (i + 1, j) is W launches away (v13: 1), its read neighbour
+ * (i, j + 1) 1 launch away inside a group (v13: a whole column of tiles, ~256
+ * launches), at a group's edge (1 in W) a group (~W x 256 launches) away.
+ * Blocks of the last group past the last tile column store nothing
+ * (transpose_lean.cuh: tr_rows_group returns at once).
+ */
+__host__ __device__ constexpr int rows_group_w(int order)
+{
+	return order == ROWS_GROUP8 ? 8 : 4;
+}
 
 template <int ORDER> __device__ __forceinline__ int2 rows_ij()
 {
@@ -169,6 +184,9 @@ template <int ORDER> __device__ __forceinline__ int2 rows_ij()
 		return make_int2(blockIdx.y, blockIdx.x);
 	if (ORDER == ROWS_DOWN)
 		return make_int2(blockIdx.x, blockIdx.y);
+	if (ORDER == ROWS_GROUP4 || ORDER == ROWS_GROUP8)
+		return make_int2(blockIdx.x / rows_group_w(ORDER),
+				 blockIdx.y * rows_group_w(ORDER) + blockIdx.x % rows_group_w(ORDER));
 	return make_int2(blockIdx.z * ROWS_PANEL_P + blockIdx.x, blockIdx.y);
 }
 
