@@ -26,6 +26,10 @@ static const long long l2_kb[] = { 512, 1024, 1536, 2048, 4096, 8192, 12288, 163
 				   262144 };
 static const long long l2sh_kb[] = { 512, 1536, 4096, 8192, 16384, 20480, 24576, 32768, 40960, 49152, 65536 };
 static const long long l1ver_kb[] = { 128, 192 };
+/* l1 launches 16 x longer (about 31 ms, as gpu-benches' gpu-cache times one): what of the 2 ms launch is not the
+ * L1's (launch gaps, the ramp, the first pass from L2, the tail); --full or by name */
+static const long long l1long_kb[] = { 128 };
+#define L1_LONG_GB (16 * HIER_L1_LAUNCH_GB)
 static const long long l2stag_kb[] = { 1536, 16384 };
 static const long long wr_kb[] = { 1024, 4096, 16384, 24576, 32768, 49152, 65536, 262144 };
 
@@ -40,8 +44,10 @@ static void size_label(char *buf, size_t n, long long kb)
 }
 
 /* ver: the l1 kernel version (hier_shapes.h); the l1_* series uses HIER_L1_VER, l1v<k>_* the others;
- * for l2sh, ver 1 = the staggered cases (l2stag_*). */
-static int add_series(struct gm_case *out, int max, int k, int mode, int ver, const long long *kb, int n)
+ * for l2sh, ver 1 = the staggered cases (l2stag_*). launch_gb (l1 only): GB a launch when not 0 (cases
+ * l1v<k>x16_*, full-only). */
+static int add_series_gb(struct gm_case *out, int max, int k, int mode, int ver, const long long *kb, int n,
+			 int launch_gb)
 {
 	static const char *const prefix[] = { "l1", "l2", "wr", "l2sh" };
 	static const char *const what[] = {
@@ -62,6 +68,11 @@ static int add_series(struct gm_case *out, int max, int k, int mode, int ver, co
 		"read, per-SM footprint, v6: ld.global.ca 8 B, whole passes, 8 loads a step at immediate offsets",
 		"read, per-SM footprint, v7: ld.global.nc 4 B, whole passes, 8 loads a step at immediate offsets",
 		"read, per-SM footprint, v8: ld.global.ca 16 B, whole passes, 8 loads a step at immediate offsets",
+		"read, per-SM footprint, v9: ld.global.ca 8 B, whole passes, 8 loads a step, 32-bit offset wrap",
+	};
+	static const char *const l1long_what[] = {
+		"read, per-SM footprint, v6 (ld.global.ca 8 B, 8 a step) in launches 16 x longer (~31 ms, 1024 GB)",
+		"read, per-SM footprint, v9 (ld.global.ca 8 B, 8 a step, 32-bit wrap) in launches 16 x longer (~31 ms)",
 	};
 	struct gm_case scratch;
 	const int stagger = mode == HIER_L2_SHARED && ver == 1;
@@ -73,12 +84,15 @@ static int add_series(struct gm_case *out, int max, int k, int mode, int ver, co
 			    (mode == HIER_L2_READ && kb[i] == 1536) || (mode == HIER_L2_READ && kb[i] == 262144) ||
 			    (mode == HIER_WRITE && kb[i] == 4096) || (mode == HIER_L2_SHARED && !stagger && kb[i] == 16384);
 		size_label(sz, sizeof(sz), kb[i]);
-		if (mode == HIER_L1_READ && ver != HIER_L1_VER)
+		if (mode == HIER_L1_READ && launch_gb)
+			snprintf(pre, sizeof(pre), "l1v%dx%d", ver, launch_gb / HIER_L1_LAUNCH_GB);
+		else if (mode == HIER_L1_READ && ver != HIER_L1_VER)
 			snprintf(pre, sizeof(pre), "l1v%d", ver);
 		else
 			snprintf(pre, sizeof(pre), "%s", stagger ? "l2stag" : prefix[mode]);
 		gm_case_begin(c, &gm_family_hierarchy, mode == HIER_L1_READ ? ver : -1, GM_KIND_MEASURE, quick,
-			      mode == HIER_L1_READ ? l1what[ver] : stagger ? what_stagger : what[mode], "%s_%s", pre, sz);
+			      mode == HIER_L1_READ ? (launch_gb ? (ver == 9 ? l1long_what[1] : l1long_what[0]) : l1what[ver])
+			      : stagger ? what_stagger : what[mode], "%s_%s", pre, sz);
 		gm_case_measure(c, GM_UNIT_GBS, GM_TIME_EVENTS);
 		gm_case_param_add(c, "mode", mode);
 		gm_case_param_add(c, "footprint", kb[i] * KB);
@@ -86,8 +100,17 @@ static int add_series(struct gm_case *out, int max, int k, int mode, int ver, co
 			gm_case_param_add(c, "ver", ver);
 		if (stagger)
 			gm_case_param_add(c, "stagger", 1);
+		if (launch_gb)
+			gm_case_param_add(c, "launch_gb", launch_gb);
+		/* v9 (the candidate after v6) and the long launches: --full or by name */
+		c->full = mode == HIER_L1_READ && (ver == 9 || launch_gb);
 	}
 	return k;
+}
+
+static int add_series(struct gm_case *out, int max, int k, int mode, int ver, const long long *kb, int n)
+{
+	return add_series_gb(out, max, k, mode, ver, kb, n, 0);
 }
 
 static int hierarchy_enumerate(struct gm_case *out, int max)
@@ -96,6 +119,8 @@ static int hierarchy_enumerate(struct gm_case *out, int max)
 	for (int v = 1; v <= HIER_L1_VERS; v++)
 		if (v != HIER_L1_VER)
 			k = add_series(out, max, k, HIER_L1_READ, v, l1ver_kb, COUNT(l1ver_kb));
+	k = add_series_gb(out, max, k, HIER_L1_READ, 6, l1long_kb, COUNT(l1long_kb), L1_LONG_GB);
+	k = add_series_gb(out, max, k, HIER_L1_READ, 9, l1long_kb, COUNT(l1long_kb), L1_LONG_GB);
 	k = add_series(out, max, k, HIER_L2_READ, 0, l2_kb, COUNT(l2_kb));
 	k = add_series(out, max, k, HIER_L2_SHARED, 0, l2sh_kb, COUNT(l2sh_kb));
 	k = add_series(out, max, k, HIER_L2_SHARED, 1, l2stag_kb, COUNT(l2stag_kb));
@@ -119,17 +144,17 @@ static double median(const double *y, int n)
 
 /*
  * The finished cases of one mode, in footprint order: x = footprint, y = GB/s;
- * l1: of kernel version ver only; l2sh: without the staggered cases. *mhz:
- * the SM clock noted by the first.
+ * l1: of kernel version ver only, in launches of the default length (not the
+ * l1v<k>x16_* cases); l2sh: without the staggered cases. mhz[i]: the SM clock
+ * case i noted (0 when none).
  */
 static int series(const struct gm_run_result *r, int mode, int ver_want, double *x, double *y, double *mhz)
 {
 	int n = 0;
 
-	*mhz = 0;
 	for (int i = 0; i < r->ncases && n < 64; i++) {
 		const struct gm_case_result *c = &r->cases[i];
-		int64_t m = -1, fp = 0, ver = HIER_L1_VER, stagger = 0;
+		int64_t m = -1, fp = 0, ver = HIER_L1_VER, stagger = 0, launch_gb = 0;
 		if (strcmp(c->family, "hierarchy") || c->status != GM_CASE_OK || c->value.median <= 0)
 			continue;
 		for (int p = 0; p < c->nparams; p++) {
@@ -141,14 +166,17 @@ static int series(const struct gm_run_result *r, int mode, int ver_want, double 
 				ver = c->params[p].value;
 			if (!strcmp(c->param_keys[p], "stagger"))
 				stagger = c->params[p].value;
+			if (!strcmp(c->param_keys[p], "launch_gb"))
+				launch_gb = c->params[p].value;
 		}
-		if (m != mode || (mode == HIER_L1_READ && ver != ver_want) || stagger)
+		if (m != mode || (mode == HIER_L1_READ && ver != ver_want) || stagger || launch_gb)
 			continue;
 		x[n] = (double)fp;
 		y[n] = c->value.median;
+		mhz[n] = 0;
 		for (int k = 0; k < c->nnotes; k++)
-			if (!strcmp(c->notes[k].name, "sm_clock_mhz") && n == 0)
-				*mhz = c->notes[k].median;
+			if (!strcmp(c->notes[k].name, "sm_clock_mhz"))
+				mhz[n] = c->notes[k].median;
 		n++;
 	}
 	return n;
@@ -158,15 +186,28 @@ static int series(const struct gm_run_result *r, int mode, int ver_want, double 
  * L1: the l1_* series (version HIER_L1_VER) gives the plateau and the
  * capacity knee; the read bandwidth is the best plateau median of any kernel
  * version over its footprints on that plateau (up to the knee), against
- * 128 B/clk/SM at the clock that version's run measured.
+ * 128 B/clk/SM at the median of the clocks those same cases measured (the
+ * clock moves by up to 0.4 % from case to case, and the GB/s with it: a
+ * median of GB/s against one case's clock would mix two clocks).
  */
 #define L1_FRAC 0.97 /* a point below this fraction of the L1 plateau is past its capacity */
 
+/* The median of the nonzero clocks mhz[0..n), 0 when none. */
+static double median_clock(const double *mhz, int n)
+{
+	double t[64];
+	int k = 0;
+	for (int i = 0; i < n && k < 64; i++)
+		if (mhz[i] > 0)
+			t[k++] = mhz[i];
+	return median(t, k);
+}
+
 static void derive_l1(struct gm_run_result *r)
 {
-	double x[64], y[64], mhz, p0, cut, best, best_mhz;
+	double x[64], y[64], mhz[64], p0, cut, best, best_mhz;
 	struct gm_knee kn[GM_MAX_KNEES];
-	int n = series(r, HIER_L1_READ, HIER_L1_VER, x, y, &mhz), nk, best_ver = HIER_L1_VER, best_n;
+	int n = series(r, HIER_L1_READ, HIER_L1_VER, x, y, mhz), nk, best_ver = HIER_L1_VER, best_n;
 	char how[160];
 
 	if (n < 3)
@@ -177,24 +218,26 @@ static void derive_l1(struct gm_run_result *r)
 	nk = gm_curve_knees(x, y, n, L1_FRAC, kn, GM_MAX_KNEES, &p0);
 	cut = nk ? kn[0].x_last : x[n - 1];
 	best = p0;
-	best_mhz = mhz;
 	best_n = nk ? kn[0].n_above : n;
+	best_mhz = median_clock(mhz, best_n);
 	for (int v = 1; v <= HIER_L1_VERS; v++) {
-		double vx[64], vy[64], vm, med;
-		int k = 0, vn = v == HIER_L1_VER ? 0 : series(r, HIER_L1_READ, v, vx, vy, &vm);
+		double vx[64], vy[64], vm[64], med;
+		int k = 0, vn = v == HIER_L1_VER ? 0 : series(r, HIER_L1_READ, v, vx, vy, vm);
 		for (int i = 0; i < vn; i++)
-			if (vx[i] <= cut)
-				vy[k++] = vy[i];
+			if (vx[i] <= cut) {
+				vy[k] = vy[i];
+				vm[k++] = vm[i];
+			}
 		if (k && (med = median(vy, k)) > best) {
 			best = med;
 			best_ver = v;
-			best_mhz = vm;
+			best_mhz = median_clock(vm, k);
 			best_n = k;
 		}
 	}
 	if (best_mhz <= 0)
 		best_mhz = gm_run_clock_mhz(r, NULL);
-	snprintf(how, sizeof(how), "kernel v%d (hier_shapes.h), median of %d per-SM footprints up to %.0f KiB; limit 128 B/clk/SM x %d SMs x %.0f MHz (measured)",
+	snprintf(how, sizeof(how), "kernel v%d (hier_shapes.h), median of %d per-SM footprints up to %.0f KiB; limit 128 B/clk/SM x %d SMs x %.0f MHz (their clock)",
 		 best_ver, best_n, cut / 1024, r->dev.sm_count, best_mhz);
 	gm_derive_add(r, "hierarchy", "hierarchy.l1_read_bw", "L1", "read bandwidth", GM_UNIT_GBS, best,
 		      best_mhz > 0 ? 128.0 * r->dev.sm_count * best_mhz * 1e6 / 1e9 : 0,
@@ -210,9 +253,9 @@ static void derive_l1(struct gm_run_result *r)
 
 static void derive_l2(struct gm_run_result *r)
 {
-	double x[64], y[64], mhz, p0;
+	double x[64], y[64], mhz[64], p0;
 	struct gm_knee kn[GM_MAX_KNEES];
-	int n = series(r, HIER_L2_READ, 0, x, y, &mhz), nk;
+	int n = series(r, HIER_L2_READ, 0, x, y, mhz), nk;
 	char how[160];
 
 	if (n < 3)
@@ -255,9 +298,9 @@ static void derive_l2(struct gm_run_result *r)
  */
 static void derive_l2_shared(struct gm_run_result *r)
 {
-	double x[64], y[64], mhz, p0;
+	double x[64], y[64], mhz[64], p0;
 	struct gm_knee kn[GM_MAX_KNEES];
-	int n = series(r, HIER_L2_SHARED, 0, x, y, &mhz), nk, m;
+	int n = series(r, HIER_L2_SHARED, 0, x, y, mhz), nk, m;
 	char how[160];
 
 	if (n < 3)
@@ -278,9 +321,9 @@ static void derive_l2_shared(struct gm_run_result *r)
 
 static void derive_write(struct gm_run_result *r)
 {
-	double x[64], y[64], mhz, p0;
+	double x[64], y[64], mhz[64], p0;
 	struct gm_knee kn[GM_MAX_KNEES];
-	int n = series(r, HIER_WRITE, 0, x, y, &mhz), nk;
+	int n = series(r, HIER_WRITE, 0, x, y, mhz), nk;
 	char how[160];
 
 	if (n < 3)

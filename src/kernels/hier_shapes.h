@@ -13,8 +13,11 @@
 /* l1 kernel versions (case parameter "ver"): 1 = 16 B loads, slot index wrapped per load;
  * 2-8 = whole passes, pointer walk with immediate offsets: 2, 3, 4 = 16 / 8 / 4 B ld.global.ca,
  * 4 loads a step; 5 = 16 B ld.global.nc; 6 = 8 B ld.global.ca, 8 a step; 7 = 4 B ld.global.nc,
- * 8 a step (the shape of gpu-benches' gpu-cache); 8 = 16 B ld.global.ca, 8 a step. */
-#define HIER_L1_VERS 8
+ * 8 a step (the shape of gpu-benches' gpu-cache); 8 = 16 B ld.global.ca, 8 a step; 9 = 8 B ld.global.ca,
+ * 8 a step at immediate offsets from a 32-bit byte offset of the block's buffer (v6 with a 32-bit wrap:
+ * 1.7 non-load instructions a load instead of 2.3; footprints of a multiple of 64 KiB). */
+#define HIER_L1_VERS 9
+#define HIER_L1_LAUNCH_GB 64 /* l1: about this many GB read per launch (~2 ms at L1 bandwidth); case param launch_gb */
 #define HIER_L1_VER 3    /* the version of the l1_* series (the capacity knee) */
 #define HIER_BLOCK 1024  /* threads per block */
 #define HIER_ILP 4       /* independent 16 B loads in flight per thread (l2/wr: 16 KiB chunks per block) */

@@ -44,6 +44,7 @@ struct hier_state {
 	int mode, ver, stagger;
 	int width;               /* bytes per load */
 	long long passes;        /* hier_pass: whole passes over the footprint per launch */
+	double launch_gb;        /* l1 pass kernels: about this many GB a launch */
 	size_t footprint;        /* bytes per team */
 	uint32_t n;              /* width-byte slots per team */
 	unsigned grid;
@@ -172,6 +173,52 @@ hier_pass(const V *buf, uint32_t n, uint32_t team, long long passes, int stagger
 	}
 }
 
+/*
+ * l1 version 9: hier_pass's flat loop (ld.ca, U loads a step, one wrap per
+ * step) with the position a 32-bit byte offset o into the block's own buffer
+ * instead of a 64-bit pointer: the wrap is one add, one 32-bit compare and one
+ * select a step (v6: a 64-bit add, compare and two selects), the address one
+ * 64-bit add of o to the base. Thread t starts at byte t * sizeof(V); after a
+ * whole pass o comes back to bytes + t * sizeof(V) and wraps to the start.
+ * Needs U to divide m = n / HIER_BLOCK and the buffer under 4 GiB (prepare).
+ */
+template <typename V, int U>
+__global__ void __launch_bounds__(HIER_BLOCK, 1)
+hier_flat(const V *buf, uint32_t n, long long passes, uint32_t *sums, unsigned *sms, struct hier_clock *clk)
+{
+	const char *base = (const char *)(buf + (size_t)blockIdx.x * n);
+	const uint32_t stride = HIER_BLOCK * (uint32_t)sizeof(V), first = threadIdx.x * (uint32_t)sizeof(V);
+	const uint32_t wrap = n * (uint32_t)sizeof(V) + first;
+	const uint32_t steps = (uint32_t)(passes * (n / HIER_BLOCK / U));
+	uint32_t o = first, a[4] = { 0, 0, 0, 0 };
+	const bool timer = blockIdx.x == 0 && threadIdx.x == 0;
+
+	if (timer) {
+		clk->t0 = hier_globaltimer();
+		clk->c0 = hier_clock64();
+	}
+	if (threadIdx.x == 0)
+		sms[blockIdx.x] = hier_smid();
+	for (uint32_t j = 0; j < steps; j++) {
+		V v[U];
+#pragma unroll
+		for (int u = 0; u < U; u++)
+			v[u] = hier_ld_ca((const V *)(base + o + u * stride));
+#pragma unroll
+		for (int u = 0; u < U; u++)
+			a[u & 3] += hier_fold(v[u]);
+		o += U * stride;
+		o = o == wrap ? first : o;
+	}
+	sums[blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x] = a[0] + a[1] + a[2] + a[3];
+	if (timer) {
+		clk->c1 = hier_clock64();
+		clk->t1 = hier_globaltimer();
+	}
+}
+
+#define HIER_V9_U 8 /* loads a step of version 9 */
+
 template <int HINT, typename V, int U>
 static void pass_launch(const struct hier_state *s, uint32_t team, int stagger)
 {
@@ -179,7 +226,8 @@ static void pass_launch(const struct hier_state *s, uint32_t team, int stagger)
 									  s->sums, s->sms, s->clk);
 }
 
-/* l1 versions: 2-4 ld.ca 16/8/4 B, 4 a step; 5 ld.nc 16 B; 6 ld.ca 8 B, 8 a step; 7 ld.nc 4 B, 8 a step; 8 ld.ca 16 B, 8 a step */
+/* l1 versions: 2-4 ld.ca 16/8/4 B, 4 a step; 5 ld.nc 16 B; 6 ld.ca 8 B, 8 a step; 7 ld.nc 4 B, 8 a step; 8 ld.ca 16 B, 8 a step;
+ * 9 ld.ca 8 B, 8 a step, 32-bit offset */
 static const void *hier_l1_func(int ver)
 {
 	switch (ver) {
@@ -190,13 +238,14 @@ static const void *hier_l1_func(int ver)
 	case 6: return (const void *)hier_pass<0, uint2, 8>;
 	case 7: return (const void *)hier_pass<2, uint32_t, 8>;
 	case 8: return (const void *)hier_pass<0, uint4, 8>;
+	case 9: return (const void *)hier_flat<uint2, HIER_V9_U>;
 	default: return (const void *)hier_kernel<HIER_L1_READ>;
 	}
 }
 
 static int hier_l1_width(int ver)
 {
-	return ver == 3 || ver == 6 ? 8 : ver == 4 || ver == 7 ? 4 : 16;
+	return ver == 3 || ver == 6 || ver == 9 ? 8 : ver == 4 || ver == 7 ? 4 : 16;
 }
 
 /* l2/wr: block B handles chunks (B*HIER_ILP + u) mod nch, u < HIER_ILP (nch >= HIER_ILP). */
@@ -246,6 +295,10 @@ static gm_status hier_launch(void *state)
 		case 6: pass_launch<0, uint2, 8>(s, s->n, 0); break;
 		case 7: pass_launch<2, uint32_t, 8>(s, s->n, 0); break;
 		case 8: pass_launch<0, uint4, 8>(s, s->n, 0); break;
+		case 9:
+			hier_flat<uint2, HIER_V9_U><<<s->grid, HIER_BLOCK, 0, gm_stream()>>>((const uint2 *)s->buf, s->n,
+											    s->passes, s->sums, s->sms, s->clk);
+			break;
 		default:
 			hier_kernel<HIER_L1_READ><<<s->grid, HIER_BLOCK, 0, gm_stream()>>>(s->buf, s->n, s->loads, s->seed,
 											   s->sums, s->sms, s->clk);
@@ -309,6 +362,9 @@ static gm_status hier_prepare(const struct gm_case *c, const struct gm_run_cfg *
 	pass_kernel = s->mode == HIER_L2_SHARED || (s->mode == HIER_L1_READ && s->ver >= 2);
 	s->width = s->mode == HIER_L1_READ ? hier_l1_width(s->ver) : 16;
 	s->stagger = (int)gm_case_param(c, "stagger", 0);
+	s->launch_gb = (double)gm_case_param(c, "launch_gb", HIER_L1_LAUNCH_GB);
+	if (s->mode == HIER_L1_READ && (s->launch_gb < 1 || s->launch_gb > 4096))
+		return gm_fail(GM_ERR_INVALID_ARG, "launch_gb %.0f: 1 to 4096 GB a launch", s->launch_gb);
 	if (s->footprint < 16 * 1024 || s->footprint % 16 || s->footprint / 16 > UINT32_MAX / 8)
 		return gm_fail(GM_ERR_INVALID_ARG, "footprint %zu B: must be a multiple of 16 B from 16 KiB to 32 GiB",
 			       s->footprint);
@@ -316,6 +372,10 @@ static gm_status hier_prepare(const struct gm_case *c, const struct gm_run_cfg *
 	if ((s->mode != HIER_L1_READ || pass_kernel) && s->n % HIER_BLOCK)
 		return gm_fail(GM_ERR_INVALID_ARG, "footprint %zu B: must be a multiple of %d KiB", s->footprint,
 			       HIER_BLOCK * s->width / 1024);
+	if (s->mode == HIER_L1_READ && s->ver == 9 &&
+	    (s->n / HIER_BLOCK % HIER_V9_U || s->footprint + (size_t)HIER_BLOCK * 8 > UINT32_MAX))
+		return gm_fail(GM_ERR_INVALID_ARG, "footprint %zu B: version 9 needs a multiple of %d KiB under 4 GiB",
+			       s->footprint, HIER_BLOCK * 8 * HIER_V9_U / 1024);
 	if ((s->mode == HIER_L2_READ || s->mode == HIER_WRITE) && s->n / HIER_BLOCK < HIER_ILP)
 		return gm_fail(GM_ERR_INVALID_ARG, "footprint %zu B: must be at least %d KiB", s->footprint,
 			       HIER_BLOCK * 16 * HIER_ILP / 1024);
@@ -325,8 +385,8 @@ static gm_status hier_prepare(const struct gm_case *c, const struct gm_run_cfg *
 		total = s->mode == HIER_L1_READ ? s->footprint * s->grid : s->footprint;
 		sums_bytes = threads * 4;
 		if (pass_kernel) {
-			/* about 2 ms per launch at L1 (64 GB) or 0.5-1 ms at L2 (8 GB) bandwidth, whole passes */
-			s->passes = hier_passes(s->mode == HIER_L1_READ ? 64e9 : 8e9, s->grid, s->footprint);
+			/* about 2 ms per launch at L1 (launch_gb, 64 GB) or 0.5-1 ms at L2 (8 GB) bandwidth, whole passes */
+			s->passes = hier_passes(s->mode == HIER_L1_READ ? s->launch_gb * 1e9 : 8e9, s->grid, s->footprint);
 			if (cfg->sanitize) /* run --sanitize: one whole pass */
 				s->passes = 1;
 			if (s->stagger && s->n / HIER_BLOCK % 4)
@@ -507,8 +567,14 @@ static void hier_annotate(void *state, struct gm_case_result *cr)
 		free(sms);
 		return;
 	}
-	if (cudaMemcpy(&k, s->clk, sizeof(k), cudaMemcpyDeviceToHost) == cudaSuccess)
+	if (cudaMemcpy(&k, s->clk, sizeof(k), cudaMemcpyDeviceToHost) == cudaSuccess) {
+		/* block 0's own rate: the bytes it read over the SM cycles it ran (no launch gaps, ramp or
+		 * tail of other blocks in it; against 128 B/clk for an SM's L1) */
+		double bytes = s->passes ? (double)s->passes * (double)s->footprint : 16.0 * HIER_BLOCK * (double)s->loads;
 		gm_result_note(cr, "sm_clock_mhz", GM_UNIT_RATIO, hier_clock_mhz(&k));
+		if (k.c1 > k.c0)
+			gm_result_note(cr, "block0_bytes_per_clk", GM_UNIT_RATIO, bytes / (double)(k.c1 - k.c0));
+	}
 	if (sms && cudaMemcpy(sms, s->sms, s->grid * sizeof(unsigned), cudaMemcpyDeviceToHost) == cudaSuccess) {
 		for (unsigned i = 0; i < s->grid; i++) {
 			int same = 0;
