@@ -5,7 +5,8 @@
 #   three runs back to back of 15 cases at the default size (~3 s each: one run of 22 such cases took 3.1 s in issue25-tr4);
 #   one run of v15, v17, v18 at --size 20M (side 2240: 35 tile columns, so the last group of 4 / 8 is partial: the
 #   blocks past the matrix must store nothing; every case validated) (~3 s);
-#   SAN=1 (default on): memcheck over v17/v18 ragged and a8 at 20M, racecheck over v17_ragged at 20M (~15 s).
+#   SAN=1 (default on): memcheck over v17/v18 ragged and a8 at 20M, racecheck over v17_ragged at 20M (~10 s).
+# Every stage has a timeout (15 s a run, 15 + 12 s the sanitizers): at most ~85 s if all of them ran out.
 # No Nsight Compute: the three shapes' times decide. Everything lands in $OUT/tr.tgz.
 # What it should show, and the prediction: docs/families/transpose.md, "fourth pass" (written before it ran);
 # python3 results/nvidia-h200/transpose/issue25-tr4/shares.py DIR/tr[123].txt prints each case over copy_b16 of its shape.
@@ -23,14 +24,14 @@ CASES="transpose.copy_b16 transpose.copy_b16_ragged transpose.copy_b16_a8
  transpose.v15_lean5_down transpose.v15_lean5_down_ragged transpose.v15_lean5_down_a8
  transpose.v17_group4 transpose.v17_group4_ragged transpose.v17_group4_a8
  transpose.v18_group8 transpose.v18_group8_ragged transpose.v18_group8_a8"
-for n in 1 2 3; do ( time timeout 40 $B run $CASES --json $W/tr$n.json ) > $W/tr$n.txt 2>&1; done; pack
+for n in 1 2 3; do ( time timeout 15 $B run $CASES --json $W/tr$n.json ) > $W/tr$n.txt 2>&1; done; pack
 # a grid whose last group of tile columns is partial (35 columns): validated like every case
-( time timeout 30 $B run transpose.v15_lean5_down transpose.v15_lean5_down_ragged transpose.v15_lean5_down_a8 \
+( time timeout 15 $B run transpose.v15_lean5_down transpose.v15_lean5_down_ragged transpose.v15_lean5_down_a8 \
   transpose.v17_group4 transpose.v17_group4_ragged transpose.v17_group4_a8 \
   transpose.v18_group8 transpose.v18_group8_ragged transpose.v18_group8_a8 --size 20M --reps 3 ) > $W/tr_20M.txt 2>&1; pack
 if [ "${SAN:-1}" = 1 ]; then
-  { timeout 30 compute-sanitizer --tool memcheck $B run transpose.v17_group4_ragged transpose.v17_group4_a8 transpose.v18_group8_ragged transpose.v18_group8_a8 --reps 1 --size 20M 2>&1 | tail -10
-    timeout 20 compute-sanitizer --tool racecheck $B run transpose.v17_group4_ragged --reps 1 --size 20M 2>&1 | tail -5; } > $W/sanitizer.txt
+  { timeout 15 compute-sanitizer --tool memcheck $B run transpose.v17_group4_ragged transpose.v17_group4_a8 transpose.v18_group8_ragged transpose.v18_group8_a8 --reps 1 --size 20M 2>&1 | tail -10
+    timeout 12 compute-sanitizer --tool racecheck $B run transpose.v17_group4_ragged --reps 1 --size 20M 2>&1 | tail -5; } > $W/sanitizer.txt
   pack
 fi
 ls -la $W
