@@ -2,7 +2,7 @@
 # Issue 25 item 2 (L1 read at the limit, >= 1.0x gpu-cache in the same call): one bounded device call.
 # Run from the repository root on the GPU machine (H200, then the same on an H100):
 #   bash results/nvidia-h200/hierarchy/l1-call/call.sh
-# Needs .carry/l1/gpumem (BUILD_DIR=build-l1 NO_TESTS=1 bash scripts/carry_gpu.sh .carry/l1, the commit in
+# Needs .carry/l1/gpumem (built from git archive 89e3435 in a clean tree; the commit in
 # .carry/l1/COMMIT) and .carry/peers2/cuda-cache-sel (gpu-benches' gpu-cache main at chosen data sets:
 # results/nvidia-h100-80gb-hbm3/hierarchy/COMMANDS.md). Writes everything under $OUT (default /tmp/l1-call).
 # Expected wall time about 37 s (3 x ~7 s of gpumem, 2 x 8 s of cuda-cache-sel); bounded at 3 x 12 + 2 x 8 s.
@@ -11,6 +11,8 @@ B=${B:-.carry/l1}
 P=${PEERS:-.carry/peers2}
 W=${OUT:-/tmp/l1-call}
 mkdir -p "$W"
+# gpu-benches links CUPTI / nvperf from the GPU machine's toolkit (as scripts/gpu_session.sh's stage_peers)
+export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}:/usr/local/cuda/extras/CUPTI/lib64:/usr/local/cuda/lib64
 t0=$(date +%s%N)
 st() { echo "[$(( ($(date +%s%N) - t0) / 1000000 )) ms] $*" >>"$W/log.txt"; }
 { nvidia-smi -L
