@@ -71,6 +71,9 @@ struct gm_profile {
 				     ends; rule T5); 0 = unknown (every block size as 256) */
 	double knee;              /* how the latency and bandwidth limits join (rule T3): the time is
 				     (t_latency^knee + t_bandwidth^knee)^(1/knee); 0 = the larger of the two */
+	double launch_us;         /* the fixed start-up every launch pays, microseconds, added to its time (rule S:
+				     copy.start_b4, a copy of a few waves timed back to back, less the model's time
+				     for it); 0 = none (every profile measured before the rule) */
 	double dram_latency_ns;   /* pointer chase, for information */
 	double l2_latency_ns;
 };
@@ -149,6 +152,7 @@ struct gm_launch_out {
 	double page_lanes;            /* load lanes that miss L1 alone in their 2 MiB page of the request (rule P) */
 	double t_pages_ms;            /* their translations at pages_gps (rule P); 0 without it */
 	double t_bandwidth_ms;        /* the slowest level's time, max(DRAM, L2, L1, pages, blocks) */
+	double t_start_ms;            /* the launch's fixed start-up, in time_ms (rule S); 0 without launch_us */
 	double waves;
 	double time_ms;
 	double useful_bytes;

@@ -33,6 +33,10 @@
  *                    apart, each lane alone in its 2 MiB page): the rate such
  *                    lanes are translated (rule P); GM_PAGES_GPS_DEFAULT
  *                    when the run lacks the case or it is not slower
+ *   launch_us        copy.start_b4 (v0_b4 over 8 waves of resident threads, a
+ *                    few microseconds a launch, timed back to back): its time
+ *                    less the launch model's time for it with every constant
+ *                    above, the start-up each launch pays (rule S); last
  *   *_latency_ns     the latency family (information only)
  * The two stride rates are rates of the 64 B pieces DRAM reads: the case's
  * time less its stores at write_gbs and the turnaround the copy rate implies.
@@ -47,7 +51,7 @@
 const char *const gm_calibrate_selectors[] = {
 	"copy.read_b16_tile4", "copy.write_b16_tile4", "copy.v8_b4_tile4", "stride.b16_s008",
 	"stride.b16_s032", "copy.v0_b4", "copy.v1_b8", "copy.table_b4", "copy.lines_b4", "copy.scatter_b4",
-	"copy.scatter_blocks_b4", "copy.blk64_b4", "copy.blk1024_b4", "copy.pages_b4", "hierarchy",
+	"copy.scatter_blocks_b4", "copy.blk64_b4", "copy.blk1024_b4", "copy.pages_b4", "copy.start_b4", "hierarchy",
 	"latency.l2_004m", "latency.hbm_128m", NULL,
 };
 
@@ -326,6 +330,25 @@ static void partial_lines_of_l2(const struct gm_run_result *r, struct gm_profile
 		p->l2_part_sectors_gps = p->l2_merge_lines_gps = 0;
 }
 
+/*
+ * copy.start_b4: copy_one over 8 waves of resident threads, timed back to back
+ * like every case (a launch starts when the previous one has ended). Its time
+ * less the launch model's time for it with every other constant (its waves,
+ * its DRAM time, joined) is what each launch pays besides: its start-up (rule
+ * S). Last, with the profile otherwise complete and launch_us 0. Optional: 0
+ * when the run lacks the case or the model is not faster than it.
+ */
+static void launch_start(const struct gm_run_result *r, struct gm_profile *p)
+{
+	const struct gm_case_result *c;
+	struct gm_launch_out o;
+
+	p->launch_us = 0;
+	if (!(c = viewed(r, "copy.start_b4", p, &o)) || !(o.time_ms > 0) || !(c->ms.median > o.time_ms))
+		return;
+	p->launch_us = (c->ms.median - o.time_ms) * 1e3;
+}
+
 static gm_status need_derived(const struct gm_run_result *r, const char *name, double *out, char *why,
 			      size_t n)
 {
@@ -382,6 +405,7 @@ gm_status gm_profile_from_run(const struct gm_run_result *r, struct gm_profile *
 	lines_of_l2(r, p);
 	partial_lines_of_l2(r, p);
 	pages_translated(r, p);
+	launch_start(r, p); /* last: the model's time for the case with every other constant */
 	p->dram_latency_ns = derived(r, "latency.hbm_128m_ns");
 	p->l2_latency_ns = derived(r, "latency.l2_004m_ns");
 	if (!(p->read_half_gbs > 0) || !(p->read_sparse_gbs > 0)) {

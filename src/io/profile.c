@@ -50,6 +50,7 @@ static const struct {
 	{ "l2_merge_lines_gps", offsetof(struct gm_profile, l2_merge_lines_gps), 0, 0 },
 	{ "l2_part_sectors_gps", offsetof(struct gm_profile, l2_part_sectors_gps), 0, 0 },
 	{ "knee", offsetof(struct gm_profile, knee), 0, 0 },
+	{ "launch_us", offsetof(struct gm_profile, launch_us), 0, 0 },
 	{ "dram_latency_ns", offsetof(struct gm_profile, dram_latency_ns), 0, 0 },
 	{ "l2_latency_ns", offsetof(struct gm_profile, l2_latency_ns), 0, 0 },
 };

@@ -30,6 +30,9 @@
  *   scatter_blocks_b4  4 B elements, the 8 pieces of each sector from 8 consecutive
  *                blocks (lanes 32 B apart): what a line written partly costs when
  *                nothing merges it.
+ *   start_b4     v0_b4 over exactly COPY_START_WAVES waves of resident threads (a few
+ *                microseconds): what each launch timed back to back pays beyond its
+ *                traffic and waves, where the launch model measures its start-up (rule S).
  *   memcpy_d2d   cudaMemcpyAsync, the reference every version is compared with.
  */
 #include "kernels/common.cuh"
@@ -284,7 +287,7 @@ static void launch_ilp(struct copy_state *s)
 template <typename T>
 static void launch_typed(struct copy_state *s)
 {
-	if (s->mode == COPY_ONE)
+	if (s->mode == COPY_ONE || s->mode == COPY_ONE_START)
 		copy_one<T><<<gm_blocks_for(s->n, COPY_BLOCK), COPY_BLOCK, 0, gm_stream()>>>(
 			(const T *)s->in, (T *)s->out, s->n);
 	else if (s->mode == COPY_ONE_SMALL)
@@ -409,6 +412,9 @@ static gm_status copy_prepare(const struct gm_case *c, const struct gm_run_cfg *
 		if (!s->n)
 			s->n = 2048;
 	}
+	if (s->mode == COPY_ONE_START) /* a few waves, whatever the array size (rule S) */
+		s->n = (size_t)COPY_START_WAVES * (size_t)cfg->dev->sm_count *
+		       (size_t)(cfg->dev->max_threads_per_sm > 0 ? cfg->dev->max_threads_per_sm : 2048);
 	s->seed = cfg->seed;
 	s->dev = cfg->dev;
 	s->grid = gm_resident_blocks(cfg->dev, COPY_BLOCK);

@@ -13,7 +13,8 @@
  *   T4  the SMs start blocks at a rate of their own: a level like the others;
  *   T5  a block holds its slots until the last line its loads read returns;
  *   T   the launch takes the slowest level's time, joined with latency by
- *   T3  the knee.
+ *   T3  the knee;
+ *   S   every launch pays a fixed start-up (launch_us), after all of that.
  */
 #include <math.h>
 #include <stdint.h>
@@ -216,6 +217,10 @@ static void times(const struct gm_profile *pr, struct gm_launch_out *o)
 	o->time_ms = gm_launch_join(o->t_waves_ms, o->t_bandwidth_ms, pr->knee);
 	if (o->t_waves_ms > o->t_bandwidth_ms)
 		o->limited_by = "latency";
+	/* rule S: launches timed back to back each pay a fixed start-up (the grid's start and drain, the gap to
+	   the next launch) that neither latency nor bandwidth hides: added, whatever limits the rest */
+	o->t_start_ms = pr->launch_us > 0 ? pr->launch_us * 1e-3 : 0;
+	o->time_ms += o->t_start_ms;
 	o->gbs = o->time_ms > 0 ? o->useful_bytes / (o->time_ms * 1e-3) / 1e9 : 0;
 }
 

@@ -253,6 +253,42 @@ static void test_from_run_knee(void **state)
 		assert_true(fabs(p.blocks_gps - 2) < 1e-6);
 		assert_true(fabs(p.l2_lines_gps - 60) < 1e-6);
 	}
+	/* copy.start_b4 (8 waves of copy_one) timed as the model predicts it plus a planted start-up (rule S):
+	   the start-up comes back, the rest unchanged; with it the model reproduces the case, and every other
+	   prediction moves by exactly the start-up */
+	assert_true(p.launch_us == 0); /* not in the run yet */
+	{
+		const double small = 8.0 * per_wave * 8.0; /* 8 waves of threads, 4 B read and 4 B written each */
+		struct gm_case_result *cs = add_case(&r, "copy.start_b4", 1, small);
+		/* after add_case, which may move the cases */
+		struct gm_case_result *c0 = (struct gm_case_result *)gm_result_find(&r, "copy.v0_b4");
+		double before = 0, t_small = 0;
+		struct gm_launch_out o;
+
+		assert_non_null(c0);
+		assert_int_equal(gm_launch_case_out(cs, &p, &o), GM_OK);
+		assert_true(fabs(o.waves - 8) < 1e-9 && o.t_start_ms == 0);
+		assert_int_equal(gm_launch_predict_case(cs, &p), GM_OK);
+		t_small = cs->launch_ms;
+		cs->ms.median = t_small + 1.5e-3;
+		cs->value.median = cs->gbs_median = small / (cs->ms.median * 1e-3) / 1e9;
+		assert_int_equal(gm_launch_predict_case(c0, &p), GM_OK);
+		before = c0->launch_ms;
+		assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
+		assert_true(fabs(p.launch_us - 1.5) < 1e-6);
+		assert_true(fabs(p.pages_gps - 20) < 1e-6);
+		assert_true(fabs(p.blocks_gps - 2) < 1e-6);
+		assert_true(fabs(p.knee - knee) < 1e-6);
+		assert_true(fabs(p.wave_ns - wave_ns) < 1e-6);
+		assert_int_equal(gm_launch_predict_case(cs, &p), GM_OK);
+		assert_true(fabs(cs->launch_ms - cs->ms.median) < 1e-9);
+		assert_int_equal(gm_launch_predict_case(c0, &p), GM_OK);
+		assert_true(fabs(c0->launch_ms - before - 1.5e-3) < 1e-9);
+		/* a case no slower than the model measures no start-up */
+		cs->ms.median = t_small * 0.99;
+		assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
+		assert_true(p.launch_us == 0);
+	}
 	gm_result_release(&r);
 }
 
