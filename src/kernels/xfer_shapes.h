@@ -19,14 +19,14 @@ enum { XF_CE = 0, XF_KERNEL = 1 };
  * stream records an event only after its m-th copy (t[1]) and its last, k-th
  * (t[2]), so no event sits between two measured copies (an event after every
  * copy cost H2D ~1 % under load: results/nvidia-h200/transfer/bidir-0a7bf8d/).
- * Each direction's rate is its m copies over t[1] - t[0], valid when that
- * window ends while the other stream still runs (t_a[1] <= t_b[2] and
- * t_b[1] <= t_a[2]); returns 0 when it does not (the rates are then too far
- * apart for the k - m copies of margin), 1 when it does.
+ * Each direction's rate is its m = k/2 copies over t[1] - t[0], valid when
+ * that window ends while the other stream still runs (t_a[1] <= t_b[2] and
+ * t_b[1] <= t_a[2]: the two rates within 2x of each other); returns 0 when it
+ * does not (the caller takes the sample again), 1 when it does.
  */
 static inline int xf_both_ways_m(int k)
 {
-	return k - (k / 4 > 1 ? k / 4 : 1);
+	return k / 2 > 1 ? k / 2 : 1;
 }
 
 static inline int xf_both_ways(const double ta[3], const double tb[3], int m, double bytes, double *gbs_a,

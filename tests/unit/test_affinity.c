@@ -72,21 +72,25 @@ static void test_restore_untouched(void **st)
 
 static void test_both_ways_window(void **st)
 {
-	/* 8 copies of 1e9 B each way, m = 6: a (H2D) ends a copy every 25 ms, b (D2H) every 20 ms */
-	double ta[] = { 0, 150, 200 }, tb[] = { 0.5, 120.5, 160.5 };
+	/* 8 copies of 1e9 B each way, m = 4: a (H2D) ends a copy every 25 ms, b (D2H) every 20 ms */
+	double ta[] = { 0, 100, 200 }, tb[] = { 0.5, 80.5, 160.5 };
 	double ga, gb;
 	(void)st;
 
-	assert_int_equal(xf_both_ways_m(8), 6);
+	assert_int_equal(xf_both_ways_m(8), 4);
 	assert_int_equal(xf_both_ways_m(2), 1);
-	assert_int_equal(xf_both_ways_m(16), 12);
-	/* a's 6th copy ends at 150 ms, b still runs until 160.5: both windows valid */
-	assert_int_equal(xf_both_ways(ta, tb, 6, 1e9, &ga, &gb), 1);
-	assert_true(fabs(ga - 6e9 / 150e6) < 1e-9);
-	assert_true(fabs(gb - 6e9 / 120e6) < 1e-9);
-	/* a direction 1.5x slower: its 6th copy ends after the other's last: no valid window */
-	double tc[] = { 0, 180, 240 }, td[] = { 0, 120, 160 };
-	assert_int_equal(xf_both_ways(tc, td, 6, 1e9, &ga, &gb), 0);
+	assert_int_equal(xf_both_ways_m(3), 1);
+	assert_int_equal(xf_both_ways_m(16), 8);
+	/* a's 4th copy ends at 100 ms, b still runs until 160.5: both windows valid */
+	assert_int_equal(xf_both_ways(ta, tb, 4, 1e9, &ga, &gb), 1);
+	assert_true(fabs(ga - 4e9 / 100e6) < 1e-9);
+	assert_true(fabs(gb - 4e9 / 80e6) < 1e-9);
+	/* a dip: a 1.5x slower still fits (its 4th copy ends at 120, b's last at 160) */
+	double tc[] = { 0, 120, 240 }, td[] = { 0, 80, 160 };
+	assert_int_equal(xf_both_ways(tc, td, 4, 1e9, &ga, &gb), 1);
+	/* a direction 2.5x slower: its 4th copy ends after the other's last: no valid window */
+	double te[] = { 0, 200, 400 }, tf[] = { 0, 80, 160 };
+	assert_int_equal(xf_both_ways(te, tf, 4, 1e9, &ga, &gb), 0);
 }
 
 static void set_param(struct gm_case_result *cr, const char *key, int64_t v)
