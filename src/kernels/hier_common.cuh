@@ -35,6 +35,26 @@ static __device__ __forceinline__ unsigned hier_smid(void)
 	return s;
 }
 
+/* A hierarchy kernel's start: the timer thread records cycles and ns, thread 0 of each block its SM. */
+static __device__ __forceinline__ void hier_start(bool timer, struct hier_clock *clk, unsigned *sms)
+{
+	if (timer) {
+		clk->t0 = hier_globaltimer();
+		clk->c0 = hier_clock64();
+	}
+	if (threadIdx.x == 0)
+		sms[blockIdx.x] = hier_smid();
+}
+
+/* Its end: the timer thread records cycles and ns again. */
+static __device__ __forceinline__ void hier_stop(bool timer, struct hier_clock *clk)
+{
+	if (timer) {
+		clk->c1 = hier_clock64();
+		clk->t1 = hier_globaltimer();
+	}
+}
+
 /*
  * hier_ld_ca / hier_ld_cg / hier_ld_nc (const T *p) for T = uint4, uint2, uint32_t: one
  * ld.global.<hint> of 16, 8 or 4 bytes, the hint spelled out in PTX so the compiler cannot choose another.

@@ -70,12 +70,7 @@ hier_kernel(uint4 *buf, uint32_t n, long long loads, uint32_t seed, uint32_t *su
 	uint32_t acc[HIER_ILP] = { 0 };
 	const bool timer = g == 0;
 
-	if (timer) {
-		clk->t0 = hier_globaltimer();
-		clk->c0 = hier_clock64();
-	}
-	if (threadIdx.x == 0)
-		sms[blockIdx.x] = hier_smid();
+	hier_start(timer, clk, sms);
 	/* (Unrolled whole passes with immediate offsets were slower on the H100:
 	 * 15-32 TB/s against 30.8 TB/s for this loop; results/.../hierarchy/README.md.) */
 	for (long long j = 0; j < loads; j += HIER_ILP) {
@@ -88,10 +83,7 @@ hier_kernel(uint4 *buf, uint32_t n, long long loads, uint32_t seed, uint32_t *su
 		}
 	}
 	sums[g] = acc[0] + acc[1] + acc[2] + acc[3];
-	if (timer) {
-		clk->c1 = hier_clock64();
-		clk->t1 = hier_globaltimer();
-	}
+	hier_stop(timer, clk);
 }
 
 
@@ -128,12 +120,7 @@ hier_pass(const V *buf, uint32_t n, uint32_t team, long long passes, int stagger
 	uint32_t a[4] = { 0, 0, 0, 0 };
 	const bool timer = blockIdx.x == 0 && threadIdx.x == 0;
 
-	if (timer) {
-		clk->t0 = hier_globaltimer();
-		clk->c0 = hier_clock64();
-	}
-	if (threadIdx.x == 0)
-		sms[blockIdx.x] = hier_smid();
+	hier_start(timer, clk, sms);
 	if (m % U == 0) {
 		const V *q = p;
 		const uint32_t steps = (uint32_t)(passes * (m / U));
@@ -167,10 +154,7 @@ hier_pass(const V *buf, uint32_t n, uint32_t team, long long passes, int stagger
 		}
 	}
 	sums[blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x] = a[0] + a[1] + a[2] + a[3];
-	if (timer) {
-		clk->c1 = hier_clock64();
-		clk->t1 = hier_globaltimer();
-	}
+	hier_stop(timer, clk);
 }
 
 /*
@@ -193,12 +177,7 @@ hier_flat(const V *buf, uint32_t n, long long passes, uint32_t *sums, unsigned *
 	uint32_t o = first, a[4] = { 0, 0, 0, 0 };
 	const bool timer = blockIdx.x == 0 && threadIdx.x == 0;
 
-	if (timer) {
-		clk->t0 = hier_globaltimer();
-		clk->c0 = hier_clock64();
-	}
-	if (threadIdx.x == 0)
-		sms[blockIdx.x] = hier_smid();
+	hier_start(timer, clk, sms);
 	for (uint32_t j = 0; j < steps; j++) {
 		V v[U];
 #pragma unroll
@@ -211,10 +190,7 @@ hier_flat(const V *buf, uint32_t n, long long passes, uint32_t *sums, unsigned *
 		o = o == wrap ? first : o;
 	}
 	sums[blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x] = a[0] + a[1] + a[2] + a[3];
-	if (timer) {
-		clk->c1 = hier_clock64();
-		clk->t1 = hier_globaltimer();
-	}
+	hier_stop(timer, clk);
 }
 
 #define HIER_V9_U 8 /* loads a step of version 9 */

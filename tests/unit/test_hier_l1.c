@@ -50,25 +50,32 @@ static const struct gm_derived *find(const struct gm_run_result *r, const char *
 	return NULL;
 }
 
+/* A run of 132 SMs with the H200's l1_* series (results/nvidia-h200/final-b8a3211): the plateau and the knee. */
+static void plant_l1_series(struct gm_run_result *r)
+{
+	static const double kib[] = { 32, 64, 96, 128, 160, 192, 224, 256, 288 };
+	static const double gbs[] = { 33104, 33231, 33103, 33223, 33104, 33215, 33092, 31213, 31757 };
+	static const double mhz[] = { 1973, 1980, 1973, 1979, 1973, 1980, 1973, 1970, 1971 };
+	char label[32];
+
+	gm_result_init(r);
+	r->dev.sm_count = 132;
+	for (int i = 0; i < 9; i++) {
+		snprintf(label, sizeof(label), "l1_%04.0fk", kib[i]);
+		l1_case(r, label, HIER_L1_VER, kib[i], gbs[i], mhz[i], 0);
+	}
+}
+
 static void test_limit_at_the_cases_clock(void **st)
 {
 	/* the H200's v6 pair (results/nvidia-h200/final-b8a3211): 33289 GB/s at 1979.0 MHz, 33135 at 1972.7;
 	 * the spec line is their median against the median of their clocks, not the first case's clock; a
 	 * long-launch case counts as one more version (2 ms launches carry start and drain): when it reads
 	 * faster the line takes it and says so */
-	static const double kib[] = { 32, 64, 96, 128, 160, 192, 224, 256, 288 };
-	static const double gbs[] = { 33104, 33231, 33103, 33223, 33104, 33215, 33092, 31213, 31757 };
-	static const double mhz[] = { 1973, 1980, 1973, 1979, 1973, 1980, 1973, 1970, 1971 };
 	struct gm_run_result r;
 	const struct gm_derived *d;
-	char label[32];
 	(void)st;
-	gm_result_init(&r);
-	r.dev.sm_count = 132;
-	for (int i = 0; i < 9; i++) {
-		snprintf(label, sizeof(label), "l1_%04.0fk", kib[i]);
-		l1_case(&r, label, HIER_L1_VER, kib[i], gbs[i], mhz[i], 0);
-	}
+	plant_l1_series(&r);
 	l1_case(&r, "l1v6_0128k", 6, 128, 33289, 1979.0, 0);
 	l1_case(&r, "l1v6_0192k", 6, 192, 33135, 1972.7, 0);
 	gm_family_hierarchy.derive(&r);
@@ -81,12 +88,7 @@ static void test_limit_at_the_cases_clock(void **st)
 	gm_result_release(&r);
 
 	/* the same run with v6 in a long launch: the line is that case, at its clock */
-	gm_result_init(&r);
-	r.dev.sm_count = 132;
-	for (int i = 0; i < 9; i++) {
-		snprintf(label, sizeof(label), "l1_%04.0fk", kib[i]);
-		l1_case(&r, label, HIER_L1_VER, kib[i], gbs[i], mhz[i], 0);
-	}
+	plant_l1_series(&r);
 	l1_case(&r, "l1v6_0128k", 6, 128, 33289, 1979.0, 0);
 	l1_case(&r, "l1v6x16_0128k", 6, 128, 33390, 1979.5, 16 * HIER_L1_LAUNCH_GB);
 	gm_family_hierarchy.derive(&r);
