@@ -1,4 +1,5 @@
-/* test_launch.c - the launch model's rules, table-driven and on planted launches; the profile,
+/* test_launch.c - the launch model's traffic rules, table-driven and on planted launches (the time rules:
+ * test_launch_time.c); the profile,
  * the profile from a run, the score and the CLI: test_launch_profile.c. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,7 +14,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include "gpumem/profile.h"
-#include "launch_fixture.h"
+#include "launch_fixture.h"  /* prof(), launch_of() */
 #include "model/model_internal.h" /* rule D8's KEEP_CLEAN_LO / _HI */
 
 struct row {
@@ -33,23 +34,6 @@ static const struct row rows[] = {
 	{ "gid*1024", 16, 64, 0.25, 2000 },
 	{ "gid", 16, 16, 1.0, 3000 },
 };
-
-static void launch_of(const char *index, int elem, int64_t n, struct gm_access pats[2], struct gm_launch_in *in)
-{
-	memset(pats, 0, 2 * sizeof(pats[0]));
-	memset(in, 0, sizeof(*in));
-	pats[0].space = pats[1].space = GM_SPACE_GLOBAL;
-	pats[0].op = GM_OP_LOAD;
-	pats[1].op = GM_OP_STORE;
-	pats[0].elem_bytes = pats[1].elem_bytes = elem;
-	pats[0].index = index;
-	pats[1].index = "gid";
-	in->pats = pats;
-	in->npats = 2;
-	in->block[0] = 256;
-	in->block[1] = in->block[2] = 1;
-	in->n_threads = n;
-}
 
 static void test_rows(void **state)
 {
@@ -106,20 +90,6 @@ static void test_partial_stores_and_l2(void **state)
 	p.l2_write_gbs = 1; /* now L2 limits */
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
 	assert_string_equal(o.limited_by, "L2");
-}
-
-static void test_turnaround(void **state)
-{
-	struct gm_profile p = prof();
-	struct gm_access pats[2];
-	struct gm_launch_in in;
-	struct gm_launch_out o;
-
-	(void)state;
-	p.copy_gbs = 2500; /* a copy (R = W) takes 3000/2500 of read + write alone */
-	launch_of("gid", 4, 1 << 16, pats, &in);
-	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
-	assert_true(fabs(o.gbs - 2500) < 1e-6);
 }
 
 static void test_warp_invariant(void **state)
@@ -297,177 +267,6 @@ static void test_l1_lines(void **state)
 	assert_true(fabs(o.l1_lines - 33.0 * 2048) < 1e-9);
 	assert_true(fabs(o.t_l1_ms - 33.0 * 2048 * 128 / 1e9 * 1e3) < 1e-9);
 	assert_string_equal(o.limited_by, "L1");
-}
-
-static void test_waves(void **state)
-{
-	struct gm_profile p = prof();
-	struct gm_access pats[2];
-	struct gm_launch_in in;
-	struct gm_launch_out o;
-
-	(void)state;
-	p.threads_per_sm = 2048;
-	p.wave_ns = 1e6; /* 1 ms a wave: latency limits */
-	launch_of("gid", 4, 100 * 2048 * 10, pats, &in);
-	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
-	assert_string_equal(o.limited_by, "DRAM"); /* a case's loop is unknown: no wave term */
-	in.one_element_per_thread = 1;
-	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
-	assert_true(fabs(o.waves - 10) < 1e-9);
-	assert_true(fabs(o.time_ms - 10) < 1e-9);
-	assert_string_equal(o.limited_by, "latency");
-	in.block[0] = 768; /* two blocks of 768 fit: 1536 threads a wave per SM */
-	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
-	assert_true(fabs(o.waves - ceil(2048000.0 / (1536.0 * 100))) < 1e-9);
-	in.block[0] = 256;
-	in.one_element_per_thread = 0;
-	in.round_trips = 3; /* a thread that waits for its loads three times: three round trips a wave */
-	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
-	assert_true(fabs(o.time_ms - 30) < 1e-9);
-	p.wave_ns = 0; /* a profile without it: no term */
-	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
-	assert_string_equal(o.limited_by, "DRAM");
-}
-
-/* Rule T5: a block holds its slots until its slowest warp ends: (1 + x H_w) / (1 + x H_8) of the round trip. */
-static void test_block_tail(void **state)
-{
-	struct gm_profile p = prof();
-	struct gm_access pats[2];
-	struct gm_launch_in in;
-	struct gm_launch_out o;
-	double h8 = 0, h32 = 0, t256;
-
-	(void)state;
-	for (int k = 1; k <= 32; k++) {
-		h32 += 1.0 / k;
-		h8 += k <= 8 ? 1.0 / k : 0;
-	}
-	assert_true(gm_launch_block_tail(0, 1024) == 1.0); /* no tail: every block size as 256 */
-	assert_true(fabs(gm_launch_block_tail(0.5, 256) - 1.0) < 1e-12);
-	assert_true(fabs(gm_launch_block_tail(0.5, 1024) - (1 + 0.5 * h32) / (1 + 0.5 * h8)) < 1e-12);
-	assert_true(gm_launch_block_tail(0.5, 64) < 1.0 && gm_launch_block_tail(0.5, 512) > 1.0);
-	p.threads_per_sm = 2048;
-	p.wave_ns = 1e6; /* latency limits */
-	p.warp_tail = 0.5;
-	launch_of("gid", 4, 100 * 2048 * 10, pats, &in);
-	in.one_element_per_thread = 1;
-	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
-	t256 = o.time_ms;
-	assert_true(fabs(t256 - 10) < 1e-9);
-	in.block[0] = 1024;
-	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
-	assert_true(fabs(o.time_ms - 10 * (1 + 0.5 * h32) / (1 + 0.5 * h8)) < 1e-9);
-	assert_true(fabs(o.block_tail - (1 + 0.5 * h32) / (1 + 0.5 * h8)) < 1e-12);
-}
-
-/*
- * Rule T5 by lines: a block waits for the last of the distinct 128 B lines its loads read in a round trip
- * (8 for 256 threads reading 4 B each, where wave_ns is measured): fewer lines (broadcasts, 1- and 2-byte
- * elements) come back sooner, more (tiles whose warps span rows, column walks) later.
- */
-static void test_block_lines(void **state)
-{
-	static const struct {
-		const char *index;
-		int elem, bx, by;
-		double lines;
-	} rows_[] = {
-		{ "gid", 4, 256, 1, 8 },    /* a line a warp: the calibration's blocks */
-		{ "gid", 1, 256, 1, 2 },    /* 1 B elements: 256 B a block */
-		{ "gid", 2, 256, 1, 4 },
-		{ "gid/32", 4, 256, 1, 1 }, /* 32 lanes share an address: 8 elements a block, one line */
-		{ "gid/4", 4, 256, 1, 2 },
-		{ "((bx/1024)*64 + ty)*16384 + (bx%1024)*4 + tx", 4, 4, 64, 64 }, /* 4 x 64 tiles: a line a row */
-		{ "(gid%32)*8388608 + gid/32", 4, 256, 1, 32 },  /* 32 rows; the block's 8 columns share their lines */
-		{ "(gid%256)*1048576 + gid/256", 4, 256, 1, 256 },
-	};
-	struct gm_profile p = prof();
-	struct gm_access pats[2];
-	struct gm_launch_in in;
-	struct gm_launch_out o;
-
-	(void)state;
-	assert_true(gm_launch_block_tail_lines(0, 256) == 1.0);
-	assert_true(fabs(gm_launch_block_tail_lines(0.5, 8) - 1.0) < 1e-12);
-	assert_true(fabs(gm_launch_block_tail_lines(0.5, 32) - gm_launch_block_tail(0.5, 1024)) < 1e-12);
-	assert_true(gm_launch_block_tail_lines(0.5, 2) < gm_launch_block_tail_lines(0.5, 2.5) &&
-		    gm_launch_block_tail_lines(0.5, 2.5) < gm_launch_block_tail_lines(0.5, 3));
-	p.threads_per_sm = 2048;
-	p.wave_ns = 1e6; /* latency limits: 10 waves of 1 ms */
-	p.warp_tail = 0.5;
-	for (size_t k = 0; k < sizeof(rows_) / sizeof(rows_[0]); k++) {
-		launch_of(rows_[k].index, rows_[k].elem, 100 * 2048 * 10, pats, &in);
-		in.block[0] = rows_[k].bx;
-		in.block[1] = rows_[k].by;
-		in.one_element_per_thread = 1;
-		assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
-		assert_true(fabs(o.block_lines - rows_[k].lines) < 1e-9);
-		assert_true(fabs(o.block_tail - gm_launch_block_tail_lines(0.5, rows_[k].lines)) < 1e-12);
-		assert_true(fabs(o.time_ms - 10 * o.block_tail) < 1e-9);
-	}
-}
-
-/* Rule T4: threads that end come in blocks the SMs start at blocks_gps; a level like the others. */
-static void test_blocks(void **state)
-{
-	struct gm_profile p = prof();
-	struct gm_access pats[2];
-	struct gm_launch_in in;
-	struct gm_launch_out o;
-	const int64_t n = (int64_t)1 << 24;
-
-	(void)state;
-	p.threads_per_sm = 2048;
-	launch_of("gid", 4, n, pats, &in);
-	in.one_element_per_thread = 1;
-	in.block[0] = 64;
-	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
-	assert_true(fabs(o.blocks - n / 64.0) < 1e-9);
-	assert_true(o.t_blocks_ms == 0); /* a profile without the rate: no term */
-	assert_string_equal(o.limited_by, "DRAM");
-	p.blocks_gps = 0.01; /* 1e7 blocks a second: 262144 blocks take 26.2 ms, DRAM 0.04 */
-	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
-	assert_true(fabs(o.t_blocks_ms - n / 64.0 / 1e7 * 1e3) < 1e-9);
-	assert_true(fabs(o.time_ms - o.t_blocks_ms) < 1e-12);
-	assert_string_equal(o.limited_by, "blocks");
-	in.block[0] = 1024; /* 16x fewer blocks: 1.6 ms, still the slowest */
-	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
-	assert_true(fabs(o.t_blocks_ms - n / 1024.0 / 1e7 * 1e3) < 1e-9);
-	p.blocks_gps = 10; /* fast: DRAM limits again */
-	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
-	assert_string_equal(o.limited_by, "DRAM");
-	in.one_element_per_thread = 0; /* a case's loop: its threads are not known, no blocks term */
-	p.blocks_gps = 0.01;
-	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
-	assert_true(o.t_blocks_ms == 0 && o.blocks == 0);
-}
-
-/* Rule T3: the knee joins the latency and bandwidth times; 0 keeps the larger. */
-static void test_knee(void **state)
-{
-	struct gm_profile p = prof();
-	struct gm_access pats[2];
-	struct gm_launch_in in;
-	struct gm_launch_out o;
-
-	(void)state;
-	assert_true(fabs(gm_launch_join(3, 4, 0) - 4) < 1e-12);
-	assert_true(fabs(gm_launch_join(3, 4, 2) - 5) < 1e-12);
-	assert_true(fabs(gm_launch_join(3, 4, 1) - 7) < 1e-12);
-	assert_true(fabs(gm_launch_join(0, 4, 3) - 4) < 1e-12);
-	assert_true(fabs(gm_launch_join(1e-3, 1e300, 400) - 1e300) < 1e288); /* no overflow */
-	p.threads_per_sm = 2048;
-	launch_of("gid", 4, 100 * 2048 * 10, pats, &in);
-	in.one_element_per_thread = 1;
-	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
-	p.wave_ns = 0.75 * o.t_dram_ms * 1e6 / 10; /* latency 3/4 of DRAM */
-	p.knee = 2;
-	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
-	assert_true(fabs(o.time_ms - 1.25 * o.t_dram_ms) < 1e-9 * o.time_ms);
-	assert_true(fabs(o.t_bandwidth_ms - o.t_dram_ms) < 1e-12);
-	assert_string_equal(o.limited_by, "DRAM");
 }
 
 /*
@@ -740,7 +539,6 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_partial_stores_and_l2),
-		cmocka_unit_test(test_turnaround),
 		cmocka_unit_test(test_warp_invariant),
 		cmocka_unit_test(test_block_reuse_in_l1),
 		cmocka_unit_test(test_repeat),
@@ -749,11 +547,6 @@ int main(void)
 		cmocka_unit_test(test_l2_reuse_across_windows),
 		cmocka_unit_test(test_partial_sectors_far_apart),
 		cmocka_unit_test(test_long_loop_sampled),
-		cmocka_unit_test(test_waves),
-		cmocka_unit_test(test_knee),
-		cmocka_unit_test(test_blocks),
-		cmocka_unit_test(test_block_tail),
-		cmocka_unit_test(test_block_lines),
 		cmocka_unit_test(test_threads_same),
 		cmocka_unit_test(test_footprint_in_l2),
 		cmocka_unit_test(test_l2_lines),
