@@ -74,6 +74,13 @@ void gm_multi_release(struct gm_multi_run *m);
  * single-device document (one device, rank -1). */
 gm_status gm_multi_write(FILE *f, const struct gm_multi_run *m);
 gm_status gm_multi_read(const char *path, struct gm_multi_run *m);
+/*
+ * Read paths[0..n-1] on up to `threads` threads and hand each document's devices to take(arg, m) in the
+ * paths' order (take may move m's contents out; m is released after). Stops at the first document that
+ * cannot be read (its message) or the first take that fails. src/io/multi_read_many.c.
+ */
+gm_status gm_multi_read_each(const char *const *paths, int n, int threads,
+			     gm_status (*take)(void *arg, struct gm_multi_run *m), void *arg);
 /* One device block as a JSON text (for an MPI gather) and back. *text is malloc'd. */
 gm_status gm_multi_block_dump(const struct gm_placement *p, const struct gm_run_result *r, char **text);
 gm_status gm_multi_block_load(const char *text, struct gm_placement *p, struct gm_run_result *r);
@@ -102,6 +109,23 @@ struct gm_fleet_case {
 	struct gm_fleet_outlier *out;    /* noutliers, owned */
 };
 
+/* One case of one device as the fleet view needs it (a run's case holds 3 KB: 4096 runs of 63 cases, 0.8 GB). */
+struct gm_fleet_item {
+	char name[64];
+	char family[24];
+	enum gm_unit unit;
+	int ok;                          /* it has a number: status ok, finite median */
+	double value;                    /* the headline's median */
+	double cov_pct;                  /* its samples' CoV */
+	double noise;                    /* its own run-to-run noise in the unit (robust spread of its samples) */
+};
+
+/* One device's items: items[first .. first + n - 1]. */
+struct gm_fleet_dev {
+	int first, n;
+	int p2p;                         /* it measured a peer-to-peer case (its process opened a peer GPU) */
+};
+
 struct gm_fleet {
 	double k;
 	int nmodels;
@@ -109,6 +133,9 @@ struct gm_fleet {
 	int ncases;
 	struct gm_fleet_case *cases;     /* owned, grouped by model */
 	int noutliers;                   /* over all cases */
+	int ndevs, nitems, cap_devs, cap_items;
+	struct gm_fleet_dev *devs;       /* owned: one per device of the run, in order */
+	struct gm_fleet_item *items;     /* owned */
 };
 
 /*
@@ -118,6 +145,13 @@ struct gm_fleet {
  * run-to-run spread nor 1 % of the median (docs/METHODOLOGY.md, "Fleet").
  */
 gm_status gm_fleet_compute(const struct gm_multi_run *m, double k, struct gm_fleet *fl);
+/*
+ * The same in two steps, for runs read one at a time (gpumem fleet over thousands of documents): from an
+ * all-zero fl, gm_fleet_add_run() keeps what the view needs of each device's run in order (the run's cases
+ * may be released after it), then gm_fleet_finish() over m, whose m->n devices match the runs added.
+ */
+gm_status gm_fleet_add_run(struct gm_fleet *fl, const struct gm_run_result *r);
+gm_status gm_fleet_finish(const struct gm_multi_run *m, double k, struct gm_fleet *fl);
 void gm_fleet_release(struct gm_fleet *fl);
 /* The text view: devices, per-case distribution, outliers with causes. */
 void gm_fleet_write(FILE *f, const struct gm_multi_run *m, const struct gm_fleet *fl);

@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "gpumem/fleet.h"
+#include "gpumem/parallel.h"
 
 enum { F_THRESHOLD = 256 };
 /* A bound on the documents named at once (4096 generated documents are viewed in seconds: tests/scale/). */
@@ -34,21 +35,52 @@ const struct gm_cmd_doc gm_doc_fleet = {
 	fleet_opts, "exit: 0 no outlier, 1 outliers flagged, 2 bad input\n",
 };
 
-/* Every document's device blocks, in order, as one fleet. */
-static gm_status read_all(const char *const *paths, int n, struct gm_multi_run *m)
+/* The view keeps what it needs of each run as it is read (gm_fleet_add_run), and drops the run's cases. */
+static gm_status keep_runs(struct gm_multi_run *m, struct gm_fleet *fl)
 {
-	struct gm_multi_run more;
-	gm_status s = gm_multi_read(paths[0], m);
+	gm_status s = GM_OK;
 
-	for (int i = 1; i < n && !s; i++) {
-		s = gm_multi_read(paths[i], &more);
-		if (!s) {
-			s = gm_multi_append(m, &more);
-			gm_multi_release(&more);
-		}
+	for (int d = 0; d < m->n && !s; d++) {
+		s = gm_fleet_add_run(fl, &m->runs[d]);
+		gm_result_release(&m->runs[d]);
 	}
+	return s;
+}
+
+struct reading {
+	struct gm_multi_run *m;
+	struct gm_fleet *fl;
+};
+
+/* One more document: its runs into the view, its devices (without their cases) into the fleet. */
+static gm_status take_doc(void *arg, struct gm_multi_run *more)
+{
+	struct reading *r = arg;
+	gm_status s = keep_runs(more, r->fl);
+
 	if (s)
+		return s;
+	if (!r->m->n && !r->m->command[0]) {  /* the first: its header is the fleet's */
+		*r->m = *more;
+		gm_multi_init(more);
+		return GM_OK;
+	}
+	return gm_multi_append(r->m, more);
+}
+
+/* Every document's device blocks, in order, as one fleet (fl filled by its runs). */
+static gm_status read_all(const char *const *paths, int n, struct gm_multi_run *m, struct gm_fleet *fl)
+{
+	struct reading r = { m, fl };
+	gm_status s;
+
+	gm_multi_init(m);
+	memset(fl, 0, sizeof(*fl));
+	s = gm_multi_read_each(paths, n, gm_cores(), take_doc, &r);
+	if (s) {
 		gm_multi_release(m);
+		gm_fleet_release(fl);
+	}
 	return s;
 }
 
@@ -82,12 +114,12 @@ int cmd_fleet(int argc, char **argv)
 		code = gm_error(GM_EXIT_USAGE, "too many run documents (at most %d)", FLEET_MAX_DOCS);
 	else if (!code && !st.noperands)
 		code = gm_error(GM_EXIT_USAGE, "fleet needs a JSON file written by 'gpumem run --all-devices --json'");
-	else if (!code && read_all((const char *const *)st.operands, st.noperands, &m))
+	else if (!code && read_all((const char *const *)st.operands, st.noperands, &m, &fl))
 		code = gm_error(GM_EXIT_USAGE, "%s", gm_last_error());
 	gm_opts_release(&st);
 	if (code)
 		return code == GM_OPTS_HELP ? GM_EXIT_OK : code;
-	if (gm_fleet_compute(&m, k, &fl)) {
+	if (gm_fleet_finish(&m, k, &fl)) {
 		gm_multi_release(&m);
 		return gm_error(GM_EXIT_USAGE, "%s", gm_last_error());
 	}

@@ -54,11 +54,18 @@ static const char *model_of(const struct gm_multi_run *m, int d)
 	return m->pl[d].name;
 }
 
-/* The case of that name on device d, when it has a number. */
-static const struct gm_case_result *ok_case(const struct gm_multi_run *m, int d, const char *name)
+/* The case of that name on device d, when it has a number; hint: where it sits when the devices ran alike. */
+static const struct gm_fleet_item *ok_case(const struct gm_fleet *fl, int d, const char *name, int hint)
 {
-	const struct gm_case_result *c = gm_result_find(&m->runs[d], name);
-	return c && c->status == GM_CASE_OK && isfinite(c->value.median) ? c : NULL;
+	const struct gm_fleet_dev *v = &fl->devs[d];
+	const struct gm_fleet_item *it = fl->items + v->first;
+
+	if (hint >= 0 && hint < v->n && !strcmp(it[hint].name, name))
+		return it[hint].ok ? &it[hint] : NULL;
+	for (int i = 0; i < v->n; i++)
+		if (!strcmp(it[i].name, name))
+			return it[i].ok ? &it[i] : NULL;
+	return NULL;
 }
 
 static void add_cause(char *buf, size_t n, const char *fmt, ...)
@@ -112,22 +119,13 @@ static int numa_minority(const struct gm_multi_run *m, const char *model, int no
 	return 2 * same < known;
 }
 
-/* 1 when a run measured a peer-to-peer case: its process then held a context on another GPU too. */
-static int touched_peers(const struct gm_run_result *r)
-{
-	for (int k = 0; k < r->ncases; k++)
-		if (!strcmp(r->cases[k].family, "p2p") && r->cases[k].status == GM_CASE_OK)
-			return 1;
-	return 0;
-}
-
 /*
  * The processes gpumem itself put on device d's GPU: its own, and when the
  * blocks ran at the same time (concurrent, MPI) those of the other blocks on
  * its host that ran on the same GPU (ranks sharing one) or measured
  * peer-to-peer cases (they open the peer GPU too).
  */
-static int own_processes(const struct gm_multi_run *m, int d)
+static int own_processes(const struct gm_multi_run *m, const struct gm_fleet *fl, int d)
 {
 	int own = 1;
 
@@ -136,22 +134,21 @@ static int own_processes(const struct gm_multi_run *m, int d)
 	for (int e = 0; e < m->n; e++) {
 		int same_gpu = m->pl[d].pci_bus_id[0] && !strcmp(m->pl[e].pci_bus_id, m->pl[d].pci_bus_id);
 
-		if (e != d && !strcmp(m->pl[e].host, m->pl[d].host) && (same_gpu || touched_peers(&m->runs[e])))
+		if (e != d && !strcmp(m->pl[e].host, m->pl[d].host) && (same_gpu || fl->devs[e].p2p))
 			own++;
 	}
 	return own;
 }
 
 /* What the device block says about why device d is slow on a case of family fam. */
-static void likely_cause(const struct gm_multi_run *m, int d, const char *model, const char *fam,
-			 char *buf, size_t n)
+static void likely_cause(const struct gm_multi_run *m, const struct gm_fleet *fl, int d, const char *model,
+			 const char *fam, char *buf, size_t n)
 {
 	const struct gm_placement *p = &m->pl[d];
 	int host_link = !strcmp(fam, "transfer") || !strcmp(fam, "managed") || !strcmp(fam, "overlap");
 	double w = group_median(m, model, get_width), g = group_median(m, model, get_gen);
 	double sm = group_median(m, model, get_sm), t = group_median(m, model, get_temp);
-	/* only with telemetry: it walks every block's cases per outlier (4096 plain runs: 12 of 27 s, tests/scale/) */
-	int own = p->tel.samples ? own_processes(m, d) : 1;
+	int own = p->tel.samples ? own_processes(m, fl, d) : 1;
 
 	buf[0] = '\0';
 	if (p->tel.samples && p->tel.max_processes > own)
@@ -200,26 +197,26 @@ static double sample_noise(const struct gm_case_result *c)
 	return med > 0 ? MAD_TO_SIGMA * mad / med * fabs(c->value.median) : 0;
 }
 
-/* Distribution of one case over the devices of one model. */
-static gm_status fleet_case(const struct gm_multi_run *m, const char *model, const char *name, double k,
-			    struct gm_fleet_case *fc)
+/* Distribution of one case (the hint-th of some devices) over the devices of one model. */
+static gm_status fleet_case(const struct gm_multi_run *m, const struct gm_fleet *fl, const char *model,
+			    const char *name, int hint, double k, struct gm_fleet_case *fc)
 {
 	double *v = calloc((size_t)m->n * 4 + 1, sizeof(double)), *dev = v + m->n, *own = dev + m->n;
 	double *cov = own + m->n, fleet_cov;
-	const struct gm_case_result *c0 = NULL;
+	const struct gm_fleet_item *c0 = NULL;
 	int n = 0, hib;
 
 	if (!v)
 		return gm_fail(GM_ERR_NOMEM, "out of memory");
 	memset(fc, 0, sizeof(*fc));
 	for (int d = 0; d < m->n; d++) {
-		const struct gm_case_result *c = strcmp(model_of(m, d), model) ? NULL : ok_case(m, d, name);
+		const struct gm_fleet_item *c = strcmp(model_of(m, d), model) ? NULL : ok_case(fl, d, name, hint);
 		if (!c)
 			continue;
 		c0 = c0 ? c0 : c;
-		own[n] = sample_noise(c);
-		cov[n] = c->ms.cov_pct;
-		v[n++] = c->value.median;
+		own[n] = c->noise;
+		cov[n] = c->cov_pct;
+		v[n++] = c->value;
 	}
 	snprintf(fc->name, sizeof(fc->name), "%s", name);
 	snprintf(fc->model, sizeof(fc->model), "%s", model);
@@ -247,26 +244,26 @@ static gm_status fleet_case(const struct gm_multi_run *m, const char *model, con
 	if (!fc->out)
 		return gm_fail(GM_ERR_NOMEM, "out of memory");
 	for (int d = 0; d < m->n; d++) {
-		const struct gm_case_result *c = strcmp(model_of(m, d), model) ? NULL : ok_case(m, d, name);
+		const struct gm_fleet_item *c = strcmp(model_of(m, d), model) ? NULL : ok_case(fl, d, name, hint);
 		double worse;
 		if (!c || fc->spread <= 0)
 			continue;
-		worse = hib ? fc->median - c->value.median : c->value.median - fc->median;
+		worse = hib ? fc->median - c->value : c->value - fc->median;
 		int slow = worse > k * fc->spread;
-		int jitter = c->ms.cov_pct >= JITTER_MIN_PCT && c->ms.cov_pct >= JITTER_K * fleet_cov;
+		int jitter = c->cov_pct >= JITTER_MIN_PCT && c->cov_pct >= JITTER_K * fleet_cov;
 		if (!slow && !jitter)
 			continue;
 		struct gm_fleet_outlier *o = &fc->out[fc->noutliers++];
 		o->device = d;
 		o->jitter = !slow;
-		o->cov_pct = c->ms.cov_pct;
+		o->cov_pct = c->cov_pct;
 		o->fleet_cov_pct = fleet_cov;
-		o->value = c->value.median;
+		o->value = c->value;
 		o->median = fc->median;
 		o->spread = fc->spread;
 		o->spreads_below = worse / fc->spread;
 		o->pct = fc->median ? -100.0 * worse / fabs(fc->median) : 0;
-		likely_cause(m, d, model, c->family, o->cause, sizeof(o->cause));
+		likely_cause(m, fl, d, model, c->family, o->cause, sizeof(o->cause));
 	}
 	return GM_OK;
 }
@@ -279,36 +276,121 @@ static int seen_before(const struct gm_fleet *fl, int upto, const char *model, c
 	return 0;
 }
 
-gm_status gm_fleet_compute(const struct gm_multi_run *m, double k, struct gm_fleet *fl)
+/* 1 when device d's cases are device e's, by name and in order (it adds no case to the view). */
+static int same_cases(const struct gm_fleet *fl, int d, int e)
 {
-	int total = 0;
+	const struct gm_fleet_dev *a = &fl->devs[d], *b = &fl->devs[e];
 
-	memset(fl, 0, sizeof(*fl));
+	if (a->n != b->n)
+		return 0;
+	for (int i = 0; i < a->n; i++)
+		if (strcmp(fl->items[a->first + i].name, fl->items[b->first + i].name))
+			return 0;
+	return 1;
+}
+
+static gm_status add_run(struct gm_fleet *fl, const struct gm_run_result *r)
+{
+	struct gm_fleet_dev *v;
+
+	if (fl->ndevs == fl->cap_devs) {
+		int cap = fl->cap_devs ? 2 * fl->cap_devs : 16;
+		v = realloc(fl->devs, (size_t)cap * sizeof(*v));
+		if (!v)
+			return gm_fail(GM_ERR_NOMEM, "out of memory");
+		fl->devs = v;
+		fl->cap_devs = cap;
+	}
+	if (fl->nitems + r->ncases > fl->cap_items) {
+		int cap = fl->cap_items ? fl->cap_items : 64;
+		while (cap < fl->nitems + r->ncases)
+			cap *= 2;
+		struct gm_fleet_item *it = realloc(fl->items, (size_t)cap * sizeof(*it));
+		if (!it)
+			return gm_fail(GM_ERR_NOMEM, "out of memory");
+		fl->items = it;
+		fl->cap_items = cap;
+	}
+	v = &fl->devs[fl->ndevs++];
+	v->first = fl->nitems;
+	v->n = r->ncases;
+	v->p2p = 0;
+	for (int i = 0; i < r->ncases; i++) {
+		const struct gm_case_result *c = &r->cases[i];
+		struct gm_fleet_item *it = &fl->items[fl->nitems++];
+		snprintf(it->name, sizeof(it->name), "%s", c->name);
+		snprintf(it->family, sizeof(it->family), "%s", c->family);
+		it->unit = c->unit;
+		it->ok = c->status == GM_CASE_OK && isfinite(c->value.median);
+		it->value = c->value.median;
+		it->cov_pct = c->ms.cov_pct;
+		it->noise = it->ok ? sample_noise(c) : 0;
+		v->p2p |= !strcmp(c->family, "p2p") && c->status == GM_CASE_OK;
+	}
+	return GM_OK;
+}
+
+static gm_status finish(const struct gm_multi_run *m, double k, struct gm_fleet *fl)
+{
 	fl->k = k;
-	for (int d = 0; d < m->n; d++) {
-		total += m->runs[d].ncases;
+	if (fl->ndevs != m->n)
+		return gm_fail(GM_ERR_INVALID_ARG, "the fleet holds %d runs for %d devices", fl->ndevs, m->n);
+	for (int d = 0; d < m->n; d++)
 		if (model_of(m, d)[0] && model_index(fl, model_of(m, d)) < 0)
 			return gm_fail(GM_ERR_INVALID_ARG, "more than 16 GPU models in one run document");
-	}
-	fl->cases = calloc((size_t)total + 1, sizeof(*fl->cases));
+	fl->cases = calloc((size_t)fl->nitems + 1, sizeof(*fl->cases));
 	if (!fl->cases)
 		return gm_fail(GM_ERR_NOMEM, "out of memory");
-	for (int g = 0; g < fl->nmodels; g++)
+	for (int g = 0; g < fl->nmodels; g++) {
+		int prev = -1;
 		for (int d = 0; d < m->n; d++) {
 			if (strcmp(model_of(m, d), fl->models[g]))
 				continue;
-			for (int i = 0; i < m->runs[d].ncases; i++) {
-				const char *name = m->runs[d].cases[i].name;
+			if (prev >= 0 && same_cases(fl, d, prev))
+				continue;
+			prev = d;
+			for (int i = 0; i < fl->devs[d].n; i++) {
+				const char *name = fl->items[fl->devs[d].first + i].name;
 				if (seen_before(fl, fl->ncases, fl->models[g], name))
 					continue;
-				gm_status s = fleet_case(m, fl->models[g], name, k, &fl->cases[fl->ncases]);
+				gm_status s = fleet_case(m, fl, fl->models[g], name, i, k, &fl->cases[fl->ncases]);
 				fl->noutliers += fl->cases[fl->ncases].noutliers;
 				fl->ncases++;
 				if (s)
 					return s;
 			}
 		}
+	}
 	return GM_OK;
+}
+
+/* On failure these three leave fl released. */
+gm_status gm_fleet_add_run(struct gm_fleet *fl, const struct gm_run_result *r)
+{
+	gm_status s = add_run(fl, r);
+
+	if (s)
+		gm_fleet_release(fl);
+	return s;
+}
+
+gm_status gm_fleet_finish(const struct gm_multi_run *m, double k, struct gm_fleet *fl)
+{
+	gm_status s = finish(m, k, fl);
+
+	if (s)
+		gm_fleet_release(fl);
+	return s;
+}
+
+gm_status gm_fleet_compute(const struct gm_multi_run *m, double k, struct gm_fleet *fl)
+{
+	gm_status s = GM_OK;
+
+	memset(fl, 0, sizeof(*fl));
+	for (int d = 0; d < m->n && !s; d++)
+		s = gm_fleet_add_run(fl, &m->runs[d]);
+	return s ? s : gm_fleet_finish(m, k, fl);
 }
 
 void gm_fleet_release(struct gm_fleet *fl)
@@ -316,6 +398,8 @@ void gm_fleet_release(struct gm_fleet *fl)
 	for (int i = 0; i < fl->ncases; i++)
 		free(fl->cases[i].out);
 	free(fl->cases);
+	free(fl->devs);
+	free(fl->items);
 	memset(fl, 0, sizeof(*fl));
 }
 
@@ -331,7 +415,7 @@ static void device_label(const struct gm_multi_run *m, int d, char *buf, size_t 
 		 p->pci_bus_id[0] ? p->pci_bus_id : "bus ?");
 }
 
-static void write_devices(FILE *f, const struct gm_multi_run *m)
+static void write_devices(FILE *f, const struct gm_multi_run *m, const struct gm_fleet *fl)
 {
 	fprintf(f, "%-40s %-24s %-6s %-4s %-9s %-13s %-9s %-5s %s\n", "device", "model", "status", "numa",
 		"pcie", "sm MHz", "temp C", "procs", "cases");
@@ -347,7 +431,7 @@ static void write_devices(FILE *f, const struct gm_multi_run *m)
 		device_label(m, d, lab, sizeof(lab));
 		fprintf(f, "%-40s %-24.24s %-6s %-4d %-9s %-13s %-9s %-5d %d%s%s\n", lab,
 			model_of(m, d)[0] ? model_of(m, d) : "-", p->status, p->numa_node, link, sm, temp,
-			p->tel.max_processes, m->runs[d].ncases, p->message[0] ? "  " : "", p->message);
+			p->tel.max_processes, d < fl->ndevs ? fl->devs[d].n : 0, p->message[0] ? "  " : "", p->message);
 	}
 }
 
@@ -357,7 +441,7 @@ void gm_fleet_write(FILE *f, const struct gm_multi_run *m, const struct gm_fleet
 
 	fprintf(f, "fleet: %d device(s), mode %s, %d model(s); outlier = more than %.1f spreads worse than the median\n\n",
 		m->n, m->mode[0] ? m->mode : "?", fl->nmodels, fl->k);
-	write_devices(f, m);
+	write_devices(f, m, fl);
 	for (int g = 0; g < fl->nmodels; g++) {
 		fprintf(f, "\n%s\n%-40s %4s %14s %12s %14s %14s  %s\n", fl->models[g], "case", "n", "median", "spread",
 			"min", "max", "outliers");

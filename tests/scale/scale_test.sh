@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Scale (issue 22 item 7): `gpumem fleet` over 4096 generated GPU documents (the committed H100 quick run, 63 cases,
 # as each GPU's; 369 MB) within 10 s and 2 GiB; `compare` and `report` of two runs of 10,000 cases each within
-# 30 s. The bounds are on CPU time (user + sys, /usr/bin/time): the development VM shares two cores among
-# several builds, where wall time says more about them than about gpumem. Wall time is printed beside.
+# 30 s. The bounds are on wall time, as the issue states them; ctest runs this test alone (RUN_SERIAL) so that
+# no other test shares its cores. CPU time (user + sys) is printed beside: fleet reads its documents on every
+# core (gm_multi_read_each), its CPU time is the sum over them.
 # usage: scale_test.sh GPUMEM [SOURCE_DIR]
 set -uo pipefail
 bin=$1
@@ -15,7 +16,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 [ -f "$tpl" ] || fail "no template $tpl"
 python3 "$src/tests/scale/gen_runs.py" fleet "$tpl" "$tmp/fleet" 4096 || fail "generating the fleet"
 python3 "$src/tests/scale/gen_runs.py" pair "$tpl" "$tmp/pair" 10000 || fail "generating the pair"
-# measure EXPECTED_EXIT CPU_LIMIT_S NAME -- ARGS...: CPU seconds and peak RSS within bounds (2 GiB for all)
+# measure EXPECTED_EXIT LIMIT_S NAME -- ARGS...: wall seconds and peak RSS within bounds (2 GiB for all)
 measure() {
   local want=$1 lim=$2 name=$3; shift 4
   /usr/bin/time -f "%U %S %e %M" -o "$tmp/time" "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
@@ -24,8 +25,8 @@ measure() {
   read -r u s e kb < <(tail -1 "$tmp/time")
   local cpu mib
   cpu=$(python3 -c "print(round($u + $s, 2))") mib=$((kb / 1024))
-  echo "$name: ${cpu} s CPU (${e} s wall), peak RSS ${mib} MiB (bounds: ${lim} s CPU, 2048 MiB)"
-  python3 -c "import sys; sys.exit(0 if $u + $s <= $lim else 1)" || fail "$name: ${cpu} s CPU, over ${lim} s"
+  echo "$name: ${e} s wall (${cpu} s CPU), peak RSS ${mib} MiB (bounds: ${lim} s wall, 2048 MiB)"
+  python3 -c "import sys; sys.exit(0 if $e <= $lim else 1)" || fail "$name: ${e} s wall, over ${lim} s"
   [ "$mib" -le 2048 ] || fail "$name: peak RSS ${mib} MiB, over 2 GiB"
 }
 measure 1 10 "fleet of 4096 documents" -- fleet "$tmp"/fleet/gpu_*.json

@@ -279,6 +279,99 @@ static void test_cli(void **state)
 	unlink(path);
 }
 
+/* The view built one run at a time, each run's cases released after it, is the view of the whole. */
+static void test_streamed_view(void **state)
+{
+	struct gm_multi_run m, bare;
+	struct gm_fleet all, one;
+
+	(void)state;
+	fixture(&m, 6);
+	fixture(&bare, 6);
+	assert_int_equal(gm_fleet_compute(&m, 3.0, &all), GM_OK);
+	memset(&one, 0, sizeof(one));
+	for (int d = 0; d < bare.n; d++) {
+		assert_int_equal(gm_fleet_add_run(&one, &bare.runs[d]), GM_OK);
+		gm_result_release(&bare.runs[d]);
+	}
+	assert_int_equal(gm_fleet_finish(&bare, 3.0, &one), GM_OK);
+	assert_int_equal(one.ncases, all.ncases);
+	assert_int_equal(one.noutliers, all.noutliers);
+	for (int i = 0; i < all.ncases; i++) {
+		assert_string_equal(one.cases[i].name, all.cases[i].name);
+		assert_true(one.cases[i].median == all.cases[i].median);
+		assert_int_equal(one.cases[i].noutliers, all.cases[i].noutliers);
+		for (int j = 0; j < all.cases[i].noutliers; j++)
+			assert_string_equal(one.cases[i].out[j].cause, all.cases[i].out[j].cause);
+	}
+	gm_fleet_release(&one);
+	/* a fleet whose runs do not match the document's devices is refused, and left released */
+	memset(&one, 0, sizeof(one));
+	assert_int_equal(gm_fleet_add_run(&one, &m.runs[0]), GM_OK);
+	assert_int_not_equal(gm_fleet_finish(&m, 3.0, &one), GM_OK);
+	assert_null(one.items);
+	gm_fleet_release(&all);
+	gm_multi_release(&m);
+	gm_multi_release(&bare);
+}
+
+struct taken {
+	int n;
+	char uuid[40][48];
+};
+
+static gm_status take_uuid(void *arg, struct gm_multi_run *m)
+{
+	struct taken *t = arg;
+
+	assert_int_equal(m->n, 6);
+	snprintf(t->uuid[t->n++], sizeof(t->uuid[0]), "%s", m->pl[0].uuid);
+	return GM_OK;
+}
+
+/* Documents read on several threads reach take in the order named; the first unreadable one stops them. */
+static void test_read_each(void **state)
+{
+	char paths[40][32];
+	const char *pp[40];
+	struct taken t = { 0 };
+	struct gm_multi_run m;
+
+	(void)state;
+	for (int i = 0; i < 40; i++) {
+		FILE *f;
+		snprintf(paths[i], sizeof(paths[i]), "/tmp/gm_each_%d_XXXXXX", i);
+		int fd = mkstemp(paths[i]);
+		assert_true(fd >= 0);
+		close(fd);
+		pp[i] = paths[i];
+		fixture(&m, 6);
+		snprintf(m.pl[0].uuid, sizeof(m.pl[0].uuid), "GPU-doc-%d", i);
+		f = fopen(paths[i], "w");
+		assert_non_null(f);
+		assert_int_equal(gm_multi_write(f, &m), GM_OK);
+		fclose(f);
+		gm_multi_release(&m);
+	}
+	assert_int_equal(gm_multi_read_each(pp, 40, 4, take_uuid, &t), GM_OK);
+	assert_int_equal(t.n, 40);
+	for (int i = 0; i < 40; i++) {
+		char want[48];
+		snprintf(want, sizeof(want), "GPU-doc-%d", i);
+		assert_string_equal(t.uuid[i], want);
+	}
+	FILE *f = fopen(paths[33], "w");   /* truncated */
+	assert_non_null(f);
+	fputs("{\"schema\":", f);
+	fclose(f);
+	t.n = 0;
+	assert_int_not_equal(gm_multi_read_each(pp, 40, 4, take_uuid, &t), GM_OK);
+	assert_int_equal(t.n, 33);
+	assert_non_null(strstr(gm_last_error(), paths[33]));
+	for (int i = 0; i < 40; i++)
+		unlink(paths[i]);
+}
+
 /* The child's arguments: the run's own minus the multi-device options, --device, --json, --csv. */
 static void test_filter_args(void **state)
 {
@@ -302,6 +395,8 @@ int main(void)
 		cmocka_unit_test(test_erratic_samples),
 		cmocka_unit_test(test_own_processes),
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_streamed_view),
+		cmocka_unit_test(test_read_each),
 		cmocka_unit_test(test_cli),
 		cmocka_unit_test(test_filter_args),
 	};
