@@ -179,6 +179,8 @@ void *gm_explain_launch_json(const struct gm_explain_launch_view *v)
 	json_object_set_new(j, "t_latency_ms", json_real(o->t_waves_ms));
 	json_object_set_new(j, "block_tail", json_real(o->block_tail));
 	json_object_set_new(j, "t_bandwidth_ms", json_real(o->t_bandwidth_ms));
+	if (o->t_start_ms > 0) /* rule S, only with the profile's launch_us */
+		json_object_set_new(j, "t_start_ms", json_real(o->t_start_ms));
 	json_object_set_new(j, "knee", json_real(p->knee));
 	json_object_set_new(j, "predicted_ms", json_real(o->time_ms));
 	json_object_set_new(j, "predicted_gbs", json_real(o->gbs));

@@ -169,6 +169,8 @@ static void print_launch_time(FILE *f, const struct gm_explain_launch_view *v)
 			o->block_lines > 0 ? o->block_lines : (block[0] * block[1] * block[2] + 31) / 32, o->block_tail);
 	if (o->t_waves_ms > 0)
 		fprintf(f, ")");
+	if (o->t_start_ms > 0)
+		fprintf(f, ", plus the launch's start-up %.4f ms (rule S)", o->t_start_ms);
 	fprintf(f, "\n");
 }
 
