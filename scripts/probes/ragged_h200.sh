@@ -9,8 +9,9 @@
 # three shapes (the line copy is a candidate ceiling: when it is faster it is the best copy, and the shares below
 # are taken against it), copy_b4_ragged, and v9_rows / v15_lean5_down / v19_whole5 / v20_whole6 on the ragged and
 # a8 shapes. Writes $OUT/gpu.txt (nvidia-smi -L, the UUID), $OUT/ragged{1,2,3}.json and .txt, $OUT/shares.txt.
-# About 2 s of GPU time a run on an H100 (15 cases took 1.5 s): well under 120 s in all. Without a GPU it stops at
-# the first run with gpumem's own error and exit status.
+# About 2-3 s a run on an H100 (15 cases took 1.5 s), each run stopped at 20 s; SAN=1 (default) adds memcheck and
+# racecheck over the new kernels at 20M (25 s each at most): under 120 s in all, ~30 s expected. Without a GPU it stops
+# at the first run with gpumem's own error and exit status 2.
 set -euo pipefail
 
 die() { echo "ragged_h200.sh: error: $*" >&2; exit 2; }
@@ -49,12 +50,22 @@ cat "$OUT/gpu.txt"
 for k in 1 2 3; do
 	echo "run $k: $GPUMEM run <${#CASES[@]} cases> --reps 15 --json $OUT/ragged$k.json"
 	rc=0
-	"$GPUMEM" run "${CASES[@]}" --reps 15 --json "$OUT/ragged$k.json" > "$OUT/ragged$k.txt" || rc=$?
+	timeout 20 "$GPUMEM" run "${CASES[@]}" --reps 15 --json "$OUT/ragged$k.json" > "$OUT/ragged$k.txt" || rc=$?
 	if [ "$rc" = 1 ]; then
 		echo "ragged_h200.sh: warning: run $k: a case failed its check (see $OUT/ragged$k.txt)" >&2
 	elif [ "$rc" != 0 ]; then
 		tail -5 "$OUT/ragged$k.txt" >&2
-		die "run $k of '$GPUMEM run' failed (exit $rc; 3 = no GPU)"
+		die "run $k of '$GPUMEM run' failed (exit $rc; 3 = no GPU, 124 = past 20 s)"
 	fi
 done
+# SAN=1 (default): memcheck and racecheck over the new kernels at --size 20M (side 2240: 35 tile columns, every edge
+# kind), validated, one timed launch each (gpumem run --sanitize); 25 s each at most
+if [ "${SAN:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; then
+	NEW=(transpose.v19_whole5_ragged transpose.v20_whole6_ragged transpose.v20_whole6_a8 transpose.copy_b16_line_ragged
+	     transpose.copy_b16_line_a8)
+	for tool in memcheck racecheck; do
+		timeout 25 compute-sanitizer --tool $tool --error-exitcode 9 "$GPUMEM" run "${NEW[@]}" --sanitize --size 20M \
+			> "$OUT/san_$tool.txt" 2>&1 && echo "$tool: 0 errors" || echo "$tool: exit $? (see $OUT/san_$tool.txt)"
+	done
+fi
 python3 "$HERE/ragged_shares.py" "$OUT"/ragged[123].json | tee "$OUT/shares.txt"
