@@ -144,7 +144,10 @@ struct gm_launch_out {
 	double read_density;          /* 64 B pieces read / pieces of their 256 B groups */
 	double t_dram_ms, t_l2_ms, t_l1_ms;
 	int l2_by_lines;              /* t_l2_ms is L2's line lookups (rule L3), not its sectors */
-	double t_waves_ms;            /* threads that end: waves of resident threads x round trips x wave_ns */
+	double t_waves_ms;            /* threads that end: waves of resident threads x round trips x wave_ns,
+					 and what their barriers hold back (t_barrier_ms) */
+	double t_barrier_ms;          /* of it, the shared wavefronts or stores a barrier holds back until the
+					 block's last load is back, a wave after the other (rule T6); 0: none */
 	double blocks;                /* blocks of a launch whose threads end (rules T2, T4); 0 otherwise */
 	double block_tail;            /* the round trip of its blocks over that of 256-thread blocks (rule T5) */
 	double block_lines;           /* distinct 128 B lines a block's loads read in a round trip (rule T5); 0: none */

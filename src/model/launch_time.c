@@ -12,6 +12,7 @@
  *   P   a load lane alone in its 2 MiB page is a translation: a level at pages_gps;
  *   T4  the SMs start blocks at a rate of their own: a level like the others;
  *   T5  a block holds its slots until the last line its loads read returns;
+ *   T6  what a barrier holds back (shared wavefronts, stores) follows the round trip;
  *   T   the launch takes the slowest level's time, joined with latency by
  *   T3  the knee;
  *   S   every launch pays a fixed start-up (launch_us), after all of that.
@@ -135,6 +136,35 @@ double gm_launch_warp_tail_for(double g, int64_t threads_per_block)
 }
 
 /*
+ * Rule T6: a block that exchanges a tile through shared memory waits at a
+ * barrier for its last load; what follows the barrier (the tile read back
+ * from shared memory, the stores to global memory) starts only then, in
+ * every block of the wave at once, and is not hidden behind the round trip
+ * as a warp's own stores are. The SM's shared-memory pipe serves the
+ * wavefronts of its resident blocks one after the other (an SM's share of
+ * l1_gbs, rule T1's rate: 128 B a wavefront), and the SM sends their stores
+ * at its share of l2_write_gbs; the two overlap (a warp's stores follow its
+ * shared loads, other warps' loads go on meanwhile): the wave lasts the
+ * longer of the two more. A launch with no shared pattern has no barrier.
+ */
+static double barrier_ns(const struct gm_launch_in *in, const struct gm_profile *pr, const struct gm_launch_out *o,
+			 double blocks_per_sm)
+{
+	double blocks = ceil((double)in->n_threads /
+			     (double)((int64_t)in->block[0] * in->block[1] * in->block[2]));
+	double share = blocks_per_sm / blocks, t_smem, t_store;
+	int shared = 0;
+
+	for (int k = 0; k < in->npats; k++)
+		shared |= in->pats[k].space == GM_SPACE_SHARED;
+	if (!shared || !(blocks > 0))
+		return 0;
+	t_smem = o->smem_wavefronts * share * 128.0 * pr->sm_count / pr->l1_gbs;
+	t_store = o->l2_store_bytes * share * pr->sm_count / pr->l2_write_gbs;
+	return t_smem > t_store ? t_smem : t_store;
+}
+
+/*
  * Threads that load, store and end: a wave of resident threads takes the
  * loaded round trip once per time a thread waits for its loads, whatever
  * DRAM could do (rule T2, docs/MODEL.md 7.2). One element per thread is one
@@ -166,6 +196,9 @@ static void waves(const struct gm_launch_in *in, const struct gm_profile *pr, st
 	o->block_tail = o->block_lines > 0 ? gm_launch_block_tail_lines(pr->warp_tail, o->block_lines / trips)
 					   : gm_launch_block_tail(pr->warp_tail, tpb);
 	o->t_waves_ms = o->waves * trips * wave * o->block_tail * 1e-6; /* 0 without wave_ns (calibrate) */
+	if (o->t_waves_ms > 0)
+		o->t_barrier_ms = o->waves * barrier_ns(in, pr, o, (double)blocks_per_sm) * 1e-6;
+	o->t_waves_ms += o->t_barrier_ms;
 	/* rule T4: the SMs start blocks at a rate of their own, whatever each block does */
 	o->blocks = ceil((double)in->n_threads / (double)tpb);
 	o->t_blocks_ms = pr->blocks_gps > 0 ? o->blocks / pr->blocks_gps / 1e6 : 0;

@@ -1,0 +1,125 @@
+/*
+ * test_launch_barrier.c - rule T6 of the launch model (docs/MODEL.md 7.2) on planted launches: a block that
+ * exchanges a tile through shared memory waits at its barrier for its last load, and what the barrier holds
+ * back (the shared wavefronts, the stores) follows the round trip, a wave after the other: the longer of the
+ * SM's wavefronts at its share of l1_gbs and its stores at its share of l2_write_gbs. No GPU.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "gpumem/profile.h"
+#include "launch_fixture.h"
+
+/*
+ * 100 SMs of 2048 threads, blocks of 1024 (two an SM), 10 waves; a wavefront takes an SM 1 ns
+ * (128 B x 100 SMs / 12800 GB/s), an SM sends 8.192 B/ns (819.2 GB/s / 100): the 8 KB two blocks store
+ * in 1000 ns.
+ */
+static struct gm_profile barrier_prof(void)
+{
+	struct gm_profile p = prof();
+
+	p.threads_per_sm = 2048;
+	p.wave_ns = 1e4;
+	p.l1_gbs = 12800;
+	p.l2_write_gbs = 819.2;
+	return p;
+}
+
+/* in[gid] -> tile[tid] -> tile[SMEM_LOAD] -> out[gid]: the tiled transpose's four patterns, one round trip. */
+static void tile_launch(const char *smem_load, struct gm_access pats[4], struct gm_launch_in *in)
+{
+	static const char *index[4] = { "gid", "tid", NULL, "gid" };
+
+	memset(pats, 0, 4 * sizeof(pats[0]));
+	memset(in, 0, sizeof(*in));
+	for (int k = 0; k < 4; k++) {
+		pats[k].space = k == 1 || k == 2 ? GM_SPACE_SHARED : GM_SPACE_GLOBAL;
+		pats[k].op = k == 0 || k == 2 ? GM_OP_LOAD : GM_OP_STORE;
+		pats[k].elem_bytes = 4;
+		pats[k].index = k == 2 ? smem_load : index[k];
+	}
+	in->pats = pats;
+	in->npats = 4;
+	in->block[0] = 1024;
+	in->block[1] = in->block[2] = 1;
+	in->n_threads = 100 * 2048 * 10;
+	in->round_trips = 1;
+}
+
+/* Conflict-free: 128 wavefronts a wave (128 ns) against 8 KB of stores (1000 ns): the stores. */
+static void test_barrier_stores(void **state)
+{
+	struct gm_profile p = barrier_prof();
+	struct gm_access pats[4];
+	struct gm_launch_in in;
+	struct gm_launch_out o;
+
+	(void)state;
+	tile_launch("tid", pats, &in);
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.waves - 10) < 1e-9);
+	assert_true(fabs(o.smem_wavefronts - 2000.0 * 64) < 1e-6);
+	assert_true(fabs(o.t_barrier_ms - 10 * 1000e-6) < 1e-12);
+	assert_true(fabs(o.t_waves_ms - (10 * 1e4 + 10 * 1000) * 1e-6) < 1e-12);
+	assert_true(fabs(o.time_ms - o.t_waves_ms) < 1e-12); /* no knee: the larger */
+	assert_string_equal(o.limited_by, "latency");
+	/* the SM's stores over the launch are the L2 write time: the barrier adds it to the round trips */
+	assert_true(fabs(o.t_barrier_ms - o.l2_store_bytes / p.l2_write_gbs / 1e6) < 1e-12);
+}
+
+/* A 32-way conflict on the column read: 32 x (1 + 32) wavefronts a block, 2112 ns a wave: the wavefronts. */
+static void test_barrier_conflicts(void **state)
+{
+	struct gm_profile p = barrier_prof();
+	struct gm_access pats[4];
+	struct gm_launch_in in;
+	struct gm_launch_out o;
+
+	(void)state;
+	tile_launch("lane*32", pats, &in);
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.smem_wavefronts - 2000.0 * 32 * 33) < 1e-6);
+	assert_true(fabs(o.t_barrier_ms - 10 * 2112e-6) < 1e-12);
+	assert_true(fabs(o.t_waves_ms - (10 * 1e4 + 10 * 2112) * 1e-6) < 1e-12);
+	/* before the rule the same wavefronts were an L1 level beside the latency, not after it */
+	assert_true(o.t_l1_ms < o.t_waves_ms);
+}
+
+/* No shared pattern (no barrier), no declared round trip (a grid-stride loop): nothing added. */
+static void test_barrier_none(void **state)
+{
+	struct gm_profile p = barrier_prof();
+	struct gm_access pats[4];
+	struct gm_launch_in in;
+	struct gm_launch_out o;
+
+	(void)state;
+	tile_launch("tid", pats, &in);
+	pats[1] = pats[3]; /* load and store global, twice: the copy without its tile */
+	pats[2] = pats[0];
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(o.t_barrier_ms == 0);
+	assert_true(fabs(o.t_waves_ms - 10 * 1e4 * 1e-6) < 1e-12);
+	tile_launch("lane*32", pats, &in);
+	in.round_trips = 0;
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(o.t_barrier_ms == 0 && o.t_waves_ms == 0);
+	assert_string_equal(o.limited_by, "L1"); /* the wavefronts stay a level of their own (rule T1) */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_barrier_stores),
+		cmocka_unit_test(test_barrier_conflicts),
+		cmocka_unit_test(test_barrier_none),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
