@@ -75,6 +75,14 @@ static struct gm_case_result *add_case(struct gm_run_result *r, const char *name
 	return c;
 }
 
+/* Case c timed as the model predicts it with profile p: its median time and GB/s over bytes. */
+static void time_as_predicted(struct gm_case_result *c, const struct gm_profile *p, double bytes)
+{
+	assert_int_equal(gm_launch_predict_case(c, p), GM_OK);
+	c->ms.median = c->launch_ms;
+	c->value.median = c->gbs_median = bytes / (c->launch_ms * 1e-3) / 1e9;
+}
+
 static void test_from_run(void **state)
 {
 	struct gm_run_result r;
@@ -150,18 +158,14 @@ static void test_from_run_knee(void **state)
 	/* copy.table_b4 timed as the model predicts it with a planted L2 round trip: it comes back */
 	c = add_case(&r, "copy.table_b4", 1, bytes);
 	p.wave_l2_ns = 500;
-	assert_int_equal(gm_launch_predict_case(c, &p), GM_OK);
-	c->ms.median = c->launch_ms;
-	c->value.median = c->gbs_median = bytes / (c->launch_ms * 1e-3) / 1e9;
+	time_as_predicted(c, &p, bytes);
 	assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
 	assert_true(fabs(p.wave_l2_ns - 500) < 1e-3);
 	/* copy.lines_b4 timed with a planted L2 line rate (rule L3): it comes back */
 	c = add_case(&r, "copy.lines_b4", 1, bytes);
 	p.l2_lines_gps = 60;
-	assert_int_equal(gm_launch_predict_case(c, &p), GM_OK);
+	time_as_predicted(c, &p, bytes);
 	assert_string_equal(c->launch_limited_by, "L2");
-	c->ms.median = c->launch_ms;
-	c->value.median = c->gbs_median = bytes / (c->launch_ms * 1e-3) / 1e9;
 	assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
 	assert_true(fabs(p.l2_lines_gps - 60) < 1e-6);
 	assert_true(fabs(p.wave_l2_ns - 500) < 1e-3);
@@ -173,14 +177,10 @@ static void test_from_run_knee(void **state)
 
 		p.l2_part_sectors_gps = 60;
 		p.l2_merge_lines_gps = 50;
-		assert_int_equal(gm_launch_predict_case(cb, &p), GM_OK);
-		assert_int_equal(gm_launch_predict_case(cm, &p), GM_OK);
+		time_as_predicted(cb, &p, bytes);
+		time_as_predicted(cm, &p, bytes);
 		assert_string_equal(cb->launch_limited_by, "L2");
 		assert_string_equal(cm->launch_limited_by, "L2");
-		cb->ms.median = cb->launch_ms;
-		cb->value.median = cb->gbs_median = bytes / (cb->launch_ms * 1e-3) / 1e9;
-		cm->ms.median = cm->launch_ms;
-		cm->value.median = cm->gbs_median = bytes / (cm->launch_ms * 1e-3) / 1e9;
 		assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
 		assert_true(fabs(p.l2_part_sectors_gps - 60) < 1e-6);
 		assert_true(fabs(p.l2_merge_lines_gps - 50) < 1e-6);
@@ -200,9 +200,7 @@ static void test_from_run_knee(void **state)
 			if (ci != cg && strcmp(ci->name, "copy.scatter_b4") && strcmp(ci->name, "copy.v1_b8") &&
 			    strcmp(ci->name, "copy.lines_b4"))
 				continue;
-			assert_int_equal(gm_launch_predict_case(ci, &p), GM_OK);
-			ci->ms.median = ci->launch_ms;
-			ci->value.median = ci->gbs_median = bytes / (ci->launch_ms * 1e-3) / 1e9;
+			time_as_predicted(ci, &p, bytes);
 		}
 		assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
 		assert_true(fabs(p.warp_tail - 0.7) < 1e-6);
@@ -223,9 +221,7 @@ static void test_from_run_knee(void **state)
 			if (strncmp(ci->name, "copy.", 5) || !strcmp(ci->name, "copy.v0_b4") ||
 			    !strcmp(ci->name, "copy.v1_b8") || strstr(ci->name, "_tile4"))
 				continue;
-			assert_int_equal(gm_launch_predict_case(ci, &p), GM_OK);
-			ci->ms.median = ci->launch_ms;
-			ci->value.median = ci->gbs_median = bytes / (ci->launch_ms * 1e-3) / 1e9;
+			time_as_predicted(ci, &p, bytes);
 		}
 		assert_string_equal(cs->launch_limited_by, "blocks");
 		assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
@@ -244,10 +240,8 @@ static void test_from_run_knee(void **state)
 		struct gm_case_result *cp = add_case(&r, "copy.pages_b4", 1, bytes);
 
 		p.pages_gps = 20;
-		assert_int_equal(gm_launch_predict_case(cp, &p), GM_OK);
+		time_as_predicted(cp, &p, bytes);
 		assert_string_equal(cp->launch_limited_by, "pages");
-		cp->ms.median = cp->launch_ms;
-		cp->value.median = cp->gbs_median = bytes / (cp->launch_ms * 1e-3) / 1e9;
 		assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
 		assert_true(fabs(p.pages_gps - 20) < 1e-6);
 		assert_true(fabs(p.blocks_gps - 2) < 1e-6);
