@@ -1,7 +1,7 @@
 /*
  * fam_transpose.c - the transpose family's cases: out[c][r] = in[r][c] for a
- * float matrix, the ladder's versions (v0-v18) plus two plain copies of
- * the same matrix as ceilings, each on three shapes: square; ragged (side-17
+ * float matrix, the ladder's versions (v0-v20) plus three plain copies of
+ * the same matrix as ceilings (copy_b16_line --full), each on three shapes: square; ragged (side-17
  * rows by side-33 cols: partial tiles, rows that start inside a sector, no
  * float4 in the transposes; copy_b16 shifts each row's pieces to a sector);
  * a8 (side-24 by side-40: partial tiles, rows 32 B aligned). Kernels:
@@ -59,8 +59,13 @@ static const struct {
 	{ 17, 64, 8, 16, SM_PADDED, 0, 0, "v17_group4",
 	  "v15 launched across groups of 4 tile columns, then down: split input lines read 1 launch apart (3 in 4)" },
 	{ 18, 64, 8, 16, SM_PADDED, 0, 0, "v18_group8", "v17 with groups of 8 tile columns (7 in 8)" },
+	{ 19, 64, 8, 16, SM_PADDED, 0, 0, "v19_whole5",
+	  "v15 with each kept float4 stored to shared memory whole, no test per float (48 registers, 5 blocks an SM)" },
+	{ 20, 64, 8, 16, SM_PADDED, 0, 0, "v20_whole6", "v19 under 40 registers: 6 blocks an SM, no spills" },
 	{ -1, 32, 8, 4, SM_NONE, 0, 2, "copy_b4", "plain copy of the matrix, v3's grid (32x8, 4 B): ceiling" },
 	{ -1, 64, 8, 16, SM_NONE, 1, 4, "copy_b16", "plain copy of the matrix, v5's grid (float4, pieces from each row's first sector): ceiling" },
+	{ -2, 64, 8, 16, SM_NONE, 0, 4, "copy_b16_line",
+	  "copy_b16 with each row's pieces from its first 128 B line: every interior piece two whole lines" },
 };
 
 static const struct {
@@ -133,6 +138,14 @@ static void vec_patterns(struct gm_case *c, int v, int R, int C)
 {
 	const char *rq = "(2*ty + (tx>>4))";
 
+	if (variants[v].version == -2) {
+		/* copy_b16_line: row r's pieces start at its first line boundary, float (r*C + 31) / 32 * 32 */
+		gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, 16, 32, 8, 0,
+				    "((by*64 + 4*%s)*%d + 31)/32*8 + bx*16 + (tx&15)", rq, C);
+		gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, 16, 32, 8, 0,
+				    "((by*64 + 4*%s)*%d + 31)/32*8 + bx*16 + (tx&15)", rq, C);
+		return;
+	}
 	if (variants[v].version < 0) {
 		/* copy_b16: row r's pieces start at its first sector boundary, float (r*C + 7) / 8 * 8 */
 		gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, 16, 32, 8, 0,
@@ -205,11 +218,11 @@ static void shear_patterns(struct gm_case *c, int R, int C)
  */
 static void rows_patterns(struct gm_case *c, int R, int C, int version)
 {
-	/* v13-v16 run blockIdx.x down the tile rows: bx and by trade places (v16 only inside a panel of
-	   8 tile rows: declared as v13); v17/v18 across groups of 4/8 tile columns, then down (bx = 4i + j%4) */
-	const char *ti = version >= 17 ? (version == 17 ? "(bx/4)" : "(bx/8)") : version >= 13 ? "bx" : "by";
-	const char *tj = version >= 17 ? (version == 17 ? "(by*4 + bx%4)" : "(by*8 + bx%8)")
-			 : version >= 13 ? "by" : "bx";
+	/* v13-v16, v19, v20 run blockIdx.x down the tile rows: bx and by trade places (v16 only inside a panel
+	   of 8 tile rows: declared as v13); v17/v18 across groups of 4/8 tile columns, then down (bx = 4i + j%4) */
+	int group = version == 17 || version == 18;
+	const char *ti = group ? (version == 17 ? "(bx/4)" : "(bx/8)") : version >= 13 ? "bx" : "by";
+	const char *tj = group ? (version == 17 ? "(by*4 + bx%4)" : "(by*8 + bx%8)") : version >= 13 ? "by" : "bx";
 
 	/* a block's 256 threads load slot f = ty*32 + tx (+ 256 per step): tile row f/18, float4 f%18
 	   (transpose_rows.cuh); until 2026-11-26 the patterns said tx, so the 8 warps read one address set */
@@ -238,10 +251,13 @@ static void tr_case(struct gm_case *c, int v, int s)
 	gm_case_param_add(c, "cols", C);
 	gm_case_param_add(c, "tile", variants[v].tile);
 	gm_case_param_add(c, "vec", variants[v].vec);
-	/* transpose.cu's grids: v5-v7 and v13-v16 run blockIdx.x down the input rows (v7's and v13-v16's
-	   windows reach up to tr_shift_max(R) rows further), the others along its columns */
+	if (variants[v].version == -2)
+		gm_case_param_add(c, "align", 32); /* copy_b16_line: floats its pieces start at a multiple of */
+	/* transpose.cu's grids: v5-v7, v13-v16, v19 and v20 run blockIdx.x down the input rows (v7's and
+	   v13-v20's windows reach up to tr_shift_max(R) rows further), the others along its columns */
 	int down = R + (variants[v].version == 7 ? tr_shift_max(R) : 0);
-	c->grid_x = variants[v].version >= 17 ? (R + tr_shift_max(R) + 63) / 64 * (variants[v].version == 17 ? 4 : 8)
+	int group = variants[v].version == 17 || variants[v].version == 18;
+	c->grid_x = group ? (R + tr_shift_max(R) + 63) / 64 * (variants[v].version == 17 ? 4 : 8)
 		    : variants[v].version >= 13 ? (R + tr_shift_max(R) + 63) / 64
 		    : variants[v].version >= 8 ? (C + 63) / 64
 		    : variants[v].version >= 5 ? (down + variants[v].tile - 1) / variants[v].tile
@@ -272,6 +288,8 @@ static void tr_case(struct gm_case *c, int v, int s)
 	else if (variants[v].vec == 16 && (variants[v].version < 0 || (R % 4 == 0 && C % 4 == 0))) {
 		vec_patterns(c, v, R, C);
 		c->round_trips = 0;
+		/* copy_b16_line: --full, a test of the 128 B line's part in what the unaligned shapes cost (transpose.md) */
+		c->full = variants[v].version == -2;
 	} else
 		scalar_patterns(c, v, R, C);
 }

@@ -70,11 +70,17 @@
  *                window shares with its neighbours' are read 1 launch apart
  *                (3 in 4), not a column of tiles apart, --full.
  *   v18_group8   v17 with groups of 8 tile columns, --full (transpose_lean.cuh).
+ *   v19_whole5   v15 with each kept float4 written to shared memory whole
+ *                (no test per float): ~40 % fewer instructions on the
+ *                interior path, --full (transpose_lean.cuh).
+ *   v20_whole6   v19 under 40 registers (6 blocks an SM), --full.
  *   copy_b4      reference: a plain copy of the same matrix with v3's grid
  *                (block 32x8, 32x32 tile, 4 B accesses, 4 rows per thread).
  *   copy_b16     reference: a plain copy with v5's grid and float4 accesses,
  *                each row's pieces from its first sector boundary (a ragged
  *                matrix is copied with whole sectors too); the best copy.
+ *   copy_b16_line  copy_b16 with each row's pieces from its first 128 B line
+ *                boundary (every interior piece two whole lines), --full.
  *
  * Shape: the square side S is the largest multiple of 64 with S*S*4 <= the
  * per-array size, capped at 1 GiB (S = 16384) so one launch stays near 1 ms.
@@ -94,10 +100,11 @@
 #define TILE 32
 #define ROWS8 8   /* blockDim.y of the 4-rows-per-thread kernels */
 #define BIG 64    /* v5 / copy_b16 tile side */
+#define TR_LINE_FLOATS 32 /* a 128 B line: copy_b16_line starts its pieces there */
 
 #define TALL 128  /* v6: input rows per tile (256 was slower: results/.../experiments) */
 
-enum { K_V0, K_V1, K_V2, K_V3, K_V4, K_V5, K_V6, K_V7, K_V8, K_V9, K_V10, K_V11, K_V12, K_V13, K_V14, K_V15, K_V16, K_V17, K_V18, K_COPY4, K_COPY16 };
+enum { K_V0, K_V1, K_V2, K_V3, K_V4, K_V5, K_V6, K_V7, K_V8, K_V9, K_V10, K_V11, K_V12, K_V13, K_V14, K_V15, K_V16, K_V17, K_V18, K_V19, K_V20, K_COPY4, K_COPY16, K_COPY16L };
 
 struct tr_state {
 	int kernel;
@@ -325,6 +332,22 @@ __device__ __forceinline__ int row_lead(int r, int C)
 	return (int)(-((long long)r * C) & (TR_SECTOR_FLOATS - 1));
 }
 
+/* Floats from the start of row r to its first boundary of A floats (copy_b16: a sector, copy_b16_line: a line). */
+template <int A> __device__ __forceinline__ int row_lead_a(int r, int C)
+{
+	return (int)(-((long long)r * C) & (A - 1));
+}
+
+/* The largest row_lead_a<A> of a pitch: tr_shift_max for A floats (itself for a sector: copy_b16's SASS unchanged). */
+template <int A> __device__ __forceinline__ int shift_max_a(int pitch)
+{
+	long long low = (long long)pitch & -(long long)pitch;
+
+	if (A == TR_SECTOR_FLOATS)
+		return tr_shift_max(pitch);
+	return low >= A || low == 0 ? 0 : A - (int)low;
+}
+
 /*
  * copy_b16: every row's float4 pieces start at its first sector boundary,
  * h_r = row_lead(r) floats in, so a ragged matrix is copied with 16 B
@@ -341,13 +364,21 @@ __device__ __forceinline__ int row_lead(int r, int C)
  * 2026-11-25 a scalar path copied the edge tiles row by row and the heads
  * after the float4 stores: 8-9 round trips, nvcc keeps a store before the
  * next row's load; the last tile row ran as the grid's tail.)
+ *
+ * A: the boundary the pieces start at, in floats: TR_SECTOR_FLOATS (8,
+ * copy_b16) or TR_LINE_FLOATS (32, copy_b16_line: every interior 256 B
+ * piece two whole 128 B lines, none shared with the neighbouring tile
+ * column; heads of up to 31 floats in 4 passes after the float4 stores, a
+ * round trip each, in tile column 0 only). docs/families/transpose.md,
+ * "fifth pass".
  */
+template <int A>
 __global__ void __launch_bounds__(256, 8) copy_vec16(const float *__restrict__ in, float *__restrict__ out, int R, int C)
 {
 	int tx = threadIdx.x, ty = threadIdx.y;
 	int r0 = blockIdx.y * BIG, c0 = blockIdx.x * BIG;
 	bool first = blockIdx.x == 0, last = blockIdx.x == gridDim.x - 1;
-	int smax = tr_shift_max(C);
+	int smax = shift_max_a<A>(C);
 	bool inner = r0 + BIG <= R && (last ? smax == 0 && c0 + BIG == C : c0 + BIG + smax <= C);
 	int cq = tx & 15, rq = 2 * ty + (tx >> 4);
 
@@ -356,10 +387,8 @@ __global__ void __launch_bounds__(256, 8) copy_vec16(const float *__restrict__ i
 		float4 v[4];
 #pragma unroll
 		for (int k = 0; k < 4; k++) {
-			/* the row's first sector boundary: (r*C + 7) rounded down to 8 floats */
-			o[k] = (((size_t)(r0 + 4 * rq + k) * C + TR_SECTOR_FLOATS - 1) &
-				~(size_t)(TR_SECTOR_FLOATS - 1)) +
-			       c0 + 4 * cq;
+			/* the row's first boundary: (r*C + A - 1) rounded down to A floats */
+			o[k] = (((size_t)(r0 + 4 * rq + k) * C + A - 1) & ~(size_t)(A - 1)) + c0 + 4 * cq;
 			v[k] = __ldg(static_cast<const float4 *>(__builtin_assume_aligned(in + o[k], 16)));
 		}
 #pragma unroll
@@ -373,7 +402,7 @@ __global__ void __launch_bounds__(256, 8) copy_vec16(const float *__restrict__ i
 	unsigned e[4];
 #pragma unroll
 	for (int k = 0; k < 4; k++) {
-		int r = r0 + 4 * rq + k, h = row_lead(r, C);
+		int r = r0 + 4 * rq + k, h = row_lead_a<A>(r, C);
 		int lo = c0 + h + 4 * cq, hi = last ? C : min(C, c0 + BIG + h);
 		int n = r < R ? max(0, min(4, hi - lo)) : 0;
 		unsigned off = n ? (unsigned)(r * C + lo) : 0u;
@@ -387,15 +416,16 @@ __global__ void __launch_bounds__(256, 8) copy_vec16(const float *__restrict__ i
 			v[k].z = n > 2 ? __ldg(p + 2) : 0.f;
 		}
 	}
-	/* tile column 0: the heads [0, h_r) of its 64 rows, 8 slots a row, two rows a thread */
-	int t = ty * TILE + tx, hs = t & (TR_SECTOR_FLOATS - 1);
+	/* tile column 0: the heads [0, h_r) of its 64 rows, A slots a row, two rows a thread a pass (A / 8 passes;
+	   the first loaded with the float4) */
+	int t = ty * TILE + tx, hs = t & (A - 1);
 	float hv[2];
 	int ho[2];
 #pragma unroll
 	for (int m = 0; m < 2; m++) {
-		int r = r0 + t / TR_SECTOR_FLOATS + 32 * m;
-		ho[m] = first && r < R && hs < row_lead(r, C) ? r * C + hs : -1;
-		hv[m] = ho[m] >= 0 ? __ldg(in + ho[m]) : 0.f;
+		int r = r0 + t / A + 256 / A * m;
+		ho[m] = first && r < R && hs < row_lead_a<A>(r, C) ? r * C + hs : -1;
+		hv[m] = ho[m] >= 0 && A == TR_SECTOR_FLOATS ? __ldg(in + ho[m]) : 0.f;
 	}
 #pragma unroll
 	for (int k = 0; k < 4; k++) {
@@ -414,8 +444,22 @@ __global__ void __launch_bounds__(256, 8) copy_vec16(const float *__restrict__ i
 	}
 #pragma unroll
 	for (int m = 0; m < 2; m++)
-		if (ho[m] >= 0)
+		if (ho[m] >= 0 && A == TR_SECTOR_FLOATS)
 			out[ho[m]] = hv[m];
+	/* copy_b16_line: every pass of its heads after the float4 (loaded with them, pass 0 spilled 12 B) */
+#pragma unroll
+	for (int pass = A == TR_SECTOR_FLOATS ? 1 : 0; pass < A / 8; pass++) {
+#pragma unroll
+		for (int m = 0; m < 2; m++) {
+			int r = r0 + 512 / A * pass + t / A + 256 / A * m;
+			ho[m] = first && r < R && hs < row_lead_a<A>(r, C) ? r * C + hs : -1;
+			hv[m] = ho[m] >= 0 ? __ldg(in + ho[m]) : 0.f;
+		}
+#pragma unroll
+		for (int m = 0; m < 2; m++)
+			if (ho[m] >= 0)
+				out[ho[m]] = hv[m];
+	}
 }
 
 #include "kernels/transpose_rows.cuh" /* v8_shear, v9_rows, v10_rows8 */
@@ -465,8 +509,11 @@ static gm_status tr_launch(void *state)
 	case K_V16: tr_rows<6, ROWS_PANEL><<<gpanel, b8, 0, st>>>(in, out, R, C); break;
 	case K_V17: tr_rows_group<5, ROWS_GROUP4><<<ggroup4, b8, 0, st>>>(in, out, R, C); break;
 	case K_V18: tr_rows_group<5, ROWS_GROUP8><<<ggroup8, b8, 0, st>>>(in, out, R, C); break;
+	case K_V19: tr_rows_lean<5, ROWS_DOWN, true><<<gdown, b8, 0, st>>>(in, out, R, C); break;
+	case K_V20: tr_rows_lean<6, ROWS_DOWN, true><<<gdown, b8, 0, st>>>(in, out, R, C); break;
 	case K_COPY4: copy_tile32_4r<<<g32, b8, 0, st>>>(in, out, R, C); break;
-	case K_COPY16: copy_vec16<<<g64, b8, 0, st>>>(in, out, R, C); break;
+	case K_COPY16: copy_vec16<TR_SECTOR_FLOATS><<<g64, b8, 0, st>>>(in, out, R, C); break;
+	case K_COPY16L: copy_vec16<TR_LINE_FLOATS><<<g64, b8, 0, st>>>(in, out, R, C); break;
 	default: return gm_fail(GM_ERR_INVALID_ARG, "transpose: unknown kernel %d", s->kernel);
 	}
 	GM_CU_LAUNCH();
@@ -507,7 +554,9 @@ static int tr_kernel_of(const struct gm_case *c)
 {
 	if (c->version >= 0)
 		return c->version;
-	return gm_case_param(c, "vec", 4) == 16 ? K_COPY16 : K_COPY4;
+	if (gm_case_param(c, "vec", 4) != 16)
+		return K_COPY4;
+	return gm_case_param(c, "align", TR_SECTOR_FLOATS) == TR_LINE_FLOATS ? K_COPY16L : K_COPY16;
 }
 
 static gm_status tr_prepare(const struct gm_case *c, const struct gm_run_cfg *cfg, void **state,
@@ -561,7 +610,7 @@ static gm_status tr_verify(void *state, char *why, size_t n)
 		st = tr_launch(s);
 	if (st)
 		return st;
-	if (s->kernel == K_COPY4 || s->kernel == K_COPY16)
+	if (s->kernel == K_COPY4 || s->kernel == K_COPY16 || s->kernel == K_COPY16L)
 		return gm_validate((const uint32_t *)s->out, words, gm_make_gather(gm_identity_map(), 1, s->seed),
 				   s->seed, s->dev, why, n);
 	tr_map m = { s->rows, s->cols };

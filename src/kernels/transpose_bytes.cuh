@@ -37,10 +37,10 @@ static int64_t span_sectors(int64_t base, int64_t lo, int64_t hi)
 	return (base + hi - 1) * 4 / 32 - (base + lo) * 4 / 32 + 1;
 }
 
-/* Floats from float `start` to the next sector boundary (row_lead on the host). */
-static int64_t lead_of(int64_t start)
+/* Floats from float `start` to the next boundary of `align` floats (row_lead / row_lead_a on the host). */
+static int64_t lead_of(int64_t start, int64_t align)
 {
-	return -start & (TR_SECTOR_FLOATS - 1);
+	return -start & (align - 1);
 }
 
 /*
@@ -49,12 +49,13 @@ static int64_t lead_of(int64_t start)
  * whole float4 in one request (a warp instruction covers two rows' windows,
  * each a piece of its own), the last 1-3 floats (an edge tile's partial
  * float4, one sector) in another, and in tile column 0 the head [0, h_r)
- * (copy_vec16).
+ * (copy_vec16). align: the floats the windows start at a multiple of (8;
+ * copy_b16_line 32).
  */
-static double copy16_row_sectors(int64_t r, int R, int C)
+static double copy16_row_sectors(int64_t r, int R, int C, int64_t align)
 {
 	int ncol = (int)ceil_div(C, BIG);
-	int64_t base = r * C, h = lead_of(base);
+	int64_t base = r * C, h = lead_of(base, align);
 	double total = 0;
 
 	(void)R;
@@ -75,12 +76,12 @@ static double copy16_row_sectors(int64_t r, int R, int C)
 	return total;
 }
 
-static double copy16_sectors(int R, int C)
+static double copy16_sectors(int R, int C, int64_t align)
 {
 	double total = 0;
 
 	for (int64_t r = 0; r < R; r++)
-		total += copy16_row_sectors(r, R, C);
+		total += copy16_row_sectors(r, R, C, align);
 	return total;
 }
 
@@ -99,7 +100,7 @@ static double shear_sectors(int R, int C)
 	double total = 0;
 
 	for (int64_t r = 0; r < R; r++) {
-		double rs = copy16_row_sectors(r, R, C);
+		double rs = copy16_row_sectors(r, R, C, TR_SECTOR_FLOATS);
 		total += rs;
 		if (r % BIG >= BIG - gmax && r / BIG + 1 < tiles)
 			total += rs;
@@ -186,8 +187,8 @@ static double tr_bytes_hw(int kernel, int R, int C)
 	int vec = kernel == K_V5 && R % 4 == 0 && C % 4 == 0;
 	double ld, st;
 
-	if (kernel == K_COPY16)
-		return 32.0 * 2 * copy16_sectors(R, C);
+	if (kernel == K_COPY16 || kernel == K_COPY16L)
+		return 32.0 * 2 * copy16_sectors(R, C, kernel == K_COPY16L ? TR_LINE_FLOATS : TR_SECTOR_FLOATS);
 	if (kernel == K_V7)
 		return 32.0 * (shift_load_sectors(R, C) + shift_store_sectors(R, C));
 	if (kernel == K_V8)

@@ -49,6 +49,15 @@ __device__ __forceinline__ void lean_store(float *__restrict__ out, const float 
 	}
 }
 
+/*
+ * WHOLE (v19, v20): each kept float4 is written to shared memory whole, its 1-7 floats outside the tile's
+ * columns [64j, 64j + 64) included, with no test per float. They land in the row's own words: a kept float4
+ * covers columns v0 .. v0 + 3 of the window, 5 <= v0 <= 71, words 97s + (s >> 5) + 5 .. 97s + (s >> 5) + 76
+ * (rw_word), all below row s + 1's first word (97s + 97) and none read by the stores (v = cc + 8 in [8, 72)).
+ * v15's per-float test and address cost ~9 SASS instructions a float (an S2R of the shared window's base
+ * under each predicate among them): ~300 of its 520 on the interior path.
+ */
+template <bool WHOLE = false>
 __device__ __forceinline__ void lean_tile(const float *__restrict__ in, float *__restrict__ out, int R, int C, float *t,
 					  int i, int j)
 {
@@ -76,10 +85,19 @@ __device__ __forceinline__ void lean_tile(const float *__restrict__ in, float *_
 			continue;
 		int s = (tid + 256 * m) / 18, v0 = u[m] + TR_SECTOR_FLOATS;
 		float e4[4] = { v[m].x, v[m].y, v[m].z, v[m].w };
+		if (WHOLE) {
+			/* rw_word(s, v0 + e) with the row's part once: unsigned, so that no shift rounds toward 0 */
+			unsigned us = (unsigned)s, uv = (unsigned)v0;
+			float *row = t + (us * RW_PITCH + (us >> 5));
 #pragma unroll
-		for (int e = 0; e < 4; e++)
-			if (v0 + e >= TR_SECTOR_FLOATS && v0 + e < BIG + TR_SECTOR_FLOATS)
-				t[rw_word(s, v0 + e)] = e4[e];
+			for (unsigned e = 0; e < 4; e++)
+				row[uv + e + ((uv + e) >> 5)] = e4[e];
+		} else {
+#pragma unroll
+			for (int e = 0; e < 4; e++)
+				if (v0 + e >= TR_SECTOR_FLOATS && v0 + e < BIG + TR_SECTOR_FLOATS)
+					t[rw_word(s, v0 + e)] = e4[e];
+		}
 	}
 	__syncthreads();
 	lean_store(out, t, R, c0, i, [](int s, int cc) { return rw_word(s, cc + TR_SECTOR_FLOATS); });
@@ -165,9 +183,12 @@ __global__ void __launch_bounds__(256, MINB) tr_rows_async(const float *__restri
 /*
  * v11_lean (MINB 6, blockIdx.x along the tile columns), v14_lean_down (v11
  * launched down the tile rows: ROWS_DOWN, transpose_rows.cuh) and v15_lean5_down
- * (v14 with MINB 5: 48 registers, no spills; at 40 ptxas spills 12 B)
+ * (v14 with MINB 5: 48 registers, no spills; at 40 ptxas spills 12 B);
+ * v19_whole5 (v15 with WHOLE: each kept float4 stored to shared memory
+ * whole, no test per float) and v20_whole6 (v19 under 40 registers, 6
+ * blocks an SM): docs/families/transpose.md, "fifth pass".
  */
-template <int MINB, int ORDER = ROWS_ALONG>
+template <int MINB, int ORDER = ROWS_ALONG, bool WHOLE = false>
 __global__ void __launch_bounds__(256, MINB) tr_rows_lean(const float *__restrict__ in, float *__restrict__ out, int R,
 							 int C)
 {
@@ -176,7 +197,7 @@ __global__ void __launch_bounds__(256, MINB) tr_rows_lean(const float *__restric
 	int i = ORDER == ROWS_DOWN ? blockIdx.x : blockIdx.y, j = ORDER == ROWS_DOWN ? blockIdx.y : blockIdx.x;
 
 	if (i >= 1 && i * BIG + BIG < R && j + 1 < (int)(ORDER == ROWS_DOWN ? gridDim.y : gridDim.x))
-		lean_tile(in, out, R, C, t, i, j);
+		lean_tile<WHOLE>(in, out, R, C, t, i, j);
 	else
 		rows_tile<ORDER>(in, out, R, C, t);
 }
