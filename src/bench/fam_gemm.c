@@ -19,7 +19,7 @@ static const char *const mode_label[GEMM_NMODES] = {
 	"v0_naive", "v1_smem32", "v2_block1d", "v3_block2d", "v4_vec", "v5_dbuf", "v6_warptile", "v7_warptile8x16", "v8_warptile8x16_s3",
 	"v9_grouped", "v10_tma", "v11_lean", "v12_splittail",
 	"v13_lean_rows", "v14_splittail_rows", "v15_bk8",
-	"v16_serp", "v17_cols", "v18_pairs",
+	"v16_serp", "v17_cols", "v18_pairs", "v19_loop8",
 	"ref_cublas",
 	"tc_fp16_cublas", "tc_bf16_cublas",
 };
@@ -43,14 +43,15 @@ static const char *const mode_desc[GEMM_NMODES] = {
 	"SGEMM, as v9 with the FFMAs of a k step in rows, columns serpentine (operand reuse, register banks)",
 	"SGEMM, as v9 with the FFMAs of a k step in columns, rows serpentine",
 	"SGEMM, as v9 with the FFMAs of a k step in row pairs alternating per column, serpentine per pair",
+	"SGEMM, as v9 with a k-tile's 16 steps as a loop over two unrolled halves of 8 (half the code)",
 	"cublasSgemm (reference)",
 	"cublasGemmEx FP16 in, FP32 accumulate: tensor-core ceiling (not an FP32 GEMM)",
 	"cublasGemmEx BF16 in, FP32 accumulate: tensor-core ceiling (not an FP32 GEMM)",
 };
 
 /* Block tile rows and columns of each version (0: none), for the modelled traffic. */
-static const int mode_tile_m[GEMM_NMODES] = { 0, 32, 64, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 0, 0, 0 };
-static const int mode_tile_n[GEMM_NMODES] = { 0, 32, 64, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 0, 0, 0 };
+static const int mode_tile_m[GEMM_NMODES] = { 0, 32, 64, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 0, 0, 0 };
+static const int mode_tile_n[GEMM_NMODES] = { 0, 32, 64, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 0, 0, 0 };
 
 /* Every version of the ladder, and the ladder's warp-tile versions; with the cuBLAS reference. */
 #define LADDER ((1u << GEMM_CUBLAS) - 1u)
@@ -59,8 +60,8 @@ static const int mode_tile_n[GEMM_NMODES] = { 0, 32, 64, 128, 128, 128, 128, 128
 /* v11..v13: at 4096^3 in the default tier (LADDER), at 8192^3 and 3001^3 with --full; v15..v18 with --full only
    (the default suite's time) */
 #define LEAN_STEPS ((1u << GEMM_LEAN) | (1u << GEMM_LEAN_SPLIT) | (1u << GEMM_LEAN_ROWS))
-/* v16..v18 (the FFMA order over the thread tile): with --full only */
-#define ORDERS ((1u << GEMM_WT_SERP) | (1u << GEMM_WT_COLS) | (1u << GEMM_WT_PAIRS))
+/* v16..v18 (the FFMA order over the thread tile) and v19 (the k steps' loop): with --full only */
+#define ORDERS ((1u << GEMM_WT_SERP) | (1u << GEMM_WT_COLS) | (1u << GEMM_WT_PAIRS) | (1u << GEMM_WT_LOOP8))
 #define REF (1u << GEMM_CUBLAS)
 
 enum { TIER_DEFAULT = 0, TIER_QUICK = 1, TIER_FULL = 2 };

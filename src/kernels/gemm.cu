@@ -365,6 +365,10 @@ static gm_status gemm_launch(void *state)
 		if (gm_status w = wt_launch<128, 2, 4, 2, 3, 8, WT_BK, 3>(s))
 			return w;
 		break;
+	case GEMM_WT_LOOP8:
+		if (gm_status w = wt_launch<128, 2, 4, 2, 3, 8, WT_BK, 0, 8>(s))
+			return w;
+		break;
 	case GEMM_TMA:
 		return tma_launch_kv<2>(s);
 	case GEMM_LEAN:

@@ -29,8 +29,9 @@
  * flags and allocates the registers from it): 0, rows i then columns j (v6..v9); 1, rows with the columns
  * serpentine (odd rows right to left, so the turn keeps its B operand); 2, columns with the rows serpentine;
  * 3, pairs of rows, within each pair the two rows alternate per column and the columns run serpentine per pair.
+ * UK, how many of a k-tile's BK steps are unrolled (v19: 8 of 16, a loop of two halves; the k-loop's code halves).
  */
-template <int NT, int WARPS_N, int FN, int MINB, int STAGES, int GROUP, int BK = WT_BK, int ORDER = 0>
+template <int NT, int WARPS_N, int FN, int MINB, int STAGES, int GROUP, int BK = WT_BK, int ORDER = 0, int UK = BK>
 __global__ void __launch_bounds__(NT, MINB) gemm_warptile(const float *A, const float *B, float *C, int Kp,
 							   int lda, int ldb, int ldc)
 {
@@ -79,7 +80,7 @@ __global__ void __launch_bounds__(NT, MINB) gemm_warptile(const float *A, const 
 		if (nx < nk)
 			load(nx % STAGES, nx * BK);
 		cp_async_commit();
-#pragma unroll
+#pragma unroll UK
 		for (int k = 0; k < BK; k++) {
 #pragma unroll
 			for (int f = 0; f < FM; f++)
@@ -385,11 +386,11 @@ static size_t wt_smem(int stages, int bk)
 	return (size_t)stages * bk * (WT_BM + 4 + 128) * sizeof(float);
 }
 
-template <int NT, int WARPS_N, int FN, int MINB, int STAGES, int GROUP, int BK = WT_BK, int ORDER = 0>
+template <int NT, int WARPS_N, int FN, int MINB, int STAGES, int GROUP, int BK = WT_BK, int ORDER = 0, int UK = BK>
 static gm_status wt_launch(const struct gemm_state *s)
 {
 	static int opted;
-	auto k = gemm_warptile<NT, WARPS_N, FN, MINB, STAGES, GROUP, BK, ORDER>;
+	auto k = gemm_warptile<NT, WARPS_N, FN, MINB, STAGES, GROUP, BK, ORDER, UK>;
 	const size_t smem = wt_smem(STAGES, BK);
 
 	if (!opted && smem > 48 * 1024) {
