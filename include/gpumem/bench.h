@@ -111,6 +111,9 @@ struct gm_case {
 	int quick;               /* member of the --quick suite */
 	int full;                /* only with --full (long sweeps) or when named exactly */
 	int64_t grid_x;          /* blocks along x of the launch the patterns describe (0: derived, launch_case.c) */
+	int64_t grid_y;          /* with grid_x, the launch's blocks along y: the grid the model walks is then the
+				    kernel's, not the useful bytes over the bytes the patterns declare a thread
+				    (0: derived that way, for patterns that move exactly the useful bytes) */
 	int round_trips;         /* each thread runs its patterns once, waits for its loads this many times
 				    and ends (launch model rule T2); 0: not declared (a loop, or not known) */
 };

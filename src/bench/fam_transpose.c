@@ -262,6 +262,14 @@ static void tr_case(struct gm_case *c, int v, int s)
 		    : variants[v].version >= 8 ? (C + 63) / 64
 		    : variants[v].version >= 5 ? (down + variants[v].tile - 1) / variants[v].tile
 					     : (C + variants[v].tile - 1) / variants[v].tile;
+	/* v8-v20 (gshear, gdown, ggroup4/8 in transpose.cu): their threads load a 72-row window in 6 steps of 256
+	   float4 slots, more than the tile's useful bytes, so the model is given the kernel's grid (v16's panels
+	   as v13's grid) */
+	if (variants[v].version >= 8) {
+		int64_t tr = (R + tr_shift_max(R) + 63) / 64, tc = (C + 63) / 64;
+		c->grid_y = group ? (tc + (variants[v].version == 17 ? 3 : 7)) / (variants[v].version == 17 ? 4 : 8)
+			: variants[v].version >= 13 ? tc : tr;
+	}
 	/* float4 needs 16 B aligned rows; otherwise the scalar 64x65 path runs */
 	/* each block runs one tile and ends: its threads' round trips (not declared for the float4
 	   patterns, which describe a quarter of a thread) */

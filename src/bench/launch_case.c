@@ -71,6 +71,8 @@ static gm_status launch_of(const struct gm_case *c, const struct gm_case_result 
 	in->n_threads = (int64_t)llround(cr->traffic.bytes_useful / per_thread);
 	in->useful_bytes = cr->traffic.bytes_useful;
 	in->round_trips = c->round_trips;
+	if (c->grid_x > 0 && c->grid_y > 0) /* the kernel's grid, when its threads declare more than the useful bytes */
+		in->n_threads = c->grid_x * c->grid_y * in->block[0] * in->block[1] * in->block[2];
 	if (c->grid_x > 0)
 		in->grid_x = c->grid_x;
 	else if (two_d) {
