@@ -1,6 +1,6 @@
 /*
  * fam_transpose.c - the transpose family's cases: out[c][r] = in[r][c] for a
- * float matrix, the ladder's versions (v0-v20) plus three plain copies of
+ * float matrix, the ladder's versions (v0-v21) plus three plain copies of
  * the same matrix as ceilings (copy_b16_line is the best copy of the
  * unaligned shapes), each on three shapes: square; ragged (side-17
  * rows by side-33 cols: partial tiles, rows that start inside a sector, no
@@ -63,6 +63,7 @@ static const struct {
 	{ 19, 64, 8, 16, SM_PADDED, 0, 0, "v19_whole5",
 	  "v15 with each kept float4 stored to shared memory whole, no test per float (48 registers, 5 blocks an SM)" },
 	{ 20, 64, 8, 16, SM_PADDED, 0, 0, "v20_whole6", "v19 under 40 registers: 6 blocks an SM, no spills" },
+	{ 21, 64, 8, 16, SM_PADDED, 0, 0, "v21_lean4_down", "v15 at 4 blocks an SM: 61 registers, 4 % fewer SASS" },
 	{ -1, 32, 8, 4, SM_NONE, 0, 2, "copy_b4", "plain copy of the matrix, v3's grid (32x8, 4 B): ceiling" },
 	{ -1, 64, 8, 16, SM_NONE, 1, 4, "copy_b16", "plain copy of the matrix, v5's grid (float4, pieces from each row's first sector): ceiling" },
 	{ -2, 64, 8, 16, SM_NONE, 0, 4, "copy_b16_line",
@@ -219,7 +220,7 @@ static void shear_patterns(struct gm_case *c, int R, int C)
  */
 static void rows_patterns(struct gm_case *c, int R, int C, int version)
 {
-	/* v13-v16, v19, v20 run blockIdx.x down the tile rows: bx and by trade places (v16 only inside a panel
+	/* v13-v16, v19-v21 run blockIdx.x down the tile rows: bx and by trade places (v16 only inside a panel
 	   of 8 tile rows: declared as v13); v17/v18 across groups of 4/8 tile columns, then down (bx = 4i + j%4) */
 	int group = version == 17 || version == 18;
 	const char *ti = group ? (version == 17 ? "(bx/4)" : "(bx/8)") : version >= 13 ? "bx" : "by";
@@ -254,7 +255,7 @@ static void tr_case(struct gm_case *c, int v, int s)
 	gm_case_param_add(c, "vec", variants[v].vec);
 	if (variants[v].version == -2)
 		gm_case_param_add(c, "align", 32); /* copy_b16_line: floats its pieces start at a multiple of */
-	/* transpose.cu's grids: v5-v7, v13-v16, v19 and v20 run blockIdx.x down the input rows (v7's and
+	/* transpose.cu's grids: v5-v7, v13-v16, v19-v21 run blockIdx.x down the input rows (v7's and
 	   v13-v20's windows reach up to tr_shift_max(R) rows further), the others along its columns */
 	int down = R + (variants[v].version == 7 ? tr_shift_max(R) : 0);
 	int group = variants[v].version == 17 || variants[v].version == 18;

@@ -186,7 +186,8 @@ __global__ void __launch_bounds__(256, MINB) tr_rows_async(const float *__restri
  * (v14 with MINB 5: 48 registers, no spills; at 40 ptxas spills 12 B);
  * v19_whole5 (v15 with WHOLE: each kept float4 stored to shared memory
  * whole, no test per float) and v20_whole6 (v19 under 40 registers, 6
- * blocks an SM): docs/families/transpose.md, "fifth pass".
+ * blocks an SM): docs/families/transpose.md, "fifth pass"; v21_lean4_down
+ * (v15 at 4 blocks an SM, 61 registers), "seventh pass".
  */
 template <int MINB, int ORDER = ROWS_ALONG, bool WHOLE = false>
 __global__ void __launch_bounds__(256, MINB) tr_rows_lean(const float *__restrict__ in, float *__restrict__ out, int R,
