@@ -256,7 +256,7 @@ static void tr_case(struct gm_case *c, int v, int s)
 	if (variants[v].version == -2)
 		gm_case_param_add(c, "align", 32); /* copy_b16_line: floats its pieces start at a multiple of */
 	/* transpose.cu's grids: v5-v7, v13-v16, v19-v21 run blockIdx.x down the input rows (v7's and
-	   v13-v20's windows reach up to tr_shift_max(R) rows further), the others along its columns */
+	   v13-v21's windows reach up to tr_shift_max(R) rows further), the others along its columns */
 	int down = R + (variants[v].version == 7 ? tr_shift_max(R) : 0);
 	int group = variants[v].version == 17 || variants[v].version == 18;
 	c->grid_x = group ? (R + tr_shift_max(R) + 63) / 64 * (variants[v].version == 17 ? 4 : 8)
@@ -264,7 +264,7 @@ static void tr_case(struct gm_case *c, int v, int s)
 		    : variants[v].version >= 8 ? (C + 63) / 64
 		    : variants[v].version >= 5 ? (down + variants[v].tile - 1) / variants[v].tile
 					     : (C + variants[v].tile - 1) / variants[v].tile;
-	/* v8-v20 (gshear, gdown, ggroup4/8 in transpose.cu): their threads load a 72-row window in 6 steps of 256
+	/* v8-v21 (gshear, gdown, ggroup4/8 in transpose.cu): their threads load a 72-row window in 6 steps of 256
 	   float4 slots, more than the tile's useful bytes, so the model is given the kernel's grid (v16's panels
 	   as v13's grid) */
 	if (variants[v].version >= 8) {
