@@ -104,6 +104,70 @@ __device__ __forceinline__ void lean_tile(const float *__restrict__ in, float *_
 }
 
 /*
+ * v22_lean3_x4, v23_lean2_x4 (docs/families/transpose.md, "eighth pass"): a block runs ROWS_PER tiles down a tile column,
+ * (i0 + t, j) for t < ROWS_PER, one after the other. What v15 computes for each tile and does not depend on
+ * the tile row is computed once: a load slot's shared row, float4 and column offset (lean_u of row r and of
+ * row r + 64 agree: 64 C is a multiple of 8), its offset from the tile's first input float, and the store
+ * side's output row offsets (they depend on the column). Per tile: 6 loads, the 24 tested shared stores, a
+ * barrier, v15's stores, a barrier before the next tile overwrites the shared tile. Edge tiles run v9's code.
+ */
+template <int ROWS_PER>
+__device__ __forceinline__ void lean_tiles(const float *__restrict__ in, float *__restrict__ out, int R, int C,
+					   float *t, int i0, int j, int nj)
+{
+	int tx = threadIdx.x, ty = threadIdx.y, tid = ty * TILE + tx;
+	int need = TR_SECTOR_FLOATS - tr_shift_max(R);
+	int c0 = j * BIG, nti = (R + tr_shift_max(R) + BIG - 1) / BIG; /* gdown's tile rows */
+	unsigned sbase = (unsigned)__cvta_generic_to_shared(t);
+	int off[6];        /* load slot m: offset of its float4 from the tile's first input float (-1: none) */
+	unsigned wa[6][4]; /* the shared address of each of its floats, ~0 where the float is not the tile's */
+
+#pragma unroll
+	for (int m = 0; m < 6; m++) {
+		int idx = tid + 256 * m, s = idx / 18, k = idx - 18 * s;
+		int uu = lean_u(i0 * BIG - TR_SECTOR_FLOATS + s, C, k);
+		bool keep = s < SH_ROWS && s >= need && uu + 4 > 0 && uu < BIG;
+		off[m] = keep ? s * C + uu : -1;
+		asm volatile("" : "+r"(off[m])); /* kept in a register, not computed again for every tile */
+#pragma unroll
+		for (int e = 0; e < 4; e++) {
+			int vv = uu + TR_SECTOR_FLOATS + e;
+			wa[m][e] = keep && vv >= TR_SECTOR_FLOATS && vv < BIG + TR_SECTOR_FLOATS ? sbase + 4u * rw_word(s, vv)
+												   : ~0u;
+			asm volatile("" : "+r"(wa[m][e]));
+		}
+	}
+#pragma unroll 1
+	for (int tt = 0; tt < ROWS_PER; tt++) {
+		int i = i0 + tt;
+
+		if (i >= nti)
+			break; /* past the last tile row (uniform in the block) */
+		if (i >= 1 && i * BIG + BIG < R && j + 1 < nj) {
+			const float *tile_in = in + ((size_t)(i * BIG - TR_SECTOR_FLOATS) * C + c0);
+			float4 v[6];
+#pragma unroll
+			for (int m = 0; m < 6; m++)
+				if (off[m] >= 0)
+					v[m] = __ldg(reinterpret_cast<const float4 *>(tile_in + off[m]));
+#pragma unroll
+			for (int m = 0; m < 6; m++) {
+				float e4[4] = { v[m].x, v[m].y, v[m].z, v[m].w };
+#pragma unroll
+				for (int e = 0; e < 4; e++)
+					if (wa[m][e] != ~0u)
+						asm volatile("st.shared.f32 [%0], %1;" ::"r"(wa[m][e]), "f"(e4[e]) : "memory");
+			}
+			__syncthreads();
+			lean_store(out, t, R, c0, i, [](int s, int cc) { return rw_word(s, cc + TR_SECTOR_FLOATS); });
+		} else {
+			rows_tile_at(in, out, R, C, t, i, j);
+		}
+		__syncthreads(); /* every store read the shared tile before the next tile writes it */
+	}
+}
+
+/*
  * v9's checked tile as a call of its own, for the edge tiles of v11 and v12:
  * its registers (40 in v9) are then spent only where it runs (under v12's
  * cap of 32 it spills, on the edge tiles alone) and the interior path keeps
@@ -233,4 +297,15 @@ __global__ void __launch_bounds__(256, MINB) tr_rows_group(const float *__restri
 		lean_tile(in, out, R, C, t, i, j);
 	else
 		rows_tile<ORDER>(in, out, R, C, t);
+}
+
+/* v22 (MINB 3), v23 (MINB 2): LEAN_ROWS_PER tiles a block down a tile column (lean_tiles) */
+#define LEAN_ROWS_PER 4
+template <int MINB>
+__global__ void __launch_bounds__(256, MINB) tr_rows_lean_x(const float *__restrict__ in, float *__restrict__ out, int R,
+							   int C)
+{
+	__shared__ float t[SH_ROWS * RW_PITCH];
+
+	lean_tiles<LEAN_ROWS_PER>(in, out, R, C, t, blockIdx.x * LEAN_ROWS_PER, blockIdx.y, gridDim.y);
 }

@@ -190,13 +190,11 @@ template <int ORDER> __device__ __forceinline__ int2 rows_ij()
 	return make_int2(blockIdx.z * ROWS_PANEL_P + blockIdx.x, blockIdx.y);
 }
 
-/* v9's tile (i, j) with every bound checked: v9 and v13 themselves, and the edge tiles of v11/v12/v14 */
-template <int ORDER = ROWS_ALONG>
-__device__ __forceinline__ void rows_tile(const float *__restrict__ in, float *__restrict__ out, int R, int C, float *t)
+/* v9's tile (i, j) with every bound checked: v9 and v13 themselves, and the edge tiles of v11/v12/v14/v22 */
+__device__ __forceinline__ void rows_tile_at(const float *__restrict__ in, float *__restrict__ out, int R, int C,
+					     float *t, int i, int j)
 {
 	int tx = threadIdx.x, ty = threadIdx.y, tid = ty * TILE + tx;
-	int2 ij = rows_ij<ORDER>();
-	int j = ij.y, i = ij.x;
 	int rtop = i * BIG - TR_SECTOR_FLOATS; /* input row of shared row 0 */
 	int need = TR_SECTOR_FLOATS - tr_shift_max(R); /* first shared row any window reaches */
 	int cend = min(C, j * BIG + BIG);
@@ -258,6 +256,15 @@ __device__ __forceinline__ void rows_tile(const float *__restrict__ in, float *_
 	}
 }
 
+
+/* v9's tile of the block, in the launch order ORDER */
+template <int ORDER = ROWS_ALONG>
+__device__ __forceinline__ void rows_tile(const float *__restrict__ in, float *__restrict__ out, int R, int C, float *t)
+{
+	int2 ij = rows_ij<ORDER>();
+
+	rows_tile_at(in, out, R, C, t, ij.x, ij.y);
+}
 /*
  * v9_rows (MINB = 6: 40 registers, 6 blocks an SM) and v10_rows8, the same
  * code capped at 32 registers (MINB = 8) so that 8 blocks fit an SM (the
