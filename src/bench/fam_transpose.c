@@ -1,6 +1,6 @@
 /*
  * fam_transpose.c - the transpose family's cases: out[c][r] = in[r][c] for a
- * float matrix, the ladder's versions (v0-v23) plus three plain copies of
+ * float matrix, the ladder's versions (v0-v24) plus three plain copies of
  * the same matrix as ceilings (copy_b16_line is the best copy of the
  * unaligned shapes), each on three shapes: square; ragged (side-17
  * rows by side-33 cols: partial tiles, rows that start inside a sector, no
@@ -67,6 +67,8 @@ static const struct {
 	{ 22, 64, 8, 16, SM_PADDED, 0, 0, "v22_lean3_x4",
 	  "v15's tiles, 4 a block down a tile column: the index work that does not depend on the tile row done once" },
 	{ 23, 64, 8, 16, SM_PADDED, 0, 0, "v23_lean2_x4", "v22 at 2 blocks an SM (128 registers)" },
+	{ 24, 64, 8, 16, SM_PADDED, 0, 0, "v24_sts5",
+	  "v15 with its tested shared stores by st.shared at an address taken once (no S2R under each test)" },
 	{ -1, 32, 8, 4, SM_NONE, 0, 2, "copy_b4", "plain copy of the matrix, v3's grid (32x8, 4 B): ceiling" },
 	{ -1, 64, 8, 16, SM_NONE, 1, 4, "copy_b16", "plain copy of the matrix, v5's grid (float4, pieces from each row's first sector): ceiling" },
 	{ -2, 64, 8, 16, SM_NONE, 0, 4, "copy_b16_line",
@@ -223,7 +225,7 @@ static void shear_patterns(struct gm_case *c, int R, int C)
  */
 static void rows_patterns(struct gm_case *c, int R, int C, int version)
 {
-	/* v13-v16, v19-v23 run blockIdx.x down the tile rows: bx and by trade places (v16 only inside a panel
+	/* v13-v16, v19-v24 run blockIdx.x down the tile rows: bx and by trade places (v16 only inside a panel
 	   of 8 tile rows: declared as v13); v17/v18 across groups of 4/8 tile columns, then down (bx = 4i + j%4) */
 	int group = version == 17 || version == 18;
 	const char *ti = group ? (version == 17 ? "(bx/4)" : "(bx/8)") : version >= 13 ? "bx" : "by";
@@ -267,7 +269,7 @@ static void tr_case(struct gm_case *c, int v, int s)
 		    : variants[v].version >= 8 ? (C + 63) / 64
 		    : variants[v].version >= 5 ? (down + variants[v].tile - 1) / variants[v].tile
 					     : (C + variants[v].tile - 1) / variants[v].tile;
-	/* v8-v23 (gshear, gdown, ggroup4/8 in transpose.cu): their threads load a 72-row window in 6 steps of 256
+	/* v8-v24 (gshear, gdown, ggroup4/8 in transpose.cu): their threads load a 72-row window in 6 steps of 256
 	   float4 slots, more than the tile's useful bytes, so the model is given the kernel's grid (v16's panels
 	   as v13's grid; v22's and v23's blocks, 4 tiles each, as v15's grid of tiles) */
 	if (variants[v].version >= 8) {

@@ -80,6 +80,8 @@
  *                depend on the tile row computed once (each float's shared
  *                address kept); 3 blocks an SM, --full.
  *   v23_lean2_x4 v22 at 2 blocks an SM (128 registers), --full.
+ *   v24_sts5     v15 with its tested shared stores by st.shared at the
+ *                tile's address taken once: 1,560 SASS against 1,648, --full.
  *   copy_b4      reference: a plain copy of the same matrix with v3's grid
  *                (block 32x8, 32x32 tile, 4 B accesses, 4 rows per thread).
  *   copy_b16     reference: a plain copy with v5's grid and float4 accesses,
@@ -110,7 +112,7 @@
 
 #define TALL 128  /* v6: input rows per tile (256 was slower: results/.../experiments) */
 
-enum { K_V0, K_V1, K_V2, K_V3, K_V4, K_V5, K_V6, K_V7, K_V8, K_V9, K_V10, K_V11, K_V12, K_V13, K_V14, K_V15, K_V16, K_V17, K_V18, K_V19, K_V20, K_V21, K_V22, K_V23, K_COPY4, K_COPY16, K_COPY16L };
+enum { K_V0, K_V1, K_V2, K_V3, K_V4, K_V5, K_V6, K_V7, K_V8, K_V9, K_V10, K_V11, K_V12, K_V13, K_V14, K_V15, K_V16, K_V17, K_V18, K_V19, K_V20, K_V21, K_V22, K_V23, K_V24, K_COPY4, K_COPY16, K_COPY16L };
 
 struct tr_state {
 	int kernel;
@@ -515,10 +517,11 @@ static gm_status tr_launch(void *state)
 	case K_V16: tr_rows<6, ROWS_PANEL><<<gpanel, b8, 0, st>>>(in, out, R, C); break;
 	case K_V17: tr_rows_group<5, ROWS_GROUP4><<<ggroup4, b8, 0, st>>>(in, out, R, C); break;
 	case K_V18: tr_rows_group<5, ROWS_GROUP8><<<ggroup8, b8, 0, st>>>(in, out, R, C); break;
-	case K_V19: tr_rows_lean<5, ROWS_DOWN, true><<<gdown, b8, 0, st>>>(in, out, R, C); break;
-	case K_V20: tr_rows_lean<6, ROWS_DOWN, true><<<gdown, b8, 0, st>>>(in, out, R, C); break;
+	case K_V19: tr_rows_lean<5, ROWS_DOWN, LEAN_WHOLE><<<gdown, b8, 0, st>>>(in, out, R, C); break;
+	case K_V20: tr_rows_lean<6, ROWS_DOWN, LEAN_WHOLE><<<gdown, b8, 0, st>>>(in, out, R, C); break;
 	case K_V21: tr_rows_lean<4, ROWS_DOWN><<<gdown, b8, 0, st>>>(in, out, R, C); break;
 	case K_V22: tr_rows_lean_x<3><<<dim3(ceil_div((int)gdown.x, LEAN_ROWS_PER), gdown.y), b8, 0, st>>>(in, out, R, C); break;
+	case K_V24: tr_rows_lean<5, ROWS_DOWN, LEAN_STS><<<gdown, b8, 0, st>>>(in, out, R, C); break;
 	case K_V23: tr_rows_lean_x<2><<<dim3(ceil_div((int)gdown.x, LEAN_ROWS_PER), gdown.y), b8, 0, st>>>(in, out, R, C); break;
 	case K_COPY4: copy_tile32_4r<<<g32, b8, 0, st>>>(in, out, R, C); break;
 	case K_COPY16: copy_vec16<TR_SECTOR_FLOATS><<<g64, b8, 0, st>>>(in, out, R, C); break;

@@ -57,7 +57,9 @@ __device__ __forceinline__ void lean_store(float *__restrict__ out, const float 
  * v15's per-float test and address cost ~9 SASS instructions a float (an S2R of the shared window's base
  * under each predicate among them): ~300 of its 520 on the interior path.
  */
-template <bool WHOLE = false>
+enum { LEAN_PER_FLOAT = 0, LEAN_WHOLE = 1, LEAN_STS = 2 };
+
+template <int WHOLE = LEAN_PER_FLOAT>
 __device__ __forceinline__ void lean_tile(const float *__restrict__ in, float *__restrict__ out, int R, int C, float *t,
 					  int i, int j)
 {
@@ -65,6 +67,10 @@ __device__ __forceinline__ void lean_tile(const float *__restrict__ in, float *_
 	int rtop = i * BIG - TR_SECTOR_FLOATS;
 	int need = TR_SECTOR_FLOATS - tr_shift_max(R);
 	int c0 = j * BIG;
+	unsigned sbase = (unsigned)__cvta_generic_to_shared(t);
+
+	if (WHOLE == LEAN_STS)
+		asm volatile("" : "+r"(sbase)); /* held, not converted again under each float's test */
 
 	/* loads: as v9, shared row s = idx / 18, float4 k = idx % 18; u = the float4's first column - 64j */
 	const float *tile_in = in + ((size_t)rtop * C + c0); /* row rtop, column 64j: offsets below in 32 bits */
@@ -85,7 +91,18 @@ __device__ __forceinline__ void lean_tile(const float *__restrict__ in, float *_
 			continue;
 		int s = (tid + 256 * m) / 18, v0 = u[m] + TR_SECTOR_FLOATS;
 		float e4[4] = { v[m].x, v[m].y, v[m].z, v[m].w };
-		if (WHOLE) {
+		if (WHOLE == LEAN_STS) {
+			/* v24: v15's test per float, the store by st.shared at the tile's shared address taken once
+			   (C++'s generic store made ptxas convert the address again under each predicate: S2R, LEA) */
+			unsigned row = sbase + 4u * ((unsigned)s * RW_PITCH + ((unsigned)s >> 5));
+#pragma unroll
+			for (int e = 0; e < 4; e++) {
+				unsigned vv = (unsigned)(v0 + e);
+				if (v0 + e >= TR_SECTOR_FLOATS && v0 + e < BIG + TR_SECTOR_FLOATS)
+					asm volatile("st.shared.f32 [%0], %1;" ::"r"(row + 4u * (vv + (vv >> 5))), "f"(e4[e])
+						     : "memory");
+			}
+		} else if (WHOLE == LEAN_WHOLE) {
 			/* rw_word(s, v0 + e) with the row's part once: unsigned, so that no shift rounds toward 0 */
 			unsigned us = (unsigned)s, uv = (unsigned)v0;
 			float *row = t + (us * RW_PITCH + (us >> 5));
@@ -253,7 +270,7 @@ __global__ void __launch_bounds__(256, MINB) tr_rows_async(const float *__restri
  * blocks an SM): docs/families/transpose.md, "fifth pass"; v21_lean4_down
  * (v15 at 4 blocks an SM, 61 registers), "seventh pass".
  */
-template <int MINB, int ORDER = ROWS_ALONG, bool WHOLE = false>
+template <int MINB, int ORDER = ROWS_ALONG, int WHOLE = LEAN_PER_FLOAT>
 __global__ void __launch_bounds__(256, MINB) tr_rows_lean(const float *__restrict__ in, float *__restrict__ out, int R,
 							 int C)
 {
