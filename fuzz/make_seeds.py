@@ -65,7 +65,7 @@ put("runfile", "h200_quick_2.json.gz",
 put("runfile", "h100_counters.json",
     dumps(small_run(load(H100 + "/counters/suite_counters.json.gz"), lambda c: [x for x in c if "counters" in x][:2])))
 put("runfile", "h100_launch.json",
-    dumps(small_run(load(H100 + "/launch/suite.json"), lambda c: [x for x in c if "launch" in x][:2])))
+    dumps(small_run(load(H100 + "/launch/suite.json.gz"), lambda c: [x for x in c if "launch" in x][:2])))
 put("runfile", "h100_interrupted.json", dumps(small_run(load(H100 + "/state/sigint_l2persist.json"), lambda c: c[:2])))
 put("runfile", "h100_transfer.json", dumps(small_run(load(H100 + "/transfer/xfer.json"), lambda c: c[:2])))
 put("runfile", "truncated.json", dumps(small_run(suite, lambda c: c[:1]))[:700])

@@ -11,18 +11,20 @@ import re
 import shlex
 import subprocess
 import sys
+from suggest_docs import Committed
 
 binary, d = sys.argv[1], sys.argv[2]
+docs = Committed(d)
 here = os.path.dirname(os.path.abspath(__file__))
 text = open(os.path.join(here, 'suggest_gpu.sh')).read()
 block = re.search(r"patterns\(\) \{\ncat <<'EOF'\n(.*?)\nEOF", text, re.S).group(1)
 rows, ranks, then_in, now_in, n = [], [], 0, 0, 0
 for line in block.splitlines():
     name, cls, args = line.split('|', 2)
-    path = os.path.join(d, 'json', name + '.json')
-    if not os.path.exists(path):
+    try:
+        old = docs.load(name)['suggest']
+    except OSError:
         continue
-    old = json.load(open(path))['suggest']
     out = subprocess.run([binary, 'explain', '--suggest', '--json'] + shlex.split(args),
                          capture_output=True, text=True, check=True).stdout
     doc = json.loads(out)['suggest']

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """suggest_table.py DIR [FAMILIES.json] - the table of `explain --suggest --run` over the
-patterns scripts/suggest_gpu.sh ran (DIR/json/<name>.json, DIR/rc.txt for the class): per pattern
+patterns scripts/suggest_gpu.sh ran (DIR/json/<name>.json or DIR/json.tar.gz, DIR/rc.txt for the class): per pattern
 the original and every applicable rewrite, predicted and measured GB/s and speedups; then the
 issue-24 targets: the share of rewrites whose predicted speedup is within 15 % of the measured one,
 the top rewrite's measured speedup where the original moves >= 2x the bytes it needs (from DRAM, as
@@ -8,10 +8,12 @@ the launch model predicts the original: the level whose bytes bound what a rewri
 rewrite against gpumem's hand-written versions of the same work, the time of --run. Markdown on
 stdout. Reads only what the runs wrote."""
 import json
+from suggest_docs import Committed
 import os
 import sys
 
 d = sys.argv[1]
+docs = Committed(d)
 classes, order = {}, []
 for line in open(os.path.join(d, 'rc.txt')):
     f = line.split()
@@ -48,9 +50,8 @@ lines.append('| pattern | class | EXPR (options) | waste | rewrite | rank | pred
 lines.append('|---|---|---|---|---|---|---|---|---|---|---|')
 summary = []
 for name in order:
-    p = os.path.join(d, 'json', name + '.json')
     try:
-        s = json.load(open(p))['suggest']
+        s = docs.load(name)['suggest']
     except Exception as e:  # a run that wrote no JSON
         lines.append(f'| {name} | {classes[name]} | (no JSON: {e}) | | | | | | | | |')
         continue
@@ -106,7 +107,7 @@ print('\nThe misses, with where the error comes from (the original\'s measured /
 orig = {}
 for name in order:
     try:
-        s0 = json.load(open(os.path.join(d, 'json', name + '.json')))['suggest']['rows'][0]
+        s0 = docs.load(name)['suggest']['rows'][0]
         orig[name] = s0['run']['gbs'] / s0['predicted']['gbs']
     except Exception:
         pass

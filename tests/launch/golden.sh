@@ -18,7 +18,7 @@ h200=results/nvidia-h200
 pairs=(
   $h100/suite.json $h100/launch/profile.json
   $h200/suite.json.gz $h200/launch/profile.json
-  $h100/launch/suite.json $h100/launch/profile.json
+  $h100/launch/suite.json.gz $h100/launch/profile.json
   $h200/launch/suite.json.gz $h200/launch/profile.json
 )
 tmp=$(mktemp)
