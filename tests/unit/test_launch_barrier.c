@@ -52,65 +52,72 @@ static void tile_launch(const char *smem_load, struct gm_access pats[4], struct 
 	in->round_trips = 1;
 }
 
-/* Conflict-free: 128 wavefronts a wave (128 ns) against 8 KB of stores (1000 ns): the stores. */
-static void test_barrier_stores(void **state)
-{
-	struct gm_profile p = barrier_prof();
+/* One tile launch with its profile, patterns and prediction (the patterns live here: in.pats points at them). */
+struct tile {
+	struct gm_profile p;
 	struct gm_access pats[4];
 	struct gm_launch_in in;
 	struct gm_launch_out o;
+};
+
+static void tile_predict(struct tile *t, const char *smem_load)
+{
+	t->p = barrier_prof();
+	tile_launch(smem_load, t->pats, &t->in);
+	assert_int_equal(gm_launch_predict(&t->in, &t->p, &t->o, NULL), GM_OK);
+}
+
+/* Conflict-free: 128 wavefronts a wave (128 ns) against 8 KB of stores (1000 ns): the stores. */
+static void test_barrier_stores(void **state)
+{
+	struct tile t;
+	const struct gm_launch_out *o = &t.o;
 
 	(void)state;
-	tile_launch("tid", pats, &in);
-	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
-	assert_true(fabs(o.waves - 10) < 1e-9);
-	assert_true(fabs(o.smem_wavefronts - 2000.0 * 64) < 1e-6);
-	assert_true(fabs(o.t_barrier_ms - 10 * 1000e-6) < 1e-12);
-	assert_true(fabs(o.t_waves_ms - (10 * 1e4 + 10 * 1000) * 1e-6) < 1e-12);
-	assert_true(fabs(o.time_ms - o.t_waves_ms) < 1e-12); /* no knee: the larger */
-	assert_string_equal(o.limited_by, "latency");
+	tile_predict(&t, "tid");
+	assert_true(fabs(o->waves - 10) < 1e-9);
+	assert_true(fabs(o->smem_wavefronts - 2000.0 * 64) < 1e-6);
+	assert_true(fabs(o->t_barrier_ms - 10 * 1000e-6) < 1e-12);
+	assert_true(fabs(o->t_waves_ms - (10 * 1e4 + 10 * 1000) * 1e-6) < 1e-12);
+	assert_true(fabs(o->time_ms - o->t_waves_ms) < 1e-12); /* no knee: the larger */
+	assert_string_equal(o->limited_by, "latency");
 	/* the SM's stores over the launch are the L2 write time: the barrier adds it to the round trips */
-	assert_true(fabs(o.t_barrier_ms - o.l2_store_bytes / p.l2_write_gbs / 1e6) < 1e-12);
+	assert_true(fabs(o->t_barrier_ms - o->l2_store_bytes / t.p.l2_write_gbs / 1e6) < 1e-12);
 }
 
 /* A 32-way conflict on the column read: 32 x (1 + 32) wavefronts a block, 2112 ns a wave: the wavefronts. */
 static void test_barrier_conflicts(void **state)
 {
-	struct gm_profile p = barrier_prof();
-	struct gm_access pats[4];
-	struct gm_launch_in in;
-	struct gm_launch_out o;
+	struct tile t;
+	const struct gm_launch_out *o = &t.o;
 
 	(void)state;
-	tile_launch("lane*32", pats, &in);
-	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
-	assert_true(fabs(o.smem_wavefronts - 2000.0 * 32 * 33) < 1e-6);
-	assert_true(fabs(o.t_barrier_ms - 10 * 2112e-6) < 1e-12);
-	assert_true(fabs(o.t_waves_ms - (10 * 1e4 + 10 * 2112) * 1e-6) < 1e-12);
+	tile_predict(&t, "lane*32");
+	assert_true(fabs(o->smem_wavefronts - 2000.0 * 32 * 33) < 1e-6);
+	assert_true(fabs(o->t_barrier_ms - 10 * 2112e-6) < 1e-12);
+	assert_true(fabs(o->t_waves_ms - (10 * 1e4 + 10 * 2112) * 1e-6) < 1e-12);
 	/* before the rule the same wavefronts were an L1 level beside the latency, not after it */
-	assert_true(o.t_l1_ms < o.t_waves_ms);
+	assert_true(o->t_l1_ms < o->t_waves_ms);
 }
 
 /* No shared pattern (no barrier), no declared round trip (a grid-stride loop): nothing added. */
 static void test_barrier_none(void **state)
 {
-	struct gm_profile p = barrier_prof();
-	struct gm_access pats[4];
-	struct gm_launch_in in;
-	struct gm_launch_out o;
+	struct tile t;
 
 	(void)state;
-	tile_launch("tid", pats, &in);
-	pats[1] = pats[3]; /* load and store global, twice: the copy without its tile */
-	pats[2] = pats[0];
-	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
-	assert_true(o.t_barrier_ms == 0);
-	assert_true(fabs(o.t_waves_ms - 10 * 1e4 * 1e-6) < 1e-12);
-	tile_launch("lane*32", pats, &in);
-	in.round_trips = 0;
-	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
-	assert_true(o.t_barrier_ms == 0 && o.t_waves_ms == 0);
-	assert_string_equal(o.limited_by, "L1"); /* the wavefronts stay a level of their own (rule T1) */
+	t.p = barrier_prof();
+	tile_launch("tid", t.pats, &t.in);
+	t.pats[1] = t.pats[3]; /* load and store global, twice: the copy without its tile */
+	t.pats[2] = t.pats[0];
+	assert_int_equal(gm_launch_predict(&t.in, &t.p, &t.o, NULL), GM_OK);
+	assert_true(t.o.t_barrier_ms == 0);
+	assert_true(fabs(t.o.t_waves_ms - 10 * 1e4 * 1e-6) < 1e-12);
+	tile_launch("lane*32", t.pats, &t.in);
+	t.in.round_trips = 0;
+	assert_int_equal(gm_launch_predict(&t.in, &t.p, &t.o, NULL), GM_OK);
+	assert_true(t.o.t_barrier_ms == 0 && t.o.t_waves_ms == 0);
+	assert_string_equal(t.o.limited_by, "L1"); /* the wavefronts stay a level of their own (rule T1) */
 }
 
 int main(void)
