@@ -7,8 +7,8 @@
 #
 # Cases (exact names: the --full ones run by name, nothing else is selected): copy_b16 and copy_b16_line on the
 # three shapes (the line copy is a candidate ceiling: when it is faster it is the best copy, and the shares below
-# are taken against it), copy_b4_ragged, and v9_rows / v15_lean5_down / v19_whole5 / v20_whole6 / v21_lean4_down / v22 / v23 / v24 on the ragged and
-# a8 shapes. Writes $OUT/gpu.txt (nvidia-smi -L, the UUID), $OUT/ragged{1,2,3}.json and .txt, $OUT/shares.txt.
+# are taken against it), copy_b4_ragged, and v15_lean5_down / v19_whole5 / v21_lean4_down and the larger tiles v25_big128 /
+# v26_tall128 / v27_wide128 (eleventh pass) on the three shapes (v9, v20, v22-v24 measured in the sixth to ninth passes). Writes $OUT/gpu.txt (nvidia-smi -L, the UUID), $OUT/ragged{1,2,3}.json and .txt, $OUT/shares.txt.
 # About 2-3 s a run on an H100 (15 cases took 1.5 s), each run stopped at 20 s; SAN=1 (default) adds memcheck and
 # racecheck over the new kernels at 20M (25 s each at most): under 120 s in all, ~30 s expected. Without a GPU it stops
 # at the first run with gpumem's own error and exit status 2.
@@ -25,7 +25,7 @@ mkdir -p "$OUT"
 CASES=()
 for s in "" _ragged _a8; do CASES+=("transpose.copy_b16$s" "transpose.copy_b16_line$s"); done
 CASES+=(transpose.copy_b4_ragged)
-for v in v9_rows v15_lean5_down v19_whole5 v20_whole6 v21_lean4_down v22_lean3_x4 v23_lean2_x4 v24_sts5; do CASES+=("transpose.$v" "transpose.${v}_ragged" "transpose.${v}_a8"); done
+for v in v15_lean5_down v19_whole5 v21_lean4_down v25_big128 v26_tall128 v27_wide128; do CASES+=("transpose.$v" "transpose.${v}_ragged" "transpose.${v}_a8"); done
 
 # every selector must name one case of this binary (a missing one means an older build: say so before the GPU)
 "$GPUMEM" list > "$OUT/list.txt" || die "'$GPUMEM list' failed"
@@ -61,8 +61,8 @@ done
 # SAN=1 (default): memcheck and racecheck over the new kernels at --size 20M (side 2240: 35 tile columns, every edge
 # kind), validated, one timed launch each (gpumem run --sanitize); 25 s each at most
 if [ "${SAN:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; then
-	NEW=(transpose.v24_sts5_ragged transpose.v24_sts5_a8 transpose.v24_sts5 transpose.v22_lean3_x4_ragged transpose.v23_lean2_x4_ragged transpose.copy_b16_line_ragged
-	     transpose.copy_b16_line_a8)
+	NEW=()
+	for v in v25_big128 v26_tall128 v27_wide128; do NEW+=("transpose.$v" "transpose.${v}_ragged" "transpose.${v}_a8"); done
 	for tool in memcheck racecheck; do
 		timeout 25 compute-sanitizer --tool $tool --error-exitcode 9 "$GPUMEM" run "${NEW[@]}" --sanitize --size 20M \
 			> "$OUT/san_$tool.txt" 2>&1 && echo "$tool: 0 errors" || echo "$tool: exit $? (see $OUT/san_$tool.txt)"

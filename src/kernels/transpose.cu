@@ -82,6 +82,12 @@
  *   v23_lean2_x4 v22 at 2 blocks an SM (128 registers), --full.
  *   v24_sts5     v15 with its tested shared stores by st.shared at the
  *                tile's address taken once: 1,560 SASS against 1,648, --full.
+ *   v25_big128   v9's windows on 128x128 tiles (transpose_big.cuh): 1.121x the
+ *                copy's read sectors on the ragged shape against v15's 1.248,
+ *                every access checked, 73 KB of dynamic shared memory, 3
+ *                blocks an SM, --full.
+ *   v26_tall128  the same kernel on 128x64 tiles (1.187x), 5 blocks an SM, --full.
+ *   v27_wide128  the same kernel on 64x128 tiles (1.178x), 5 blocks an SM, --full.
  *   copy_b4      reference: a plain copy of the same matrix with v3's grid
  *                (block 32x8, 32x32 tile, 4 B accesses, 4 rows per thread).
  *   copy_b16     reference: a plain copy with v5's grid and float4 accesses,
@@ -112,7 +118,7 @@
 
 #define TALL 128  /* v6: input rows per tile (256 was slower: results/.../experiments) */
 
-enum { K_V0, K_V1, K_V2, K_V3, K_V4, K_V5, K_V6, K_V7, K_V8, K_V9, K_V10, K_V11, K_V12, K_V13, K_V14, K_V15, K_V16, K_V17, K_V18, K_V19, K_V20, K_V21, K_V22, K_V23, K_V24, K_COPY4, K_COPY16, K_COPY16L };
+enum { K_V0, K_V1, K_V2, K_V3, K_V4, K_V5, K_V6, K_V7, K_V8, K_V9, K_V10, K_V11, K_V12, K_V13, K_V14, K_V15, K_V16, K_V17, K_V18, K_V19, K_V20, K_V21, K_V22, K_V23, K_V24, K_V25, K_V26, K_V27, K_COPY4, K_COPY16, K_COPY16L };
 
 struct tr_state {
 	int kernel;
@@ -472,6 +478,7 @@ __global__ void __launch_bounds__(256, 8) copy_vec16(const float *__restrict__ i
 
 #include "kernels/transpose_rows.cuh" /* v8_shear, v9_rows, v10_rows8 */
 #include "kernels/transpose_lean.cuh" /* v11_lean, v12_async */
+#include "kernels/transpose_big.cuh"  /* v25-v27: tiles larger than 64 x 64 */
 
 /* ---- ops --------------------------------------------------------------- */
 
@@ -523,6 +530,10 @@ static gm_status tr_launch(void *state)
 	case K_V22: tr_rows_lean_x<3><<<dim3(ceil_div((int)gdown.x, LEAN_ROWS_PER), gdown.y), b8, 0, st>>>(in, out, R, C); break;
 	case K_V24: tr_rows_lean<5, ROWS_DOWN, LEAN_STS><<<gdown, b8, 0, st>>>(in, out, R, C); break;
 	case K_V23: tr_rows_lean_x<2><<<dim3(ceil_div((int)gdown.x, LEAN_ROWS_PER), gdown.y), b8, 0, st>>>(in, out, R, C); break;
+	/* v25-v27: one checked kernel, tiles of TR x TC, pitch P, NB float4 a thread in flight, MINB blocks an SM */
+	case K_V25: return big_launch<128, 128, 135, 9, 3>(in, out, R, C, st);
+	case K_V26: return big_launch<128, 64, 69, 5, 5>(in, out, R, C, st);
+	case K_V27: return big_launch<64, 128, 135, 5, 5>(in, out, R, C, st);
 	case K_COPY4: copy_tile32_4r<<<g32, b8, 0, st>>>(in, out, R, C); break;
 	case K_COPY16: copy_vec16<TR_SECTOR_FLOATS><<<g64, b8, 0, st>>>(in, out, R, C); break;
 	case K_COPY16L: copy_vec16<TR_LINE_FLOATS><<<g64, b8, 0, st>>>(in, out, R, C); break;

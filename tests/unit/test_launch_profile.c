@@ -286,15 +286,16 @@ static void test_from_run_knee(void **state)
 	gm_result_release(&r);
 }
 
-/* The transposes whose threads load a margin around their tile (v8-v20) declare their kernel's grid (grid_x,
+/* The transposes whose threads load a margin around their tile (v8-v27) declare their kernel's grid (grid_x,
    grid_y): the model walks every tile, so DRAM reads and writes cover the whole matrix (before the grid was
    declared, v15_lean5_down_ragged walked 83 % of it: reads 0.89e9 of 1.07e9 B) */
 static void test_kernel_grid(void **state)
 {
 	static const char *const names[] = { "transpose.v9_rows_ragged", "transpose.v15_lean5_down_ragged",
 					     "transpose.v15_lean5_down_a8", "transpose.v17_group4_ragged",
-					     "transpose.v8_shear_ragged" };
-	static const int drows[] = { 17, 17, 24, 17, 17 }, dcols[] = { 33, 33, 40, 33, 33 };
+					     "transpose.v8_shear_ragged", "transpose.v25_big128_ragged",
+					     "transpose.v26_tall128_a8", "transpose.v27_wide128_ragged" };
+	static const int drows[] = { 17, 17, 24, 17, 17, 17, 24, 17 }, dcols[] = { 33, 33, 40, 33, 33, 33, 40, 33 };
 	struct gm_run_result r;
 	struct gm_profile p;
 	int exact;
@@ -302,7 +303,7 @@ static void test_kernel_grid(void **state)
 	(void)state;
 	assert_int_equal(gm_profile_nearest("NVIDIA H100 80GB HBM3", &p, &exact), GM_OK);
 	gm_result_init(&r);
-	for (int k = 0; k < 5; k++) {
+	for (int k = 0; k < 8; k++) {
 		const double matrix = 4.0 * (16384 - drows[k]) * (16384 - dcols[k]);
 		struct gm_case_result *c = add_case(&r, names[k], 2500, 2 * matrix);
 		struct gm_launch_out o;
