@@ -69,10 +69,10 @@ static const struct {
 	{ 23, 64, 8, 16, SM_PADDED, 0, 0, "v23_lean2_x4", "v22 at 2 blocks an SM (128 registers)" },
 	{ 24, 64, 8, 16, SM_PADDED, 0, 0, "v24_sts5",
 	  "v15 with its tested shared stores by st.shared at an address taken once (no S2R under each test)" },
-	{ 25, 128, 8, 16, SM_PADDED, 0, 0, "v25_big128",
-	  "v9's windows on 128x128 tiles: half the margin sectors of v15 (1.12x the copy's reads), every access checked, 3 blocks an SM" },
-	{ 26, 128, 8, 16, SM_PADDED, 0, 0, "v26_tall128", "v25's kernel on 128x64 tiles (128 input rows, 64 columns), 5 blocks an SM" },
-	{ 27, 64, 8, 16, SM_PADDED, 0, 0, "v27_wide128", "v25's kernel on 64x128 tiles (64 input rows, 128 columns), 5 blocks an SM" },
+	{ 25, 128, 16, 16, SM_PADDED, 0, 0, "v25_big128",
+	  "v9's windows on 128x128 tiles: half the margin sectors of v15 (1.12x the copy's reads), every access checked, 512 threads, 2 blocks an SM" },
+	{ 26, 128, 8, 16, SM_PADDED, 0, 0, "v26_tall128", "v25's kernel on 128x64 tiles (128 input rows, 64 columns), 256 threads, 4 blocks an SM" },
+	{ 27, 64, 8, 16, SM_PADDED, 0, 0, "v27_wide128", "v25's kernel on 64x128 tiles (64 input rows, 128 columns), 256 threads, 4 blocks an SM" },
 	{ -1, 32, 8, 4, SM_NONE, 0, 2, "copy_b4", "plain copy of the matrix, v3's grid (32x8, 4 B): ceiling" },
 	{ -1, 64, 8, 16, SM_NONE, 1, 4, "copy_b16", "plain copy of the matrix, v5's grid (float4, pieces from each row's first sector): ceiling" },
 	{ -2, 64, 8, 16, SM_NONE, 0, 4, "copy_b16_line",
@@ -251,39 +251,40 @@ static void rows_patterns(struct gm_case *c, int R, int C, int version)
 	gm_case_pattern_repeat(c, 4, (int64_t)16 * R / 4);
 }
 
-/* v25-v27 (transpose_big.cuh, transpose.cu's big_launch): input rows and columns a tile, shared pitch */
-static void big_dims(int version, int *tr, int *tc, int *pitch)
+/* v25-v27 (transpose_big.cuh, transpose.cu's big_launch): input rows and columns a tile, shared pitch, threads */
+static void big_dims(int version, int *tr, int *tc, int *pitch, int *nt)
 {
 	*tr = version == 27 ? 64 : 128;
 	*tc = version == 26 ? 64 : 128;
 	*pitch = version == 26 ? 69 : 135;
+	*nt = version == 25 ? 512 : 256;
 }
 
 /*
- * v25-v27: block (tile row bx, tile column by) of TR x TC; its 256 threads load slot f = ty*32 + tx (+ 256 a
- * step) of the rows' float4 from the one holding column TC*by, TC/4 + 1 a row (declared from the tile's first
- * row, as v9), store them to shared word s*P + s/32 + v + v/32, and write output row TC*by + f/(TR/4), float4
- * f % (TR/4) of its window (g = 0 for warp 0's rows at the nominal pitches).
+ * v25-v27: block (tile row bx, tile column by) of TR x TC; its NT threads load slot f = ty*32 + tx (+ NT a step)
+ * of the rows' float4 from the one holding column TC*by, TC/4 + 1 a row (declared from the tile's first row, as
+ * v9), store them to shared word s*P + s/32 + v + v/32, and write output row TC*by + f/(TR/4), float4 f % (TR/4)
+ * of its window (g = 0 for warp 0's rows at the nominal pitches).
  */
 static void big_patterns(struct gm_case *c, int R, int C, int version)
 {
-	int tr, tc, p;
+	int tr, tc, p, nt;
 
-	big_dims(version, &tr, &tc, &p);
-	int slots = tc / 4 + 1, q = tr / 4, steps = ((tr + 7) * slots + 255) / 256, passes = tc * q / 256;
-	gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, 16, 32, 8, 0,
+	big_dims(version, &tr, &tc, &p, &nt);
+	int slots = tc / 4 + 1, q = tr / 4, steps = ((tr + 7) * slots + nt - 1) / nt, passes = tc * q / nt, by = nt / 32;
+	gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, 16, 32, by, 0,
 			    "((bx*%d + (ty*32 + tx)/%d)*%d)/4 + by*%d + (ty*32 + tx)%%%d", tr, slots, C, tc / 4, slots);
-	gm_case_pattern_repeat(c, steps, (int64_t)256 / slots * C / 4);
-	gm_case_pattern_add(c, "smem store", GM_SPACE_SHARED, GM_OP_STORE, 4, 32, 8, 0,
+	gm_case_pattern_repeat(c, steps, (int64_t)nt / slots * C / 4);
+	gm_case_pattern_add(c, "smem store", GM_SPACE_SHARED, GM_OP_STORE, 4, 32, by, 0,
 			    "((ty*32 + tx)/%d)*%d + 4*((ty*32 + tx)%%%d) + (4*((ty*32 + tx)%%%d))/32", slots, p, slots,
 			    slots);
-	gm_case_pattern_repeat2(c, 4, 1, steps, (int64_t)256 / slots * p);
-	gm_case_pattern_add(c, "smem load", GM_SPACE_SHARED, GM_OP_LOAD, 4, 32, 8, 0,
+	gm_case_pattern_repeat2(c, 4, 1, steps, (int64_t)nt / slots * p);
+	gm_case_pattern_add(c, "smem load", GM_SPACE_SHARED, GM_OP_LOAD, 4, 32, by, 0,
 			    "(8 + 4*((ty*32 + tx)%%%d))*%d + (8 + 4*((ty*32 + tx)%%%d))/32 + (ty*32 + tx)/%d", q, p, q, q);
-	gm_case_pattern_repeat2(c, 4, p, passes, 256 / q);
-	gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, 16, 32, 8, 0,
+	gm_case_pattern_repeat2(c, 4, p, passes, nt / q);
+	gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, 16, 32, by, 0,
 			    "(by*%d + (ty*32 + tx)/%d)*%d + bx*%d + (ty*32 + tx)%%%d", tc, q, R / 4, q, q);
-	gm_case_pattern_repeat(c, passes, (int64_t)256 / q * (R / 4));
+	gm_case_pattern_repeat(c, passes, (int64_t)nt / q * (R / 4));
 }
 
 static void tr_case(struct gm_case *c, int v, int s)
@@ -323,8 +324,8 @@ static void tr_case(struct gm_case *c, int v, int s)
 	if (variants[v].version == 4 && s != 0)
 		c->full = 1; /* see v9 below */
 	if (variants[v].version >= 25) {
-		int tr, tc, p;
-		big_dims(variants[v].version, &tr, &tc, &p);
+		int tr, tc, p, nt;
+		big_dims(variants[v].version, &tr, &tc, &p, &nt);
 		c->grid_x = (R + tr_shift_max(R) + tr - 1) / tr;
 		c->grid_y = (C + tc - 1) / tc;
 		big_patterns(c, R, C, variants[v].version);

@@ -84,10 +84,10 @@
  *                tile's address taken once: 1,560 SASS against 1,648, --full.
  *   v25_big128   v9's windows on 128x128 tiles (transpose_big.cuh): 1.121x the
  *                copy's read sectors on the ragged shape against v15's 1.248,
- *                every access checked, 73 KB of dynamic shared memory, 3
- *                blocks an SM, --full.
- *   v26_tall128  the same kernel on 128x64 tiles (1.187x), 5 blocks an SM, --full.
- *   v27_wide128  the same kernel on 64x128 tiles (1.178x), 5 blocks an SM, --full.
+ *                every access checked, 73 KB of dynamic shared memory, 512
+ *                threads, 2 blocks an SM, --full.
+ *   v26_tall128  the same kernel on 128x64 tiles (1.187x), 4 blocks an SM, --full.
+ *   v27_wide128  the same kernel on 64x128 tiles (1.178x), 4 blocks an SM, --full.
  *   copy_b4      reference: a plain copy of the same matrix with v3's grid
  *                (block 32x8, 32x32 tile, 4 B accesses, 4 rows per thread).
  *   copy_b16     reference: a plain copy with v5's grid and float4 accesses,
@@ -530,10 +530,11 @@ static gm_status tr_launch(void *state)
 	case K_V22: tr_rows_lean_x<3><<<dim3(ceil_div((int)gdown.x, LEAN_ROWS_PER), gdown.y), b8, 0, st>>>(in, out, R, C); break;
 	case K_V24: tr_rows_lean<5, ROWS_DOWN, LEAN_STS><<<gdown, b8, 0, st>>>(in, out, R, C); break;
 	case K_V23: tr_rows_lean_x<2><<<dim3(ceil_div((int)gdown.x, LEAN_ROWS_PER), gdown.y), b8, 0, st>>>(in, out, R, C); break;
-	/* v25-v27: one checked kernel, tiles of TR x TC, pitch P, NB float4 a thread in flight, MINB blocks an SM */
-	case K_V25: return big_launch<128, 128, 135, 9, 3>(in, out, R, C, st);
-	case K_V26: return big_launch<128, 64, 69, 5, 5>(in, out, R, C, st);
-	case K_V27: return big_launch<64, 128, 135, 5, 5>(in, out, R, C, st);
+	/* v25-v27: one checked kernel, tiles of TR x TC, pitch P, NT threads, NB float4 a thread (one batch), MINB
+	   blocks an SM */
+	case K_V25: return big_launch<128, 128, 135, 512, 9, 2>(in, out, R, C, st);
+	case K_V26: return big_launch<128, 64, 69, 256, 9, 4>(in, out, R, C, st);
+	case K_V27: return big_launch<64, 128, 135, 256, 10, 4>(in, out, R, C, st);
 	case K_COPY4: copy_tile32_4r<<<g32, b8, 0, st>>>(in, out, R, C); break;
 	case K_COPY16: copy_vec16<TR_SECTOR_FLOATS><<<g64, b8, 0, st>>>(in, out, R, C); break;
 	case K_COPY16L: copy_vec16<TR_LINE_FLOATS><<<g64, b8, 0, st>>>(in, out, R, C); break;

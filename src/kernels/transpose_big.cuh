@@ -12,21 +12,20 @@
  *
  * Block (i, j) (blockIdx.x = i: down the tile rows, v13-v15's order) holds input rows TR*i - 8 + s, s < TR + 8,
  * columns TC*j + v, v < TC, at shared word s*P + s/32 + v + v/32 (odd P, the skews of v9: ~1.5 wavefronts a
- * scalar store, ~1.9 a load on the ragged shape, counted). Its 256 threads load the float4 slots of rows s >=
+ * scalar store, ~1.9 a load on the ragged shape, counted). Its NT threads load the float4 slots of rows s >=
  * 8 - tr_shift_max(R), TC/4 + 1 a row, NB a thread at a time (a batch: NB float4 in flight, stored to shared
- * memory, then the next), every access checked against the matrix (the interior-only fast path of v11 bought
- * nothing on the H200: tenth pass, instructions do not count there). After the barrier output row c = TC*j + cc
- * writes its window [TR*i - g_c, TR*i + TR - g_c) as TR/4 float4, cut at 0 and R; TR/4 lanes a row (one row a
- * warp at TR = 128, two at 64). Shared memory is dynamic: up to 73 KB a block at 128 x 128 (3 blocks an SM).
+ * memory, then the next; the versions size NB for one batch, as v15), every access checked against the matrix
+ * (the interior-only fast path of v11 bought nothing on the H200: tenth pass, instructions do not count there).
+ * After the barrier output row c = TC*j + cc writes its window [TR*i - g_c, TR*i + TR - g_c) as TR/4 float4, cut
+ * at 0 and R; TR/4 lanes a row (one row a warp at TR = 128, two at 64). Shared memory is dynamic: 73 KB a block
+ * at 128 x 128 (512 threads, 2 blocks an SM), 38-39 KB at 128 x 64 and 64 x 128 (256 threads, 4 blocks an SM).
  */
-#define BIG_THREADS 256
-
-template <int TR, int TC, int P> struct big_shape {
+template <int TR, int TC, int P, int NT> struct big_shape {
 	static constexpr int slots = TC / 4 + 1;          /* float4 a row */
 	static constexpr int rows = TR + TR_SECTOR_FLOATS; /* shared rows */
 	static constexpr int words = (rows - 1) * P + (rows - 1) / 32 + TC + TC / 32;
 	static_assert(P % 2 == 1 && P >= TC + TC / 32, "big_shape: an odd pitch that holds a row and its skews");
-	static_assert(TC * (TR / 4) % BIG_THREADS == 0, "big_shape: whole store passes");
+	static_assert(TC * (TR / 4) % NT == 0 && NT % TILE == 0, "big_shape: whole store passes, whole warps");
 };
 
 __device__ __forceinline__ int big_word(int s, int v, int P)
@@ -34,12 +33,11 @@ __device__ __forceinline__ int big_word(int s, int v, int P)
 	return s * P + (s >> 5) + v + (v >> 5);
 }
 
-template <int TR, int TC, int P, int NB, int MINB>
-__global__ void __launch_bounds__(BIG_THREADS, MINB) tr_big(const float *__restrict__ in, float *__restrict__ out,
-							    int R, int C)
+template <int TR, int TC, int P, int NT, int NB, int MINB>
+__global__ void __launch_bounds__(NT, MINB) tr_big(const float *__restrict__ in, float *__restrict__ out, int R, int C)
 {
 	extern __shared__ float t[];
-	typedef big_shape<TR, TC, P> S;
+	typedef big_shape<TR, TC, P, NT> S;
 	constexpr int Q = TR / 4; /* float4 an output window */
 	int tid = threadIdx.y * TILE + threadIdx.x;
 	int i = blockIdx.x, j = blockIdx.y;
@@ -49,12 +47,12 @@ __global__ void __launch_bounds__(BIG_THREADS, MINB) tr_big(const float *__restr
 	int total = R * C; /* < 2^28: the matrix is at most 1 GiB, so every offset fits 32 bits */
 
 #pragma unroll 1
-	for (int base = 0; base < nslot; base += BIG_THREADS * NB) {
+	for (int base = 0; base < nslot; base += NT * NB) {
 		float4 v[NB];
 		int sv[NB]; /* shared row * 256 + (the float4's first column - c0 + 3), or -1: nothing kept */
 #pragma unroll
 		for (int m = 0; m < NB; m++) {
-			int idx = base + tid + BIG_THREADS * m, s = need + idx / S::slots, k = idx % S::slots;
+			int idx = base + tid + NT * m, s = need + idx / S::slots, k = idx % S::slots;
 			int r = rtop + s;
 			int u = 4 * k - (int)(((unsigned)r * (unsigned)C) & 3u); /* column - c0, from -3 */
 			bool keep = idx < nslot && r >= 0 && r < R && u < ncol;
@@ -83,8 +81,8 @@ __global__ void __launch_bounds__(BIG_THREADS, MINB) tr_big(const float *__restr
 	}
 	__syncthreads();
 #pragma unroll
-	for (int k = 0; k < TC * Q / BIG_THREADS; k++) {
-		int it = tid + BIG_THREADS * k, q = it % Q, cc = it / Q;
+	for (int k = 0; k < TC * Q / NT; k++) {
+		int it = tid + NT * k, q = it % Q, cc = it / Q;
 		if (cc >= ncol)
 			continue;
 		int c = c0 + cc;
@@ -105,22 +103,31 @@ __global__ void __launch_bounds__(BIG_THREADS, MINB) tr_big(const float *__restr
 	}
 }
 
-/* The kernel's dynamic shared memory, set once (with the largest carveout) before its first launch. */
-template <int TR, int TC, int P, int NB, int MINB> static gm_status big_launch(const float *in, float *out, int R, int C,
-									     cudaStream_t st)
+/*
+ * The kernel's dynamic shared memory and carveout, set before its first launch: the carveout the MINB blocks need
+ * (their tiles and the 1 KB each reserves), no more, so that the rest of the SM's 256 KB stays L1. The first build
+ * (b75e33a) asked for the largest carveout (228 KB, leaving 28 KB of L1) and ran at 87-91 % of the copy on the
+ * square shape, where v15 (145 KB of tiles: a 164 KB carveout, 92 KB of L1) runs at 98 %: the L1 data store also
+ * holds the lines of the loads in flight (v10_rows8, 8 blocks at ~229 KB, 59 %; cp.async's v12, 84 %).
+ */
+template <int TR, int TC, int P, int NT, int NB, int MINB>
+static gm_status big_launch(const float *in, float *out, int R, int C, cudaStream_t st)
 {
 	static int ready;
-	const int bytes = (int)(sizeof(float) * big_shape<TR, TC, P>::words);
-	auto k = tr_big<TR, TC, P, NB, MINB>;
+	const int bytes = (int)(sizeof(float) * big_shape<TR, TC, P, NT>::words);
+	auto k = tr_big<TR, TC, P, NT, NB, MINB>;
 
 	if (!ready) {
+		int dev, per_sm;
+		GM_CU(cudaGetDevice(&dev));
+		GM_CU(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
+		int pct = (int)(((long long)MINB * (bytes + 1024) * 100 + per_sm - 1) / per_sm);
 		GM_CU(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-		GM_CU(cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout,
-					   (int)cudaSharedmemCarveoutMaxShared));
+		GM_CU(cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, pct < 100 ? pct : 100));
 		ready = 1;
 	}
 	dim3 grid((unsigned)((R + tr_shift_max(R) + TR - 1) / TR), (unsigned)((C + TC - 1) / TC));
-	k<<<grid, dim3(TILE, BIG_THREADS / TILE), bytes, st>>>(in, out, R, C);
+	k<<<grid, dim3(TILE, NT / TILE), bytes, st>>>(in, out, R, C);
 	GM_CU_LAUNCH();
 	return GM_OK;
 }
