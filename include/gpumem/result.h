@@ -89,6 +89,7 @@ struct gm_case_result {
 	double ns_per_access;                 /* SMEM: median ns per warp access */
 	double slowdown;                      /* SMEM: vs conflict-free case of its group, 0 if none */
 	int verified;
+	double wall_s;                        /* the case's own wall time: prepare, check, samples, counters, release */
 	int npred;
 	struct gm_pattern_prediction pred[GM_MAX_PATTERNS];
 	double pred_efficiency_pct;           /* over all patterns: bytes requested / transferred */

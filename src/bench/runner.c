@@ -409,6 +409,7 @@ static gm_status run_one(const struct gm_case *c, const struct gm_runner_opts *o
 		case_failed(cr, s, why);
 		return GM_OK;
 	}
+	double t0 = now_ms();
 	s = ops->prepare(c, cfg, &st, &cr->traffic);
 	if (!s)
 		s = ops->verify(st, why, sizeof(why));
@@ -426,6 +427,7 @@ static gm_status run_one(const struct gm_case *c, const struct gm_runner_opts *o
 		gm_case_counters(c, ops, st, o->counters, cfg->dev, cr);
 	if (st)
 		ops->release(st);
+	cr->wall_s = (now_ms() - t0) * 1e-3;
 	gm_gpu_clear_error();   /* an error the case ignored must not fail the next one */
 	if (!s) {
 		finish_stats(cr, cfg->dev);

@@ -60,6 +60,7 @@
 #define K_C_ACCESSES "accesses"
 #define K_C_WORKING_SET "working_set"
 #define K_C_OPS "ops"
+#define K_C_WALL "wall_s"
 #define K_C_SAMPLES "samples_ms"
 #define K_C_STATS "stats_ms"
 #define K_C_GBS "gbs"

@@ -254,6 +254,7 @@ static gm_status read_case(json_t *o, struct gm_case_result *c)
 	c->traffic.accesses = num(o, K_C_ACCESSES);
 	c->traffic.working_set = num_i64(o, K_C_WORKING_SET);
 	c->traffic.ops = num(o, K_C_OPS);
+	c->wall_s = num(o, K_C_WALL);
 	read_params(json_object_get(o, K_C_PARAMS), c);
 	read_stats(json_object_get(o, K_C_STATS), &c->ms);
 	c->gbs_median = num(gbs, K_S_MEDIAN);

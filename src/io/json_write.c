@@ -139,6 +139,8 @@ static json_t *case_json(const struct gm_case_result *c, int64_t l2_bytes)
 		json_object_set_new(l, K_L_L1_ST, json_real(c->launch_l1_store_sectors));
 		json_object_set_new(l, K_L_L2_LD, json_real(c->launch_l2_load_sectors));
 	}
+	if (c->wall_s > 0) /* the case's own wall time (what the suite's time is spent on) */
+		json_object_set_new(o, K_C_WALL, json_real(c->wall_s));
 	if (c->traffic.ops > 0) /* flops of TFLOP/s cases: intensity = ops / bytes_useful */
 		json_object_set_new(o, K_C_OPS, json_real(c->traffic.ops));
 	json_object_set_new(o, K_C_PRED_SLOW, json_real(c->pred_slowdown));
