@@ -104,8 +104,7 @@ static double keep(const struct reuse_ctx *c, int64_t d, double lo, double hi)
 static int64_t nearest(const struct pat_state *ps, int64_t key, int far)
 {
 	for (int k = 0; k < ps->nks; k++)
-		if (ps->ks[k].far == far && ps->ks[k].n &&
-		    bsearch(&key, ps->ks[k].v, (size_t)ps->ks[k].n, sizeof(int64_t), gm_keys_cmp))
+		if (ps->ks[k].far == far && ps->ks[k].n && gm_keys_has(ps->ks[k].v, ps->ks[k].n, key))
 			return ps->ks[k].dist;
 	return -1;
 }

@@ -135,6 +135,23 @@ struct reuse_ctx {
 
 /* launch_keys.c */
 int gm_keys_cmp(const void *x, const void *y);           /* qsort / bsearch order of int64_t */
+
+/* Whether the sorted keys v[0..n) hold key (the binary search inline: bsearch's comparator call per step was a
+   fifth of a suite's prediction time) */
+static inline int gm_keys_has(const int64_t *v, int64_t n, int64_t key)
+{
+	int64_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		int64_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid] < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && v[lo] == key;
+}
 void gm_keys_sort(int64_t *v, int64_t n);                 /* non-negative keys */
 int64_t gm_keys_sort_unique(int64_t *v, int64_t n);       /* sorted and distinct; returns how many */
 gm_status gm_keys_reserve(int64_t **v, int64_t *cap, int64_t need); /* room for `need` keys (doubling) */
