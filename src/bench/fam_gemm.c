@@ -19,7 +19,7 @@ static const char *const mode_label[GEMM_NMODES] = {
 	"v0_naive", "v1_smem32", "v2_block1d", "v3_block2d", "v4_vec", "v5_dbuf", "v6_warptile", "v7_warptile8x16", "v8_warptile8x16_s3",
 	"v9_grouped", "v10_tma", "v11_lean", "v12_splittail",
 	"v13_lean_rows", "v14_splittail_rows", "v15_bk8",
-	"v16_serp", "v17_cols", "v18_pairs", "v19_loop8",
+	"v16_serp", "v17_cols", "v18_pairs", "v19_loop8", "v20_streamk",
 	"ref_cublas",
 	"tc_fp16_cublas", "tc_bf16_cublas",
 };
@@ -44,19 +44,20 @@ static const char *const mode_desc[GEMM_NMODES] = {
 	"SGEMM, as v9 with the FFMAs of a k step in columns, rows serpentine",
 	"SGEMM, as v9 with the FFMAs of a k step in row pairs alternating per column, serpentine per pair",
 	"SGEMM, as v9 with a k-tile's 16 steps as a loop over two unrolled halves of 8 (half the code)",
+	"SGEMM, as v9 with its last partial wave run stream-K (every resident block an equal k-range across tiles)",
 	"cublasSgemm (reference)",
 	"cublasGemmEx FP16 in, FP32 accumulate: tensor-core ceiling (not an FP32 GEMM)",
 	"cublasGemmEx BF16 in, FP32 accumulate: tensor-core ceiling (not an FP32 GEMM)",
 };
 
 /* Block tile rows and columns of each version (0: none), for the modelled traffic. */
-static const int mode_tile_m[GEMM_NMODES] = { 0, 32, 64, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 0, 0, 0 };
-static const int mode_tile_n[GEMM_NMODES] = { 0, 32, 64, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 0, 0, 0 };
+static const int mode_tile_m[GEMM_NMODES] = { 0, 32, 64, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 0, 0, 0 };
+static const int mode_tile_n[GEMM_NMODES] = { 0, 32, 64, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 0, 0, 0 };
 
 /* Every version of the ladder, and the ladder's warp-tile versions; with the cuBLAS reference. */
 #define LADDER ((1u << GEMM_CUBLAS) - 1u)
 #define WARPTILES ((1u << GEMM_WARPTILE) | (1u << GEMM_WARPTILE16) | (1u << GEMM_WARPTILE16_S3) | \
-		   (1u << GEMM_WT_GROUPED) | (1u << GEMM_TMA) | (1u << GEMM_LEAN_ROWS_SPLIT))
+		   (1u << GEMM_WT_GROUPED) | (1u << GEMM_TMA) | (1u << GEMM_LEAN_ROWS_SPLIT) | (1u << GEMM_WT_STREAMK))
 /* v11..v13: at 4096^3 in the default tier (LADDER), at 8192^3 and 3001^3 with --full; v15..v18 with --full only
    (the default suite's time) */
 #define LEAN_STEPS ((1u << GEMM_LEAN) | (1u << GEMM_LEAN_SPLIT) | (1u << GEMM_LEAN_ROWS))

@@ -369,6 +369,10 @@ static gm_status gemm_launch(void *state)
 		if (gm_status w = wt_launch<128, 2, 4, 2, 3, 8, WT_BK, 0, 8>(s))
 			return w;
 		break;
+	case GEMM_WT_STREAMK:
+		if (gm_status w = sk_launch(s))
+			return w;
+		break;
 	case GEMM_TMA:
 		return tma_launch_kv<2>(s);
 	case GEMM_LEAN:
@@ -601,6 +605,8 @@ static gm_status gemm_prepare(const struct gm_case *c, const struct gm_run_cfg *
 		st = gm_gpu_alloc((void **)&s->W, lean_work_bytes<0>(s));
 	if (!st && s->mode == GEMM_LEAN_ROWS_SPLIT && lean_work_bytes<1>(s) > 0)
 		st = gm_gpu_alloc((void **)&s->W, lean_work_bytes<1>(s));
+	if (!st && s->mode == GEMM_WT_STREAMK && sk_work_bytes(s) > 0)
+		st = gm_gpu_alloc((void **)&s->W, sk_work_bytes(s));
 	if (!st && s->mode >= GEMM_CUBLAS)
 		st = gm_cublas_handle(&s->blas);
 	if (st) {

@@ -31,25 +31,22 @@
  * 3, pairs of rows, within each pair the two rows alternate per column and the columns run serpentine per pair.
  * UK, how many of a k-tile's BK steps are unrolled (v19: 8 of 16, a loop of two halves; the k-loop's code halves).
  */
-template <int NT, int WARPS_N, int FN, int MINB, int STAGES, int GROUP, int BK = WT_BK, int ORDER = 0, int UK = BK>
-__global__ void __launch_bounds__(NT, MINB) gemm_warptile(const float *A, const float *B, float *C, int Kp,
-							   int lda, int ldb, int ldc)
+/*
+ * The tile of v6 .. v9 (and of v20's tail segments): k-tiles [kb, ke) of tile (tm, tn), stored at out + (orow +
+ * r) * ldo + ocol + c (v6 .. v9: C's tile; v20's tail: a partial tile in the workspace). Forced inline, so that
+ * v6 .. v9 compile to the SASS they had as one kernel (checked: v9's 3480 instructions, 251 registers).
+ */
+template <int NT, int WARPS_N, int FN, int STAGES, int BK, int ORDER, int UK>
+__device__ __forceinline__ void wt_tile(const float *A, const float *B, float *out, int ldo, int orow, int ocol,
+					int lda, int ldb, int tm, int tn, int kb, int ke)
 {
 	constexpr int WARPS_M = NT / 32 / WARPS_N, WM = WT_BM / WARPS_M, WN = 128 / WARPS_N;
 	constexpr int LN = WN / (4 * FN), LM = 32 / LN, FM = WM / (LM * 4), LDA = WT_BM + 4;
 	extern __shared__ __align__(16) float smem[];
 	float (*At)[BK][LDA] = (float (*)[BK][LDA])smem;
 	float (*Bs)[BK][128] = (float (*)[BK][128])(smem + STAGES * BK * LDA);
-	const int t = threadIdx.x, warp = t / 32, lane = t % 32, nk = Kp / BK;
+	const int t = threadIdx.x, warp = t / 32, lane = t % 32;
 	const int wm = (warp / WARPS_N) * WM, wn = (warp % WARPS_N) * WN, lm = lane / LN, ln = lane % LN;
-	int tm = blockIdx.y, tn = blockIdx.x;
-	if (GROUP > 0) {
-		/* GROUP tile rows at a time, down the rows first within a group */
-		const int bid = blockIdx.y * gridDim.x + blockIdx.x, per = GROUP * gridDim.x;
-		const int first = bid / per * GROUP, rows = min(GROUP, (int)gridDim.y - first);
-		tm = first + (bid % per) % rows;
-		tn = (bid % per) / rows;
-	}
 	const float *a = A + (size_t)tm * WT_BM * lda, *b = B + tn * 128;
 	float acc[FM * 4][FN * 4] = { { 0 } }, ra[FM * 4], rb[FN * 4];
 	/* A: scalars, k fastest (lanes read 64 contiguous bytes of a row), stored transposed; B: float4 */
@@ -69,16 +66,16 @@ __global__ void __launch_bounds__(NT, MINB) gemm_warptile(const float *A, const 
 	/* STAGES - 1 tiles in flight before the first is used; one (maybe empty) group committed per step */
 #pragma unroll
 	for (int st = 0; st < STAGES - 1; st++) {
-		if (st < nk)
-			load(st, st * BK);
+		if (kb + st < ke)
+			load(st, (kb + st) * BK);
 		cp_async_commit();
 	}
-	for (int kt = 0; kt < nk; kt++) {
-		const int st = kt % STAGES, nx = kt + STAGES - 1;
+	for (int kt = kb; kt < ke; kt++) {
+		const int st = (kt - kb) % STAGES, nx = kt + STAGES - 1;
 		cp_async_wait<STAGES - 2>();
 		__syncthreads(); /* tile kt landed for all; everyone is done with the stage nx overwrites */
-		if (nx < nk)
-			load(nx % STAGES, nx * BK);
+		if (nx < ke)
+			load((nx - kb) % STAGES, nx * BK);
 		cp_async_commit();
 #pragma unroll UK
 		for (int k = 0; k < BK; k++) {
@@ -126,13 +123,114 @@ __global__ void __launch_bounds__(NT, MINB) gemm_warptile(const float *A, const 
 	}
 #pragma unroll
 	for (int i = 0; i < FM * 4; i++) {
-		int row = tm * WT_BM + wm + (i / 4) * LM * 4 + lm * 4 + i % 4;
-		float *c = C + (size_t)row * ldc + tn * 128 + wn + ln * 4;
+		int row = orow + wm + (i / 4) * LM * 4 + lm * 4 + i % 4;
+		float *c = out + (size_t)row * ldo + ocol + wn + ln * 4;
 #pragma unroll
 		for (int g = 0; g < FN; g++)
 			*(float4 *)(c + g * LN * 4) = make_float4(acc[i][4 * g], acc[i][4 * g + 1], acc[i][4 * g + 2],
 								  acc[i][4 * g + 3]);
 	}
+}
+
+template <int NT, int WARPS_N, int FN, int MINB, int STAGES, int GROUP, int BK = WT_BK, int ORDER = 0, int UK = BK>
+__global__ void __launch_bounds__(NT, MINB) gemm_warptile(const float *A, const float *B, float *C, int Kp,
+							   int lda, int ldb, int ldc)
+{
+	int tm = blockIdx.y, tn = blockIdx.x;
+	if (GROUP > 0) {
+		/* GROUP tile rows at a time, down the rows first within a group */
+		const int bid = blockIdx.y * gridDim.x + blockIdx.x, per = GROUP * gridDim.x;
+		const int first = bid / per * GROUP, rows = min(GROUP, (int)gridDim.y - first);
+		tm = first + (bid % per) % rows;
+		tn = (bid % per) / rows;
+	}
+	wt_tile<NT, WARPS_N, FN, STAGES, BK, ORDER, UK>(A, B, C, ldc, tm * WT_BM, tn * 128, lda, ldb, tm, tn, 0,
+							Kp / BK);
+}
+
+/*
+ * v20_streamk (issue 25): v9's tiles with the last partial wave run stream-K. A grid of T tiles runs in waves of R
+ * resident blocks; when T mod R tiles are left for the last wave, R - T mod R block slots idle through it (4096^3:
+ * 1024 tiles, R = 264, a fourth wave of 232 tiles; 8192^3: 136 of 264), ~3 % of the time at both sizes.
+ * gemm_sk_full runs the first T - T mod R tiles of v9's order (v9's tile, a block each); gemm_sk_tail runs the
+ * rest on exactly R blocks, block b taking the tail's k-tiles [b L / R, (b + 1) L / R) of L = (T mod R) x nk in
+ * order, tile after tile, so that every block does the same work: a range covers parts of at most two tiles
+ * (L / R < nk), each written as a partial tile to its slot (2 b, 2 b + 1) of the workspace W; gemm_sk_sum adds
+ * each tail tile's partials into C in block order (a summation order the Freivalds check covers, as v12's).
+ */
+struct sk_plan {
+	int tiles_n, tiles_m; /* the tile grid (v9's gridDim) */
+	int dp_tiles;         /* tiles of the full waves, in v9's order */
+	int resident;         /* R: blocks of the tail launch */
+	long long iters;      /* L: the tail's k-tiles */
+};
+
+/* v9's order: tile bid of a grid tiles_n wide, GROUP tile rows at a time, down the rows first within a group */
+template <int GROUP> __device__ __forceinline__ int2 wt_tile_of(int bid, int tiles_n, int tiles_m)
+{
+	if (GROUP <= 0)
+		return make_int2(bid / tiles_n, bid % tiles_n);
+	const int per = GROUP * tiles_n, first = bid / per * GROUP, rows = min(GROUP, tiles_m - first);
+	return make_int2(first + (bid % per) % rows, (bid % per) / rows);
+}
+
+/* v20's full waves: block b is tile b of v9's order */
+template <int NT, int WARPS_N, int FN, int MINB, int STAGES, int GROUP, int BK = WT_BK, int ORDER = 0, int UK = BK>
+__global__ void __launch_bounds__(NT, MINB) gemm_sk_full(const float *A, const float *B, float *C, int Kp, int lda,
+							  int ldb, int ldc, struct sk_plan sk)
+{
+	const int2 tt = wt_tile_of<GROUP>(blockIdx.x, sk.tiles_n, sk.tiles_m);
+
+	wt_tile<NT, WARPS_N, FN, STAGES, BK, ORDER, UK>(A, B, C, ldc, tt.x * WT_BM, tt.y * 128, lda, ldb, tt.x, tt.y,
+							0, Kp / BK);
+}
+
+/* v20's tail: R blocks of v9's tile, block b over the tail's k-tiles [b L / R, (b + 1) L / R) */
+template <int NT, int WARPS_N, int FN, int MINB, int STAGES, int GROUP, int BK = WT_BK, int ORDER = 0, int UK = BK>
+__global__ void __launch_bounds__(NT, MINB) gemm_sk_tail(const float *A, const float *B, float *W, int Kp, int lda,
+							  int ldb, struct sk_plan sk)
+{
+	const int nk = Kp / BK;
+	long long pos = (long long)blockIdx.x * sk.iters / sk.resident, end = (long long)(blockIdx.x + 1) * sk.iters / sk.resident;
+
+	for (int seg = 0; pos < end; seg++) {
+		const int kb = (int)(pos % nk), ke = (int)min((long long)nk, kb + end - pos);
+		const int2 tt = wt_tile_of<GROUP>(sk.dp_tiles + (int)(pos / nk), sk.tiles_n, sk.tiles_m);
+		if (seg > 0) {
+			cp_async_wait<0>();
+			__syncthreads(); /* the last segment's readers are done with every stage */
+		}
+		wt_tile<NT, WARPS_N, FN, STAGES, BK, ORDER, UK>(A, B, W + ((size_t)blockIdx.x * 2 + seg) * WT_BM * 128, 128,
+								0, 0, lda, ldb, tt.x, tt.y, kb, ke);
+		pos += ke - kb;
+	}
+}
+
+/*
+ * v20's tail tiles from their partials (SK = 2 above): a warp per tile row, tile dp_tiles + blockIdx.x / 128; the
+ * blocks whose k-ranges meet the tile, in block order, each its slot 2 b + (the tile - the tile its range starts in).
+ */
+__global__ void __launch_bounds__(32) gemm_sk_sum(const float *W, float *C, int ldc, int nk, struct sk_plan sk)
+{
+	const int i = blockIdx.x / WT_BM, row = blockIdx.x % WT_BM;
+	const long long lo = (long long)i * nk, hi = lo + nk, R = sk.resident, L = sk.iters;
+	long long b = lo * R / L; /* begin(b) = b L / R <= lo; then the last such b */
+	while (b + 1 < R && (b + 1) * L / R <= lo)
+		b++;
+	float4 sum = make_float4(0.f, 0.f, 0.f, 0.f);
+	for (; b < R && b * L / R < hi; b++) {
+		const long long beg = b * L / R, end = (b + 1) * L / R;
+		if (end <= beg || end <= lo)
+			continue; /* an empty range */
+		const float4 v = ((const float4 *)(W + ((size_t)b * 2 + (size_t)(i - beg / nk)) * WT_BM * 128 +
+						   row * 128))[threadIdx.x];
+		sum.x += v.x;
+		sum.y += v.y;
+		sum.z += v.z;
+		sum.w += v.w;
+	}
+	const int2 tt = wt_tile_of<8>(sk.dp_tiles + i, sk.tiles_n, sk.tiles_m);
+	((float4 *)(C + ((size_t)tt.x * WT_BM + row) * ldc + tt.y * 128))[threadIdx.x] = sum;
 }
 
 /*
@@ -398,6 +496,66 @@ static gm_status wt_launch(const struct gemm_state *s)
 		opted = 1;
 	}
 	k<<<dim3(s->Np / 128, s->Mp / WT_BM), NT, smem, gm_stream()>>>(s->A, s->B, s->C, s->Kp, s->Kp, s->Np, s->Np);
+	return GM_OK;
+}
+
+/* ---- v20_streamk: v9's kernel, its last partial wave as a stream-K launch (SK above) ---- */
+#define SK_V9 128, 2, 4, 2, 3, 8, WT_BK, 0, WT_BK
+
+/* v20's plan for a state's shape: the full waves, the tail and R (blocks of v9's kernel an SM x SMs) */
+static gm_status sk_plan_for(const struct gemm_state *s, struct sk_plan *p)
+{
+	static int opted, per_sm;
+	const size_t smem = wt_smem(3, WT_BK);
+
+	if (!opted) {
+		GM_CU(cudaFuncSetAttribute(gemm_sk_full<SK_V9>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+		GM_CU(cudaFuncSetAttribute(gemm_sk_tail<SK_V9>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+		GM_CU(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, gemm_sk_tail<SK_V9>, 128, smem));
+		opted = 1;
+	}
+	const int tiles = (s->Np / 128) * (s->Mp / WT_BM), nk = s->Kp / WT_BK;
+	p->tiles_n = s->Np / 128;
+	p->tiles_m = s->Mp / WT_BM;
+	p->resident = per_sm * (s->dev && s->dev->sm_count > 0 ? s->dev->sm_count : 1);
+	const int tail = p->resident > 0 ? tiles % p->resident : 0;
+	p->dp_tiles = tiles - tail;
+	p->iters = (long long)tail * nk; /* tail < R, so a block's range (< nk k-tiles) meets at most two tiles */
+	return GM_OK;
+}
+
+/* Workspace bytes v20 needs: two partial tiles a block of the tail launch (0: no tail) */
+static size_t sk_work_bytes(const struct gemm_state *s)
+{
+	struct sk_plan p;
+
+	if (sk_plan_for(s, &p) || p.iters == 0)
+		return 0;
+	return (size_t)p.resident * 2 * WT_BM * 128 * sizeof(float);
+}
+
+static gm_status sk_launch(const struct gemm_state *s)
+{
+	struct sk_plan p;
+	const size_t smem = wt_smem(3, WT_BK);
+	gm_status e = sk_plan_for(s, &p);
+
+	if (e)
+		return e;
+	if (p.dp_tiles > 0) {
+		gemm_sk_full<SK_V9><<<p.dp_tiles, 128, smem, gm_stream()>>>(s->A, s->B, s->C, s->Kp, s->Kp, s->Np, s->Np,
+									     p);
+		GM_CU_LAUNCH();
+	}
+	if (p.iters > 0) {
+		if (!s->W)
+			return gm_fail(GM_ERR_INVALID_ARG, "v20_streamk: no workspace for a tail of %lld k-tiles", p.iters);
+		gemm_sk_tail<SK_V9><<<p.resident, 128, smem, gm_stream()>>>(s->A, s->B, s->W, s->Kp, s->Kp, s->Np, p);
+		GM_CU_LAUNCH();
+		const int tail = p.tiles_n * p.tiles_m - p.dp_tiles;
+		gemm_sk_sum<<<tail * WT_BM, 32, 0, gm_stream()>>>(s->W, s->C, s->Np, s->Kp / WT_BK, p);
+		GM_CU_LAUNCH();
+	}
 	return GM_OK;
 }
 
