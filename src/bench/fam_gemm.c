@@ -44,7 +44,7 @@ static const char *const mode_desc[GEMM_NMODES] = {
 	"SGEMM, as v9 with the FFMAs of a k step in columns, rows serpentine",
 	"SGEMM, as v9 with the FFMAs of a k step in row pairs alternating per column, serpentine per pair",
 	"SGEMM, as v9 with a k-tile's 16 steps as a loop over two unrolled halves of 8 (half the code)",
-	"SGEMM, as v9 with its last partial wave run stream-K (every resident block an equal k-range across tiles)",
+	"SGEMM, as v9 with a last wave at most half full run stream-K (every resident block an equal k-range across tiles)",
 	"cublasSgemm (reference)",
 	"cublasGemmEx FP16 in, FP32 accumulate: tensor-core ceiling (not an FP32 GEMM)",
 	"cublasGemmEx BF16 in, FP32 accumulate: tensor-core ceiling (not an FP32 GEMM)",

@@ -151,8 +151,8 @@ __global__ void __launch_bounds__(NT, MINB) gemm_warptile(const float *A, const 
 /*
  * v20_streamk (issue 25): v9's tiles with the last partial wave run stream-K. A grid of T tiles runs in waves of R
  * resident blocks; when T mod R tiles are left for the last wave, R - T mod R block slots idle through it (4096^3:
- * 1024 tiles, R = 264, a fourth wave of 232 tiles; 8192^3: 136 of 264), ~3 % of the time at both sizes.
- * gemm_sk_full runs the first T - T mod R tiles of v9's order (v9's tile, a block each); gemm_sk_tail runs the
+ * 1024 tiles, R = 264, a fourth wave of 232 tiles; 8192^3: 136 of 264; 3001^3: 48 of 264). Where the last
+ * wave is at most half full (sk_plan_for), gemm_sk_full runs the first T - T mod R tiles of v9's order (v9's tile, a block each); gemm_sk_tail runs the
  * rest on exactly R blocks, block b taking the tail's k-tiles [b L / R, (b + 1) L / R) of L = (T mod R) x nk in
  * order, tile after tile, so that every block does the same work: a range covers parts of at most two tiles
  * (L / R < nk), each written as a partial tile to its slot (2 b, 2 b + 1) of the workspace W; gemm_sk_sum adds
@@ -518,9 +518,12 @@ static gm_status sk_plan_for(const struct gemm_state *s, struct sk_plan *p)
 	p->tiles_n = s->Np / 128;
 	p->tiles_m = s->Mp / WT_BM;
 	p->resident = per_sm * (s->dev && s->dev->sm_count > 0 ? s->dev->sm_count : 1);
-	const int tail = p->resident > 0 ? tiles % p->resident : 0;
-	p->dp_tiles = tiles - tail;
-	p->iters = (long long)tail * nk; /* tail < R, so a block's range (< nk k-tiles) meets at most two tiles */
+	/* the tail stream-K only when the last wave is at most half full (v12's rule): measured at every shape first
+	   (s15-6d996b3), a last wave of 232 of 264 tiles (4096^3) lost 0.8 % and one of 256 (32768 x 128 x 1024, no full
+	   wave) 12 % to the pieces and the launch between, one of 136 (8192^3) gained 0.5 %, one of 48 (3001^3) 25 % */
+	const int tail = p->resident > 0 ? tiles % p->resident : 0, split = tail > 0 && 2 * tail <= p->resident;
+	p->dp_tiles = split ? tiles - tail : tiles;
+	p->iters = split ? (long long)tail * nk : 0; /* tail < R: a block's range (< nk k-tiles) meets at most two tiles */
 	return GM_OK;
 }
 
@@ -542,6 +545,8 @@ static gm_status sk_launch(const struct gemm_state *s)
 
 	if (e)
 		return e;
+	if (p.iters == 0) /* no tail to split: v9 itself */
+		return wt_launch<SK_V9>(s);
 	if (p.dp_tiles > 0) {
 		gemm_sk_full<SK_V9><<<p.dp_tiles, 128, smem, gm_stream()>>>(s->A, s->B, s->C, s->Kp, s->Kp, s->Np, s->Np,
 									     p);
