@@ -123,7 +123,8 @@ struct gm_launch_out {
 	int sampled;                  /* 1 when sampled_warps < warps */
 	double requests;              /* global L1 requests */
 	double l1_sectors;            /* global sectors at L1 (loads + stores) */
-	double l1_lines;              /* global 128 B lines at L1 (per request, summed): L1 time */
+	double l1_lines;              /* global 128 B lines at L1 (per request, summed): L2's lookups (L3) */
+	double l1_wavefronts;         /* L1 data wavefronts of the global requests (rule T1 by banks): L1 time */
 	double l2_lines;              /* line requests at L2: the lines of the requests L1 does not serve (rule L3) */
 	double l1_load_sectors;       /* of which loads */
 	double l2_load_sectors;       /* load sectors sent to L2 */

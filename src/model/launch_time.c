@@ -7,7 +7,8 @@
  *   L2  L2 time: load sectors at the read rate, store operations at the write
  *       rate; L4 with its two rates: stores carry their bytes, lines written
  *       partly are merged; L3: at least its line lookups;
- *   T1  L1 time by lines (and shared-memory wavefronts);
+ *   T1  L1 time by wavefronts: a request's lines, fewer when their words fall
+ *       in different banks (and shared-memory wavefronts);
  *   T2  threads that end: waves of resident threads x round trips x wave_ns;
  *   P   a load lane alone in its 2 MiB page is a translation: a level at pages_gps;
  *   T4  the SMs start blocks at a rate of their own: a level like the others;
@@ -222,8 +223,9 @@ static void times(const struct gm_profile *pr, struct gm_launch_out *o)
 {
 	o->t_dram_ms = dram_ms(pr, o);
 	l2_time(pr, o);
-	/* rule T1: L1 serves one 128 B line (up to 4 of its sectors) per wavefront: a request costs its lines */
-	o->t_l1_ms = (o->l1_lines * 128.0 + o->smem_wavefronts * 128.0) / pr->l1_gbs / 1e6;
+	/* rule T1: L1 serves 128 B a wavefront, a word from each of its 32 banks: a request costs its lines, or
+	   fewer when the lines' words fall in different banks */
+	o->t_l1_ms = (o->l1_wavefronts * 128.0 + o->smem_wavefronts * 128.0) / pr->l1_gbs / 1e6;
 	o->time_ms = o->t_dram_ms;
 	o->limited_by = "DRAM";
 	if (o->t_l2_ms > o->time_ms) {

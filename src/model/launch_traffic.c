@@ -4,6 +4,7 @@
  *   L1  requests and sectors of each warp as the warp model counts them; a
  *       load sector another warp of the same block already loaded hits;
  *       the distinct lines of a block's loads are what it waits for (T5);
+ *   T1  the wavefronts L1's 32 banks need for a request (its time: launch_time.c);
  *   L2  a store sector a warp writes partly costs two L2 operations
  *       (read-modify-write), a full one one;
  *   L4  the lines a store request writes partly, by how many of their
@@ -88,6 +89,40 @@ static int lanes_alone_in_page(const struct gm_prediction *p)
 	return alone;
 }
 
+/*
+ * Rule T1 by banks: L1's data array is 32 banks of 4 B, as shared memory's;
+ * a wavefront reads one word from each bank, whatever line it is in. A
+ * request whose lanes each read one aligned word of at most 4 B needs as
+ * many wavefronts as the most distinct words one bank holds, never more than
+ * its lines (a column walk at a pitch of 4097 words: 32 lines, one a bank,
+ * one wavefront; at 4096: 32 in bank 0, 32). Wider or straddling lanes: their
+ * lines.
+ */
+static int64_t l1_wavefronts(const struct gm_prediction *p, int elem)
+{
+	int64_t words[GM_WARP_SIZE], lines = p->global.lines;
+	int n = 0, per_bank[GM_SMEM_BANKS] = { 0 }, ways = 0;
+
+	if (elem > GM_SMEM_BANK_BYTES)
+		return lines;
+	for (int l = 0; l < p->nlanes && l < GM_WARP_SIZE; l++) {
+		int64_t a = p->lanes[l].addr;
+
+		if (!p->lanes[l].active)
+			continue;
+		if (a / GM_SMEM_BANK_BYTES != (a + elem - 1) / GM_SMEM_BANK_BYTES)
+			return lines;
+		gm_set_add(words, &n, a / GM_SMEM_BANK_BYTES);
+	}
+	for (int k = 0; k < n; k++) {
+		int b = (int)(words[k] % GM_SMEM_BANKS);
+
+		if (++per_bank[b] > ways)
+			ways = per_bank[b];
+	}
+	return ways > 0 && ways < lines ? ways : lines;
+}
+
 /* Requests, sectors and lines at L1; a load's sectors go on to L2 once per block (or per warp, rule W). */
 static gm_status rule_l1(struct pat_state *ps, const struct gm_access *w, const struct gm_prediction *p,
 			 int64_t block, struct totals *t)
@@ -95,6 +130,7 @@ static gm_status rule_l1(struct pat_state *ps, const struct gm_access *w, const 
 	t->requests += (double)p->global.requests;
 	t->l1_sectors += (double)p->global.sectors;
 	t->l1_lines += (double)p->global.lines;
+	t->l1_waves += (double)l1_wavefronts(p, w->elem_bytes);
 	if (w->op != GM_OP_LOAD)
 		return GM_OK;
 	t->l1_load_lines += (double)p->global.lines;

@@ -104,6 +104,7 @@ struct pat_state {
 struct totals {
 	double requests, l1_sectors, l1_lines, l1_load, l2_load, l2_store, partial, wavefronts;
 	double l1_load_lines;       /* of l1_lines, the loads' */
+	double l1_waves;            /* L1 data wavefronts of the global requests (rule T1: banks) */
 	double l1_load_alone;       /* load lanes alone in their 2 MiB page of the request (rule P) */
 	double store_bytes;         /* bytes the stores carry to L2 */
 	double pline[5];            /* store lines written partly, by how many of their sectors another block of

@@ -270,6 +270,38 @@ static void test_l1_lines(void **state)
 }
 
 /*
+ * Rule T1 by banks: the same column walk at a pitch of 4097 words puts each lane's word in a bank of its
+ * own (32 lines, one wavefront); at 4096 every word is in bank 0 (32 wavefronts); at 4104 (8 words past
+ * 4096) the 32 words share 4 banks, 8 a bank (8 wavefronts). Lines and L2's lookups do not change.
+ */
+static void test_l1_banks(void **state)
+{
+	static const struct {
+		const char *index;
+		double waves;
+	} c[] = { { "lane*4096 + warp", 32 }, { "lane*4097 + warp", 1 }, { "lane*4104 + warp", 8 } };
+	struct gm_profile p = prof();
+	struct gm_access pats[2];
+	struct gm_launch_in in;
+	struct gm_launch_out o;
+
+	(void)state;
+	p.l1_gbs = 1;
+	for (size_t k = 0; k < sizeof(c) / sizeof(c[0]); k++) {
+		launch_of(c[k].index, 4, 1 << 16, pats, &in);
+		assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+		/* stores ("gid"): one line and one wavefront a request; 2048 warps each */
+		assert_true(fabs(o.l1_lines - 33.0 * 2048) < 1e-9);
+		assert_true(fabs(o.l1_wavefronts - (c[k].waves + 1) * 2048) < 1e-9);
+		assert_true(fabs(o.t_l1_ms - (c[k].waves + 1) * 2048 * 128 / 1e9 * 1e3) < 1e-9);
+	}
+	/* 8-byte lanes keep their lines */
+	launch_of("lane*2049 + warp", 8, 1 << 16, pats, &in);
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.l1_wavefronts - o.l1_lines) < 1e-9);
+}
+
+/*
  * Rule D7: a small table read over and over moves from DRAM once; a table whose footprint with the
  * streams beside it passes KEEP_CLEAN_HI x l2_bytes does not, one between KEEP_CLEAN_LO and KEEP_CLEAN_HI
  * in part (rule D8's share); a small output rewritten is written once.
@@ -544,6 +576,7 @@ int main(void)
 		cmocka_unit_test(test_repeat),
 		cmocka_unit_test(test_repeat2),
 		cmocka_unit_test(test_l1_lines),
+		cmocka_unit_test(test_l1_banks),
 		cmocka_unit_test(test_l2_reuse_across_windows),
 		cmocka_unit_test(test_partial_sectors_far_apart),
 		cmocka_unit_test(test_long_loop_sampled),
