@@ -57,12 +57,15 @@ static const int mode_tile_n[GEMM_NMODES] = { 0, 32, 64, 128, 128, 128, 128, 128
 /* Every version of the ladder, and the ladder's warp-tile versions; with the cuBLAS reference. */
 #define LADDER ((1u << GEMM_CUBLAS) - 1u)
 #define WARPTILES ((1u << GEMM_WARPTILE) | (1u << GEMM_WARPTILE16) | (1u << GEMM_WARPTILE16_S3) | \
-		   (1u << GEMM_WT_GROUPED) | (1u << GEMM_TMA) | (1u << GEMM_LEAN_ROWS_SPLIT) | (1u << GEMM_WT_STREAMK))
+		   (1u << GEMM_WT_GROUPED) | (1u << GEMM_TMA) | (1u << GEMM_LEAN_ROWS_SPLIT))
 /* v11..v13: at 4096^3 in the default tier (LADDER), at 8192^3 and 3001^3 with --full; v15..v18 with --full only
    (the default suite's time) */
 #define LEAN_STEPS ((1u << GEMM_LEAN) | (1u << GEMM_LEAN_SPLIT) | (1u << GEMM_LEAN_ROWS))
 /* v16..v18 (the FFMA order over the thread tile) and v19 (the k steps' loop): with --full only */
 #define ORDERS ((1u << GEMM_WT_SERP) | (1u << GEMM_WT_COLS) | (1u << GEMM_WT_PAIRS) | (1u << GEMM_WT_LOOP8))
+/* v20 (stream-K tail): in the default tier at 3001^3, where its last wave is split (102 % of cuBLAS on an H100);
+   at 4096^3, 8192^3 and the tall shape it runs v9's launch (its rule), so there --full only */
+#define STREAMK (1u << GEMM_WT_STREAMK)
 #define REF (1u << GEMM_CUBLAS)
 
 enum { TIER_DEFAULT = 0, TIER_QUICK = 1, TIER_FULL = 2 };
@@ -73,17 +76,18 @@ static const struct {
 	int tier;
 	unsigned quick_modes;    /* in --quick */
 } shapes[] = {
-	{ 4096, 4096, 4096, (LADDER & ~(1u << GEMM_WT_BK8) & ~ORDERS) | REF, TIER_DEFAULT, (1u << GEMM_WARPTILE) | (1u << GEMM_CUBLAS) },
+	{ 4096, 4096, 4096, (LADDER & ~(1u << GEMM_WT_BK8) & ~ORDERS & ~STREAMK) | REF, TIER_DEFAULT, (1u << GEMM_WARPTILE) | (1u << GEMM_CUBLAS) },
 	{ 8192, 8192, 8192, WARPTILES | REF | (1u << GEMM_TC_FP16) | (1u << GEMM_TC_BF16), TIER_DEFAULT, 0 },
-	{ 3001, 3001, 3001, WARPTILES | REF, TIER_DEFAULT, 0 },
+	{ 3001, 3001, 3001, WARPTILES | STREAMK | REF, TIER_DEFAULT, 0 },
 	{ 32768, 128, 1024, WARPTILES | REF, TIER_DEFAULT, 0 },
 	{ 1024, 1024, 1024, LADDER | REF, TIER_FULL, 0 },
 	{ 2048, 2048, 2048, LADDER | REF, TIER_FULL, 0 },
 	{ 8192, 8192, 8192, (1u << GEMM_NAIVE) | (1u << GEMM_SMEM) | (1u << GEMM_BLOCK1D) | (1u << GEMM_BLOCK2D) |
 	  (1u << GEMM_VEC) | (1u << GEMM_DBUF) | LEAN_STEPS, TIER_FULL, 0 },
 	{ 3001, 3001, 3001, (1u << GEMM_SMEM) | LEAN_STEPS | ORDERS, TIER_FULL, 0 },
-	{ 4096, 4096, 4096, (1u << GEMM_WT_BK8) | ORDERS, TIER_FULL, 0 },
-	{ 8192, 8192, 8192, (1u << GEMM_WT_BK8) | ORDERS, TIER_FULL, 0 },
+	{ 4096, 4096, 4096, (1u << GEMM_WT_BK8) | ORDERS | STREAMK, TIER_FULL, 0 },
+	{ 8192, 8192, 8192, (1u << GEMM_WT_BK8) | ORDERS | STREAMK, TIER_FULL, 0 },
+	{ 32768, 128, 1024, STREAMK, TIER_FULL, 0 },
 };
 #define NSHAPES ((int)(sizeof(shapes) / sizeof(shapes[0])))
 
