@@ -1,6 +1,6 @@
 /*
- * gemm_warptile.cuh - the SGEMM ladder's warp-tiled versions v6 .. v9 and the lean loops v11 .. v14 (with
- * the split last wave), with their launchers. Included once, by gemm.cu, after the state, the cp.async
+ * gemm_warptile.cuh - the SGEMM ladder's warp-tiled versions v6 .. v9, the lean loops v11 .. v14 (with
+ * the split last wave) and v20 (v9 with its last wave stream-K), with their launchers. Included once, by gemm.cu, after the state, the cp.async
  * helpers and v0 .. v5 (one translation unit: the same code as when they stood in gemm.cu).
  */
 #ifndef GPUMEM_KERNELS_GEMM_WARPTILE_CUH
@@ -207,7 +207,7 @@ __global__ void __launch_bounds__(NT, MINB) gemm_sk_tail(const float *A, const f
 }
 
 /*
- * v20's tail tiles from their partials (SK = 2 above): a warp per tile row, tile dp_tiles + blockIdx.x / 128; the
+ * v20's tail tiles from their partials (gemm_sk_tail above): a warp per tile row, tile dp_tiles + blockIdx.x / 128; the
  * blocks whose k-ranges meet the tile, in block order, each its slot 2 b + (the tile - the tile its range starts in).
  */
 __global__ void __launch_bounds__(32) gemm_sk_sum(const float *W, float *C, int ldc, int nk, struct sk_plan sk)
@@ -499,7 +499,7 @@ static gm_status wt_launch(const struct gemm_state *s)
 	return GM_OK;
 }
 
-/* ---- v20_streamk: v9's kernel, its last partial wave as a stream-K launch (SK above) ---- */
+/* ---- v20_streamk: v9's kernel, its last partial wave as a stream-K launch (gemm_sk_full, gemm_sk_tail, gemm_sk_sum above) ---- */
 #define SK_V9 128, 2, 4, 2, 3, 8, WT_BK, 0, WT_BK
 
 /* v20's plan for a state's shape: the full waves, the tail and R (blocks of v9's kernel an SM x SMs) */
