@@ -1,7 +1,8 @@
 /*
  * gemm_warptile.cuh - the SGEMM ladder's warp-tiled versions v6 .. v9, the lean loops v11 .. v14 (with
- * the split last wave) and v20 (v9 with its last wave stream-K), with their launchers. Included once, by gemm.cu, after the state, the cp.async
- * helpers and v0 .. v5 (one translation unit: the same code as when they stood in gemm.cu).
+ * the split last wave) and v20 (v9 with its last wave stream-K), with their launchers. Included once, by
+ * gemm.cu, after the state, the cp.async helpers and v0 .. v5 (one translation unit: the same code as when
+ * they stood in gemm.cu).
  */
 #ifndef GPUMEM_KERNELS_GEMM_WARPTILE_CUH
 #define GPUMEM_KERNELS_GEMM_WARPTILE_CUH
