@@ -152,12 +152,13 @@ __global__ void __launch_bounds__(NT, MINB) gemm_warptile(const float *A, const 
 /*
  * v20_streamk (issue 25): v9's tiles with the last partial wave run stream-K. A grid of T tiles runs in waves of R
  * resident blocks; when T mod R tiles are left for the last wave, R - T mod R block slots idle through it (4096^3:
- * 1024 tiles, R = 264, a fourth wave of 232 tiles; 8192^3: 136 of 264; 3001^3: 48 of 264). Where the last
- * wave is at most half full (sk_plan_for), gemm_sk_full runs the first T - T mod R tiles of v9's order (v9's tile, a block each); gemm_sk_tail runs the
- * rest on exactly R blocks, block b taking the tail's k-tiles [b L / R, (b + 1) L / R) of L = (T mod R) x nk in
- * order, tile after tile, so that every block does the same work: a range covers parts of at most two tiles
- * (L / R < nk), each written as a partial tile to its slot (2 b, 2 b + 1) of the workspace W; gemm_sk_sum adds
- * each tail tile's partials into C in block order (a summation order the Freivalds check covers, as v12's).
+ * 1024 tiles, R = 264, a fourth wave of 232 tiles; 8192^3: 136 of 264; 3001^3: 48 of 264). Where the last wave is
+ * at most half full (sk_plan_for), gemm_sk_full runs the first T - T mod R tiles of v9's order (v9's tile, a block
+ * each); gemm_sk_tail runs the rest on exactly R blocks, block b taking the tail's k-tiles [b L / R, (b + 1) L / R)
+ * of L = (T mod R) x nk in order, tile after tile, so that every block does the same work: a range covers parts of
+ * at most two tiles (L / R < nk), each written as a partial tile to its slot (2 b, 2 b + 1) of the workspace W;
+ * gemm_sk_sum adds each tail tile's partials into C in block order (a summation order the Freivalds check covers,
+ * as v12's).
  */
 struct sk_plan {
 	int tiles_n, tiles_m; /* the tile grid (v9's gridDim) */
@@ -192,7 +193,8 @@ __global__ void __launch_bounds__(NT, MINB) gemm_sk_tail(const float *A, const f
 							  int ldb, struct sk_plan sk)
 {
 	const int nk = Kp / BK;
-	long long pos = (long long)blockIdx.x * sk.iters / sk.resident, end = (long long)(blockIdx.x + 1) * sk.iters / sk.resident;
+	long long pos = (long long)blockIdx.x * sk.iters / sk.resident;
+	const long long end = (long long)(blockIdx.x + 1) * sk.iters / sk.resident;
 
 	for (int seg = 0; pos < end; seg++) {
 		const int kb = (int)(pos % nk), ke = (int)min((long long)nk, kb + end - pos);
@@ -500,7 +502,7 @@ static gm_status wt_launch(const struct gemm_state *s)
 	return GM_OK;
 }
 
-/* ---- v20_streamk: v9's kernel, its last partial wave as a stream-K launch (gemm_sk_full, gemm_sk_tail, gemm_sk_sum above) ---- */
+/* ---- v20_streamk: v9's kernel, its last partial wave as a stream-K launch (gemm_sk_* above) ---- */
 #define SK_V9 128, 2, 4, 2, 3, 8, WT_BK, 0, WT_BK
 
 /* v20's plan for a state's shape: the full waves, the tail and R (blocks of v9's kernel an SM x SMs) */
