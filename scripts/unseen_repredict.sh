@@ -6,7 +6,7 @@
 # profile derived from each suite run itself (predict --self: the calibration cases are in the suite); and the
 # final-c9f98b0 calls of both GPUs (the three sets in unseen_runs.tar.gz, the suite with its calibrate profile), and
 # the 2026-11-26 morning calls (s2-ecc59bd, s3-ecc59bd: the sets; s4-dbe10c0, s5-dbe10c0: the suites) and the afternoon's
-# suites with v25_big128 (s12-c850b9d on an H100, s14-d613076 on an H200).
+# suites with v25_big128 (s17-728f933 on an H100, s14-d613076 on an H200).
 # usage: scripts/unseen_repredict.sh BIN [OUTDIR]   (OUTDIR keeps every table; default a temporary folder)
 set -uo pipefail
 bin=$(readlink -f "$1")
@@ -56,7 +56,7 @@ for s in results/nvidia-h100-80gb-hbm3/final-4136874/suite.json.gz results/nvidi
 done
 # the final-c9f98b0 and 2026-11-26 morning suites with the calibrate profile measured in the same call (the issue's check)
 for d in $f1 $f2 results/nvidia-h100-80gb-hbm3/s5-dbe10c0/launch results/nvidia-h200/s4-dbe10c0/launch \
-         results/nvidia-h100-80gb-hbm3/s12-c850b9d/launch results/nvidia-h200/s14-d613076/launch; do
+         results/nvidia-h100-80gb-hbm3/s17-728f933/launch results/nvidia-h200/s14-d613076/launch; do
   tag=$(basename "$(dirname "$(dirname "$d")")")-$(basename "$(dirname "$d")" | sed 's/^final-//')-suite
   "$bin" predict "$d/suite_profile.json.gz" --profile "$d/profile-calibrate.json" >"$out/$tag.txt" 2>&1
   printf '%-22s %s\n' "${tag#nvidia-}" "$(grep '^model within' "$out/$tag.txt")"
