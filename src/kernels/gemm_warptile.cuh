@@ -133,19 +133,23 @@ __device__ __forceinline__ void wt_tile(const float *A, const float *B, float *o
 	}
 }
 
+/* v9's order (GROUP > 0; row-major without): tile bid of a grid tiles_n wide, GROUP tile rows at a time, down the rows first within a group */
+template <int GROUP> __device__ __forceinline__ int2 wt_tile_of(int bid, int tiles_n, int tiles_m)
+{
+	if (GROUP <= 0)
+		return make_int2(bid / tiles_n, bid % tiles_n);
+	const int per = GROUP * tiles_n, first = bid / per * GROUP, rows = min(GROUP, tiles_m - first);
+	return make_int2(first + (bid % per) % rows, (bid % per) / rows);
+}
+
 template <int NT, int WARPS_N, int FN, int MINB, int STAGES, int GROUP, int BK = WT_BK, int ORDER = 0, int UK = BK>
 __global__ void __launch_bounds__(NT, MINB) gemm_warptile(const float *A, const float *B, float *C, int Kp,
 							   int lda, int ldb, int ldc)
 {
-	int tm = blockIdx.y, tn = blockIdx.x;
-	if (GROUP > 0) {
-		/* GROUP tile rows at a time, down the rows first within a group */
-		const int bid = blockIdx.y * gridDim.x + blockIdx.x, per = GROUP * gridDim.x;
-		const int first = bid / per * GROUP, rows = min(GROUP, (int)gridDim.y - first);
-		tm = first + (bid % per) % rows;
-		tn = (bid % per) / rows;
-	}
-	wt_tile<NT, WARPS_N, FN, STAGES, BK, ORDER, UK>(A, B, C, ldc, tm * WT_BM, tn * 128, lda, ldb, tm, tn, 0,
+	const int2 tt = GROUP > 0 ? wt_tile_of<GROUP>(blockIdx.y * gridDim.x + blockIdx.x, gridDim.x, gridDim.y)
+				  : make_int2(blockIdx.y, blockIdx.x);
+
+	wt_tile<NT, WARPS_N, FN, STAGES, BK, ORDER, UK>(A, B, C, ldc, tt.x * WT_BM, tt.y * 128, lda, ldb, tt.x, tt.y, 0,
 							Kp / BK);
 }
 
@@ -167,14 +171,6 @@ struct sk_plan {
 	long long iters;      /* L: the tail's k-tiles */
 };
 
-/* v9's order: tile bid of a grid tiles_n wide, GROUP tile rows at a time, down the rows first within a group */
-template <int GROUP> __device__ __forceinline__ int2 wt_tile_of(int bid, int tiles_n, int tiles_m)
-{
-	if (GROUP <= 0)
-		return make_int2(bid / tiles_n, bid % tiles_n);
-	const int per = GROUP * tiles_n, first = bid / per * GROUP, rows = min(GROUP, tiles_m - first);
-	return make_int2(first + (bid % per) % rows, (bid % per) / rows);
-}
 
 /* v20's full waves: block b is tile b of v9's order */
 template <int NT, int WARPS_N, int FN, int MINB, int STAGES, int GROUP, int BK = WT_BK, int ORDER = 0, int UK = BK>
