@@ -19,7 +19,7 @@ static const char *const mode_label[GEMM_NMODES] = {
 	"v0_naive", "v1_smem32", "v2_block1d", "v3_block2d", "v4_vec", "v5_dbuf", "v6_warptile", "v7_warptile8x16", "v8_warptile8x16_s3",
 	"v9_grouped", "v10_tma", "v11_lean", "v12_splittail",
 	"v13_lean_rows", "v14_splittail_rows", "v15_bk8",
-	"v16_serp", "v17_cols", "v18_pairs", "v19_loop8", "v20_streamk",
+	"v16_serp", "v17_cols", "v18_pairs", "v19_loop8", "v20_streamk", "v21_3xtf32",
 	"ref_cublas",
 	"tc_fp16_cublas", "tc_bf16_cublas",
 };
@@ -45,14 +45,16 @@ static const char *const mode_desc[GEMM_NMODES] = {
 	"SGEMM, as v9 with the FFMAs of a k step in row pairs alternating per column, serpentine per pair",
 	"SGEMM, as v9 with a k-tile's 16 steps as a loop over two unrolled halves of 8 (half the code)",
 	"SGEMM, as v9 with a last wave at most half full run stream-K (every resident block an equal k-range across tiles)",
+	"FP32 GEMM on the tensor cores: each operand split big + small TF32, three mma a product (3xTF32), "
+	"accuracy checked against cublasSgemm's",
 	"cublasSgemm (reference)",
 	"cublasGemmEx FP16 in, FP32 accumulate: tensor-core ceiling (not an FP32 GEMM)",
 	"cublasGemmEx BF16 in, FP32 accumulate: tensor-core ceiling (not an FP32 GEMM)",
 };
 
 /* Block tile rows and columns of each version (0: none), for the modelled traffic. */
-static const int mode_tile_m[GEMM_NMODES] = { 0, 32, 64, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 0, 0, 0 };
-static const int mode_tile_n[GEMM_NMODES] = { 0, 32, 64, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 0, 0, 0 };
+static const int mode_tile_m[GEMM_NMODES] = { 0, 32, 64, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 0, 0, 0 };
+static const int mode_tile_n[GEMM_NMODES] = { 0, 32, 64, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 0, 0, 0 };
 
 /* Every version of the ladder, and the ladder's warp-tile versions; with the cuBLAS reference. */
 #define LADDER ((1u << GEMM_CUBLAS) - 1u)
@@ -67,6 +69,8 @@ static const int mode_tile_n[GEMM_NMODES] = { 0, 32, 64, 128, 128, 128, 128, 128
    at 4096^3, 8192^3 and the tall shape it runs v9's launch (its rule), so there --full only */
 #define STREAMK (1u << GEMM_WT_STREAMK)
 #define REF (1u << GEMM_CUBLAS)
+/* v21 (3xTF32, the tensor cores): beside v9 and cuBLAS at every default shape */
+#define TF32X3 (1u << GEMM_TF32X3)
 
 enum { TIER_DEFAULT = 0, TIER_QUICK = 1, TIER_FULL = 2 };
 
@@ -77,9 +81,9 @@ static const struct {
 	unsigned quick_modes;    /* in --quick */
 } shapes[] = {
 	{ 4096, 4096, 4096, (LADDER & ~(1u << GEMM_WT_BK8) & ~ORDERS & ~STREAMK) | REF, TIER_DEFAULT, (1u << GEMM_WARPTILE) | (1u << GEMM_CUBLAS) },
-	{ 8192, 8192, 8192, WARPTILES | REF | (1u << GEMM_TC_FP16) | (1u << GEMM_TC_BF16), TIER_DEFAULT, 0 },
-	{ 3001, 3001, 3001, WARPTILES | STREAMK | REF, TIER_DEFAULT, 0 },
-	{ 32768, 128, 1024, WARPTILES | REF, TIER_DEFAULT, 0 },
+	{ 8192, 8192, 8192, WARPTILES | TF32X3 | REF | (1u << GEMM_TC_FP16) | (1u << GEMM_TC_BF16), TIER_DEFAULT, 0 },
+	{ 3001, 3001, 3001, WARPTILES | STREAMK | TF32X3 | REF, TIER_DEFAULT, 0 },
+	{ 32768, 128, 1024, WARPTILES | TF32X3 | REF, TIER_DEFAULT, 0 },
 	{ 1024, 1024, 1024, LADDER | REF, TIER_FULL, 0 },
 	{ 2048, 2048, 2048, LADDER | REF, TIER_FULL, 0 },
 	{ 8192, 8192, 8192, (1u << GEMM_NAIVE) | (1u << GEMM_SMEM) | (1u << GEMM_BLOCK1D) | (1u << GEMM_BLOCK2D) |
@@ -182,8 +186,8 @@ static void gemm_derive(struct gm_run_result *r)
 	derive_tensor(r);
 	for (int s = 0; s < NSHAPES; s++) {
 		char sl[32], name[64];
-		double best = 0, cublas = 0;
-		const char *best_name = NULL;
+		double best = 0, cublas = 0, best_ffma = 0;
+		const char *best_name = NULL, *best_ffma_name = NULL;
 
 		shape_label(sl, sizeof(sl), s);
 		int seen = 0;  /* a shape in two tiers: its cases are found by name the first time */
@@ -203,6 +207,10 @@ static void gemm_derive(struct gm_run_result *r)
 			if (cr->value.median > best) {
 				best = cr->value.median;
 				best_name = cr->name;
+			}
+			if (m != GEMM_TF32X3 && cr->value.median > best_ffma) { /* FP32 FFMA on the CUDA cores, as cuBLAS's */
+				best_ffma = cr->value.median;
+				best_ffma_name = cr->name;
 			}
 			if (shapes[s].m != 4096 || shapes[s].n != 4096)
 				continue;
@@ -231,6 +239,16 @@ static void gemm_derive(struct gm_run_result *r)
 				x->value = 100.0 * best / cublas;
 				snprintf(x->how, sizeof(x->how), "%s (%.2f TFLOP/s) / cuBLAS (%.2f TFLOP/s), same run",
 					 best_name, best, cublas);
+			}
+		}
+		if (best_ffma > 0 && cublas > 0) {
+			snprintf(name, sizeof(name), "gemm.best_ffma_vs_cublas_%s", sl);
+			struct gm_derived *x = gm_result_derive(r, "gemm", name);
+			if (x) {
+				x->unit = GM_UNIT_PCT;
+				x->value = 100.0 * best_ffma / cublas;
+				snprintf(x->how, sizeof(x->how), "%s (%.2f TFLOP/s, FP32 FFMA) / cuBLAS (%.2f TFLOP/s), same run",
+					 best_ffma_name, best_ffma, cublas);
 			}
 		}
 	}

@@ -25,6 +25,7 @@
 #include <cuda.h>            /* CUtensorMap and its enums only: the driver is reached through cudart */
 #include "kernels/common.cuh"
 #include "kernels/cublas_dl.h"
+#include "gpumem/result.h"
 #include "kernels/kernels.h"
 #include "kernels/gemm_shapes.h"
 
@@ -43,6 +44,7 @@ struct gemm_state {
 	const struct gm_device_info *dev;
 	CUtensorMap tmA, tmB;            /* v10: TMA descriptors of A and B */
 	float *W;                        /* v12: partial tiles of the split last wave */
+	double err, err_cublas;          /* v21: largest error on full-mantissa operands, its and cuBLAS's (-1: none) */
 };
 
 static __host__ __device__ __forceinline__ float gemm_val(uint32_t seed, uint64_t i)
@@ -280,6 +282,7 @@ __global__ void __launch_bounds__(256, 2) gemm_dbuf(const float *A, const float 
 
 #include "kernels/gemm_warptile.cuh"   /* v6 .. v9, v11 .. v14 */
 #include "kernels/gemm_tma.cuh"        /* v10 */
+#include "kernels/gemm_tf32.cuh"       /* v21 */
 
 /* ---- launch ---- */
 
@@ -375,6 +378,10 @@ static gm_status gemm_launch(void *state)
 		break;
 	case GEMM_TMA:
 		return tma_launch_kv<2>(s);
+	case GEMM_TF32X3:
+		if (gm_status w = tx_launch(s))
+			return w;
+		break;
 	case GEMM_LEAN:
 		return lean_launch<0>(s, 0);
 	case GEMM_LEAN_SPLIT:
@@ -415,6 +422,44 @@ __global__ void gemm_fill(float *p, int rows, int cols, int rows_p, int cols_p, 
 	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += stride) {
 		int r = (int)(i / cols_p), c = (int)(i % cols_p);
 		p[i] = r < rows && c < cols ? gemm_val(seed, (uint64_t)r * cols + c) : 0.0f;
+	}
+}
+
+/* v21's accuracy check: operands with 24 significant bits, uniform in [-1, 1) (exact in float); padding zero. */
+__global__ void gemm_fill_full(float *p, int rows, int cols, int rows_p, int cols_p, uint32_t seed)
+{
+	size_t n = (size_t)rows_p * cols_p, stride = (size_t)gridDim.x * blockDim.x;
+	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += stride) {
+		int r = (int)(i / cols_p), c = (int)(i % cols_p);
+		uint32_t h = gm_hash(seed, (uint64_t)r * cols + c) >> 8;
+		p[i] = r < rows && c < cols ? (float)((int)h - (1 << 23)) * 0x1p-23f : 0.0f;
+	}
+}
+
+/*
+ * The largest |C[i][j] - sum_k A[i][k] B[k][j]| / sum_k |A[i][k] B[k][j]| over GEMM_SAMPLES elements (a warp
+ * each; the products are exact in double, the sums within K 2^-53), into *out as the bits of a double (>= 0).
+ */
+__global__ void gemm_err_max(const float *A, const float *B, const float *C, int M, int N, int K, int lda, int ldb,
+			     int ldc, uint32_t seed, unsigned long long *out)
+{
+	int s = (blockIdx.x * blockDim.x + threadIdx.x) / 32, lane = threadIdx.x & 31;
+	if (s >= GEMM_SAMPLES)
+		return;
+	int i = (int)(gm_hash(seed, 2 * s) % (uint32_t)M), j = (int)(gm_hash(seed, 2 * s + 1) % (uint32_t)N);
+	double x = 0, xa = 0;
+	for (int k = lane; k < K; k += 32) {
+		double t = (double)A[(size_t)i * lda + k] * B[(size_t)k * ldb + j];
+		x += t;
+		xa += fabs(t);
+	}
+	for (int o = 16; o > 0; o >>= 1) {
+		x += __shfl_xor_sync(0xffffffffu, x, o);
+		xa += __shfl_xor_sync(0xffffffffu, xa, o);
+	}
+	if (lane == 0) {
+		double e = xa > 0 ? fabs((double)C[(size_t)i * ldc + j] - x) / xa : fabs((double)C[(size_t)i * ldc + j]);
+		atomicMax(out, (unsigned long long)__double_as_longlong(e == e ? e : INFINITY));
 	}
 }
 
@@ -524,6 +569,11 @@ static gm_status gemm_supported(const struct gm_case *c, const struct gm_run_cfg
 			 cfg->dev->cc_major, cfg->dev->cc_minor);
 		return GM_ERR_UNSUPPORTED;
 	}
+	if (gm_case_param(c, "mode", 0) == GEMM_TF32X3 && cfg->dev && cfg->dev->cc_major < 8) {
+		snprintf(why, n, "needs TF32 tensor cores (compute capability 8.0 or later), device has %d.%d",
+			 cfg->dev->cc_major, cfg->dev->cc_minor);
+		return GM_ERR_UNSUPPORTED;
+	}
 	if (gm_case_param(c, "mode", 0) >= GEMM_CUBLAS && !gm_cublas_load(why, n))
 		return GM_ERR_UNSUPPORTED;
 	return GM_OK;
@@ -609,6 +659,10 @@ static gm_status gemm_prepare(const struct gm_case *c, const struct gm_run_cfg *
 		st = gm_gpu_alloc((void **)&s->W, sk_work_bytes(s));
 	if (!st && s->mode >= GEMM_CUBLAS)
 		st = gm_cublas_handle(&s->blas);
+	/* v21's accuracy is judged against cublasSgemm's on the same operands, where cuBLAS loads */
+	if (!st && s->mode == GEMM_TF32X3 && gm_cublas_load(NULL, 0))
+		st = gm_cublas_handle(&s->blas);
+	s->err = s->err_cublas = -1;
 	if (st) {
 		gemm_release(s);
 		return st;
@@ -629,7 +683,8 @@ static gm_status gemm_prepare(const struct gm_case *c, const struct gm_run_cfg *
  */
 static double gemm_tol(const struct gemm_state *s)
 {
-	return (s->mode == GEMM_TC_FP16 || s->mode == GEMM_TC_BF16 ? 4 : 1) * gemm_gamma(s->K);
+	return (s->mode == GEMM_TC_FP16 || s->mode == GEMM_TC_BF16 || s->mode == GEMM_TF32X3 ? 4 : 1) *
+	       gemm_gamma(s->K);
 }
 
 static gm_status gemm_freivalds(struct gemm_state *s, uint32_t seed, char *why, size_t n)
@@ -680,6 +735,63 @@ static gm_status gemm_cpu_check(struct gemm_state *s, char *why, size_t n)
 	return GM_OK;
 }
 
+/*
+ * v21 (3xTF32) passes the checks above on exact operands (k/128: its small parts are zero). Its accuracy is
+ * judged here on operands with 24 significant bits: its largest error over GEMM_SAMPLES elements (relative to
+ * the sum of |a b|) must be within 2x cublasSgemm's on the same operands (without cuBLAS, within 8 u). The
+ * operands stay full-mantissa afterwards: the timed launches then run on them (big and small both non-zero).
+ */
+static gm_status gemm_accuracy(struct gemm_state *s, char *why, size_t n)
+{
+	const struct gm_cublas *cb = s->blas ? gm_cublas_load(NULL, 0) : NULL;
+	unsigned g = gm_resident_blocks(s->dev, 256), blocks = GEMM_SAMPLES * 32 / 256;
+	unsigned long long *e = NULL, host[2] = { 0, 0 };
+	const float one = 1, zero = 0;
+	uint32_t seed = s->seed ^ 0xacc0u;
+	gm_status st = gm_gpu_alloc((void **)&e, sizeof(host));
+	cudaError_t ce;
+
+	if (st)
+		return st;
+	ce = cudaMemsetAsync(e, 0, sizeof(host), gm_stream());
+	if (!ce) {
+		gemm_fill_full<<<g, 256, 0, gm_stream()>>>(s->A, s->M, s->K, s->Mp, s->Kp, seed);
+		gemm_fill_full<<<g, 256, 0, gm_stream()>>>(s->B, s->K, s->N, s->Kp, s->Np, seed_b(seed));
+		ce = cudaGetLastError();
+	}
+	if (!ce && !(st = gemm_launch(s))) {
+		gemm_err_max<<<blocks, 256, 0, gm_stream()>>>(s->A, s->B, s->C, s->M, s->N, s->K, s->Kp, s->Np, s->Np, seed,
+							      e);
+		ce = cudaGetLastError();
+	}
+	if (!ce && !st && cb) {
+		if (cb->sgemm((cublasHandle_t)s->blas, CUBLAS_OP_N, CUBLAS_OP_N, s->N, s->M, s->K, &one, s->B, s->Np, s->A,
+			      s->Kp, &zero, s->C, s->Np) != CUBLAS_STATUS_SUCCESS)
+			st = gm_fail(GM_ERR_CUDA, "cuBLAS cublasSgemm failed (the accuracy reference)");
+		else {
+			gemm_err_max<<<blocks, 256, 0, gm_stream()>>>(s->A, s->B, s->C, s->M, s->N, s->K, s->Kp, s->Np,
+								      s->Np, seed, e + 1);
+			ce = cudaGetLastError();
+		}
+	}
+	if (!ce && !st)
+		ce = cudaMemcpy(host, e, sizeof(host), cudaMemcpyDeviceToHost);
+	gm_gpu_free(e);
+	if (st)
+		return st;
+	GM_CU(ce);
+	memcpy(&s->err, &host[0], sizeof(double));
+	if (cb)
+		memcpy(&s->err_cublas, &host[1], sizeof(double));
+	double bound = cb ? 2 * s->err_cublas : 8 * ldexp(1.0, -24);
+	if (!(s->err <= bound)) {
+		snprintf(why, n, "largest error %.3g of sum |a b| on full-mantissa operands, above %.3g (%s)", s->err, bound,
+			 cb ? "2x cublasSgemm's" : "8 u");
+		return gm_fail(GM_ERR_VALIDATION, "%s", why);
+	}
+	return GM_OK;
+}
+
 static gm_status gemm_verify(void *state, char *why, size_t n)
 {
 	struct gemm_state *s = (struct gemm_state *)state;
@@ -700,11 +812,25 @@ static gm_status gemm_verify(void *state, char *why, size_t n)
 	st = gm_check_finish(res, (const uint32_t *)s->C, why, n, &ok);
 	if (!st && !ok)
 		return gm_fail(GM_ERR_VALIDATION, "%s (outside gamma_K of the exact value)", why);
-	return st ? st : gemm_cpu_check(s, why, n);
+	if (!st)
+		st = gemm_cpu_check(s, why, n);
+	return st || s->mode != GEMM_TF32X3 ? st : gemm_accuracy(s, why, n);
+}
+
+/* v21: its accuracy and cuBLAS's on the full-mantissa operands (gemm_accuracy), as notes of its result */
+static void gemm_annotate(void *state, struct gm_case_result *cr)
+{
+	const struct gemm_state *s = (const struct gemm_state *)state;
+
+	if (!s || s->mode != GEMM_TF32X3 || s->err < 0)
+		return;
+	gm_result_note(cr, "err_max", GM_UNIT_RATIO, s->err);
+	if (s->err_cublas >= 0)
+		gm_result_note(cr, "err_max_cublas", GM_UNIT_RATIO, s->err_cublas);
 }
 
 static const struct gm_family_ops gemm_ops = { gemm_prepare, gemm_launch, gemm_verify, gemm_release,
-					       gemm_supported };
+					       gemm_supported, NULL, gemm_annotate };
 
 extern "C" const struct gm_family_ops *gm_gemm_ops(void)
 {

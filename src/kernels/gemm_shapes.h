@@ -28,6 +28,7 @@ enum gemm_mode {
 	GEMM_WT_PAIRS,      /* v9 with the FFMAs in pairs of rows alternating per column, serpentine per pair */
 	GEMM_WT_LOOP8,      /* v9 with a k-tile's 16 steps as a loop over two unrolled halves (half the code) */
 	GEMM_WT_STREAMK,    /* v9 with its last partial wave run stream-K: R blocks, equal k-ranges across tiles */
+	GEMM_TF32X3,        /* FP32 on the tensor cores: each operand big + small TF32, three mma a product (3xTF32) */
 	GEMM_CUBLAS,        /* cublasSgemm (reference) */
 	GEMM_TC_FP16,       /* cublasGemmEx, FP16 inputs, FP32 accumulate: the tensor cores (ceiling) */
 	GEMM_TC_BF16,       /* cublasGemmEx, BF16 inputs, FP32 accumulate: the tensor cores (ceiling) */
