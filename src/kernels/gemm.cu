@@ -817,16 +817,16 @@ static gm_status gemm_verify(void *state, char *why, size_t n)
 	return st || s->mode != GEMM_TF32X3 ? st : gemm_accuracy(s, why, n);
 }
 
-/* v21: its accuracy and cuBLAS's on the full-mantissa operands (gemm_accuracy), as notes of its result */
+/* v21: its accuracy and cuBLAS's on the full-mantissa operands (gemm_accuracy), in units of u = 2^-24 */
 static void gemm_annotate(void *state, struct gm_case_result *cr)
 {
 	const struct gemm_state *s = (const struct gemm_state *)state;
 
 	if (!s || s->mode != GEMM_TF32X3 || s->err < 0)
 		return;
-	gm_result_note(cr, "err_max", GM_UNIT_RATIO, s->err);
+	gm_result_note(cr, "err_max_u", GM_UNIT_RATIO, s->err / ldexp(1.0, -24));
 	if (s->err_cublas >= 0)
-		gm_result_note(cr, "err_max_cublas", GM_UNIT_RATIO, s->err_cublas);
+		gm_result_note(cr, "err_max_cublas_u", GM_UNIT_RATIO, s->err_cublas / ldexp(1.0, -24));
 }
 
 static const struct gm_family_ops gemm_ops = { gemm_prepare, gemm_launch, gemm_verify, gemm_release,
