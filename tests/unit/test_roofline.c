@@ -140,7 +140,7 @@ static void test_unknown_device_has_no_reference(void **st)
 	gm_result_release(&r);
 }
 
-/* gemm: best own version against cuBLAS per shape, references excluded; tensor ceilings labelled. */
+/* gemm: best own version against cuBLAS per shape (and the best FFMA one), references excluded; tensor ceilings labelled. */
 static void test_gemm_derive(void **st)
 {
 	struct gm_run_result r;
@@ -150,10 +150,15 @@ static void test_gemm_derive(void **st)
 	h100_run(&r);
 	plant_name(&r, "gemm.v4_vec_8192", 36.0);
 	plant_name(&r, "gemm.v6_warptile_8192", 45.0);
+	plant_name(&r, "gemm.v21_3xtf32_8192", 55.0);
 	plant_name(&r, "gemm.ref_cublas_8192", 50.0);
 	plant_name(&r, "gemm.tc_fp16_cublas_8192", 700.0);
 	gm_family_gemm.derive(&r);
-	d = find(&r, "gemm.best_vs_cublas_8192");
+	d = find(&r, "gemm.best_vs_cublas_8192"); /* the best version, the tensor cores' v21 among them */
+	assert_non_null(d);
+	assert_true(fabs(d->value - 110.0) < 1e-9);
+	assert_non_null(strstr(d->how, "v21_3xtf32_8192"));
+	d = find(&r, "gemm.best_ffma_vs_cublas_8192"); /* the best on the CUDA cores, as cuBLAS's SGEMM */
 	assert_non_null(d);
 	assert_true(fabs(d->value - 90.0) < 1e-9);
 	assert_non_null(strstr(d->how, "v6_warptile_8192"));
