@@ -141,6 +141,7 @@ struct gm_launch_out {
 	double dram_write_bytes;
 	double dram_fill_bytes;       /* of dram_read_bytes: pieces read to complete partly written sectors */
 	double l2_reuse_bytes;        /* load pieces earlier warps left in L2 (rules D6, D7): not in dram_read_bytes */
+	double l2_reuse_wait_bytes;   /* of those, a pattern's that also reads from DRAM in the window (rule T7) */
 	double l2_footprint_bytes;    /* DRAM bytes rule D7 removed: footprints that stay in L2 (reads and writes) */
 	double read_density;          /* 64 B pieces read / pieces of their 256 B groups */
 	double t_dram_ms, t_l2_ms, t_l1_ms;

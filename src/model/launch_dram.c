@@ -9,6 +9,8 @@
  *   D6  a load piece a warp just before the window read is an L2 hit;
  *   D8  how long L2 keeps a clean piece, and a partly written sector waits
  *       for the rest of its bytes, by the bytes brought in between;
+ *   D9  the cold first window: a pattern's loads read what the later windows
+ *       read, or its compulsory pieces if more, never more than with it;
  *   D7  a footprint that stays in L2 is moved from DRAM once (over the
  *       launch, after the walk; D8's bounds say how much of it stays).
  * The warps a window's reuse is looked for in (the lookback and probes) are
@@ -16,7 +18,6 @@
  * (read rate by density) and D4 (turnaround) are times: launch_time.c.
  */
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 #include "model/model_internal.h"
 
@@ -301,6 +302,54 @@ void gm_window_close(struct pat_state *ps, int atom, struct totals *t, const str
 		store_sectors(ps, atom, t, c);
 	ps->npieces = ps->nsectors = 0;
 	ps->pieces_unique = 0;
+}
+
+/* ---- rule D9: the cold window -------------------------------------------------------------------- */
+
+/*
+ * Rule D9, the cold window: the first sampled window starts at warp 0 with no
+ * warp before it, so rule D6 finds nothing there and every piece it loads is a
+ * DRAM read; scaled as one window of the sample it stands for a share of the
+ * launch that nothing before it left in L2. The launch's cold start is its
+ * compulsory reads: a pattern reads each piece it touches at least once, at
+ * most min(the pieces its range spans, its accesses) of them. So a pattern's
+ * loads read the larger of what the later (warm) windows read, scaled to the
+ * launch, and that compulsory count, never more than the windows read with the
+ * cold one; what is taken off is read from L2 (reuse; hits that wait for DRAM
+ * by rule T7 where the warm windows read from it). Patterns that describe
+ * shapes (rule W), loops evaluated in part (rule R) and one-window launches
+ * are left alone. f: evaluated warps to the launch's.
+ */
+void gm_rule_d9_cold_window(const struct gm_launch_in *in, const struct gm_profile *pr, const struct pat_state *ps,
+			    struct pat_sum *sums, double f, struct gm_launch_out *o)
+{
+	int atom = pr->dram_atom_bytes;
+
+	for (int k = 0; k < in->npats; k++) {
+		const struct gm_access *a = &in->pats[k];
+		struct pat_sum *u = &sums[k];
+		double part, cur, warm, pieces, accesses, floor_, want;
+
+		if (a->space != GM_SPACE_GLOBAL || a->op != GM_OP_LOAD || ps[k].per_warp || !u->any || u->nwin < 2 ||
+		    atom <= 0)
+			continue;
+		(void)gm_launch_loops(in, k, &part);
+		if (part > 1.0)
+			continue;
+		cur = u->read_bytes * f;
+		warm = u->warm_read_bytes * f * (double)u->nwin / (double)(u->nwin - 1);
+		pieces = (double)((u->hi / atom) - (u->lo / atom) + 1);
+		accesses = (double)in->n_threads * (double)gm_repeat_count(in->repeat ? &in->repeat[k] : NULL);
+		floor_ = (pieces < accesses ? pieces : accesses) * atom;
+		want = warm > floor_ ? warm : floor_;
+		if (!(want < cur))
+			continue;
+		o->dram_read_bytes -= cur - want;
+		o->l2_reuse_bytes += cur - want;
+		if (warm > 0) /* rule T7: hits of a pattern whose warm windows read from DRAM wait with those reads */
+			o->l2_reuse_wait_bytes += cur - want;
+		u->read_bytes = want / f;
+	}
 }
 
 /* ---- rule D7: a footprint that stays in L2 ------------------------------------------------------- */

@@ -7,8 +7,8 @@
  * windows, their warps, rules R and W), counting each warp's traffic
  * (launch_traffic.c: rules L1, L2, L4) and each window's DRAM bytes
  * (launch_dram.c: rules D1, D2, D5, D6, D8), scales the sample to the launch,
- * applies rule D7 (launch_dram.c) and the time rules (launch_time.c: T, T1-T5,
- * L2-L4's time, D3, D4). Shared declarations: model_internal.h.
+ * applies rules D9 and D7 (launch_dram.c) and the time rules (launch_time.c:
+ * T, T1-T7, L2-L4's time, D3, D4). Shared declarations: model_internal.h.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -76,6 +76,7 @@ gm_status gm_launch_predict(const struct gm_launch_in *in, const struct gm_profi
 		s = gm_launch_walk(ps, in, prof, out->warps, &t, sums, err);
 	if (s == GM_OK) {
 		gm_launch_scale(&t, in, out);
+		gm_rule_d9_cold_window(in, prof, ps, sums, t.warps > 0 ? (double)out->warps / (double)t.warps : 0, out);
 		gm_rule_d7_footprints(in, prof, ps, sums, t.warps > 0 ? (double)out->warps / (double)t.warps : 0, out);
 		for (int k = 0; k < in->npats; k++) /* rule T5: the lines a block's loads read, every load pattern's */
 			if (sums[k].blk_count > 0)

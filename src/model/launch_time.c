@@ -10,6 +10,7 @@
  *   T1  L1 time by wavefronts: a request's lines, fewer when their words fall
  *       in different banks (and shared-memory wavefronts);
  *   T2  threads that end: waves of resident threads x round trips x wave_ns;
+ *   T7  a hit of a pattern that also reads from DRAM waits with those reads;
  *   P   a load lane alone in its 2 MiB page is a translation: a level at pages_gps;
  *   T4  the SMs start blocks at a rate of their own: a level like the others;
  *   T5  a block holds its slots until the last line its loads read returns;
@@ -189,8 +190,12 @@ static void waves(const struct gm_launch_in *in, const struct gm_profile *pr, st
 		blocks_per_sm = 1;
 	per_sm = blocks_per_sm * tpb;
 	/* the loads L2 serves come back sooner: the round trip of the share DRAM serves and of the rest */
-	if (pr->wave_l2_ns > 0 && from_dram + o->l2_reuse_bytes > 0)
-		wave = (from_dram * pr->wave_ns + o->l2_reuse_bytes * pr->wave_l2_ns) / (from_dram + o->l2_reuse_bytes);
+	if (pr->wave_l2_ns > 0 && from_dram + o->l2_reuse_bytes > 0) {
+		/* rule T7: a hit of a pattern that reads from DRAM in the same window returns with those reads */
+		double wait = o->l2_reuse_wait_bytes;
+		wave = ((from_dram + wait) * pr->wave_ns + (o->l2_reuse_bytes - wait) * pr->wave_l2_ns) /
+		       (from_dram + o->l2_reuse_bytes);
+	}
 	o->waves = ceil((double)in->n_threads / ((double)per_sm * pr->sm_count));
 	/* rule T5: a block waits for the last of the lines its loads read in a round trip (wave_ns: 8); a
 	   launch whose loads are all shapes (rule W) or that has none: a line a warp */

@@ -455,6 +455,8 @@ static void add_scaled(struct totals *t, const struct totals *u, double f)
 	t->groups += f * u->groups;
 	t->pieces += f * u->pieces;
 	t->reuse_bytes += f * u->reuse_bytes;
+	if (u->read_bytes > 0)
+		t->reuse_wait_bytes += f * u->reuse_bytes;
 }
 
 /*
@@ -512,6 +514,9 @@ gm_status gm_launch_walk(struct pat_state *ps, const struct gm_launch_in *in, co
 
 			add_scaled(t, u, f);
 			ps_->read_bytes += f * u->read_bytes;
+			if (k > 0)
+				ps_->warm_read_bytes += f * u->read_bytes;
+			ps_->nwin = wp.nwin;
 			ps_->write_bytes += f * u->write_bytes;
 			ps_->fill_bytes += f * u->fill_bytes;
 			ps_->blk_lines += u->blk_lines; /* rule T5: a mean over whole blocks, not scaled */
@@ -568,6 +573,7 @@ void gm_launch_scale(const struct totals *t, const struct gm_launch_in *in, stru
 	o->dram_write_bytes = t->write_bytes * f;
 	o->dram_fill_bytes = t->fill_bytes * f;
 	o->l2_reuse_bytes = t->reuse_bytes * f;
+	o->l2_reuse_wait_bytes = t->reuse_wait_bytes * f;
 	o->read_density = t->groups > 0 ? t->pieces / (t->groups * (GROUP_BYTES / 64.0)) : 1.0;
 	if (o->read_density > 1)
 		o->read_density = 1;

@@ -113,6 +113,7 @@ struct totals {
 	double read_bytes, write_bytes, fill_bytes;
 	double groups, pieces;      /* for the read density */
 	double reuse_bytes;         /* load pieces found in L2 (read by an earlier warp, rule D6) */
+	double reuse_wait_bytes;    /* of those, a pattern's whose window also reads from DRAM (rule T7) */
 	double blk_lines, blk_count; /* distinct load lines of the whole blocks evaluated, and those blocks (T5) */
 	int64_t warps;
 	int64_t lo, hi;             /* bytes [lo, hi] the pattern touched (any = 1), for rule D7 */
@@ -122,6 +123,8 @@ struct totals {
 /* One pattern over the evaluated windows: its DRAM bytes (evaluated warps) and the bytes it touched. */
 struct pat_sum {
 	double read_bytes, write_bytes, fill_bytes;
+	double warm_read_bytes;      /* read_bytes of the windows after the first (rule D9) */
+	int nwin;                    /* windows evaluated */
 	double blk_lines, blk_count; /* its loads' distinct lines over the whole blocks evaluated (rule T5) */
 	int64_t lo, hi;
 	int any;
@@ -182,6 +185,8 @@ void gm_window_merge_sectors(struct pat_state *ps);
 /* Close a window: its distinct pieces / sectors become DRAM bytes; c: the reuse across windows (NULL: none). */
 void gm_window_close(struct pat_state *ps, int atom, struct totals *t, const struct reuse_ctx *c);
 /* Rule D7 over the launch's patterns; f: evaluated warps to the launch's. */
+void gm_rule_d9_cold_window(const struct gm_launch_in *in, const struct gm_profile *pr, const struct pat_state *ps,
+			    struct pat_sum *sums, double f, struct gm_launch_out *o);
 void gm_rule_d7_footprints(const struct gm_launch_in *in, const struct gm_profile *pr, const struct pat_state *ps,
 			   const struct pat_sum *sums, double f, struct gm_launch_out *o);
 

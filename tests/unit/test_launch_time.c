@@ -14,6 +14,37 @@
 #include "gpumem/profile.h"
 #include "launch_fixture.h"
 
+/*
+ * Rule T7: the loads L2 serves come back in wave_l2_ns, but a hit of a pattern that also reads from DRAM in the
+ * same window (a stencil's rows: each request reads the new row from DRAM beside the rows read before) returns
+ * with those reads, in wave_ns. A table read over and over (its warm windows read nothing) keeps wave_l2_ns.
+ */
+static void test_hits_wait(void **state)
+{
+	struct gm_profile p = prof();
+	struct gm_access pats[2];
+	struct gm_launch_in in;
+	struct gm_launch_out o;
+	const int64_t n = (int64_t)1 << 24;
+	double per_wave;
+
+	(void)state;
+	p.threads_per_sm = 2048;
+	p.wave_ns = 1000;
+	p.wave_l2_ns = 100;
+	launch_of("gid + (gid % 3) * 16384", 4, n, pats, &in);
+	in.one_element_per_thread = 1;
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	per_wave = o.t_waves_ms * 1e6 / o.waves / o.block_tail;
+	assert_true(o.l2_reuse_wait_bytes > 0.99 * o.l2_reuse_bytes);
+	assert_true(fabs(per_wave - 1000) < 1e-6);
+	launch_of("gid % 4096", 4, n, pats, &in);
+	in.one_element_per_thread = 1;
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	per_wave = o.t_waves_ms * 1e6 / o.waves / o.block_tail;
+	assert_true(o.l2_reuse_wait_bytes == 0 && per_wave < 1000 * 0.99);
+}
+
 static void test_turnaround(void **state)
 {
 	struct gm_profile p = prof();
@@ -208,6 +239,7 @@ int main(void)
 		cmocka_unit_test(test_block_lines),
 		cmocka_unit_test(test_blocks),
 		cmocka_unit_test(test_knee),
+		cmocka_unit_test(test_hits_wait),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
