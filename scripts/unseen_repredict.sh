@@ -6,7 +6,8 @@
 # profile derived from each suite run itself (predict --self: the calibration cases are in the suite); and the
 # final-c9f98b0 calls of both GPUs (the three sets in unseen_runs.tar.gz, the suite with its calibrate profile), and
 # the 2026-11-26 morning calls (s2-ecc59bd, s3-ecc59bd: the sets; s4-dbe10c0, s5-dbe10c0: the suites) and the afternoon's
-# suites with v25_big128 (s17-728f933 on an H100, s14-d613076 on an H200).
+# suites with v25_big128 (s17-728f933 on an H100, s14-d613076 on an H200), and the calls with rules D9 and T7
+# (s24-0d0fd8e on an H100, s25-0d0fd8e on an H200: the sets and the suites).
 # usage: scripts/unseen_repredict.sh BIN [OUTDIR]   (OUTDIR keeps every table; default a temporary folder)
 set -uo pipefail
 bin=$(readlink -f "$1")
@@ -16,6 +17,7 @@ mkdir -p "$out"
 h1=results/nvidia-h100-80gb-hbm3/launch h2=results/nvidia-h200/launch
 f1=results/nvidia-h100-80gb-hbm3/final-c9f98b0/launch f2=results/nvidia-h200/final-c9f98b0/launch
 s2=results/nvidia-h100-80gb-hbm3/s2-ecc59bd/launch s3=results/nvidia-h200/s3-ecc59bd/launch
+s24=results/nvidia-h100-80gb-hbm3/s24-0d0fd8e/launch s25=results/nvidia-h200/s25-0d0fd8e/launch
 # tag  set  directory with runs.tar.gz and profile-calibrate.json  subfolder of the tar
 sets=(
   h100-46d856e-unseen2 unseen2 $h1/unseen2/gpu-46d856e unseen2
@@ -38,6 +40,12 @@ sets=(
   h200-s3-unseen2 unseen2 $s3 unseen2
   h200-s3-pages unseen2_pages $s3 unseen2_pages
   h200-s3-unseen3 unseen3 $s3 unseen3
+  h100-s24-unseen2 unseen2 $s24 unseen2
+  h100-s24-pages unseen2_pages $s24 unseen2_pages
+  h100-s24-unseen3 unseen3 $s24 unseen3
+  h200-s25-unseen2 unseen2 $s25 unseen2
+  h200-s25-pages unseen2_pages $s25 unseen2_pages
+  h200-s25-unseen3 unseen3 $s25 unseen3
 )
 for ((i = 0; i < ${#sets[@]}; i += 4)); do
   tag=${sets[i]} set=${sets[i+1]} dir=${sets[i+2]} sub=${sets[i+3]}
@@ -56,7 +64,7 @@ for s in results/nvidia-h100-80gb-hbm3/final-4136874/suite.json.gz results/nvidi
 done
 # the final-c9f98b0 and 2026-11-26 morning suites with the calibrate profile measured in the same call (the issue's check)
 for d in $f1 $f2 results/nvidia-h100-80gb-hbm3/s5-dbe10c0/launch results/nvidia-h200/s4-dbe10c0/launch \
-         results/nvidia-h100-80gb-hbm3/s17-728f933/launch results/nvidia-h200/s14-d613076/launch; do
+         results/nvidia-h100-80gb-hbm3/s17-728f933/launch results/nvidia-h200/s14-d613076/launch $s24 $s25; do
   tag=$(basename "$(dirname "$(dirname "$d")")")-$(basename "$(dirname "$d")" | sed 's/^final-//')-suite
   "$bin" predict "$d/suite_profile.json.gz" --profile "$d/profile-calibrate.json" >"$out/$tag.txt" 2>&1
   printf '%-22s %s\n' "${tag#nvidia-}" "$(grep '^model within' "$out/$tag.txt")"
