@@ -181,6 +181,24 @@ static void derive_tensor(struct gm_run_result *r)
 	}
 }
 
+/* gemm.WHAT_vs_cublas_SHAPE: the version's TFLOP/s over cuBLAS's of the same run, in percent (none without both). */
+static void derive_best(struct gm_run_result *r, const char *what, const char *shape, const char *best_name,
+			double best, const char *kind, double cublas)
+{
+	char name[64];
+	struct gm_derived *x;
+
+	if (!(best > 0 && cublas > 0))
+		return;
+	snprintf(name, sizeof(name), "gemm.%s_vs_cublas_%s", what, shape);
+	if (!(x = gm_result_derive(r, "gemm", name)))
+		return;
+	x->unit = GM_UNIT_PCT;
+	x->value = 100.0 * best / cublas;
+	snprintf(x->how, sizeof(x->how), "%s (%.2f TFLOP/s%s) / cuBLAS (%.2f TFLOP/s), same run", best_name, best,
+		 kind, cublas);
+}
+
 static void gemm_derive(struct gm_run_result *r)
 {
 	derive_tensor(r);
@@ -231,26 +249,8 @@ static void gemm_derive(struct gm_run_result *r)
 					 mode_tile_m[m], mode_tile_n[m]);
 			}
 		}
-		if (best > 0 && cublas > 0) {
-			snprintf(name, sizeof(name), "gemm.best_vs_cublas_%s", sl);
-			struct gm_derived *x = gm_result_derive(r, "gemm", name);
-			if (x) {
-				x->unit = GM_UNIT_PCT;
-				x->value = 100.0 * best / cublas;
-				snprintf(x->how, sizeof(x->how), "%s (%.2f TFLOP/s) / cuBLAS (%.2f TFLOP/s), same run",
-					 best_name, best, cublas);
-			}
-		}
-		if (best_ffma > 0 && cublas > 0) {
-			snprintf(name, sizeof(name), "gemm.best_ffma_vs_cublas_%s", sl);
-			struct gm_derived *x = gm_result_derive(r, "gemm", name);
-			if (x) {
-				x->unit = GM_UNIT_PCT;
-				x->value = 100.0 * best_ffma / cublas;
-				snprintf(x->how, sizeof(x->how), "%s (%.2f TFLOP/s, FP32 FFMA) / cuBLAS (%.2f TFLOP/s), same run",
-					 best_ffma_name, best_ffma, cublas);
-			}
-		}
+		derive_best(r, "best", sl, best_name, best, "", cublas);
+		derive_best(r, "best_ffma", sl, best_ffma_name, best_ffma, ", FP32 FFMA", cublas);
 	}
 }
 

@@ -20,8 +20,29 @@ __global__ void gemm_fill_full(float *p, int rows, int cols, int rows_p, int col
 }
 
 /*
+ * C[i][j]'s exact value sum_k A[i][k] B[k][j] into *x and sum_k |A[i][k] B[k][j]| into *xa, the warp's lanes
+ * over k (the products exact in double, the sums within K 2^-53); every lane gets both.
+ */
+static __device__ __forceinline__ void gemm_exact(const float *A, const float *B, int i, int j, int K, int lda,
+						  int ldb, int lane, double *x, double *xa)
+{
+	double s = 0, sa = 0;
+	for (int k = lane; k < K; k += 32) {
+		double t = (double)A[(size_t)i * lda + k] * B[(size_t)k * ldb + j];
+		s += t;
+		sa += fabs(t);
+	}
+	for (int o = 16; o > 0; o >>= 1) {
+		s += __shfl_xor_sync(0xffffffffu, s, o);
+		sa += __shfl_xor_sync(0xffffffffu, sa, o);
+	}
+	*x = s;
+	*xa = sa;
+}
+
+/*
  * The largest |C[i][j] - sum_k A[i][k] B[k][j]| / sum_k |A[i][k] B[k][j]| over GEMM_SAMPLES elements (a warp
- * each; the products are exact in double, the sums within K 2^-53), into *out as the bits of a double (>= 0).
+ * each, gemm_exact), into *out as the bits of a double (>= 0).
  */
 __global__ void gemm_err_max(const float *A, const float *B, const float *C, int M, int N, int K, int lda, int ldb,
 			     int ldc, uint32_t seed, unsigned long long *out)
@@ -30,16 +51,8 @@ __global__ void gemm_err_max(const float *A, const float *B, const float *C, int
 	if (s >= GEMM_SAMPLES)
 		return;
 	int i = (int)(gm_hash(seed, 2 * s) % (uint32_t)M), j = (int)(gm_hash(seed, 2 * s + 1) % (uint32_t)N);
-	double x = 0, xa = 0;
-	for (int k = lane; k < K; k += 32) {
-		double t = (double)A[(size_t)i * lda + k] * B[(size_t)k * ldb + j];
-		x += t;
-		xa += fabs(t);
-	}
-	for (int o = 16; o > 0; o >>= 1) {
-		x += __shfl_xor_sync(0xffffffffu, x, o);
-		xa += __shfl_xor_sync(0xffffffffu, xa, o);
-	}
+	double x, xa;
+	gemm_exact(A, B, i, j, K, lda, ldb, lane, &x, &xa);
 	if (lane == 0) {
 		double e = xa > 0 ? fabs((double)C[(size_t)i * ldc + j] - x) / xa : fabs((double)C[(size_t)i * ldc + j]);
 		atomicMax(out, (unsigned long long)__double_as_longlong(e == e ? e : INFINITY));
@@ -107,16 +120,8 @@ __global__ void gemm_sample_check(const float *A, const float *B, const float *C
 		return;
 	int i = s == 0 ? M - 1 : (int)(gm_hash(seed, 2 * s) % (uint32_t)M);
 	int j = s == 0 ? N - 1 : (int)(gm_hash(seed, 2 * s + 1) % (uint32_t)N);
-	double x = 0, xa = 0;
-	for (int k = lane; k < K; k += 32) {
-		double t = (double)A[(size_t)i * lda + k] * B[(size_t)k * ldb + j];
-		x += t;
-		xa += fabs(t);
-	}
-	for (int o = 16; o > 0; o >>= 1) {
-		x += __shfl_xor_sync(0xffffffffu, x, o);
-		xa += __shfl_xor_sync(0xffffffffu, xa, o);
-	}
+	double x, xa;
+	gemm_exact(A, B, i, j, K, lda, ldb, lane, &x, &xa);
 	if (lane == 0 && !(fabs((double)C[(size_t)i * ldc + j] - x) <= tol * xa)) {
 		atomicAdd(&res->bad, 1ull);
 		atomicMin(&res->first, (unsigned long long)((size_t)i * ldc + j));
