@@ -516,7 +516,6 @@ gm_status gm_launch_walk(struct pat_state *ps, const struct gm_launch_in *in, co
 			ps_->read_bytes += f * u->read_bytes;
 			if (k > 0)
 				ps_->warm_read_bytes += f * u->read_bytes;
-			ps_->nwin = wp.nwin;
 			ps_->write_bytes += f * u->write_bytes;
 			ps_->fill_bytes += f * u->fill_bytes;
 			ps_->blk_lines += u->blk_lines; /* rule T5: a mean over whole blocks, not scaled */
@@ -529,6 +528,8 @@ gm_status gm_launch_walk(struct pat_state *ps, const struct gm_launch_in *in, co
 		}
 		t->warps += wp.ww;
 	}
+	for (int pi = 0; pi < in->npats; pi++) /* rule D9: the windows, the first of them cold */
+		sums[pi].nwin = wp.nwin;
 	free(pool.tw);
 	free(pool.fs);
 	free(pool.st);
