@@ -26,6 +26,13 @@ install(FILES ${GM_GEN}/gpumem.bash DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-co
         RENAME gpumem)
 install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR} FILES_MATCHING PATTERN "*.md")
+# each family's page (src/families/<name>/README.md) as families/<name>.md
+file(GLOB GM_FAMILY_PAGES src/families/*/README.md)
+foreach(page ${GM_FAMILY_PAGES})
+  get_filename_component(dir ${page} DIRECTORY)
+  get_filename_component(name ${dir} NAME)
+  install(FILES ${page} DESTINATION ${CMAKE_INSTALL_DOCDIR}/families RENAME ${name}.md)
+endforeach()
 
 # ---- the Debian package ---------------------------------------------------
 # The binary links the CUDA runtime, jansson and zlib statically; at run time it needs libc (and the

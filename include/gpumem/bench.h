@@ -2,11 +2,11 @@
  * bench.h - benchmark cases, the family table and the runner.
  *
  * A family (copy, stride, hierarchy, latency, ...) is two files:
- * src/bench/fam_<name>.c (pure C) defines its struct gm_family: the cases,
+ * src/families/<name>/cases.c (pure C) defines its struct gm_family: the cases,
  * their parameters and declared access patterns, so `gpumem list` and the
- * model work without CUDA; src/kernels/<name>.cu holds its numbered kernel
+ * model work without CUDA; src/families/<name>/<name>.cu holds its numbered kernel
  * versions and the ops (prepare, launch one timed iteration, verify,
- * release), reached through gm_<name>_ops() (src/kernels/kernels.h).
+ * release), reached through gm_<name>_ops() (src/families/kernels.h).
  *
  * The runner (src/bench/runner.c) owns the whole timing policy: prepare ->
  * verify (poisoned output, random input, every element checked) -> warm-up ->
@@ -175,7 +175,7 @@ struct gm_family {
 	const char *desc;
 	/* Write up to max cases (max==0: just count); returns the total. */
 	int (*enumerate)(struct gm_case *out, int max);
-	/* The kernels of this family (src/kernels/<name>.cu); NULL without CUDA. */
+	/* The kernels of this family (src/families/<name>/<name>.cu); NULL without CUDA. */
 	const struct gm_family_ops *(*ops)(void);
 	/*
 	 * Optional, pure C: results computed from this family's finished cases

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ragged_h200.sh - issue 25 item 5 on one GPU (docs/families/transpose.md, "fifth pass"): the ragged and a8
+# ragged_h200.sh - issue 25 item 5 on one GPU (src/families/transpose/README.md, "fifth pass"): the ragged and a8
 # transposes against the best copy of the same matrix (goal >= 95 %), and the ragged copy against the square one
 # (goal >= 97 %), three runs back to back in one process each, on the unit named in $OUT/gpu.txt.
 #

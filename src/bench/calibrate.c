@@ -46,7 +46,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "gpumem/profile.h"
-#include "kernels/shapes.h"
+#include "families/common/shapes.h"
 
 const char *const gm_calibrate_selectors[] = {
 	"copy.read_b16_tile4", "copy.write_b16_tile4", "copy.v8_b4_tile4", "stride.b16_s008",

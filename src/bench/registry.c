@@ -4,34 +4,12 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "bench/family.h"
+#include "families/family.h"
 
 const struct gm_family *const gm_families[] = {
-	&gm_family_copy,
-	&gm_family_stride,
-	&gm_family_offset,
-	&gm_family_transpose,
-	&gm_family_banks,
-	&gm_family_rowcol,
-	&gm_family_hierarchy,
-	&gm_family_latency,
-	&gm_family_smem,
-	&gm_family_roofline,
-	&gm_family_matvec,
-	&gm_family_gemm,
-	&gm_family_transfer,
-	&gm_family_overlap,
-	&gm_family_alloc,
-	&gm_family_atomics,
-	&gm_family_managed,
-	&gm_family_p2p,
-	&gm_family_l2persist,
-	&gm_family_cachehints,
-	&gm_family_constant,
-	&gm_family_local,
-	&gm_family_carveout,
-	&gm_family_texture,
-	&gm_family_remnants,
+#define GM_FAMILY(name) &gm_family_##name,
+#include "families/families.def"
+#undef GM_FAMILY
 	NULL,
 };
 

@@ -1,6 +1,6 @@
 /*
  * explain_run.c - `gpumem explain --run`: the access the model just explained,
- * built into a kernel (src/kernels/jit.cu), validated and timed by the runner,
+ * built into a kernel (src/families/jit/jit.cu), validated and timed by the runner,
  * printed beside the prediction. Semantics: include/gpumem/jit.h.
  */
 #include <jansson.h>
@@ -10,7 +10,7 @@
 #include "gpumem/io.h"
 #include "gpumem/jit.h"
 #include "gpumem/result.h"
-#include "bench/family.h"
+#include "families/family.h"
 #include "gpumem/counters.h"
 #include "io/explain_io.h"
 

@@ -1,7 +1,7 @@
 /*
  * explain_suggest.c - `gpumem explain --suggest [--run] EXPR`: the rewrites of
  * the access (src/model/suggest*.c), ranked by the launch model; with --run
- * each one, the original first, built by NVRTC (src/kernels/jit.cu), validated
+ * each one, the original first, built by NVRTC (src/families/jit/jit.cu), validated
  * against the original's semantics and timed by the runner; rendered by
  * src/io/suggest_out.c. docs/SUGGEST.md.
  */
@@ -18,7 +18,7 @@
 #include "gpumem/profile.h"
 #include "gpumem/result.h"
 #include "gpumem/suggest.h"
-#include "bench/family.h"
+#include "families/family.h"
 #include "io/suggest_io.h"
 #include "cli/explain_suggest.h"
 

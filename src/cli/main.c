@@ -7,8 +7,8 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "cli/options.h"
-#include "kernels/kernels.h"
-#include "kernels/remnants_shapes.h"
+#include "families/kernels.h"
+#include "families/remnants/remnants_shapes.h"
 
 /* stdout is data: a failed flush or close (disk full, closed pipe) is an error. */
 static int finish_stdout(int code)
@@ -34,7 +34,7 @@ int main(int argc, char **argv)
 		printf("gpumem %s\n", GPUMEM_VERSION);
 		return finish_stdout(GM_EXIT_OK);
 	}
-	/* not a command: gpumem as the second process of the remnants family (src/kernels/remnants.cu) */
+	/* not a command: gpumem as the second process of the remnants family (src/families/remnants/remnants.cu) */
 	if (!strcmp(argv[1], RM_CHILD_COMMAND))
 		return gm_remnants_child_main(argc - 1, argv + 1);
 	for (int i = 0; i < gm_ncommands; i++)

@@ -13,11 +13,11 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "bench/family.h"
+#include "families/family.h"
 #include "gpumem/io.h"
 #include "gpumem/result.h"
 #include "gpu/affinity.h"
-#include "kernels/xfer_shapes.h"
+#include "families/common/xfer_shapes.h"
 #include "planted.h"
 
 #define WORD_BITS (8 * (int)sizeof(unsigned long))

@@ -15,8 +15,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "bench/curve.h"
-#include "bench/family.h"
-#include "kernels/hier_shapes.h"
+#include "families/family.h"
+#include "families/common/hier_shapes.h"
 
 #define MB (1024.0 * 1024)
 

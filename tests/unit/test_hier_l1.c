@@ -15,9 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "bench/family.h"
+#include "families/family.h"
 #include "gpumem/result.h"
-#include "kernels/hier_shapes.h"
+#include "families/common/hier_shapes.h"
 
 static struct gm_case_result *l1_case(struct gm_run_result *r, const char *label, int ver, double kib, double gbs,
 				      double mhz, int launch_gb)

@@ -13,7 +13,7 @@
 #include "gpumem/bench.h"
 #include "gpumem/units.h"
 #include "cli/cli.h"
-#include "kernels/remnants_shapes.h"
+#include "families/remnants/remnants_shapes.h"
 
 static void test_cases(void **state)
 {

@@ -12,9 +12,9 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "bench/family.h"
+#include "families/family.h"
 #include "gpumem/result.h"
-#include "kernels/roofline_shapes.h"
+#include "families/roofline/roofline_shapes.h"
 #include "planted.h"
 
 static void plant_name(struct gm_run_result *r, const char *name, double v)

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "bench/family.h"
+#include "families/family.h"
 #include "gpumem/result.h"
 
 enum { F_OK = 0, F_UNSUPPORTED = 1, F_BAD = 2, F_PREPARE_FAILS = 3 };

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "bench/family.h"
+#include "families/family.h"
 #include "gpumem/result.h"
 
 enum { QUIET = 0, NOISY_FIRST = 1, NOISY = 2, MILD = 3 };

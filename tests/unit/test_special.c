@@ -13,7 +13,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "bench/family.h"
+#include "families/family.h"
 #include "gpumem/result.h"
 #include "planted.h"
 

@@ -1,0 +1,80 @@
+/*
+ * fam_atomics.c - summing 2^24 values with atomics: one global atomicAdd per
+ * element on one address, the same spread over 4096 addresses, and a warp
+ * shuffle reduction + one shared-memory atomic per warp + one global atomic
+ * per block; 32-bit integer and float. Unit: GB/s of input consumed (4 B per
+ * element), so the cases compare with each other and with HBM bandwidth.
+ * derive(): the speed-up of the block reduction over one address.
+ * Kernels: src/families/atomics/atomics.cu.
+ */
+#include <stdio.h>
+#include "families/family.h"
+#include "gpumem/result.h"
+#include "families/kernels.h"
+#include "families/common/xfer_shapes.h"
+
+static const struct {
+	int mode, quick;
+	const char *label, *desc;
+} modes[] = {
+	{ AT_ONE, 0, "one", "atomicAdd per element, all on one global address" },
+	{ AT_SPREAD, 0, "spread", "atomicAdd per element over 4096 global addresses (i mod 4096)" },
+	{ AT_BLOCK, 1, "block", "warp shuffle reduction, shared atomic per warp, one global atomic per block" },
+};
+
+static int atomics_enumerate(struct gm_case *out, int max)
+{
+	struct gm_case scratch;
+	int k = 0;
+
+	for (int f = 0; f < 2; f++) {
+		for (int m = 0; m < 3; m++, k++) {
+			struct gm_case *c = gm_case_slot(out, max, k, &scratch);
+			char desc[120];
+			snprintf(desc, sizeof(desc), "%s, %s", modes[m].desc, f ? "float" : "uint32");
+			gm_case_begin(c, &gm_family_atomics, m, GM_KIND_MEASURE, modes[m].quick && !f, desc, "%s_%s",
+				      f ? "f32" : "u32", modes[m].label);
+			gm_case_measure(c, GM_UNIT_GBS, GM_TIME_EVENTS);
+			gm_case_param_add(c, "mode", modes[m].mode);
+			gm_case_param_add(c, "float", f);
+			gm_case_param_add(c, "elems", AT_ELEMS);
+		}
+	}
+	return k;
+}
+
+static double ok_value(const struct gm_run_result *r, const char *name)
+{
+	const struct gm_case_result *cr = gm_result_find(r, name);
+
+	return cr && cr->status == GM_CASE_OK ? cr->value.median : 0;
+}
+
+static void atomics_derive(struct gm_run_result *r)
+{
+	static const char *types[] = { "u32", "f32" };
+
+	for (int f = 0; f < 2; f++) {
+		for (int base = 0; base < 2; base++) {
+			char bname[64], oname[64], dname[64];
+			snprintf(bname, sizeof(bname), "atomics.%s_%s", types[f], base ? "spread" : "one");
+			snprintf(oname, sizeof(oname), "atomics.%s_block", types[f]);
+			double b = ok_value(r, bname), o = ok_value(r, oname);
+			if (b <= 0 || o <= 0)
+				continue;
+			snprintf(dname, sizeof(dname), "atomics.speedup_%s_vs_%s", types[f], base ? "spread" : "one");
+			struct gm_derived *x = gm_result_derive(r, "atomics", dname);
+			if (!x)
+				return;
+			snprintf(x->quantity, sizeof(x->quantity), "speed-up");
+			x->unit = GM_UNIT_RATIO;
+			x->value = o / b;
+			snprintf(x->how, sizeof(x->how), "time of %.48s / time of %.48s, same 2^24 elements", bname, oname);
+		}
+	}
+}
+
+const struct gm_family gm_family_atomics = {
+	"atomics", "global atomicAdd on one or spread addresses vs warp + shared + one global atomic per block",
+	atomics_enumerate, gm_atomics_ops, atomics_derive,
+};

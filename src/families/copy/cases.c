@@ -1,0 +1,121 @@
+/*
+ * fam_copy.c - the copy family's cases: streaming copies at 4, 8 and 16 bytes
+ * per access, one element per thread vs grid-stride with 4 loads in flight,
+ * read-only and write-only streams, and cudaMemcpy device-to-device as the
+ * reference. Kernels: src/families/copy/copy.cu.
+ */
+#include <stdio.h>
+#include "families/family.h"
+#include "families/kernels.h"
+#include "families/common/shapes.h"
+
+
+static const struct {
+	int mode, eb, ilp, streaming, quick;
+	const char *label, *desc;
+} variants[] = {
+	{ COPY_ONE, 4, 1, 0, 0, "v0_b4", "copy, 4 B per thread, one element per thread" },
+	{ COPY_ONE, 8, 1, 0, 0, "v1_b8", "copy, 8 B per thread, one element per thread" },
+	{ COPY_ONE, 16, 1, 0, 0, "v2_b16", "copy, 16 B per thread, one element per thread" },
+	{ COPY_ILP, 4, 4, 0, 0, "v3_b4_ilp4", "copy, 4 B, grid-stride, 4 loads in flight per thread" },
+	{ COPY_ILP, 8, 4, 0, 0, "v4_b8_ilp4", "copy, 8 B, grid-stride, 4 loads in flight per thread" },
+	{ COPY_ILP, 16, 4, 0, 1, "v5_b16_ilp4", "copy, 16 B, grid-stride, 4 loads in flight per thread" },
+	{ COPY_ILP, 16, 8, 0, 0, "v6_b16_ilp8", "copy, 16 B, grid-stride, 8 loads in flight per thread" },
+	{ COPY_ILP, 16, 4, 1, 0, "v7_b16_ilp4_cs", "copy, 16 B, 4 in flight, streaming cache hints" },
+	{ COPY_TILE, 4, 4, 0, 0, "v8_b4_tile4", "copy, 4 B, one tile of 4 elements per thread per block" },
+	{ COPY_TILE, 16, 4, 0, 1, "v9_b16_tile4", "copy, 16 B, one tile of 4 elements per thread per block" },
+	{ READ_TILE, 16, 4, 0, 1, "read_b16_tile4", "read-only stream, 16 B, one tile per block" },
+	{ WRITE_TILE, 16, 4, 0, 1, "write_b16_tile4", "write-only stream, 16 B, one tile per block" },
+	{ COPY_READ, 4, 4, 0, 0, "read_b4_ilp4", "read-only stream, 4 B, grid-stride, 4 in flight" },
+	{ COPY_READ, 16, 4, 0, 0, "read_b16_ilp4", "read-only stream, 16 B, grid-stride, 4 in flight" },
+	{ COPY_READ, 16, 8, 0, 0, "read_b16_ilp8", "read-only stream, 16 B, grid-stride, 8 in flight" },
+	{ COPY_WRITE, 4, 4, 0, 0, "write_b4_ilp4", "write-only stream, 4 B, grid-stride, 4 in flight" },
+	{ COPY_WRITE, 16, 4, 0, 0, "write_b16_ilp4", "write-only stream, 16 B, grid-stride, 4 in flight" },
+	{ COPY_WRITE, 16, 8, 1, 0, "write_b16_ilp8_cs", "write-only stream, 16 B, 8 in flight, streaming hint" },
+	{ COPY_ONE_L2, 4, 1, 0, 0, "table_b4", "copy, 4 B per thread, one element per thread from a 4 MiB table (L2)" },
+	{ COPY_LINES_L2, 4, 1, 0, 0, "lines_b4", "as table_b4, lanes 128 B apart: 32 lines of L2 a request" },
+	{ COPY_PAGES, 4, 1, 0, 0, "pages_b4",
+	  "copy, 4 B per thread, a column walk over 256 rows 4 MiB + 128 B apart: each lane in a 2 MiB page of its own" },
+	{ COPY_SCATTER, 4, 1, 0, 0, "scatter_b4",
+	  "copy, 4 B per thread, the 32 warps of a block each store into the same 32 lines (lanes 128 B apart)" },
+	{ COPY_SCATTER_BLOCKS, 4, 1, 0, 0, "scatter_blocks_b4",
+	  "copy, 4 B per thread, the 8 pieces of each sector stored by 8 consecutive blocks (lanes 32 B apart)" },
+	{ COPY_ONE_SMALL, 4, 1, 0, 0, "blk64_b4",
+	  "copy, 4 B per thread, one element per thread, blocks of 64 threads: the rate the SMs start blocks" },
+	{ COPY_ONE_BIG, 4, 1, 0, 0, "blk1024_b4",
+	  "copy, 4 B per thread, one element per thread, blocks of 1024: a block ends with its slowest warp" },
+	{ COPY_ONE_START, 4, 1, 0, 0, "start_b4",
+	  "copy, 4 B per thread, one element per thread, over 8 waves of resident threads: a launch's start-up" },
+	{ COPY_MEMCPY, 16, 1, 0, 1, "memcpy_d2d", "cudaMemcpyAsync device-to-device (reference)" },
+};
+
+static int copy_enumerate(struct gm_case *out, int max)
+{
+	const int n = (int)(sizeof(variants) / sizeof(variants[0]));
+	struct gm_case scratch;
+
+	for (int i = 0; i < n; i++) {
+		struct gm_case *c = gm_case_slot(out, max, i, &scratch);
+		int mode = variants[i].mode, eb = variants[i].eb;
+		int version = mode <= COPY_ILP || mode == COPY_TILE ? i : -1;
+
+		gm_case_begin(c, &gm_family_copy, version, GM_KIND_DRAM, variants[i].quick,
+			      variants[i].desc, "%s", variants[i].label);
+		gm_case_param_add(c, "mode", mode);
+		gm_case_param_add(c, "elem_bytes", eb);
+		gm_case_param_add(c, "ilp", variants[i].ilp);
+		if (variants[i].streaming)
+			gm_case_param_add(c, "streaming", 1);
+		if (mode == COPY_MEMCPY)
+			continue;
+		/* copy_one, copy_one_table: one element per thread, no loop (rule T2) */
+		c->round_trips = mode == COPY_ONE || mode == COPY_ONE_START || mode == COPY_ONE_SMALL || mode == COPY_ONE_BIG ||
+				 mode == COPY_ONE_L2 || mode == COPY_LINES_L2 || mode == COPY_SCATTER ||
+				 mode == COPY_SCATTER_BLOCKS || mode == COPY_PAGES;
+		/* first access of warp 0: a tile block owns ilp * 256 elements */
+		char table[96];
+		const char *idx = mode >= COPY_TILE && mode <= WRITE_TILE ? "bx*4*bdx + tid" : "bx*bdx + tid";
+
+		snprintf(table, sizeof(table), mode == COPY_LINES_L2 ? "((bx*bdx + tid) * 32) %% %d" : "(bx*bdx + tid) %% %d",
+			 COPY_TABLE_ELEMS);
+		if (mode == COPY_ONE_L2 || mode == COPY_LINES_L2)
+			idx = table;
+		if (mode == COPY_PAGES) {
+			snprintf(table, sizeof(table), "((bx*bdx + tid) %% %d) * %d + ((bx*bdx + tid) / %d) %% %d",
+				 COPY_PAGES_ROWS, COPY_PAGES_PITCH, COPY_PAGES_ROWS, COPY_PAGES_PITCH);
+			idx = table;
+		}
+		if (mode == COPY_SCATTER) {
+			gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, 4, COPY_SCATTER_BLOCK, 1, 0,
+					    "bx*bdx + tid");
+			gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, 4, COPY_SCATTER_BLOCK, 1, 0,
+					    "bx*1024 + (tid%%32)*32 + tid/32");
+			continue;
+		}
+		if (mode == COPY_SCATTER_BLOCKS) {
+			gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, 4, COPY_BLOCK, 1, 0, "bx*bdx + tid");
+			gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, 4, COPY_BLOCK, 1, 0,
+					    "(bx/8)*2048 + tid*8 + bx%%8");
+			continue;
+		}
+		if (mode == COPY_ONE_SMALL || mode == COPY_ONE_BIG) {
+			int bt = mode == COPY_ONE_SMALL ? COPY_SMALL_BLOCK : COPY_BIG_BLOCK;
+
+			gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, 4, bt, 1, 0, "bx*bdx + tid");
+			gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, 4, bt, 1, 0, "bx*bdx + tid");
+			continue;
+		}
+		if (mode != COPY_WRITE && mode != WRITE_TILE)
+			gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, eb, 256, 1, 0, "%s", idx);
+		if (mode != COPY_READ && mode != READ_TILE)
+			gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, eb, 256, 1, 0, "%s",
+					    mode == COPY_ONE_L2 || mode == COPY_LINES_L2 || mode == COPY_PAGES ? "bx*bdx + tid"
+												  : idx);
+	}
+	return n;
+}
+
+const struct gm_family gm_family_copy = {
+	"copy", "streaming copy, read-only and write-only at 4/8/16 B per access vs cudaMemcpy",
+	copy_enumerate, gm_copy_ops,
+};
