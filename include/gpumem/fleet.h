@@ -107,6 +107,10 @@ struct gm_fleet_case {
 	double median, spread, min, max;
 	int noutliers;
 	struct gm_fleet_outlier *out;    /* noutliers, owned */
+	/* against the model's baseline (gm_fleet.baselines; docs/CHECK.md): the median of the whole model worse
+	   than the baseline's median by more than k tolerances (a node of equally slow GPUs) */
+	int below_baseline;
+	double baseline_median, baseline_tolerances;
 };
 
 /* One case of one device as the fleet view needs it (a run's case holds 3 KB: 4096 runs of 63 cases, 0.8 GB). */
@@ -136,6 +140,10 @@ struct gm_fleet {
 	int ndevs, nitems, cap_devs, cap_items;
 	struct gm_fleet_dev *devs;       /* owned: one per device of the run, in order */
 	struct gm_fleet_item *items;     /* owned */
+	/* optional, set before gm_fleet_finish: baselines of models (gpumem/baseline.h), not owned */
+	const struct gm_baseline *baselines;
+	int nbaselines;
+	int nbelow;                      /* cases whose model median is below its baseline */
 };
 
 /*

@@ -11,10 +11,12 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "gpumem/baseline.h"
 #include "gpumem/fleet.h"
 #include "gpumem/parallel.h"
 
-enum { F_THRESHOLD = 256 };
+enum { F_THRESHOLD = 256, F_BASELINE };
+#define FLEET_MAX_BASELINES 16
 /* A bound on the documents named at once (4096 generated documents are viewed in seconds: tests/scale/). */
 #define FLEET_MAX_DOCS 65536
 
@@ -23,16 +25,18 @@ static const struct gm_opt fleet_opts[] = {
 	  "several documents (or plain runs of single GPUs) are viewed as one fleet", "@file" },
 	{ "threshold", F_THRESHOLD, 0, "K", "flag a GPU more than K spreads worse than the median of its model "
 	  "(default 3)", NULL },
+	{ "baseline", F_BASELINE, 0, "FILE", "a model's baseline (data/baselines/<model>.json; repeatable): also flag\n"
+	  "the cases whose median over the model's GPUs is K tolerances below it (docs/CHECK.md)", "@file" },
 	{ "help", 'h', 'h', NULL, "show this help", NULL },
 	{ 0 },
 };
 
 const struct gm_cmd_doc gm_doc_fleet = {
 	"fleet", "the GPUs of a multi-device run side by side; flag the ones out of line",
-	"RUN.json [MORE.json ...] [--threshold K]",
+	"RUN.json [MORE.json ...] [--threshold K] [--baseline FILE ...]",
 	"Per GPU model and case, the distribution over the GPUs, and the GPUs more than K spreads\n"
 	"worse than the median with the likely cause. GPU models are summarised each on its own.",
-	fleet_opts, "exit: 0 no outlier, 1 outliers flagged, 2 bad input\n",
+	fleet_opts, "exit: 0 no outlier, 1 outliers flagged (or a model below its baseline), 2 bad input\n",
 };
 
 /* The view keeps what it needs of each run as it is read (gm_fleet_add_run), and drops the run's cases. */
@@ -84,12 +88,26 @@ static gm_status read_all(const char *const *paths, int n, struct gm_multi_run *
 	return s;
 }
 
+struct fleet_args {
+	double k;
+	int nb;
+	struct gm_baseline *b;           /* FLEET_MAX_BASELINES */
+};
+
 static int fleet_option(void *ctx, const struct gm_opt *o, const char *v)
 {
-	double *k = ctx;
+	struct fleet_args *fa = ctx;
+	double *k = &fa->k;
 	char *end;
 
-	(void)o;
+	if (o->key == F_BASELINE) {
+		if (fa->nb == FLEET_MAX_BASELINES)
+			return gm_error(GM_EXIT_USAGE, "--baseline: at most %d", FLEET_MAX_BASELINES);
+		if (gm_baseline_read(v, &fa->b[fa->nb]))
+			return gm_error(GM_EXIT_USAGE, "%s", gm_last_error());
+		fa->nb++;
+		return 0;
+	}
 	*k = strtod(v, &end);
 	if (end == v || *end || !(*k > 0 && *k <= 1000))
 		return gm_error(GM_EXIT_USAGE, "--threshold: '%s' is not a number in (0, 1000]", v);
@@ -98,16 +116,17 @@ static int fleet_option(void *ctx, const struct gm_opt *o, const char *v)
 
 int cmd_fleet(int argc, char **argv)
 {
-	double k = GM_FLEET_DEFAULT_K;
+	struct fleet_args fa = { GM_FLEET_DEFAULT_K, 0, calloc(FLEET_MAX_BASELINES, sizeof(struct gm_baseline)) };
 	struct gm_opts_state st;
 	struct gm_multi_run m;
 	struct gm_fleet fl;
-	int code = gm_opts_parse(&gm_doc_fleet, argc, argv, fleet_option, &k, &st);
+	int code = fa.b ? gm_opts_parse(&gm_doc_fleet, argc, argv, fleet_option, &fa, &st) : GM_OPTS_NOMEM;
+	double k = fa.k;
 
 	if (code == GM_OPTS_HELP)
 		gm_cmd_help(stdout, &gm_doc_fleet);
 	else if (code == GM_OPTS_MISSING)
-		code = gm_error(GM_EXIT_USAGE, "option '--threshold' needs a value");
+		code = gm_error(GM_EXIT_USAGE, "option '%s' needs a value", st.bad);
 	else if (code < 0)
 		code = gm_opts_error(&gm_doc_fleet, code, &st);
 	else if (!code && st.noperands > FLEET_MAX_DOCS)
@@ -117,9 +136,15 @@ int cmd_fleet(int argc, char **argv)
 	else if (!code && read_all((const char *const *)st.operands, st.noperands, &m, &fl))
 		code = gm_error(GM_EXIT_USAGE, "%s", gm_last_error());
 	gm_opts_release(&st);
-	if (code)
+	k = fa.k;
+	if (code) {
+		free(fa.b);
 		return code == GM_OPTS_HELP ? GM_EXIT_OK : code;
+	}
+	fl.baselines = fa.b;
+	fl.nbaselines = fa.nb;
 	if (gm_fleet_finish(&m, k, &fl)) {
+		free(fa.b);
 		gm_multi_release(&m);
 		return gm_error(GM_EXIT_USAGE, "%s", gm_last_error());
 	}
@@ -127,8 +152,9 @@ int cmd_fleet(int argc, char **argv)
 	gm_fleet_write(stdout, &m, &fl);
 	if (fl.nmodels > 1)
 		printf("\nnote: %d GPU models: each is summarised on its own, never mixed\n", fl.nmodels);
-	code = fl.noutliers ? GM_EXIT_CASE_FAILED : GM_EXIT_OK;
+	code = fl.noutliers || fl.nbelow ? GM_EXIT_CASE_FAILED : GM_EXIT_OK;
 	gm_fleet_release(&fl);
+	free(fa.b);
 	gm_multi_release(&m);
 	return code;
 }

@@ -10,6 +10,11 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 
+/* `gpumem check` and `gpumem baseline` (issue 37; cmd_check.c, cmd_baseline.c) */
+extern const struct gm_cmd_doc gm_doc_check, gm_doc_baseline;
+int cmd_check(int argc, char **argv);
+int cmd_baseline(int argc, char **argv);
+
 const struct gm_command gm_commands[] = {
 	{ &gm_doc_info, cmd_info },
 	{ &gm_doc_list, cmd_list },
@@ -17,6 +22,8 @@ const struct gm_command gm_commands[] = {
 	{ &gm_doc_report, cmd_report },
 	{ &gm_doc_compare, cmd_compare },
 	{ &gm_doc_fleet, cmd_fleet },
+	{ &gm_doc_check, cmd_check },
+	{ &gm_doc_baseline, cmd_baseline },
 	{ &gm_doc_calibrate, cmd_calibrate },
 	{ &gm_doc_predict, cmd_predict },
 	{ &gm_doc_explain, cmd_explain },

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gpumem/telemetry.h"
+#include "gpumem/check.h"
 
 typedef void *nvml_dev;
 static struct {
@@ -26,6 +27,17 @@ static struct {
 	int (*throttle)(nvml_dev, unsigned long long *);
 	int (*procs)(nvml_dev, unsigned *, void *);
 	int (*ecc)(nvml_dev, int, int, unsigned long long *);
+	/* gpumem check's error counters (gm_tel_counters, the XID watch) */
+	int (*remap)(nvml_dev, unsigned *, unsigned *, unsigned *, unsigned *);
+	int (*retired)(nvml_dev, int, unsigned *, unsigned long long *);
+	int (*retired_pending)(nvml_dev, int *);
+	int (*replay)(nvml_dev, unsigned *);
+	int (*nvl_state)(nvml_dev, unsigned, int *);
+	int (*nvl_err)(nvml_dev, unsigned, int, unsigned long long *);
+	int (*ev_create)(void **);
+	int (*ev_register)(nvml_dev, unsigned long long, void *);
+	int (*ev_wait)(void *, void *, unsigned);
+	int (*ev_free)(void *);
 } nv;
 
 #define NVML_CLOCK_SM 1
@@ -64,6 +76,16 @@ gm_status gm_tel_open(void)
 		SYM(throttle, "nvmlDeviceGetCurrentClocksThrottleReasons");
 	SYM(procs, "nvmlDeviceGetComputeRunningProcesses_v3");
 	SYM(ecc, "nvmlDeviceGetTotalEccErrors");
+	SYM(remap, "nvmlDeviceGetRemappedRows");
+	SYM(retired, "nvmlDeviceGetRetiredPages");
+	SYM(retired_pending, "nvmlDeviceGetRetiredPagesPendingStatus");
+	SYM(replay, "nvmlDeviceGetPcieReplayCounter");
+	SYM(nvl_state, "nvmlDeviceGetNvLinkState");
+	SYM(nvl_err, "nvmlDeviceGetNvLinkErrorCounter");
+	SYM(ev_create, "nvmlEventSetCreate");
+	SYM(ev_register, "nvmlDeviceRegisterEvents");
+	SYM(ev_wait, "nvmlEventSetWait_v2");
+	SYM(ev_free, "nvmlEventSetFree");
 	return GM_OK;
 }
 
@@ -190,4 +212,171 @@ void gm_tel_finish(const char *bus_id, struct gm_tel_acc *a, struct gm_telemetry
 	if (h && nv.ecc && nv.ecc(h, 1, 0, &c) == 0)
 		a->t.ecc_uncorrected = (int64_t)c;
 	*out = a->t;
+}
+
+/* ---- gpumem check's error counters (include/gpumem/check.h; judged in src/analysis/check_counters.c) ---- */
+
+#define NVML_ERROR_NOT_SUPPORTED 3
+#define NVML_ERROR_TIMEOUT 10
+#define NVML_NVLINK_MAX_LINKS 18
+#define NVML_EVENT_XID 0x8ull   /* nvmlEventTypeXidCriticalError */
+
+/* A counter's state from an NVML return code. */
+static void got(struct gm_counter_read *r, int rc, int64_t v)
+{
+	r->nvml_rc = rc;
+	r->state = rc == 0 ? GM_CNT_OK : rc == NVML_ERROR_NOT_SUPPORTED ? GM_CNT_UNSUPPORTED : GM_CNT_ERROR;
+	r->value = rc == 0 ? v : 0;
+}
+
+static void ecc_counters(nvml_dev h, struct gm_counter_read *out)
+{
+	static const struct { int id, type, counter; } e[] = {
+		{ GM_CNT_ECC_VOL_UNCORR, 1, 0 }, { GM_CNT_ECC_VOL_CORR, 0, 0 },
+		{ GM_CNT_ECC_AGG_UNCORR, 1, 1 }, { GM_CNT_ECC_AGG_CORR, 0, 1 },
+	};
+	unsigned long long c = 0;
+
+	for (int i = 0; nv.ecc && i < 4; i++)
+		got(&out[e[i].id], nv.ecc(h, e[i].type, e[i].counter, &c), (int64_t)c);
+}
+
+static void memory_counters(nvml_dev h, struct gm_counter_read *out)
+{
+	unsigned corr = 0, unc = 0, pending = 0, failed = 0, n;
+	int rc, pend = 0;
+
+	if (nv.remap) {
+		rc = nv.remap(h, &corr, &unc, &pending, &failed);
+		got(&out[GM_CNT_REMAP_PENDING], rc, pending);
+		got(&out[GM_CNT_REMAP_FAILED], rc, failed);
+		got(&out[GM_CNT_REMAP_UNCORR_ROWS], rc, unc);
+	}
+	for (int cause = 0; nv.retired && cause < 2; cause++) {
+		n = 0;
+		rc = nv.retired(h, cause, &n, NULL);
+		got(&out[cause ? GM_CNT_RETIRED_DBE : GM_CNT_RETIRED_SBE], rc == NVML_ERROR_INSUFFICIENT_SIZE ? 0 : rc, n);
+	}
+	if (nv.retired_pending)
+		got(&out[GM_CNT_RETIRED_PENDING], nv.retired_pending(h, &pend), pend);
+}
+
+/* NVLink errors summed over the active links; UNSUPPORTED when no link answers. */
+static void nvlink_counters(nvml_dev h, struct gm_counter_read *out)
+{
+	static const struct { int id, c1, c2; } e[] = {
+		{ GM_CNT_NVLINK_REPLAY, 0, -1 }, { GM_CNT_NVLINK_RECOVERY, 1, -1 }, { GM_CNT_NVLINK_CRC, 2, 3 },
+	};
+	int active = 0, rc_state = NVML_ERROR_NOT_SUPPORTED;
+
+	if (!nv.nvl_state || !nv.nvl_err)
+		return;
+	for (int k = 0; k < 3; k++)
+		got(&out[e[k].id], NVML_ERROR_NOT_SUPPORTED, 0);
+	for (unsigned l = 0; l < NVML_NVLINK_MAX_LINKS; l++) {
+		int on = 0, rc = nv.nvl_state(h, l, &on);
+		if (rc)
+			rc_state = rc_state == NVML_ERROR_NOT_SUPPORTED ? rc : rc_state;
+		if (rc || !on)
+			continue;
+		for (int k = 0; k < 3; k++) {
+			unsigned long long a = 0, b = 0;
+			int rc1 = nv.nvl_err(h, l, e[k].c1, &a), rc2 = e[k].c2 >= 0 ? nv.nvl_err(h, l, e[k].c2, &b) : 0;
+			struct gm_counter_read *r = &out[e[k].id];
+			if (!active)
+				got(r, rc1 ? rc1 : rc2, 0);
+			if (!rc1 && !rc2 && r->state == GM_CNT_OK)
+				r->value += (int64_t)(a + b);
+		}
+		active++;
+	}
+	for (int k = 0; !active && k < 3; k++)
+		got(&out[e[k].id], rc_state == 0 ? NVML_ERROR_NOT_SUPPORTED : rc_state, 0);
+}
+
+void gm_tel_counters(const char *bus_id, struct gm_counter_read out[GM_CNT_COUNT])
+{
+	nvml_dev h = handle(bus_id);
+	unsigned v = 0;
+
+	memset(out, 0, GM_CNT_COUNT * sizeof(out[0]));
+	if (!h)
+		return;
+	ecc_counters(h, out);
+	memory_counters(h, out);
+	if (nv.replay)
+		got(&out[GM_CNT_PCIE_REPLAY], nv.replay(h, &v), v);
+	if (nv.lgen) {
+		got(&out[GM_CNT_PCIE_GEN], nv.lgen(h, &v), v);
+		out[GM_CNT_PCIE_GEN].detail = uval(nv.lgen_max, h);
+	}
+	if (nv.lwid) {
+		got(&out[GM_CNT_PCIE_WIDTH], nv.lwid(h, &v), v);
+		out[GM_CNT_PCIE_WIDTH].detail = uval(nv.lwid_max, h);
+	}
+	nvlink_counters(h, out);
+	if (nv.throttle) {
+		unsigned long long why = 0;
+		got(&out[GM_CNT_THROTTLE], nv.throttle(h, &why), (int64_t)why);
+	}
+}
+
+/* nvmlEventData_t */
+struct nvml_event {
+	nvml_dev device;
+	unsigned long long type, data;
+	unsigned gi, ci;
+};
+
+void *gm_tel_xid_open(const char *bus_id, struct gm_counter_read *r)
+{
+	nvml_dev h = handle(bus_id);
+	void *set = NULL;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	if (!h || !nv.ev_create || !nv.ev_register || !nv.ev_wait || !nv.ev_free)
+		return NULL;
+	rc = nv.ev_create(&set);
+	if (!rc)
+		rc = nv.ev_register(h, NVML_EVENT_XID, set);
+	got(r, rc, 0);
+	if (rc && set)
+		nv.ev_free(set);
+	return rc ? NULL : set;
+}
+
+void gm_tel_xid_poll(void *set, struct gm_counter_read *r)
+{
+	struct nvml_event e;
+
+	while (set && nv.ev_wait(set, &e, 0) == 0)
+		if (e.type & NVML_EVENT_XID) {
+			r->value++;
+			r->detail = (int64_t)e.data;
+		}
+}
+
+void gm_tel_xid_close(void *set)
+{
+	if (set && nv.ev_free)
+		nv.ev_free(set);
+}
+
+int gm_tel_now(const char *bus_id, struct gm_burn_sample *s, int *pcie_gen, int *pcie_width)
+{
+	nvml_dev h = handle(bus_id);
+	unsigned sm = 0, mem = 0, temp = 0, mw = 0;
+	unsigned long long why = 0;
+
+	if (!h || !nv.clock || nv.clock(h, NVML_CLOCK_SM, &sm) != 0)
+		return 0;
+	s->sm_mhz = sm;
+	s->mem_mhz = nv.clock(h, NVML_CLOCK_MEM, &mem) == 0 ? mem : 0;
+	s->temp_c = nv.temp && nv.temp(h, NVML_TEMPERATURE_GPU, &temp) == 0 ? temp : 0;
+	s->power_w = nv.power && nv.power(h, &mw) == 0 ? mw / 1000.0 : 0;
+	s->reasons = nv.throttle && nv.throttle(h, &why) == 0 ? why : 0;
+	*pcie_gen = uval(nv.lgen, h);
+	*pcie_width = uval(nv.lwid, h);
+	return 1;
 }

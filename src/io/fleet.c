@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gpumem/fleet.h"
+#include "gpumem/baseline.h"
 #include "gpumem/io.h"
 #include "gpumem/units.h"
 
@@ -268,6 +269,29 @@ static gm_status fleet_case(const struct gm_multi_run *m, const struct gm_fleet 
 	return GM_OK;
 }
 
+/*
+ * The model's median against its baseline (docs/CHECK.md "fleet"): more than k tolerances worse, a
+ * tolerance being sqrt(spread^2 + noise^2) of the baseline and never below 1 % of its median. Peers alone
+ * cannot see a node whose GPUs are all equally slow; the baseline can.
+ */
+static void against_baseline(const struct gm_fleet *fl, double k, struct gm_fleet_case *fc)
+{
+	const struct gm_baseline_line *bl = NULL;
+	double tol, worse;
+
+	for (int i = 0; i < fl->nbaselines && !bl; i++)   /* gm_baseline_find's loop: src/io comes before src/analysis */
+		for (int j = 0; !strcmp(fl->baselines[i].sku, fc->model) && j < fl->baselines[i].nlines && !bl; j++)
+			if (!strcmp(fl->baselines[i].lines[j].name, fc->name))
+				bl = &fl->baselines[i].lines[j];
+	if (!bl || bl->unit != fc->unit || !fc->n)
+		return;
+	tol = fmax(sqrt(bl->spread * bl->spread + bl->noise * bl->noise), MIN_SPREAD_FRAC * fabs(bl->median));
+	worse = gm_unit_higher_is_better(fc->unit) ? bl->median - fc->median : fc->median - bl->median;
+	fc->baseline_median = bl->median;
+	fc->baseline_tolerances = worse / tol;
+	fc->below_baseline = worse > k * tol;
+}
+
 static int seen_before(const struct gm_fleet *fl, int upto, const char *model, const char *name)
 {
 	for (int i = 0; i < upto; i++)
@@ -355,6 +379,8 @@ static gm_status finish(const struct gm_multi_run *m, double k, struct gm_fleet 
 					continue;
 				gm_status s = fleet_case(m, fl, fl->models[g], name, i, k, &fl->cases[fl->ncases]);
 				fl->noutliers += fl->cases[fl->ncases].noutliers;
+				against_baseline(fl, k, &fl->cases[fl->ncases]);
+				fl->nbelow += fl->cases[fl->ncases].below_baseline;
 				fl->ncases++;
 				if (s)
 					return s;
@@ -455,6 +481,18 @@ void gm_fleet_write(FILE *f, const struct gm_multi_run *m, const struct gm_fleet
 			gm_value_format(fc->max, fc->unit, e, sizeof(e));
 			fprintf(f, "%-40s %4d %14s %12s %14s %14s  %d\n", fc->name, fc->n, a, b, c, e, fc->noutliers);
 		}
+	}
+	if (fl->nbaselines) {
+		fprintf(f, "\n%d case(s) where the model's median is more than %.1f tolerances below its baseline\n",
+			fl->nbelow, fl->k);
+		for (int i = 0; i < fl->ncases; i++)
+			if (fl->cases[i].below_baseline) {
+				gm_value_format(fl->cases[i].median, fl->cases[i].unit, a, sizeof(a));
+				gm_value_format(fl->cases[i].baseline_median, fl->cases[i].unit, b, sizeof(b));
+				fprintf(f, "  %s  %s: median of %d GPU(s) %s vs baseline %s (%.1f tolerances worse)\n",
+					fl->cases[i].model, fl->cases[i].name, fl->cases[i].n, a, b,
+					fl->cases[i].baseline_tolerances);
+			}
 	}
 	fprintf(f, "\n%d outlier(s)\n", fl->noutliers);
 	for (int i = 0; i < fl->ncases; i++)
