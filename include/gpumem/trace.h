@@ -1,0 +1,263 @@
+/*
+ * trace.h - `gpumem trace`'s analysis (issue 38; docs/TRACE.md): the trace
+ * document read into structs (src/analysis/trace_read.c), each memory
+ * instruction's sampled lane addresses fitted to an index expression of the
+ * thread and block ids with a class and a check against the warp model
+ * (trace_fit.c), each launch as a kernel: time, DRAM bytes, the roof, the
+ * bottlenecks and the launch model's time from all its patterns
+ * (trace_kernel.c), and the fixes `explain --suggest` knows, applied to the
+ * fitted patterns with the whole kernel's predicted speedup (trace_fix.c).
+ * Pure C: no CUDA, no I/O beyond reading the document, nothing printed.
+ * The document's format is docs/TRACE.md, "The trace document"; the report's
+ * JSON (src/io/trace_json.c) is docs/SCHEMA.md, "gpumem-trace-report/1".
+ */
+#ifndef GPUMEM_TRACE_H
+#define GPUMEM_TRACE_H
+
+#include <stdint.h>
+#include "gpumem/launch.h"
+#include "gpumem/model.h"
+#include "gpumem/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GM_TRACE_DOC_SCHEMA "gpumem-trace/1"
+#define GM_TRACE_REPORT_SCHEMA "gpumem-trace-report/1"
+
+/* ---- the trace document ------------------------------------------------ */
+
+enum gm_trace_space { GM_TS_GLOBAL = 0, GM_TS_SHARED, GM_TS_LOCAL };
+enum gm_trace_op { GM_TO_LOAD = 0, GM_TO_STORE, GM_TO_ATOMIC, GM_TO_REDUCTION };
+
+/* One sampled warp-level execution. */
+struct gm_trace_sample {
+	int block[3];                 /* blockIdx */
+	int warp;                     /* warp within its block (linear tid / 32) */
+	uint32_t mask;                /* active lanes */
+	uint32_t have;                /* lanes whose address the document gives (active, not null) */
+	int iter;                     /* executions of this pc by this warp before this one */
+	int64_t addr[GM_WARP_SIZE];
+};
+
+/* Unknown counts are -1. */
+struct gm_trace_instr {
+	int64_t pc;                   /* SASS offset in the function, bytes */
+	char *sass;                   /* opcode text or NULL */
+	char *file;                   /* NULL without line information */
+	int line;                     /* 0 = unknown */
+	enum gm_trace_space space;
+	enum gm_trace_op op;
+	int size;                     /* bytes per thread access */
+	double executions, thread_accesses, sectors, requests, wavefronts, ideal_sectors;
+	struct gm_trace_sample *samples;
+	int nsamples;
+};
+
+struct gm_trace_launch {
+	int64_t index;                /* ordinal among all launches of the program */
+	char *kernel, *name;          /* mangled; demangled (or the mangled name) */
+	int64_t grid[3];
+	int block[3];
+	int64_t shared_dynamic, shared_static;
+	int registers;
+	double time_ms;               /* uninstrumented device time; -1 = unknown */
+	char *time_source;            /* NULL = unknown */
+	double dram_read_bytes, dram_write_bytes; /* measured; -1 = unknown */
+	int lineinfo;                 /* 1, 0, -1 = unknown */
+	struct gm_trace_instr *ins;
+	int nins;
+};
+
+struct gm_trace {
+	char *tool_version, *commit;
+	char **argv;
+	int argc;
+	int exit_status, signal, timed_out, passes;
+	double wall_s;
+	struct {
+		int index, sm_count;
+		char *name, *uuid, *cc;
+		int64_t l2_bytes, clock_khz;
+		int driver, runtime;
+	} dev;
+	struct {
+		char *kernel_regex;
+		int64_t launch_skip, launch_count;
+		int sample_warps;
+		double timeout_s;
+	} opts;
+	char **notes;
+	int nnotes;
+	struct gm_trace_launch *launches;
+	int nlaunches;
+};
+
+/*
+ * Read a trace document (plain or gzip-compressed JSON). GM_ERR_IO when the
+ * file cannot be read, GM_ERR_PARSE when it is not JSON, not of schema
+ * "gpumem-trace/1" or a field has the wrong type; gm_last_error() says which
+ * in one line naming the file. t is initialised here; release it with
+ * gm_trace_free also on failure.
+ */
+gm_status gm_trace_read(const char *path, struct gm_trace *t);
+/* The same from a parsed jansson document (json_t *); origin names it in messages. */
+gm_status gm_trace_read_json(const void *doc, const char *origin, struct gm_trace *t);
+void gm_trace_free(struct gm_trace *t);
+
+const char *gm_trace_space_name(enum gm_trace_space s);
+const char *gm_trace_op_name(enum gm_trace_op o);
+
+/* ---- the fit: lane addresses as an index expression --------------------- */
+
+/*
+ * The variables a fitted map uses: tx..bz as in the expression language, iter = the loop count (how many
+ * times the warp ran this pc before), gid = the linear thread id of the launch,
+ * (bx + gx * (by + gy * bz)) * threads per block + linear tid (the 1D model's gid).
+ */
+enum gm_trace_var { GM_TV_TX = 0, GM_TV_TY, GM_TV_TZ, GM_TV_BX, GM_TV_BY, GM_TV_BZ, GM_TV_ITER, GM_TV_GID, GM_TV_N };
+
+#define GM_TRACE_MODES 24
+
+/* A mode: stride * ((var / div) % size); size 0 = no modulo (the mode runs over the whole range). */
+struct gm_trace_mode {
+	int var;
+	int64_t div, size, stride;
+};
+
+/*
+ * element index = offset + sum of the modes; byte address = base + index * elem_bytes.
+ * base is 256 B aligned, chosen so that no thread of the launch has a negative index.
+ */
+struct gm_trace_map {
+	int known;
+	int64_t base;
+	int elem_bytes;
+	int64_t offset;
+	struct gm_trace_mode mode[GM_TRACE_MODES];
+	int nmodes;
+	int64_t iter_step;            /* elements per loop iteration (the iter modes), 0 = none */
+};
+
+enum gm_trace_class {
+	GM_TC_COALESCED = 0,   /* consecutive lanes, consecutive elements, aligned */
+	GM_TC_MISALIGNED,      /* consecutive, but the warp's start is off its 32 B sectors */
+	GM_TC_STRIDED,         /* lanes k elements apart (k = cls_k), no other axis walks the rows */
+	GM_TC_COLUMN,          /* lanes a row apart while a slower axis walks along the row */
+	GM_TC_TRANSPOSED,      /* a 2D block whose x axis walks columns and y axis rows */
+	GM_TC_BROADCAST,       /* every lane the same element */
+	GM_TC_GATHER,          /* no map of the ids fits: the addresses come from the data */
+	GM_TC_BANKS,           /* shared: k-way bank conflicts (k = cls_k) */
+	GM_TC_SHARED_OK,       /* shared: conflict-free */
+	GM_TC_IRREGULAR,       /* a map fits, none of the above (several strides within the warp) */
+	GM_TC_COUNT
+};
+
+/* The class's name ("coalesced", "strided", ...). */
+const char *gm_trace_class_name(enum gm_trace_class c);
+
+/* One instruction's fit, class and check. Unknown figures are -1. */
+struct gm_trace_fit {
+	struct gm_trace_map map;
+	char expr[512];               /* the index (elements) in tx ty tz bx by bz, iteration 0; "" if unknown */
+	char expr1d[640];             /* the same for a 1D launch model (by, bz through bx), `explain`'s form */
+	char why[200];                /* map.known = 0: why no map fits */
+	int lanes;                    /* lane addresses fitted */
+	int iters;                    /* loop iterations a warp runs (executions / warps), >= 1 */
+	enum gm_trace_class cls;
+	int64_t cls_k;                /* strided: k elements; column: the row in elements; banks: k-way */
+	char cls_text[160];           /* the class in words, e.g. "strided by 32 (lanes 128 B apart)" */
+	double meas_per_req;          /* measured sectors (global/local) or wavefronts (shared) per request */
+	double ideal_per_req;         /* measured ideal sectors per request, or the model's ideal wavefronts */
+	double sample_per_req;        /* the sampled addresses counted by the warp model's rules */
+	double model_per_req;         /* the warp model on the fitted expression, the sampled warps and masks */
+	double check_diff_pct;        /* 100 * (model / measured - 1) */
+	int check_ok;                 /* 1: |diff| <= GM_TRACE_CHECK_PCT; 0: it differs; -1: not checked */
+};
+#define GM_TRACE_CHECK_PCT 1.0
+
+/*
+ * Fit one instruction of launch l: the map, the expressions, the class, the
+ * check. Never fails: a gather sets map.known = 0 with why.
+ */
+void gm_trace_fit_instr(const struct gm_trace_launch *l, const struct gm_trace_instr *in, struct gm_trace_fit *f);
+
+/* The map as expression text (iter included when with_iter), e.g. "bx*256 + tx + iter*32"; -1 if n is short. */
+int gm_trace_map_expr(const struct gm_trace_map *m, const int block[3], const int64_t grid[3], int one_d,
+		      int with_iter, char *out, size_t n);
+/* The map's element index for one thread (vars indexed by enum gm_trace_var). */
+int64_t gm_trace_map_eval(const struct gm_trace_map *m, const int64_t v[GM_TV_N]);
+
+/* ---- the kernel and its fixes ------------------------------------------- */
+
+struct gm_trace_fix {
+	int have;                     /* a fix was looked for (fitted, not already best) */
+	char rewrite[32];             /* suggest's best applicable rewrite, "" when none */
+	char change[200];             /* what it changes (suggest's row) */
+	double pattern_speedup;       /* suggest's predicted speedup of the pattern in isolation */
+	double kernel_speedup;        /* the whole kernel, Amdahl over the instruction's share */
+	int worth;                    /* kernel_speedup >= GM_TRACE_WORTH */
+	char words[400];              /* the change at the user's line, in words */
+	char sketch[600];             /* a short CUDA sketch */
+};
+#define GM_TRACE_WORTH 1.05
+
+struct gm_trace_insn {
+	const struct gm_trace_instr *in;
+	struct gm_trace_fit fit;
+	double bytes;                 /* global/local: sectors * 32; shared: wavefronts * 128 */
+	double excess_bytes;          /* over the ideal */
+	double share;                 /* of the kernel's global + local sector bytes (shared: of its wavefronts) */
+	double time_share;            /* share of the kernel's memory time (global traffic share x memory fraction) */
+	struct gm_trace_fix fix;
+};
+
+struct gm_trace_kernel {
+	const struct gm_trace_launch *l;
+	struct gm_trace_insn *ins;
+	int nins;
+	int64_t threads;
+	double time_ms;               /* measured, -1 = unknown */
+	double dram_bytes;            /* measured if known, else predicted; -1 = neither */
+	int dram_measured;
+	double gbs;                   /* dram_bytes / time; -1 */
+	double roof_gbs;              /* the profile's dense DRAM read bandwidth */
+	double roof_pct;
+	int pred_ok;
+	char pred_why[200];           /* pred_ok = 0: why; else what the prediction leaves out, or "" */
+	struct gm_launch_out pred;    /* the launch model over every fitted pattern */
+	double pred_err_pct;          /* 100 * (predicted / measured - 1), when both */
+	const char *limited_by;       /* the prediction's slowest level, or "unknown" */
+	char primary[300], secondary[300];
+	int order[64];                /* instructions by traffic, largest first (at most 64) */
+	int norder;
+};
+
+struct gm_trace_report {
+	const struct gm_trace *t;
+	const struct gm_profile *prof;
+	struct gm_trace_kernel *k;
+	int nk;
+	int top;                      /* fixes looked for per kernel */
+};
+
+/*
+ * Analyse every launch of t with profile prof (top: instructions per kernel
+ * that get a fix, 0 = 3). r keeps pointers into t and prof: keep them alive.
+ * GM_ERR_NOMEM, or GM_OK (a kernel the model cannot predict says why).
+ */
+gm_status gm_trace_analyse(const struct gm_trace *t, const struct gm_profile *prof, int top,
+			   struct gm_trace_report *r);
+void gm_trace_report_free(struct gm_trace_report *r);
+
+/* The kernel's analysis without the fixes (trace_kernel.c; called by gm_trace_analyse). */
+gm_status gm_trace_kernel_analyse(const struct gm_trace_launch *l, const struct gm_profile *prof,
+				  struct gm_trace_kernel *k);
+/* The fix of instruction i of k (trace_fix.c). */
+void gm_trace_fix_find(const struct gm_trace_kernel *k, int i, const struct gm_profile *prof, struct gm_trace_fix *fx);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

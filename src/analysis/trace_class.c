@@ -1,0 +1,294 @@
+/*
+ * trace_class.c - one instruction of a trace: its fit (trace_fit.c), its
+ * class in words, and the check: the warp model's sectors (wavefronts) per
+ * request for the fitted expression, on the sampled warps with their masks,
+ * against the measured ones (docs/TRACE.md, "Classes" and "The check").
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis/trace_internal.h"
+
+const char *gm_trace_class_name(enum gm_trace_class c)
+{
+	static const char *const n[GM_TC_COUNT] = {
+		"coalesced", "misaligned", "strided", "column walk", "transposed", "broadcast",
+		"gather by data", "bank conflicts", "conflict-free", "irregular",
+	};
+	return c >= 0 && c < GM_TC_COUNT ? n[c] : "?";
+}
+
+static int model_size(int b)
+{
+	return b == 1 || b == 2 || b == 4 || b == 8 || b == 16;
+}
+
+/* The lanes of sample s as the warp model's counting rules read them. */
+static void lanes_of(const struct gm_trace_sample *s, struct gm_lane ln[GM_WARP_SIZE])
+{
+	memset(ln, 0, sizeof(struct gm_lane) * GM_WARP_SIZE);
+	for (int i = 0; i < GM_WARP_SIZE; i++) {
+		ln[i].active = (int)(s->have >> i & 1);
+		ln[i].exists = 1;
+		ln[i].addr = ln[i].active ? s->addr[i] : 0;
+	}
+}
+
+struct counts {
+	double per_req, ideal;        /* sectors or wavefronts per request; ideal: min sectors / ideal wavefronts */
+	int max_ways, warps;
+};
+
+static void count_lanes(const struct gm_trace_instr *in, const struct gm_lane ln[GM_WARP_SIZE], struct counts *c)
+{
+	if (in->space == GM_TS_SHARED) {
+		struct gm_shared_counts sc;
+		gm_shared_counts_of(ln, in->size, in->op == GM_TO_LOAD ? GM_OP_LOAD : GM_OP_STORE, &sc);
+		c->per_req += (double)sc.wavefronts;
+		c->ideal += (double)sc.ideal_wavefronts;
+		c->max_ways = sc.max_ways > c->max_ways ? sc.max_ways : c->max_ways;
+	} else {
+		struct gm_global_counts gc;
+		gm_global_counts_of(ln, in->size, &gc);
+		c->per_req += (double)gc.sectors;
+		c->ideal += (double)gc.min_sectors;
+	}
+	c->warps++;
+}
+
+static void finish(struct counts *c)
+{
+	if (c->warps) {
+		c->per_req /= c->warps;
+		c->ideal /= c->warps;
+	} else
+		c->per_req = c->ideal = -1;
+}
+
+/* The sampled addresses as they are, counted by the warp model's rules. */
+static void count_samples(const struct gm_trace_instr *in, struct counts *c)
+{
+	struct gm_lane ln[GM_WARP_SIZE];
+
+	memset(c, 0, sizeof(*c));
+	for (int i = 0; model_size(in->size) && i < in->nsamples; i++) {
+		if (!in->samples[i].have)
+			continue;
+		lanes_of(&in->samples[i], ln);
+		count_lanes(in, ln, c);
+	}
+	finish(c);
+}
+
+/* The warp model on the fitted expression (gm_model_predict), each sampled warp with its mask and iter. */
+static void count_model(const struct gm_trace_launch *l, const struct gm_trace_instr *in,
+			const struct gm_trace_fit *f, struct counts *c)
+{
+	struct gm_prediction p;
+	struct gm_expr_error err;
+
+	memset(c, 0, sizeof(*c));
+	for (int i = 0; f->map.known && model_size(in->size) && i < in->nsamples; i++) {
+		const struct gm_trace_sample *s = &in->samples[i];
+		struct gm_access a = { 0 };
+		if (!s->have)
+			continue;
+		a.space = in->space == GM_TS_SHARED ? GM_SPACE_SHARED : GM_SPACE_GLOBAL;
+		a.op = in->op == GM_TO_LOAD ? GM_OP_LOAD : GM_OP_STORE;
+		a.elem_bytes = in->size;
+		memcpy(a.block, l->block, sizeof(a.block));
+		memcpy(a.block_idx, s->block, sizeof(a.block_idx));
+		a.warp = s->warp;
+		a.base = (f->map.base % 256 + 256) % 256 + (int64_t)s->iter * f->map.iter_step * in->size;
+		a.index = f->expr;
+		a.n_threads = l->grid[0] * l->grid[1] * l->grid[2] * l->block[0] * l->block[1] * l->block[2];
+		if (gm_model_predict(&a, &p, &err) != GM_OK) {
+			c->warps = 0;
+			break;
+		}
+		for (int k = 0; k < GM_WARP_SIZE; k++)
+			p.lanes[k].active = p.lanes[k].exists && (s->have >> k & 1);
+		count_lanes(in, p.lanes, c);
+	}
+	finish(c);
+}
+
+static int64_t at(const struct gm_trace_launch *l, const struct gm_trace_map *m, int64_t tid)
+{
+	struct gm_trace_sample s = { { 0, 0, 0 }, (int)(tid / 32), 0, 0, 0, { 0 } };
+	int64_t v[GM_TV_N];
+
+	tf_vars_of(l, &s, (int)(tid % 32), v);
+	return gm_trace_map_eval(m, v);
+}
+
+static int all_broadcast(const struct gm_trace_instr *in)
+{
+	int any = 0;
+
+	for (int i = 0; i < in->nsamples; i++) {
+		const struct gm_trace_sample *s = &in->samples[i];
+		int64_t first = -1;
+		for (int k = 0; k < GM_WARP_SIZE; k++) {
+			if (!(s->have >> k & 1))
+				continue;
+			if (first < 0)
+				first = s->addr[k];
+			else if (s->addr[k] != first)
+				return 0;
+			any = 1;
+		}
+	}
+	return any;
+}
+
+/* The smallest |stride| of a mode that is not the lanes' own (the axis that walks along a row). */
+static int64_t other_axis(const struct gm_trace_map *m, int64_t lane_stride)
+{
+	int64_t best = 0;
+
+	for (int k = 0; k < m->nmodes; k++) {
+		int64_t s = m->mode[k].stride < 0 ? -m->mode[k].stride : m->mode[k].stride;
+		int lane_mode = (m->mode[k].var == GM_TV_TX || m->mode[k].var == GM_TV_GID) && m->mode[k].div == 1;
+		if (s && !lane_mode && s < lane_stride && (!best || s < best))
+			best = s;
+	}
+	return best;
+}
+
+static void classify_global(const struct gm_trace_launch *l, const struct gm_trace_instr *in, struct gm_trace_fit *f)
+{
+	const struct gm_trace_map *m = &f->map;
+	int64_t x0 = at(l, m, 0), sx = l->block[0] > 1 ? at(l, m, 1) - x0 : 0;
+	int64_t sy = l->block[1] > 1 ? at(l, m, l->block[0]) - x0 : 0, k, row;
+	double per = f->meas_per_req > 0 ? f->meas_per_req : f->sample_per_req;
+	int B = in->size;
+
+	if (!sx && l->block[0] < 32)
+		sx = sy, sy = 0;
+	k = sx < 0 ? -sx : sx;
+	if ((k == 1 && (l->block[0] >= 32 || sy == sx * l->block[0])) || (k == 1 && !sy)) {
+		if (per > 0 && f->ideal_per_req > 0 && per > f->ideal_per_req * 1.02) {
+			f->cls = GM_TC_MISALIGNED;
+			snprintf(f->cls_text, sizeof(f->cls_text), "misaligned (the warp starts %lld B into a 32 B "
+				 "sector: %.2f sectors a request where %.2f do)",
+				 (long long)(((m->base + x0 * B) % 32 + 32) % 32), per, f->ideal_per_req);
+		} else {
+			f->cls = GM_TC_COALESCED;
+			snprintf(f->cls_text, sizeof(f->cls_text), "coalesced%s", sx < 0 ? " (reversed)" : "");
+		}
+		return;
+	}
+	if (l->block[1] > 1 && (sy == 1 || sy == -1) && k > 1) {
+		f->cls = GM_TC_TRANSPOSED, f->cls_k = k;
+		snprintf(f->cls_text, sizeof(f->cls_text), "transposed (threadIdx.x walks a column, rows %lld elements "
+			 "apart; threadIdx.y walks the row)", (long long)k);
+		return;
+	}
+	if (!k) {
+		f->cls = GM_TC_IRREGULAR;
+		snprintf(f->cls_text, sizeof(f->cls_text), "irregular (threadIdx.x does not move the address; the warp's "
+			 "other lanes do)");
+		return;
+	}
+	row = other_axis(m, k);
+	f->cls_k = k;
+	if (row && (int64_t)k * B >= 32) {
+		f->cls = GM_TC_COLUMN;
+		snprintf(f->cls_text, sizeof(f->cls_text), "column walk (lanes a row of %lld elements = %lld B apart; "
+			 "another axis walks the row %lld element%s at a time)", (long long)k, (long long)(k * B),
+			 (long long)row, row == 1 ? "" : "s");
+		return;
+	}
+	f->cls = GM_TC_STRIDED;
+	snprintf(f->cls_text, sizeof(f->cls_text), "strided by %lld (lanes %lld B apart%s)", (long long)k,
+		 (long long)(k * B), k * B <= 64 ? ": an array of structures or an interleave?" : "");
+}
+
+static void classify(const struct gm_trace_launch *l, const struct gm_trace_instr *in, struct gm_trace_fit *f,
+		     const struct counts *smp)
+{
+	if (all_broadcast(in)) {
+		f->cls = GM_TC_BROADCAST;
+		snprintf(f->cls_text, sizeof(f->cls_text), "broadcast (every lane of a warp the same element)");
+	} else if (!f->map.known) {
+		f->cls = GM_TC_GATHER;
+		snprintf(f->cls_text, sizeof(f->cls_text), "data-dependent %s (no map of the ids fits: the addresses "
+			 "come from the data)", in->op == GM_TO_LOAD ? "gather" : "scatter");
+	} else if (in->space == GM_TS_SHARED) {
+		double per = f->meas_per_req > 0 ? f->meas_per_req : f->sample_per_req;
+		if (per > 0 && f->ideal_per_req > 0 && per > f->ideal_per_req * 1.02) {
+			f->cls = GM_TC_BANKS;
+			f->cls_k = smp->max_ways;
+			snprintf(f->cls_text, sizeof(f->cls_text), "shared, %d-way bank conflicts (%.2f wavefronts a "
+				 "request where %.2f do)", smp->max_ways, per, f->ideal_per_req);
+		} else {
+			f->cls = GM_TC_SHARED_OK;
+			snprintf(f->cls_text, sizeof(f->cls_text), "shared, conflict-free");
+		}
+	} else
+		classify_global(l, in, f);
+}
+
+static int iters_of(const struct gm_trace_launch *l, const struct gm_trace_instr *in)
+{
+	int64_t tpb = (int64_t)l->block[0] * l->block[1] * l->block[2];
+	double warps = (double)l->grid[0] * l->grid[1] * l->grid[2] * ((tpb + 31) / 32);
+	int mx = 0;
+
+	for (int i = 0; i < in->nsamples; i++)
+		mx = in->samples[i].iter > mx ? in->samples[i].iter : mx;
+	if (in->executions > 0 && warps > 0) {
+		double it = floor(in->executions / warps + 0.5);
+		return it > mx + 1 ? (int)fmin(it, 1e9) : mx + 1;
+	}
+	return mx + 1;
+}
+
+static void measured(const struct gm_trace_instr *in, struct gm_trace_fit *f, const struct counts *smp)
+{
+	double req = in->requests > 0 ? in->requests : in->executions;
+
+	f->meas_per_req = f->ideal_per_req = -1;
+	if (req > 0 && in->space != GM_TS_SHARED && in->sectors >= 0)
+		f->meas_per_req = in->sectors / req;
+	if (req > 0 && in->space == GM_TS_SHARED && in->wavefronts >= 0)
+		f->meas_per_req = in->wavefronts / req;
+	if (req > 0 && in->space != GM_TS_SHARED && in->ideal_sectors > 0)
+		f->ideal_per_req = in->ideal_sectors / req;
+	else
+		f->ideal_per_req = smp->ideal;
+}
+
+void gm_trace_fit_instr(const struct gm_trace_launch *l, const struct gm_trace_instr *in, struct gm_trace_fit *f)
+{
+	struct tf_set s;
+	struct counts smp, mod;
+
+	memset(f, 0, sizeof(*f));
+	f->iters = iters_of(l, in);
+	f->check_diff_pct = 0;
+	f->map.elem_bytes = in->size;
+	if (!tf_points(l, in, f->iters, &s, f->why, sizeof(f->why))) {
+		f->lanes = s.n;
+		if (!tf_fit(&s, &f->map, f->why, sizeof(f->why)) &&
+		    (gm_trace_map_expr(&f->map, l->block, l->grid, 0, 0, f->expr, sizeof(f->expr)) ||
+		     gm_trace_map_expr(&f->map, l->block, l->grid, 1, 0, f->expr1d, sizeof(f->expr1d)))) {
+			f->map.known = 0;
+			snprintf(f->why, sizeof(f->why), "the fitted map is too long to write as an expression");
+		}
+	}
+	free(s.p);
+	count_samples(in, &smp);
+	measured(in, f, &smp);
+	f->sample_per_req = smp.per_req;
+	count_model(l, in, f, &mod);
+	f->model_per_req = mod.per_req;
+	if (f->model_per_req >= 0 && f->meas_per_req > 0) {
+		f->check_diff_pct = 100.0 * (f->model_per_req / f->meas_per_req - 1);
+		f->check_ok = fabs(f->check_diff_pct) <= GM_TRACE_CHECK_PCT;
+	} else
+		f->check_ok = -1;
+	classify(l, in, f, &smp);
+}

@@ -1,0 +1,604 @@
+/*
+ * trace_fit.c - an instruction's sampled lane addresses as a map of the
+ * thread and block ids (docs/TRACE.md, "How the fit works").
+ *
+ * element index = (address - base) / size, base the smallest sampled address
+ * rounded down to 256 B. The index is fitted by least squares to features of
+ * the ids, the coefficients rounded to integers, and the map kept only when it
+ * reproduces EVERY sampled lane exactly. Stages, the first that fits wins:
+ *   A  affine in tx ty tz bx by bz iter (coalesced, strided, 2D, loops);
+ *   B  affine in the BITS of gid (1D grids) or of tx..bz, iter linear: every
+ *      mixed-radix map whose radices are powers of two (column walks,
+ *      lane/warp splits); a bit the samples never vary takes the value that
+ *      continues its neighbour's mode (the simplest map);
+ *   C  B's low bits of gid plus one more radix N of any size above them
+ *      (a*(h % N) + b*(h / N), h = gid >> k), searched over N.
+ * The bits of each variable are then grouped into modes: a run of bits whose
+ * coefficients double is one mode stride * ((v / 2^j) % 2^m).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis/trace_internal.h"
+
+#define MAX_FEAT 112
+#define MAX_BITS 40
+#define HCAP 4096       /* distinct groups stage C looks at */
+
+/* A feature: var's value (bit < 0), bit `bit` of it, or var % N / var / N over h = gid >> shift (kind 2, 3). */
+struct feat {
+	int var, bit, kind;
+	int64_t n;
+	int shift;
+};
+
+static int64_t feat_val(const struct feat *f, const int64_t *v)
+{
+	int64_t x = v[f->var];
+
+	if (f->kind == 2)
+		return (x >> f->shift) % f->n;
+	if (f->kind == 3)
+		return (x >> f->shift) / f->n;
+	return f->bit < 0 ? x : (x >> f->bit) & 1;
+}
+
+static int bits_of(int64_t range)
+{
+	int b = 0;
+
+	while (b < MAX_BITS && ((int64_t)1 << b) < range)
+		b++;
+	return b;
+}
+
+/* ---- least squares: modified Gram-Schmidt on centred columns ---------------------------------------- */
+
+/* A least-squares problem: n rows, nf columns x (column-major), the target y, prev[j] = the column whose
+   bit feature j continues (-1 if none). */
+struct ls {
+	int n, nf;
+	double *x, *y;
+	int *prev;
+	double *q, *r, *mean;
+	int *dep;           /* 1: the samples do not determine this column */
+};
+
+static int ls_alloc(struct ls *L, int n, int nf)
+{
+	memset(L, 0, sizeof(*L));
+	L->n = n, L->nf = nf;
+	L->x = calloc((size_t)n * (nf ? nf : 1), sizeof(double));
+	L->q = calloc((size_t)n * (nf ? nf : 1), sizeof(double));
+	L->y = calloc((size_t)n, sizeof(double));
+	L->r = calloc((size_t)(nf ? nf : 1) * (nf ? nf : 1), sizeof(double));
+	L->dep = calloc((size_t)(nf ? nf : 1), sizeof(int));
+	L->prev = calloc((size_t)(nf ? nf : 1), sizeof(int));
+	L->mean = calloc((size_t)(nf ? nf : 1), sizeof(double));
+	return L->x && L->q && L->y && L->r && L->dep && L->prev && L->mean ? 0 : -1;
+}
+
+static void ls_free(struct ls *L)
+{
+	free(L->x), free(L->q), free(L->y), free(L->r), free(L->dep), free(L->prev), free(L->mean);
+}
+
+static double dot(const double *a, const double *b, int n)
+{
+	double s = 0;
+
+	for (int i = 0; i < n; i++)
+		s += a[i] * b[i];
+	return s;
+}
+
+static void ls_factor(struct ls *L)
+{
+	int n = L->n;
+
+	for (int j = 0; j < L->nf; j++) {
+		const double *xj = L->x + (size_t)j * n;
+		double *c = L->q + (size_t)j * n, m = 0, n0, n1;
+		for (int i = 0; i < n; i++)
+			m += xj[i];
+		L->mean[j] = m /= n;
+		for (int i = 0; i < n; i++)
+			c[i] = xj[i] - m;
+		n0 = sqrt(dot(c, c, n));
+		for (int k = 0; k < j; k++) {
+			if (L->dep[k])
+				continue;
+			double *qk = L->q + (size_t)k * n, rk = dot(qk, c, n);
+			L->r[k * L->nf + j] = rk;
+			for (int i = 0; i < n; i++)
+				c[i] -= rk * qk[i];
+		}
+		n1 = sqrt(dot(c, c, n));
+		if (n0 == 0 || n1 <= 1e-7 * n0) {
+			L->dep[j] = 1;
+			continue;
+		}
+		L->r[j * L->nf + j] = n1;
+		for (int i = 0; i < n; i++)
+			c[i] /= n1;
+	}
+}
+
+/* Coefficients for y (the open columns keep c[j] as given), the constant into *c0. */
+static void ls_solve(const struct ls *L, double *c, double *c0)
+{
+	int n = L->n, nf = L->nf;
+	double *y = malloc(sizeof(double) * (size_t)n), *z = calloc((size_t)(nf ? nf : 1), sizeof(double)), my = 0;
+
+	if (!y || !z) {
+		free(y), free(z);
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		y[i] = L->y[i];
+		for (int j = 0; j < nf; j++)
+			if (L->dep[j] && c[j] != 0)
+				y[i] -= c[j] * L->x[(size_t)j * n + i];
+		my += y[i];
+	}
+	my /= n;
+	for (int i = 0; i < n; i++)
+		y[i] -= my;
+	for (int j = 0; j < nf; j++) {
+		if (L->dep[j])
+			continue;
+		const double *qj = L->q + (size_t)j * n;
+		z[j] = dot(qj, y, n);
+		for (int i = 0; i < n; i++)
+			y[i] -= z[j] * qj[i];
+	}
+	for (int j = nf - 1; j >= 0; j--) {
+		if (L->dep[j])
+			continue;
+		double v = z[j];
+		for (int k = j + 1; k < nf; k++)
+			if (!L->dep[k])
+				v -= L->r[j * nf + k] * c[k];
+		c[j] = v / L->r[j * nf + j];
+	}
+	*c0 = my;
+	for (int j = 0; j < nf; j++)
+		*c0 -= c[j] * L->mean[j];
+	free(y), free(z);
+}
+
+/* Every row reproduced by the rounded coefficients. */
+static int ls_exact(const struct ls *L, const int64_t *ci, int64_t c0)
+{
+	for (int i = 0; i < L->n; i++) {
+		double v = (double)c0;
+		for (int j = 0; j < L->nf; j++)
+			v += (double)ci[j] * L->x[(size_t)j * L->n + i];
+		if (fabs(v - L->y[i]) > 0.25)
+			return 0;
+	}
+	return 1;
+}
+
+/* A column the samples leave open continues the bit below it (twice its coefficient), else 0. */
+static void fill_open(const struct ls *L, double *c)
+{
+	for (int j = 0; j < L->nf; j++)
+		if (L->dep[j])
+			c[j] = L->prev[j] >= 0 ? 2 * c[L->prev[j]] : 0;
+}
+
+static int round_all(const double *c, int nf, double c0, int64_t *ci, int64_t *c0i)
+{
+	for (int j = 0; j < nf; j++) {
+		if (!isfinite(c[j]) || fabs(c[j]) > 4e15)
+			return -1;
+		ci[j] = llround(c[j]);
+	}
+	if (!isfinite(c0) || fabs(c0) > 4e15)
+		return -1;
+	*c0i = llround(c0);
+	return 0;
+}
+
+/* Solve L (filled), then the exact check: with the open bits continued, else with them 0. */
+static int ls_run(struct ls *L, int64_t *ci, int64_t *c0)
+{
+	double c[MAX_FEAT], k0 = 0;
+	int ok = 0;
+
+	if (L->nf > MAX_FEAT)
+		return -1;
+	ls_factor(L);
+	for (int pass = 0; pass < 3 && !ok; pass++) {
+		memset(c, 0, sizeof(c));
+		ls_solve(L, c, &k0);
+		for (int p2 = 0; pass < 2 && p2 <= pass; p2++) { /* a filled bit feeds the one above it */
+			fill_open(L, c);
+			ls_solve(L, c, &k0);
+		}
+		ok = !round_all(c, L->nf, k0, ci, c0) && ls_exact(L, ci, *c0);
+	}
+	return ok ? 0 : -1;
+}
+
+/* Least squares of the lanes' indices over features f. */
+static int fit_features(const struct tf_set *s, const struct feat *f, int nf, int64_t *ci, int64_t *c0)
+{
+	struct ls L;
+	int rc = -1;
+
+	memset(&L, 0, sizeof(L));
+	if (nf <= MAX_FEAT && !ls_alloc(&L, s->n, nf)) {
+		for (int j = 0; j < nf; j++) {
+			L.prev[j] = j > 0 && f[j].kind == 1 && f[j - 1].kind == 1 && f[j - 1].var == f[j].var &&
+				    f[j - 1].bit == f[j].bit - 1 ? j - 1 : -1;
+			for (int i = 0; i < s->n; i++)
+				L.x[(size_t)j * s->n + i] = (double)feat_val(&f[j], s->p[i].v);
+		}
+		for (int i = 0; i < s->n; i++)
+			L.y[i] = (double)s->p[i].idx;
+		rc = ls_run(&L, ci, c0);
+	}
+	ls_free(&L);
+	return rc;
+}
+
+/* ---- the features of each stage and the map they give ------------------------------------------------ */
+
+static int add_linear(const struct tf_set *s, struct feat *f, int nf, int var)
+{
+	if (s->range[var] > 1 && nf < MAX_FEAT)
+		f[nf++] = (struct feat){ var, -1, 0, 0, 0 };
+	return nf;
+}
+
+static int add_bits(const struct tf_set *s, struct feat *f, int nf, int var, int upto)
+{
+	int nb = bits_of(s->range[var]);
+
+	for (int b = 0; b < nb && b < upto && nf < MAX_FEAT; b++)
+		f[nf++] = (struct feat){ var, b, 1, 0, 0 };
+	return nf;
+}
+
+static void add_mode(struct gm_trace_map *m, int var, int64_t div, int64_t size, int64_t stride)
+{
+	if (stride && m->nmodes < GM_TRACE_MODES)
+		m->mode[m->nmodes++] = (struct gm_trace_mode){ var, div, size, stride };
+}
+
+/* Runs of doubling bit coefficients as modes; the top run of a variable has no modulo. */
+static void bits_to_modes(const struct tf_set *s, const struct feat *f, int nf, const int64_t *ci,
+			  struct gm_trace_map *m)
+{
+	for (int j = 0; j < nf;) {
+		if (f[j].kind != 1 || ci[j] == 0) {
+			if (f[j].kind == 0)
+				add_mode(m, f[j].var, 1, 0, ci[j]);
+			j++;
+			continue;
+		}
+		int k = j + 1;
+		while (k < nf && f[k].kind == 1 && f[k].var == f[j].var && f[k].bit == f[k - 1].bit + 1 &&
+		       ci[k] == 2 * ci[k - 1])
+			k++;
+		int top = f[k - 1].bit + 1 >= bits_of(s->range[f[j].var]);
+		add_mode(m, f[j].var, (int64_t)1 << f[j].bit, top ? 0 : (int64_t)1 << (k - j), ci[j]);
+		j = k;
+	}
+}
+
+static void map_start(const struct tf_set *s, struct gm_trace_map *m, int64_t c0)
+{
+	memset(m, 0, sizeof(*m));
+	m->known = 1;
+	m->base = s->base;
+	m->elem_bytes = s->elem;
+	m->offset = c0;
+}
+
+static void set_iter_step(struct gm_trace_map *m)
+{
+	for (int k = 0; k < m->nmodes; k++)
+		if (m->mode[k].var == GM_TV_ITER && m->mode[k].div == 1 && m->mode[k].size == 0)
+			m->iter_step = m->mode[k].stride;
+}
+
+static int stage_affine(const struct tf_set *s, struct gm_trace_map *m)
+{
+	struct feat f[8];
+	int64_t ci[8], c0;
+	int nf = 0;
+
+	for (int v = GM_TV_TX; v <= GM_TV_ITER; v++)
+		nf = add_linear(s, f, nf, v);
+	if (fit_features(s, f, nf, ci, &c0))
+		return -1;
+	map_start(s, m, c0);
+	for (int j = 0; j < nf; j++)
+		add_mode(m, f[j].var, 1, 0, ci[j]);
+	return 0;
+}
+
+static int stage_bits(const struct tf_set *s, int use_gid, struct gm_trace_map *m)
+{
+	struct feat f[MAX_FEAT];
+	int64_t ci[MAX_FEAT], c0;
+	int nf = 0;
+
+	if (use_gid)
+		nf = add_bits(s, f, nf, GM_TV_GID, MAX_BITS);
+	else
+		for (int v = GM_TV_TX; v <= GM_TV_BZ; v++)
+			nf = add_bits(s, f, nf, v, MAX_BITS);
+	nf = add_linear(s, f, nf, GM_TV_ITER);
+	if (fit_features(s, f, nf, ci, &c0))
+		return -1;
+	map_start(s, m, c0);
+	bits_to_modes(s, f, nf, ci, m);
+	return 0;
+}
+
+/* Stage C, the last radix: o(h) = a*(h % N) + b*(h / N) + c over the sorted distinct (h, o) pairs. */
+static int radix_search(const int64_t *h, const int64_t *o, int nh, int64_t hmax, int64_t *N_, int64_t *a_,
+			int64_t *b_, int64_t *c_)
+{
+	for (int64_t N = 3; N <= hmax && N <= 65536; N++) {
+		int64_t a = 0, b = 0, c = 0;
+		int have_a = 0, have_b = 0, ok = 1;
+		if ((N & (N - 1)) == 0)
+			continue;   /* a power of two is stage B's */
+		for (int i = 1; i < nh && ok; i++) {
+			int64_t dh = h[i] - h[i - 1], dq = h[i] / N - h[i - 1] / N;
+			if (!dq && !have_a) {
+				if ((o[i] - o[i - 1]) % dh)
+					ok = 0;
+				a = (o[i] - o[i - 1]) / dh, have_a = 1;
+			}
+		}
+		if (!ok || !have_a)
+			continue;
+		for (int i = 1; i < nh && ok; i++) {
+			int64_t dq = h[i] / N - h[i - 1] / N;
+			int64_t r = (o[i] - a * (h[i] % N)) - (o[i - 1] - a * (h[i - 1] % N));
+			if (!dq)
+				ok = r == 0;
+			else if (!have_b)
+				ok = r % dq == 0, b = r / dq, have_b = 1;
+			else
+				ok = r == b * dq;
+		}
+		c = o[0] - a * (h[0] % N) - b * (h[0] / N);
+		if (ok && have_b) {
+			*N_ = N, *a_ = a, *b_ = b, *c_ = c;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* The low `shift` bits of gid (and iter) fitted within each group of equal h = gid >> shift: the
+   columns and targets less their group's mean. Then every lane's group offset o(h) into hv / ov. */
+static int radix_low(const struct tf_set *s, int shift, int use_iter, int64_t *ci, int64_t *hv, int64_t *ov,
+		     int *nh)
+{
+	struct ls L;
+	int nf = shift + use_iter, rc = -1, *grp = calloc((size_t)s->n, sizeof(int));
+	double *cnt = calloc(HCAP, sizeof(double)), *gm = calloc(HCAP, sizeof(double));
+	int64_t c0;
+
+	memset(&L, 0, sizeof(L));
+	*nh = 0;
+	if (!grp || !cnt || !gm || ls_alloc(&L, s->n, nf))
+		goto out;
+	for (int i = 0; i < s->n; i++) {
+		int64_t h = s->p[i].v[GM_TV_GID] >> shift;
+		int g = 0;
+		while (g < *nh && hv[g] != h)
+			g++;
+		if (g == *nh) {
+			if (*nh == HCAP)
+				goto out;
+			hv[(*nh)++] = h;
+		}
+		grp[i] = g;
+		cnt[g] += 1;
+	}
+	for (int j = 0; j <= nf; j++) {   /* column j (j == nf: the target), less its group means */
+		double *col = j < nf ? L.x + (size_t)j * s->n : L.y;
+
+		memset(gm, 0, sizeof(double) * HCAP);
+		for (int i = 0; i < s->n; i++) {
+			const int64_t *v = s->p[i].v;
+			col[i] = j == nf ? (double)s->p[i].idx : j < shift ? (double)((v[GM_TV_GID] >> j) & 1) :
+				 (double)v[GM_TV_ITER];
+			gm[grp[i]] += col[i];
+		}
+		for (int i = 0; i < s->n; i++)
+			col[i] -= gm[grp[i]] / cnt[grp[i]];
+		if (j < nf)
+			L.prev[j] = j > 0 && j < shift ? j - 1 : -1;
+	}
+	if (ls_run(&L, ci, &c0))
+		goto out;
+	for (int g = 0; g < *nh; g++)
+		ov[g] = INT64_MIN;
+	rc = 0;
+	for (int i = 0; i < s->n && !rc; i++) {
+		int64_t o = s->p[i].idx;
+		for (int j = 0; j < nf; j++)
+			o -= ci[j] * (j < shift ? (s->p[i].v[GM_TV_GID] >> j) & 1 : s->p[i].v[GM_TV_ITER]);
+		if (ov[grp[i]] == INT64_MIN)
+			ov[grp[i]] = o;
+		rc = ov[grp[i]] == o ? 0 : -1;
+	}
+out:
+	ls_free(&L);
+	free(grp), free(cnt), free(gm);
+	return rc;
+}
+
+static void sort_pairs(int64_t *h, int64_t *o, int n)
+{
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && h[j] < h[j - 1]; j--) {
+			int64_t t = h[j]; h[j] = h[j - 1]; h[j - 1] = t;
+			t = o[j]; o[j] = o[j - 1]; o[j - 1] = t;
+		}
+}
+
+/* Stage C: the low `shift` bits of gid as stage B, then a*(h % N) + b*(h / N) over h = gid >> shift. */
+static int stage_radix(const struct tf_set *s, struct gm_trace_map *m)
+{
+	int nb = bits_of(s->range[GM_TV_GID]), use_iter = s->range[GM_TV_ITER] > 1, nh;
+	int64_t *hv = malloc(sizeof(int64_t) * HCAP), *ov = malloc(sizeof(int64_t) * HCAP), ci[MAX_FEAT], N, a, b, c;
+	int rc = -1;
+
+	if (!s->grid_1d || !hv || !ov) {
+		free(hv), free(ov);
+		return -1;
+	}
+	for (int shift = 0; shift < nb - 1 && shift < MAX_FEAT - 1; shift++) {
+		if (radix_low(s, shift, use_iter, ci, hv, ov, &nh) || nh < 4)
+			continue;
+		sort_pairs(hv, ov, nh);
+		if (radix_search(hv, ov, nh, (s->range[GM_TV_GID] - 1) >> shift, &N, &a, &b, &c))
+			continue;
+		struct feat f[MAX_FEAT];
+		int nf = add_bits(s, f, 0, GM_TV_GID, shift);
+		map_start(s, m, c);
+		bits_to_modes(s, f, nf, ci, m);
+		add_mode(m, GM_TV_GID, (int64_t)1 << shift, N, a);
+		add_mode(m, GM_TV_GID, ((int64_t)1 << shift) * N, 0, b);
+		if (use_iter)
+			add_mode(m, GM_TV_ITER, 1, 0, ci[shift]);
+		rc = 0;
+		break;
+	}
+	free(hv), free(ov);
+	return rc;
+}
+
+int tf_fit(const struct tf_set *s, struct gm_trace_map *m, char *why, size_t n)
+{
+	int ok = !stage_affine(s, m) ||
+		 (s->grid_1d ? !stage_bits(s, 1, m) || !stage_bits(s, 0, m) : !stage_bits(s, 0, m)) ||
+		 !stage_radix(s, m);
+
+	if (!ok) {
+		memset(m, 0, sizeof(*m));
+		m->elem_bytes = s->elem;
+		snprintf(why, n, "no map of the thread and block ids reproduces the %d sampled lanes "
+			 "(affine, power-of-two modes, one more radix): the addresses come from the data", s->n);
+		return -1;
+	}
+	set_iter_step(m);
+	tf_normalise(m, s->range);
+	return 0;
+}
+
+/* ---- lanes, ranges, base --------------------------------------------------------------------------- */
+
+void tf_vars_of(const struct gm_trace_launch *l, const struct gm_trace_sample *s, int lane, int64_t v[GM_TV_N])
+{
+	int64_t tid = (int64_t)s->warp * GM_WARP_SIZE + lane, bdx = l->block[0], bdy = l->block[1];
+	int64_t tpb = bdx * bdy * l->block[2];
+	int64_t B = s->block[0] + l->grid[0] * (s->block[1] + l->grid[1] * (int64_t)s->block[2]);
+
+	v[GM_TV_TX] = tid % bdx;
+	v[GM_TV_TY] = tid / bdx % bdy;
+	v[GM_TV_TZ] = tid / (bdx * bdy);
+	v[GM_TV_BX] = s->block[0];
+	v[GM_TV_BY] = s->block[1];
+	v[GM_TV_BZ] = s->block[2];
+	v[GM_TV_ITER] = s->iter;
+	v[GM_TV_GID] = B * tpb + tid;
+}
+
+int tf_points(const struct gm_trace_launch *l, const struct gm_trace_instr *in, int iters, struct tf_set *s,
+	      char *why, size_t n)
+{
+	int64_t tpb = (int64_t)l->block[0] * l->block[1] * l->block[2], lo = INT64_MAX, hi = 0;
+	int cap = 0;
+
+	memset(s, 0, sizeof(*s));
+	s->elem = in->size;
+	s->grid_1d = l->grid[1] == 1 && l->grid[2] == 1;
+	for (int k = 0; k < 3; k++)
+		s->range[GM_TV_TX + k] = l->block[k], s->range[GM_TV_BX + k] = l->grid[k];
+	s->range[GM_TV_ITER] = iters > 0 ? iters : 1;
+	s->range[GM_TV_GID] = tpb * l->grid[0] * l->grid[1] * l->grid[2];
+	for (int i = 0; i < in->nsamples; i++)
+		cap += __builtin_popcount(in->samples[i].have);
+	if (!cap)
+		return snprintf(why, n, "no sampled lane"), -1;
+	if (!(s->p = calloc((size_t)cap, sizeof(*s->p))))
+		return snprintf(why, n, "out of memory"), -1;
+	for (int i = 0; i < in->nsamples; i++) {
+		const struct gm_trace_sample *sm = &in->samples[i];
+		for (int ln = 0; ln < GM_WARP_SIZE; ln++) {
+			if (!(sm->have >> ln & 1) || (int64_t)sm->warp * 32 + ln >= tpb)
+				continue;
+			struct tf_pt *p = &s->p[s->n++];
+			tf_vars_of(l, sm, ln, p->v);
+			p->idx = sm->addr[ln];
+			if (p->v[GM_TV_ITER] >= s->range[GM_TV_ITER])
+				s->range[GM_TV_ITER] = p->v[GM_TV_ITER] + 1;
+			lo = p->idx < lo ? p->idx : lo;
+			hi = p->idx > hi ? p->idx : hi;
+		}
+	}
+	if (!s->n)
+		return snprintf(why, n, "no sampled lane inside the block"), -1;
+	s->base = lo / 256 * 256;
+	if ((hi - s->base) / s->elem > ((int64_t)1 << 50))
+		return snprintf(why, n, "the lanes are spread over more than 2^50 elements"), -1;
+	for (int i = 0; i < s->n; i++) {
+		if ((s->p[i].idx - s->base) % s->elem)
+			return snprintf(why, n, "an address is no multiple of the %d B access", s->elem), -1;
+		s->p[i].idx = (s->p[i].idx - s->base) / s->elem;
+	}
+	return 0;
+}
+
+void tf_normalise(struct gm_trace_map *m, const int64_t range[GM_TV_N])
+{
+	int64_t lo = m->offset;
+
+	for (int k = 0; k < m->nmodes; k++) {
+		const struct gm_trace_mode *d = &m->mode[k];
+		int64_t top = d->size ? d->size - 1 : (range[d->var] - 1) / d->div;
+		if (d->stride < 0)
+			lo += d->stride * top;
+	}
+	if (lo >= 0)
+		return;
+	int64_t bytes = (-lo * m->elem_bytes + 255) / 256 * 256;
+	/* the base moves by whole 256 B; the offset takes it back in elements (256 is a multiple of 1, 2, 4,
+	   8, 16; other sizes keep their residue in the base) */
+	while (bytes % m->elem_bytes)
+		bytes += 256;
+	m->base -= bytes;
+	m->offset += bytes / m->elem_bytes;
+}
+
+int64_t gm_trace_map_eval(const struct gm_trace_map *m, const int64_t v[GM_TV_N])
+{
+	int64_t x = m->offset;
+
+	for (int k = 0; k < m->nmodes; k++) {
+		const struct gm_trace_mode *d = &m->mode[k];
+		int64_t q = v[d->var] / d->div;
+		x += d->stride * (d->size ? q % d->size : q);
+	}
+	return x;
+}
+
+const char *tf_var_name(int var)
+{
+	static const char *const n[GM_TV_N] = { "tx", "ty", "tz", "bx", "by", "bz", "iter", "gid" };
+
+	return var >= 0 && var < GM_TV_N ? n[var] : "?";
+}

@@ -1,0 +1,153 @@
+/*
+ * trace_fix.c - the fix of one traced instruction: the rewrites `explain
+ * --suggest` knows (src/model/suggest*.c) applied to its fitted pattern, the
+ * best one's predicted speedup of the pattern, the WHOLE kernel's speedup by
+ * Amdahl over the instruction's share of the kernel's memory time, and the
+ * change at the user's line in words and as a short CUDA sketch (one row per
+ * class below). Under GM_TRACE_WORTH the fix says that nothing is worth
+ * changing; a data-dependent gather says that its scatter comes from the data.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gpumem/suggest.h"
+#include "analysis/trace_internal.h"
+
+/* What to write instead, by class: the words and the sketch (%s = the fitted expression). */
+static const struct {
+	enum gm_trace_class cls;
+	int loop;                 /* 1: the row is walked by the thread's own loop (iter) */
+	const char *words, *sketch;
+} advice[] = {
+	{ GM_TC_COLUMN, 1, "each thread walks its own row while the warp's lanes sit a row apart: give a row to a "
+	  "warp (or a block) and let the lanes take consecutive elements of it",
+	  "// one warp per row: lanes read consecutive elements\n"
+	  "int row = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32, lane = threadIdx.x % 32;\n"
+	  "for (int i = lane; i < C; i += 32) acc += x[row * C + i];\n"
+	  "acc = warp_sum(acc);   // __shfl_down_sync" },
+	{ GM_TC_COLUMN, 0, "the warp's lanes read down a column: read the tile along its rows into shared memory "
+	  "and take the column from there (or swap which index the lanes vary)",
+	  "__shared__ float tile[32][33];   // +1: no bank conflicts on the column read\n"
+	  "tile[threadIdx.y][threadIdx.x] = in[(row0 + threadIdx.y) * W + col0 + threadIdx.x];\n"
+	  "__syncthreads();\n"
+	  "v = tile[threadIdx.x][threadIdx.y];" },
+	{ GM_TC_TRANSPOSED, 0, "threadIdx.x walks a column: swap the roles of threadIdx.x and threadIdx.y in the "
+	  "index, or stage the tile through shared memory when the other side needs this order",
+	  "// was: in[threadIdx.x * W + threadIdx.y]\n"
+	  "__shared__ float tile[32][33];\n"
+	  "tile[threadIdx.y][threadIdx.x] = in[threadIdx.y * W + threadIdx.x];  // rows along x\n"
+	  "__syncthreads();\n"
+	  "v = tile[threadIdx.x][threadIdx.y];" },
+	{ GM_TC_STRIDED, 0, "the lanes read one field of consecutive records: store the field as its own array "
+	  "(structure of arrays), or load whole records with one wide load and use every field",
+	  "// was: aos[i].f   (records of k elements)\n"
+	  "float *f = soa_f;            // structure of arrays\n"
+	  "v = f[i];                    // or: float4 r = reinterpret_cast<const float4*>(aos)[i];" },
+	{ GM_TC_MISALIGNED, 0, "the warp starts off a 32 B sector: start rows and tiles at a multiple of 32 B "
+	  "(pad the row pitch, cudaMallocPitch) or peel the first elements so the vector part is aligned",
+	  "size_t pitch; cudaMallocPitch(&p, &pitch, W * sizeof(float), H);   // rows 512 B aligned\n"
+	  "v = *((const float *)((const char *)p + row * pitch) + col);" },
+	{ GM_TC_BANKS, 0, "lanes hit the same bank: pad the shared array's rows by one word, or swizzle the column "
+	  "with the row (c ^ r)",
+	  "__shared__ float tile[32][32 + 1];   // was [32][32]\n"
+	  "v = tile[threadIdx.x][threadIdx.y];  // column reads now hit 32 different banks" },
+	{ GM_TC_IRREGULAR, 0, "the lanes' addresses follow several strides: order the threads so that consecutive "
+	  "lanes take consecutive elements",
+	  "// make threadIdx.x the fastest index of the element" },
+};
+
+static void advise(const struct gm_trace_fit *f, struct gm_trace_fix *fx)
+{
+	int loop = f->map.iter_step != 0 && f->iters > 1;
+
+	for (size_t i = 0; i < sizeof(advice) / sizeof(advice[0]); i++)
+		if (advice[i].cls == f->cls && (advice[i].cls != GM_TC_COLUMN || advice[i].loop == loop)) {
+			snprintf(fx->words, sizeof(fx->words), "%s", advice[i].words);
+			snprintf(fx->sketch, sizeof(fx->sketch), "%s", advice[i].sketch);
+			return;
+		}
+}
+
+static double amdahl(double share, double s)
+{
+	return s > 0 ? 1.0 / ((1.0 - share) + share / s) : 1.0;
+}
+
+/* suggest's rewrites of the fitted pattern; 0 and the best row's speedup, or -1 with why in fx->words. */
+static int suggest_best(const struct gm_trace_kernel *k, const struct gm_trace_insn *x, const struct gm_profile *prof,
+			struct gm_trace_fix *fx)
+{
+	struct gm_suggest *s = malloc(sizeof(*s));
+	struct gm_suggest_in in;
+	struct gm_expr_error err;
+	int rc = -1;
+
+	if (!s)
+		return -1;
+	memset(&in, 0, sizeof(in));
+	in.a.space = x->in->space == GM_TS_SHARED ? GM_SPACE_SHARED : GM_SPACE_GLOBAL;
+	in.a.op = x->in->op == GM_TO_LOAD ? GM_OP_LOAD : GM_OP_STORE;
+	in.a.elem_bytes = x->in->size;
+	memcpy(in.a.block, k->l->block, sizeof(in.a.block));
+	in.a.index = x->fit.expr1d;
+	in.n = k->threads;
+	in.prof = prof;
+	in.threads = 1;
+	if (gm_suggest_build(&in, s, &err) != GM_OK)
+		snprintf(fx->words, sizeof(fx->words), "explain --suggest cannot take this pattern: %.300s",
+			 err.msg[0] ? err.msg : gm_last_error());
+	else if (s->napplicable) {
+		const struct gm_rewrite *r = &s->rows[s->order[0]];
+		snprintf(fx->rewrite, sizeof(fx->rewrite), "%s", r->name);
+		snprintf(fx->change, sizeof(fx->change), "%s", r->change);
+		fx->pattern_speedup = r->speedup;
+		rc = 0;
+	} else
+		snprintf(fx->words, sizeof(fx->words), "no rewrite of explain --suggest applies to this pattern");
+	free(s);
+	return rc;
+}
+
+void gm_trace_fix_find(const struct gm_trace_kernel *k, int i, const struct gm_profile *prof, struct gm_trace_fix *fx)
+{
+	const struct gm_trace_insn *x = &k->ins[i];
+	enum gm_trace_class c = x->fit.cls;
+
+	memset(fx, 0, sizeof(*fx));
+	fx->have = 1;
+	fx->pattern_speedup = fx->kernel_speedup = 1;
+	if (c == GM_TC_GATHER) {
+		snprintf(fx->words, sizeof(fx->words), "its scatter comes from the data: the addresses are read from "
+			 "memory, so no rewrite of the index applies. Sorting or binning the indices so that a warp's "
+			 "lanes touch neighbouring elements, or keeping a small table in shared memory, are the options");
+		snprintf(fx->sketch, sizeof(fx->sketch), "// sort the indices once (thrust::sort_by_key) so that\n"
+			 "// neighbouring threads gather neighbouring rows");
+		return;
+	}
+	if (c == GM_TC_COALESCED || c == GM_TC_BROADCAST || c == GM_TC_SHARED_OK) {
+		snprintf(fx->words, sizeof(fx->words), "nothing worth changing: the access is %s", x->fit.cls_text);
+		return;
+	}
+	if (x->in->op == GM_TO_ATOMIC || x->in->op == GM_TO_REDUCTION || (x->in->space == GM_TS_SHARED &&
+									  x->in->op != GM_TO_LOAD)) {
+		snprintf(fx->words, sizeof(fx->words), "nothing predicted: explain --suggest rewrites global loads and "
+			 "stores and shared loads; this is a %s %s", gm_trace_space_name(x->in->space),
+			 gm_trace_op_name(x->in->op));
+		advise(&x->fit, fx);
+		return;
+	}
+	if (suggest_best(k, x, prof, fx))
+		return;
+	fx->kernel_speedup = amdahl(x->time_share, fx->pattern_speedup);
+	fx->worth = fx->kernel_speedup >= GM_TRACE_WORTH;
+	if (!fx->worth) {
+		snprintf(fx->words, sizeof(fx->words), "nothing worth changing: the best rewrite (%s) predicts %.2fx for "
+			 "the pattern and %.2fx for the kernel (the instruction is %.0f %% of its memory time)",
+			 fx->rewrite, fx->pattern_speedup, fx->kernel_speedup, 100 * x->time_share);
+		return;
+	}
+	advise(&x->fit, fx);
+	if (!fx->words[0])
+		snprintf(fx->words, sizeof(fx->words), "%s", fx->change);
+}

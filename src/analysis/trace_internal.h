@@ -1,0 +1,45 @@
+/*
+ * trace_internal.h - what the files of `gpumem trace`'s analysis share
+ * (src/analysis/trace_*.c): the fitted lanes and the fitting stages.
+ */
+#ifndef GPUMEM_ANALYSIS_TRACE_INTERNAL_H
+#define GPUMEM_ANALYSIS_TRACE_INTERNAL_H
+
+#include "gpumem/trace.h"
+
+/* One sampled lane: its variables and its element index from the set's base. */
+struct tf_pt {
+	int64_t v[GM_TV_N];
+	int64_t idx;
+};
+
+struct tf_set {
+	struct tf_pt *p;
+	int n;
+	int64_t range[GM_TV_N];      /* each variable's values are 0 .. range - 1 over the launch */
+	int64_t base;                /* byte address of index 0 (256 B aligned) */
+	int elem;                    /* bytes per element */
+	int grid_1d;                 /* gridDim.y = gridDim.z = 1 */
+};
+
+/* The variables of lane `lane` of sample s of launch l. */
+void tf_vars_of(const struct gm_trace_launch *l, const struct gm_trace_sample *s, int lane, int64_t v[GM_TV_N]);
+
+/*
+ * The lanes of instruction in (iters: the loop's iterations per warp) into s (allocated; free s->p).
+ * -1 with why when the addresses cannot be expressed as elements (spread over more than 2^50 elements,
+ * not multiples of the access size) or there is no sample.
+ */
+int tf_points(const struct gm_trace_launch *l, const struct gm_trace_instr *in, int iters, struct tf_set *s,
+	      char *why, size_t n);
+
+/* Fit s to a map of the ids (stages: affine, power-of-two modes, one more radix). 0 or -1 with why. */
+int tf_fit(const struct tf_set *s, struct gm_trace_map *m, char *why, size_t n);
+
+/* Move m->base down in 256 B steps until no thread of the launch (ranges) has a negative index. */
+void tf_normalise(struct gm_trace_map *m, const int64_t range[GM_TV_N]);
+
+/* The short name of a variable as the expression language spells it ("tx", "gid", "iter"). */
+const char *tf_var_name(int var);
+
+#endif

@@ -1,0 +1,248 @@
+/*
+ * trace_kernel.c - one traced launch as a kernel: every instruction fitted
+ * (trace_class.c), its share of the traffic, the launch model's time from all
+ * the fitted patterns (each with its loop as a repeat), DRAM bytes measured or
+ * predicted, the achieved bandwidth against the profile's roof, and the
+ * primary and secondary bottleneck in words (docs/TRACE.md, "The kernel").
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis/trace_internal.h"
+
+#define MAX_PATS 64
+
+static int model_size(int b)
+{
+	return b == 1 || b == 2 || b == 4 || b == 8 || b == 16;
+}
+
+static void where_of(const struct gm_trace_instr *in, char *buf, size_t n)
+{
+	if (in->file && in->line > 0) {
+		const char *slash = strrchr(in->file, '/');
+		snprintf(buf, n, "%.70s:%d", slash ? slash + 1 : in->file, in->line);
+	} else
+		snprintf(buf, n, "pc 0x%llx", (long long)in->pc);
+}
+
+/* Bytes each instruction moves at its level, and the shares. */
+static void traffic(struct gm_trace_kernel *k)
+{
+	double glob = 0, wf = 0;
+
+	for (int i = 0; i < k->nins; i++) {
+		struct gm_trace_insn *x = &k->ins[i];
+		const struct gm_trace_instr *in = x->in;
+		double req = in->requests > 0 ? in->requests : in->executions;
+		if (in->space == GM_TS_SHARED) {
+			double w = in->wavefronts >= 0 ? in->wavefronts : req > 0 ? req * x->fit.sample_per_req : 0;
+			x->bytes = w * 128;
+			x->excess_bytes = req > 0 && x->fit.ideal_per_req > 0 ? fmax(0, w - req * x->fit.ideal_per_req) * 128 : 0;
+			wf += x->bytes;
+		} else {
+			double s = in->sectors >= 0 ? in->sectors : req > 0 ? req * x->fit.sample_per_req : 0;
+			double ideal = in->ideal_sectors >= 0 ? in->ideal_sectors : req * x->fit.ideal_per_req;
+			x->bytes = s * 32;
+			x->excess_bytes = ideal >= 0 ? fmax(0, s - ideal) * 32 : 0;
+			glob += x->bytes;
+		}
+	}
+	for (int i = 0; i < k->nins; i++) {
+		struct gm_trace_insn *x = &k->ins[i];
+		double tot = x->in->space == GM_TS_SHARED ? wf : glob;
+		x->share = tot > 0 ? x->bytes / tot : 0;
+	}
+	/* instructions by bytes moved, global first */
+	k->norder = 0;
+	for (int i = 0; i < k->nins && k->norder < 64; i++)
+		k->order[k->norder++] = i;
+	for (int i = 1; i < k->norder; i++)
+		for (int j = i; j > 0; j--) {
+			const struct gm_trace_insn *a = &k->ins[k->order[j]], *b = &k->ins[k->order[j - 1]];
+			int sa = a->in->space == GM_TS_SHARED, sb = b->in->space == GM_TS_SHARED;
+			if (sa > sb || (sa == sb && a->bytes <= b->bytes))
+				break;
+			int t = k->order[j];
+			k->order[j] = k->order[j - 1];
+			k->order[j - 1] = t;
+		}
+}
+
+/* The launch model over every fitted pattern. */
+static void predict(struct gm_trace_kernel *k, const struct gm_profile *prof)
+{
+	struct gm_access pats[MAX_PATS];
+	struct gm_repeat rep[MAX_PATS];
+	struct gm_launch_in li;
+	struct gm_expr_error err;
+	int np = 0, left = 0, all_once = 1;
+
+	memset(&li, 0, sizeof(li));
+	for (int i = 0; i < k->nins; i++) {
+		const struct gm_trace_insn *x = &k->ins[i];
+		if (!x->fit.map.known || !model_size(x->in->size) || np == MAX_PATS) {
+			left++;
+			continue;
+		}
+		memset(&pats[np], 0, sizeof(pats[np]));
+		pats[np].space = x->in->space == GM_TS_SHARED ? GM_SPACE_SHARED : GM_SPACE_GLOBAL;
+		pats[np].op = x->in->op == GM_TO_LOAD ? GM_OP_LOAD : GM_OP_STORE;
+		pats[np].elem_bytes = x->in->size;
+		memcpy(pats[np].block, k->l->block, sizeof(pats[np].block));
+		pats[np].index = x->fit.expr1d;
+		pats[np].n_threads = k->threads;
+		rep[np] = (struct gm_repeat){ x->fit.iters, x->fit.map.iter_step * x->in->size, 1, 0 };
+		all_once &= x->fit.iters <= 1;
+		np++;
+	}
+	if (!np) {
+		snprintf(k->pred_why, sizeof(k->pred_why), "no instruction has a fitted pattern the model can take");
+		return;
+	}
+	li.pats = pats;
+	li.npats = np;
+	li.repeat = rep;
+	memcpy(li.block, k->l->block, sizeof(li.block));
+	li.n_threads = k->threads;
+	li.one_element_per_thread = all_once;
+	if (gm_launch_predict(&li, prof, &k->pred, &err) != GM_OK) {
+		snprintf(k->pred_why, sizeof(k->pred_why), "the launch model cannot evaluate it: %.150s", err.msg);
+		return;
+	}
+	k->pred_ok = 1;
+	if (left)
+		snprintf(k->pred_why, sizeof(k->pred_why), "%d instruction%s without a fitted pattern (gathers, odd "
+			 "sizes) left out", left, left == 1 ? "" : "s");
+}
+
+/* Each instruction's share of the kernel's memory time: its traffic share times the memory fraction. */
+static void time_shares(struct gm_trace_kernel *k)
+{
+	double mem = 1;
+
+	if (k->pred_ok && k->time_ms > 0 && k->pred.time_ms > 0)
+		mem = fmin(1, k->pred.time_ms / k->time_ms);
+	for (int i = 0; i < k->nins; i++)
+		k->ins[i].time_share = k->ins[i].share * mem;
+}
+
+struct cand {
+	double score;
+	char text[300];
+};
+
+static int cmp_cand(const void *a, const void *b)
+{
+	double d = ((const struct cand *)b)->score - ((const struct cand *)a)->score;
+	return d > 0 ? 1 : d < 0 ? -1 : 0;
+}
+
+/* The candidates, each scored by the share of the kernel's time or traffic it explains. */
+static void bottlenecks(struct gm_trace_kernel *k)
+{
+	struct cand c[8];
+	int n = 0;
+	char w[96];
+	double glob = 0;
+
+	memset(c, 0, sizeof(c));
+	for (int i = 0; i < k->nins; i++)
+		glob += k->ins[i].in->space != GM_TS_SHARED ? k->ins[i].bytes : 0;
+	for (int j = 0; j < k->norder && n < 4; j++) {
+		const struct gm_trace_insn *x = &k->ins[k->order[j]];
+		where_of(x->in, w, sizeof(w));
+		if (x->fit.cls == GM_TC_GATHER && x->share > 0.1 && n < 4) {
+			c[n].score = x->share;
+			snprintf(c[n++].text, sizeof(c[0].text), "a data-dependent %s at %s: %.0f %% of the traffic, its "
+				 "scatter comes from the data", x->in->op == GM_TO_LOAD ? "gather" : "scatter", w, 100 * x->share);
+		} else if (x->in->space != GM_TS_SHARED && glob > 0 && x->excess_bytes / glob > 0.05) {
+			c[n].score = x->excess_bytes / glob;
+			snprintf(c[n++].text, sizeof(c[0].text), "the %s at %s, %s: %.0f %% of the kernel's sectors are "
+				 "more than its bytes need", gm_trace_op_name(x->in->op), w, x->fit.cls_text,
+				 100 * x->excess_bytes / glob);
+		} else if (x->in->space == GM_TS_SHARED && x->bytes > 0 && x->excess_bytes / x->bytes > 0.2) {
+			c[n].score = 0.5 * x->excess_bytes / x->bytes;
+			snprintf(c[n++].text, sizeof(c[0].text), "shared-memory bank conflicts at %s: %s", w, x->fit.cls_text);
+		}
+	}
+	if (k->roof_pct > 0) {
+		c[n].score = k->roof_pct / 100;
+		snprintf(c[n++].text, sizeof(c[0].text), "DRAM bandwidth: %.0f GB/s, %.0f %% of the %.0f GB/s roof",
+			 k->gbs, k->roof_pct, k->roof_gbs);
+	}
+	if (k->pred_ok && k->time_ms > 0 && k->pred.time_ms < 0.6 * k->time_ms) {
+		c[n].score = 1 - k->pred.time_ms / k->time_ms;
+		snprintf(c[n++].text, sizeof(c[0].text), "time outside the memory instructions: the model's memory time "
+			 "is %.0f %% of the measured time (compute, synchronisation, a short launch or the left-out "
+			 "instructions)", 100 * k->pred.time_ms / k->time_ms);
+	}
+	if (k->pred_ok && k->pred.limited_by && !strcmp(k->pred.limited_by, "latency")) {
+		c[n].score = 0.4;
+		snprintf(c[n++].text, sizeof(c[0].text), "latency: too few loads in flight for the bandwidth (the launch "
+			 "model's limit)");
+	}
+	qsort(c, (size_t)n, sizeof(c[0]), cmp_cand);
+	snprintf(k->primary, sizeof(k->primary), "%s", n > 0 && c[0].score > 0.05 ? c[0].text :
+		 "none found: the memory instructions are efficient and the time is not the memory's");
+	snprintf(k->secondary, sizeof(k->secondary), "%s", n > 1 && c[1].score > 0.05 ? c[1].text : "none");
+}
+
+gm_status gm_trace_kernel_analyse(const struct gm_trace_launch *l, const struct gm_profile *prof,
+				  struct gm_trace_kernel *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->l = l;
+	k->threads = l->grid[0] * l->grid[1] * l->grid[2] * l->block[0] * l->block[1] * l->block[2];
+	k->ins = l->nins ? calloc((size_t)l->nins, sizeof(*k->ins)) : NULL;
+	if (l->nins && !k->ins)
+		return gm_fail(GM_ERR_NOMEM, "out of memory analysing a launch");
+	k->nins = l->nins;
+	for (int i = 0; i < l->nins; i++) {
+		k->ins[i].in = &l->ins[i];
+		gm_trace_fit_instr(l, &l->ins[i], &k->ins[i].fit);
+	}
+	traffic(k);
+	predict(k, prof);
+	k->time_ms = l->time_ms > 0 ? l->time_ms : -1;
+	k->dram_measured = l->dram_read_bytes >= 0 && l->dram_write_bytes >= 0;
+	k->dram_bytes = k->dram_measured ? l->dram_read_bytes + l->dram_write_bytes :
+			k->pred_ok ? k->pred.dram_read_bytes + k->pred.dram_write_bytes : -1;
+	k->gbs = k->dram_bytes >= 0 && k->time_ms > 0 ? k->dram_bytes / (k->time_ms * 1e6) : -1;
+	k->roof_gbs = prof ? prof->read_gbs : -1;
+	k->roof_pct = k->gbs >= 0 && k->roof_gbs > 0 ? 100 * k->gbs / k->roof_gbs : -1;
+	k->pred_err_pct = k->pred_ok && k->time_ms > 0 ? 100 * (k->pred.time_ms / k->time_ms - 1) : 0;
+	k->limited_by = k->pred_ok && k->pred.limited_by ? k->pred.limited_by : "unknown";
+	time_shares(k);
+	bottlenecks(k);
+	return GM_OK;
+}
+
+gm_status gm_trace_analyse(const struct gm_trace *t, const struct gm_profile *prof, int top,
+			   struct gm_trace_report *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->t = t;
+	r->prof = prof;
+	r->top = top > 0 ? top : 3;
+	r->k = t->nlaunches ? calloc((size_t)t->nlaunches, sizeof(*r->k)) : NULL;
+	if (t->nlaunches && !r->k)
+		return gm_fail(GM_ERR_NOMEM, "out of memory analysing the trace");
+	for (int i = 0; i < t->nlaunches; i++, r->nk++) {
+		gm_status st = gm_trace_kernel_analyse(&t->launches[i], prof, &r->k[i]);
+		if (st)
+			return st;
+		for (int j = 0; j < r->k[i].norder && j < r->top; j++)
+			gm_trace_fix_find(&r->k[i], r->k[i].order[j], prof, &r->k[i].ins[r->k[i].order[j]].fix);
+	}
+	return GM_OK;
+}
+
+void gm_trace_report_free(struct gm_trace_report *r)
+{
+	for (int i = 0; i < r->nk; i++)
+		free(r->k[i].ins);
+	free(r->k);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,144 @@
+/* test_trace_fit.c - `gpumem trace`'s fit, table-driven: synthetic launches from known index expressions
+ * (tests/unit/trace_synth.h: every warp counted by the warp model's rules, 64 warps sampled evenly over
+ * the launch, as the collector leaves them). Each row: the fit reproduces every sampled lane (or says
+ * gather), the class and its k are right, and the warp model's sectors (wavefronts) per request for the
+ * fitted expression equal the document's. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+#include "gpumem/trace.h"
+#include "trace_synth.h"
+
+struct row {
+	struct synth s;
+	enum gm_trace_class cls;
+	int64_t k;                    /* cls_k (0: not checked) */
+	int fitted;
+};
+
+#define G GM_TS_GLOBAL
+#define S GM_TS_SHARED
+#define LD GM_TO_LOAD
+#define ST GM_TO_STORE
+
+static const struct row rows[] = {
+	{ { "coalesced", "gid", { 256, 1, 1 }, { 1024, 1, 1 }, 4, G, LD, 1, 0, 0 }, GM_TC_COALESCED, 0, 1 },
+	{ { "coalesced_store_double", "gid", { 128, 1, 1 }, { 333, 1, 1 }, 8, G, ST, 1, 0, 0 }, GM_TC_COALESCED, 0, 1 },
+	{ { "stride2", "gid*2", { 256, 1, 1 }, { 1024, 1, 1 }, 4, G, LD, 1, 0, 0 }, GM_TC_STRIDED, 2, 1 },
+	{ { "stride32", "gid*32", { 256, 1, 1 }, { 1024, 1, 1 }, 4, G, LD, 1, 0, 0 }, GM_TC_STRIDED, 32, 1 },
+	{ { "column_walk", "(gid % 1024) * 4096 + gid / 1024", { 256, 1, 1 }, { 1024, 1, 1 }, 4, G, LD, 1, 0, 0 },
+	  GM_TC_COLUMN, 4096, 1 },
+	{ { "column_walk_store", "(gid % 4096) * 4096 + gid / 4096", { 256, 1, 1 }, { 4096, 1, 1 }, 4, G, ST, 1, 0, 0 },
+	  GM_TC_COLUMN, 4096, 1 },
+	{ { "transposed_2d", "(by*32 + tx) * 4096 + bx*8 + ty", { 32, 8, 1 }, { 512, 128, 1 }, 4, G, LD, 1, 0, 0 },
+	  GM_TC_TRANSPOSED, 4096, 1 },
+	{ { "coalesced_2d", "(by*8 + ty) * 4096 + bx*32 + tx", { 32, 8, 1 }, { 128, 512, 1 }, 4, G, LD, 1, 0, 0 },
+	  GM_TC_COALESCED, 0, 1 },
+	{ { "misaligned", "gid + 1", { 256, 1, 1 }, { 1024, 1, 1 }, 4, G, LD, 1, 0, 0 }, GM_TC_MISALIGNED, 0, 1 },
+	{ { "broadcast", "bx", { 256, 1, 1 }, { 1024, 1, 1 }, 4, G, LD, 1, 0, 0 }, GM_TC_BROADCAST, 0, 1 },
+	{ { "aos_field", "gid*3 + 1", { 256, 1, 1 }, { 1024, 1, 1 }, 4, G, LD, 1, 0, 0 }, GM_TC_STRIDED, 3, 1 },
+	{ { "aos_double_field", "gid*4 + 2", { 128, 1, 1 }, { 700, 1, 1 }, 8, G, LD, 1, 0, 0 }, GM_TC_STRIDED, 4, 1 },
+	{ { "shared_tx32", "tx*32", { 256, 1, 1 }, { 64, 1, 1 }, 4, S, LD, 1, 0, 0 }, GM_TC_BANKS, 32, 1 },
+	{ { "shared_ok", "tx", { 256, 1, 1 }, { 64, 1, 1 }, 4, S, LD, 1, 0, 0 }, GM_TC_SHARED_OK, 0, 1 },
+	{ { "shared_pad33", "(tx % 32) * 33 + tx / 32", { 256, 1, 1 }, { 64, 1, 1 }, 4, S, LD, 1, 0, 0 },
+	  GM_TC_SHARED_OK, 0, 1 },
+	{ { "gather_hash", "(gid * 2654435761 + (gid >> 7) * 40503) % 1000003", { 256, 1, 1 }, { 1024, 1, 1 }, 4, G,
+	    LD, 1, 0, 0 }, GM_TC_GATHER, 0, 0 },
+	{ { "row_per_thread_loop", "gid*768", { 128, 1, 1 }, { 64, 1, 1 }, 4, G, LD, 8, 1, 0 }, GM_TC_COLUMN, 768, 1 },
+	{ { "warp_per_row_loop", "(bx*8 + tid/32)*768 + lane", { 256, 1, 1 }, { 256, 1, 1 }, 4, G, LD, 24, 32, 0 },
+	  GM_TC_COALESCED, 0, 1 },
+	{ { "block_per_row_loop", "bx*3072 + tx", { 256, 1, 1 }, { 512, 1, 1 }, 4, G, LD, 12, 256, 0 },
+	  GM_TC_COALESCED, 0, 1 },
+	{ { "permute_radix12", "gid % 64 + (gid / 64 % 1024) * 2304 + (gid / 65536 % 12) * 64 + (gid / 786432) * 2359296",
+	    { 256, 1, 1 }, { 12288, 1, 1 }, 4, G, LD, 1, 0, 0 }, GM_TC_COALESCED, 0, 1 },
+	{ { "column_radix12", "(gid % 12) * 65536 + gid / 12", { 256, 1, 1 }, { 768, 1, 1 }, 4, G, LD, 1, 0, 0 },
+	  GM_TC_COLUMN, 65536, 1 },
+	{ { "reversed", "262143 - gid", { 256, 1, 1 }, { 1024, 1, 1 }, 4, G, LD, 1, 0, 0 }, GM_TC_COALESCED, 0, 1 },
+	/* warps sampled at exactly k T / S: the bits between the stride and the lanes never vary; the class
+	   and the sectors of the sampled warps still come out right */
+	{ { "column_walk_even", "(gid % 1024) * 4096 + gid / 1024", { 256, 1, 1 }, { 1024, 1, 1 }, 4, G, LD, 1, 0, 0, 1 },
+	  GM_TC_COLUMN, 4096, 1 },
+};
+
+static void one(const struct row *r)
+{
+	struct gm_trace_launch l;
+	struct gm_trace_fit f;
+
+	assert_int_equal(synth_launch(&r->s, 0x7f1200000000ll, &l), 0);
+	gm_trace_fit_instr(&l, &l.ins[0], &f);
+	print_message("%-24s %-14s k=%-6lld expr '%s' model %.3f measured %.3f  %s%s\n", r->s.name,
+		      gm_trace_class_name(f.cls), (long long)f.cls_k, f.expr, f.model_per_req, f.meas_per_req,
+		      f.cls_text, f.map.known ? "" : f.why);
+	assert_int_equal(f.map.known, r->fitted);
+	assert_int_equal(f.cls, r->cls);
+	if (r->k)
+		assert_int_equal(f.cls_k, r->k);
+	if (r->fitted) {
+		assert_int_equal(f.check_ok, 1);
+		if (r->s.iters > 1)
+			assert_int_equal(f.map.iter_step, r->s.step);
+	}
+	synth_free(&l);
+}
+
+static void test_rows(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		one(&rows[i]);
+}
+
+/* The fitted expression, parsed again, gives the same element index as the original for every thread
+   of a small launch (through the 1D form the launch model and --suggest read). */
+static void test_expr_roundtrip(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct row *r = &rows[i];
+		struct gm_trace_launch l;
+		struct gm_trace_fit f;
+		struct gm_expr *e1 = NULL, *e2 = NULL;
+		struct gm_expr_error err;
+
+		if (!r->fitted || r->s.even)
+			continue;
+		assert_int_equal(synth_launch(&r->s, 0x7f1200000000ll, &l), 0);
+		gm_trace_fit_instr(&l, &l.ins[0], &f);
+		assert_int_equal(gm_expr_parse(f.expr1d, &e1, &err), GM_OK);
+		assert_int_equal(gm_expr_parse(r->s.expr, &e2, &err), GM_OK);
+		int64_t tpb = (int64_t)r->s.block[0] * r->s.block[1] * r->s.block[2];
+		int64_t n = tpb * r->s.grid[0] * r->s.grid[1] * r->s.grid[2];
+		for (int64_t g = 0; g < n; g += 1 + g / 64) {
+			struct gm_access a = { 0 };
+			struct gm_thread_vars v1, v2;
+			int64_t x1, x2;
+			memcpy(a.block, r->s.block, sizeof(a.block));
+			gm_thread_vars_1d(&a, n, g, &v1);
+			v2 = v1;
+			int64_t B = g / tpb;
+			v2.bx = B % r->s.grid[0], v2.by = B / r->s.grid[0] % r->s.grid[1];
+			v2.bz = B / (r->s.grid[0] * r->s.grid[1]);
+			assert_int_equal(gm_expr_eval(e1, &v1, &x1, &err), GM_OK);
+			assert_int_equal(gm_expr_eval(e2, &v2, &x2, &err), GM_OK);
+			/* the same byte address: base + index * size on both sides */
+			assert_int_equal(f.map.base + x1 * r->s.elem, 0x7f1200000000ll + x2 * r->s.elem);
+		}
+		gm_expr_free(e1);
+		gm_expr_free(e2);
+		synth_free(&l);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rows),
+		cmocka_unit_test(test_expr_roundtrip),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

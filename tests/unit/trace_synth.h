@@ -1,0 +1,163 @@
+/* trace_synth.h - synthetic trace launches from known index expressions (for test_trace_*.c): every warp
+ * of the launch counted by the warp model's rules (the "measured" counts), sampled warps spread evenly
+ * over the launch with their lane addresses, as a real collector would leave them. A row may name a
+ * loop (iters, step elements). Header-only: static functions. */
+#ifndef GPUMEM_TESTS_TRACE_SYNTH_H
+#define GPUMEM_TESTS_TRACE_SYNTH_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gpumem/model.h"
+#include "gpumem/trace.h"
+
+struct synth {
+	const char *name;
+	const char *expr;             /* element index per thread, iteration 0 */
+	int block[3];
+	int64_t grid[3];
+	int elem;
+	enum gm_trace_space space;
+	enum gm_trace_op op;
+	int iters;                    /* loop iterations per thread (1: none) */
+	int64_t step;                 /* elements per iteration */
+	int samples;                  /* sampled warps (0 = 64) */
+	int even;                     /* 1: warps floor(k T / S) exactly; 0: each moved within its stride by a
+					 hash of k, so that every bit of the warp number varies (docs/TRACE.md) */
+};
+
+/* splitmix64's finaliser: every bit of k moves every bit of the result (a multiplicative hash mod a
+   power of two would keep the low bits of k, and the fit could not tell those bits of the warp apart) */
+static uint64_t synth_mix(uint64_t k)
+{
+	k += 0x9e3779b97f4a7c15ull;
+	k = (k ^ (k >> 30)) * 0xbf58476d1ce4e5b9ull;
+	k = (k ^ (k >> 27)) * 0x94d049bb133111ebull;
+	return k ^ (k >> 31);
+}
+
+static int synth_lanes(const struct synth *r, struct gm_expr *e, int64_t wi, int it, int64_t base,
+		       struct gm_lane ln[GM_WARP_SIZE], int blk[3], int *warp)
+{
+	int64_t tpb = (int64_t)r->block[0] * r->block[1] * r->block[2], wpb = (tpb + 31) / 32;
+	int64_t B = wi / wpb, w = wi % wpb;
+	struct gm_expr_error err;
+
+	blk[0] = (int)(B % r->grid[0]);
+	blk[1] = (int)(B / r->grid[0] % r->grid[1]);
+	blk[2] = (int)(B / (r->grid[0] * r->grid[1]));
+	*warp = (int)w;
+	memset(ln, 0, sizeof(struct gm_lane) * GM_WARP_SIZE);
+	for (int l = 0; l < GM_WARP_SIZE; l++) {
+		struct gm_thread_vars v;
+		int64_t tid = w * 32 + l, x;
+		if (tid >= tpb)
+			continue;
+		memset(&v, 0, sizeof(v));
+		v.lane = l, v.warp = w, v.tid = tid;
+		v.tx = tid % r->block[0];
+		v.ty = tid / r->block[0] % r->block[1];
+		v.tz = tid / ((int64_t)r->block[0] * r->block[1]);
+		v.bx = blk[0], v.by = blk[1], v.bz = blk[2];
+		v.bdx = r->block[0], v.bdy = r->block[1], v.bdz = r->block[2];
+		v.gid = B * tpb + tid;
+		v.n = tpb * r->grid[0] * r->grid[1] * r->grid[2];
+		if (gm_expr_eval(e, &v, &x, &err) != GM_OK)
+			return -1;
+		ln[l].active = ln[l].exists = 1;
+		ln[l].addr = base + (x + (int64_t)it * r->step) * r->elem;
+	}
+	return 0;
+}
+
+/* One launch with one instruction (allocated; free with synth_free). 0 or -1. */
+static int synth_launch(const struct synth *r, int64_t base, struct gm_trace_launch *l)
+{
+	struct gm_expr *e = NULL;
+	struct gm_expr_error err;
+	struct gm_trace_instr *in = calloc(1, sizeof(*in));
+	int64_t tpb = (int64_t)r->block[0] * r->block[1] * r->block[2], wpb = (tpb + 31) / 32;
+	int64_t warps = wpb * r->grid[0] * r->grid[1] * r->grid[2];
+	int iters = r->iters > 0 ? r->iters : 1, ns = r->samples > 0 ? r->samples : 64, blk[3], warp;
+	struct gm_lane ln[GM_WARP_SIZE];
+	double sectors = 0, ideal = 0, wf = 0, acc = 0;
+
+	memset(l, 0, sizeof(*l));
+	if (!in || gm_expr_parse(r->expr, &e, &err) != GM_OK)
+		return free(in), -1;
+	l->kernel = strdup(r->name);
+	l->name = strdup(r->name);
+	memcpy(l->grid, r->grid, sizeof(l->grid));
+	memcpy(l->block, r->block, sizeof(l->block));
+	l->time_ms = -1;
+	l->dram_read_bytes = l->dram_write_bytes = -1;
+	l->ins = in;
+	l->nins = 1;
+	in->file = strdup("synthetic.cu");
+	in->line = 10;
+	in->space = r->space;
+	in->op = r->op;
+	in->size = r->elem;
+	for (int64_t wi = 0; wi < warps; wi++)
+		for (int it = 0; it < iters; it++) {
+			int act = 0;
+			if (synth_lanes(r, e, wi, it, base, ln, blk, &warp))
+				return gm_expr_free(e), -1;
+			for (int k = 0; k < 32; k++)
+				act += ln[k].active;
+			acc += act;
+			if (r->space == GM_TS_SHARED) {
+				struct gm_shared_counts sc;
+				gm_shared_counts_of(ln, r->elem, r->op == GM_TO_LOAD ? GM_OP_LOAD : GM_OP_STORE, &sc);
+				wf += (double)sc.wavefronts;
+			} else {
+				struct gm_global_counts gc;
+				gm_global_counts_of(ln, r->elem, &gc);
+				sectors += (double)gc.sectors;
+				ideal += (double)((act * r->elem + 31) / 32);
+			}
+		}
+	in->executions = in->requests = (double)warps * iters;
+	in->thread_accesses = acc;
+	in->sectors = r->space == GM_TS_SHARED ? -1 : sectors;
+	in->ideal_sectors = r->space == GM_TS_SHARED ? -1 : ideal;
+	in->wavefronts = r->space == GM_TS_SHARED ? wf : -1;
+	in->samples = calloc((size_t)ns, sizeof(*in->samples));
+	for (int i = 0; in->samples && i < ns; i++) {
+		struct gm_trace_sample *s = &in->samples[in->nsamples];
+		int64_t wi = (int64_t)((double)i * (double)warps / ns), span = warps / ns;
+		int it = i % iters;
+		if (i && wi == (int64_t)((double)(i - 1) * (double)warps / ns))
+			continue;
+		if (!r->even && span > 1)
+			wi += (int64_t)(synth_mix((uint64_t)i) % (uint64_t)span);
+		synth_lanes(r, e, wi, it, base, ln, blk, &warp);
+		memcpy(s->block, blk, sizeof(blk));
+		s->warp = warp;
+		s->iter = it;
+		for (int k = 0; k < 32; k++)
+			if (ln[k].active) {
+				s->mask |= 1u << k;
+				s->addr[k] = ln[k].addr;
+			}
+		s->have = s->mask;
+		in->nsamples++;
+	}
+	gm_expr_free(e);
+	return 0;
+}
+
+static void synth_free(struct gm_trace_launch *l)
+{
+	for (int i = 0; i < l->nins; i++) {
+		free(l->ins[i].samples);
+		free(l->ins[i].file);
+		free(l->ins[i].sass);
+	}
+	free(l->ins);
+	free(l->kernel);
+	free(l->name);
+	memset(l, 0, sizeof(*l));
+}
+
+#endif
