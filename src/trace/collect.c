@@ -1,32 +1,24 @@
-/* collect.c - placeholder until the collector lands (the header is the contract). */
-#include "gpumem/trace_collect.h"
+/*
+ * collect.c - gm_trace_collect(): check the program and the injection library, run the trace pass and the
+ * time pass, and finish the document (the contract: include/gpumem/trace_collect.h).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "trace/trace_internal.h"
+
+extern char **environ;
 
 void gm_trace_opts_init(struct gm_trace_opts *o)
 {
-	o->kernel_regex = 0;
-	o->launch_skip = 0;
+	memset(o, 0, sizeof(*o));
 	o->launch_count = 1;
 	o->sample_warps = 64;
-	o->timeout_s = 0;
 	o->device = -1;
 	o->time_pass = 1;
-	o->lib_path = 0;
-}
-
-gm_status gm_trace_find_lib(const char *exe_path, char *buf, unsigned long n)
-{
-	(void)exe_path;
-	if (n)
-		buf[0] = 0;
-	return gm_fail(GM_ERR_NO_DEVICE, "trace collector not built yet");
-}
-
-gm_status gm_trace_collect(const struct gm_trace_opts *o, const char *const *argv, const char *out_path,
-                           struct gm_trace_run *run)
-{
-	(void)o; (void)argv; (void)out_path;
-	run->outcome = GM_TRACE_NO_LIBRARY;
-	return gm_fail(GM_ERR_NO_DEVICE, "trace collector not built yet");
 }
 
 const char *gm_trace_outcome_name(enum gm_trace_outcome oc)
@@ -34,4 +26,178 @@ const char *gm_trace_outcome_name(enum gm_trace_outcome oc)
 	static const char *const names[] = {"ok", "no program", "no library", "not permitted", "timed out",
 	                                    "no kernels", "program failed"};
 	return (unsigned)oc < sizeof(names) / sizeof(names[0]) ? names[oc] : "unknown";
+}
+
+static gm_status check_opts(const struct gm_trace_opts *o, const char *const *argv, const char *out_path)
+{
+	if (!o || !out_path || !*out_path)
+		return gm_fail(GM_ERR_INVALID_ARG, "no output path");
+	if (!argv || !argv[0] || !argv[0][0])
+		return gm_fail(GM_ERR_INVALID_ARG, "no program given (gpumem trace [options] -- PROGRAM [ARGS])");
+	if (o->launch_skip < 0)
+		return gm_fail(GM_ERR_INVALID_ARG, "--launch-skip: '%ld' out of range [0, ...]", o->launch_skip);
+	if (o->launch_count < 1)
+		return gm_fail(GM_ERR_INVALID_ARG, "--launch-count: '%ld' out of range [1, ...]", o->launch_count);
+	if (o->sample_warps < 0 || o->sample_warps > 4096)
+		return gm_fail(GM_ERR_INVALID_ARG, "--sample-warps: '%d' out of range [0, 4096]", o->sample_warps);
+	if (o->timeout_s < 0)
+		return gm_fail(GM_ERR_INVALID_ARG, "--timeout: '%g' out of range [0, ...]", o->timeout_s);
+	return GM_OK;
+}
+
+/* Remove the parts folder and what the passes left in it. */
+static void remove_parts(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[4600];
+
+	while (d && (e = readdir(d))) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		unlink(path);
+	}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
+
+static gm_status one_pass(const struct gm_trace_opts *o, const char *path, const char *const *argv,
+                          const char *lib, const char *mode, const char *part, struct gmt_pass *p)
+{
+	struct gmt_env e = {0};
+	char **envp;
+	gm_status s = gmt_env_for_pass(&e, o, lib, mode, part);
+
+	if (s != GM_OK)
+		return s;
+	envp = gmt_env_merge(&e, environ);
+	s = envp ? gmt_run_pass(path, argv, envp, o->timeout_s, p) : gm_fail(GM_ERR_NOMEM, "out of memory");
+	free(envp);
+	gmt_env_free(&e);
+	return s;
+}
+
+static gm_status find_and_check_lib(const struct gm_trace_opts *o, struct gm_trace_run *run)
+{
+	char why[512];
+	gm_status s = GM_OK;
+
+	if (o->lib_path)
+		snprintf(run->lib, sizeof(run->lib), "%s", o->lib_path);
+	else
+		s = gm_trace_find_lib(NULL, run->lib, sizeof(run->lib));
+	if (s == GM_OK && access(run->lib, R_OK) != 0)
+		s = gm_fail(GM_ERR_NO_DEVICE, "trace library not found '%s'", run->lib);
+	if (s == GM_OK && gmt_lib_loads(run->lib, why, sizeof(why)) != 0)
+		s = gm_fail(GM_ERR_NO_DEVICE, "trace library cannot load: %s%s", why[0] ? why : run->lib,
+		            strstr(why, "sanitizer") ? " (install the CUDA toolkit's compute-sanitizer or pip "
+		            "nvidia-cuda-sanitizer-api)" : strstr(why, "libcuda") ? " (no CUDA driver)" : "");
+	if (s != GM_OK)
+		run->outcome = GM_TRACE_NO_LIBRARY;
+	return s;
+}
+
+static void copy_message(struct gm_trace_run *run)
+{
+	snprintf(run->message, sizeof(run->message), "%s", gm_last_error());
+}
+
+/* The trace pass ended; say how, as the run's outcome (the document may still be written). */
+static void pass_outcome(struct gm_trace_run *run, const struct gmt_pass *p, double timeout_s)
+{
+	run->exit_status = p->exit_status;
+	run->signal = p->signal;
+	run->timed_out = p->timed_out;
+	run->wall_s = p->wall_s;
+	if (p->timed_out) {
+		run->outcome = GM_TRACE_TIMED_OUT;
+		snprintf(run->message, sizeof(run->message), "the program ran past --timeout %g s and was killed "
+		         "(what was traced before is kept)", timeout_s);
+	} else if (p->signal) {
+		run->outcome = GM_TRACE_PROGRAM_FAILED;
+		snprintf(run->message, sizeof(run->message), "the program died of signal %d (%s); what was traced "
+		         "before is kept", p->signal, strsignal(p->signal));
+	} else if (p->exit_status) {
+		run->outcome = GM_TRACE_PROGRAM_FAILED;
+		snprintf(run->message, sizeof(run->message), "the program exited with status %d", p->exit_status);
+	}
+}
+
+static gm_status traced(const struct gm_trace_opts *o, const char *path, const char *const *argv,
+                        const char *out_path, const char *dir, struct gm_trace_run *run)
+{
+	char trace_part[4300], time_part[4300];
+	struct gmt_pass p;
+	struct gmt_finish f = {o, argv, trace_part, NULL, dir, run};
+	gm_status s;
+
+	snprintf(trace_part, sizeof(trace_part), "%s/trace.json", dir);
+	snprintf(time_part, sizeof(time_part), "%s/time.json", dir);
+	s = one_pass(o, path, argv, run->lib, "trace", trace_part, &p);
+	if (s != GM_OK) {
+		run->outcome = GM_TRACE_NO_PROGRAM;
+		return s;
+	}
+	run->passes = 1;
+	pass_outcome(run, &p, o->timeout_s);
+	if (p.interrupted)
+		return gm_fail(GM_ERR_INTERRUPTED, "interrupted: the program was stopped");
+	if (o->time_pass && access(trace_part, R_OK) == 0 && gmt_part_launches(trace_part) > 0) {
+		struct gmt_pass t;
+		if (one_pass(o, path, argv, run->lib, "time", time_part, &t) == GM_OK && !t.interrupted) {
+			run->passes = 2;
+			run->time_pass_wall_s = t.wall_s;
+			run->time_pass_exit_status = t.exit_status;
+			f.time_part = time_part;
+		} else if (t.interrupted) {
+			return gm_fail(GM_ERR_INTERRUPTED, "interrupted: the program was stopped");
+		}
+	}
+	s = gmt_finish_write(&f, out_path, run);
+	if (s == GM_ERR_NOT_FOUND && run->outcome == GM_TRACE_OK)
+		run->outcome = GM_TRACE_NO_KERNELS;
+	if (s == GM_ERR_DRIVER)
+		run->outcome = GM_TRACE_NOT_PERMITTED;
+	if (s != GM_OK && run->outcome != GM_TRACE_OK && s != GM_ERR_IO && s != GM_ERR_DRIVER) {
+		/* the program's failure says more than "no kernels" */
+		char first[512];
+		snprintf(first, sizeof(first), "%s", gm_last_error());
+		s = gm_fail(s, "%s (%s)", first, run->message);
+	}
+	return s;
+}
+
+gm_status gm_trace_collect(const struct gm_trace_opts *o, const char *const *argv, const char *out_path,
+                           struct gm_trace_run *run)
+{
+	char path[4096], dir[4200];
+	gm_status s;
+
+	memset(run, 0, sizeof(*run));
+	run->exit_status = -1;
+	run->time_pass_exit_status = -1;
+	s = check_opts(o, argv, out_path);
+	if (s == GM_OK && (s = gmt_resolve_program(argv[0], path, sizeof(path))) != GM_OK)
+		run->outcome = GM_TRACE_NO_PROGRAM;
+	if (s == GM_OK)
+		s = find_and_check_lib(o, run);
+	if (s != GM_OK) {
+		copy_message(run);
+		return s;
+	}
+	snprintf(dir, sizeof(dir), "%s.parts.XXXXXX", out_path);
+	if (!mkdtemp(dir)) {
+		s = gm_fail(GM_ERR_IO, "cannot write '%s': %s", out_path, strerror(errno));
+		copy_message(run);
+		return s;
+	}
+	s = traced(o, path, argv, out_path, dir, run);
+	if (s != GM_OK)
+		copy_message(run);
+	/* GPUMEM_TRACE_KEEP=1 keeps the parts (the passes' own documents, the cubins) for debugging */
+	if (!getenv("GPUMEM_TRACE_KEEP") || strcmp(getenv("GPUMEM_TRACE_KEEP"), "1") != 0)
+		remove_parts(dir);
+	return s;
 }

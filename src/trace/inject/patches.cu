@@ -1,0 +1,244 @@
+/*
+ * patches.cu - the device callbacks gpumem's injection library patches into the traced kernels
+ * (Compute Sanitizer patching API; built with nvcc --fatbin --compile-as-tools-patch and embedded in
+ * libgpumem_trace.so).
+ *
+ * Every lane of a warp that executes a patched memory instruction calls one callback together. The
+ * lanes compute the warp-level figures with warp intrinsics over the active lanes (distinct 32 B
+ * sectors, distinct addresses, shared wavefronts by docs/MODEL.md's rule), then the lowest active lane
+ * adds them with one atomic each to the instruction's counters (one of GMT_STRIPES copies, by SM).
+ * Sampled warps (GMT sample_warps of them, spread evenly over the grid) also write their lanes'
+ * addresses. userdata NULL (a launch that is not traced) returns at once.
+ */
+#include <stdint.h>
+#include <sanitizer_patching.h>
+#include "trace_dev.h"
+
+static __device__ __forceinline__ unsigned gmt_lane(void)
+{
+	unsigned r;
+	asm volatile("mov.u32 %0, %%laneid;" : "=r"(r));
+	return r;
+}
+
+static __device__ __forceinline__ unsigned gmt_smid(void)
+{
+	unsigned r;
+	asm volatile("mov.u32 %0, %%smid;" : "=r"(r));
+	return r;
+}
+
+/* 1 when this lane is the lowest of the lanes holding the same key. */
+static __device__ __forceinline__ int gmt_first(unsigned mask, unsigned long long key, unsigned lane)
+{
+	unsigned m = __match_any_sync(mask, key);
+	return (unsigned)(__ffs(m) - 1) == lane;
+}
+
+/* The slot of pc, claimed on first sight; NULL when the table is full. Called by one lane. */
+static __device__ struct gmt_slot *gmt_slot_of(struct gmt_launch *L, unsigned long long pc, unsigned space,
+                                               unsigned size, unsigned flags, unsigned *index)
+{
+	unsigned h = (unsigned)((pc >> 4) * 2654435761u) & (GMT_SLOTS - 1);
+
+	for (unsigned probe = 0; probe < GMT_SLOTS; probe++, h = (h + 1) & (GMT_SLOTS - 1)) {
+		struct gmt_slot *s = &L->slots[h];
+		unsigned long long k = *(volatile unsigned long long *)&s->pc;
+
+		if (k == 0)
+			k = atomicCAS(&s->pc, 0ull, pc);
+		if (k == 0) {   /* claimed here: describe it, then publish sample_base (its readiness flag) */
+			unsigned ord = atomicAdd(&L->h.pool_used, L->h.samples_per_pc);
+			s->space = space;
+			s->size = size;
+			s->flags = flags;
+			atomicAdd(&L->h.slots_used, 1u);
+			__threadfence();
+			/* sample_base holds first record + 1; 0 = not yet published, ~0u = no room */
+			atomicExch(&s->sample_base,
+			           ord + L->h.samples_per_pc <= GMT_SAMPLE_POOL && L->h.samples_per_pc ? ord + 1 : 0xffffffffu);
+			*index = h;
+			return s;
+		}
+		if (k == pc) {
+			*index = h;
+			return s;
+		}
+	}
+	return 0;
+}
+
+/* Which sampled warp this is (0..sample_warps-1), or -1. Warps g_k = floor(k T / S) are sampled. */
+static __device__ int gmt_sampled(const struct gmt_launch *L, unsigned long long gw)
+{
+	unsigned long long T = L->h.total_warps, S = L->h.sample_warps, k;
+
+	if (S == 0)
+		return -1;
+	if (T <= S)
+		return (int)gw;
+	k = (gw * S + T - 1) / T;
+	return k < S && (k * T) / S == gw ? (int)k : -1;
+}
+
+/* Shared wavefronts of this warp execution (docs/MODEL.md "Shared memory"); *ideal = passes. */
+static __device__ unsigned gmt_wavefronts(unsigned mask, unsigned lane, unsigned leader, unsigned addr,
+                                          unsigned E, int is_load, unsigned *ideal)
+{
+	unsigned G = 32 / E, per, passes, phase, nw, blk, bg, ways, total = 0, cm = 0;
+	unsigned long long key;
+	int first;
+
+	first = is_load ? gmt_first(mask, ((unsigned long long)(lane / G) << 32) | addr, lane) : 1;
+	passes = (__popc(__ballot_sync(mask, first)) * E + 127) / 128;
+	if (!is_load) {
+		per = E <= 4 ? 32 : 128 / E;
+	} else {
+		unsigned ph = 1;
+		while (ph < passes && ph < 32)
+			ph *= 2;
+		per = 32 / ph;
+	}
+	phase = lane / per;
+	first = is_load ? gmt_first(mask, ((unsigned long long)phase << 40) |
+	                                  ((unsigned long long)((lane % per) / G) << 32) | addr, lane) : 1;
+	unsigned data = __ballot_sync(mask, first);
+	nw = E >= 4 ? E / 4 : 1;
+	blk = E >= 4 ? addr / E : addr / 4;          /* aligned group of nw words */
+	first = gmt_first(mask, ((unsigned long long)phase << 40) | blk, lane);
+	bg = ((blk * nw) % 32) / nw;                 /* the banks the group lies in */
+	key = first ? (((unsigned long long)phase << 40) | (1ull << 39) | bg) : (0xffffffff00000000ull | lane);
+	ways = __popc(__match_any_sync(mask, key));
+	if (!first)
+		ways = 0;
+	for (unsigned j = 0; j < 32; j++) {
+		unsigned v = __shfl_sync(mask, ways, j);
+
+		if (lane != leader)
+			continue;
+		if ((mask >> j) & 1u)
+			cm = v > cm ? v : cm;
+		if (j % per == per - 1) {
+			unsigned pm = (per == 32 ? 0xffffffffu : ((1u << per) - 1u) << (j + 1 - per));
+			if (mask & pm) {
+				unsigned need = (__popc(data & pm) * E + 127) / 128;
+				total += cm > need ? cm : need;
+			}
+			cm = 0;
+		}
+	}
+	*ideal = passes;
+	return total;
+}
+
+static __device__ void gmt_sample(struct gmt_launch *L, struct gmt_slot *s, unsigned index, int k,
+                                  unsigned mask, unsigned lane, unsigned leader, unsigned long long addr,
+                                  unsigned ltid)
+{
+	unsigned rec = 0xffffffffu;
+
+	if (lane == leader) {
+		unsigned base;
+		while ((base = *(volatile unsigned *)&s->sample_base) == 0)
+			;   /* the claiming warp is publishing it */
+		if (base != 0xffffffffu) {
+			base--;
+			unsigned it = atomicAdd(&L->warp_iter[index * GMT_MAX_SAMPLE_WARPS + k], 1u);
+			if (it < L->h.sample_iters) {
+				rec = base + (unsigned)k * L->h.sample_iters + it;
+				struct gmt_sample *r = &L->pool[rec];
+				r->block_x = blockIdx.x;
+				r->block_y = blockIdx.y;
+				r->block_z = blockIdx.z;
+				r->warp = ltid / 32;
+				r->mask = mask;
+				r->iter = it;
+				r->valid = 1;
+			}
+		}
+	}
+	rec = __shfl_sync(mask, rec, leader);
+	if (rec != 0xffffffffu)
+		L->pool[rec].addr[lane] = addr;
+}
+
+static __device__ __forceinline__ SanitizerPatchResult gmt_access(void *ud, uint64_t pc, uint64_t addr,
+                                                                  uint32_t size, uint32_t flags, unsigned space)
+{
+	struct gmt_launch *L = (struct gmt_launch *)ud;
+	unsigned mask, lane, leader, E, index = 0, n;
+	unsigned long long cnt[GMT_NCOUNTERS], v;
+	struct gmt_slot *s = 0;
+
+	if (!L || (flags & SANITIZER_MEMORY_DEVICE_FLAG_PREFETCH))
+		return SANITIZER_PATCH_SUCCESS;
+	mask = __activemask();
+	lane = gmt_lane();
+	leader = __ffs(mask) - 1;
+	E = size >= 1 && size <= 16 ? size : 4;
+	n = __popc(mask);
+	cnt[GMT_EXEC] = 1;
+	cnt[GMT_THREADS] = n;
+	cnt[GMT_SECTORS] = 0;
+	cnt[GMT_WAVEFRONTS] = 0;
+	if (space == GMT_SHARED) {
+		int is_load = (flags & SANITIZER_MEMORY_DEVICE_FLAG_READ) && !(flags & SANITIZER_MEMORY_DEVICE_FLAG_WRITE);
+		unsigned ideal;
+		cnt[GMT_WAVEFRONTS] = gmt_wavefronts(mask, lane, leader, (unsigned)addr, E, is_load, &ideal);
+		cnt[GMT_IDEAL] = ideal;
+	} else {
+		/* local memory is interleaved by lane: the same offset of 32 lanes is one contiguous run */
+		v = space == GMT_LOCAL ? (addr / E) * 32ull * E + lane * E + addr % E : addr;
+		cnt[GMT_SECTORS] = __popc(__ballot_sync(mask, gmt_first(mask, v >> 5, lane)));
+		unsigned distinct = __popc(__ballot_sync(mask, gmt_first(mask, v, lane)));
+		cnt[GMT_IDEAL] = (distinct * E + 31) / 32;
+	}
+	unsigned ltid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+	unsigned long long blin = blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y +
+	                          (unsigned long long)gridDim.y * blockIdx.z);
+	int k = gmt_sampled(L, blin * L->h.warps_per_block + ltid / 32);
+	unsigned long long sp = 0;
+	if (lane == leader) {
+		s = gmt_slot_of(L, pc, space, size, flags, &index);
+		if (!s) {
+			atomicAdd(&L->h.dropped, 1u);
+		} else {
+			unsigned long long *c = s->counters[gmt_smid() % GMT_STRIPES];
+			for (int i = 0; i < GMT_NCOUNTERS; i++)
+				if (cnt[i])
+					atomicAdd(&c[i], cnt[i]);
+		}
+		sp = (unsigned long long)s;
+	}
+	if (k < 0)
+		return SANITIZER_PATCH_SUCCESS;
+	sp = __shfl_sync(mask, sp, leader);
+	index = __shfl_sync(mask, index, leader);
+	if (sp)
+		gmt_sample(L, (struct gmt_slot *)sp, index, k, mask, lane, leader, addr, ltid);
+	return SANITIZER_PATCH_SUCCESS;
+}
+
+extern "C" __device__ __noinline__ SanitizerPatchResult gmt_global_cb(void *ud, uint64_t pc, void *ptr,
+                                                                      uint32_t size, uint32_t flags,
+                                                                      const void *data)
+{
+	(void)data;
+	return gmt_access(ud, pc, (uint64_t)(uintptr_t)ptr, size, flags, GMT_GLOBAL);
+}
+
+extern "C" __device__ __noinline__ SanitizerPatchResult gmt_shared_cb(void *ud, uint64_t pc, void *ptr,
+                                                                      uint32_t size, uint32_t flags,
+                                                                      const void *data)
+{
+	(void)data;
+	return gmt_access(ud, pc, (uint64_t)(uintptr_t)ptr, size, flags, GMT_SHARED);
+}
+
+extern "C" __device__ __noinline__ SanitizerPatchResult gmt_local_cb(void *ud, uint64_t pc, void *ptr,
+                                                                     uint32_t size, uint32_t flags,
+                                                                     const void *data)
+{
+	(void)data;
+	return gmt_access(ud, pc, (uint64_t)(uintptr_t)ptr, size, flags, GMT_LOCAL);
+}

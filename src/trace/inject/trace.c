@@ -1,0 +1,318 @@
+/*
+ * trace.c - the trace pass: Compute Sanitizer callbacks that patch the program's modules with
+ * patches.cu, pick the selected launches, give each its device buffer (struct gmt_launch), wait for
+ * it at its end, and rewrite the partial document after every traced launch.
+ *
+ * Cost control: launches that are not selected run with userdata NULL (the callback returns at once);
+ * once the window is past, every patched module is unpatched (GPUMEM_TRACE_UNPATCH=0 keeps them) and
+ * modules loaded later are left alone, so the program's remaining launches run at native speed.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sanitizer.h>
+#include "inject.h"
+#include "trace_dev.h"
+#include "trace_launch.h"
+
+extern const unsigned char gmt_patches[];
+extern const size_t gmt_patches_len;
+
+#define MAX_CTX 64
+#define MAX_MOD 8192
+#define MAX_STREAMS 1024
+#define CUBIN_BUDGET (512u << 20)
+
+struct ctx_state {
+	CUcontext ctx;
+	int patches_added;
+	struct gmt_launch *dev;   /* one buffer, reused by each traced launch (they are serialised) */
+};
+
+static pthread_mutex_t lock;
+static Sanitizer_SubscriberHandle subscriber;
+static struct ctx_state ctxs[MAX_CTX];
+static int nctx;
+static struct gmt_module mods[MAX_MOD];
+static int nmod;
+static CUstream streams[MAX_STREAMS];
+static int nstreams;
+static size_t cubin_bytes;
+static long seen, matched, graph_kernels, traced;
+static int done, device_ordinal = -1;
+static struct gmt_buf *launch_json;   /* one serialised launch each */
+static size_t nlaunch_json;
+static struct gmt_current cur;
+
+static struct ctx_state *ctx_of(CUcontext c)
+{
+	for (int i = 0; i < nctx; i++)
+		if (ctxs[i].ctx == c)
+			return &ctxs[i];
+	if (nctx == MAX_CTX)
+		return NULL;
+	memset(&ctxs[nctx], 0, sizeof(ctxs[nctx]));
+	ctxs[nctx].ctx = c;
+	if (nctx == 1)
+		gmt_note("the program used more than one CUDA context: launches in all of them are counted");
+	return &ctxs[nctx++];
+}
+
+static int stream_id(CUstream s)
+{
+	if (!s)
+		return 0;
+	for (int i = 0; i < nstreams; i++)
+		if (streams[i] == s)
+			return i + 1;
+	if (nstreams == MAX_STREAMS)
+		return -1;
+	streams[nstreams++] = s;
+	if (nstreams == 2)
+		gmt_note("the program launched on several streams: each traced launch was waited for at its end, "
+		         "so traced launches did not overlap other work");
+	return nstreams;
+}
+
+struct gmt_module *gmt_module_of(CUmodule m)
+{
+	for (int i = 0; i < nmod; i++)
+		if (mods[i].module == m)
+			return &mods[i];
+	return NULL;
+}
+
+static int add_patches(struct ctx_state *c)
+{
+	static int adding;
+	SanitizerResult r;
+
+	if (c->patches_added || adding)
+		return c->patches_added ? 0 : -1;
+	adding = 1;
+	r = sanitizerAddPatches(gmt_patches, c->ctx);
+	adding = 0;
+	if (r != SANITIZER_SUCCESS) {
+		const char *s = NULL;
+		sanitizerGetResultString(r, &s);
+		gmt_note("sanitizer: cannot load the patches (%s): nothing traced", s ? s : "?");
+		return -1;
+	}
+	c->patches_added = 1;
+	return 0;
+}
+
+static void patch_module(struct gmt_module *m, CUcontext ctx)
+{
+	struct ctx_state *c = ctx_of(ctx);
+	SanitizerResult r;
+
+	if (m->patched || done || !c || add_patches(c) != 0)
+		return;
+	sanitizerPatchInstructions(SANITIZER_INSTRUCTION_GLOBAL_MEMORY_ACCESS, m->module, "gmt_global_cb");
+	sanitizerPatchInstructions(SANITIZER_INSTRUCTION_SHARED_MEMORY_ACCESS, m->module, "gmt_shared_cb");
+	sanitizerPatchInstructions(SANITIZER_INSTRUCTION_LOCAL_MEMORY_ACCESS, m->module, "gmt_local_cb");
+	r = sanitizerPatchModule(m->module);
+	if (r != SANITIZER_SUCCESS) {
+		const char *s = NULL;
+		sanitizerGetResultString(r, &s);
+		gmt_note("sanitizer: cannot patch module %d (%s)", m->id, s ? s : "?");
+		return;
+	}
+	m->patched = 1;
+}
+
+static void module_loaded(const Sanitizer_ResourceModuleData *d)
+{
+	struct gmt_module *m;
+
+	if (nmod == MAX_MOD) {
+		gmt_note("more than %d modules: later ones not traced", MAX_MOD);
+		return;
+	}
+	m = &mods[nmod];
+	memset(m, 0, sizeof(*m));
+	m->module = d->module;
+	m->id = nmod++;
+	/* the cubin is only ours during this callback: keep a copy for the line table while tracing lasts */
+	if (!done && d->pCubin && d->cubinSize && cubin_bytes + d->cubinSize <= CUBIN_BUDGET) {
+		m->cubin = malloc(d->cubinSize);
+		if (m->cubin) {
+			memcpy(m->cubin, d->pCubin, d->cubinSize);
+			m->cubin_size = d->cubinSize;
+			cubin_bytes += d->cubinSize;
+		}
+	} else if (!done && d->pCubin) {
+		gmt_note("cubins past %u MiB not kept: lines of later modules missing", CUBIN_BUDGET >> 20);
+	}
+	if (!gmt_opt.patch_at_launch)
+		patch_module(m, d->context);
+}
+
+static void unpatch_all(void)
+{
+	for (int i = 0; i < nmod; i++) {
+		if (mods[i].patched && sanitizerUnpatchModule(mods[i].module) == SANITIZER_SUCCESS)
+			mods[i].patched = 0;
+		free(mods[i].cubin);
+		mods[i].cubin = NULL;
+	}
+}
+
+static int any_patched(void)
+{
+	for (int i = 0; i < nmod; i++)
+		if (mods[i].patched)
+			return 1;
+	return 0;
+}
+
+static void write_doc(int complete)
+{
+	struct gmt_buf b = {0};
+
+	gmt_buf_printf(&b, "{\"schema\": \"gpumem-trace-part/1\", \"mode\": \"trace\", \"pid\": %ld, "
+	               "\"complete\": %s, \"launches_seen\": %ld, \"launches_matched\": %ld, "
+	               "\"graph_kernel_launches\": %ld,\n\"device\": ", (long)getpid(), complete ? "true" : "false",
+	               seen, matched, graph_kernels);
+	if (device_ordinal >= 0)
+		gmt_device_json(&b, device_ordinal);
+	else
+		gmt_buf_printf(&b, "null");
+	gmt_buf_printf(&b, ",\n\"notes\": ");
+	gmt_notes_json(&b);
+	gmt_buf_printf(&b, ",\n\"launches\": [");
+	for (size_t i = 0; i < nlaunch_json; i++)
+		gmt_buf_printf(&b, "%s\n%s", i ? "," : "", launch_json[i].p ? launch_json[i].p : "null");
+	gmt_buf_printf(&b, "]}\n");
+	if (b.oom || gmt_write_atomic(gmt_opt.out, b.p, b.len) != 0)
+		fprintf(stderr, "gpumem trace: cannot write '%s'\n", gmt_opt.out);
+	gmt_buf_free(&b);
+}
+
+static void launch_begin(const Sanitizer_LaunchData *ld, int graph_node)
+{
+	long ordinal = seen++;
+	int match = gmt_name_matches(ld->functionName);
+	int sel = match && matched >= gmt_opt.skip && matched < gmt_opt.skip + gmt_opt.count;
+	struct ctx_state *c;
+
+	if (graph_node) {
+		graph_kernels++;
+		if (sel)
+			gmt_note("launch %ld (%s) is a CUDA graph node: graph nodes are counted, never traced", ordinal,
+			         ld->functionName ? ld->functionName : "?");
+		return;
+	}
+	if (match)
+		matched++;
+	if (!sel || done) {
+		if (any_patched())
+			sanitizerSetLaunchCallbackData(ld->hLaunch, ld->function, ld->hStream, NULL);
+		return;
+	}
+	c = ctx_of(ld->context);
+	if (device_ordinal < 0)
+		device_ordinal = (int)ld->device;
+	struct gmt_module *m = gmt_module_of(ld->module);
+	if (m && !m->patched)
+		patch_module(m, ld->context);
+	if (!c || !m || !m->patched) {
+		gmt_note("launch %ld (%s): its module could not be patched, not traced", ordinal, ld->functionName);
+		return;
+	}
+	if (!c->dev && sanitizerAlloc(ld->context, (void **)&c->dev, sizeof(struct gmt_launch)) != SANITIZER_SUCCESS) {
+		c->dev = NULL;
+		gmt_note("launch %ld: no device memory for the trace buffer (%zu MB), not traced", ordinal,
+		         sizeof(struct gmt_launch) >> 20);
+		return;
+	}
+	gmt_current_begin(&cur, ld, ordinal, m, c->dev, stream_id(ld->stream));
+	sanitizerMemset(c->dev, 0, sizeof(struct gmt_launch), ld->hStream);
+	sanitizerMemcpyHostToDeviceAsync(c->dev, &cur.hdr, sizeof(cur.hdr), ld->hStream);
+	sanitizerSetLaunchCallbackData(ld->hLaunch, ld->function, ld->hStream, c->dev);
+}
+
+static void launch_end(const Sanitizer_LaunchData *ld)
+{
+	struct gmt_buf b = {0};
+
+	if (!cur.active || cur.function != ld->function || cur.grid_id != ld->gridId)
+		return;
+	sanitizerStreamSynchronize(ld->hStream);
+	if (gmt_current_collect(&cur, ld->hStream, &b) == 0) {
+		struct gmt_buf *p = realloc(launch_json, (nlaunch_json + 1) * sizeof(*p));
+		if (p) {
+			launch_json = p;
+			launch_json[nlaunch_json++] = b;
+			traced++;
+		} else {
+			gmt_buf_free(&b);
+		}
+	}
+	cur.active = 0;
+	if (matched >= gmt_opt.skip + gmt_opt.count) {
+		done = 1;
+		if (gmt_opt.unpatch)
+			unpatch_all();
+	}
+	write_doc(0);
+}
+
+static void callback(void *ud, Sanitizer_CallbackDomain dom, Sanitizer_CallbackId cbid, const void *data)
+{
+	(void)ud;
+	pthread_mutex_lock(&lock);
+	if (dom == SANITIZER_CB_DOMAIN_RESOURCE && cbid == SANITIZER_CBID_RESOURCE_MODULE_LOADED) {
+		module_loaded((const Sanitizer_ResourceModuleData *)data);
+	} else if (dom == SANITIZER_CB_DOMAIN_LAUNCH && cbid == SANITIZER_CBID_LAUNCH_BEGIN) {
+		launch_begin((const Sanitizer_LaunchData *)data, 0);
+	} else if (dom == SANITIZER_CB_DOMAIN_LAUNCH && cbid == SANITIZER_CBID_LAUNCH_END) {
+		launch_end((const Sanitizer_LaunchData *)data);
+	} else if (dom == SANITIZER_CB_DOMAIN_GRAPHS && cbid == SANITIZER_CBID_GRAPHS_NODE_LAUNCH_BEGIN) {
+		const Sanitizer_GraphNodeLaunchData *g = data;
+		if (g->nodeType == CU_GRAPH_NODE_TYPE_KERNEL && !g->isGraphUpload)
+			launch_begin(&g->launchData, 1);
+	} else if (dom == SANITIZER_CB_DOMAIN_RESOURCE && cbid == SANITIZER_CBID_RESOURCE_STREAM_CREATED) {
+		/* streams are numbered by first launch, not by creation */
+	}
+	pthread_mutex_unlock(&lock);
+}
+
+static void at_exit(void)
+{
+	pthread_mutex_lock(&lock);
+	if (seen == 0)
+		gmt_note("the program launched no kernel");
+	else if (traced == 0 && matched == 0)
+		gmt_note("no launch matched the kernel selection (%ld launches)", seen);
+	else if (traced == 0)
+		gmt_note("%ld launches matched, fewer than --launch-skip %ld + 1", matched, gmt_opt.skip);
+	write_doc(1);
+	pthread_mutex_unlock(&lock);
+}
+
+int gmt_trace_start(void)
+{
+	pthread_mutexattr_t a;
+	SanitizerResult r;
+
+	pthread_mutexattr_init(&a);
+	pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+	pthread_mutex_init(&lock, &a);
+	r = sanitizerSubscribe(&subscriber, callback, NULL);
+	if (r != SANITIZER_SUCCESS) {
+		const char *s = NULL;
+		sanitizerGetResultString(r, &s);
+		gmt_note("sanitizer: subscribe failed (%s)", s ? s : "?");
+		write_doc(0);
+		return -1;
+	}
+	sanitizerEnableDomain(1, subscriber, SANITIZER_CB_DOMAIN_RESOURCE);
+	sanitizerEnableDomain(1, subscriber, SANITIZER_CB_DOMAIN_LAUNCH);
+	sanitizerEnableDomain(1, subscriber, SANITIZER_CB_DOMAIN_GRAPHS);
+	write_doc(0);   /* the document exists from the start: "no kernels" is told apart from "never loaded" */
+	atexit(at_exit);
+	return 0;
+}

@@ -1,0 +1,75 @@
+/*
+ * trace_dev.h - the device buffers of one traced launch, shared by the patch callbacks (patches.cu) and
+ * the host side of the injection library (inject.c). Plain C types only: both compilers read it.
+ *
+ * One traced launch owns one struct gmt_launch in device memory (its pointer is the callbacks' userdata).
+ * Per memory instruction (pc) the callbacks find a slot in an open-addressed table and add the warp's
+ * figures to one of GMT_STRIPES copies of its counters (stripe = SM id % GMT_STRIPES), so that the
+ * atomics of a large launch spread over many addresses; the host sums the stripes.
+ */
+#ifndef GPUMEM_TRACE_DEV_H
+#define GPUMEM_TRACE_DEV_H
+
+#include <stdint.h>
+
+#define GMT_STRIPES 16
+#define GMT_SLOTS 4096            /* distinct memory instructions per launch (power of two) */
+#define GMT_SAMPLE_POOL 32768     /* warp address samples per launch, all instructions together */
+
+enum gmt_counter {
+	GMT_EXEC = 0,     /* warp-level executions */
+	GMT_THREADS,      /* thread-level accesses (active lanes) */
+	GMT_SECTORS,      /* global/local: distinct 32 B sectors per execution, summed */
+	GMT_WAVEFRONTS,   /* shared: wavefronts per execution (docs/MODEL.md's shared rule), summed */
+	GMT_IDEAL,        /* global/local: ceil(distinct bytes / 32); shared: passes (ideal wavefronts) */
+	GMT_NCOUNTERS
+};
+
+enum gmt_space { GMT_GLOBAL = 1, GMT_SHARED = 2, GMT_LOCAL = 3 };
+
+/* One memory instruction: the key and its description are written once by the lane that claims it. */
+struct gmt_slot {
+	unsigned long long pc;        /* the callback's pc; 0 = free */
+	unsigned int space;           /* enum gmt_space */
+	unsigned int size;            /* bytes per thread access */
+	unsigned int flags;           /* Sanitizer_DeviceMemoryFlags of the first execution seen */
+	unsigned int sample_base;     /* first record in the sample pool + 1; 0 = not yet written, ~0u = pool full */
+	unsigned long long counters[GMT_STRIPES][GMT_NCOUNTERS];
+};
+
+/* One warp-level execution's addresses. */
+struct gmt_sample {
+	unsigned int valid;           /* 1 once written */
+	unsigned int block_x, block_y, block_z;
+	unsigned int warp;            /* linear tid / 32 within the block */
+	unsigned int mask;            /* active lanes */
+	unsigned int iter;            /* executions of this pc by this warp before this one */
+	unsigned int pad;
+	unsigned long long addr[32];
+};
+
+/* What the host sets before the launch and the callbacks' totals. */
+struct gmt_launch_hdr {
+	unsigned long long total_warps;   /* warps in the grid */
+	unsigned int warps_per_block;
+	unsigned int sample_warps;        /* warps sampled (spread over the grid), at most GMT_MAX_SAMPLE_WARPS */
+	unsigned int sample_iters;        /* executions kept per sampled warp and pc (1 or 2) */
+	unsigned int samples_per_pc;      /* sample_warps * sample_iters */
+	/* written by the callbacks */
+	unsigned int slots_used;          /* slots claimed */
+	unsigned int pool_used;           /* sample records claimed (may pass GMT_SAMPLE_POOL: then none) */
+	unsigned int dropped;             /* executions not counted because the table was full */
+	unsigned int pad;
+};
+
+struct gmt_launch {
+	struct gmt_launch_hdr h;
+	struct gmt_slot slots[GMT_SLOTS];
+	/* per slot and sampled warp: executions seen so far (for "iter") */
+	unsigned int warp_iter[GMT_SLOTS * 64];
+	struct gmt_sample pool[GMT_SAMPLE_POOL];
+};
+
+#define GMT_MAX_SAMPLE_WARPS 64   /* warp_iter's width: sampled warps per slot at most */
+
+#endif
