@@ -161,7 +161,10 @@ const char *gm_trace_class_name(enum gm_trace_class c);
 struct gm_trace_fit {
 	struct gm_trace_map map;
 	char expr[512];               /* the index (elements) in tx ty tz bx by bz, iteration 0; "" if unknown */
-	char expr1d[640];             /* the same for a 1D launch model (by, bz through bx), `explain`'s form */
+	char expr1d[640];             /* the same for a 1D launch model (by, bz through bx), `explain`'s form;
+					 a gather: its stand-in for the launch model (approx = 1), see below */
+	int approx;                   /* map.known = 0 and expr1d models the gather: lanes k elements apart
+					 (k from the measured sectors per request) inside the footprint the samples span */
 	char why[200];                /* map.known = 0: why no map fits */
 	int lanes;                    /* lane addresses fitted */
 	int iters;                    /* loop iterations a warp runs (executions / warps), >= 1 */

@@ -261,6 +261,32 @@ static void measured(const struct gm_trace_instr *in, struct gm_trace_fit *f, co
 		f->ideal_per_req = smp->ideal;
 }
 
+/* A gather for the launch model: (gid * k) % span, k = measured bytes per request / size (the same sectors
+   per request: lanes k elements apart), span = the elements the sampled addresses cover. */
+static void gather_stand_in(const struct gm_trace_instr *in, struct gm_trace_fit *f)
+{
+	double per = f->meas_per_req > 0 ? f->meas_per_req : f->sample_per_req;
+	int64_t lo = INT64_MAX, hi = -1, k, span;
+
+	if (per <= 0 || !model_size(in->size) || in->space == GM_TS_SHARED)
+		return;
+	for (int i = 0; i < in->nsamples; i++)
+		for (int l = 0; l < GM_WARP_SIZE; l++)
+			if (in->samples[i].have >> l & 1) {
+				lo = in->samples[i].addr[l] < lo ? in->samples[i].addr[l] : lo;
+				hi = in->samples[i].addr[l] > hi ? in->samples[i].addr[l] : hi;
+			}
+	if (hi < 0)
+		return;
+	k = (int64_t)(per / in->size + 0.5);
+	k = k < 1 ? 1 : k;
+	span = (hi - lo) / in->size + 1;
+	if (span < 32 * k)
+		span = 32 * k;
+	snprintf(f->expr1d, sizeof(f->expr1d), "(gid * %lld) %% %lld", (long long)k, (long long)span);
+	f->approx = 1;
+}
+
 void gm_trace_fit_instr(const struct gm_trace_launch *l, const struct gm_trace_instr *in, struct gm_trace_fit *f)
 {
 	struct tf_set s;
@@ -291,4 +317,6 @@ void gm_trace_fit_instr(const struct gm_trace_launch *l, const struct gm_trace_i
 	} else
 		f->check_ok = -1;
 	classify(l, in, f, &smp);
+	if (!f->map.known)
+		gather_stand_in(in, f);
 }

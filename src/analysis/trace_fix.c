@@ -74,6 +74,76 @@ static double amdahl(double share, double s)
 	return s > 0 ? 1.0 / ((1.0 - share) + share / s) : 1.0;
 }
 
+/* The fitted map is offset + K * gid + s * iter (a thread's own row, walked by its loop). */
+static int row_loop(const struct gm_trace_kernel *k, const struct gm_trace_fit *f, int64_t *K, int64_t *s)
+{
+	int64_t g[] = { 0, 1, 37, k->threads / 3, k->threads - 1 }, v[GM_TV_N];
+	const struct gm_trace_launch *l = k->l;
+
+	if (!f->map.known || f->cls != GM_TC_COLUMN || f->iters <= 1 || !f->map.iter_step || l->grid[1] != 1 ||
+	    l->grid[2] != 1 || l->block[1] != 1 || l->block[2] != 1)
+		return -1;
+	*K = f->cls_k;
+	*s = f->map.iter_step;
+	for (size_t i = 0; i < sizeof(g) / sizeof(g[0]); i++) {
+		memset(v, 0, sizeof(v));
+		v[GM_TV_GID] = g[i];
+		v[GM_TV_TX] = g[i] % l->block[0];
+		v[GM_TV_BX] = g[i] / l->block[0];
+		v[GM_TV_ITER] = 1;
+		if (gm_trace_map_eval(&f->map, v) - f->map.offset != *K * g[i] + *s && gm_trace_map_eval(&f->map, v) -
+		    f->map.offset != -*K * g[i] + *s)
+			return -1;
+	}
+	return (int64_t)f->iters * (*s < 0 ? -*s : *s) >= *K ? 0 : -1;
+}
+
+/*
+ * Rule warp_rows (loop interchange), the traced kernel's own: a column walk whose threads each walk their
+ * own row in their loop reads the warp's 32 rows together instead, lane l taking element l of each step,
+ * (gid / 32) * 32K + (gid % 32) * s + iter * 32 s: the same elements per warp, every step one contiguous
+ * piece. Predicted by the launch model on the whole kernel with this pattern replaced.
+ */
+static int rule_warp_rows(const struct gm_trace_kernel *k, int i, const struct gm_profile *prof, struct gm_trace_fix *fx)
+{
+	const struct gm_trace_insn *x = &k->ins[i];
+	struct gm_launch_out a, b, whole;
+	static char expr[64][160];
+	struct tk_swap sw[64];
+	char why[200], lines[160] = "";
+	int64_t K, s, K2, s2;
+	int nsw = 0;
+	size_t len = 0;
+
+	if (!k->pred_ok || row_loop(k, &x->fit, &K, &s))
+		return -1;
+	/* the change at this line is the kernel's loop: every instruction that walks rows of K the same way */
+	for (int j = 0; j < k->nins && nsw < 64; j++) {
+		const struct gm_trace_insn *y = &k->ins[j];
+		if (row_loop(k, &y->fit, &K2, &s2) || K2 != K || s2 != s || y->fit.iters != x->fit.iters)
+			continue;
+		snprintf(expr[nsw], sizeof(expr[0]), "(gid / 32) * %lld + (gid %% 32) * %lld + %lld", (long long)(32 * K),
+			 (long long)s, (long long)y->fit.map.offset);
+		sw[nsw] = (struct tk_swap){ j, expr[nsw], y->fit.iters, 32 * s };
+		nsw++;
+		if (j != i && y->in->line > 0 && len < sizeof(lines) - 16)
+			len += (size_t)snprintf(lines + len, sizeof(lines) - len, "%s%d", len ? ", " : "", y->in->line);
+	}
+	const struct tk_swap *me = NULL;
+	for (int j = 0; j < nsw; j++)
+		me = sw[j].ins == i ? &sw[j] : me;
+	if (!me || tk_predict(k, prof, i, NULL, 0, &a, why, sizeof(why)) ||
+	    tk_predict(k, prof, i, me, 1, &b, why, sizeof(why)) ||
+	    tk_predict(k, prof, -1, sw, nsw, &whole, why, sizeof(why)) || b.time_ms <= 0 || whole.time_ms <= 0)
+		return -1;
+	snprintf(fx->rewrite, sizeof(fx->rewrite), "warp_rows");
+	snprintf(fx->change, sizeof(fx->change), "the warp's 32 rows read together, lane l taking element l of each "
+		 "step: %.60s%s%s", me->expr, lines[0] ? "; the same loop at lines " : "", lines);
+	fx->pattern_speedup = a.time_ms / b.time_ms;
+	fx->kernel_speedup = k->pred.time_ms / whole.time_ms;
+	return 0;
+}
+
 /* suggest's rewrites of the fitted pattern; 0 and the best row's speedup, or -1 with why in fx->words. */
 static int suggest_best(const struct gm_trace_kernel *k, const struct gm_trace_insn *x, const struct gm_profile *prof,
 			struct gm_trace_fix *fx)
@@ -117,6 +187,12 @@ void gm_trace_fix_find(const struct gm_trace_kernel *k, int i, const struct gm_p
 	memset(fx, 0, sizeof(*fx));
 	fx->have = 1;
 	fx->pattern_speedup = fx->kernel_speedup = 1;
+	double per = x->fit.meas_per_req > 0 ? x->fit.meas_per_req : x->fit.sample_per_req;
+	if (c == GM_TC_GATHER && per > 0 && x->fit.ideal_per_req > 0 && per <= x->fit.ideal_per_req * 1.02) {
+		snprintf(fx->words, sizeof(fx->words), "nothing worth changing: the rows come from the data, but each "
+			 "warp's lanes read consecutive elements (%.2f sectors a request, the fewest its bytes need)", per);
+		return;
+	}
 	if (c == GM_TC_GATHER) {
 		snprintf(fx->words, sizeof(fx->words), "its scatter comes from the data: the addresses are read from "
 			 "memory, so no rewrite of the index applies. Sorting or binning the indices so that a warp's "
@@ -137,9 +213,12 @@ void gm_trace_fix_find(const struct gm_trace_kernel *k, int i, const struct gm_p
 		advise(&x->fit, fx);
 		return;
 	}
-	if (suggest_best(k, x, prof, fx))
+	if (!rule_warp_rows(k, i, prof, fx))
+		;
+	else if (suggest_best(k, x, prof, fx))
 		return;
-	fx->kernel_speedup = amdahl(x->time_share, fx->pattern_speedup);
+	else
+		fx->kernel_speedup = amdahl(x->time_share, fx->pattern_speedup);
 	fx->worth = fx->kernel_speedup >= GM_TRACE_WORTH;
 	if (!fx->worth) {
 		snprintf(fx->words, sizeof(fx->words), "nothing worth changing: the best rewrite (%s) predicts %.2fx for "

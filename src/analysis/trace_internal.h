@@ -42,4 +42,19 @@ void tf_normalise(struct gm_trace_map *m, const int64_t range[GM_TV_N]);
 /* The short name of a variable as the expression language spells it ("tx", "gid", "iter"). */
 const char *tf_var_name(int var);
 
+/* A replacement of instruction `ins`'s pattern (a fix): the 1D expression, its loop. */
+struct tk_swap {
+	int ins;
+	const char *expr;
+	int iters;
+	int64_t step;                /* elements per iteration */
+};
+
+/*
+ * The launch model over the kernel's fitted patterns (only >= 0: that instruction alone), with the nsw
+ * replacements sw[]. 0 (why: what was left out, or "") or -1 with why.
+ */
+int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, int only, const struct tk_swap *sw,
+	       int nsw, struct gm_launch_out *out, char *why, size_t n);
+
 #endif

@@ -70,8 +70,31 @@ static void traffic(struct gm_trace_kernel *k)
 		}
 }
 
-/* The launch model over every fitted pattern. */
-static void predict(struct gm_trace_kernel *k, const struct gm_profile *prof)
+/* One instruction's pattern for the launch model: its fitted 1D expression and loop, or the replacement. */
+static void pattern_of(const struct gm_trace_kernel *k, const struct gm_trace_insn *x, const struct tk_swap *sw,
+		       struct gm_access *a, struct gm_repeat *r)
+{
+	memset(a, 0, sizeof(*a));
+	a->space = x->in->space == GM_TS_SHARED ? GM_SPACE_SHARED : GM_SPACE_GLOBAL;
+	a->op = x->in->op == GM_TO_LOAD ? GM_OP_LOAD : GM_OP_STORE;
+	a->elem_bytes = x->in->size;
+	memcpy(a->block, k->l->block, sizeof(a->block));
+	a->index = sw ? sw->expr : x->fit.expr1d;
+	a->n_threads = k->threads;
+	*r = (struct gm_repeat){ sw ? sw->iters : x->fit.iters, (sw ? sw->step : x->fit.map.iter_step) * x->in->size,
+				 1, 0 };
+}
+
+static const struct tk_swap *swap_of(const struct tk_swap *sw, int nsw, int i)
+{
+	for (int j = 0; j < nsw; j++)
+		if (sw[j].ins == i)
+			return &sw[j];
+	return NULL;
+}
+
+int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, int only, const struct tk_swap *sw,
+	       int nsw, struct gm_launch_out *out, char *why, size_t n)
 {
 	struct gm_access pats[MAX_PATS];
 	struct gm_repeat rep[MAX_PATS];
@@ -82,24 +105,19 @@ static void predict(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	memset(&li, 0, sizeof(li));
 	for (int i = 0; i < k->nins; i++) {
 		const struct gm_trace_insn *x = &k->ins[i];
-		if (!x->fit.map.known || !model_size(x->in->size) || np == MAX_PATS) {
+		if (only >= 0 && i != only)
+			continue;
+		if (!x->fit.expr1d[0] || !model_size(x->in->size) || np == MAX_PATS) {
 			left++;
 			continue;
 		}
-		memset(&pats[np], 0, sizeof(pats[np]));
-		pats[np].space = x->in->space == GM_TS_SHARED ? GM_SPACE_SHARED : GM_SPACE_GLOBAL;
-		pats[np].op = x->in->op == GM_TO_LOAD ? GM_OP_LOAD : GM_OP_STORE;
-		pats[np].elem_bytes = x->in->size;
-		memcpy(pats[np].block, k->l->block, sizeof(pats[np].block));
-		pats[np].index = x->fit.expr1d;
-		pats[np].n_threads = k->threads;
-		rep[np] = (struct gm_repeat){ x->fit.iters, x->fit.map.iter_step * x->in->size, 1, 0 };
-		all_once &= x->fit.iters <= 1;
+		pattern_of(k, x, swap_of(sw, nsw, i), &pats[np], &rep[np]);
+		all_once &= rep[np].iters <= 1;
 		np++;
 	}
 	if (!np) {
-		snprintf(k->pred_why, sizeof(k->pred_why), "no instruction has a fitted pattern the model can take");
-		return;
+		snprintf(why, n, "no instruction has a fitted pattern the model can take");
+		return -1;
 	}
 	li.pats = pats;
 	li.npats = np;
@@ -107,14 +125,25 @@ static void predict(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	memcpy(li.block, k->l->block, sizeof(li.block));
 	li.n_threads = k->threads;
 	li.one_element_per_thread = all_once;
-	if (gm_launch_predict(&li, prof, &k->pred, &err) != GM_OK) {
-		snprintf(k->pred_why, sizeof(k->pred_why), "the launch model cannot evaluate it: %.150s", err.msg);
-		return;
+	if (gm_launch_predict(&li, prof, out, &err) != GM_OK) {
+		snprintf(why, n, "the launch model cannot evaluate it: %.150s", err.msg);
+		return -1;
 	}
-	k->pred_ok = 1;
-	if (left)
-		snprintf(k->pred_why, sizeof(k->pred_why), "%d instruction%s without a fitted pattern (gathers, odd "
-			 "sizes) left out", left, left == 1 ? "" : "s");
+	int approx = 0;
+	for (int i = 0; i < k->nins; i++)
+		approx += (only < 0 || i == only) && k->ins[i].fit.approx;
+	if (left || approx)
+		snprintf(why, n, "%d instruction%s without a pattern left out; %d gather%s as lanes k apart in its "
+			 "sampled footprint", left, left == 1 ? "" : "s", approx, approx == 1 ? "" : "s");
+	else if (n)
+		why[0] = '\0';
+	return 0;
+}
+
+/* The launch model over every fitted pattern. */
+static void predict(struct gm_trace_kernel *k, const struct gm_profile *prof)
+{
+	k->pred_ok = !tk_predict(k, prof, -1, NULL, 0, &k->pred, k->pred_why, sizeof(k->pred_why));
 }
 
 /* Each instruction's share of the kernel's memory time: its traffic share times the memory fraction. */
@@ -152,16 +181,31 @@ static void bottlenecks(struct gm_trace_kernel *k)
 		glob += k->ins[i].in->space != GM_TS_SHARED ? k->ins[i].bytes : 0;
 	for (int j = 0; j < k->norder && n < 4; j++) {
 		const struct gm_trace_insn *x = &k->ins[k->order[j]];
+		int seen = 0;
+		for (int q = 0; q < j; q++) {   /* one candidate per pattern: the same class at other lines adds up */
+			const struct gm_trace_insn *y = &k->ins[k->order[q]];
+			seen |= y->fit.cls == x->fit.cls && y->fit.cls_k == x->fit.cls_k;
+		}
+		if (seen)
+			continue;
+		double ex = 0, sh = 0;
+		int more = -1;
+		for (int q = j; q < k->norder; q++) {
+			const struct gm_trace_insn *y = &k->ins[k->order[q]];
+			if (y->fit.cls == x->fit.cls && y->fit.cls_k == x->fit.cls_k && y->in->space == x->in->space)
+				ex += y->excess_bytes, sh += y->share, more++;
+		}
 		where_of(x->in, w, sizeof(w));
-		if (x->fit.cls == GM_TC_GATHER && x->share > 0.1 && n < 4) {
-			c[n].score = x->share;
+		if (more > 0)
+			snprintf(w + strlen(w), sizeof(w) - strlen(w), " and %d more", more);
+		if (x->fit.cls == GM_TC_GATHER && sh > 0.1) {
+			c[n].score = sh;
 			snprintf(c[n++].text, sizeof(c[0].text), "a data-dependent %s at %s: %.0f %% of the traffic, its "
-				 "scatter comes from the data", x->in->op == GM_TO_LOAD ? "gather" : "scatter", w, 100 * x->share);
-		} else if (x->in->space != GM_TS_SHARED && glob > 0 && x->excess_bytes / glob > 0.05) {
-			c[n].score = x->excess_bytes / glob;
+				 "scatter comes from the data", x->in->op == GM_TO_LOAD ? "gather" : "scatter", w, 100 * sh);
+		} else if (x->in->space != GM_TS_SHARED && glob > 0 && ex / glob > 0.05) {
+			c[n].score = ex / glob;
 			snprintf(c[n++].text, sizeof(c[0].text), "the %s at %s, %s: %.0f %% of the kernel's sectors are "
-				 "more than its bytes need", gm_trace_op_name(x->in->op), w, x->fit.cls_text,
-				 100 * x->excess_bytes / glob);
+				 "more than its bytes need", gm_trace_op_name(x->in->op), w, x->fit.cls_text, 100 * ex / glob);
 		} else if (x->in->space == GM_TS_SHARED && x->bytes > 0 && x->excess_bytes / x->bytes > 0.2) {
 			c[n].score = 0.5 * x->excess_bytes / x->bytes;
 			snprintf(c[n++].text, sizeof(c[0].text), "shared-memory bank conflicts at %s: %s", w, x->fit.cls_text);

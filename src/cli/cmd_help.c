@@ -14,6 +14,9 @@
 extern const struct gm_cmd_doc gm_doc_check, gm_doc_baseline;
 int cmd_check(int argc, char **argv);
 int cmd_baseline(int argc, char **argv);
+/* `gpumem trace` (issue 38; cmd_trace.c) */
+extern const struct gm_cmd_doc gm_doc_trace;
+int cmd_trace(int argc, char **argv);
 
 const struct gm_command gm_commands[] = {
 	{ &gm_doc_info, cmd_info },
@@ -27,6 +30,7 @@ const struct gm_command gm_commands[] = {
 	{ &gm_doc_calibrate, cmd_calibrate },
 	{ &gm_doc_predict, cmd_predict },
 	{ &gm_doc_explain, cmd_explain },
+	{ &gm_doc_trace, cmd_trace },
 	{ &gm_doc_selftest, cmd_selftest },
 	{ &gm_doc_help, cmd_help },
 };

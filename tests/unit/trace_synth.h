@@ -70,31 +70,27 @@ static int synth_lanes(const struct synth *r, struct gm_expr *e, int64_t wi, int
 	return 0;
 }
 
-/* One launch with one instruction (allocated; free with synth_free). 0 or -1. */
-static int synth_launch(const struct synth *r, int64_t base, struct gm_trace_launch *l)
+/* Instruction r (at `line` of synthetic.cu, pc 16 * its number) appended to launch l. 0 or -1. */
+static int synth_append(const struct synth *r, int64_t base, int line, struct gm_trace_launch *l)
 {
 	struct gm_expr *e = NULL;
 	struct gm_expr_error err;
-	struct gm_trace_instr *in = calloc(1, sizeof(*in));
+	struct gm_trace_instr *in;
 	int64_t tpb = (int64_t)r->block[0] * r->block[1] * r->block[2], wpb = (tpb + 31) / 32;
 	int64_t warps = wpb * r->grid[0] * r->grid[1] * r->grid[2];
 	int iters = r->iters > 0 ? r->iters : 1, ns = r->samples > 0 ? r->samples : 64, blk[3], warp;
 	struct gm_lane ln[GM_WARP_SIZE];
 	double sectors = 0, ideal = 0, wf = 0, acc = 0;
+	void *grown = realloc(l->ins, sizeof(*l->ins) * (size_t)(l->nins + 1));
 
-	memset(l, 0, sizeof(*l));
-	if (!in || gm_expr_parse(r->expr, &e, &err) != GM_OK)
-		return free(in), -1;
-	l->kernel = strdup(r->name);
-	l->name = strdup(r->name);
-	memcpy(l->grid, r->grid, sizeof(l->grid));
-	memcpy(l->block, r->block, sizeof(l->block));
-	l->time_ms = -1;
-	l->dram_read_bytes = l->dram_write_bytes = -1;
-	l->ins = in;
-	l->nins = 1;
+	if (!grown || gm_expr_parse(r->expr, &e, &err) != GM_OK)
+		return -1;
+	l->ins = grown;
+	in = &l->ins[l->nins++];
+	memset(in, 0, sizeof(*in));
+	in->pc = 16 * l->nins;
 	in->file = strdup("synthetic.cu");
-	in->line = 10;
+	in->line = line;
 	in->space = r->space;
 	in->op = r->op;
 	in->size = r->elem;
@@ -145,6 +141,20 @@ static int synth_launch(const struct synth *r, int64_t base, struct gm_trace_lau
 	}
 	gm_expr_free(e);
 	return 0;
+}
+
+/* A launch of r's grid and block with r as its one instruction (allocated; free with synth_free). */
+static int synth_launch(const struct synth *r, int64_t base, struct gm_trace_launch *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->kernel = strdup(r->name);
+	l->name = strdup(r->name);
+	memcpy(l->grid, r->grid, sizeof(l->grid));
+	memcpy(l->block, r->block, sizeof(l->block));
+	l->time_ms = -1;
+	l->dram_read_bytes = l->dram_write_bytes = -1;
+	l->lineinfo = 1;
+	return synth_append(r, base, 10, l);
 }
 
 static void synth_free(struct gm_trace_launch *l)

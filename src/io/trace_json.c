@@ -1,0 +1,126 @@
+/*
+ * trace_json.c - `gpumem trace --json FILE`: the report as one
+ * "gpumem-trace-report/1" document (docs/SCHEMA.md, "The trace report").
+ * Unknown figures are null.
+ */
+#include <jansson.h>
+#include <stdio.h>
+#include "io/trace_io.h"
+
+#define TK_SCHEMA "schema"
+#define TK_TOOL "tool"
+#define TK_PROGRAM "program"
+#define TK_DEVICE "device"
+#define TK_PROFILE "profile"
+#define TK_NOTES "notes"
+#define TK_KERNELS "kernels"
+
+static json_t *num(double v)
+{
+	return v < 0 ? json_null() : json_real(v);
+}
+
+static json_t *str(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static json_t *strings(char *const *v, int n)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; a && i < n; i++)
+		json_array_append_new(a, json_string(v[i]));
+	return a;
+}
+
+static json_t *fix_json(const struct gm_trace_fix *x)
+{
+	if (!x->have)
+		return json_null();
+	return json_pack("{s:o,s:o,s:f,s:f,s:b,s:s,s:s}", "rewrite", x->rewrite[0] ? json_string(x->rewrite) : json_null(),
+			 "change", x->change[0] ? json_string(x->change) : json_null(), "pattern_speedup",
+			 x->pattern_speedup, "kernel_speedup", x->kernel_speedup, "worth_changing", x->worth, "words",
+			 x->words, "sketch", x->sketch);
+}
+
+static json_t *pattern_json(const struct gm_trace_fit *f)
+{
+	if (!f->map.known)
+		return json_pack("{s:b,s:s,s:i}", "fitted", 0, "why", f->why, "lanes", f->lanes);
+	return json_pack("{s:b,s:s,s:s,s:I,s:i,s:I,s:i}", "fitted", 1, "expr", f->expr, "expr_1d", f->expr1d,
+			 "iter_step", (json_int_t)f->map.iter_step, "iters", f->iters, "base", (json_int_t)f->map.base,
+			 "lanes", f->lanes);
+}
+
+static json_t *per_req_json(const struct gm_trace_fit *f)
+{
+	const char *chk = f->check_ok == 1 ? "ok" : f->check_ok == 0 ? "differs" : "not checked";
+
+	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:s}", "measured", num(f->meas_per_req), "ideal", num(f->ideal_per_req),
+			 "sampled", num(f->sample_per_req), "model", num(f->model_per_req), "check_diff_pct",
+			 f->check_ok >= 0 ? json_real(f->check_diff_pct) : json_null(), "check", chk);
+}
+
+static json_t *instr_json(const struct gm_trace_insn *x)
+{
+	const struct gm_trace_instr *in = x->in;
+
+	return json_pack("{s:I,s:o,s:o,s:o,s:s,s:s,s:i,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:f,s:f,s:o,s:s,s:I,s:s,s:o}",
+			 "pc", (json_int_t)in->pc, "sass", str(in->sass), "file", str(in->file), "line",
+			 in->line > 0 ? json_integer(in->line) : json_null(), "space", gm_trace_space_name(in->space),
+			 "op", gm_trace_op_name(in->op), "size", in->size, "executions", num(in->executions), "requests",
+			 num(in->requests), "sectors", num(in->sectors), "wavefronts", num(in->wavefronts),
+			 "ideal_sectors", num(in->ideal_sectors), "per_request", per_req_json(&x->fit), "bytes",
+			 num(x->bytes), "share", x->share, "time_share", x->time_share, "pattern", pattern_json(&x->fit),
+			 "class", gm_trace_class_name(x->fit.cls), "class_k", (json_int_t)x->fit.cls_k, "class_text",
+			 x->fit.cls_text, "fix", fix_json(&x->fix));
+}
+
+static json_t *pred_json(const struct gm_trace_kernel *k)
+{
+	if (!k->pred_ok)
+		return json_pack("{s:n,s:s}", "time_ms", "why", k->pred_why);
+	return json_pack("{s:f,s:f,s:f,s:s,s:o,s:s}", "time_ms", k->pred.time_ms, "dram_read_bytes",
+			 k->pred.dram_read_bytes, "dram_write_bytes", k->pred.dram_write_bytes, "limited_by",
+			 k->limited_by, "error_pct", k->time_ms > 0 ? json_real(k->pred_err_pct) : json_null(), "note",
+			 k->pred_why);
+}
+
+static json_t *kernel_json(const struct gm_trace_kernel *k)
+{
+	const struct gm_trace_launch *l = k->l;
+	json_t *ins = json_array();
+
+	for (int j = 0; ins && j < k->norder; j++)
+		json_array_append_new(ins, instr_json(&k->ins[k->order[j]]));
+	return json_pack("{s:I,s:s,s:o,s:[III],s:[iii],s:I,s:o,s:o,s:o,s:b,s:o,s:o,s:o,s:o,s:s,s:s,s:o}",
+			 "launch_index", (json_int_t)l->index, "kernel", l->kernel, "name", str(l->name), "grid",
+			 (json_int_t)l->grid[0], (json_int_t)l->grid[1], (json_int_t)l->grid[2], "block", l->block[0],
+			 l->block[1], l->block[2], "threads", (json_int_t)k->threads, "time_ms", num(k->time_ms),
+			 "time_source", str(l->time_source), "dram_bytes", num(k->dram_bytes), "dram_measured",
+			 k->dram_measured, "achieved_gbs", num(k->gbs), "roof_gbs", num(k->roof_gbs), "roof_pct",
+			 num(k->roof_pct), "predicted", pred_json(k), "primary", k->primary, "secondary", k->secondary,
+			 "instructions", ins);
+}
+
+gm_status gm_trace_json(FILE *f, const struct gm_trace_report *r)
+{
+	const struct gm_trace *t = r->t;
+	json_t *ks = json_array(), *doc;
+	int bad;
+
+	for (int i = 0; ks && i < r->nk; i++)
+		json_array_append_new(ks, kernel_json(&r->k[i]));
+	doc = json_pack("{s:s,s:{s:s,s:s},s:{s:o,s:i,s:i,s:b},s:{s:o,s:o,s:o},s:o,s:o,s:o}", TK_SCHEMA,
+			GM_TRACE_REPORT_SCHEMA, TK_TOOL, "name", "gpumem", "version", GPUMEM_VERSION, TK_PROGRAM, "argv",
+			strings(t->argv, t->argc), "exit_status", t->exit_status, "signal", t->signal, "timed_out",
+			t->timed_out, TK_DEVICE, "name", str(t->dev.name), "uuid", str(t->dev.uuid), "cc", str(t->dev.cc),
+			TK_PROFILE, r->prof ? json_string(r->prof->origin) : json_null(), TK_NOTES,
+			strings(t->notes, t->nnotes), TK_KERNELS, ks);
+	if (!doc)
+		return gm_fail(GM_ERR_NOMEM, "cannot build the trace report's JSON");
+	bad = json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0 || fputc('\n', f) == EOF;
+	json_decref(doc);
+	return bad ? gm_fail(GM_ERR_IO, "cannot write the trace report") : GM_OK;
+}

@@ -1,0 +1,162 @@
+/*
+ * trace_text.c - `gpumem trace`'s report as text (docs/TRACE.md, "Reading
+ * the report"): the program and the device, then per traced launch the
+ * kernel's figures, its bottlenecks, one row per memory instruction (largest
+ * traffic first) with its fitted pattern and class, and the fixes.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "io/trace_io.h"
+
+static void where_of(const struct gm_trace_instr *in, char *buf, size_t n)
+{
+	if (in->file && in->line > 0) {
+		const char *slash = strrchr(in->file, '/');
+		snprintf(buf, n, "%.40s:%d", slash ? slash + 1 : in->file, in->line);
+	} else
+		snprintf(buf, n, "pc 0x%llx", (long long)in->pc);
+}
+
+static void head(FILE *f, const struct gm_trace_report *r)
+{
+	const struct gm_trace *t = r->t;
+
+	fprintf(f, "program  ");
+	for (int i = 0; i < t->argc; i++)
+		fprintf(f, "%s%s", i ? " " : "", t->argv[i]);
+	if (t->signal)
+		fprintf(f, "  (killed by signal %d)", t->signal);
+	else if (t->exit_status >= 0)
+		fprintf(f, "  (exit %d)", t->exit_status);
+	fprintf(f, "%s\n", t->timed_out ? ", timed out" : "");
+	fprintf(f, "device   %s%s%s%s\n", t->dev.name ? t->dev.name : "unknown", t->dev.uuid ? " (" : "",
+		t->dev.uuid ? t->dev.uuid : "", t->dev.uuid ? ")" : "");
+	fprintf(f, "profile  %s (roof: its dense DRAM read bandwidth, %.0f GB/s)\n", r->prof ? r->prof->origin : "none",
+		r->prof ? r->prof->read_gbs : 0.0);
+	for (int i = 0; i < t->nnotes; i++)
+		fprintf(f, "note     %s\n", t->notes[i]);
+}
+
+static void figures(FILE *f, const struct gm_trace_kernel *k)
+{
+	const struct gm_trace_launch *l = k->l;
+
+	fprintf(f, "\n== launch %lld: %s\n", (long long)l->index, l->name ? l->name : l->kernel);
+	fprintf(f, "grid %lldx%lldx%lld, block %dx%dx%d, %lld threads, %d register%s, %lld B shared\n",
+		(long long)l->grid[0], (long long)l->grid[1], (long long)l->grid[2], l->block[0], l->block[1],
+		l->block[2], (long long)k->threads, l->registers, l->registers == 1 ? "" : "s",
+		(long long)(l->shared_static + l->shared_dynamic));
+	if (k->time_ms > 0)
+		fprintf(f, "time       %.4f ms (%s)\n", k->time_ms, l->time_source ? l->time_source : "measured");
+	else
+		fprintf(f, "time       not measured\n");
+	if (k->dram_bytes >= 0)
+		fprintf(f, "DRAM       %.3f MB (%s)", k->dram_bytes / 1e6, k->dram_measured ? "measured" : "predicted");
+	else
+		fprintf(f, "DRAM       unknown");
+	if (k->gbs >= 0)
+		fprintf(f, ", %.1f GB/s = %.0f %% of the %.0f GB/s roof", k->gbs, k->roof_pct, k->roof_gbs);
+	fprintf(f, "\n");
+	if (k->pred_ok) {
+		fprintf(f, "predicted  %.4f ms", k->pred.time_ms);
+		if (k->time_ms > 0)
+			fprintf(f, " (%+.1f %% against the measured)", k->pred_err_pct);
+		fprintf(f, ", limited by %s, DRAM %.3f MB read + %.3f MB written\n", k->limited_by,
+			k->pred.dram_read_bytes / 1e6, k->pred.dram_write_bytes / 1e6);
+		if (k->pred_why[0])
+			fprintf(f, "           (%s)\n", k->pred_why);
+	} else
+		fprintf(f, "predicted  none: %s\n", k->pred_why);
+	fprintf(f, "primary    %s\nsecondary  %s\n", k->primary, k->secondary);
+	if (l->lineinfo == 0)
+		fprintf(f, "lines      the kernel has no line information: build it with nvcc -lineinfo (or "
+			"-G) to see file:line\n");
+}
+
+static void fmt_per(double v, char *buf, size_t n)
+{
+	if (v < 0)
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, "%.2f", v);
+}
+
+static void instr_row(FILE *f, const struct gm_trace_insn *x)
+{
+	const struct gm_trace_instr *in = x->in;
+	const struct gm_trace_fit *fit = &x->fit;
+	char w[64], m[16], id[16], mo[16], chk[24];
+
+	where_of(in, w, sizeof(w));
+	fmt_per(fit->meas_per_req, m, sizeof(m));
+	fmt_per(fit->ideal_per_req, id, sizeof(id));
+	fmt_per(fit->model_per_req, mo, sizeof(mo));
+	if (fit->check_ok == 1)
+		snprintf(chk, sizeof(chk), "ok");
+	else if (fit->check_ok == 0)
+		snprintf(chk, sizeof(chk), "%+.1f %%", fit->check_diff_pct);
+	else
+		snprintf(chk, sizeof(chk), "-");
+	fprintf(f, "  %-22s %-6s %-6s %2d %12.0f %8s %6s %7s %8s %5.0f %%  %s\n", w, gm_trace_op_name(in->op),
+		gm_trace_space_name(in->space), in->size, in->executions, m, id, mo, chk, 100 * x->share,
+		fit->cls_text);
+	if (fit->map.known) {
+		fprintf(f, "  %-22s index %s", "", fit->expr);
+		if (fit->map.iter_step)
+			fprintf(f, " %s iter*%lld (%d iterations)", fit->map.iter_step < 0 ? "-" : "+",
+				(long long)(fit->map.iter_step < 0 ? -fit->map.iter_step : fit->map.iter_step), fit->iters);
+		fprintf(f, "%s\n", in->sass ? "" : "");
+	} else if (fit->why[0])
+		fprintf(f, "  %-22s %s\n", "", fit->why);
+}
+
+static void sketch(FILE *f, const char *s)
+{
+	while (*s) {
+		size_t len = strcspn(s, "\n");
+		fprintf(f, "      %.*s\n", (int)len, s);
+		s += len + (s[len] == '\n');
+	}
+}
+
+static void fix_rows(FILE *f, const struct gm_trace_kernel *k)
+{
+	int any = 0;
+
+	for (int j = 0; j < k->norder; j++) {
+		const struct gm_trace_insn *x = &k->ins[k->order[j]];
+		char w[64];
+		if (!x->fix.have)
+			continue;
+		if (!any++)
+			fprintf(f, "fixes (the largest instructions first):\n");
+		where_of(x->in, w, sizeof(w));
+		fprintf(f, "  %s %s: ", w, gm_trace_op_name(x->in->op));
+		if (x->fix.worth)
+			fprintf(f, "%s, predicted %.2fx for the pattern, %.2fx for the whole kernel (%.0f %% of its memory "
+				"time)\n    %s\n", x->fix.rewrite, x->fix.pattern_speedup, x->fix.kernel_speedup,
+				100 * x->time_share, x->fix.words);
+		if (x->fix.worth && x->fix.change[0] && strcmp(x->fix.change, x->fix.words))
+			fprintf(f, "    rewrite: %s\n", x->fix.change);
+		if (!x->fix.worth)
+			fprintf(f, "%s\n", x->fix.words);
+		if (x->fix.sketch[0] && (x->fix.worth || x->fit.cls == GM_TC_GATHER))
+			sketch(f, x->fix.sketch);
+	}
+}
+
+void gm_trace_text(FILE *f, const struct gm_trace_report *r)
+{
+	head(f, r);
+	for (int i = 0; i < r->nk; i++) {
+		const struct gm_trace_kernel *k = &r->k[i];
+		figures(f, k);
+		fprintf(f, "\n  %-22s %-6s %-6s %2s %12s %8s %6s %7s %8s %7s  %s\n", "where", "op", "space", "B",
+			"executions", "per req", "ideal", "model", "check", "share", "pattern");
+		for (int j = 0; j < k->norder; j++)
+			instr_row(f, &k->ins[k->order[j]]);
+		if (!k->nins)
+			fprintf(f, "  (no memory instruction was traced)\n");
+		fix_rows(f, k);
+	}
+}

@@ -1,0 +1,297 @@
+/* test_trace_doc.c - `gpumem trace`'s documents: the synthetic trace fixtures (tests/fixtures/trace/synthetic/,
+ * whole kernels built from known index expressions by trace_synth.h) read back and analysed with the built-in
+ * H200 profile: every instruction's class, the check, the fixes' words (a kernel with nothing to fix says so,
+ * a gather says its scatter comes from the data); the reader's refusals; the report's JSON.
+ * GM_TRACE_WRITE_FIXTURES=DIR writes the fixtures into DIR instead of testing (how they were made). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "gpumem/profile.h"
+#include "gpumem/trace.h"
+#include "io/trace_io.h"
+#include "trace_synth.h"
+
+#define G GM_TS_GLOBAL
+#define S GM_TS_SHARED
+#define LD GM_TO_LOAD
+#define ST GM_TO_STORE
+#define MAXI 8
+
+struct fixture {
+	const char *file, *kernel;
+	struct synth ins[MAXI];
+	int line[MAXI];
+	enum gm_trace_class cls[MAXI];
+	const char *says;             /* the text report contains this */
+};
+
+#define B1(n) { n, 1, 1 }
+static const struct fixture fixtures[] = {
+	{ "clean_copy.json", "copy(float const*, float*, int)",
+	  { { "ld", "gid", B1(256), B1(4096), 4, G, LD, 1, 0, 0, 0 }, { "st", "gid", B1(256), B1(4096), 4, G, ST, 1, 0, 0, 0 } },
+	  { 12, 12 }, { GM_TC_COALESCED, GM_TC_COALESCED }, "nothing worth changing" },
+	{ "aos.json", "update(Particle const*, float*)",
+	  { { "x", "gid*4", B1(256), B1(2048), 4, G, LD, 1, 0, 0, 0 }, { "y", "gid*4 + 1", B1(256), B1(2048), 4, G, LD, 1, 0, 0, 0 },
+	    { "z", "gid*4 + 2", B1(256), B1(2048), 4, G, LD, 1, 0, 0, 0 }, { "out", "gid", B1(256), B1(2048), 4, G, ST, 1, 0, 0, 0 } },
+	  { 21, 21, 22, 23 }, { GM_TC_STRIDED, GM_TC_STRIDED, GM_TC_STRIDED, GM_TC_COALESCED }, "structure of arrays" },
+	{ "layernorm_rowloop.json", "layernorm_forward_kernel1(float*, float*, float*, float const*, float const*, "
+	  "float const*, int, int, int)",
+	  { { "mean", "gid*768", B1(128), B1(32), 4, G, LD, 768, 1, 0, 0 }, { "var", "gid*768", B1(128), B1(32), 4, G, LD, 768, 1, 0, 0 },
+	    { "x", "gid*768", B1(128), B1(32), 4, G, LD, 768, 1, 0, 0 }, { "w", "0", B1(128), B1(32), 4, G, LD, 768, 1, 0, 0 },
+	    { "b", "0", B1(128), B1(32), 4, G, LD, 768, 1, 0, 0 }, { "out", "gid*768", B1(128), B1(32), 4, G, ST, 768, 1, 0, 0 } },
+	  { 30, 36, 44, 44, 44, 44 }, { GM_TC_COLUMN, GM_TC_COLUMN, GM_TC_COLUMN, GM_TC_BROADCAST, GM_TC_BROADCAST, GM_TC_COLUMN },
+	  "give a row to a warp" },
+	{ "transpose_naive.json", "transposeNaive(float*, float const*, int, int)",
+	  { { "in", "(by*32 + ty)*4096 + bx*32 + tx", { 32, 8, 1 }, { 128, 128, 1 }, 4, G, LD, 4, 8 * 4096, 0, 0 },
+	    { "out", "(bx*32 + tx)*4096 + by*32 + ty", { 32, 8, 1 }, { 128, 128, 1 }, 4, G, ST, 4, 8, 0, 0 } },
+	  { 51, 51 }, { GM_TC_COALESCED, GM_TC_TRANSPOSED }, "swap the roles of threadIdx.x and threadIdx.y" },
+	{ "smem_transpose.json", "transposeNoBankConflictsMissing(float*, float const*, int, int)",
+	  { { "in", "(by*32 + ty)*4096 + bx*32 + tx", { 32, 8, 1 }, { 128, 128, 1 }, 4, G, LD, 4, 8 * 4096, 0, 0 },
+	    { "tile_st", "ty*32 + tx", { 32, 8, 1 }, { 128, 128, 1 }, 4, S, ST, 4, 8 * 32, 0, 0 },
+	    { "tile_ld", "tx*32 + ty", { 32, 8, 1 }, { 128, 128, 1 }, 4, S, LD, 4, 8, 0, 0 },
+	    { "out", "(bx*32 + ty)*4096 + by*32 + tx", { 32, 8, 1 }, { 128, 128, 1 }, 4, G, ST, 4, 8 * 4096, 0, 0 } },
+	  { 70, 70, 74, 74 }, { GM_TC_COALESCED, GM_TC_SHARED_OK, GM_TC_BANKS, GM_TC_COALESCED }, "32-way bank conflicts" },
+	{ "gather_encoder.json", "encoder_forward_kernel1(float*, int const*, float const*, float const*, int, int, int)",
+	  { { "tok", "gid / 768", B1(256), B1(3072), 4, G, LD, 1, 0, 0, 0 },
+	    { "wte", "((gid / 768 * 2654435761) % 50257) * 768 + gid % 768", B1(256), B1(3072), 4, G, LD, 1, 0, 0, 0 },
+	    { "out", "gid", B1(256), B1(3072), 4, G, ST, 1, 0, 0, 0 } },
+	  { 17, 18, 18 }, { GM_TC_BROADCAST, GM_TC_GATHER, GM_TC_COALESCED }, "the rows come from the data" },
+	{ "random_gather.json", "gather(float const*, int const*, float*)",
+	  { { "tab", "(gid * 2654435761 + (gid >> 7) * 40503) % 1000003", B1(256), B1(4096), 4, G, LD, 1, 0, 0, 0 },
+	    { "out", "gid", B1(256), B1(4096), 4, G, ST, 1, 0, 0, 0 } },
+	  { 9, 9 }, { GM_TC_GATHER, GM_TC_COALESCED }, "its scatter comes from the data" },
+};
+#define NFIX (sizeof(fixtures) / sizeof(fixtures[0]))
+
+static int nins(const struct fixture *f)
+{
+	int n = 0;
+
+	while (n < MAXI && f->ins[n].expr)
+		n++;
+	return n;
+}
+
+/* ---- writing the fixtures ------------------------------------------------------------------------------- */
+
+static json_t *sample_json(const struct gm_trace_sample *s)
+{
+	json_t *a = json_array();
+
+	for (int k = 0; k < 32; k++)
+		json_array_append_new(a, s->have >> k & 1 ? json_integer(s->addr[k]) : json_null());
+	return json_pack("{s:[iii],s:i,s:I,s:i,s:o}", "block", s->block[0], s->block[1], s->block[2], "warp", s->warp,
+			 "mask", (json_int_t)s->mask, "iter", s->iter, "addr", a);
+}
+
+static json_t *count(double v)
+{
+	return v < 0 ? json_null() : json_integer((json_int_t)v);
+}
+
+static json_t *instr_json(const struct gm_trace_instr *in)
+{
+	json_t *sm = json_array();
+
+	for (int i = 0; i < in->nsamples; i++)
+		json_array_append_new(sm, sample_json(&in->samples[i]));
+	return json_pack("{s:I,s:n,s:s,s:i,s:s,s:s,s:i,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "pc", (json_int_t)in->pc, "sass",
+			 "file", in->file, "line", in->line, "space", gm_trace_space_name(in->space), "op",
+			 gm_trace_op_name(in->op), "size", in->size, "executions", count(in->executions),
+			 "thread_accesses", count(in->thread_accesses), "sectors", count(in->sectors), "requests",
+			 count(in->space == GM_TS_SHARED ? in->executions : in->requests), "wavefronts",
+			 count(in->wavefronts), "ideal_sectors", count(in->ideal_sectors), "samples", sm);
+}
+
+static int build(const struct fixture *f, struct gm_trace_launch *l)
+{
+	int n = nins(f);
+
+	if (synth_launch(&f->ins[0], 0x7f3400000000ll, l))
+		return -1;
+	free(l->kernel);
+	free(l->name);
+	l->kernel = strdup(f->kernel);
+	l->name = strdup(f->kernel);
+	l->ins[0].line = f->line[0];
+	for (int i = 1; i < n; i++)
+		if (synth_append(&f->ins[i], 0x7f3400000000ll + ((int64_t)i << 32), f->line[i], l))
+			return -1;
+	return 0;
+}
+
+static int write_fixture(const struct fixture *f, const char *dir)
+{
+	struct gm_trace_launch l;
+	char path[4096];
+	json_t *ins = json_array(), *doc;
+	int rc;
+
+	if (build(f, &l))
+		return -1;
+	for (int i = 0; i < l.nins; i++)
+		json_array_append_new(ins, instr_json(&l.ins[i]));
+	doc = json_pack("{s:s,s:{s:s,s:s,s:n},s:{s:[s],s:i,s:i,s:b,s:n,s:i},s:{s:i,s:s,s:n,s:s,s:i},"
+			"s:{s:n,s:i,s:i,s:i,s:n},s:[s],s:[{s:i,s:s,s:s,s:[III],s:[iii],s:i,s:i,s:i,s:i,s:i,s:n,s:n,"
+			"s:n,s:n,s:b,s:o}]}",
+			"schema", GM_TRACE_DOC_SCHEMA, "tool", "name", "gpumem", "version", "0.1.0", "commit",
+			"program", "argv", "./synthetic", "exit_status", 0, "signal", 0, "timed_out", 0, "wall_s", "passes", 1,
+			"device", "index", 0, "name", "NVIDIA H200", "uuid", "cc", "9.0", "sm_count", 132,
+			"options", "kernel_regex", "launch_skip", 0, "launch_count", 1, "sample_warps", 64, "timeout_s",
+			"notes", "synthetic: written by tests/unit/test_trace_doc.c (GM_TRACE_WRITE_FIXTURES) from known index "
+			"expressions; counts by the warp model's rules over every warp; no time was measured",
+			"launches", "index", 0, "kernel", l.kernel, "name", l.name, "grid", (json_int_t)l.grid[0],
+			(json_int_t)l.grid[1], (json_int_t)l.grid[2], "block", l.block[0], l.block[1], l.block[2],
+			"shared_dynamic", 0, "shared_static", 0, "registers", 32, "stream", 0, "context", 1, "time_ms",
+			"time_source", "dram_read_bytes", "dram_write_bytes", "lineinfo", 1, "instructions", ins);
+	snprintf(path, sizeof(path), "%s/%s", dir, f->file);
+	rc = doc ? json_dump_file(doc, path, JSON_COMPACT | JSON_PRESERVE_ORDER) : -1;
+	json_decref(doc);
+	synth_free(&l);
+	return rc;
+}
+
+/* ---- the tests ------------------------------------------------------------------------------------------ */
+
+static struct gm_profile P;
+
+static int setup(void **state)
+{
+	int exact;
+
+	(void)state;
+	return gm_profile_nearest("NVIDIA H200", &P, &exact) == GM_OK ? 0 : -1;
+}
+
+static void fixture_path(const char *file, char *buf, size_t n)
+{
+	const char *src = getenv("GPUMEM_SRC");
+
+	snprintf(buf, n, "%s/tests/fixtures/trace/synthetic/%s", src ? src : ".", file);
+}
+
+static void test_fixtures(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < NFIX; i++) {
+		const struct fixture *f = &fixtures[i];
+		struct gm_trace t;
+		struct gm_trace_report r;
+		char path[4096], *text = NULL;
+		size_t len = 0;
+
+		fixture_path(f->file, path, sizeof(path));
+		assert_int_equal(gm_trace_read(path, &t), GM_OK);
+		assert_int_equal(t.nlaunches, 1);
+		assert_int_equal(t.launches[0].nins, nins(f));
+		assert_int_equal(gm_trace_analyse(&t, &P, 3, &r), GM_OK);
+		for (int k = 0; k < r.k[0].nins; k++) {
+			const struct gm_trace_fit *fit = &r.k[0].ins[k].fit;
+			print_message("%-24s line %d %-14s %s | %s\n", f->file, t.launches[0].ins[k].line,
+				      gm_trace_class_name(fit->cls), fit->expr, fit->cls_text);
+			assert_int_equal(fit->cls, f->cls[k]);
+			if (fit->map.known)
+				assert_int_equal(fit->check_ok, 1);
+		}
+		FILE *m = open_memstream(&text, &len);
+		gm_trace_text(m, &r);
+		fclose(m);
+		if (!strstr(text, f->says))
+			print_message("%s", text);
+		assert_non_null(strstr(text, f->says));
+		free(text);
+		gm_trace_report_free(&r);
+		gm_trace_free(&t);
+	}
+}
+
+/* The report as JSON: its schema, one kernel, the instructions with their classes. */
+static void test_report_json(void **state)
+{
+	struct gm_trace t;
+	struct gm_trace_report r;
+	char path[4096], *text = NULL;
+	size_t len = 0;
+	json_error_t e;
+
+	(void)state;
+	fixture_path("aos.json", path, sizeof(path));
+	assert_int_equal(gm_trace_read(path, &t), GM_OK);
+	assert_int_equal(gm_trace_analyse(&t, &P, 3, &r), GM_OK);
+	FILE *m = open_memstream(&text, &len);
+	assert_int_equal(gm_trace_json(m, &r), GM_OK);
+	fclose(m);
+	json_t *doc = json_loads(text, 0, &e);
+	assert_non_null(doc);
+	assert_string_equal(json_string_value(json_object_get(doc, "schema")), GM_TRACE_REPORT_SCHEMA);
+	json_t *ins = json_object_get(json_array_get(json_object_get(doc, "kernels"), 0), "instructions");
+	assert_int_equal(json_array_size(ins), 4);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(ins, 0), "class")), "strided");
+	assert_non_null(json_object_get(json_array_get(ins, 0), "fix"));
+	json_decref(doc);
+	free(text);
+	gm_trace_report_free(&r);
+	gm_trace_free(&t);
+}
+
+/* Documents the reader refuses, each with one line naming the file. */
+static void test_reader_refuses(void **state)
+{
+	static const struct { const char *text, *says; } bad[] = {
+		{ "{\"schema\":\"gpumem-run\",\"launches\":[]}", "has schema 'gpumem-run', not 'gpumem-trace/1'" },
+		{ "{\"launches\":[]}", "is not a gpumem trace document" },
+		{ "{\"schema\":\"gpumem-trace/1\"}", "no 'launches' array" },
+		{ "{\"schema\":\"gpumem-trace/1\",\"launches\":[{\"kernel\":\"k\",\"grid\":[1],\"block\":[2048],"
+		  "\"instructions\":[]}]}", "'grid' or 'block'" },
+		{ "{\"schema\":\"gpumem-trace/1\",\"launches\":[{\"kernel\":\"k\",\"grid\":[1],\"block\":[32],"
+		  "\"instructions\":[{\"space\":\"texture\",\"op\":\"load\",\"size\":4}]}]}", "'space' or 'op'" },
+		{ "{\"schema\":\"gpumem-trace/1\",\"launches\":[{\"kernel\":\"k\",\"grid\":[1],\"block\":[32],"
+		  "\"instructions\":[{\"space\":\"global\",\"op\":\"load\",\"size\":4,\"samples\":[{\"block\":[0,0,0],"
+		  "\"warp\":0,\"addr\":[\"x\"]}]}]}]}", "a sample is malformed" },
+		{ "{\"schema\":\"gpumem-trace/1\",\"launches\":[{\"kernel\":", "cannot read" },
+	};
+	char path[] = "/tmp/gm_trace_badXXXXXX";
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct gm_trace t;
+		int fd = mkstemp(path);
+		FILE *f = fdopen(fd, "w");
+		fputs(bad[i].text, f);
+		fclose(f);
+		assert_int_not_equal(gm_trace_read(path, &t), GM_OK);
+		print_message("%s\n", gm_last_error());
+		assert_non_null(strstr(gm_last_error(), bad[i].says));
+		assert_non_null(strstr(gm_last_error(), path));
+		gm_trace_free(&t);
+		unlink(path);
+		strcpy(path, "/tmp/gm_trace_badXXXXXX");
+	}
+}
+
+int main(void)
+{
+	const char *dir = getenv("GM_TRACE_WRITE_FIXTURES");
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fixtures),
+		cmocka_unit_test(test_report_json),
+		cmocka_unit_test(test_reader_refuses),
+	};
+
+	if (dir) {
+		for (size_t i = 0; i < NFIX; i++)
+			if (write_fixture(&fixtures[i], dir)) {
+				fprintf(stderr, "cannot write %s/%s\n", dir, fixtures[i].file);
+				return 1;
+			}
+		return 0;
+	}
+	return cmocka_run_group_tests(tests, setup, NULL);
+}
