@@ -33,12 +33,12 @@ static const struct {
 	  "__syncthreads();\n"
 	  "v = tile[threadIdx.x][threadIdx.y];" },
 	{ GM_TC_TRANSPOSED, 0, "threadIdx.x walks a column: swap the roles of threadIdx.x and threadIdx.y in the "
-	  "index, or stage the tile through shared memory when the other side needs this order",
-	  "// was: in[threadIdx.x * W + threadIdx.y]\n"
-	  "__shared__ float tile[32][33];\n"
-	  "tile[threadIdx.y][threadIdx.x] = in[threadIdx.y * W + threadIdx.x];  // rows along x\n"
+	  "index, or turn the tile in shared memory so that both the read and the write walk rows",
+	  "// was: a[threadIdx.x * W + threadIdx.y]: the warp walks a column\n"
+	  "__shared__ float tile[32][33];   // +1: the turned read is conflict-free\n"
+	  "tile[threadIdx.y][threadIdx.x] = in[(r0 + threadIdx.y) * W + c0 + threadIdx.x];\n"
 	  "__syncthreads();\n"
-	  "v = tile[threadIdx.x][threadIdx.y];" },
+	  "out[(c0 + threadIdx.y) * H + r0 + threadIdx.x] = tile[threadIdx.x][threadIdx.y];" },
 	{ GM_TC_STRIDED, 0, "the lanes read one field of consecutive records: store the field as its own array "
 	  "(structure of arrays), or load whole records with one wide load and use every field",
 	  "// was: aos[i].f   (records of k elements)\n"
