@@ -17,7 +17,7 @@
 
 enum { F_THRESHOLD = 256, F_BASELINE };
 #define FLEET_MAX_BASELINES 16
-/* A bound on the documents named at once (4096 generated documents are viewed in seconds: tests/scale/). */
+/* A bound on the documents named at once (4096 generated documents are viewed in seconds: scripts/bench/scale.sh). */
 #define FLEET_MAX_DOCS 65536
 
 static const struct gm_opt fleet_opts[] = {

@@ -1,7 +1,7 @@
 /*
  * multi_read_many.c - many run documents read on a few threads and handed
  * on in their order (gpumem fleet over thousands of GPUs' documents: the
- * JSON parse is three quarters of its time, tests/scale/).
+ * JSON parse is three quarters of its time, scripts/bench/scale.sh).
  */
 #include <jansson.h>
 #include <stdio.h>

@@ -411,28 +411,19 @@ static void test_threads_same(void **state)
 	assert_int_equal(ea.lane, eb.lane);
 }
 
-/* CPU time: the bound is on the model's work, not on a busy machine's scheduling */
-static double now_ms(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-	return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
-}
-
-static void test_sampled_fast(void **state)
+static void test_sampled_whole_launch(void **state)
 {
 	struct gm_profile p = prof();
 	struct gm_access pats[2];
 	struct gm_launch_in in;
 	struct gm_launch_out o;
-	double t0 = now_ms();
 
+	/* a 1 GiB launch is sampled, and the sample's DRAM bytes are the whole launch's; how long the
+	 * prediction takes is a benchmark (scripts/bench/cpu.sh), never a unit test's assertion */
 	(void)state;
 	launch_of("gid*3", 4, (int64_t)1 << 28, pats, &in); /* 1 GiB per array */
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
 	assert_true(o.sampled);
-	assert_true(now_ms() - t0 < 100);
 	assert_true(fabs(o.dram_read_bytes / (12.0 * (1 << 28)) - 1) < 0.01);
 }
 
@@ -616,7 +607,7 @@ int main(void)
 		cmocka_unit_test(test_l2_lines),
 		cmocka_unit_test(test_pages),
 		cmocka_unit_test(test_partial_lines),
-		cmocka_unit_test(test_sampled_fast),
+		cmocka_unit_test(test_sampled_whole_launch),
 		cmocka_unit_test(test_bad_input),
 	};
 

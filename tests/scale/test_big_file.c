@@ -1,8 +1,9 @@
 /*
  * test_big_file.c - a run file of about 100 MB (generated here with the JSON
- * writer) is read by `gpumem report` and `gpumem compare` in bounded time and
- * memory: each must finish within 120 s and stay under 3 GiB of resident
- * memory. The numbers the test saw are printed.
+ * writer) is read by `gpumem report` and `gpumem compare` in bounded memory:
+ * each must succeed and stay under 3 GiB of resident memory. The times are
+ * printed, never asserted (a busy machine is not a slow gpumem; the time
+ * targets are in scripts/bench/).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -104,12 +105,10 @@ static void test_big_file(void **state)
 	snprintf(cmd, sizeof(cmd), "'%s' report %s -o %s >/dev/null", bin, BIG_PATH, HTML_BUF);
 	assert_int_equal(timed(cmd, &s, &rss), 0);
 	printf("report of a %d-case run file (>= 100 MiB): %.1f s, peak %ld MiB\n", n, s, rss);
-	assert_true(s < 120);
 	assert_true(rss < 3072);
 	snprintf(cmd, sizeof(cmd), "'%s' compare %s %s >/dev/null", bin, BIG_PATH, BIG_PATH);
 	assert_int_equal(timed(cmd, &s, &rss), 0);
 	printf("compare of two such files: %.1f s, peak %ld MiB (largest child so far)\n", s, rss);
-	assert_true(s < 120);
 	assert_true(rss < 3072);
 	unlink(BIG_PATH);
 	unlink(HTML_BUF);
