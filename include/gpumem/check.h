@@ -50,8 +50,10 @@ struct gm_check_line_def {
 };
 /* The lines in order; *n = their count. */
 const struct gm_check_line_def *gm_check_lines(int *n);
-/* The cases of the lines of a mode (quick or not), for baseline make and the runner; returns the count. */
+/* The cases of the lines of a mode (quick or not), for the runner; returns the count. */
 int gm_check_case_names(int quick, const char **out, int max);
+/* The cases of the lines judged against a baseline (what `baseline make` keeps); returns the count. */
+int gm_check_judged_names(const char **out, int max);
 
 /* ---- the NVML counters (read by src/gpu/telemetry.c, judged by src/analysis/check_counters.c) ---- */
 

@@ -107,6 +107,14 @@ static void judge_line(const struct gm_check_line_def *def, const struct gm_run_
 	l->value = c->value.median;
 	l->cov_pct = c->ms.cov_pct;
 	l->noise = gm_case_noise(c);
+	for (int i = 0; !def->judged && i < c->nnotes; i++)
+		if (!strcmp(c->notes[i].name, "errors") && c->notes[i].median > 0) {
+			l->verdict = GM_V_FAIL;
+			l->code = gm_check_code_find("GM-C108");
+			snprintf(l->message, sizeof(l->message), "%.0f words found wrong in the timed passes",
+				 c->notes[i].median);
+			return;
+		}
 	if (!def->judged) {
 		l->verdict = GM_V_PASS;
 		snprintf(l->message, sizeof(l->message), "validated (%.4g %s)", l->value, gm_unit_name(l->unit));
@@ -159,7 +167,7 @@ gm_status gm_check_judge(const struct gm_run_result *r, const struct gm_baseline
 			 (unsigned)r->dev.pci_bus & 0xff, (unsigned)r->dev.pci_device & 0xff);
 		g->index = r->dev.index;
 	}
-	if (!b)
+	if (!b && note != g->baseline_note)
 		snprintf(g->baseline_note, sizeof(g->baseline_note), "%s", note ? note : "no baseline");
 	g->baseline_units = b ? b->nunits : 0;
 	for (int i = 0; i < n && g->nlines < GM_CHECK_MAX_LINES; i++) {

@@ -43,6 +43,17 @@ int gm_check_case_names(int quick, const char **out, int max)
 	return k;
 }
 
+int gm_check_judged_names(const char **out, int max)
+{
+	int n, k = 0;
+	const struct gm_check_line_def *l = gm_check_lines(&n);
+
+	for (int i = 0; i < n && k < max; i++)
+		if (l[i].judged)
+			out[k++] = l[i].case_name;
+	return k;
+}
+
 const char *gm_check_verdict_name(enum gm_check_verdict v)
 {
 	static const char *const names[] = { "pass", "skip", "not-judged", "warn", "fail" };

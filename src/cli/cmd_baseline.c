@@ -42,7 +42,7 @@ static int make(char **paths, int n, const char *out)
 	struct gm_run_result *runs = calloc((size_t)n, sizeof(*runs));
 	struct gm_baseline *b = calloc(1, sizeof(*b));
 	const char *names[GM_CHECK_MAX_LINES];
-	int ncases = gm_check_case_names(0, names, GM_CHECK_MAX_LINES), code = GM_EXIT_OK, nread = 0;
+	int ncases = gm_check_judged_names(names, GM_CHECK_MAX_LINES), code = GM_EXIT_OK, nread = 0;
 	struct gm_outfile of;
 
 	if (!runs || !b)

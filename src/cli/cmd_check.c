@@ -140,7 +140,8 @@ static void model_slug(const char *name, char *buf, size_t n)
 	buf[k] = '\0';
 }
 
-/* The baseline for a GPU model: --baseline, else $GPUMEM_BASELINES, ./data/baselines, beside the binary. */
+/* The baseline for a GPU model: --baseline; else $GPUMEM_BASELINES/<model>.json alone when it is set; else
+ * ./data/baselines, then beside the binary (../share/gpumem/baselines, ../data/baselines). */
 static int find_baseline(const char *explicit_path, const char *model, struct gm_baseline *b, struct gm_check_gpu *g)
 {
 	char slug[128], path[1200], exe[1024];
@@ -157,6 +158,8 @@ static int find_baseline(const char *explicit_path, const char *model, struct gm
 		snprintf(g->baseline_path, sizeof(g->baseline_path), "%.500s", explicit_path);
 		return 0;
 	}
+	if (env && env[0])
+		len = 0, dirs[1] = NULL;
 	if (len > 0) {
 		exe[len] = '\0';
 		*strrchr(exe, '/') = '\0';
@@ -198,8 +201,8 @@ static int judge(const struct check_args *a, const struct gm_run_result *r, cons
 		return rc;
 	}
 	gm_check_judge(r, rc ? NULL : b, g->baseline_note, c, g);
-	if (rc)
-		fprintf(stderr, "warning: %s\n", g->baseline_note);
+	if (rc)   /* the figures are still reported, and the exit code says: could not judge */
+		fprintf(stderr, "error: %s\n", g->baseline_note);
 	free(b);
 	return 0;
 }
@@ -294,8 +297,11 @@ static int on_gpus(const struct check_args *a, struct gm_check_doc *d, struct gm
 		d->gpus[i].wall_s = runs[i].wall_s;
 		if (d->burns)
 			gm_burn_judge(&d->burns[i], &d->gpus[i]);
-		if (!code && s == GM_ERR_INTERRUPTED)
+		if (!code && s == GM_ERR_INTERRUPTED) {
+			fprintf(stderr, "interrupted: writing the verdict so far (%d lines run on device %d)\n",
+				runs[i].ncases, dev);
 			code = GM_EXIT_INTERRUPTED;
+		}
 	}
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);

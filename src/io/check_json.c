@@ -41,7 +41,7 @@ static json_t *counters_json(const struct gm_check_counters *c)
 static gm_status counters_parse(json_t *o, const char *path, struct gm_check_counters *c)
 {
 	memset(c, 0, sizeof(*c));
-	if (!o)
+	if (!o || json_is_null(o))
 		return GM_OK;
 	if (!json_is_object(json_object_get(o, "after")))
 		return gm_fail(GM_ERR_PARSE, "'%s': the counters need an object 'after'", path);
