@@ -24,14 +24,15 @@ static int model_size(int b)
 	return b == 1 || b == 2 || b == 4 || b == 8 || b == 16;
 }
 
-/* The lanes of sample s as the warp model's counting rules read them. */
-static void lanes_of(const struct gm_trace_sample *s, struct gm_lane ln[GM_WARP_SIZE])
+/* The lanes of sample s as the warp model's counting rules read them; interleave: local memory, whose
+   lanes give one per-thread offset that the hardware lays out lane after lane (size bytes apart). */
+static void lanes_of(const struct gm_trace_sample *s, int interleave, struct gm_lane ln[GM_WARP_SIZE])
 {
 	memset(ln, 0, sizeof(struct gm_lane) * GM_WARP_SIZE);
 	for (int i = 0; i < GM_WARP_SIZE; i++) {
 		ln[i].active = (int)(s->have >> i & 1);
 		ln[i].exists = 1;
-		ln[i].addr = ln[i].active ? s->addr[i] : 0;
+		ln[i].addr = ln[i].active ? s->addr[i] + (int64_t)interleave * i : 0;
 	}
 }
 
@@ -66,6 +67,14 @@ static void finish(struct counts *c)
 		c->per_req = c->ideal = -1;
 }
 
+static int all_broadcast(const struct gm_trace_instr *in);
+
+/* Local memory whose lanes all give one offset: the per-thread stack, interleaved by the hardware. */
+static int local_interleaved(const struct gm_trace_instr *in)
+{
+	return in->space == GM_TS_LOCAL && all_broadcast(in) ? in->size : 0;
+}
+
 /* The sampled addresses as they are, counted by the warp model's rules. */
 static void count_samples(const struct gm_trace_instr *in, struct counts *c)
 {
@@ -75,7 +84,7 @@ static void count_samples(const struct gm_trace_instr *in, struct counts *c)
 	for (int i = 0; model_size(in->size) && i < in->nsamples; i++) {
 		if (!in->samples[i].have)
 			continue;
-		lanes_of(&in->samples[i], ln);
+		lanes_of(&in->samples[i], local_interleaved(in), ln);
 		count_lanes(in, ln, c);
 	}
 	finish(c);
@@ -209,7 +218,12 @@ static void classify_global(const struct gm_trace_launch *l, const struct gm_tra
 static void classify(const struct gm_trace_launch *l, const struct gm_trace_instr *in, struct gm_trace_fit *f,
 		     const struct counts *smp)
 {
-	if (all_broadcast(in)) {
+	if (in->space == GM_TS_LOCAL && all_broadcast(in)) {
+		/* local addresses are the per-thread stack's offset: the hardware interleaves the threads' words */
+		f->cls = GM_TC_COALESCED;
+		snprintf(f->cls_text, sizeof(f->cls_text), "local memory (a per-thread stack or spills; the hardware "
+			 "interleaves the threads' words)");
+	} else if (all_broadcast(in)) {
 		f->cls = GM_TC_BROADCAST;
 		snprintf(f->cls_text, sizeof(f->cls_text), "broadcast (every lane of a warp the same element)");
 	} else if (!f->map.known) {
@@ -310,7 +324,8 @@ void gm_trace_fit_instr(const struct gm_trace_launch *l, const struct gm_trace_i
 	measured(in, f, &smp);
 	f->sample_per_req = smp.per_req;
 	count_model(l, in, f, &mod);
-	f->model_per_req = mod.per_req;
+	f->model_per_req = local_interleaved(in) ? smp.per_req : mod.per_req;   /* the model's global rules would
+										  see one address */
 	if (f->model_per_req >= 0 && f->meas_per_req > 0) {
 		f->check_diff_pct = 100.0 * (f->model_per_req / f->meas_per_req - 1);
 		f->check_ok = fabs(f->check_diff_pct) <= GM_TRACE_CHECK_PCT;

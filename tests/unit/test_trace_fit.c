@@ -58,6 +58,7 @@ static const struct row rows[] = {
 	{ { "column_radix12", "(gid % 12) * 65536 + gid / 12", { 256, 1, 1 }, { 768, 1, 1 }, 4, G, LD, 1, 0, 0 },
 	  GM_TC_COLUMN, 65536, 1 },
 	{ { "reversed", "262143 - gid", { 256, 1, 1 }, { 1024, 1, 1 }, 4, G, LD, 1, 0, 0 }, GM_TC_COALESCED, 0, 1 },
+	{ { "local_spill", "3", { 128, 1, 1 }, { 64, 1, 1 }, 4, GM_TS_LOCAL, ST, 1, 0, 0 }, GM_TC_COALESCED, 0, 1 },
 	/* warps sampled at exactly k T / S: the bits between the stride and the lanes never vary; the class
 	   and the sectors of the sampled warps still come out right */
 	{ { "column_walk_even", "(gid % 1024) * 4096 + gid / 1024", { 256, 1, 1 }, { 1024, 1, 1 }, 4, G, LD, 1, 0, 0, 1 },
