@@ -67,6 +67,7 @@ static int start(void)
 	gmt_opt.samples = (int)env_long("GPUMEM_TRACE_SAMPLES", 64);
 	gmt_opt.patch_at_launch = patch && strcmp(patch, "launch") == 0;
 	gmt_opt.unpatch = env_long("GPUMEM_TRACE_UNPATCH", 1) != 0;
+	gmt_opt.devmode = (unsigned)env_long("GPUMEM_TRACE_DEVMODE", 0);
 	if (!claim())
 		return 0;
 	if (gmt_select_init(gmt_opt.regex_text) != 0) {

@@ -26,6 +26,7 @@ struct gmt_opts {
 	int samples;
 	int patch_at_launch;
 	int unpatch;
+	unsigned devmode;   /* GPUMEM_TRACE_DEVMODE: 1 = callbacks return at once (cost floor) */
 };
 
 extern struct gmt_opts gmt_opt;

@@ -23,6 +23,7 @@ void gmt_current_begin(struct gmt_current *c, const Sanitizer_LaunchData *ld, lo
 	c->ordinal = ordinal;
 	c->function = ld->function;
 	c->grid_id = ld->gridId;
+	c->hstream = ld->hStream;
 	snprintf(c->kernel, sizeof(c->kernel), "%s", ld->functionName ? ld->functionName : "?");
 	c->grid[0] = ld->gridDim_x, c->grid[1] = ld->gridDim_y, c->grid[2] = ld->gridDim_z;
 	c->block[0] = ld->blockDim_x, c->block[1] = ld->blockDim_y, c->block[2] = ld->blockDim_z;
@@ -42,6 +43,7 @@ void gmt_current_begin(struct gmt_current *c, const Sanitizer_LaunchData *ld, lo
 	if (c->hdr.sample_warps > GMT_MAX_SAMPLE_WARPS)
 		c->hdr.sample_warps = GMT_MAX_SAMPLE_WARPS;
 	c->hdr.samples_per_pc = c->hdr.sample_warps * c->hdr.sample_iters;
+	c->hdr.mode = gmt_opt.devmode;
 }
 
 static int by_pc(const void *a, const void *b)
@@ -163,13 +165,17 @@ static void write_launch(struct gmt_buf *b, struct gmt_current *c, const struct 
 	               c->block[2], c->shared_static, c->registers, c->local_bytes, c->stream, c->mod->id);
 	gmt_buf_str(b, cubin_path(c->mod, path, sizeof(path)));
 	gmt_buf_printf(b, ", \"function_bytes\": %llu, \"sampled_warps\": %u, \"sample_iters\": %u, "
-	               "\"dropped_executions\": %u, \"instructions\": [", (unsigned long long)c->func_size,
-	               h->sample_warps, h->sample_iters, h->dropped);
+	               "\"dropped_executions\": %u, \"traced_ms\": %.3f, \"instructions\": [",
+	               (unsigned long long)c->func_size, h->sample_warps, h->sample_iters, h->dropped, c->traced_ms);
 	for (unsigned i = 0; i < nused; i++) {
 		gmt_buf_printf(b, "%s\n", i ? "," : "");
 		lines += write_instruction(b, c, h, used[i], pool, pool_n);
 	}
-	gmt_buf_printf(b, "], \"lineinfo\": %s", lines ? "true" : nused && c->mod->cubin ? "false" : "null");
+	if (h->mode)
+		gmt_buf_printf(b, "], \"device_mode\": %u, \"lineinfo\": %s", h->mode,
+		               lines ? "true" : nused && c->mod->cubin ? "false" : "null");
+	else
+		gmt_buf_printf(b, "], \"lineinfo\": %s", lines ? "true" : nused && c->mod->cubin ? "false" : "null");
 	gmt_buf_printf(b, "}");
 }
 

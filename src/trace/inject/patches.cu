@@ -43,7 +43,8 @@ static __device__ struct gmt_slot *gmt_slot_of(struct gmt_launch *L, unsigned lo
 
 	for (unsigned probe = 0; probe < GMT_SLOTS; probe++, h = (h + 1) & (GMT_SLOTS - 1)) {
 		struct gmt_slot *s = &L->slots[h];
-		unsigned long long k = *(volatile unsigned long long *)&s->pc;
+		/* a plain (L1-cached) read: a stale 0 only sends this lane to the CAS, which returns the truth */
+		unsigned long long k = s->pc;
 
 		if (k == 0)
 			k = atomicCAS(&s->pc, 0ull, pc);
@@ -68,17 +69,28 @@ static __device__ struct gmt_slot *gmt_slot_of(struct gmt_launch *L, unsigned lo
 	return 0;
 }
 
-/* Which sampled warp this is (0..sample_warps-1), or -1. Warps g_k = floor(k T / S) are sampled. */
-static __device__ int gmt_sampled(const struct gmt_launch *L, unsigned long long gw)
+/*
+ * Which sampled warp this is (0..sample_warps-1), or -1. Sample k is warp k % wpb of block
+ * floor(k B / S) (B blocks, S samples): spread evenly over the grid and over the warps of a block.
+ * When the grid has no more warps than S, every warp is sampled.
+ */
+static __device__ int gmt_sampled(const struct gmt_launch *L, unsigned long long blin, unsigned w)
 {
-	unsigned long long T = L->h.total_warps, S = L->h.sample_warps, k;
+	unsigned long long T = L->h.total_warps, S = L->h.sample_warps, wpb = L->h.warps_per_block, B, k, lo, hi;
 
-	if (S == 0)
+	if (S == 0 || wpb == 0)
 		return -1;
 	if (T <= S)
-		return (int)gw;
-	k = (gw * S + T - 1) / T;
-	return k < S && (k * T) / S == gw ? (int)k : -1;
+		return (int)(blin * wpb + w);
+	B = T / wpb;
+	lo = (blin * S + B - 1) / B;                 /* the first k whose block is blin */
+	hi = ((blin + 1) * S + B - 1) / B;           /* one past the last */
+	if (hi > S)
+		hi = S;
+	if (lo >= hi)
+		return -1;
+	k = lo + (w + wpb - lo % wpb) % wpb;         /* the first k of this warp */
+	return k < hi ? (int)k : -1;
 }
 
 /* Shared wavefronts of this warp execution (docs/MODEL.md "Shared memory"); *ideal = passes. */
@@ -170,7 +182,7 @@ static __device__ __forceinline__ SanitizerPatchResult gmt_access(void *ud, uint
 	unsigned long long cnt[GMT_NCOUNTERS], v;
 	struct gmt_slot *s = 0;
 
-	if (!L || (flags & SANITIZER_MEMORY_DEVICE_FLAG_PREFETCH))
+	if (!L || (flags & SANITIZER_MEMORY_DEVICE_FLAG_PREFETCH) || L->h.mode == GMT_MODE_RETURN)
 		return SANITIZER_PATCH_SUCCESS;
 	mask = __activemask();
 	lane = gmt_lane();
@@ -194,11 +206,13 @@ static __device__ __forceinline__ SanitizerPatchResult gmt_access(void *ud, uint
 		cnt[GMT_IDEAL] = (distinct * E + 31) / 32;
 	}
 	unsigned ltid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-	unsigned long long blin = blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y +
-	                          (unsigned long long)gridDim.y * blockIdx.z);
-	int k = gmt_sampled(L, blin * L->h.warps_per_block + ltid / 32);
 	unsigned long long sp = 0;
+	int k = -1;
 	if (lane == leader) {
+		/* which sampled warp: warp-uniform, so one lane works it out (64-bit divisions) */
+		unsigned long long blin = blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y +
+		                          (unsigned long long)gridDim.y * blockIdx.z);
+		k = gmt_sampled(L, blin, ltid / 32);
 		s = gmt_slot_of(L, pc, space, size, flags, &index);
 		if (!s) {
 			atomicAdd(&L->h.dropped, 1u);
@@ -210,6 +224,7 @@ static __device__ __forceinline__ SanitizerPatchResult gmt_access(void *ud, uint
 		}
 		sp = (unsigned long long)s;
 	}
+	k = __shfl_sync(mask, k, leader);
 	if (k < 0)
 		return SANITIZER_PATCH_SUCCESS;
 	sp = __shfl_sync(mask, sp, leader);

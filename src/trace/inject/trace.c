@@ -9,6 +9,7 @@
  */
 #include <pthread.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 #include <unistd.h>
 #include <sanitizer.h>
@@ -44,6 +45,14 @@ static int done, device_ordinal = -1;
 static struct gmt_buf *launch_json;   /* one serialised launch each */
 static size_t nlaunch_json;
 static struct gmt_current cur;
+
+static double now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return 1e3 * (double)t.tv_sec + 1e-6 * (double)t.tv_nsec;
+}
 
 static struct ctx_state *ctx_of(CUcontext c)
 {
@@ -228,19 +237,23 @@ static void launch_begin(const Sanitizer_LaunchData *ld, int graph_node)
 		         sizeof(struct gmt_launch) >> 20);
 		return;
 	}
+	/* work queued before on the stream ends first, so that traced_ms is this launch's alone */
+	sanitizerStreamSynchronize(ld->hStream);
 	gmt_current_begin(&cur, ld, ordinal, m, c->dev, stream_id(ld->stream));
 	sanitizerMemset(c->dev, 0, sizeof(struct gmt_launch), ld->hStream);
 	sanitizerMemcpyHostToDeviceAsync(c->dev, &cur.hdr, sizeof(cur.hdr), ld->hStream);
 	sanitizerSetLaunchCallbackData(ld->hLaunch, ld->function, ld->hStream, c->dev);
+	cur.t_begin_ms = now_ms();
 }
 
 static void launch_end(const Sanitizer_LaunchData *ld)
 {
 	struct gmt_buf b = {0};
 
-	if (!cur.active || cur.function != ld->function || cur.grid_id != ld->gridId)
+	if (!cur.active || cur.function != ld->function || cur.hstream != ld->hStream)
 		return;
 	sanitizerStreamSynchronize(ld->hStream);
+	cur.traced_ms = now_ms() - cur.t_begin_ms;
 	if (gmt_current_collect(&cur, ld->hStream, &b) == 0) {
 		struct gmt_buf *p = realloc(launch_json, (nlaunch_json + 1) * sizeof(*p));
 		if (p) {

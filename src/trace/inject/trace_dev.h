@@ -59,8 +59,11 @@ struct gmt_launch_hdr {
 	unsigned int slots_used;          /* slots claimed */
 	unsigned int pool_used;           /* sample records claimed (may pass GMT_SAMPLE_POOL: then none) */
 	unsigned int dropped;             /* executions not counted because the table was full */
-	unsigned int pad;
+	unsigned int mode;                /* GMT_MODE_*: set by the host (GPUMEM_TRACE_DEVMODE, for measuring cost) */
 };
+
+#define GMT_MODE_FULL 0                /* everything */
+#define GMT_MODE_RETURN 1              /* the callbacks return at once: the patching's own cost */
 
 struct gmt_launch {
 	struct gmt_launch_hdr h;

@@ -21,10 +21,12 @@ struct gmt_current {
 	long ordinal;
 	CUfunction function;
 	uint64_t grid_id;
+	Sanitizer_StreamHandle hstream;
 	char kernel[1024];
 	unsigned grid[3], block[3];
 	int stream, registers, shared_static, local_bytes;
 	uint64_t func_pc, func_size;
+	double t_begin_ms, traced_ms;  /* host clock: launch begin to the end of the instrumented run */
 	struct gmt_module *mod;
 	struct gmt_launch *dev;
 	struct gmt_launch_hdr hdr;
