@@ -51,6 +51,7 @@ struct gm_trace_instr {
 	enum gm_trace_op op;
 	int size;                     /* bytes per thread access */
 	double executions, thread_accesses, sectors, requests, wavefronts, ideal_sectors;
+	double ideal_wavefronts;      /* shared: what the same access would need without conflicts (-1) */
 	struct gm_trace_sample *samples;
 	int nsamples;
 };
@@ -151,6 +152,7 @@ enum gm_trace_class {
 	GM_TC_BANKS,           /* shared: k-way bank conflicts (k = cls_k) */
 	GM_TC_SHARED_OK,       /* shared: conflict-free */
 	GM_TC_IRREGULAR,       /* a map fits, none of the above (several strides within the warp) */
+	GM_TC_UNSAMPLED,       /* no sampled lane: counts only (--samples 0, or the collector's pool ran out) */
 	GM_TC_COUNT
 };
 

@@ -14,7 +14,7 @@ const char *gm_trace_class_name(enum gm_trace_class c)
 {
 	static const char *const n[GM_TC_COUNT] = {
 		"coalesced", "misaligned", "strided", "column walk", "transposed", "broadcast",
-		"gather by data", "bank conflicts", "conflict-free", "irregular",
+		"gather by data", "bank conflicts", "conflict-free", "irregular", "not sampled",
 	};
 	return c >= 0 && c < GM_TC_COUNT ? n[c] : "?";
 }
@@ -226,6 +226,9 @@ static void classify(const struct gm_trace_launch *l, const struct gm_trace_inst
 	} else if (all_broadcast(in)) {
 		f->cls = GM_TC_BROADCAST;
 		snprintf(f->cls_text, sizeof(f->cls_text), "broadcast (every lane of a warp the same element)");
+	} else if (!f->lanes) {
+		f->cls = GM_TC_UNSAMPLED;
+		snprintf(f->cls_text, sizeof(f->cls_text), "not sampled (counts only: %s)", f->why);
 	} else if (!f->map.known) {
 		f->cls = GM_TC_GATHER;
 		snprintf(f->cls_text, sizeof(f->cls_text), "data-dependent %s (no map of the ids fits: the addresses "
@@ -271,6 +274,8 @@ static void measured(const struct gm_trace_instr *in, struct gm_trace_fit *f, co
 		f->meas_per_req = in->wavefronts / req;
 	if (req > 0 && in->space != GM_TS_SHARED && in->ideal_sectors > 0)
 		f->ideal_per_req = in->ideal_sectors / req;
+	else if (req > 0 && in->space == GM_TS_SHARED && in->ideal_wavefronts > 0)
+		f->ideal_per_req = in->ideal_wavefronts / req;
 	else
 		f->ideal_per_req = smp->ideal;
 }
@@ -310,6 +315,8 @@ void gm_trace_fit_instr(const struct gm_trace_launch *l, const struct gm_trace_i
 	f->iters = iters_of(l, in);
 	f->check_diff_pct = 0;
 	f->map.elem_bytes = in->size;
+	for (int i = 0; i < in->nsamples; i++)
+		f->lanes += __builtin_popcount(in->samples[i].have);
 	if (!tf_points(l, in, f->iters, &s, f->why, sizeof(f->why))) {
 		f->lanes = s.n;
 		if (!tf_fit(&s, &f->map, f->why, sizeof(f->why)) &&

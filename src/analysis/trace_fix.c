@@ -201,6 +201,11 @@ void gm_trace_fix_find(const struct gm_trace_kernel *k, int i, const struct gm_p
 			 "// neighbouring threads gather neighbouring rows");
 		return;
 	}
+	if (c == GM_TC_UNSAMPLED) {
+		snprintf(fx->words, sizeof(fx->words), "no pattern without sampled addresses: trace again with --samples "
+			 "64 (or more), narrowed with --kernel / -s / -c");
+		return;
+	}
 	if (c == GM_TC_COALESCED || c == GM_TC_BROADCAST || c == GM_TC_SHARED_OK) {
 		snprintf(fx->words, sizeof(fx->words), "nothing worth changing: the access is %s", x->fit.cls_text);
 		return;

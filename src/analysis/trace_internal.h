@@ -42,7 +42,7 @@ void tf_normalise(struct gm_trace_map *m, const int64_t range[GM_TV_N]);
 /* The short name of a variable as the expression language spells it ("tx", "gid", "iter"). */
 const char *tf_var_name(int var);
 
-/* A replacement of instruction `ins`'s pattern (a fix): the 1D expression, its loop. */
+/* A replacement of instruction `ins`'s pattern (a fix): the 1D expression, its loop; expr NULL: left out. */
 struct tk_swap {
 	int ins;
 	const char *expr;

@@ -111,7 +111,10 @@ int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, i
 			left++;
 			continue;
 		}
-		pattern_of(k, x, swap_of(sw, nsw, i), &pats[np], &rep[np]);
+		const struct tk_swap *w = swap_of(sw, nsw, i);
+		if (w && !w->expr)
+			continue;   /* left out on purpose: the kernel without this instruction */
+		pattern_of(k, x, w, &pats[np], &rep[np]);
 		all_once &= rep[np].iters <= 1;
 		np++;
 	}
@@ -146,15 +149,31 @@ static void predict(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	k->pred_ok = !tk_predict(k, prof, -1, NULL, 0, &k->pred, k->pred_why, sizeof(k->pred_why));
 }
 
-/* Each instruction's share of the kernel's memory time: its traffic share times the memory fraction. */
-static void time_shares(struct gm_trace_kernel *k)
+/*
+ * Each instruction's share of the kernel's memory time: 1 - (the model's time without it) / (its time with
+ * all), times the memory fraction (the predicted time over the measured, at most 1). Without a prediction,
+ * or for an instruction the model does not take, its share of the traffic stands in.
+ */
+static void time_shares(struct gm_trace_kernel *k, const struct gm_profile *prof)
 {
 	double mem = 1;
+	char why[200];
 
 	if (k->pred_ok && k->time_ms > 0 && k->pred.time_ms > 0)
 		mem = fmin(1, k->pred.time_ms / k->time_ms);
-	for (int i = 0; i < k->nins; i++)
-		k->ins[i].time_share = k->ins[i].share * mem;
+	for (int i = 0; i < k->nins; i++) {
+		struct gm_trace_insn *x = &k->ins[i];
+		struct tk_swap out = { i, NULL, 0, 0 };
+		struct gm_launch_out w;
+		double f = x->share;
+		if (k->pred_ok && x->fit.expr1d[0] && k->pred.time_ms > 0) {
+			if (tk_predict(k, prof, -1, &out, 1, &w, why, sizeof(why)))
+				f = 1;   /* the kernel's only pattern */
+			else
+				f = fmax(0, 1 - w.time_ms / k->pred.time_ms);
+		}
+		x->time_share = f * mem;
+	}
 }
 
 struct cand {
@@ -258,7 +277,7 @@ gm_status gm_trace_kernel_analyse(const struct gm_trace_launch *l, const struct 
 	k->roof_pct = k->gbs >= 0 && k->roof_gbs > 0 ? 100 * k->gbs / k->roof_gbs : -1;
 	k->pred_err_pct = k->pred_ok && k->time_ms > 0 ? 100 * (k->pred.time_ms / k->time_ms - 1) : 0;
 	k->limited_by = k->pred_ok && k->pred.limited_by ? k->pred.limited_by : "unknown";
-	time_shares(k);
+	time_shares(k, prof);
 	bottlenecks(k);
 	return GM_OK;
 }

@@ -131,6 +131,7 @@ static gm_status instr_of(struct rd *r, const json_t *o, struct gm_trace_instr *
 	in->requests = num_of(o, "requests", -1);
 	in->wavefronts = num_of(o, "wavefronts", -1);
 	in->ideal_sectors = num_of(o, "ideal_sectors", -1);
+	in->ideal_wavefronts = num_of(o, "ideal_wavefronts", -1);
 	if (sm && !json_is_null(sm) && !json_is_array(sm))
 		return bad(r, "an instruction's 'samples' is not an array");
 	size_t n = json_is_array(sm) ? json_array_size(sm) : 0;
