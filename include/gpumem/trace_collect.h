@@ -36,13 +36,19 @@ struct gm_trace_opts {
 	long launch_skip;         /* matching launches skipped before the first traced one (ncu -s); >= 0 */
 	long launch_count;        /* matching launches traced after the skip (ncu -c); default 1; >= 1 */
 	int sample_warps;         /* full-warp address samples kept per instruction and launch; default 64,
-	                             0..4096 (0 = counts only) */
+	                             0..4096 (0 = counts only). At most 128 are kept: 64 warps spread over the
+	                             grid x their first 2 executions of the instruction (sample_warps / 2 warps
+	                             from 8 up; below 8, that many warps, 1 execution each) */
 	double timeout_s;         /* wall limit of EACH pass; 0 = none. On expiry the program's process
 	                             group gets SIGTERM, then SIGKILL 2 s later */
 	int device;               /* CUDA device ordinal the program's device 0 is mapped to
 	                             (CUDA_VISIBLE_DEVICES); -1 = leave the environment as it is (default) */
 	int time_pass;            /* 1 = run the uninstrumented time pass (default); 0 = one pass, times null */
 	const char *lib_path;     /* the injection library; NULL = search (gm_trace_find_lib) */
+	int stop_after;           /* 1 = end the program (in each pass) as soon as the selected launches are
+	                             traced and timed: bounded time for programs that run for minutes. Its exit
+	                             status is then unknown ("exit_status": null, run->exit_status -1). The
+	                             environment's GPUMEM_TRACE_STOP=1 sets it too. Default 0. */
 };
 
 /* Why a collection ended as it did (run->outcome). More than one can hold; the first that
@@ -74,7 +80,7 @@ struct gm_trace_run {
 	                              warning worth printing (program failed, timed out); "" when OK */
 };
 
-/* Defaults: NULL regex, skip 0, count 1, 64 sample warps, no timeout, device -1, time pass on. */
+/* Defaults: NULL regex, skip 0, count 1, 64 sample warps, no timeout, device -1, time pass on, run to the end. */
 void gm_trace_opts_init(struct gm_trace_opts *o);
 
 /*

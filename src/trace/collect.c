@@ -64,16 +64,20 @@ static void remove_parts(const char *dir)
 }
 
 static gm_status one_pass(const struct gm_trace_opts *o, const char *path, const char *const *argv,
-                          const char *lib, const char *mode, const char *part, struct gmt_pass *p)
+                          const char *lib, const char *mode, const char *part, struct gmt_pass *p, long last)
 {
 	struct gmt_env e = {0};
-	char **envp;
+	char **envp, num[32];
 	gm_status s = gmt_env_for_pass(&e, o, lib, mode, part);
 
 	if (s != GM_OK)
 		return s;
-	envp = gmt_env_merge(&e, environ);
-	s = envp ? gmt_run_pass(path, argv, envp, o->timeout_s, p) : gm_fail(GM_ERR_NOMEM, "out of memory");
+	snprintf(num, sizeof(num), "%ld", last);
+	envp = last < 0 || gmt_env_add(&e, "GPUMEM_TRACE_LAST_INDEX", num) == 0 ? gmt_env_merge(&e, environ) : NULL;
+	if (envp)
+		s = gmt_run_pass(path, argv, envp, o->timeout_s, p);
+	else
+		s = gm_fail(GM_ERR_NOMEM, "out of memory");
 	free(envp);
 	gmt_env_free(&e);
 	return s;
@@ -131,11 +135,12 @@ static gm_status traced(const struct gm_trace_opts *o, const char *path, const c
 	char trace_part[4300], time_part[4300];
 	struct gmt_pass p;
 	struct gmt_finish f = {o, argv, trace_part, NULL, dir, run};
+	long last = -1;
 	gm_status s;
 
 	snprintf(trace_part, sizeof(trace_part), "%s/trace.json", dir);
 	snprintf(time_part, sizeof(time_part), "%s/time.json", dir);
-	s = one_pass(o, path, argv, run->lib, "trace", trace_part, &p);
+	s = one_pass(o, path, argv, run->lib, "trace", trace_part, &p, -1);
 	if (s != GM_OK) {
 		run->outcome = GM_TRACE_NO_PROGRAM;
 		return s;
@@ -144,9 +149,9 @@ static gm_status traced(const struct gm_trace_opts *o, const char *path, const c
 	pass_outcome(run, &p, o->timeout_s);
 	if (p.interrupted)
 		return gm_fail(GM_ERR_INTERRUPTED, "interrupted: the program was stopped");
-	if (o->time_pass && access(trace_part, R_OK) == 0 && gmt_part_launches(trace_part) > 0) {
+	if (o->time_pass && access(trace_part, R_OK) == 0 && gmt_part_launches(trace_part, &last) > 0) {
 		struct gmt_pass t;
-		if (one_pass(o, path, argv, run->lib, "time", time_part, &t) == GM_OK && !t.interrupted) {
+		if (one_pass(o, path, argv, run->lib, "time", time_part, &t, last) == GM_OK && !t.interrupted) {
 			run->passes = 2;
 			run->time_pass_wall_s = t.wall_s;
 			run->time_pass_exit_status = t.exit_status;
@@ -169,12 +174,19 @@ static gm_status traced(const struct gm_trace_opts *o, const char *path, const c
 	return s;
 }
 
-gm_status gm_trace_collect(const struct gm_trace_opts *o, const char *const *argv, const char *out_path,
+gm_status gm_trace_collect(const struct gm_trace_opts *o_in, const char *const *argv, const char *out_path,
                            struct gm_trace_run *run)
 {
 	char path[4096], dir[4200];
+	struct gm_trace_opts oo, *o = o_in ? &oo : NULL;
+	const char *stop = getenv("GPUMEM_TRACE_STOP");
 	gm_status s;
 
+	if (o_in) {
+		oo = *o_in;
+		if (stop && strcmp(stop, "1") == 0)
+			oo.stop_after = 1;
+	}
 	memset(run, 0, sizeof(*run));
 	run->exit_status = -1;
 	run->time_pass_exit_status = -1;

@@ -29,15 +29,16 @@ static void note(json_t *notes, const char *fmt, ...)
 	json_array_append_new(notes, json_string(line));
 }
 
-static json_t *program_json(const struct gmt_finish *f)
+static json_t *program_json(const struct gmt_finish *f, int stopped)
 {
 	const struct gm_trace_run *r = f->run;
 	json_t *argv = json_array();
 
 	for (int i = 0; f->argv[i]; i++)
 		json_array_append_new(argv, json_string(f->argv[i]));
-	return json_pack("{s:o, s:i, s:i, s:b, s:f, s:i, s:f, s:i}", "argv", argv, "exit_status", r->exit_status,
-	                 "signal", r->signal, "timed_out", r->timed_out, "wall_s", r->wall_s, "passes", r->passes,
+	return json_pack("{s:o, s:o, s:i, s:b, s:b, s:f, s:i, s:f, s:i}", "argv", argv, "exit_status",
+	                 stopped ? json_null() : json_integer(r->exit_status), "signal", r->signal, "timed_out",
+	                 r->timed_out, "stopped_after_window", stopped, "wall_s", r->wall_s, "passes", r->passes,
 	                 "time_pass_wall_s", r->time_pass_wall_s, "time_pass_exit_status", r->time_pass_exit_status);
 }
 
@@ -171,7 +172,10 @@ static void run_notes(const struct gmt_finish *f, json_t *part, json_t *notes)
 	if (graphs)
 		note(notes, "%lld kernel launches were CUDA graph nodes: counted in the ordinals, never traced",
 		     (long long)graphs);
-	if (!json_is_true(json_object_get(part, "complete")))
+	if (json_is_true(json_object_get(part, "stopped")))
+		note(notes, "the program was stopped once its selected launches were traced and timed (stop after the "
+		     "window): its exit status is not known");
+	else if (!json_is_true(json_object_get(part, "complete")))
 		note(notes, "the program ended without the library's exit handler (crash, signal or timeout): the "
 		     "launches traced before are kept");
 	if (r->timed_out)
@@ -194,11 +198,18 @@ static const char *sanitizer_refusal(json_t *part)
 	return NULL;
 }
 
-long gmt_part_launches(const char *path)
+long gmt_part_launches(const char *path, long *last_index)
 {
-	json_t *part = json_load_file(path, 0, NULL);
+	json_t *part = json_load_file(path, 0, NULL), *l;
 	long n = part ? (long)json_array_size(json_object_get(part, "launches")) : -1;
+	size_t i;
 
+	*last_index = -1;
+	json_array_foreach(json_object_get(part, "launches"), i, l) {
+		long x = (long)json_integer_value(json_object_get(l, "index"));
+		if (x > *last_index)
+			*last_index = x;
+	}
 	json_decref(part);
 	return n;
 }
@@ -217,14 +228,14 @@ static gm_status no_kernels(json_t *part, const struct gm_trace_opts *o)
 	if (refused)
 		return gm_fail(GM_ERR_DRIVER, "the Compute Sanitizer API refused to instrument the program (%s)", refused);
 	if (seen == 0)
-		return gm_fail(GM_ERR_NOT_FOUND, "no kernels: the program launched no kernel");
+		return gm_fail(GM_ERR_NOT_FOUND, "the program launched no kernel");
 	if (matched == 0)
-		return gm_fail(GM_ERR_NOT_FOUND, "no kernels: none of the program's %lld launches matched --kernel '%s'",
+		return gm_fail(GM_ERR_NOT_FOUND, "none of the program's %lld launches matched --kernel '%s'",
 		               (long long)seen, o->kernel_regex ? o->kernel_regex : "");
 	if (matched <= o->launch_skip)
-		return gm_fail(GM_ERR_NOT_FOUND, "no kernels: %lld launches matched, all skipped by --launch-skip %ld",
+		return gm_fail(GM_ERR_NOT_FOUND, "%lld launches matched, all skipped by --launch-skip %ld",
 		               (long long)matched, o->launch_skip);
-	return gm_fail(GM_ERR_NOT_FOUND, "no kernels: %lld launches matched but none could be traced (%s)",
+	return gm_fail(GM_ERR_NOT_FOUND, "%lld launches matched but none could be traced (%s)",
 	               (long long)matched, "see the notes of a run with GPUMEM_TRACE_KEEP=1");
 }
 
@@ -245,13 +256,14 @@ static gm_status write_out(json_t *root, const char *out_path)
 gm_status gmt_finish_write(const struct gmt_finish *f, const char *out_path, struct gm_trace_run *run)
 {
 	json_t *part = json_load_file(f->trace_part, 0, NULL), *launches, *notes, *root, *l, *device;
+	int stopped;
 	char nvd[4096];
 	const char *nvdisasm = gmt_nvdisasm_path(nvd, sizeof(nvd));
 	size_t i;
 	gm_status s;
 
 	if (!part)
-		return gm_fail(GM_ERR_NOT_FOUND, "no kernels: the program never initialised CUDA");
+		return gm_fail(GM_ERR_NOT_FOUND, "the program never initialised CUDA");
 	launches = json_object_get(part, "launches");
 	run->launches_seen = (long)json_integer_value(json_object_get(part, "launches_seen"));
 	run->launches_traced = (long)json_array_size(launches);
@@ -271,8 +283,12 @@ gm_status gmt_finish_write(const struct gmt_finish *f, const char *out_path, str
 	json_array_foreach(launches, i, l)
 		add_sass(l, nvdisasm, notes);
 	device = json_object_get(part, "device");
+	stopped = json_is_true(json_object_get(part, "stopped"));
+	if (stopped)
+		run->exit_status = -1;
 	root = json_pack("{s:s, s:{s:s, s:s, s:n}, s:o, s:O, s:o, s:o, s:O}", "schema", GM_TRACE_SCHEMA, "tool",
-	                 "name", "gpumem", "version", GPUMEM_VERSION, "commit", "program", program_json(f), "device",
+	                 "name", "gpumem", "version", GPUMEM_VERSION, "commit", "program", program_json(f, stopped),
+	                 "device",
 	                 device ? device : json_null(), "options", options_json(f->opts), "notes", notes,
 	                 "launches", launches);
 	s = root ? write_out(root, out_path) : gm_fail(GM_ERR_NOMEM, "out of memory");

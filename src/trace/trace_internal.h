@@ -75,8 +75,8 @@ struct gmt_finish {
 	const char *parts_dir;     /* where "other process" markers lie */
 	const struct gm_trace_run *run;
 };
-/* Launches in a trace part; -1 when it cannot be read. */
-long gmt_part_launches(const char *path);
+/* Launches in a trace part (-1 when it cannot be read); *last_index gets the largest launch ordinal. */
+long gmt_part_launches(const char *path, long *last_index);
 /* Read the parts, merge, write out_path atomically. Fills launches_seen / launches_traced in *run and
  * returns GM_ERR_NOT_FOUND (no document written, the reason in gm_last_error()) when no launch was
  * traced, GM_ERR_DRIVER when the Compute Sanitizer API refused. */

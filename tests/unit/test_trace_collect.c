@@ -139,6 +139,7 @@ static void test_env(void **state)
 	o.launch_count = 3;
 	o.sample_warps = 16;
 	o.device = 1;
+	o.stop_after = 1;
 	assert_int_equal(gmt_env_for_pass(&e, &o, "/lib/x.so", "trace", "/o/trace.json"), GM_OK);
 	env = gmt_env_merge(&e, base);
 	assert_non_null(env);
@@ -150,6 +151,7 @@ static void test_env(void **state)
 	assert_string_equal(find_env(env, "GPUMEM_TRACE_COUNT"), "3");
 	assert_string_equal(find_env(env, "GPUMEM_TRACE_SAMPLES"), "16");
 	assert_string_equal(find_env(env, "CUDA_VISIBLE_DEVICES"), "1");
+	assert_string_equal(find_env(env, "GPUMEM_TRACE_STOP"), "1");
 	assert_string_equal(find_env(env, "PATH"), "/usr/bin");
 	assert_string_equal(find_env(env, "HOME"), "/h");
 	{   /* the overridden entry appears once */
@@ -167,6 +169,7 @@ static void test_env(void **state)
 	env = gmt_env_merge(&e, base);
 	assert_null(find_env(env, "GPUMEM_TRACE_KERNEL"));
 	assert_null(find_env(env, "CUDA_VISIBLE_DEVICES"));
+	assert_null(find_env(env, "GPUMEM_TRACE_STOP"));
 	assert_string_equal(find_env(env, "LD_PRELOAD"), "/lib/x.so");
 	assert_string_equal(find_env(env, "GPUMEM_TRACE_MODE"), "time");
 	free(env);
@@ -383,6 +386,28 @@ static void test_collect_program_failed(void **state)
 	assert_int_equal(run.signal, 11);
 }
 
+/* A program the library ended after its window: exit status unknown, said so. */
+static void test_collect_stopped(void **state)
+{
+	struct gm_trace_run run;
+	char out[512], *part = strdup(PART_ONE), *p;
+	json_t *doc;
+
+	(void)state;
+	if (!fake_lib_ready())
+		return;
+	p = strstr(part, "\"complete\": true");
+	memcpy(p, "\"stopped\":  true", 16);   /* same length: "complete" becomes "stopped" */
+	assert_int_equal(collect_script("#!/bin/sh\nexit 0\n", part, TIME_ONE, 0, &run, out, sizeof(out)), GM_OK);
+	free(part);
+	assert_int_equal(run.exit_status, -1);
+	doc = json_load_file(out, 0, NULL);
+	assert_non_null(doc);
+	assert_true(json_is_null(json_object_get(json_object_get(doc, "program"), "exit_status")));
+	assert_true(json_is_true(json_object_get(json_object_get(doc, "program"), "stopped_after_window")));
+	json_decref(doc);
+}
+
 static void test_collect_timeout(void **state)
 {
 	struct gm_trace_run run;
@@ -412,6 +437,7 @@ static void test_collect_no_kernels(void **state)
 	assert_int_equal(collect_script("#!/bin/sh\nexit 0\n", NULL, NULL, 0, &run, out, sizeof(out)), GM_ERR_NOT_FOUND);
 	assert_int_equal(run.outcome, GM_TRACE_NO_KERNELS);
 	assert_non_null(strstr(gm_last_error(), "never initialised CUDA"));
+	assert_null(strstr(gm_last_error(), "no kernels"));   /* the CLI says that part */
 	assert_int_equal(collect_script("#!/bin/sh\nexit 0\n", PART_NONE, NULL, 0, &run, out, sizeof(out)),
 	                 GM_ERR_NOT_FOUND);
 	assert_non_null(strstr(run.message, "launched no kernel"));
@@ -502,6 +528,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pass_exec_fails, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_collect_ok, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_collect_program_failed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_collect_stopped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_collect_timeout, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_collect_no_kernels, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_collect_bad_input, setup, teardown),

@@ -11,6 +11,9 @@
  *   GPUMEM_TRACE_PATCH     "load" (patch modules as they load, default) or "launch" (at the first
  *                          selected launch of a module)
  *   GPUMEM_TRACE_UNPATCH   "0" keeps modules patched after the last selected launch
+ *   GPUMEM_TRACE_STOP      "1": _exit(0) once the window is traced (trace pass) or, in the time pass, once
+ *                          launch GPUMEM_TRACE_LAST_INDEX has a record
+ *   GPUMEM_TRACE_DEVMODE   "1": the callbacks return at once (measures the patching's own cost)
  */
 #ifndef GPUMEM_TRACE_INJECT_H
 #define GPUMEM_TRACE_INJECT_H
@@ -26,6 +29,8 @@ struct gmt_opts {
 	int samples;
 	int patch_at_launch;
 	int unpatch;
+	int stop;           /* GPUMEM_TRACE_STOP=1: end the program once the window is traced / timed */
+	long last_index;    /* GPUMEM_TRACE_LAST_INDEX (time pass): the last launch ordinal to time, -1 unknown */
 	unsigned devmode;   /* GPUMEM_TRACE_DEVMODE: 1 = callbacks return at once (cost floor) */
 };
 

@@ -3,11 +3,15 @@
  * device start and end. At exit the records are put in launch order (correlation id, then start), the
  * same window as the trace pass is applied (kernels inside CUDA graphs counted, never selected), and
  * the selected launches' times are written with their ordinals. libcupti is opened with dlopen.
+ * A thread flushes the records twice a second and rewrites the document, so that a timeout or a crash
+ * keeps the times already recorded; with GPUMEM_TRACE_STOP=1 it ends the program once the launch
+ * GPUMEM_TRACE_LAST_INDEX has its record.
  */
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <cupti_activity.h>
 #include "inject.h"
@@ -18,7 +22,7 @@
 struct rec {
 	uint32_t corr, graph;
 	uint64_t start, end;
-	const char *name;    /* interned */
+	unsigned name;       /* index into names[] */
 };
 
 static struct {
@@ -32,21 +36,43 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct rec *recs;
 static long nrecs, caprecs, lost;
 static char **names;
+static signed char *name_match;   /* the window's regex on each name: -1 not yet asked */
 static size_t nnames;
 
-static const char *intern(const char *s)
+/* The index of name s, added on first sight; 0 ("?") when out of memory. */
+static unsigned intern(const char *s)
 {
+	if (!nnames) {
+		names = malloc(sizeof(*names));
+		name_match = malloc(1);
+		if (!names || !name_match)
+			return 0;
+		names[0] = "?";
+		name_match[0] = -1;
+		nnames = 1;
+	}
 	if (!s)
-		s = "?";
-	for (size_t i = nnames; i-- > 0;)
+		return 0;
+	for (size_t i = nnames; i-- > 1;)
 		if (strcmp(names[i], s) == 0)
-			return names[i];
+			return (unsigned)i;
 	char **p = realloc(names, (nnames + 1) * sizeof(*p));
-	if (!p)
-		return "?";
-	names = p;
-	names[nnames] = strdup(s);
-	return names[nnames] ? names[nnames++] : "?";
+	if (p)
+		names = p;
+	signed char *m = realloc(name_match, nnames + 1);
+	if (m)
+		name_match = m;
+	if (!p || !m || !(names[nnames] = strdup(s)))
+		return 0;
+	name_match[nnames] = -1;
+	return (unsigned)nnames++;
+}
+
+static int matches(unsigned i)
+{
+	if (name_match[i] < 0)
+		name_match[i] = (signed char)gmt_name_matches(names[i]);
+	return name_match[i];
 }
 
 static void CUPTIAPI buf_request(uint8_t **buf, size_t *size, size_t *max)
@@ -98,24 +124,30 @@ static int by_order(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
-static void at_exit(void)
+static int finished;   /* at_exit has written the final document */
+static long written_n = -1;
+
+/* Sort the records, apply the window, write the document. Called with lock held. */
+static void write_doc(int complete)
 {
 	struct gmt_buf b = {0};
 	long matched = 0, n = 0;
 
-	cupti.flush(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-	pthread_mutex_lock(&lock);
+	if (nrecs == written_n && !complete)
+		return;
+	written_n = nrecs;
 	qsort(recs, (size_t)nrecs, sizeof(*recs), by_order);
-	gmt_buf_printf(&b, "{\"schema\": \"gpumem-trace-part/1\", \"mode\": \"time\", \"pid\": %ld, \"complete\": true, "
-	               "\"launches_seen\": %ld, \"records_lost\": %ld, \"times\": [", (long)getpid(), nrecs, lost);
+	gmt_buf_printf(&b, "{\"schema\": \"gpumem-trace-part/1\", \"mode\": \"time\", \"pid\": %ld, \"complete\": %s, "
+	               "\"launches_seen\": %ld, \"records_lost\": %ld, \"times\": [", (long)getpid(),
+	               complete ? "true" : "false", nrecs, lost);
 	for (long i = 0; i < nrecs; i++) {
-		int match = !recs[i].graph && gmt_name_matches(recs[i].name);
+		int match = !recs[i].graph && matches(recs[i].name);
 		int sel = match && matched >= gmt_opt.skip && matched < gmt_opt.skip + gmt_opt.count;
 		matched += match;
 		if (!sel)
 			continue;
 		gmt_buf_printf(&b, "%s\n{\"index\": %ld, \"kernel\": ", n++ ? "," : "", i);
-		gmt_buf_str(&b, recs[i].name);
+		gmt_buf_str(&b, names[recs[i].name]);
 		gmt_buf_printf(&b, ", \"time_ms\": %.6f}", (double)(recs[i].end - recs[i].start) * 1e-6);
 	}
 	gmt_buf_printf(&b, "],\n\"notes\": ");
@@ -124,7 +156,36 @@ static void at_exit(void)
 	if (b.oom || gmt_write_atomic(gmt_opt.out, b.p, b.len) != 0)
 		fprintf(stderr, "gpumem trace: cannot write '%s'\n", gmt_opt.out);
 	gmt_buf_free(&b);
+}
+
+static void at_exit(void)
+{
+	cupti.flush(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+	pthread_mutex_lock(&lock);
+	finished = 1;
+	write_doc(1);
 	pthread_mutex_unlock(&lock);
+}
+
+static void *flusher(void *arg)
+{
+	struct timespec t = {0, 500000000L};
+
+	(void)arg;
+	for (;;) {
+		nanosleep(&t, NULL);
+		cupti.flush(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+		pthread_mutex_lock(&lock);
+		if (finished) {
+			pthread_mutex_unlock(&lock);
+			return NULL;
+		}
+		int stop = gmt_opt.stop && gmt_opt.last_index >= 0 && nrecs > gmt_opt.last_index;
+		write_doc(stop);
+		if (stop)
+			_exit(0);   /* the window is timed: end here, as asked */
+		pthread_mutex_unlock(&lock);
+	}
 }
 
 static void *open_cupti(void)
@@ -162,5 +223,8 @@ int gmt_time_start(void)
 		return -1;
 	}
 	atexit(at_exit);
+	pthread_t th;
+	if (pthread_create(&th, NULL, flusher, NULL) == 0)
+		pthread_detach(th);
 	return 0;
 }

@@ -177,14 +177,16 @@ static int any_patched(void)
 	return 0;
 }
 
+static int stopped;
+
 static void write_doc(int complete)
 {
 	struct gmt_buf b = {0};
 
 	gmt_buf_printf(&b, "{\"schema\": \"gpumem-trace-part/1\", \"mode\": \"trace\", \"pid\": %ld, "
-	               "\"complete\": %s, \"launches_seen\": %ld, \"launches_matched\": %ld, "
+	               "\"complete\": %s, \"stopped\": %s, \"launches_seen\": %ld, \"launches_matched\": %ld, "
 	               "\"graph_kernel_launches\": %ld,\n\"device\": ", (long)getpid(), complete ? "true" : "false",
-	               seen, matched, graph_kernels);
+	               stopped ? "true" : "false", seen, matched, graph_kernels);
 	if (device_ordinal >= 0)
 		gmt_device_json(&b, device_ordinal);
 	else
@@ -269,6 +271,11 @@ static void launch_end(const Sanitizer_LaunchData *ld)
 		done = 1;
 		if (gmt_opt.unpatch)
 			unpatch_all();
+	}
+	if (done && gmt_opt.stop) {   /* the window is traced: end here, as asked */
+		stopped = 1;
+		write_doc(1);
+		_exit(0);
 	}
 	write_doc(0);
 }
