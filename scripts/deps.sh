@@ -12,3 +12,9 @@ SUDO=""
 echo "installing:$missing" >&2
 $SUDO apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
+# ---- trace (issue 38): the Compute Sanitizer API for libgpumem_trace.so, from NVIDIA's pip wheel into .whl/sanitizer
+R="$(cd "$(dirname "$0")/.." && pwd)"
+if [ ! -f /usr/local/cuda/compute-sanitizer/include/sanitizer.h ] && [ ! -f "$R/.whl/sanitizer/nvidia/cu13/include/sanitizer.h" ]; then
+  python3 -m pip download -q --no-deps "nvidia-cuda-sanitizer-api==13.0.*" -d "$R/.whl" &&
+    python3 -m zipfile -e "$R"/.whl/nvidia_cuda_sanitizer_api-13.0.*.whl "$R/.whl/sanitizer"
+fi
