@@ -135,6 +135,28 @@ static int cases_named(const char *const *names, int n, const struct gm_case **o
 	return k;
 }
 
+int check_line_listed(const char *list, const char *id)
+{
+	size_t n = strlen(id);
+
+	for (const char *p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : p + strlen(p))
+		if (!strncmp(p, id, n) && (p[n] == ',' || p[n] == '\0'))
+			return 1;
+	return !list;
+}
+
+/* The cases of the lines to run: the tier's, narrowed by --only. */
+static int line_cases(const struct check_opts *o, const char **names, int max)
+{
+	int n, k = 0;
+	const struct gm_check_line_def *l = gm_check_lines(&n);
+
+	for (int i = 0; i < n && k < max; i++)
+		if ((!o->quick || l[i].quick) && check_line_listed(o->only, l[i].id))
+			names[k++] = l[i].case_name;
+	return k;
+}
+
 static void runner_opts(const struct check_opts *o, const struct gm_run_result *r, struct gm_runner_opts *ro)
 {
 	memset(ro, 0, sizeof(*ro));
@@ -203,7 +225,7 @@ gm_status check_device(int index, const struct check_opts *o, struct gm_run_resu
 {
 	const char *names[GM_CHECK_MAX_LINES];
 	const struct gm_case *cases[GM_CHECK_MAX_LINES];
-	int n = cases_named(names, gm_check_case_names(o->quick, names, GM_CHECK_MAX_LINES), cases);
+	int n = cases_named(names, line_cases(o, names, GM_CHECK_MAX_LINES), cases);
 	char bus[32] = "";
 	struct gm_runner_opts ro;
 	struct watch w;

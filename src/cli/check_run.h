@@ -12,6 +12,7 @@
 struct check_opts {
 	int quick, full;
 	double burn_s;              /* 0 = no burn */
+	const char *only;           /* --only: comma-separated line ids; NULL = every line of the tier */
 	volatile int *stop;         /* SIGINT/SIGTERM */
 };
 
@@ -21,6 +22,9 @@ struct check_opts {
  * Returns GM_OK, GM_ERR_INTERRUPTED (what ran is in r, c, burn), or the
  * status that kept the device from running (no device, CUDA error).
  */
+/* 1 when line id is in the comma-separated list (NULL: every line). */
+int check_line_listed(const char *list, const char *id);
+
 gm_status check_device(int index, const struct check_opts *o, struct gm_run_result *r, struct gm_check_counters *c,
 		       struct gm_burn *burn);
 

@@ -20,13 +20,15 @@
 #include "gpumem/check.h"
 #include "gpumem/io.h"
 
-enum { K_FROM = 256, K_BASELINE, K_JSON, K_PROM, K_QUICK, K_FULL, K_DEVICE, K_ALL, K_BURN };
+enum { K_FROM = 256, K_BASELINE, K_JSON, K_PROM, K_QUICK, K_FULL, K_DEVICE, K_ALL, K_BURN, K_ONLY };
 
 static const struct gm_opt check_opts_table[] = {
 	{ NULL, GM_OPT_HEADING, 0, NULL, "what to check", NULL },
 	{ "quick", K_QUICK, 0, NULL, "the quick lines only, 7 samples each (at most 10 s a GPU)", NULL },
 	{ "full", K_FULL, 0, NULL, "every line, 20 samples each (the default is the same lines; --full is kept for\n"
 	  "scripts that name the tier)", NULL },
+	{ "only", K_ONLY, 0, "LINE,...", "only these lines (ids as docs/CHECK.md lists them: hbm_read, memtest, ...)",
+	  NULL },
 	{ "device", K_DEVICE, 0, "N", "the CUDA device to check (default 0)", NULL },
 	{ "all-devices", K_ALL, 0, NULL, "every visible GPU, one after another", NULL },
 	{ "burn", K_BURN, 0, "DURATION", "after the lines, the checked GEMM and the memory test in turns for\n"
@@ -44,7 +46,7 @@ static const struct gm_opt check_opts_table[] = {
 
 const struct gm_cmd_doc gm_doc_check = {
 	"check", "is this GPU as good as its kind? verdicts against the model's baseline and error counters",
-	"[--quick | --full] [--device N | --all-devices] [--burn DURATION]\n[--from RUN.json] [--baseline FILE] "
+	"[--quick | --full] [--only LINE,...] [--device N | --all-devices] [--burn DURATION]\n[--from RUN.json] [--baseline FILE] "
 	"[--json FILE] [--prometheus FILE]",
 	"Runs a fixed set of validated cases (HBM, L2, L1, PCIe, NVLink, FP32/FP16, GEMMs, allocation,\n"
 	"a memory test) in 30 s a GPU (--quick 10 s), judges each against the baseline of the GPU model\n"
@@ -58,7 +60,7 @@ const struct gm_cmd_doc gm_doc_check = {
 };
 
 struct check_args {
-	const char *from, *baseline, *json, *prom, *burn;
+	const char *from, *baseline, *json, *prom, *burn, *only;
 	int quick, full, device, all;
 	double burn_s;
 };
@@ -69,6 +71,25 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	stop_flag = 1;
+}
+
+/* --only: every id a line of the check. */
+static int known_lines(const char *list)
+{
+	int n, found = 0;
+	const struct gm_check_line_def *l = gm_check_lines(&n);
+	const char *p = list;
+
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		found = 0;
+		for (int i = 0; i < n && !found; i++)
+			found = strlen(l[i].id) == len && !strncmp(l[i].id, p, len);
+		if (!found)
+			return gm_error(GM_EXIT_USAGE, "--only: no check line '%.*s' (docs/CHECK.md lists them)", (int)len, p);
+		p += len + (p[len] == ',');
+	}
+	return *list ? 0 : gm_error(GM_EXIT_USAGE, "--only needs line ids (hbm_read,memtest,...)");
 }
 
 static int check_option(void *ctx, const struct gm_opt *o, const char *v)
@@ -84,6 +105,9 @@ static int check_option(void *ctx, const struct gm_opt *o, const char *v)
 	case K_QUICK: a->quick = 1; break;
 	case K_FULL: a->full = 1; break;
 	case K_ALL: a->all = 1; break;
+	case K_ONLY:
+		a->only = v;
+		return known_lines(v);
 	case K_BURN:
 		a->burn = v;
 		if (gm_burn_parse_duration(v, &a->burn_s))
@@ -115,8 +139,9 @@ static int parse(int argc, char **argv, struct check_args *a)
 		rc = gm_error(GM_EXIT_USAGE, "check takes no operand: '%s' (a saved run goes with --from)", st.operands[0]);
 	else if (!rc && a->quick && a->full)
 		rc = gm_error(GM_EXIT_USAGE, "--quick and --full exclude each other");
-	else if (!rc && a->from && (a->burn || a->all))
-		rc = gm_error(GM_EXIT_USAGE, "--from judges a saved run: '%s' needs a GPU", a->burn ? "--burn" : "--all-devices");
+	else if (!rc && a->from && (a->burn || a->all || a->only))
+		rc = gm_error(GM_EXIT_USAGE, "--from judges a saved run: '%s' needs a GPU",
+			      a->burn ? "--burn" : a->all ? "--all-devices" : "--only");
 	gm_opts_release(&st);
 	return rc;
 }
@@ -271,7 +296,7 @@ static int from_file(const struct check_args *a, struct gm_check_doc *d, struct 
 static int on_gpus(const struct check_args *a, struct gm_check_doc *d, struct gm_run_result *runs,
 		   struct gm_check_counters *cs, int ndev)
 {
-	struct check_opts o = { a->quick, a->full, a->burn_s, &stop_flag };
+	struct check_opts o = { a->quick, a->full, a->burn_s, a->only, &stop_flag };
 	int code = 0;
 
 	signal(SIGINT, on_signal);

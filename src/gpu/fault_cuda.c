@@ -409,6 +409,18 @@ static struct dl_entry { const char *name; int cls, fail, op, res; fwd_fn real; 
 	{ "nvmlDeviceGetCurrPcieLinkGeneration", GM_FC_NVML, 999, 0, 0, 0 },
 	{ "nvmlDeviceGetNvLinkState", GM_FC_NVML, 999, 0, 0, 0 },
 	{ "nvmlDeviceGetCpuAffinity", GM_FC_NVML, 999, 0, 0, 0 },
+	/* gpumem check's error counters (src/gpu/telemetry.c gm_tel_counters, the XID watch) */
+	{ "nvmlDeviceGetTotalEccErrors", GM_FC_NVML, 999, 0, 0, 0 },
+	{ "nvmlDeviceGetRemappedRows", GM_FC_NVML, 999, 0, 0, 0 },
+	{ "nvmlDeviceGetRetiredPages", GM_FC_NVML, 999, 0, 0, 0 },
+	{ "nvmlDeviceGetRetiredPagesPendingStatus", GM_FC_NVML, 999, 0, 0, 0 },
+	{ "nvmlDeviceGetPcieReplayCounter", GM_FC_NVML, 999, 0, 0, 0 },
+	{ "nvmlDeviceGetNvLinkErrorCounter", GM_FC_NVML, 999, 0, 0, 0 },
+	{ "nvmlDeviceGetCurrentClocksEventReasons", GM_FC_NVML, 999, 0, 0, 0 },
+	{ "nvmlDeviceGetCurrPcieLinkWidth", GM_FC_NVML, 999, 0, 0, 0 },
+	{ "nvmlEventSetCreate", GM_FC_NVML, 999, 0, 0, 0 },
+	{ "nvmlDeviceRegisterEvents", GM_FC_NVML, 999, 0, 0, 0 },
+	{ "nvmlEventSetWait_v2", GM_FC_NVML, 999, 0, 0, 0 },
 };
 #define NDL ((int)(sizeof(dl_table) / sizeof(dl_table[0])))
 
@@ -428,9 +440,11 @@ static struct dl_entry { const char *name; int cls, fail, op, res; fwd_fn real; 
 	}
 FWD(0) FWD(1) FWD(2) FWD(3) FWD(4) FWD(5) FWD(6) FWD(7) FWD(8) FWD(9) FWD(10) FWD(11) FWD(12) FWD(13)
 FWD(14) FWD(15) FWD(16) FWD(17) FWD(18) FWD(19) FWD(20) FWD(21) FWD(22) FWD(23) FWD(24) FWD(25) FWD(26) FWD(27)
+FWD(28) FWD(29) FWD(30) FWD(31) FWD(32) FWD(33) FWD(34) FWD(35) FWD(36) FWD(37) FWD(38)
 static const fwd_fn fwds[] = {
 	fwd_0, fwd_1, fwd_2, fwd_3, fwd_4, fwd_5, fwd_6, fwd_7, fwd_8, fwd_9, fwd_10, fwd_11, fwd_12,
 	fwd_13, fwd_14, fwd_15, fwd_16, fwd_17, fwd_18, fwd_19, fwd_20, fwd_21, fwd_22, fwd_23, fwd_24, fwd_25, fwd_26, fwd_27,
+	fwd_28, fwd_29, fwd_30, fwd_31, fwd_32, fwd_33, fwd_34, fwd_35, fwd_36, fwd_37, fwd_38,
 };
 _Static_assert(sizeof(fwds) / sizeof(fwds[0]) == sizeof(dl_table) / sizeof(dl_table[0]), "one forwarder a name");
 
