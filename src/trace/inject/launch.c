@@ -37,12 +37,14 @@ void gmt_current_begin(struct gmt_current *c, const Sanitizer_LaunchData *ld, lo
 	blocks = (unsigned long long)c->grid[0] * c->grid[1] * c->grid[2];
 	warps = (unsigned)((threads + 31) / 32);
 	c->hdr.total_warps = blocks * warps;
+	c->hdr.total_blocks = blocks;
 	c->hdr.warps_per_block = warps;
 	c->hdr.sample_iters = gmt_opt.samples >= 8 ? 2 : 1;
 	c->hdr.sample_warps = (unsigned)gmt_opt.samples / c->hdr.sample_iters;
 	if (c->hdr.sample_warps > GMT_MAX_SAMPLE_WARPS)
 		c->hdr.sample_warps = GMT_MAX_SAMPLE_WARPS;
 	c->hdr.samples_per_pc = c->hdr.sample_warps * c->hdr.sample_iters;
+	c->hdr.s_over_b = blocks ? (double)c->hdr.sample_warps / (double)blocks : 0.0;
 	c->hdr.mode = gmt_opt.devmode;
 }
 
@@ -105,12 +107,14 @@ static void sum_counters(const struct gmt_slot *s, unsigned long long out[GMT_NC
 static int write_instruction(struct gmt_buf *b, const struct gmt_current *c, const struct gmt_launch_hdr *h,
                              const struct gmt_slot *s, const struct gmt_sample *pool, unsigned pool_n)
 {
-	unsigned long long v[GMT_NCOUNTERS], pc = s->pc;
+	unsigned long long v[GMT_NCOUNTERS], pc = s->pc, threads, ideal;
 	char file[2048] = "";
 	unsigned line = 0;
 	int inside = c->func_size && pc >= c->func_pc && pc < c->func_pc + c->func_size, have_line;
 
 	sum_counters(s, v);
+	threads = 32 * v[GMT_EXEC] - v[GMT_MISSING];
+	ideal = v[GMT_UNITS] - v[GMT_EXCESS];
 	if (inside)
 		pc -= c->func_pc;
 	have_line = inside && c->mod->cubin &&
@@ -123,13 +127,13 @@ static int write_instruction(struct gmt_buf *b, const struct gmt_current *c, con
 		gmt_buf_printf(b, ", \"line\": null");
 	gmt_buf_printf(b, ", \"space\": \"%s\", \"op\": \"%s\", \"size\": %u, \"executions\": %llu, "
 	               "\"thread_accesses\": %llu, ", space_name(s->space), op_name(s->flags), s->size,
-	               v[GMT_EXEC], v[GMT_THREADS]);
+	               v[GMT_EXEC], threads);
 	if (s->space == GMT_SHARED)
 		gmt_buf_printf(b, "\"sectors\": null, \"requests\": %llu, \"wavefronts\": %llu, \"ideal_sectors\": null, "
-		               "\"ideal_wavefronts\": %llu, ", v[GMT_EXEC], v[GMT_WAVEFRONTS], v[GMT_IDEAL]);
+		               "\"ideal_wavefronts\": %llu, ", v[GMT_EXEC], v[GMT_UNITS], ideal);
 	else
 		gmt_buf_printf(b, "\"sectors\": %llu, \"requests\": %llu, \"wavefronts\": null, \"ideal_sectors\": %llu, ",
-		               v[GMT_SECTORS], v[GMT_EXEC], v[GMT_IDEAL]);
+		               v[GMT_UNITS], v[GMT_EXEC], ideal);
 	gmt_buf_printf(b, "\"samples\": ");
 	write_samples(b, h, s, pool, pool_n);
 	gmt_buf_printf(b, "}");

@@ -72,24 +72,34 @@ static __device__ struct gmt_slot *gmt_slot_of(struct gmt_launch *L, unsigned lo
 /*
  * Which sampled warp this is (0..sample_warps-1), or -1. Sample k is warp k % wpb of block
  * floor(k B / S) (B blocks, S samples): spread evenly over the grid and over the warps of a block.
- * When the grid has no more warps than S, every warp is sampled.
+ * When the grid has no more warps than S, every warp is sampled. No 64-bit division: the host gives S / B.
  */
-static __device__ int gmt_sampled(const struct gmt_launch *L, unsigned long long blin, unsigned w)
+static __device__ __noinline__ int gmt_sampled(const struct gmt_launch *L, unsigned ltid)
 {
-	unsigned long long T = L->h.total_warps, S = L->h.sample_warps, wpb = L->h.warps_per_block, B, k, lo, hi;
+	unsigned long long S = L->h.sample_warps, B = L->h.total_blocks, blin, lo, hi;
+	unsigned wpb = L->h.warps_per_block, w = ltid / 32;
 
 	if (S == 0 || wpb == 0)
 		return -1;
-	if (T <= S)
+	blin = blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
+	if (B * wpb <= S)
 		return (int)(blin * wpb + w);
-	B = T / wpb;
-	lo = (blin * S + B - 1) / B;                 /* the first k whose block is blin */
-	hi = ((blin + 1) * S + B - 1) / B;           /* one past the last */
+	/* lo = ceil(blin S / B), hi = ceil((blin + 1) S / B): estimated in double, then made exact */
+	lo = (unsigned long long)ceil((double)blin * L->h.s_over_b);
+	while (lo * B < blin * S)
+		lo++;
+	while (lo > 0 && (lo - 1) * B >= blin * S)
+		lo--;
+	hi = (unsigned long long)ceil((double)(blin + 1) * L->h.s_over_b);
+	while (hi * B < (blin + 1) * S)
+		hi++;
+	while (hi > 0 && (hi - 1) * B >= (blin + 1) * S)
+		hi--;
 	if (hi > S)
 		hi = S;
 	if (lo >= hi)
 		return -1;
-	k = lo + (w + wpb - lo % wpb) % wpb;         /* the first k of this warp */
+	unsigned long long k = lo + (w + wpb - (unsigned)(lo % wpb)) % wpb;   /* the first k of this warp */
 	return k < hi ? (int)k : -1;
 }
 
@@ -174,13 +184,36 @@ static __device__ void gmt_sample(struct gmt_launch *L, struct gmt_slot *s, unsi
 		L->pool[rec].addr[lane] = addr;
 }
 
+/* The lowest active lane adds one warp execution to the instruction's counters (figures of the warp). */
+static __device__ __noinline__ unsigned long long gmt_commit(struct gmt_launch *L, unsigned long long pc,
+                                                             unsigned space, unsigned size, unsigned flags,
+                                                             unsigned n, unsigned units, unsigned ideal,
+                                                             unsigned *index)
+{
+	struct gmt_slot *s = gmt_slot_of(L, pc, space, size, flags, index);
+	unsigned long long *c;
+
+	if (!s) {
+		atomicAdd(&L->h.dropped, 1u);
+		return 0;
+	}
+	c = s->counters[gmt_smid() % GMT_STRIPES];
+	atomicAdd(&c[GMT_EXEC], 1ull);
+	if (n < 32)
+		atomicAdd(&c[GMT_MISSING], (unsigned long long)(32 - n));
+	atomicAdd(&c[GMT_UNITS], (unsigned long long)units);
+	if (units > ideal)
+		atomicAdd(&c[GMT_EXCESS], (unsigned long long)(units - ideal));
+	return (unsigned long long)s;
+}
+
 static __device__ __forceinline__ SanitizerPatchResult gmt_access(void *ud, uint64_t pc, uint64_t addr,
                                                                   uint32_t size, uint32_t flags, unsigned space)
 {
 	struct gmt_launch *L = (struct gmt_launch *)ud;
-	unsigned mask, lane, leader, E, index = 0, n;
-	unsigned long long cnt[GMT_NCOUNTERS], v;
-	struct gmt_slot *s = 0;
+	unsigned mask, lane, leader, E, index = 0, units, ideal;
+	unsigned long long sp = 0;
+	int k = -1;
 
 	if (!L || (flags & SANITIZER_MEMORY_DEVICE_FLAG_PREFETCH) || L->h.mode == GMT_MODE_RETURN)
 		return SANITIZER_PATCH_SUCCESS;
@@ -188,41 +221,18 @@ static __device__ __forceinline__ SanitizerPatchResult gmt_access(void *ud, uint
 	lane = gmt_lane();
 	leader = __ffs(mask) - 1;
 	E = size >= 1 && size <= 16 ? size : 4;
-	n = __popc(mask);
-	cnt[GMT_EXEC] = 1;
-	cnt[GMT_THREADS] = n;
-	cnt[GMT_SECTORS] = 0;
-	cnt[GMT_WAVEFRONTS] = 0;
 	if (space == GMT_SHARED) {
 		int is_load = (flags & SANITIZER_MEMORY_DEVICE_FLAG_READ) && !(flags & SANITIZER_MEMORY_DEVICE_FLAG_WRITE);
-		unsigned ideal;
-		cnt[GMT_WAVEFRONTS] = gmt_wavefronts(mask, lane, leader, (unsigned)addr, E, is_load, &ideal);
-		cnt[GMT_IDEAL] = ideal;
+		units = gmt_wavefronts(mask, lane, leader, (unsigned)addr, E, is_load, &ideal);
 	} else {
 		/* local memory is interleaved by lane: the same offset of 32 lanes is one contiguous run */
-		v = space == GMT_LOCAL ? (addr / E) * 32ull * E + lane * E + addr % E : addr;
-		cnt[GMT_SECTORS] = __popc(__ballot_sync(mask, gmt_first(mask, v >> 5, lane)));
-		unsigned distinct = __popc(__ballot_sync(mask, gmt_first(mask, v, lane)));
-		cnt[GMT_IDEAL] = (distinct * E + 31) / 32;
+		unsigned long long v = space == GMT_LOCAL ? (addr / E) * 32ull * E + lane * E + addr % E : addr;
+		units = __popc(__ballot_sync(mask, gmt_first(mask, v >> 5, lane)));
+		ideal = (__popc(__ballot_sync(mask, gmt_first(mask, v, lane))) * E + 31) / 32;
 	}
-	unsigned ltid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-	unsigned long long sp = 0;
-	int k = -1;
 	if (lane == leader) {
-		/* which sampled warp: warp-uniform, so one lane works it out (64-bit divisions) */
-		unsigned long long blin = blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y +
-		                          (unsigned long long)gridDim.y * blockIdx.z);
-		k = gmt_sampled(L, blin, ltid / 32);
-		s = gmt_slot_of(L, pc, space, size, flags, &index);
-		if (!s) {
-			atomicAdd(&L->h.dropped, 1u);
-		} else {
-			unsigned long long *c = s->counters[gmt_smid() % GMT_STRIPES];
-			for (int i = 0; i < GMT_NCOUNTERS; i++)
-				if (cnt[i])
-					atomicAdd(&c[i], cnt[i]);
-		}
-		sp = (unsigned long long)s;
+		k = gmt_sampled(L, threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
+		sp = gmt_commit(L, pc, space, size, flags, __popc(mask), units, ideal, &index);
 	}
 	k = __shfl_sync(mask, k, leader);
 	if (k < 0)
@@ -230,7 +240,8 @@ static __device__ __forceinline__ SanitizerPatchResult gmt_access(void *ud, uint
 	sp = __shfl_sync(mask, sp, leader);
 	index = __shfl_sync(mask, index, leader);
 	if (sp)
-		gmt_sample(L, (struct gmt_slot *)sp, index, k, mask, lane, leader, addr, ltid);
+		gmt_sample(L, (struct gmt_slot *)sp, index, k, mask, lane, leader, addr,
+		           threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
 	return SANITIZER_PATCH_SUCCESS;
 }
 

@@ -16,12 +16,13 @@
 #define GMT_SLOTS 4096            /* distinct memory instructions per launch (power of two) */
 #define GMT_SAMPLE_POOL 32768     /* warp address samples per launch, all instructions together */
 
+/* Kept lean for a coalesced warp (two atomics): lanes and the ideal are stored as what is missing or in excess. */
 enum gmt_counter {
 	GMT_EXEC = 0,     /* warp-level executions */
-	GMT_THREADS,      /* thread-level accesses (active lanes) */
-	GMT_SECTORS,      /* global/local: distinct 32 B sectors per execution, summed */
-	GMT_WAVEFRONTS,   /* shared: wavefronts per execution (docs/MODEL.md's shared rule), summed */
-	GMT_IDEAL,        /* global/local: ceil(distinct bytes / 32); shared: passes (ideal wavefronts) */
+	GMT_MISSING,      /* 32 x executions - thread-level accesses (inactive lanes) */
+	GMT_UNITS,        /* global/local: distinct 32 B sectors per execution, summed; shared: wavefronts
+	                     per execution (docs/MODEL.md's shared rule), summed */
+	GMT_EXCESS,       /* units - ideal (global/local: ceil(distinct bytes / 32); shared: passes) */
 	GMT_NCOUNTERS
 };
 
@@ -51,6 +52,8 @@ struct gmt_sample {
 /* What the host sets before the launch and the callbacks' totals. */
 struct gmt_launch_hdr {
 	unsigned long long total_warps;   /* warps in the grid */
+	unsigned long long total_blocks;  /* blocks in the grid */
+	double s_over_b;                  /* sample_warps / total_blocks */
 	unsigned int warps_per_block;
 	unsigned int sample_warps;        /* warps sampled (spread over the grid), at most GMT_MAX_SAMPLE_WARPS */
 	unsigned int sample_iters;        /* executions kept per sampled warp and pc (1 or 2) */
