@@ -27,7 +27,9 @@ static void set(struct gm_check_counter_verdict *cv, enum gm_check_verdict v, co
 static void unread(const struct gm_counter_read *r, struct gm_check_counter_verdict *cv)
 {
 	cv->verdict = GM_V_SKIP;
-	if (r->state == GM_CNT_UNSUPPORTED)
+	if (r->state == GM_CNT_UNSUPPORTED && r->nvml_rc == -1)
+		snprintf(cv->message, sizeof(cv->message), "no active NVLink on this GPU");
+	else if (r->state == GM_CNT_UNSUPPORTED)
 		snprintf(cv->message, sizeof(cv->message), "unsupported on this GPU (NVML %d)", r->nvml_rc);
 	else if (r->state == GM_CNT_ERROR)
 		snprintf(cv->message, sizeof(cv->message), "could not be read (NVML error %d)", r->nvml_rc);

@@ -237,6 +237,7 @@ gm_status check_device(int index, const struct check_opts *o, struct gm_run_resu
 	r->have_device = 1;
 	r->reps = o->quick ? QUICK_REPS : REPS;
 	r->warmup = 2;
+	r->seed = (uint32_t)time(NULL) ^ ((uint32_t)getpid() << 16);   /* random inputs, as run seeds them */
 	if (gm_gpu_bus_id(index, bus, sizeof(bus)) || gm_tel_open())
 		gm_clear_error();
 	memset(c, 0, sizeof(*c));

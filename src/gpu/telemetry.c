@@ -290,8 +290,10 @@ static void nvlink_counters(nvml_dev h, struct gm_counter_read *out)
 		}
 		active++;
 	}
-	for (int k = 0; !active && k < 3; k++)
+	for (int k = 0; !active && k < 3; k++) {   /* links answered, none active: UNSUPPORTED with rc -1 */
 		got(&out[e[k].id], rc_state == 0 ? NVML_ERROR_NOT_SUPPORTED : rc_state, 0);
+		out[e[k].id].nvml_rc = rc_state == 0 ? -1 : rc_state;
+	}
 }
 
 void gm_tel_counters(const char *bus_id, struct gm_counter_read out[GM_CNT_COUNT])
