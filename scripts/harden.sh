@@ -34,6 +34,8 @@ BUILD_DIR=build-mpi GPUMEM_CUDA=OFF GPUMEM_MPI=ON bash scripts/build.sh
 ctest --test-dir build-mpi --output-on-failure -L mpi
 stage "the report in headless Chromium, explain --suggest's kernels through nvcc, the package, a 100 MB run file"
 ctest --test-dir "$build" --output-on-failure -j2 -L 'browser|nvcc|package|scale'
+stage "CONTRIBUTING.md's recipes, followed in a copy of the tree (tests/recipes/)"
+ctest --test-dir "$build" --output-on-failure -L recipe
 stage "CPU benchmarks (scripts/bench/cpu.sh)"
 bash scripts/bench/cpu.sh "$build/gpumem"
 stage "done"

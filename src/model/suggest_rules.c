@@ -744,6 +744,30 @@ static int rule_smem_xor(const struct gm_suggest *s, struct gm_rewrite *r)
 	return smem_rule(s, r, 1);
 }
 
+/* ---- the rows a rule appends -------------------------------------------------- */
+
+int sg_pat(struct gm_rewrite *r, enum gm_space sp, enum gm_op op, int eb, int iters, int64_t step_bytes,
+	   const char *fmt, ...)
+{
+	va_list ap;
+	int k = r->npats;
+
+	if (k >= GM_SUGGEST_PATS)
+		return -1;
+	va_start(ap, fmt);
+	int len = vsnprintf(r->idx[k], sizeof(r->idx[k]), fmt, ap);
+	va_end(ap);
+	if (len < 0 || (size_t)len >= sizeof(r->idx[k]))
+		return -1;
+	memset(&r->pats[k], 0, sizeof(r->pats[k]));
+	r->pats[k].space = sp;
+	r->pats[k].op = op;
+	r->pats[k].elem_bytes = eb;
+	r->rep[k] = (struct gm_repeat){ iters, step_bytes, 1, 0 };
+	r->npats++;
+	return 0;
+}
+
 /* ---- the table ---------------------------------------------------------------------- */
 
 static const struct {
@@ -763,6 +787,10 @@ static const struct {
 	{ "smem_pad", rule_smem_pad },
 	{ "smem_xor", rule_smem_xor },
 };
+
+/* every rule gets a row beside the original's: a table past the rows' room stops the build, never a rule */
+_Static_assert(sizeof(rules) / sizeof(rules[0]) + 1 <= GM_SUGGEST_MAX,
+	       "the rewrite table has more rules than struct gm_suggest has rows: raise GM_SUGGEST_MAX");
 
 const char *gm_suggest_rule_name(int k)
 {

@@ -1,5 +1,5 @@
 /*
- * fam_alloc.c - the cost of device allocation: cudaMalloc + cudaFree against
+ * cases.c - the alloc family's case table: the cost of device allocation: cudaMalloc + cudaFree against
  * cudaMallocAsync + cudaFreeAsync from a memory pool whose release threshold
  * is unset (0: memory goes back to the driver at each synchronisation) or set
  * (UINT64_MAX: the pool keeps it), from 256 B to 1 GiB; and what an

@@ -1,5 +1,5 @@
 /*
- * fam_atomics.c - summing 2^24 values with atomics: one global atomicAdd per
+ * cases.c - the atomics family's case table: summing 2^24 values with atomics: one global atomicAdd per
  * element on one address, the same spread over 4096 addresses, and a warp
  * shuffle reduction + one shared-memory atomic per warp + one global atomic
  * per block; 32-bit integer and float. Unit: GB/s of input consumed (4 B per

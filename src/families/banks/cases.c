@@ -1,5 +1,5 @@
 /*
- * fam_banks.c - the banks family's cases: shared-memory loads whose per-lane
+ * cases.c - the banks family's case table: the banks family's cases: shared-memory loads whose per-lane
  * index sets the bank conflicts. A stride sweep (lane*S, S = 1..32, 33, 64)
  * at 4, 8 and 16 B per element; broadcast and multicast; a 32x32 float tile
  * read by column (unpadded, padded, XOR-swizzled) and by row. Kernels:

@@ -1,5 +1,5 @@
 /*
- * fam_cachehints.c - cache hints on a stream: default loads vs __ldg,
+ * cases.c - the cachehints family's case table: cache hints on a stream: default loads vs __ldg,
  * ld.global.cg / .cs / .lu, streaming and write-through stores, beside a
  * 16 MiB or 40 MiB table gathered at random (a hint could protect the table
  * in L2) and alone (nothing to protect). Unit: GB/s of useful bytes (in + out + table

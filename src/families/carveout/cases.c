@@ -1,5 +1,5 @@
 /*
- * fam_carveout.c - cudaFuncAttributePreferredSharedMemoryCarveout 0, 50 and
+ * cases.c - the carveout family's case table: cudaFuncAttributePreferredSharedMemoryCarveout 0, 50 and
  * 100 % on a kernel whose block per SM re-reads a 48 KiB or 160 KiB working
  * set through L1. Unit: GB/s of words read. derive(): how much slower the
  * 160 KiB set is with the largest shared carve-out (smallest L1) than with

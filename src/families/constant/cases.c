@@ -1,5 +1,5 @@
 /*
- * fam_constant.c - __constant__ reads with 1, 2, 4 ... 32 distinct addresses
+ * cases.c - the constant family's case table: __constant__ reads with 1, 2, 4 ... 32 distinct addresses
  * per warp, against the same reads from global memory. Unit: ns per
  * warp-level load on one SM (launch time / warp loads per SM, 64 warps per
  * SM). derive(): the constant cache's cost per extra distinct address (least

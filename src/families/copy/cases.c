@@ -1,5 +1,5 @@
 /*
- * fam_copy.c - the copy family's cases: streaming copies at 4, 8 and 16 bytes
+ * cases.c - the copy family's case table: streaming copies at 4, 8 and 16 bytes
  * per access, one element per thread vs grid-stride with 4 loads in flight,
  * read-only and write-only streams, and cudaMemcpy device-to-device as the
  * reference. Kernels: src/families/copy/copy.cu.

@@ -1,5 +1,5 @@
 /*
- * fam_gemm.c - the SGEMM ladder: C = A B in FP32 from a naive kernel through
+ * cases.c - the gemm family's case table: the SGEMM ladder: C = A B in FP32 from a naive kernel through
  * shared-memory tiles, 1D and 2D register blocking, 16-byte loads with a
  * transposed A tile, cp.async double buffering and warp tiles, with cuBLAS
  * SGEMM as the reference in the same run. Square 1024..8192, a size that is

@@ -1,5 +1,5 @@
 /*
- * fam_hierarchy.c - read and write bandwidth against working-set size:
+ * cases.c - the hierarchy family's case table: read and write bandwidth against working-set size:
  * per-SM footprints through L1 (each block re-reads its own buffer with
  * ld.global.ca), whole-GPU footprints through L2 into HBM (ld.global.cg) in
  * two regimes: l2_* an ordered sweep where each line is read by one SM per

@@ -1,5 +1,5 @@
 /*
- * fam_l2persist.c - the L2 access-policy window: a 16 MiB hot set re-read
+ * cases.c - the l2persist family's case table: the L2 access-policy window: a 16 MiB hot set re-read
  * beside a 768 MiB stream, without a window, with a window but no persisting
  * carve-out, and with the carve-out and hitRatio 25/50/75/100 %. Unit: GB/s
  * of words read (stream + hot). derive(): the speed-up of the best hitRatio

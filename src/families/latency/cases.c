@@ -1,5 +1,5 @@
 /*
- * fam_latency.c - dependent pointer chases, one thread pinned to one SM,
+ * cases.c - the latency family's case table: dependent pointer chases, one thread pinned to one SM,
  * timed in-kernel with clock64 and %globaltimer (self-timed: cycles per
  * load, ns per load and the SM clock of the run): L1 hit, L2 (all lines,
  * and the lines the probe found near or far from the chasing SM), HBM

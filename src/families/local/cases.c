@@ -1,5 +1,5 @@
 /*
- * fam_local.c - a per-thread 32-word array indexed by data: in local memory
+ * cases.c - the local family's case table: a per-thread 32-word array indexed by data: in local memory
  * (v0) vs the same work kept in registers by full unrolling (v1). Unit: us
  * per launch (2^20 threads x 64 steps). Notes: the compiler's local bytes
  * and registers per thread. derive(): the local-memory slowdown.

@@ -1,5 +1,5 @@
 /*
- * fam_managed.c - unified memory (cudaMallocManaged): a kernel reading 64 MiB
+ * cases.c - the managed family's case table: unified memory (cudaMallocManaged): a kernel reading 64 MiB
  * that the CPU wrote last, by page faults, after cudaMemPrefetchAsync (CUDA 13
  * location argument), and under the advice SetReadMostly,
  * SetPreferredLocation(device) and SetAccessedBy(device) with the data

@@ -1,5 +1,5 @@
 /*
- * fam_matvec.c - the matvec family: y = A x with A (16384 x 16384, row-major)
+ * cases.c - the matvec family's case table: the matvec family: y = A x with A (16384 x 16384, row-major)
  * far larger than the L2, from one thread per row (uncoalesced) to a warp per
  * four rows with 16-byte loads, in float and half, against cuBLAS SGEMV; and
  * the transposed product y = A^T x, whose natural access is the column walk.

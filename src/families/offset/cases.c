@@ -1,5 +1,5 @@
 /*
- * fam_offset.c - the offset family's cases: a 4 B copy shifted by 0..32
+ * cases.c - the offset family's case table: the offset family's cases: a 4 B copy shifted by 0..32
  * elements on the read side (out[i] = in[i + off]) or on the write side
  * (out[i + off] = in[i]), so one side of every warp access starts off*4 bytes
  * past a 128 B line. Kernels: src/families/offset/offset.cu.

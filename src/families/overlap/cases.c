@@ -1,5 +1,5 @@
 /*
- * fam_overlap.c - the chunked pipeline H2D copy -> kernel -> D2H copy over
+ * cases.c - the overlap family's case table: the chunked pipeline H2D copy -> kernel -> D2H copy over
  * 128 MiB of pinned memory in 32 chunks, on 1, 2, 3 and 4 streams, beside each
  * stage alone. Every case reports the data set's bytes / time (GB/s), so the
  * ratios are time ratios. derive(): overlap efficiency against the ideal (the

@@ -1,5 +1,5 @@
 /*
- * fam_p2p.c - GPU to GPU (the harness device and the next one): copy-engine
+ * cases.c - the p2p family's case table: GPU to GPU (the harness device and the next one): copy-engine
  * copies (cudaMemcpyPeerAsync) one way and both ways, a kernel reading and a
  * kernel writing the peer's memory through peer access, and 4 KiB latency.
  * With one GPU, or without peer access, every case is skipped with the

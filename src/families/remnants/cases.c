@@ -1,5 +1,5 @@
 /*
- * fam_remnants.c - what a new allocation can read of what a freed one left:
+ * cases.c - the remnants family's case table: what a new allocation can read of what a freed one left:
  * marker words written, the buffer freed, a new one allocated (same size,
  * smaller, larger; a cudaMallocAsync pool on the same stream, another stream,
  * after a trim; a second context; a second process; pinned host memory) and

@@ -1,5 +1,5 @@
 /*
- * fam_roofline.c - the roofline family: the FMA ceilings of the vector units
+ * cases.c - the roofline family's case table: the roofline family: the FMA ceilings of the vector units
  * (FP32, FP64, FP16 and BF16 pairs) and an arithmetic-intensity sweep that
  * walks one streaming kernel from memory-bound to compute-bound. Kernels:
  * src/families/roofline/roofline.cu. derive() publishes the ceilings against the

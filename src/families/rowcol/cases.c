@@ -1,5 +1,5 @@
 /*
- * fam_rowcol.c - the rowcol family's cases: a 2D matrix of 4 B elements
+ * cases.c - the rowcol family's case table: the rowcol family's cases: a 2D matrix of 4 B elements
  * copied by rows (a warp's lanes along a row, into a matrix of the same
  * layout) or by columns (lanes down a column: stride = row pitch, into a
  * dense output in read order), at an even width (4096, the reference) and an

@@ -1,5 +1,5 @@
 /*
- * fam_smem.c - shared-memory read bandwidth (conflict-free LDS.32/64/128 of
+ * cases.c - the smem family's case table: shared-memory read bandwidth (conflict-free LDS.32/64/128 of
  * a block-local array, 2 blocks of 1024 threads per SM) against 128 B per
  * clock per SM at the clock the kernel measured, and the latency of a
  * dependent chase in shared memory. Kernels: src/families/smem/smem.cu.

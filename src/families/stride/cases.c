@@ -1,5 +1,5 @@
 /*
- * fam_stride.c - the stride family's cases: a gather out[i] = in[i*S] that
+ * cases.c - the stride family's case table: the stride family's cases: a gather out[i] = in[i*S] that
  * reads 4, 8 or 16 B elements S elements apart (S = 1..32, 48, 64, 128) and
  * writes them densely, so the read side's sectors per request grow with S
  * while the write side stays perfectly coalesced. Kernels: src/families/stride/stride.cu.

@@ -1,5 +1,5 @@
 /*
- * fam_texture.c - a column walk of a 4096^2 uint32 image (2D-local, not
+ * cases.c - the texture family's case table: a column walk of a 4096^2 uint32 image (2D-local, not
  * coalesced reads) with default loads, __ldg, a texture over pitched memory
  * and a texture over a CUDA array. Unit: GB/s of useful bytes (4 B read +
  * 4 B written per pixel). derive(): the best texture's speed-up over default

@@ -1,5 +1,5 @@
 /*
- * fam_transfer.c - host <-> device transfers: pageable, pinned,
+ * cases.c - the transfer family's case table: host <-> device transfers: pageable, pinned,
  * write-combined, registered and mapped (zero-copy) host memory; H2D, D2H and
  * both at once; copy engine (cudaMemcpyAsync) vs a copy kernel over mapped
  * memory; sizes from 4 KiB (latency, us per copy) to 1 GiB. Kernels and ops:

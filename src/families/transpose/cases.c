@@ -1,5 +1,5 @@
 /*
- * fam_transpose.c - the transpose family's cases: out[c][r] = in[r][c] for a
+ * cases.c - the transpose family's case table: the transpose family's cases: out[c][r] = in[r][c] for a
  * float matrix, the ladder's versions (v0-v27) plus three plain copies of
  * the same matrix as ceilings (copy_b16_line is the best copy of the
  * unaligned shapes), each on three shapes: square; ragged (side-17
