@@ -65,7 +65,8 @@ static int start(void)
 	gmt_opt.skip = env_long("GPUMEM_TRACE_SKIP", 0);
 	gmt_opt.count = env_long("GPUMEM_TRACE_COUNT", 1);
 	gmt_opt.samples = (int)env_long("GPUMEM_TRACE_SAMPLES", 64);
-	gmt_opt.patch_at_launch = patch && strcmp(patch, "launch") == 0;
+	/* at the first selected launch of a module (the default: launches before the window run unpatched) */
+	gmt_opt.patch_at_launch = !(patch && strcmp(patch, "load") == 0);
 	gmt_opt.unpatch = env_long("GPUMEM_TRACE_UNPATCH", 1) != 0;
 	gmt_opt.devmode = (unsigned)env_long("GPUMEM_TRACE_DEVMODE", 0);
 	gmt_opt.stop = env_long("GPUMEM_TRACE_STOP", 0) == 1;

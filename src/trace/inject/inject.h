@@ -8,8 +8,8 @@
  *   GPUMEM_TRACE_KERNEL    POSIX extended regex on the mangled or demangled name (absent: all)
  *   GPUMEM_TRACE_SKIP / GPUMEM_TRACE_COUNT / GPUMEM_TRACE_SAMPLES   launch window and samples
  *   GPUMEM_TRACE_ROOT_PID  the process to trace; any other (a child) only leaves a marker file
- *   GPUMEM_TRACE_PATCH     "load" (patch modules as they load, default) or "launch" (at the first
- *                          selected launch of a module)
+ *   GPUMEM_TRACE_PATCH     "launch" (patch a module at its first selected launch, the default) or
+ *                          "load" (patch every module as it loads)
  *   GPUMEM_TRACE_UNPATCH   "0" keeps modules patched after the last selected launch
  *   GPUMEM_TRACE_STOP      "1": _exit(0) once the window is traced (trace pass) or, in the time pass, once
  *                          launch GPUMEM_TRACE_LAST_INDEX has a record
