@@ -231,7 +231,8 @@ static __device__ __forceinline__ SanitizerPatchResult gmt_access(void *ud, uint
 		ideal = (__popc(__ballot_sync(mask, gmt_first(mask, v, lane))) * E + 31) / 32;
 	}
 	if (lane == leader) {
-		k = gmt_sampled(L, threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
+		if (L->h.mode != GMT_MODE_COUNTS)
+			k = gmt_sampled(L, threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
 		sp = gmt_commit(L, pc, space, size, flags, __popc(mask), units, ideal, &index);
 	}
 	k = __shfl_sync(mask, k, leader);

@@ -67,6 +67,7 @@ struct gmt_launch_hdr {
 
 #define GMT_MODE_FULL 0                /* everything */
 #define GMT_MODE_RETURN 1              /* the callbacks return at once: the patching's own cost */
+#define GMT_MODE_COUNTS 2              /* counts without samples: what sampling costs */
 
 struct gmt_launch {
 	struct gmt_launch_hdr h;
