@@ -362,6 +362,32 @@ static void test_collect_ok(void **state)
 	assert_no_leftovers();
 }
 
+/* The time pass's launch at the traced ordinal is another kernel: no time, and a note says why. */
+static void test_collect_time_mismatch(void **state)
+{
+	struct gm_trace_run run;
+	char out[512], *time = strdup(TIME_ONE), *p;
+	json_t *doc, *l, *n;
+	size_t i;
+	int said = 0;
+
+	(void)state;
+	if (!fake_lib_ready())
+		return;
+	p = strstr(time, "_Z4copyPf");
+	memcpy(p, "_Z4fillPf", 9);
+	assert_int_equal(collect_script("#!/bin/sh\nexit 0\n", PART_ONE, time, 0, &run, out, sizeof(out)), GM_OK);
+	free(time);
+	doc = json_load_file(out, 0, NULL);
+	assert_non_null(doc);
+	l = json_array_get(json_object_get(doc, "launches"), 0);
+	assert_true(json_is_null(json_object_get(l, "time_ms")));
+	json_array_foreach(json_object_get(doc, "notes"), i, n)
+		said |= strstr(json_string_value(n), "not deterministic") != NULL;
+	assert_true(said);
+	json_decref(doc);
+}
+
 static void test_collect_program_failed(void **state)
 {
 	struct gm_trace_run run;
@@ -527,6 +553,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pass_timeout, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pass_exec_fails, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_collect_ok, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_collect_time_mismatch, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_collect_program_failed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_collect_stopped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_collect_timeout, setup, teardown),
