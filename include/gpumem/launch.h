@@ -27,7 +27,9 @@ extern "C" {
 #endif
 
 #define GM_PROFILE_SCHEMA "gpumem-profile"
-#define GM_PROFILE_VERSION 1
+/* 2: the unit (uuid), the date (measured_utc) and the fields calibrate could not measure (unmeasured);
+   files of version 1 are still read, but the profile cache takes only the current version */
+#define GM_PROFILE_VERSION 2
 /* Rule P: the page a translation covers, and the rate a profile without pages_gps gets (measured on an H100,
    GPU-267134d7: the column walk of copy.pages_b4 run as explain --run, pg_r256_4m128 of
    launch/unseen2/gpu-4136874/: 523.9 GB/s, 4.091 ms for bandwidth once latency is joined, 2^28 lanes) */
@@ -38,48 +40,45 @@ extern "C" {
 struct gm_profile {
 	char device[96];          /* device name the profile was measured on */
 	char source[200];         /* how it was made: command, run file */
-	char origin[256];         /* where it was read from (file path or "embedded:...") */
-	int sm_count;
-	double sm_clock_mhz;
-	double l1_bytes;          /* L1 capacity per SM (measured knee) */
-	double l2_bytes;          /* L2 capacity (measured knee) */
-	int dram_atom_bytes;      /* smallest piece DRAM reads (64 B on HBM3) */
-	double read_gbs;          /* dense DRAM read */
-	double write_gbs;         /* dense DRAM write */
-	double copy_gbs;          /* dense copy, read + write bytes counted */
-	double read_half_gbs;     /* reads of one 64 B piece per 128 B (density 1/2), in 64 B pieces */
-	double read_sparse_gbs;   /* reads of isolated 64 B pieces (density <= 1/4) */
-	double l2_read_gbs;       /* L2 hits, read */
-	double l2_write_gbs;      /* L2 write (footprint in L2) */
-	double l1_gbs;            /* L1 hits, read, whole device */
-	double l2_lines_gps;      /* line requests L2 looks up, 1e9 a second (copy.lines_b4); 0 = unknown */
-	double l2_merge_lines_gps; /* store lines a request writes partly, 1e9 a second (copy.scatter_b4:
-				     the 32 warps of a block filling 32 lines; rule L4); 0 = unknown (rule L2) */
-	double l2_part_sectors_gps; /* partly written sectors another block running beside it wrote last, merged
-				     one by one, 1e9 a second (copy.scatter_blocks_b4; rule L4); 0 = unknown (rule L2) */
-	double pages_gps;         /* load lanes that miss L1 alone in their 2 MiB page, translated a second, 1e9
-				     (copy.pages_b4: a column walk over rows 4 MiB + 128 B apart; rule P); 0 = none.
-				     A profile file without it gets GM_PAGES_GPS_DEFAULT */
-	double blocks_gps;        /* blocks the SMs start (and retire) a second, 1e9 (copy.blk64_b4: blocks of
-				     64 threads that each copy 4 B; rule T4); 0 = unknown */
-	int threads_per_sm;       /* resident threads per SM at most (0 = unknown) */
-	double wave_ns;           /* one wave of resident threads that each load and store one element
-				     and end (copy.v0_b4): the loaded round trip; 0 = unknown */
-	double wave_l2_ns;        /* the same wave when L2 serves the loads (copy.v0_b4_l2); 0 = unknown */
-	double warp_tail;         /* a warp's loaded round trip as base + an exponential tail: tail / base
-				     (copy.blk1024_b4: blocks of 1024 hold their slots until their slowest warp
-				     ends; rule T5); 0 = unknown (every block size as 256) */
-	double knee;              /* how the latency and bandwidth limits join (rule T3): the time is
-				     (t_latency^knee + t_bandwidth^knee)^(1/knee); 0 = the larger of the two */
-	double launch_us;         /* the fixed start-up every launch pays, microseconds, added to its time (rule S:
-				     copy.start_b4, a copy of a few waves timed back to back, less the model's time
-				     for it); 0 = none (every profile measured before the rule) */
-	double dram_latency_ns;   /* pointer chase, for information */
-	double l2_latency_ns;
+	char origin[400];         /* where it was read from (file path, "built-in PATH", "this unit's, UUID, ...") */
+	int schema_version;       /* of the file it was read from (GM_PROFILE_VERSION when made here) */
+	char uuid[48];            /* the unit it was measured on, "GPU-..." as nvidia-smi -L; "" unknown */
+	char measured_utc[32];    /* when the run it comes from started, "2026-11-29T06:31:02Z"; "" unknown */
+	char unmeasured[160];     /* optional fields the profile's run did not measure, comma-separated; the model
+				     uses what docs/MODEL.md 7.3 names for each (pages_gps: GM_PAGES_GPS_DEFAULT,
+				     an H100's; the others: their rule off). "" = every field measured */
+	/* the numbers, one member a row of the table (name, unit, range, the case that measures it) */
+#define GM_PF_T_I int
+#define GM_PF_T_D double
+#define GM_PROFILE_FIELD(name, T, unit, lo, hi, need, source, meaning) GM_PF_T_##T name;
+#include "gpumem/profile_fields.def"
+#undef GM_PROFILE_FIELD
 };
 
-/* Fill a profile's derived defaults check: GM_ERR_INVALID_ARG with the field in why. */
+/* What the launch model needs of a profile (the REQ rows' ranges): GM_ERR_INVALID_ARG with the field in why. */
 gm_status gm_profile_check(const struct gm_profile *p, char *why, size_t n);
+
+/* The table of profile fields (include/gpumem/profile_fields.def), for the reader, the writer, calibrate and
+   the docs. */
+enum gm_profile_need { GM_PF_REQ, GM_PF_OPT, GM_PF_ATTR, GM_PF_INFO };
+struct gm_profile_field {
+	const char *name;         /* member and JSON key */
+	size_t off;               /* offsetof(struct gm_profile, name) */
+	int is_int;
+	const char *unit;
+	double lo, hi;            /* valid range (gm_profile_check: REQ rows) */
+	enum gm_profile_need need;
+	const char *source;       /* the calibration case or derived result that measures it */
+	const char *meaning;
+};
+extern const struct gm_profile_field gm_profile_fields[];
+extern const int gm_profile_nfields;
+/* A field's value as a double (ints converted). */
+double gm_profile_get(const struct gm_profile *p, const struct gm_profile_field *f);
+/* 1 when name is in p->unmeasured. */
+int gm_profile_unmeasured(const struct gm_profile *p, const char *name);
+/* Name a field in p->unmeasured (once). */
+void gm_profile_note_unmeasured(struct gm_profile *p, const char *name);
 
 /*
  * A thread that repeats a pattern (an unrolled loop, ILP): iteration u adds

@@ -22,6 +22,7 @@ extern "C" {
 gm_status gm_profile_read(const char *path, struct gm_profile *p, char *why, size_t n);
 /* The same from text in memory; origin names it in messages. */
 gm_status gm_profile_parse(const char *text, const char *origin, struct gm_profile *p, char *why, size_t n);
+/* Write it as JSON: the fields in p->unmeasured are left out (and listed under "unmeasured"). */
 gm_status gm_profile_write(FILE *f, const struct gm_profile *p);
 
 /* Profiles built into the binary. */
@@ -33,6 +34,37 @@ gm_status gm_profile_builtin(int i, struct gm_profile *p);
  * when the binary holds none.
  */
 gm_status gm_profile_nearest(const char *device, struct gm_profile *p, int *exact);
+
+/* ---- this unit's profile: the user's cache (src/io/profile_cache.c) ---- */
+
+/*
+ * The file of a unit's profile in the user's cache: $XDG_CACHE_HOME (absolute; else $HOME/.cache)
+ * /gpumem/profiles/<uuid>.json. GM_ERR_NOT_FOUND when uuid is empty or not a plain name, or no folder is known.
+ */
+gm_status gm_profile_cache_path(const char *uuid, char *path, size_t n);
+/*
+ * Store p (p->uuid names the unit) in the cache, atomically (a reader sees the old file or the new one),
+ * creating the folders. path receives the file; GM_ERR_IO with why when it cannot be written.
+ */
+gm_status gm_profile_cache_store(const struct gm_profile *p, char *path, size_t n, char *why, size_t wn);
+
+/* Which profile gm_profile_for_device chose, and why. */
+struct gm_profile_choice {
+	int cached;       /* 1: this unit's profile, from the cache (p->origin names its UUID, date and file) */
+	int exact;        /* 1: measured on this device name (always for a cached one) */
+	char note[1200];  /* a cached file that was there and was ignored, and why; "" when none */
+};
+/*
+ * The profile to predict for a device: this unit's cached profile (by uuid) when it is there, reads, is of the
+ * current schema version, names the same UUID and passes gm_profile_check; else the built-in profile of the
+ * device name (gm_profile_nearest). A cached file that was ignored is named in c->note; the call still
+ * succeeds with the built-in one. GM_ERR_NOT_FOUND only when the binary holds no built-in profile and none is
+ * cached. uuid may be NULL or "" (no cache). For `run`, `explain`, `predict` and `trace`.
+ */
+gm_status gm_profile_for_device(const char *device, const char *uuid, struct gm_profile *p,
+				struct gm_profile_choice *c);
+/* The fields p->unmeasured names, each with the case that would measure it and what the model does instead. */
+void gm_profile_describe_unmeasured(const struct gm_profile *p, char *buf, size_t n);
 
 /*
  * The profile from a run that holds the calibration cases (gm_calibrate_selectors);

@@ -149,6 +149,8 @@ struct gm_run_result {
 	int nderived;
 	struct gm_derived derived[GM_MAX_DERIVED];
 	struct gm_device_state state_before, state_after;
+	char launch_profile[400];             /* the profile the launch model predicted with: "DEVICE (origin)";
+						 "" when none */
 };
 
 void gm_result_init(struct gm_run_result *r);

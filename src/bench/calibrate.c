@@ -31,8 +31,9 @@
  *                    partly, and sectors another running block wrote last (L4)
  *   pages_gps        copy.pages_b4 (a column walk over rows 4 MiB + 128 B
  *                    apart, each lane alone in its 2 MiB page): the rate such
- *                    lanes are translated (rule P); GM_PAGES_GPS_DEFAULT
- *                    when the run lacks the case or it is not slower
+ *                    lanes are translated (rule P); GM_PAGES_GPS_DEFAULT,
+ *                    named in unmeasured, when the run lacks the case or
+ *                    it is not slower
  *   launch_us        copy.start_b4 (v0_b4 over 8 waves of resident threads, a
  *                    few microseconds a launch, timed back to back): its time
  *                    less the launch model's time for it with every constant
@@ -239,8 +240,10 @@ static void pages_translated(const struct gm_run_result *r, struct gm_profile *p
 {
 	p->pages_gps = 0;
 	p->pages_gps = rate_left(r, "copy.pages_b4", p, offsetof(struct gm_launch_out, page_lanes));
-	if (!(p->pages_gps > 0))
+	if (!(p->pages_gps > 0)) { /* named: the file leaves it out, and every printout says so */
 		p->pages_gps = GM_PAGES_GPS_DEFAULT;
+		gm_profile_note_unmeasured(p, "pages_gps");
+	}
 }
 
 /*
@@ -408,6 +411,12 @@ gm_status gm_profile_from_run(const struct gm_run_result *r, struct gm_profile *
 	launch_start(r, p); /* last: the model's time for the case with every other constant */
 	p->dram_latency_ns = derived(r, "latency.hbm_128m_ns");
 	p->l2_latency_ns = derived(r, "latency.l2_004m_ns");
+	for (int k = 0; k < gm_profile_nfields; k++) /* what the run could not measure: named, never filled */
+		if (gm_profile_fields[k].need == GM_PF_OPT && !(gm_profile_get(p, &gm_profile_fields[k]) > 0))
+			gm_profile_note_unmeasured(p, gm_profile_fields[k].name);
+	p->schema_version = GM_PROFILE_VERSION;
+	snprintf(p->uuid, sizeof(p->uuid), "%s", r->dev.uuid);
+	snprintf(p->measured_utc, sizeof(p->measured_utc), "%s", r->started_utc);
 	if (!(p->read_half_gbs > 0) || !(p->read_sparse_gbs > 0)) {
 		snprintf(why, n, "the stride cases give no positive 64 B piece rate");
 		return GM_ERR_NOT_FOUND;

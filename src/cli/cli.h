@@ -40,6 +40,17 @@ int cmd_predict(int argc, char **argv);
 struct gm_profile;
 struct gm_run_result;
 int gm_cli_profile(const char *path, const char *device, struct gm_profile *p, int quiet);
+/*
+ * The same for a unit: without --profile, this unit's cached profile (by uuid; `calibrate` stores it) when it
+ * is there and sound, else the built-in one; a cached file ignored, and the fields the profile did not measure,
+ * are named on stderr unless quiet. *cached (may be NULL): 1 when the cached profile is used.
+ */
+/* `run` with the built-in profile: one line on what a calibrate buys (committed evidence) and how long it takes. */
+void gm_cli_calibrate_hint(FILE *f, const struct gm_profile *p);
+/* 1 while calibrate runs its cases through cmd_run: no hint then. */
+extern int gm_cli_quiet_hint;
+int gm_cli_profile_dev(const char *path, const char *device, const char *uuid, struct gm_profile *p, int quiet,
+		       int *cached);
 /* "model within 10%: k of N cases, median error x%" (nothing when no case was predicted). */
 void gm_cli_score_line(FILE *f, const struct gm_run_result *r);
 void gm_cli_score_families(FILE *f, const struct gm_run_result *r);
@@ -103,7 +114,8 @@ struct gm_access;
 int explain_run(const struct gm_access *acc, const struct explain_run_opts *ro, void *json);
 /* `explain --n`: the launch model's section (text) or "launch" object (json); the prediction into ro.
  * device: the GPU's name when --run will use one (its profile), else NULL (the first built-in). */
-int explain_launch(const struct gm_access *acc, int64_t n, const char *profile, const char *device, void *json,
+int explain_launch(const struct gm_access *acc, int64_t n, const char *profile, const char *device, const char *uuid,
+		   void *json,
 		   struct explain_run_opts *ro);
 /* Check --profile (or that a built-in one exists) before anything is printed. */
 int explain_launch_profile(const char *profile);

@@ -15,24 +15,28 @@
 #include "gpumem/io.h"
 #include "gpumem/profile.h"
 
-enum { K_FROM = 256, K_JSON, K_DEVICE };
+enum { K_FROM = 256, K_JSON, K_DEVICE, K_CACHE };
 
 static const struct gm_opt calibrate_opts[] = {
 	{ "output", 'o', 'o', "FILE", "write the profile here (default: stdout)", "@file" },
 	{ "from", K_FROM, 0, "RUN.json", "derive it from a saved run instead of running the cases", "@file" },
 	{ "json", K_JSON, 0, "RUN.json", "also keep the calibration run itself", "@file" },
 	{ "device", K_DEVICE, 0, "N", "GPU (default 0)", NULL },
+	{ "cache", K_CACHE, 0, NULL, "with --from: also store it as its unit's profile in the cache", NULL },
 	{ "help", 'h', 'h', NULL, "show this help", NULL },
 	{ 0 },
 };
 
 const struct gm_cmd_doc gm_doc_calibrate = {
 	"calibrate", "measure the device profile of the launch model (-o FILE)",
-	"[-o FILE] [--from RUN.json] [--json RUN.json] [--device N]",
+	"[-o FILE] [--from RUN.json [--cache]] [--json RUN.json] [--device N]",
 	"Measure the device profile the launch model reads (explain --n, run, predict): the calibration\n"
 	"cases (copy, stride, hierarchy and latency cases) are run as 'gpumem run' runs them, then the\n"
-	"profile is derived from them. With --from, from a saved run that holds those cases (the default\n"
-	"suite does).",
+	"profile is derived from them and stored as this unit's profile in the user's cache\n"
+	"($XDG_CACHE_HOME or ~/.cache)/gpumem/profiles/<GPU-UUID>.json, which run, explain and predict\n"
+	"then use on this unit. With --from, from a saved run that holds those cases (the default suite\n"
+	"does); --cache stores that one too, under the run's GPU UUID. Fields the run could not measure are\n"
+	"named, and left out of the file.",
 	calibrate_opts, NULL,
 };
 
@@ -52,7 +56,20 @@ static int write_profile(const char *path, const struct gm_profile *p)
 	return GM_EXIT_OK;
 }
 
-static int derive(const char *run, const char *out)
+/* This unit's profile in the cache; a cache that cannot be written is a warning, the run goes on. */
+static void store_cached(const struct gm_profile *p)
+{
+	char path[1024], why[1200];
+
+	if (gm_profile_cache_store(p, path, sizeof(path), why, sizeof(why)) != GM_OK)
+		fprintf(stderr, "warning: this unit's profile is not cached: %s; run, explain and predict keep the "
+			"built-in profile\n", why);
+	else
+		fprintf(stderr, "profile of %s (%s) cached at %s: run, explain and predict use it on this unit\n",
+			p->device, p->uuid, path);
+}
+
+static int derive(const char *run, const char *out, int cache)
 {
 	struct gm_run_result r;
 	struct gm_profile p;
@@ -68,6 +85,14 @@ static int derive(const char *run, const char *out)
 		snprintf(p.source, sizeof(p.source), "gpumem %s calibrate from %s (%s)", r.tool_version, run,
 			 r.started_utc);
 		rc = write_profile(out, &p);
+		if (rc == GM_EXIT_OK && *p.unmeasured) {
+			char buf[600];
+
+			gm_profile_describe_unmeasured(&p, buf, sizeof(buf));
+			fprintf(stderr, "note: the run did not measure %s; left out of the profile\n", buf);
+		}
+		if (rc == GM_EXIT_OK && cache)
+			store_cached(&p);
 		/* the run's own table predicted with the profile it had; the cases again with the new one */
 		if (rc == GM_EXIT_OK && gm_launch_predict_run(&r, &p) > 0) {
 			fprintf(stderr, "with this profile, ");
@@ -94,11 +119,13 @@ static int measure(const char *json, const char *device)
 		argv[argc++] = device;
 	}
 	argv[argc] = NULL;
+	gm_cli_quiet_hint = 1;
 	return cmd_run(argc, (char **)argv);
 }
 
 struct calibrate_args {
 	const char *out, *from, *json, *device;
+	int cache;
 };
 
 static int calibrate_option(void *ctx, const struct gm_opt *o, const char *v)
@@ -111,6 +138,8 @@ static int calibrate_option(void *ctx, const struct gm_opt *o, const char *v)
 		a->from = v;
 	else if (o->key == K_JSON)
 		a->json = v;
+	else if (o->key == K_CACHE)
+		a->cache = 1;
 	else
 		a->device = v;
 	return 0;
@@ -140,8 +169,10 @@ int cmd_calibrate(int argc, char **argv)
 	out = a.out, from = a.from, json = a.json, device = a.device;
 	if (from && (json || device))
 		return gm_error(GM_EXIT_USAGE, "--from reads a saved run: --json and --device do not apply");
+	if (a.cache && !from)
+		return gm_error(GM_EXIT_USAGE, "--cache goes with --from (a measured profile is always cached)");
 	if (from)
-		return derive(from, out);
+		return derive(from, out, a.cache);
 	if (!json) {
 		int fd = mkstemp(tmp);
 
@@ -152,7 +183,7 @@ int cmd_calibrate(int argc, char **argv)
 	}
 	rc = measure(json, device);
 	if (rc == GM_EXIT_OK)
-		rc = derive(json, out);
+		rc = derive(json, out, 1);
 	if (json == tmp)
 		unlink(tmp);
 	return rc;

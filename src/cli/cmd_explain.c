@@ -412,7 +412,7 @@ static int print_json(struct explain_opts *o, const struct gm_prediction *p)
 	if (!obj)
 		return gm_error(GM_EXIT_CASE_FAILED, "cannot build the JSON output");
 	if (o->ro.n && !(rc = run_device(o, &info, &dev)))
-		rc = explain_launch(&o->a, o->a.n_threads, o->profile, dev, obj, &o->ro);
+		rc = explain_launch(&o->a, o->a.n_threads, o->profile, dev, dev ? info.uuid : NULL, obj, &o->ro);
 	if (!rc && o->run)
 		rc = explain_run(&o->a, &o->ro, obj);
 	if (!rc && json_dumpf(obj, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0)
@@ -436,7 +436,7 @@ static int print_text(struct explain_opts *o, const struct gm_prediction *p)
 		return rc;
 	gm_explain_text_write(stdout, &v);
 	if (o->ro.n)
-		rc = explain_launch(&o->a, o->a.n_threads, o->profile, dev, NULL, &o->ro);
+		rc = explain_launch(&o->a, o->a.n_threads, o->profile, dev, dev ? info.uuid : NULL, NULL, &o->ro);
 	return rc || !o->run ? rc : explain_run(&o->a, &o->ro, NULL);
 }
 

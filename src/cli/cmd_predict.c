@@ -78,9 +78,10 @@ static int predict_main(const char *run, const char *prof_path, int self, const 
 	}
 	if (self)
 		snprintf(p.origin, sizeof(p.origin), "derived from %s", run);
-	else if ((rc = gm_cli_profile(prof_path, r.dev.name, &p, 0)) != 0)
+	else if ((rc = gm_cli_profile_dev(prof_path, r.dev.name, r.dev.uuid, &p, 0, NULL)) != 0)
 		goto done;
 	gm_launch_predict_run(&r, &p);
+	snprintf(r.launch_profile, sizeof(r.launch_profile), "%.80s (%.300s)", p.device, p.origin);
 	printf("profile: %s (%s)\n\n", p.device, p.origin);
 	print_rows(&r);
 	gm_cli_score_families(stdout, &r);

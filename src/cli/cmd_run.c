@@ -259,15 +259,19 @@ static int case_failures(const struct gm_run_result *r)
 static void predict_launches(struct run_ctx *x)
 {
 	struct gm_profile p;
+	int cached = 0;
 
-	if (gm_cli_profile(x->args.profile, x->res.dev.name, &p, 0) == GM_EXIT_OK) {
+	if (gm_cli_profile_dev(x->args.profile, x->res.dev.name, x->res.dev.uuid, &p, 0, &cached) == GM_EXIT_OK) {
 		struct timespec t0, t1;
 
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		gm_launch_predict_run(&x->res, &p);
 		clock_gettime(CLOCK_MONOTONIC, &t1);
+		snprintf(x->res.launch_profile, sizeof(x->res.launch_profile), "%.80s (%.300s)", p.device, p.origin);
 		fprintf(stderr, "launch model: profile of %s (%s), %.1f s\n", p.device, p.origin,
 			(double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9);
+		if (!x->args.profile && !cached)
+			gm_cli_calibrate_hint(stderr, &p);
 	}
 }
 

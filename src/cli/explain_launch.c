@@ -33,8 +33,8 @@ int explain_launch_profile(const char *profile)
 	return gm_cli_profile(profile, NULL, &p, 1);
 }
 
-int explain_launch(const struct gm_access *a, int64_t n, const char *profile, const char *device, void *json,
-		   struct explain_run_opts *ro)
+int explain_launch(const struct gm_access *a, int64_t n, const char *profile, const char *device, const char *uuid,
+		   void *json, struct explain_run_opts *ro)
 {
 	struct gm_access pats[2];
 	struct gm_launch_in in;
@@ -43,7 +43,7 @@ int explain_launch(const struct gm_access *a, int64_t n, const char *profile, co
 	struct gm_expr_error err;
 	struct gm_explain_launch_view v = { &in, &p, &out, 0 };
 	double t0;
-	int rc = gm_cli_profile(profile, device, &p, 0);
+	int rc = gm_cli_profile_dev(profile, device, uuid, &p, 0, NULL);
 
 	if (rc)
 		return rc;

@@ -6,6 +6,7 @@
 #define K_SCHEMA_VERSION "schema_version"
 #define K_TOOL_VERSION "tool_version"
 #define K_COMMAND "command"
+#define K_LAUNCH_PROFILE "launch_profile"
 #define K_STARTED "started_utc"
 #define K_WALL "wall_s"
 #define K_INTERRUPTED "interrupted"

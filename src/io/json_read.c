@@ -333,6 +333,7 @@ static gm_status read_doc(json_t *doc, struct gm_run_result *r)
 	r->schema_version = num_int(doc, K_SCHEMA_VERSION);
 	copy_str(r->tool_version, sizeof(r->tool_version), doc, K_TOOL_VERSION);
 	copy_str(r->command, sizeof(r->command), doc, K_COMMAND);
+	copy_str(r->launch_profile, sizeof(r->launch_profile), doc, K_LAUNCH_PROFILE);
 	copy_str(r->started_utc, sizeof(r->started_utc), doc, K_STARTED);
 	copy_str(r->byte_convention, sizeof(r->byte_convention), doc, K_CONVENTION);
 	r->wall_s = num(doc, K_WALL);

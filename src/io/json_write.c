@@ -180,6 +180,8 @@ gm_status gm_json_write(FILE *f, const struct gm_run_result *r)
 	json_object_set_new(doc, K_DERIVED, derived);
 	if (r->sanitize)
 		json_object_set_new(doc, K_SANITIZE, json_true());
+	if (*r->launch_profile)
+		json_object_set_new(doc, K_LAUNCH_PROFILE, json_string(r->launch_profile));
 	json_object_set_new(doc, K_STATE, json_pack("{so so}", K_STATE_BEFORE, state_json(&r->state_before),
 						    K_STATE_AFTER, state_json(&r->state_after)));
 	errno = 0;

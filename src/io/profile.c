@@ -20,41 +20,9 @@ struct embedded_profile {
 extern const struct embedded_profile gm_embed_profiles[];
 extern const int gm_embed_profiles_count;
 
-/* Every number of a profile: JSON key, offset, and whether it is an int. */
-static const struct {
-	const char *key;
-	size_t off;
-	int is_int;
-	int required;
-} fields[] = {
-	{ "sm_count", offsetof(struct gm_profile, sm_count), 1, 1 },
-	{ "sm_clock_mhz", offsetof(struct gm_profile, sm_clock_mhz), 0, 1 },
-	{ "l1_bytes", offsetof(struct gm_profile, l1_bytes), 0, 1 },
-	{ "l2_bytes", offsetof(struct gm_profile, l2_bytes), 0, 1 },
-	{ "dram_atom_bytes", offsetof(struct gm_profile, dram_atom_bytes), 1, 1 },
-	{ "read_gbs", offsetof(struct gm_profile, read_gbs), 0, 1 },
-	{ "write_gbs", offsetof(struct gm_profile, write_gbs), 0, 1 },
-	{ "copy_gbs", offsetof(struct gm_profile, copy_gbs), 0, 1 },
-	{ "read_half_gbs", offsetof(struct gm_profile, read_half_gbs), 0, 1 },
-	{ "read_sparse_gbs", offsetof(struct gm_profile, read_sparse_gbs), 0, 1 },
-	{ "l2_read_gbs", offsetof(struct gm_profile, l2_read_gbs), 0, 1 },
-	{ "l2_write_gbs", offsetof(struct gm_profile, l2_write_gbs), 0, 1 },
-	{ "l1_gbs", offsetof(struct gm_profile, l1_gbs), 0, 1 },
-	{ "threads_per_sm", offsetof(struct gm_profile, threads_per_sm), 1, 0 },
-	{ "pages_gps", offsetof(struct gm_profile, pages_gps), 0, 0 },
-	{ "blocks_gps", offsetof(struct gm_profile, blocks_gps), 0, 0 },
-	{ "wave_ns", offsetof(struct gm_profile, wave_ns), 0, 0 },
-	{ "wave_l2_ns", offsetof(struct gm_profile, wave_l2_ns), 0, 0 },
-	{ "warp_tail", offsetof(struct gm_profile, warp_tail), 0, 0 },
-	{ "l2_lines_gps", offsetof(struct gm_profile, l2_lines_gps), 0, 0 },
-	{ "l2_merge_lines_gps", offsetof(struct gm_profile, l2_merge_lines_gps), 0, 0 },
-	{ "l2_part_sectors_gps", offsetof(struct gm_profile, l2_part_sectors_gps), 0, 0 },
-	{ "knee", offsetof(struct gm_profile, knee), 0, 0 },
-	{ "launch_us", offsetof(struct gm_profile, launch_us), 0, 0 },
-	{ "dram_latency_ns", offsetof(struct gm_profile, dram_latency_ns), 0, 0 },
-	{ "l2_latency_ns", offsetof(struct gm_profile, l2_latency_ns), 0, 0 },
-};
-#define NFIELDS (sizeof(fields) / sizeof(fields[0]))
+/* The numbers of a profile: the table of include/gpumem/profile_fields.def (gm_profile_fields). */
+#define fields gm_profile_fields
+#define NFIELDS ((size_t)gm_profile_nfields)
 
 static gm_status bad(char *why, size_t n, const char *origin, const char *what)
 {
@@ -69,18 +37,18 @@ static gm_status read_number(json_t *v, size_t k, struct gm_profile *p, const ch
 	double x;
 
 	if (!json_is_number(v)) {
-		snprintf(what, sizeof(what), "field '%s' is %s", fields[k].key, v ? "not a number" : "missing");
+		snprintf(what, sizeof(what), "field '%s' is %s", fields[k].name, v ? "not a number" : "missing");
 		return bad(why, n, origin, what);
 	}
 	x = json_number_value(v);
 	/* no quantity of a profile is below 1e-6 in its unit: a denormal bandwidth (fuzz/regress/profile)
 	 * made the launch model's times infinite and its prediction NaN */
 	if (!(x >= 1e-6) || x > 1e15) {
-		snprintf(what, sizeof(what), "field '%s' must be positive, from 1e-6 to 1e15 (got %g)", fields[k].key, x);
+		snprintf(what, sizeof(what), "field '%s' must be positive, from 1e-6 to 1e15 (got %g)", fields[k].name, x);
 		return bad(why, n, origin, what);
 	}
 	if (fields[k].is_int && x > 1e9) { /* an int field: past INT_MAX the conversion is undefined */
-		snprintf(what, sizeof(what), "field '%s' must be at most 1e9 (got %g)", fields[k].key, x);
+		snprintf(what, sizeof(what), "field '%s' must be at most 1e9 (got %g)", fields[k].name, x);
 		return bad(why, n, origin, what);
 	}
 	if (fields[k].is_int)
@@ -88,6 +56,13 @@ static gm_status read_number(json_t *v, size_t k, struct gm_profile *p, const ch
 	else
 		*(double *)((char *)p + fields[k].off) = x;
 	return GM_OK;
+}
+
+static void copy_string(json_t *root, const char *key, char *dst, size_t n)
+{
+	json_t *v = json_object_get(root, key);
+
+	snprintf(dst, n, "%s", json_is_string(v) ? json_string_value(v) : "");
 }
 
 static gm_status from_json(json_t *root, const char *origin, struct gm_profile *p, char *why, size_t n)
@@ -114,18 +89,23 @@ static gm_status from_json(json_t *root, const char *origin, struct gm_profile *
 	snprintf(p->device, sizeof(p->device), "%s", json_string_value(dev));
 	snprintf(p->source, sizeof(p->source), "%s", json_is_string(src) ? json_string_value(src) : "");
 	snprintf(p->origin, sizeof(p->origin), "%s", origin);
+	p->schema_version = json_is_integer(ver) ? (int)json_integer_value(ver) : 1;
+	copy_string(root, "uuid", p->uuid, sizeof(p->uuid));
+	copy_string(root, "measured_utc", p->measured_utc, sizeof(p->measured_utc));
 	for (size_t k = 0; k < NFIELDS; k++) {
-		json_t *v = json_object_get(root, fields[k].key);
+		json_t *v = json_object_get(root, fields[k].name);
 		gm_status s;
 
-		if (!v && !fields[k].required)
+		if (!v && fields[k].need == GM_PF_OPT) /* not measured: named, never silent */
+			gm_profile_note_unmeasured(p, fields[k].name);
+		if (!v && fields[k].need != GM_PF_REQ)
 			continue;
 		if ((s = read_number(v, k, p, origin, why, n)) != GM_OK)
 			return s;
 	}
 	if (p->dram_atom_bytes != 32 && p->dram_atom_bytes != 64 && p->dram_atom_bytes != 128)
 		return bad(why, n, origin, "field 'dram_atom_bytes' must be 32, 64 or 128");
-	if (!(p->pages_gps > 0)) /* rule P's rate, from a profile measured before calibrate measured it */
+	if (!(p->pages_gps > 0)) /* rule P's rate, not measured: the H100's (named in unmeasured) */
 		p->pages_gps = GM_PAGES_GPS_DEFAULT;
 	return GM_OK;
 }
@@ -171,20 +151,33 @@ gm_status gm_profile_write(FILE *f, const struct gm_profile *p)
 {
 	json_t *o = json_pack("{s:s, s:i, s:s, s:s}", "schema", GM_PROFILE_SCHEMA, "schema_version",
 			      GM_PROFILE_VERSION, "device", p->device, "source", p->source);
+	json_t *un = json_array();
 	int rc;
 
-	if (!o)
+	if (!o || !un) {
+		json_decref(o);
+		json_decref(un);
 		return GM_ERR_NOMEM;
-	for (size_t k = 0; k < NFIELDS; k++) {
-		const char *q = (const char *)p + fields[k].off;
-
-		if (fields[k].is_int && (fields[k].required || *(const int *)q > 0))
-			json_object_set_new(o, fields[k].key, json_integer(*(const int *)q));
-		else if (fields[k].is_int)
-			continue;
-		else if (fields[k].required || *(const double *)q > 0)
-			json_object_set_new(o, fields[k].key, json_real(*(const double *)q));
 	}
+	if (*p->uuid)
+		json_object_set_new(o, "uuid", json_string(p->uuid));
+	if (*p->measured_utc)
+		json_object_set_new(o, "measured_utc", json_string(p->measured_utc));
+	for (size_t k = 0; k < NFIELDS; k++) {
+		double v = gm_profile_get(p, &fields[k]);
+
+		if (gm_profile_unmeasured(p, fields[k].name)) { /* absent from the file: read back as unmeasured */
+			json_array_append_new(un, json_string(fields[k].name));
+			continue;
+		}
+		if (fields[k].need != GM_PF_REQ && !(v > 0))
+			continue;
+		json_object_set_new(o, fields[k].name, fields[k].is_int ? json_integer((json_int_t)v) : json_real(v));
+	}
+	if (json_array_size(un))
+		json_object_set_new(o, "unmeasured", un); /* for the reader of the file: the reader derives it */
+	else
+		json_decref(un);
 	rc = json_dumpf(o, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(7));
 	json_decref(o);
 	if (rc < 0 || fputc('\n', f) == EOF)

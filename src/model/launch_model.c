@@ -93,29 +93,18 @@ gm_status gm_launch_predict(const struct gm_launch_in *in, const struct gm_profi
 
 gm_status gm_profile_check(const struct gm_profile *p, char *why, size_t n)
 {
-	static const struct {
-		const char *name;
-		size_t off;
-	} f[] = {
-		{ "read_gbs", offsetof(struct gm_profile, read_gbs) },
-		{ "write_gbs", offsetof(struct gm_profile, write_gbs) },
-		{ "copy_gbs", offsetof(struct gm_profile, copy_gbs) },
-		{ "read_half_gbs", offsetof(struct gm_profile, read_half_gbs) },
-		{ "read_sparse_gbs", offsetof(struct gm_profile, read_sparse_gbs) },
-		{ "l2_read_gbs", offsetof(struct gm_profile, l2_read_gbs) },
-		{ "l2_write_gbs", offsetof(struct gm_profile, l2_write_gbs) },
-		{ "l1_gbs", offsetof(struct gm_profile, l1_gbs) },
-	};
-
 	if (!p) {
 		snprintf(why, n, "no profile");
 		return GM_ERR_INVALID_ARG;
 	}
-	for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
-		double v = *(const double *)((const char *)p + f[k].off);
+	for (int k = 0; k < gm_profile_nfields; k++) { /* the bandwidths it divides by */
+		const struct gm_profile_field *f = &gm_profile_fields[k];
+		double v = gm_profile_get(p, f);
 
-		if (!(v > 0 && v < 1e7)) {
-			snprintf(why, n, "field '%s' is missing or not a bandwidth in (0, 1e7) GB/s", f[k].name);
+		if (f->need != GM_PF_REQ || strcmp(f->unit, "GB/s"))
+			continue;
+		if (!(v > f->lo && v < f->hi)) {
+			snprintf(why, n, "field '%s' is missing or not a bandwidth in (0, 1e7) GB/s", f->name);
 			return GM_ERR_INVALID_ARG;
 		}
 	}

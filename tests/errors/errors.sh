@@ -42,6 +42,16 @@ prof prof_atom 's/"dram_atom_bytes": [^,]*/"dram_atom_bytes": 48/'
 prof prof_schema 's/"schema": "gpumem-profile"/"schema": "gpumem-run"/'
 prof prof_version 's/"schema_version": [^,]*/"schema_version": 9/'
 prof prof_other 's/"device": "[^"]*"/"device": "NVIDIA A100-SXM4-80GB"/'
+# the profile cache (src/io/profile_cache.c): never the user's; a calibration run with its unit's UUID, and
+# caches holding that unit's file measured on another unit, of the old schema, and corrupt
+export XDG_CACHE_HOME=$D/cache
+U=GPU-6b03b5eb-7b6f-d07c-5b40-2dc3bfbe1fa8
+sed "s/^ \"device\": {/ \"device\": { \"uuid\": \"$U\",/" "$CAL" >"$D/cal_uuid.json"
+for c in c_other c_stale c_corrupt; do mkdir -p "$D/$c/gpumem/profiles"; done
+sed -E 's/"schema_version": 1/"schema_version": 2, "uuid": "GPU-00000000-0000-0000-0000-000000000000"/' "$P" \
+  >"$D/c_other/gpumem/profiles/$U.json"
+cp "$P" "$D/c_stale/gpumem/profiles/$U.json"
+head -c 200 "$P" >"$D/c_corrupt/gpumem/profiles/$U.json"
 
 has_gpu=0
 "$bin" info >/dev/null 2>&1 && has_gpu=1

@@ -31,6 +31,7 @@ render() {   # render cuda|plain: every row of that kind
 }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+export XDG_CACHE_HOME=$tmp/cache   # no unit's cached profile (src/io/profile_cache.c): the built-in ones
 fail=0
 for kind in plain cuda; do
   golden=$here/golden.txt
