@@ -56,7 +56,7 @@ H100 = "results/nvidia-h100-80gb-hbm3"
 H200 = "results/nvidia-h200"
 
 # ---- run files ----
-suite = load(H100 + "/suite.json")
+suite = load("tests/fixtures/launch/h100-suite.json.gz")
 put("runfile", "h100_suite_3fam.json", dumps(small_run(suite, lambda c: first_by_family(c, 3))))
 put("runfile", "h100_suite_failed.json",
     dumps(small_run(suite, lambda c: [x for x in c if x.get("status") != "ok"][:2] or c[:1])))
@@ -65,7 +65,7 @@ put("runfile", "h200_quick_2.json.gz",
 put("runfile", "h100_counters.json",
     dumps(small_run(load(H100 + "/counters/suite_counters.json.gz"), lambda c: [x for x in c if "counters" in x][:2])))
 put("runfile", "h100_launch.json",
-    dumps(small_run(load(H100 + "/launch/suite.json.gz"), lambda c: [x for x in c if "launch" in x][:2])))
+    dumps(small_run(load("tests/fixtures/launch/h100-launch-suite.json.gz"), lambda c: [x for x in c if "launch" in x][:2])))
 put("runfile", "h100_interrupted.json", dumps(small_run(load(H100 + "/state/sigint_l2persist.json"), lambda c: c[:2])))
 put("runfile", "h100_transfer.json", dumps(small_run(load(H100 + "/transfer/xfer.json"), lambda c: c[:2])))
 put("runfile", "truncated.json", dumps(small_run(suite, lambda c: c[:1]))[:700])
@@ -74,12 +74,12 @@ put("runfile", "not_gzip.json.gz", b"\x1f\x8b\x08\x00garbage")
 put("runfile", "wrong_schema.json", '{"schema": "gpumem-profile", "schema_version": 99, "cases": [1, "x", null]}')
 
 # ---- profiles ----
-for rel, name in [(H100 + "/launch/profile.json", "h100_profile.json"),
-                  (H200 + "/launch/profile.json", "h200_profile.json"),
+for rel, name in [("data/profiles/nvidia-h100-80gb-hbm3.json", "h100_profile.json"),
+                  ("data/profiles/nvidia-h200.json", "h200_profile.json"),
                   (H100 + "/launch/profile-calibrate.json", "h100_profile_calibrate.json")]:
     with open(os.path.join(root, rel), "rb") as f:
         put("profile", name, f.read())
-prof = load(H100 + "/launch/profile.json")
+prof = load("data/profiles/nvidia-h100-80gb-hbm3.json")
 bad = dict(prof)
 bad["sm_count"] = -1
 bad["knee"] = 1e308

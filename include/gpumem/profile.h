@@ -1,6 +1,6 @@
 /*
  * profile.h - device profiles as JSON files (src/io/profile.c), the profiles
- * built into the binary (results/<device>/launch/profile.json, embedded at
+ * built into the binary (data/profiles/<device>.json, embedded at
  * build time), and the profile derived from a run (src/bench/calibrate.c).
  */
 #ifndef GPUMEM_PROFILE_H

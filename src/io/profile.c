@@ -2,7 +2,7 @@
  * profile.c - device profiles as JSON (schema docs/SCHEMA.md, "Device
  * profile") and the profiles built into the binary.
  *
- * The built-in profiles are results/<device>/launch/profile.json of the
+ * The built-in profiles are data/profiles/<device>.json of the
  * source tree, embedded at build time (CMakeLists.txt writes
  * gm_embed_profiles.c with the table gm_embed_profiles[]), so `explain --n`
  * and `run` find a profile without any file beside the binary.

@@ -106,12 +106,12 @@ grep -q "^hbm_read .*4602.2 GB/s.*not-judged" "$T/out" && ok "  the figures repo
 # baseline make: the committed H200 baseline again from its runs (same lines); mixed SKUs refused
 want_rc 0 "baseline make of one SKU" -- "$bin" baseline make "$RUN" results/nvidia-h200/s14-d613076/launch/suite_profile.json.gz -o "$T/b.json"
 grep -q '"schema": "gpumem-baseline"' "$T/b.json" && ok "  a gpumem-baseline document" || bad "not a baseline"
-want_rc 2 "baseline make of two SKUs" -- "$bin" baseline make "$RUN" results/nvidia-h100-80gb-hbm3/suite.json -o "$T/x.json"
+want_rc 2 "baseline make of two SKUs" -- "$bin" baseline make "$RUN" tests/fixtures/launch/h100-suite.json.gz -o "$T/x.json"
 [ ! -e "$T/x.json" ] && ok "  nothing written" || bad "a half baseline was written"
 
 # fleet --baseline: the three runs of the old kernels (equally slow in L1 and FP16) flagged against the baseline
-want_rc 1 "fleet of three equally slow runs against the baseline" -- "$bin" fleet results/nvidia-h200/suite.json.gz \
-  results/nvidia-h200/counters/suite_counters.json.gz results/nvidia-h200/launch/suite.json.gz --baseline "$BASE"
+want_rc 1 "fleet of three equally slow runs against the baseline" -- "$bin" fleet tests/fixtures/launch/h200-suite.json.gz \
+  results/nvidia-h200/counters/suite_counters.json.gz tests/fixtures/launch/h200-launch-suite.json.gz --baseline "$BASE"
 grep -q "roofline.fma_fp16x2: median of 3 GPU(s)" "$T/out" && ok "  fma_fp16x2 below the baseline" || bad "not flagged"
 
 echo "check test: $fail failure(s)"

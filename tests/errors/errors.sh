@@ -13,7 +13,7 @@ D=$(mktemp -d)
 T=$(mktemp -d)
 trap 'rm -rf "$D" "$T"' EXIT
 Q=$root/results/nvidia-h100-80gb-hbm3/quick.json
-P=$root/results/nvidia-h100-80gb-hbm3/launch/profile.json
+P=$root/data/profiles/nvidia-h100-80gb-hbm3.json
 CAL=$root/results/nvidia-h100-80gb-hbm3/launch/calibrate.json
 gm() { "$bin" "$@"; }
 

@@ -37,8 +37,8 @@ one() {
   # predict runs the launch model over every case (about 50 s of CPU under ASan for a 541-case suite):
   # every file of at most 200 cases, and of the larger ones the two suites (the others repeat their
   # cases); RUNFILES_ALL=1 predicts every file
-  if [ "${RUNFILES_ALL:-0}" = 1 ] || [ "$f" = results/nvidia-h100-80gb-hbm3/suite.json ] ||
-     [ "$f" = results/nvidia-h200/suite.json.gz ] || [ "$(zcat -f "$f" | grep -o '"status":' | wc -l)" -le 200 ]; then
+  if [ "${RUNFILES_ALL:-0}" = 1 ] || [ "$f" = tests/fixtures/launch/h100-suite.json.gz ] ||
+     [ "$f" = tests/fixtures/launch/h200-suite.json.gz ] || [ "$(zcat -f "$f" | grep -o '"status":' | wc -l)" -le 200 ]; then
     run1 predict "$f"
   fi
   run1 explain --n 100000 --profile "$f" gid
@@ -48,7 +48,7 @@ export -f one
 export bin tmp RUNFILES_ALL
 
 cd "$src"
-files=$(git ls-files 'results/**.json' 'results/**.json.gz' 2>/dev/null)
+files=$(git ls-files 'results/**.json' 'results/**.json.gz' 'tests/fixtures/**.json' 'tests/fixtures/**.json.gz' 2>/dev/null)
 [ -n "$files" ] || files=$(find results -name '*.json' -o -name '*.json.gz' | sort)
 n=$(printf '%s\n' "$files" | wc -l)
 start=$(date +%s)
@@ -62,8 +62,8 @@ run_all() {
     head -20 "$tmp/err" >>"$tmp/log"
   fi
 }
-run_all report results/nvidia-h100-80gb-hbm3/suite.json results/nvidia-h200/suite.json.gz -o "$tmp/two.html"
-run_all compare results/nvidia-h100-80gb-hbm3/suite.json results/nvidia-h200/suite.json.gz
+run_all report tests/fixtures/launch/h100-suite.json.gz tests/fixtures/launch/h200-suite.json.gz -o "$tmp/two.html"
+run_all compare tests/fixtures/launch/h100-suite.json.gz tests/fixtures/launch/h200-suite.json.gz
 run_all fleet $(printf '%s\n' "$files" | grep '/fleet/')
 if [ -s "$tmp/log" ]; then
   cat "$tmp/log"

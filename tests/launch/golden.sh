@@ -13,13 +13,14 @@ bin=$(readlink -f "$1")
 update=${2:-}
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here/../.."
-h100=results/nvidia-h100-80gb-hbm3
-h200=results/nvidia-h200
+# committed runs kept as fixtures (tests/fixtures/launch/: moved out of results/, so pruning results/ never
+# breaks this test) with the built-in profiles (data/profiles/)
+fx=tests/fixtures/launch
 pairs=(
-  $h100/suite.json $h100/launch/profile.json
-  $h200/suite.json.gz $h200/launch/profile.json
-  $h100/launch/suite.json.gz $h100/launch/profile.json
-  $h200/launch/suite.json.gz $h200/launch/profile.json
+  $fx/h100-suite.json.gz data/profiles/nvidia-h100-80gb-hbm3.json
+  $fx/h200-suite.json.gz data/profiles/nvidia-h200.json
+  $fx/h100-launch-suite.json.gz data/profiles/nvidia-h100-80gb-hbm3.json
+  $fx/h200-launch-suite.json.gz data/profiles/nvidia-h200.json
 )
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT

@@ -9,10 +9,10 @@ src=$(cd "${1:?usage: family.sh SOURCE_DIR}" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
-# the tracked and untracked files as they are now (the working tree, not HEAD), results/ left out but the built-in profiles
+# the tracked and untracked files as they are now (the working tree, not HEAD), results/ left out (the build reads data/, never results/)
 cd "$src"
 git ls-files -z --cached --others --exclude-standard | grep -zv '^results/' | xargs -0 cp --parents -t "$tmp" 2>/dev/null || true
-git ls-files -z 'results/*/launch/profile.json' 'data/*' | xargs -0 -r cp --parents -t "$tmp"
+git ls-files -z 'data/*' | xargs -0 -r cp --parents -t "$tmp"
 cd "$tmp"
 git init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm base
 # the recipe

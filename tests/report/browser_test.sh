@@ -105,7 +105,7 @@ for f in "$here"/fixtures/*.json; do
   "$gm" report "$f" -o "$work/$n.html" >/dev/null || { echo "FAIL $n: gpumem report"; fail=1; continue; }
   check "$n" "$work/$n.html" 3000
 done
-suite="$root/results/nvidia-h100-80gb-hbm3/suite.json"
+suite="$root/tests/fixtures/launch/h100-suite.json.gz"
 if [ -f "$suite" ]; then
   "$gm" report "$suite" -o "$work/suite.html" >/dev/null && check suite "$work/suite.html" 16000 1 || fail=1
   # planted faults: the suite page with one fault injected after the report's script; each check must see its fault
@@ -152,7 +152,7 @@ fi
 badin bad_nobw "no bandwidth (GB/s) case" 0 "$here/fixtures/alloc.json"
 if [ -f "$suite" ]; then
   badin overlay "different schema versions" 0 "$suite" "$here/fixtures/copy.json"   # two runs overlaid, schema 2 and 1
-  h200="$root/results/nvidia-h200/suite.json.gz"
+  h200="$root/tests/fixtures/launch/h200-suite.json.gz"
   [ -f "$h200" ] && badin bad_gpus "different devices" 0 "$suite" "$h200"
   # compare -o: the comparison page of the two GPUs passes the same checks and colours its verdicts
   if [ -f "$h200" ]; then

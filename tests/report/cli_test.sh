@@ -51,7 +51,7 @@ expect 5 "" -- "$bin" compare "$tmp/missing.json" "$fx/gemm.json" -o /nonexisten
 expect 0 "only in B" -- "$bin" compare "$fx/copy.json" "$fx/stride.json" --threshold 5
 expect 2 "invalid threshold" -- "$bin" compare "$fx/copy.json" "$fx/copy.json" --threshold x
 # info --from --derive: a saved run's spec sheet as this build derives it from the cases
-suite=$here/../../results/nvidia-h100-80gb-hbm3/suite.json
+suite=$here/../../tests/fixtures/launch/h100-suite.json.gz
 expect 0 "L1 .*capacity per SM" -- "$bin" info --from "$suite" --derive
 expect 2 "needs --from" -- "$bin" info --derive
 expect 0 "capacity per SM" -- "$bin" report "$suite" --derive

@@ -132,7 +132,7 @@ static void test_l1_best_version(void **st)
 
 static void test_l1_gradual_fall(void **st)
 {
-	/* the l1_* series of an H100 run (results/nvidia-h100-80gb-hbm3/suite.json, 2026-11-25): hits end
+	/* the l1_* series of an H100 run (tests/fixtures/launch/h100-suite.json.gz, 2026-11-25): hits end
 	 * gradually past 224 KiB; the capacity lies between the last plateau point and the first one below,
 	 * never past the 256 KiB of the SM (a half-way knee over the whole fall put it at 305 KiB) */
 	static const double kib[] = { 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 384, 512 };

@@ -355,7 +355,7 @@ static void test_cli_explain_n(void **state)
 	assert_int_equal(run_bin("explain --n 1073741824 'gid*2'", out, sizeof(out)), 0);
 	assert_non_null(strstr(out, "launch: 1073741824 threads"));
 	assert_non_null(strstr(out, "limited by DRAM"));
-	assert_non_null(strstr(out, "built-in results/nvidia-h100-80gb-hbm3/launch/profile.json"));
+	assert_non_null(strstr(out, "built-in data/profiles/nvidia-h100-80gb-hbm3.json"));
 	assert_int_equal(run_bin("explain --json --n 4096 gid", out, sizeof(out)), 0);
 	assert_non_null(strstr(out, "\"dram_bytes_read\""));
 	assert_non_null(strstr(out, "\"predicted_gbs\""));
