@@ -139,6 +139,9 @@ struct gm_trace_map {
 	struct gm_trace_mode mode[GM_TRACE_MODES];
 	int nmodes;
 	int64_t iter_step;            /* elements per loop iteration (the iter modes), 0 = none */
+	unsigned open;                /* bit v: the samples never varied id v (value open_v0[v]) */
+	int64_t open_v0[GM_TV_N];
+	unsigned assumed;             /* bit v: of those, v's stride is the prior's (trace_prior.c), not measured */
 };
 
 enum gm_trace_class {
@@ -197,11 +200,15 @@ int64_t gm_trace_map_eval(const struct gm_trace_map *m, const int64_t v[GM_TV_N]
 /* ---- the kernel and its fixes ------------------------------------------- */
 
 struct gm_trace_fix {
-	int have;                     /* a fix was looked for (fitted, not already best) */
+	int have;                     /* a fix was looked for: this instruction leads its group */
+	int same_as;                  /* not 0: instruction same_as - 1 leads the group (the same change) */
+	int ninstr;                   /* instructions the change covers */
+	double share;                 /* their share of the kernel's memory time (the model's) */
 	char rewrite[32];             /* suggest's best applicable rewrite, "" when none */
 	char change[200];             /* what it changes (suggest's row) */
-	double pattern_speedup;       /* suggest's predicted speedup of the pattern in isolation */
-	double kernel_speedup;        /* the whole kernel, Amdahl over the instruction's share */
+	double pattern_speedup;       /* the rewrite's predicted speedup of the pattern in isolation */
+	double kernel_speedup;        /* the whole kernel: the launch model with the group's patterns replaced,
+					 the saving off the measured time (Amdahl without a prediction) */
 	int worth;                    /* kernel_speedup >= GM_TRACE_WORTH */
 	char words[400];              /* the change at the user's line, in words */
 	char sketch[600];             /* a short CUDA sketch */
@@ -259,8 +266,8 @@ void gm_trace_report_free(struct gm_trace_report *r);
 /* The kernel's analysis without the fixes (trace_kernel.c; called by gm_trace_analyse). */
 gm_status gm_trace_kernel_analyse(const struct gm_trace_launch *l, const struct gm_profile *prof,
 				  struct gm_trace_kernel *k);
-/* The fix of instruction i of k (trace_fix.c). */
-void gm_trace_fix_find(const struct gm_trace_kernel *k, int i, const struct gm_profile *prof, struct gm_trace_fix *fx);
+/* The fixes of the top groups of k's instructions (trace_fix.c), into their leaders' fix. */
+void gm_trace_fixes(struct gm_trace_kernel *k, const struct gm_profile *prof, int top);
 
 #ifdef __cplusplus
 }

@@ -306,19 +306,39 @@ static void set_iter_step(struct gm_trace_map *m)
 			m->iter_step = m->mode[k].stride;
 }
 
+/* 1 when every sampled lane has the same value of v (its value into *v0). */
+static int constant_var(const struct tf_set *s, int v, int64_t *v0)
+{
+	*v0 = s->p[0].v[v];
+	for (int i = 1; i < s->n; i++)
+		if (s->p[i].v[v] != *v0)
+			return 0;
+	return 1;
+}
+
 static int stage_affine(const struct tf_set *s, struct gm_trace_map *m)
 {
 	struct feat f[8];
-	int64_t ci[8], c0;
+	int64_t ci[8], c0, a[GM_TV_N] = { 0 }, v0;
 	int nf = 0;
 
 	for (int v = GM_TV_TX; v <= GM_TV_ITER; v++)
 		nf = add_linear(s, f, nf, v);
 	if (fit_features(s, f, nf, ci, &c0))
 		return -1;
-	map_start(s, m, c0);
 	for (int j = 0; j < nf; j++)
-		add_mode(m, f[j].var, 1, 0, ci[j]);
+		a[f[j].var] = ci[j];
+	map_start(s, m, c0);
+	for (int v = GM_TV_TX; v <= GM_TV_ITER; v++)
+		add_mode(m, v, 1, 0, a[v]);
+	/* ids of a multi-dimensional global access that the samples never varied: their strides are open
+	   (trace_prior.c fills them from the kernel's other instructions and CUDA's tiling idiom) */
+	for (int v = GM_TV_TY; v <= GM_TV_BZ && !s->shared; v++)
+		if (v != GM_TV_ITER && s->range[v] > 1 && (s->range[GM_TV_TY] > 1 || s->range[GM_TV_BY] > 1 ||
+		    s->range[GM_TV_TZ] > 1 || s->range[GM_TV_BZ] > 1) && constant_var(s, v, &v0)) {
+			m->open |= 1u << v;
+			m->open_v0[v] = v0;
+		}
 	return 0;
 }
 
@@ -526,6 +546,7 @@ int tf_points(const struct gm_trace_launch *l, const struct gm_trace_instr *in, 
 	memset(s, 0, sizeof(*s));
 	s->elem = in->size;
 	s->grid_1d = l->grid[1] == 1 && l->grid[2] == 1;
+	s->shared = in->space == GM_TS_SHARED;
 	for (int k = 0; k < 3; k++)
 		s->range[GM_TV_TX + k] = l->block[k], s->range[GM_TV_BX + k] = l->grid[k];
 	s->range[GM_TV_ITER] = iters > 0 ? iters : 1;

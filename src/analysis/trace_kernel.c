@@ -230,7 +230,7 @@ static void bottlenecks(struct gm_trace_kernel *k)
 			snprintf(c[n++].text, sizeof(c[0].text), "shared-memory bank conflicts at %s: %s", w, x->fit.cls_text);
 		}
 	}
-	if (k->roof_pct > 0) {
+	if (k->roof_pct >= 40) {   /* under that the roof is not what holds the kernel back */
 		c[n].score = k->roof_pct / 100;
 		snprintf(c[n++].text, sizeof(c[0].text), "DRAM bandwidth: %.0f GB/s, %.0f %% of the %.0f GB/s roof",
 			 k->gbs, k->roof_pct, k->roof_gbs);
@@ -266,6 +266,7 @@ gm_status gm_trace_kernel_analyse(const struct gm_trace_launch *l, const struct 
 		k->ins[i].in = &l->ins[i];
 		gm_trace_fit_instr(l, &l->ins[i], &k->ins[i].fit);
 	}
+	tf_priors(k);
 	traffic(k);
 	predict(k, prof);
 	k->time_ms = l->time_ms > 0 ? l->time_ms : -1;
@@ -296,8 +297,7 @@ gm_status gm_trace_analyse(const struct gm_trace *t, const struct gm_profile *pr
 		gm_status st = gm_trace_kernel_analyse(&t->launches[i], prof, &r->k[i]);
 		if (st)
 			return st;
-		for (int j = 0; j < r->k[i].norder && j < r->top; j++)
-			gm_trace_fix_find(&r->k[i], r->k[i].order[j], prof, &r->k[i].ins[r->k[i].order[j]].fix);
+		gm_trace_fixes(&r->k[i], prof, r->top);
 	}
 	return GM_OK;
 }

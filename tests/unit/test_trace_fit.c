@@ -10,6 +10,7 @@
 #include <cmocka.h>
 #include <stdio.h>
 #include <string.h>
+#include "gpumem/profile.h"
 #include "gpumem/trace.h"
 #include "trace_synth.h"
 
@@ -135,11 +136,90 @@ static void test_expr_roundtrip(void **state)
 	}
 }
 
+/* The prior (trace_prior.c): warp 0 of evenly spaced blocks never varies threadIdx.y, nor blockIdx.x when
+   the spacing is a multiple of gridDim.x. Whole kernels (a naive transpose; a tiled one whose loop over the
+   tile's rows is unrolled into 4 instructions) analysed together: every instruction's 1D expression gives
+   the source's address for every thread. */
+struct kernel_row {
+	const char *name;
+	int n, one_array;             /* one_array: every instruction reads the same array (an unrolled loop) */
+	struct synth ins[4];
+};
+
+static void check_kernel(const struct kernel_row *kr)
+{
+	struct gm_trace_launch l;
+	struct gm_trace_kernel k;
+	struct gm_profile p;
+	int exact;
+
+	assert_int_equal(gm_profile_nearest("NVIDIA H200", &p, &exact), GM_OK);
+	assert_int_equal(synth_launch(&kr->ins[0], 0x7f1200000000ll, &l), 0);
+	for (int i = 1; i < kr->n; i++)
+		assert_int_equal(synth_append(&kr->ins[i], 0x7f1200000000ll + (kr->one_array ? 0 : (int64_t)i << 32),
+					      kr->one_array ? 10 : 10 + i, &l), 0);
+	assert_int_equal(gm_trace_kernel_analyse(&l, &p, &k), GM_OK);
+	for (int i = 0; i < kr->n; i++) {
+		const struct synth *r = &kr->ins[i];
+		struct gm_expr *e1 = NULL, *e2 = NULL;
+		struct gm_expr_error err;
+		int64_t tpb = (int64_t)r->block[0] * r->block[1] * r->block[2];
+		int64_t n = tpb * r->grid[0] * r->grid[1] * r->grid[2];
+
+		print_message("%-16s %d: '%s' (assumed 0x%x)\n", kr->name, i, k.ins[i].fit.expr, k.ins[i].fit.map.assumed);
+		assert_int_equal(gm_expr_parse(k.ins[i].fit.expr1d, &e1, &err), GM_OK);
+		assert_int_equal(gm_expr_parse(r->expr, &e2, &err), GM_OK);
+		for (int64_t g = 0; g < n; g += 1 + g / 50) {
+			struct gm_access a = { 0 };
+			struct gm_thread_vars v1, v2;
+			int64_t x1, x2, B = g / tpb;
+			memcpy(a.block, r->block, sizeof(a.block));
+			gm_thread_vars_1d(&a, n, g, &v1);
+			v2 = v1;
+			v2.bx = B % r->grid[0], v2.by = B / r->grid[0] % r->grid[1], v2.bz = 0;
+			assert_int_equal(gm_expr_eval(e1, &v1, &x1, &err), GM_OK);
+			assert_int_equal(gm_expr_eval(e2, &v2, &x2, &err), GM_OK);
+			assert_int_equal(k.ins[i].fit.map.base + x1 * r->elem,
+					 0x7f1200000000ll + (kr->one_array ? 0 : (int64_t)i << 32) + x2 * r->elem);
+		}
+		gm_expr_free(e1);
+		gm_expr_free(e2);
+	}
+	free(k.ins);
+	synth_free(&l);
+}
+
+static void test_prior(void **state)
+{
+#define T2 { 32, 8, 1 }, { 128, 512, 1 }
+#define T3 { 32, 8, 1 }, { 128, 256, 1 }
+	static const struct kernel_row kr[] = {
+		{ "naive_transpose", 2, 0, {
+		  { "ld", "(by*8 + ty)*4096 + bx*32 + tx", T2, 4, G, LD, 1, 0, 16, 2 },
+		  { "st", "(bx*32 + tx)*4096 + by*8 + ty", T2, 4, G, ST, 1, 0, 16, 2 } } },
+		{ "tiled_loads", 4, 1, {
+		  { "l0", "(by*32 + ty)*4096 + bx*32 + tx", T3, 4, G, LD, 1, 0, 4, 2 },
+		  { "l1", "(by*32 + ty + 8)*4096 + bx*32 + tx", T3, 4, G, LD, 1, 0, 4, 2 },
+		  { "l2", "(by*32 + ty + 16)*4096 + bx*32 + tx", T3, 4, G, LD, 1, 0, 4, 2 },
+		  { "l3", "(by*32 + ty + 24)*4096 + bx*32 + tx", T3, 4, G, LD, 1, 0, 4, 2 } } },
+		{ "tiled_stores", 4, 1, {
+		  { "s0", "(bx*32 + ty)*8192 + by*32 + tx", T3, 4, G, ST, 1, 0, 4, 2 },
+		  { "s1", "(bx*32 + ty + 8)*8192 + by*32 + tx", T3, 4, G, ST, 1, 0, 4, 2 },
+		  { "s2", "(bx*32 + ty + 16)*8192 + by*32 + tx", T3, 4, G, ST, 1, 0, 4, 2 },
+		  { "s3", "(bx*32 + ty + 24)*8192 + by*32 + tx", T3, 4, G, ST, 1, 0, 4, 2 } } },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(kr) / sizeof(kr[0]); i++)
+		check_kernel(&kr[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_expr_roundtrip),
+		cmocka_unit_test(test_prior),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

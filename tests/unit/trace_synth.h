@@ -23,7 +23,8 @@ struct synth {
 	int64_t step;                 /* elements per iteration */
 	int samples;                  /* sampled warps (0 = 64) */
 	int even;                     /* 1: warps floor(k T / S) exactly; 0: each moved within its stride by a
-					 hash of k, so that every bit of the warp number varies (docs/TRACE.md) */
+					 hash of k, so that every bit of the warp number varies (docs/TRACE.md);
+					 2: warp 0 of blocks floor(k B / S) (the collector's first version) */
 };
 
 /* splitmix64's finaliser: every bit of k moves every bit of the result (a multiplicative hash mod a
@@ -129,6 +130,8 @@ static int synth_append(const struct synth *r, int64_t base, int line, struct gm
 			continue;
 		if (!r->even && span > 1)
 			wi += (int64_t)(synth_mix((uint64_t)i) % (uint64_t)span);
+		if (r->even == 2)
+			wi = (int64_t)((double)i * (double)(warps / wpb) / ns) * wpb;
 		synth_lanes(r, e, wi, it, base, ln, blk, &warp);
 		memcpy(s->block, blk, sizeof(blk));
 		s->warp = warp;
