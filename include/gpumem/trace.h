@@ -120,6 +120,7 @@ const char *gm_trace_op_name(enum gm_trace_op o);
 enum gm_trace_var { GM_TV_TX = 0, GM_TV_TY, GM_TV_TZ, GM_TV_BX, GM_TV_BY, GM_TV_BZ, GM_TV_ITER, GM_TV_GID, GM_TV_N };
 
 #define GM_TRACE_MODES 24
+#define GM_TRACE_ITER_TAB 32
 
 /* A mode: stride * ((var / div) % size); size 0 = no modulo (the mode runs over the whole range). */
 struct gm_trace_mode {
@@ -138,7 +139,11 @@ struct gm_trace_map {
 	int64_t offset;
 	struct gm_trace_mode mode[GM_TRACE_MODES];
 	int nmodes;
-	int64_t iter_step;            /* elements per loop iteration (the iter modes), 0 = none */
+	int64_t iter_step;            /* elements per loop iteration (the iter modes), 0 = none; with a table:
+					 its mean step (the launch model's repeat) */
+	int niter_tab;                /* > 0: the loop moves the index by iter_tab[iter] (a tree reduction's
+					 halving stride), not by iter * iter_step; past the table by iter_step */
+	int64_t iter_tab[GM_TRACE_ITER_TAB];
 	unsigned open;                /* bit v: the samples never varied id v (value open_v0[v]) */
 	int64_t open_v0[GM_TV_N];
 	unsigned assumed;             /* bit v: of those, v's stride is the prior's (trace_prior.c), not measured */
@@ -194,6 +199,8 @@ void gm_trace_fit_instr(const struct gm_trace_launch *l, const struct gm_trace_i
 /* The map as expression text (iter included when with_iter), e.g. "bx*256 + tx + iter*32"; -1 if n is short. */
 int gm_trace_map_expr(const struct gm_trace_map *m, const int block[3], const int64_t grid[3], int one_d,
 		      int with_iter, char *out, size_t n);
+/* What iteration `iter` adds to the index (elements): iter * iter_step, or the table's entry. */
+int64_t gm_trace_map_iter(const struct gm_trace_map *m, int64_t iter);
 /* The map's element index for one thread (vars indexed by enum gm_trace_var). */
 int64_t gm_trace_map_eval(const struct gm_trace_map *m, const int64_t v[GM_TV_N]);
 

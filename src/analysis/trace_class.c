@@ -109,7 +109,7 @@ static void count_model(const struct gm_trace_launch *l, const struct gm_trace_i
 		memcpy(a.block, l->block, sizeof(a.block));
 		memcpy(a.block_idx, s->block, sizeof(a.block_idx));
 		a.warp = s->warp;
-		a.base = (f->map.base % 256 + 256) % 256 + (int64_t)s->iter * f->map.iter_step * in->size;
+		a.base = (f->map.base % 256 + 256) % 256 + gm_trace_map_iter(&f->map, s->iter) * in->size;
 		a.index = f->expr;
 		a.n_threads = l->grid[0] * l->grid[1] * l->grid[2] * l->block[0] * l->block[1] * l->block[2];
 		if (gm_model_predict(&a, &p, &err) != GM_OK) {

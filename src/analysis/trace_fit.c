@@ -41,6 +41,8 @@ static int64_t feat_val(const struct feat *f, const int64_t *v)
 		return (x >> f->shift) % f->n;
 	if (f->kind == 3)
 		return (x >> f->shift) / f->n;
+	if (f->kind == 4)
+		return x == f->n;
 	return f->bit < 0 ? x : (x >> f->bit) & 1;
 }
 
@@ -301,6 +303,8 @@ static void map_start(const struct tf_set *s, struct gm_trace_map *m, int64_t c0
 
 static void set_iter_step(struct gm_trace_map *m)
 {
+	if (m->niter_tab)
+		return;
 	for (int k = 0; k < m->nmodes; k++)
 		if (m->mode[k].var == GM_TV_ITER && m->mode[k].div == 1 && m->mode[k].size == 0)
 			m->iter_step = m->mode[k].stride;
@@ -501,17 +505,85 @@ static int stage_radix(const struct tf_set *s, struct gm_trace_map *m)
 	return rc;
 }
 
+/* Stage D: the ids as in A or B, and one offset per loop iteration (a tree reduction's halving stride). */
+static int stage_iter_table(const struct tf_set *s, struct gm_trace_map *m)
+{
+	int vals[GM_TRACE_ITER_TAB], nv = 0;
+
+	for (int i = 0; i < s->n; i++) {
+		int64_t it = s->p[i].v[GM_TV_ITER], k = 0;
+		if (it >= GM_TRACE_ITER_TAB)
+			return -1;
+		while (k < nv && vals[k] != it)
+			k++;
+		if (k == nv)
+			vals[nv++] = (int)it;
+	}
+	if (nv < 2)
+		return -1;
+	for (int pass = 0; pass < 2; pass++) {
+		struct feat f[MAX_FEAT];
+		int64_t ci[MAX_FEAT], c0;
+		int nf = 0, first = 0;
+		for (int k = 1; k < nv; k++)
+			first = vals[k] < vals[first] ? k : first;
+		if (pass == 0)
+			for (int v = GM_TV_TX; v <= GM_TV_BZ; v++)
+				nf = add_linear(s, f, nf, v);
+		else if (s->grid_1d)
+			nf = add_bits(s, f, nf, GM_TV_GID, MAX_BITS);
+		else
+			for (int v = GM_TV_TX; v <= GM_TV_BZ; v++)
+				nf = add_bits(s, f, nf, v, MAX_BITS);
+		int ids = nf;
+		for (int k = 0; k < nv && nf < MAX_FEAT; k++)
+			if (k != first)
+				f[nf++] = (struct feat){ GM_TV_ITER, -1, 4, vals[k], 0 };
+		if (fit_features(s, f, nf, ci, &c0))
+			continue;
+		map_start(s, m, c0);
+		bits_to_modes(s, f, ids, ci, m);
+		/* the table over 0 .. the largest sampled iteration; unsampled ones between two sampled ones
+		   on the line between them */
+		int hi = 0;
+		for (int k = 0; k < nv; k++)
+			hi = vals[k] > hi ? vals[k] : hi;
+		int64_t tab[GM_TRACE_ITER_TAB];
+		char have[GM_TRACE_ITER_TAB] = { 0 };
+		for (int j = ids; j < nf; j++)
+			tab[f[j].n] = ci[j], have[f[j].n] = 1;
+		tab[vals[first]] = 0, have[vals[first]] = 1;
+		for (int it = 0, last = -1; it <= hi; it++) {
+			if (!have[it])
+				continue;
+			for (int q = last + 1; last >= 0 && q < it; q++)
+				tab[q] = tab[last] + (tab[it] - tab[last]) * (q - last) / (it - last);
+			for (int q = 0; last < 0 && q < it; q++)
+				tab[q] = tab[it];
+			last = it;
+		}
+		m->offset += tab[0];
+		for (int it = 0; it <= hi; it++)
+			m->iter_tab[it] = tab[it] - tab[0];
+		m->niter_tab = hi + 1;
+		m->iter_step = hi ? (m->iter_tab[hi]) / hi : 0;
+		return 0;
+	}
+	return -1;
+}
+
 int tf_fit(const struct tf_set *s, struct gm_trace_map *m, char *why, size_t n)
 {
 	int ok = !stage_affine(s, m) ||
 		 (s->grid_1d ? !stage_bits(s, 1, m) || !stage_bits(s, 0, m) : !stage_bits(s, 0, m)) ||
-		 !stage_radix(s, m);
+		 !stage_radix(s, m) || !stage_iter_table(s, m);
 
 	if (!ok) {
 		memset(m, 0, sizeof(*m));
 		m->elem_bytes = s->elem;
 		snprintf(why, n, "no map of the thread and block ids reproduces the %d sampled lanes "
-			 "(affine, power-of-two modes, one more radix): the addresses come from the data", s->n);
+			 "(affine, power-of-two modes, one more radix, a table per iteration): the addresses come from "
+			 "the data", s->n);
 		return -1;
 	}
 	set_iter_step(m);
@@ -605,9 +677,18 @@ void tf_normalise(struct gm_trace_map *m, const int64_t range[GM_TV_N])
 	m->offset += bytes / m->elem_bytes;
 }
 
+int64_t gm_trace_map_iter(const struct gm_trace_map *m, int64_t iter)
+{
+	if (m->niter_tab <= 0)
+		return iter * m->iter_step;
+	if (iter < m->niter_tab)
+		return m->iter_tab[iter];
+	return m->iter_tab[m->niter_tab - 1] + (iter - (m->niter_tab - 1)) * m->iter_step;
+}
+
 int64_t gm_trace_map_eval(const struct gm_trace_map *m, const int64_t v[GM_TV_N])
 {
-	int64_t x = m->offset;
+	int64_t x = m->offset + (m->niter_tab > 0 ? gm_trace_map_iter(m, v[GM_TV_ITER]) : 0);
 
 	for (int k = 0; k < m->nmodes; k++) {
 		const struct gm_trace_mode *d = &m->mode[k];

@@ -58,9 +58,12 @@ static json_t *pattern_json(const struct gm_trace_fit *f)
 	if (!f->map.known)
 		return json_decref(as), json_pack("{s:b,s:s,s:i,s:o}", "fitted", 0, "why", f->why, "lanes", f->lanes,
 						  "stand_in_1d", f->approx ? json_string(f->expr1d) : json_null());
-	return json_pack("{s:b,s:s,s:s,s:I,s:i,s:I,s:i,s:o}", "fitted", 1, "expr", f->expr, "expr_1d", f->expr1d,
-			 "iter_step", (json_int_t)f->map.iter_step, "iters", f->iters, "base", (json_int_t)f->map.base,
-			 "lanes", f->lanes, "assumed", as);
+	json_t *tab = f->map.niter_tab ? json_array() : json_null();
+	for (int q = 0; q < f->map.niter_tab; q++)
+		json_array_append_new(tab, json_integer(f->map.iter_tab[q]));
+	return json_pack("{s:b,s:s,s:s,s:I,s:o,s:i,s:I,s:i,s:o}", "fitted", 1, "expr", f->expr, "expr_1d", f->expr1d,
+			 "iter_step", (json_int_t)f->map.iter_step, "iter_table", tab, "iters", f->iters, "base",
+			 (json_int_t)f->map.base, "lanes", f->lanes, "assumed", as);
 }
 
 static json_t *per_req_json(const struct gm_trace_fit *f)

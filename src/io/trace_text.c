@@ -102,7 +102,12 @@ static void instr_row(FILE *f, const struct gm_trace_insn *x)
 		fit->cls_text);
 	if (fit->map.known) {
 		fprintf(f, "  %-22s index %s", "", fit->expr);
-		if (fit->map.iter_step)
+		if (fit->map.niter_tab) {
+			fprintf(f, " + T[iter], T =");
+			for (int q = 0; q < fit->map.niter_tab && q < 8; q++)
+				fprintf(f, "%s%lld", q ? ", " : " ", (long long)fit->map.iter_tab[q]);
+			fprintf(f, "%s (%d iterations)", fit->map.niter_tab > 8 ? ", ..." : "", fit->iters);
+		} else if (fit->map.iter_step)
 			fprintf(f, " %s iter*%lld (%d iterations)", fit->map.iter_step < 0 ? "-" : "+",
 				(long long)(fit->map.iter_step < 0 ? -fit->map.iter_step : fit->map.iter_step), fit->iters);
 		if (fit->map.assumed) {
