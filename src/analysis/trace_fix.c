@@ -314,14 +314,6 @@ static double waste(const struct gm_trace_insn *x)
 	return fmax(x->time_share, 0.5 * x->share) * fmax(0, 1 - ideal / per) + 1e-12 * x->bytes;
 }
 
-static int same_change(const struct gm_trace_insn *a, const struct gm_trace_insn *b)
-{
-	return a->in->line == b->in->line && a->in->space == b->in->space && a->in->op == b->in->op &&
-	       a->fit.cls == b->fit.cls && a->fit.cls_k == b->fit.cls_k &&
-	       ((!a->in->file && !b->in->file && a->in->line == 0 && a->in->pc == b->in->pc) ||
-		(a->in->file && b->in->file && a->in->line > 0 && !strcmp(a->in->file, b->in->file)));
-}
-
 void gm_trace_fixes(struct gm_trace_kernel *k, const struct gm_profile *prof, int top)
 {
 	int order[256], n = 0, done[256] = { 0 }, groups = 0;
@@ -339,7 +331,7 @@ void gm_trace_fixes(struct gm_trace_kernel *k, const struct gm_profile *prof, in
 		if (done[i] || (groups && waste(&k->ins[r]) < 0.005))
 			continue;
 		for (int j = i; j < n && m < MAXG; j++)
-			if (!done[j] && same_change(&k->ins[r], &k->ins[order[j]])) {
+			if (!done[j] && tf_same_change(&k->ins[r], &k->ins[order[j]])) {
 				g[m++] = order[j];
 				done[j] = 1;
 			}

@@ -47,6 +47,9 @@ void tf_finish(const struct gm_trace_launch *l, const struct gm_trace_instr *in,
    instructions and CUDA's tiling idiom, each instruction finished again (trace_prior.c). */
 void tf_priors(struct gm_trace_kernel *k);
 
+/* 1 when one change fixes both: the same line (or pc without lines), space, operation, class and stride. */
+int tf_same_change(const struct gm_trace_insn *a, const struct gm_trace_insn *b);
+
 /* The short name of a variable as the expression language spells it ("tx", "gid", "iter"). */
 const char *tf_var_name(int var);
 
