@@ -244,7 +244,8 @@ static void bottlenecks(struct gm_trace_kernel *k)
 			snprintf(c[n++].text, sizeof(c[0].text), "a data-dependent %s at %s: %.0f %% of the traffic, its "
 				 "scatter comes from the data", x->in->op == GM_TO_LOAD ? "gather" : "scatter", w, 100 * sh);
 		} else if (x->in->space != GM_TS_SHARED && glob > 0 && ex / glob > 0.05) {
-			c[n].score = ex / glob;
+			/* near the roof, bytes above the need are the cause of the bandwidth limit: they come first */
+			c[n].score = ex / glob + (k->roof_pct >= 60 ? 0.5 : 0);
 			snprintf(c[n++].text, sizeof(c[0].text), "the %s at %s, %s: %.0f %% of the kernel's sectors are "
 				 "more than its bytes need", gm_trace_op_name(x->in->op), w, x->fit.cls_text, 100 * ex / glob);
 		} else if (x->in->space == GM_TS_SHARED && x->bytes > 0 && x->excess_bytes / x->bytes > 0.2) {
