@@ -473,36 +473,44 @@ static void sort_pairs(int64_t *h, int64_t *o, int n)
 		}
 }
 
-/* Stage C: the low `shift` bits of gid as stage B, then a*(h % N) + b*(h / N) over h = gid >> shift. */
+/*
+ * Stage C: the low `shift` bits of gid as stage B, then a*(h % N) + b*(h / N) over h = gid >> shift. Every
+ * shift is tried and the smallest N wins (ties: the larger shift): sparse samples admit a large N that
+ * happens to fit them, and the radices of real index arithmetic are small (3 heads of 2^18, 12 of 2^16).
+ */
 static int stage_radix(const struct tf_set *s, struct gm_trace_map *m)
 {
-	int nb = bits_of(s->range[GM_TV_GID]), use_iter = s->range[GM_TV_ITER] > 1, nh;
+	int nb = bits_of(s->range[GM_TV_GID]), use_iter = s->range[GM_TV_ITER] > 1, nh, best_shift = -1;
 	int64_t *hv = malloc(sizeof(int64_t) * HCAP), *ov = malloc(sizeof(int64_t) * HCAP), ci[MAX_FEAT], N, a, b, c;
-	int rc = -1;
+	int64_t bN = 0, ba = 0, bb = 0, bc = 0, bci[MAX_FEAT];
 
 	if (!s->grid_1d || !hv || !ov) {
 		free(hv), free(ov);
 		return -1;
 	}
-	for (int shift = 0; shift < nb - 1 && shift < MAX_FEAT - 1; shift++) {
+	/* from the top: the small radices sit high, and each one found bounds the search below it */
+	for (int shift = (nb - 2 < MAX_FEAT - 2 ? nb - 2 : MAX_FEAT - 2); shift >= 0; shift--) {
 		if (radix_low(s, shift, use_iter, ci, hv, ov, &nh) || nh < 4)
 			continue;
 		sort_pairs(hv, ov, nh);
-		if (radix_search(hv, ov, nh, (s->range[GM_TV_GID] - 1) >> shift, &N, &a, &b, &c))
+		int64_t hmax = (s->range[GM_TV_GID] - 1) >> shift;
+		if (radix_search(hv, ov, nh, bN ? (hmax < bN - 1 ? hmax : bN - 1) : hmax, &N, &a, &b, &c))
 			continue;
-		struct feat f[MAX_FEAT];
-		int nf = add_bits(s, f, 0, GM_TV_GID, shift);
-		map_start(s, m, c);
-		bits_to_modes(s, f, nf, ci, m);
-		add_mode(m, GM_TV_GID, (int64_t)1 << shift, N, a);
-		add_mode(m, GM_TV_GID, ((int64_t)1 << shift) * N, 0, b);
-		if (use_iter)
-			add_mode(m, GM_TV_ITER, 1, 0, ci[shift]);
-		rc = 0;
-		break;
+		bN = N, ba = a, bb = b, bc = c, best_shift = shift;
+		memcpy(bci, ci, sizeof(ci));
 	}
 	free(hv), free(ov);
-	return rc;
+	if (best_shift < 0)
+		return -1;
+	struct feat f[MAX_FEAT];
+	int nf = add_bits(s, f, 0, GM_TV_GID, best_shift);
+	map_start(s, m, bc);
+	bits_to_modes(s, f, nf, bci, m);
+	add_mode(m, GM_TV_GID, (int64_t)1 << best_shift, bN, ba);
+	add_mode(m, GM_TV_GID, ((int64_t)1 << best_shift) * bN, 0, bb);
+	if (use_iter)
+		add_mode(m, GM_TV_ITER, 1, 0, bci[best_shift]);
+	return 0;
 }
 
 /* Stage D: the ids as in A or B, and one offset per loop iteration (a tree reduction's halving stride). */
