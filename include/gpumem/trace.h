@@ -121,6 +121,7 @@ enum gm_trace_var { GM_TV_TX = 0, GM_TV_TY, GM_TV_TZ, GM_TV_BX, GM_TV_BY, GM_TV_
 
 #define GM_TRACE_MODES 24
 #define GM_TRACE_ITER_TAB 32
+#define GM_TRACE_MAX_INSNS 512     /* memory instructions of one kernel listed and fixed */
 
 /* A mode: stride * ((var / div) % size); size 0 = no modulo (the mode runs over the whole range). */
 struct gm_trace_mode {
@@ -249,7 +250,8 @@ struct gm_trace_kernel {
 	double pred_err_pct;          /* 100 * (predicted / measured - 1), when both */
 	const char *limited_by;       /* the prediction's slowest level, or "unknown" */
 	char primary[300], secondary[300];
-	int order[64];                /* instructions by traffic, largest first (at most 64) */
+	int order[GM_TRACE_MAX_INSNS]; /* instructions by traffic, largest first (at most GM_TRACE_MAX_INSNS:
+					  the rest are not listed, the report says how many) */
 	int norder;
 };
 

@@ -316,9 +316,11 @@ static double waste(const struct gm_trace_insn *x)
 
 void gm_trace_fixes(struct gm_trace_kernel *k, const struct gm_profile *prof, int top)
 {
-	int order[256], n = 0, done[256] = { 0 }, groups = 0;
+	static int order[GM_TRACE_MAX_INSNS], done[GM_TRACE_MAX_INSNS];
+	int n = 0, groups = 0;
 
-	for (int i = 0; i < k->nins && n < 256; i++)
+	memset(done, 0, sizeof(done));
+	for (int i = 0; i < k->nins && n < GM_TRACE_MAX_INSNS; i++)
 		order[n++] = i;
 	for (int i = 1; i < n; i++)   /* by waste, largest first */
 		for (int j = i; j > 0 && waste(&k->ins[order[j]]) > waste(&k->ins[order[j - 1]]); j--) {

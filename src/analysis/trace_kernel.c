@@ -57,7 +57,7 @@ static void traffic(struct gm_trace_kernel *k)
 	}
 	/* instructions by bytes moved, global first */
 	k->norder = 0;
-	for (int i = 0; i < k->nins && k->norder < 64; i++)
+	for (int i = 0; i < k->nins && k->norder < GM_TRACE_MAX_INSNS; i++)
 		k->order[k->norder++] = i;
 	for (int i = 1; i < k->norder; i++)
 		for (int j = i; j > 0; j--) {
@@ -171,7 +171,10 @@ static void time_shares(struct gm_trace_kernel *k, const struct gm_profile *prof
 
 	if (k->pred_ok && k->time_ms > 0 && k->pred.time_ms > 0)
 		mem = fmin(1, k->pred.time_ms / k->time_ms);
-	int asked = 0, done[64] = { 0 };
+	int asked = 0;
+	static char done[GM_TRACE_MAX_INSNS];
+
+	memset(done, 0, sizeof(done));
 
 	for (int i = 0; i < k->nins; i++)
 		k->ins[i].time_share = k->ins[i].share * mem;
@@ -185,7 +188,7 @@ static void time_shares(struct gm_trace_kernel *k, const struct gm_profile *prof
 		double bytes = 0, f;
 		if (done[j] || !k->pred_ok || !x->fit.expr1d[0] || k->pred.time_ms <= 0 || x->excess_bytes <= 0.02 * x->bytes)
 			continue;
-		for (int q = j; q < k->norder; q++)
+		for (int q = j; q < k->norder && n < 64; q++)
 			if (!done[q] && tf_same_change(x, &k->ins[k->order[q]])) {
 				done[q] = 1;
 				out[n++] = (struct tk_swap){ k->order[q], NULL, 0, 0 };

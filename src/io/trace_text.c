@@ -173,6 +173,8 @@ void gm_trace_text(FILE *f, const struct gm_trace_report *r)
 			instr_row(f, &k->ins[k->order[j]]);
 		if (!k->nins)
 			fprintf(f, "  (no memory instruction was traced)\n");
+		else if (k->norder < k->nins)
+			fprintf(f, "  (%d more instructions with less traffic not listed)\n", k->nins - k->norder);
 		fix_rows(f, k);
 	}
 }
