@@ -22,7 +22,7 @@
 #include <string.h>
 #include "analysis/trace_internal.h"
 
-#define MAX_FEAT 112
+#define MAX_FEAT TF_MAX_FEAT
 #define MAX_BITS 40
 #define HCAP 4096       /* distinct groups stage C looks at */
 
@@ -55,184 +55,14 @@ static int bits_of(int64_t range)
 	return b;
 }
 
-/* ---- least squares: modified Gram-Schmidt on centred columns ---------------------------------------- */
-
-/* A least-squares problem: n rows, nf columns x (column-major), the target y, prev[j] = the column whose
-   bit feature j continues (-1 if none). */
-struct ls {
-	int n, nf;
-	double *x, *y;
-	int *prev;
-	double *q, *r, *mean;
-	int *dep;           /* 1: the samples do not determine this column */
-};
-
-static int ls_alloc(struct ls *L, int n, int nf)
-{
-	memset(L, 0, sizeof(*L));
-	L->n = n, L->nf = nf;
-	L->x = calloc((size_t)n * (nf ? nf : 1), sizeof(double));
-	L->q = calloc((size_t)n * (nf ? nf : 1), sizeof(double));
-	L->y = calloc((size_t)n, sizeof(double));
-	L->r = calloc((size_t)(nf ? nf : 1) * (nf ? nf : 1), sizeof(double));
-	L->dep = calloc((size_t)(nf ? nf : 1), sizeof(int));
-	L->prev = calloc((size_t)(nf ? nf : 1), sizeof(int));
-	L->mean = calloc((size_t)(nf ? nf : 1), sizeof(double));
-	return L->x && L->q && L->y && L->r && L->dep && L->prev && L->mean ? 0 : -1;
-}
-
-static void ls_free(struct ls *L)
-{
-	free(L->x), free(L->q), free(L->y), free(L->r), free(L->dep), free(L->prev), free(L->mean);
-}
-
-static double dot(const double *a, const double *b, int n)
-{
-	double s = 0;
-
-	for (int i = 0; i < n; i++)
-		s += a[i] * b[i];
-	return s;
-}
-
-static void ls_factor(struct ls *L)
-{
-	int n = L->n;
-
-	for (int j = 0; j < L->nf; j++) {
-		const double *xj = L->x + (size_t)j * n;
-		double *c = L->q + (size_t)j * n, m = 0, n0, n1;
-		for (int i = 0; i < n; i++)
-			m += xj[i];
-		L->mean[j] = m /= n;
-		for (int i = 0; i < n; i++)
-			c[i] = xj[i] - m;
-		n0 = sqrt(dot(c, c, n));
-		for (int k = 0; k < j; k++) {
-			if (L->dep[k])
-				continue;
-			double *qk = L->q + (size_t)k * n, rk = dot(qk, c, n);
-			L->r[k * L->nf + j] = rk;
-			for (int i = 0; i < n; i++)
-				c[i] -= rk * qk[i];
-		}
-		n1 = sqrt(dot(c, c, n));
-		if (n0 == 0 || n1 <= 1e-7 * n0) {
-			L->dep[j] = 1;
-			continue;
-		}
-		L->r[j * L->nf + j] = n1;
-		for (int i = 0; i < n; i++)
-			c[i] /= n1;
-	}
-}
-
-/* Coefficients for y (the open columns keep c[j] as given), the constant into *c0. */
-static void ls_solve(const struct ls *L, double *c, double *c0)
-{
-	int n = L->n, nf = L->nf;
-	double *y = malloc(sizeof(double) * (size_t)n), *z = calloc((size_t)(nf ? nf : 1), sizeof(double)), my = 0;
-
-	if (!y || !z) {
-		free(y), free(z);
-		return;
-	}
-	for (int i = 0; i < n; i++) {
-		y[i] = L->y[i];
-		for (int j = 0; j < nf; j++)
-			if (L->dep[j] && c[j] != 0)
-				y[i] -= c[j] * L->x[(size_t)j * n + i];
-		my += y[i];
-	}
-	my /= n;
-	for (int i = 0; i < n; i++)
-		y[i] -= my;
-	for (int j = 0; j < nf; j++) {
-		if (L->dep[j])
-			continue;
-		const double *qj = L->q + (size_t)j * n;
-		z[j] = dot(qj, y, n);
-		for (int i = 0; i < n; i++)
-			y[i] -= z[j] * qj[i];
-	}
-	for (int j = nf - 1; j >= 0; j--) {
-		if (L->dep[j])
-			continue;
-		double v = z[j];
-		for (int k = j + 1; k < nf; k++)
-			if (!L->dep[k])
-				v -= L->r[j * nf + k] * c[k];
-		c[j] = v / L->r[j * nf + j];
-	}
-	*c0 = my;
-	for (int j = 0; j < nf; j++)
-		*c0 -= c[j] * L->mean[j];
-	free(y), free(z);
-}
-
-/* Every row reproduced by the rounded coefficients. */
-static int ls_exact(const struct ls *L, const int64_t *ci, int64_t c0)
-{
-	for (int i = 0; i < L->n; i++) {
-		double v = (double)c0;
-		for (int j = 0; j < L->nf; j++)
-			v += (double)ci[j] * L->x[(size_t)j * L->n + i];
-		if (fabs(v - L->y[i]) > 0.25)
-			return 0;
-	}
-	return 1;
-}
-
-/* A column the samples leave open continues the bit below it (twice its coefficient), else 0. */
-static void fill_open(const struct ls *L, double *c)
-{
-	for (int j = 0; j < L->nf; j++)
-		if (L->dep[j])
-			c[j] = L->prev[j] >= 0 ? 2 * c[L->prev[j]] : 0;
-}
-
-static int round_all(const double *c, int nf, double c0, int64_t *ci, int64_t *c0i)
-{
-	for (int j = 0; j < nf; j++) {
-		if (!isfinite(c[j]) || fabs(c[j]) > 4e15)
-			return -1;
-		ci[j] = llround(c[j]);
-	}
-	if (!isfinite(c0) || fabs(c0) > 4e15)
-		return -1;
-	*c0i = llround(c0);
-	return 0;
-}
-
-/* Solve L (filled), then the exact check: with the open bits continued, else with them 0. */
-static int ls_run(struct ls *L, int64_t *ci, int64_t *c0)
-{
-	double c[MAX_FEAT], k0 = 0;
-	int ok = 0;
-
-	if (L->nf > MAX_FEAT)
-		return -1;
-	ls_factor(L);
-	for (int pass = 0; pass < 3 && !ok; pass++) {
-		memset(c, 0, sizeof(c));
-		ls_solve(L, c, &k0);
-		for (int p2 = 0; pass < 2 && p2 <= pass; p2++) { /* a filled bit feeds the one above it */
-			fill_open(L, c);
-			ls_solve(L, c, &k0);
-		}
-		ok = !round_all(c, L->nf, k0, ci, c0) && ls_exact(L, ci, *c0);
-	}
-	return ok ? 0 : -1;
-}
-
 /* Least squares of the lanes' indices over features f. */
 static int fit_features(const struct tf_set *s, const struct feat *f, int nf, int64_t *ci, int64_t *c0)
 {
-	struct ls L;
+	struct tf_ls L;
 	int rc = -1;
 
 	memset(&L, 0, sizeof(L));
-	if (nf <= MAX_FEAT && !ls_alloc(&L, s->n, nf)) {
+	if (nf <= MAX_FEAT && !tf_ls_alloc(&L, s->n, nf)) {
 		for (int j = 0; j < nf; j++) {
 			L.prev[j] = j > 0 && f[j].kind == 1 && f[j - 1].kind == 1 && f[j - 1].var == f[j].var &&
 				    f[j - 1].bit == f[j].bit - 1 ? j - 1 : -1;
@@ -241,9 +71,9 @@ static int fit_features(const struct tf_set *s, const struct feat *f, int nf, in
 		}
 		for (int i = 0; i < s->n; i++)
 			L.y[i] = (double)s->p[i].idx;
-		rc = ls_run(&L, ci, c0);
+		rc = tf_ls_run(&L, ci, c0);
 	}
-	ls_free(&L);
+	tf_ls_free(&L);
 	return rc;
 }
 
@@ -408,14 +238,14 @@ static int radix_search(const int64_t *h, const int64_t *o, int nh, int64_t hmax
 static int radix_low(const struct tf_set *s, int shift, int use_iter, int64_t *ci, int64_t *hv, int64_t *ov,
 		     int *nh)
 {
-	struct ls L;
+	struct tf_ls L;
 	int nf = shift + use_iter, rc = -1, *grp = calloc((size_t)s->n, sizeof(int));
 	double *cnt = calloc(HCAP, sizeof(double)), *gm = calloc(HCAP, sizeof(double));
 	int64_t c0;
 
 	memset(&L, 0, sizeof(L));
 	*nh = 0;
-	if (!grp || !cnt || !gm || ls_alloc(&L, s->n, nf))
+	if (!grp || !cnt || !gm || tf_ls_alloc(&L, s->n, nf))
 		goto out;
 	for (int i = 0; i < s->n; i++) {
 		int64_t h = s->p[i].v[GM_TV_GID] >> shift;
@@ -445,7 +275,7 @@ static int radix_low(const struct tf_set *s, int shift, int use_iter, int64_t *c
 		if (j < nf)
 			L.prev[j] = j > 0 && j < shift ? j - 1 : -1;
 	}
-	if (ls_run(&L, ci, &c0))
+	if (tf_ls_run(&L, ci, &c0))
 		goto out;
 	for (int g = 0; g < *nh; g++)
 		ov[g] = INT64_MIN;
@@ -459,7 +289,7 @@ static int radix_low(const struct tf_set *s, int shift, int use_iter, int64_t *c
 		rc = ov[grp[i]] == o ? 0 : -1;
 	}
 out:
-	ls_free(&L);
+	tf_ls_free(&L);
 	free(grp), free(cnt), free(gm);
 	return rc;
 }
@@ -599,116 +429,3 @@ int tf_fit(const struct tf_set *s, struct gm_trace_map *m, char *why, size_t n)
 	return 0;
 }
 
-/* ---- lanes, ranges, base --------------------------------------------------------------------------- */
-
-void tf_vars_of(const struct gm_trace_launch *l, const struct gm_trace_sample *s, int lane, int64_t v[GM_TV_N])
-{
-	int64_t tid = (int64_t)s->warp * GM_WARP_SIZE + lane, bdx = l->block[0], bdy = l->block[1];
-	int64_t tpb = bdx * bdy * l->block[2];
-	int64_t B = s->block[0] + l->grid[0] * (s->block[1] + l->grid[1] * (int64_t)s->block[2]);
-
-	v[GM_TV_TX] = tid % bdx;
-	v[GM_TV_TY] = tid / bdx % bdy;
-	v[GM_TV_TZ] = tid / (bdx * bdy);
-	v[GM_TV_BX] = s->block[0];
-	v[GM_TV_BY] = s->block[1];
-	v[GM_TV_BZ] = s->block[2];
-	v[GM_TV_ITER] = s->iter;
-	v[GM_TV_GID] = B * tpb + tid;
-}
-
-int tf_points(const struct gm_trace_launch *l, const struct gm_trace_instr *in, int iters, struct tf_set *s,
-	      char *why, size_t n)
-{
-	int64_t tpb = (int64_t)l->block[0] * l->block[1] * l->block[2], lo = INT64_MAX, hi = 0;
-	int cap = 0;
-
-	memset(s, 0, sizeof(*s));
-	s->elem = in->size;
-	s->grid_1d = l->grid[1] == 1 && l->grid[2] == 1;
-	s->shared = in->space == GM_TS_SHARED;
-	for (int k = 0; k < 3; k++)
-		s->range[GM_TV_TX + k] = l->block[k], s->range[GM_TV_BX + k] = l->grid[k];
-	s->range[GM_TV_ITER] = iters > 0 ? iters : 1;
-	s->range[GM_TV_GID] = tpb * l->grid[0] * l->grid[1] * l->grid[2];
-	for (int i = 0; i < in->nsamples; i++)
-		cap += __builtin_popcount(in->samples[i].have);
-	if (!cap)
-		return snprintf(why, n, "no sampled lane"), -1;
-	if (!(s->p = calloc((size_t)cap, sizeof(*s->p))))
-		return snprintf(why, n, "out of memory"), -1;
-	for (int i = 0; i < in->nsamples; i++) {
-		const struct gm_trace_sample *sm = &in->samples[i];
-		for (int ln = 0; ln < GM_WARP_SIZE; ln++) {
-			if (!(sm->have >> ln & 1) || (int64_t)sm->warp * 32 + ln >= tpb)
-				continue;
-			struct tf_pt *p = &s->p[s->n++];
-			tf_vars_of(l, sm, ln, p->v);
-			p->idx = sm->addr[ln];
-			if (p->v[GM_TV_ITER] >= s->range[GM_TV_ITER])
-				s->range[GM_TV_ITER] = p->v[GM_TV_ITER] + 1;
-			lo = p->idx < lo ? p->idx : lo;
-			hi = p->idx > hi ? p->idx : hi;
-		}
-	}
-	if (!s->n)
-		return snprintf(why, n, "no sampled lane inside the block"), -1;
-	s->base = lo / 256 * 256;
-	if ((hi - s->base) / s->elem > ((int64_t)1 << 50))
-		return snprintf(why, n, "the lanes are spread over more than 2^50 elements"), -1;
-	for (int i = 0; i < s->n; i++) {
-		if ((s->p[i].idx - s->base) % s->elem)
-			return snprintf(why, n, "an address is no multiple of the %d B access", s->elem), -1;
-		s->p[i].idx = (s->p[i].idx - s->base) / s->elem;
-	}
-	return 0;
-}
-
-void tf_normalise(struct gm_trace_map *m, const int64_t range[GM_TV_N])
-{
-	int64_t lo = m->offset;
-
-	for (int k = 0; k < m->nmodes; k++) {
-		const struct gm_trace_mode *d = &m->mode[k];
-		int64_t top = d->size ? d->size - 1 : (range[d->var] - 1) / d->div;
-		if (d->stride < 0)
-			lo += d->stride * top;
-	}
-	if (lo >= 0)
-		return;
-	int64_t bytes = (-lo * m->elem_bytes + 255) / 256 * 256;
-	/* the base moves by whole 256 B; the offset takes it back in elements (256 is a multiple of 1, 2, 4,
-	   8, 16; other sizes keep their residue in the base) */
-	while (bytes % m->elem_bytes)
-		bytes += 256;
-	m->base -= bytes;
-	m->offset += bytes / m->elem_bytes;
-}
-
-int64_t gm_trace_map_iter(const struct gm_trace_map *m, int64_t iter)
-{
-	if (m->niter_tab <= 0)
-		return iter * m->iter_step;
-	if (iter < m->niter_tab)
-		return m->iter_tab[iter];
-	return m->iter_tab[m->niter_tab - 1] + (iter - (m->niter_tab - 1)) * m->iter_step;
-}
-
-int64_t gm_trace_map_eval(const struct gm_trace_map *m, const int64_t v[GM_TV_N])
-{
-	int64_t x = m->offset + (m->niter_tab > 0 ? gm_trace_map_iter(m, v[GM_TV_ITER]) : 0);
-
-	for (int k = 0; k < m->nmodes; k++) {
-		const struct gm_trace_mode *d = &m->mode[k];
-		int64_t q = v[d->var] / d->div;
-		x += d->stride * (d->size ? q % d->size : q);
-	}
-	return x;
-}
-
-const char *tf_var_name(int var)
-{
-	static const char *const n[GM_TV_N] = { "tx", "ty", "tz", "bx", "by", "bz", "iter", "gid" };
-
-	return var >= 0 && var < GM_TV_N ? n[var] : "?";
-}

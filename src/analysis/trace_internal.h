@@ -23,6 +23,24 @@ struct tf_set {
 	int shared;                  /* a shared-memory instruction: block ids never move its addresses */
 };
 
+/* A least-squares problem: n rows, nf columns x (column-major), the target y, prev[j] = the column whose
+   bit feature j continues (-1 if none). */
+struct tf_ls {
+	int n, nf;
+	double *x, *y;
+	int *prev;
+	double *q, *r, *mean;
+	int *dep;           /* 1: the samples do not determine this column */
+};
+
+/* Columns and target are filled by the caller after tf_ls_alloc (n rows, nf columns; prev -1 by default). */
+int tf_ls_alloc(struct tf_ls *L, int n, int nf);
+void tf_ls_free(struct tf_ls *L);
+/* Solve and round; 0 with the integer coefficients and constant when they reproduce every row, else -1. */
+int tf_ls_run(struct tf_ls *L, int64_t *ci, int64_t *c0);
+
+#define TF_MAX_FEAT 112         /* columns of one least-squares problem */
+
 /* The variables of lane `lane` of sample s of launch l. */
 void tf_vars_of(const struct gm_trace_launch *l, const struct gm_trace_sample *s, int lane, int64_t v[GM_TV_N]);
 
