@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Re-predict every committed measurement of the launch model's judged sets with BIN (a gpumem built from this
+# Re-predict every committed measurement of the launch model's development sets (unseen2, its page test and
+# unseen3: named "unseen" when written, but rules L3, P, S, D9 and T7 were shaped on them; the judged set is
+# tests/fixtures/sealed/, scripts/launch_sealed_session.sh) with BIN (a gpumem built from this
 # tree), each with the profile `calibrate` measured in the same call, and score them (docs/MODEL.md 7.4,
 # "re-predictions of committed measurements"): unseen2, its page test and unseen3 on the H100 (gpu-4136874,
 # gpu-46d856e) and the H200 (gpu-71a472f); the suites with v25_big128 (s17-728f933 on an H100, s14-d613076 on an
@@ -40,7 +42,7 @@ for ((i = 0; i < ${#sets[@]}; i += 4)); do
   tar xzf "$tarf" -C "$out/$tag/runs" 2>/dev/null
   bash scripts/unseen_set.sh predict "$bin" "tests/gpu/$set.tsv" "$out/$tag/pred" "$dir/profile-calibrate.json" >/dev/null
   python3 scripts/unseen_score.py "tests/gpu/$set.tsv" "$out/$tag/runs/$sub" "$out/$tag/pred" >"$out/$tag.txt"
-  printf '%-22s %s\n' "$tag" "$(grep '^all' "$out/$tag.txt" | sed 's/^all *//')"
+  printf 'dev %-22s %s\n' "$tag" "$(grep '^all' "$out/$tag.txt" | sed 's/^all *//')"
 done
 # the suites with the calibrate profile measured in the same call (the issue's check)
 for d in results/nvidia-h100-80gb-hbm3/s17-728f933/launch results/nvidia-h200/s14-d613076/launch $s24 $s25; do

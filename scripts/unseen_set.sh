@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The kernels of a set file (tests/gpu/unseen2.tsv: name, --n, --type, --block, --op, EXPR a line) through
+# The kernels of a set file (tests/gpu/unseen2.tsv, a development set; tests/fixtures/sealed/sealed-36.tsv, the
+# sealed set; name, --n, --type, --block, --op, EXPR a line) through
 # `gpumem explain`, one JSON document a kernel in OUTDIR/NAME.json:
 #   predict: the launch model alone (explain --n; no GPU), with PROFILE (or the built-in profile)
 #   run:     explain --run (validated, timed, counters unless NO_COUNTERS=1) with PROFILE's prediction beside

@@ -162,7 +162,29 @@ struct gm_launch_out {
 	double useful_bytes;
 	double gbs;                   /* useful bytes / time, GB = 1e9 */
 	const char *limited_by;       /* "DRAM", "L2", "L1", "pages", "blocks", "latency" */
+	/* the interval (docs/MODEL.md 7.6): the measured GB/s is expected in [gbs_low, gbs_high] */
+	unsigned rules_fired;         /* bit k: band k (gm_launch_band) set or moved the time */
+	unsigned weak;                /* of them, those whose record is wide or thin: explain --run measures */
+	double gbs_low, gbs_high;
 };
+
+/* The rules an interval is made of (src/model/launch_interval.c), each with its measured error; bit k of
+   rules_fired and weak is band k, 0 <= k < gm_launch_nbands(). */
+struct gm_rule_band {
+	const char *name;             /* "DRAM", "L2 lines", ... */
+	const char *rules;            /* MODEL.md 7.2's ids: "L3" */
+	double lo, hi;                /* measured / predicted: 5th and 95th percentile on committed evidence */
+	int n;                        /* measurements it rests on */
+};
+int gm_launch_nbands(void);
+/* The band of rule k (0 <= k < gm_launch_nbands()), NULL otherwise. */
+const struct gm_rule_band *gm_launch_band(int k);
+/* The rules a predicted launch fired (bit k: band k). */
+unsigned gm_launch_rules_fired(const struct gm_launch_out *o);
+/* "DRAM (D1 D2 D4), L2 reuse (D6 D7 D8 D9 T7)": the rules of these bits, with MODEL.md's ids. */
+void gm_launch_rules_names(unsigned bits, char *buf, size_t n);
+/* Fill o's interval from its rules (gm_launch_predict does). */
+void gm_launch_interval(struct gm_launch_out *o);
 
 /*
  * Predict a launch. GM_ERR_INVALID_ARG (bad shape, profile) or the first

@@ -66,6 +66,23 @@ gm_status gm_profile_for_device(const char *device, const char *uuid, struct gm_
 /* The fields p->unmeasured names, each with the case that would measure it and what the model does instead. */
 void gm_profile_describe_unmeasured(const struct gm_profile *p, char *buf, size_t n);
 
+/* ---- a GPU the model never ran on: datasheet figures (src/io/datasheet.c, src/model/profile_scale.c) ---- */
+
+/* The figures of a GPU's datasheet (data/datasheets/NAME.json, schema "gpumem-datasheet"). */
+struct gm_datasheet {
+	char device[96];
+	double hbm_bandwidth_gbs, hbm_clock_mhz, bus_width_bits, l2_bytes, sm_count, sm_clock_mhz, pcie_gen;
+};
+/* Read one: GM_ERR_IO when it cannot be opened, GM_ERR_PARSE with the missing or bad field named in why. */
+gm_status gm_datasheet_read(const char *path, struct gm_datasheet *d, char *why, size_t n);
+/*
+ * The profile of target_ds's GPU from base, measured on base_ds's: each rate scaled by the ratio of the
+ * datasheet figure that bounds it (HBM bandwidth for DRAM; SMs x clock for L1, L2 and block rates; L2 size for
+ * the L2 knee); what no datasheet figure bounds is kept. docs/MODEL.md 7.7.
+ */
+void gm_profile_from_datasheet(const struct gm_profile *base, const struct gm_datasheet *base_ds,
+			       const struct gm_datasheet *target_ds, struct gm_profile *out);
+
 /*
  * The profile from a run that holds the calibration cases (gm_calibrate_selectors);
  * GM_ERR_NOT_FOUND with the missing case in why.
@@ -96,6 +113,7 @@ struct gm_launch_score {
 	double median_err_pct; /* median |measured / predicted - 1|, % */
 	int calibration;    /* of n, cases the profile is measured by (gm_calibrate_selectors) */
 	int calibration_within10;
+	double other_median_err_pct, other_mean_err_pct; /* over the n - calibration others */
 };
 /* 1 when a case is one the profile is measured by (its prediction reproduces it by construction). */
 int gm_is_calibration_case(const char *name);

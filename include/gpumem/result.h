@@ -103,6 +103,8 @@ struct gm_case_result {
 	double launch_l1_load_sectors, launch_l1_store_sectors; /* predicted global sectors at L1 */
 	double launch_l2_load_sectors;        /* predicted load sectors L1 sends to L2 */
 	char launch_limited_by[8];            /* "DRAM", "L2", "L1" */
+	double launch_low_gbs, launch_high_gbs; /* its interval (docs/MODEL.md 7.6) */
+	unsigned launch_rules, launch_weak;   /* the rules that fired, and the weak ones (1 << GM_RF_*) */
 	struct gm_counters counters;          /* run --counters: one profiled launch; state NONE otherwise */
 };
 

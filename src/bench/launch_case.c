@@ -116,6 +116,10 @@ gm_status gm_launch_predict_case(struct gm_case_result *cr, const struct gm_prof
 	cr->launch_l1_store_sectors = out.l1_sectors - out.l1_load_sectors;
 	cr->launch_l2_load_sectors = out.l2_load_sectors;
 	snprintf(cr->launch_limited_by, sizeof(cr->launch_limited_by), "%s", out.limited_by);
+	cr->launch_low_gbs = out.gbs_low;
+	cr->launch_high_gbs = out.gbs_high;
+	cr->launch_rules = out.rules_fired;
+	cr->launch_weak = out.weak;
 	return GM_OK;
 }
 
@@ -165,13 +169,26 @@ static int cmp_d(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static double median_sorted(double *v, int n)
+{
+	if (!n)
+		return 0;
+	qsort(v, (size_t)n, sizeof(double), cmp_d);
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 void gm_launch_score_of(const struct gm_run_result *r, const char *family, struct gm_launch_score *s)
 {
 	double *err = calloc((size_t)(r->ncases > 0 ? r->ncases : 1), sizeof(double));
+	double *other = calloc((size_t)(r->ncases > 0 ? r->ncases : 1), sizeof(double));
+	int no = 0;
 
 	memset(s, 0, sizeof(*s));
-	if (!err)
+	if (!err || !other) {
+		free(err);
+		free(other);
 		return;
+	}
 	for (int k = 0; k < r->ncases; k++) {
 		const struct gm_case_result *c = &r->cases[k];
 		double e;
@@ -186,11 +203,14 @@ void gm_launch_score_of(const struct gm_run_result *r, const char *family, struc
 		if (gm_is_calibration_case(c->name)) {
 			s->calibration++;
 			s->calibration_within10 += e <= 10.0;
+		} else {
+			other[no++] = e;
+			s->other_mean_err_pct += e;
 		}
 	}
-	if (s->n) {
-		qsort(err, (size_t)s->n, sizeof(double), cmp_d);
-		s->median_err_pct = s->n % 2 ? err[s->n / 2] : 0.5 * (err[s->n / 2 - 1] + err[s->n / 2]);
-	}
+	s->median_err_pct = median_sorted(err, s->n);
+	s->other_median_err_pct = median_sorted(other, no);
+	s->other_mean_err_pct = no ? s->other_mean_err_pct / no : 0;
 	free(err);
+	free(other);
 }

@@ -61,6 +61,38 @@ int gm_cli_profile(const char *path, const char *device, struct gm_profile *p, i
 	return gm_cli_profile_dev(path, device, NULL, p, quiet, NULL);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* How many measured cases fall inside their intervals (docs/MODEL.md 7.6), calibration cases apart. */
+static void interval_line(FILE *f, const struct gm_run_result *r)
+{
+	int n = 0, in = 0, weak = 0;
+	double *w = calloc((size_t)r->ncases + 1, sizeof(double));
+
+	for (int k = 0; w && k < r->ncases; k++) {
+		const struct gm_case_result *c = &r->cases[k];
+
+		if (c->launch_gbs <= 0 || !(c->launch_high_gbs > 0) || c->status != GM_CASE_OK ||
+		    !(c->value.median > 0) || gm_is_calibration_case(c->name))
+			continue;
+		in += c->value.median >= c->launch_low_gbs && c->value.median <= c->launch_high_gbs;
+		weak += c->launch_weak != 0;
+		w[n++] = 100.0 * (c->launch_high_gbs - c->launch_low_gbs) / c->launch_gbs;
+	}
+	if (n) {
+		qsort(w, (size_t)n, sizeof(double), cmp_double);
+		fprintf(f, "model intervals: %d of %d non-calibration cases measured inside theirs, median width %.1f%% "
+			"of the prediction; %d where the model says it is weak ('gpumem explain --run' measures)\n", in,
+			n, n % 2 ? w[n / 2] : 0.5 * (w[n / 2 - 1] + w[n / 2]), weak);
+	}
+	free(w);
+}
+
 void gm_cli_score_line(FILE *f, const struct gm_run_result *r)
 {
 	struct gm_launch_score s;
@@ -68,13 +100,17 @@ void gm_cli_score_line(FILE *f, const struct gm_run_result *r)
 	gm_launch_score_of(r, NULL, &s);
 	if (!s.n)
 		return;
-	fprintf(f, "model within 10%%: %d of %d cases, median error %.1f%%", s.within10, s.n, s.median_err_pct);
-	if (s.calibration && s.calibration < s.n)
-		fprintf(f, " (%d of them measure the profile; the others: %d of %d)", s.calibration,
-			s.within10 - s.calibration_within10, s.n - s.calibration);
-	else if (s.calibration)
-		fprintf(f, " (all of them measure the profile)");
+	/* the cases the profile is measured by reproduce it by construction: scored apart */
+	if (s.calibration < s.n)
+		fprintf(f, "model within 10%%: %d of %d cases that do not measure the profile, median error %.1f%%, mean "
+			"%.1f%%", s.within10 - s.calibration_within10, s.n - s.calibration, s.other_median_err_pct,
+			s.other_mean_err_pct);
+	else
+		fprintf(f, "model within 10%%: no case that does not measure the profile");
+	if (s.calibration)
+		fprintf(f, "; apart, the %d calibration cases: %d within 10%%", s.calibration, s.calibration_within10);
 	fprintf(f, "\n");
+	interval_line(f, r);
 	/* the profile and the model are made for arrays far past L2: small ones are mostly L2 and launch time */
 	if (r->array_bytes > 0 && r->dev.l2_bytes > 0 && (double)r->array_bytes < 8.0 * (double)r->dev.l2_bytes)
 		fprintf(f, "note: arrays of %.0f MiB are within 8x the %.0f MiB L2; the launch model is made for "

@@ -150,6 +150,17 @@ void *gm_explain_json(const struct gm_explain_view *v)
 
 /* ---- the launch model (--n) -------------------------------------------- */
 
+/* The interval's rules (docs/MODEL.md 7.6) by name. */
+static json_t *rules_json(unsigned bits)
+{
+	json_t *a = json_array();
+
+	for (int k = 0; k < gm_launch_nbands() && a; k++)
+		if (bits & (1u << k))
+			json_array_append_new(a, json_string(gm_launch_band(k)->name));
+	return a;
+}
+
 void *gm_explain_launch_json(const struct gm_explain_launch_view *v)
 {
 	const struct gm_launch_out *o = v->out;
@@ -164,6 +175,10 @@ void *gm_explain_launch_json(const struct gm_explain_launch_view *v)
 
 	if (!j)
 		return NULL;
+	json_object_set_new(j, "low_gbs", json_real(o->gbs_low));
+	json_object_set_new(j, "high_gbs", json_real(o->gbs_high));
+	json_object_set_new(j, "rules", rules_json(o->rules_fired));
+	json_object_set_new(j, "weak_rules", rules_json(o->weak));
 	json_object_set_new(j, "l2_reuse_bytes", json_real(o->l2_reuse_bytes));
 	json_object_set_new(j, "l2_footprint_bytes", json_real(o->l2_footprint_bytes));
 	json_object_set_new(j, "t_l2_ms", json_real(o->t_l2_ms));

@@ -174,6 +174,23 @@ static void print_launch_time(FILE *f, const struct gm_explain_launch_view *v)
 	fprintf(f, "\n");
 }
 
+/* The interval from the rules that fired and their measured errors (docs/MODEL.md 7.6); where the model
+   knows it is weak, it says so and offers explain --run. */
+static void print_interval(FILE *f, const struct gm_launch_out *o)
+{
+	char names[400];
+
+	gm_launch_rules_names(o->rules_fired, names, sizeof(names));
+	fprintf(f, "  interval          %.1f - %.1f GB/s (%+.0f / %+.0f %%), from the rules that fired: %s\n",
+		o->gbs_low, o->gbs_high, o->gbs > 0 ? 100 * (o->gbs_low / o->gbs - 1) : 0,
+		o->gbs > 0 ? 100 * (o->gbs_high / o->gbs - 1) : 0, names);
+	if (o->weak) {
+		gm_launch_rules_names(o->weak, names, sizeof(names));
+		fprintf(f, "  weak here         %s: a wide or thin record on committed kernels; "
+			"'gpumem explain --run' measures it instead\n", names);
+	}
+}
+
 void gm_explain_launch_text_write(FILE *f, const struct gm_explain_launch_view *v)
 {
 	const struct gm_launch_in *in = v->in;
@@ -210,6 +227,7 @@ void gm_explain_launch_text_write(FILE *f, const struct gm_explain_launch_view *
 	if (o->t_waves_ms > 0 && p->knee > 0)
 		fprintf(f, " (latency and %.4f ms of bandwidth joined with knee %.2f)", o->t_bandwidth_ms, p->knee);
 	fprintf(f, "\n");
+	print_interval(f, o);
 	fprintf(f, "  model time        %.1f ms\n", v->model_ms);
 }
 

@@ -6,6 +6,7 @@
 #include "io/counters_io.h"
 #include "gpumem/io.h"
 #include "io/json_keys.h"
+#include "gpumem/launch.h"
 
 const char *gm_case_status_name(enum gm_case_status s)
 {
@@ -138,6 +139,20 @@ static json_t *case_json(const struct gm_case_result *c, int64_t l2_bytes)
 		json_object_set_new(l, K_L_L1_LD, json_real(c->launch_l1_load_sectors));
 		json_object_set_new(l, K_L_L1_ST, json_real(c->launch_l1_store_sectors));
 		json_object_set_new(l, K_L_L2_LD, json_real(c->launch_l2_load_sectors));
+		if (c->launch_high_gbs > 0) { /* the interval (docs/MODEL.md 7.6) */
+			json_t *rules = json_array(), *weak = json_array();
+
+			for (int k = 0; k < gm_launch_nbands(); k++) {
+				if (c->launch_rules & (1u << k))
+					json_array_append_new(rules, json_string(gm_launch_band(k)->name));
+				if (c->launch_weak & (1u << k))
+					json_array_append_new(weak, json_string(gm_launch_band(k)->name));
+			}
+			json_object_set_new(l, "low_gbs", json_real(c->launch_low_gbs));
+			json_object_set_new(l, "high_gbs", json_real(c->launch_high_gbs));
+			json_object_set_new(l, "rules", rules);
+			json_object_set_new(l, "weak_rules", weak);
+		}
 	}
 	if (c->wall_s > 0) /* the case's own wall time (what the suite's time is spent on) */
 		json_object_set_new(o, K_C_WALL, json_real(c->wall_s));

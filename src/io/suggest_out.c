@@ -50,6 +50,7 @@ static void row_text(FILE *f, const struct gm_suggest *s, const struct gm_sugges
 		else
 			fprintf(f, "  %s", status_name(m->row[k].status));
 	}
+	fprintf(f, "  %.0f-%.0f%s", r->pred.gbs_low, r->pred.gbs_high, r->pred.weak ? " weak: --run measures" : "");
 	fprintf(f, "\n");
 }
 
@@ -94,6 +95,7 @@ void gm_suggest_text(FILE *f, const struct gm_suggest *s, const struct gm_sugges
 	fprintf(f, "\nrank  rewrite       pred GB/s  speedup  limit   ");
 	if (m && m->ran)
 		fprintf(f, "  meas GB/s  speedup  meas/pred");
+	fprintf(f, "  interval GB/s (MODEL.md 7.6)");
 	fprintf(f, "\n");
 	row_text(f, s, m, 0);
 	for (int i = 0; i < s->napplicable; i++)
@@ -189,6 +191,9 @@ static json_t *row_json(const struct gm_suggest *s, const struct gm_suggest_meas
 						      r->pred.limited_by ? r->pred.limited_by : "?", "dram_read_bytes",
 						      r->pred.dram_read_bytes, "dram_write_bytes",
 						      r->pred.dram_write_bytes, "l2_sectors", r->pred.l2_sectors));
+	json_object_set_new(json_object_get(o, "predicted"), "low_gbs", json_real(r->pred.gbs_low));
+	json_object_set_new(json_object_get(o, "predicted"), "high_gbs", json_real(r->pred.gbs_high));
+	json_object_set_new(json_object_get(o, "predicted"), "weak", json_boolean(r->pred.weak != 0));
 	json_object_set_new(o, "predicted_speedup", json_real(r->speedup));
 	if (r->in_pad_bytes || r->out_pad_bytes)
 		json_object_set_new(o, "pad_bytes", json_pack("{s:I, s:I}", "in", (json_int_t)r->in_pad_bytes, "out",

@@ -107,6 +107,7 @@ gm_status gm_launch_predict(const struct gm_launch_in *in, const struct gm_profi
 	if (s != GM_OK)
 		return s;
 	gm_launch_times(in, prof, out);
+	gm_launch_interval(out);
 	return GM_OK;
 }
 

@@ -52,6 +52,7 @@ sed -E 's/"schema_version": 1/"schema_version": 2, "uuid": "GPU-00000000-0000-00
   >"$D/c_other/gpumem/profiles/$U.json"
 cp "$P" "$D/c_stale/gpumem/profiles/$U.json"
 head -c 200 "$P" >"$D/c_corrupt/gpumem/profiles/$U.json"
+sed '/"l2_bytes"/d' "$root/data/datasheets/nvidia-h200.json" >"$D/ds_missing.json"   # predict --datasheet
 
 has_gpu=0
 "$bin" info >/dev/null 2>&1 && has_gpu=1

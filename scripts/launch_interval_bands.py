@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+"""Each interval rule's measured error on committed evidence, and the intervals' coverage (docs/MODEL.md 7.6).
+
+usage: launch_interval_bands.py [--write src/model/launch_interval.c] EVIDENCE...
+EVIDENCE: a `gpumem predict --json` document of a suite (its calibration cases left out: they reproduce their
+measurement by construction), or SET:RUNDIR:PREDDIR for a kernel set (scripts/unseen_set.sh: RUNDIR holds the
+measured `explain --run --json` documents, PREDDIR the `explain --n --json` predictions of this build).
+Every launch prediction names the rules that fired (launch.rules); for each rule the 5th and 95th percentile of
+measured / predicted over the measurements where it fired is its band. Printed: the bands (C rows for
+src/model/launch_interval.c between its BANDS markers, with --write), then the coverage of the resulting
+intervals (the fired rules' widest band) on each evidence source and in all, and their median width.
+With --bands-from C_FILE the bands are read from that file instead (coverage of a set the bands were not made
+on: the sealed set).
+"""
+import gzip
+import json
+import os
+import re
+import statistics
+import sys
+
+CALIBRATION = {"copy.read_b16_tile4", "copy.write_b16_tile4", "copy.v8_b4_tile4", "stride.b16_s008",
+               "stride.b16_s032", "copy.v0_b4", "copy.v1_b8", "copy.table_b4", "copy.lines_b4", "copy.scatter_b4",
+               "copy.scatter_blocks_b4", "copy.blk64_b4", "copy.blk1024_b4", "copy.pages_b4", "copy.start_b4"}
+ORDER = ["DRAM", "DRAM sparse", "L2", "L2 lines", "L1", "pages", "blocks", "latency", "L2 reuse", "fills",
+         "partial lines", "barrier", "many lines", "small launch"]
+ENUM = ["GM_RF_DRAM", "GM_RF_SPARSE", "GM_RF_L2", "GM_RF_LINES", "GM_RF_L1", "GM_RF_PAGES", "GM_RF_BLOCKS",
+        "GM_RF_LATENCY", "GM_RF_REUSE", "GM_RF_FILL", "GM_RF_PARTIAL", "GM_RF_BARRIER", "GM_RF_WALK",
+        "GM_RF_SMALL"]
+IDS = ["D1 D2 D4", "D3", "L2 L4", "L3", "L1 T1", "P", "T4", "T2 T3 T5", "D6 D7 D8 D9 T7", "D5", "L4", "T6",
+       "L1 L3", "S"]
+FLOOR = 0.03   # no band narrower than +-3 %: the run-to-run spread of a case between processes
+
+
+def load(p):
+    op = gzip.open if p.endswith(".gz") else open
+    try:
+        with op(p, "rt") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def suite_rows(path):
+    doc = load(path) or {}
+    for c in doc.get("cases", []):
+        la = c.get("launch") or {}
+        m, p = (c.get("value") or {}).get("median"), la.get("predicted_gbs")
+        if c.get("status") == "ok" and m and p and c["name"] not in CALIBRATION and "rules" in la:
+            yield c["name"], m / p, la["rules"]
+
+
+def set_rows(spec):
+    setf, rund, predd = spec.split(":")
+    for line in open(setf):
+        if not line.strip() or line.startswith("#"):
+            continue
+        name = line.split("\t")[0]
+        run, pr = load(os.path.join(rund, name + ".json")), load(os.path.join(predd, name + ".json"))
+        r = (run or {}).get("run", {})
+        la = (pr or {}).get("launch", {})
+        m, p = (r.get("gbs") or {}).get("median") if r.get("validated") else None, la.get("predicted_gbs")
+        if m and p and "rules" in la:
+            yield name, m / p, la["rules"]
+
+
+def pct(xs, q):
+    xs = sorted(xs)
+    k = max(0, min(len(xs) - 1, int(round(q * (len(xs) - 1)))))
+    return xs[k]
+
+
+def make_bands(rows):
+    bands = {}
+    for rule in ORDER:
+        xs = [r for _, r, rules in rows if rule in rules]
+        if xs:
+            lo, hi = min(pct(xs, 0.05), 1 - FLOOR), max(pct(xs, 0.95), 1 + FLOOR)
+        else:
+            lo, hi = 1 - FLOOR, 1 + FLOOR
+        bands[rule] = (lo, hi, len(xs))
+    return bands
+
+
+def read_bands(cfile):
+    bands, sigs, text = {}, {}, open(cfile).read()
+    for m in re.finditer(r'\[(GM_RF_\w+)\] = \{ "([^"]+)", "[^"]*", ([0-9.]+), ([0-9.]+), (\d+) \}', text):
+        bands[m.group(2)] = (float(m.group(3)), float(m.group(4)), int(m.group(5)))
+    for m in re.finditer(r'\{ (0x[0-9a-f]+), ([0-9.]+), ([0-9.]+), (\d+) \}, /\* (.*) \*/', text):
+        sigs[tuple(m.group(5).split(" + "))] = (float(m.group(2)), float(m.group(3)), int(m.group(4)))
+    return bands, sigs
+
+
+SIG_N = 8
+
+
+def make_sigs(rows, q=0.05):
+    by = {}
+    for _, r, rules in rows:
+        by.setdefault(tuple(sorted(rules, key=ORDER.index)), []).append(r)
+    return {k: (min(pct(v, q), 1 - FLOOR), max(pct(v, 1 - q), 1 + FLOOR), len(v)) for k, v in by.items()
+            if len(v) >= SIG_N}
+
+
+def interval(both, rules):
+    bands, sigs = both
+    k = tuple(sorted(rules, key=ORDER.index))
+    if k in sigs:
+        return sigs[k][0], sigs[k][1]
+    lo = min([1.0] + [bands[r][0] for r in rules if r in bands])
+    hi = max([1.0] + [bands[r][1] for r in rules if r in bands])
+    return lo, hi
+
+
+def coverage(bands, rows):
+    inside, widths = 0, []
+    for _, r, rules in rows:
+        lo, hi = interval(bands, rules)
+        inside += lo <= r <= hi
+        widths.append(100 * (hi - lo))
+    return inside, len(rows), statistics.median(widths) if widths else 0
+
+
+def c_sigs(sigs):
+    out = ["\t/* SIGNATURES: scripts/launch_interval_bands.py */"]
+    for k in sorted(sigs, key=lambda k: -sigs[k][2]):
+        lo, hi, n = sigs[k]
+        bits = sum(1 << ORDER.index(r) for r in k)
+        out.append("\t{ 0x%x, %.3f, %.3f, %d }, /* %s */" % (bits, lo, hi, n, " + ".join(k)))
+    out.append("\t/* END SIGNATURES */")
+    return "\n".join(out)
+
+
+def c_rows(bands):
+    out = ["\t/* BANDS: scripts/launch_interval_bands.py */"]
+    for e, rule, ids in zip(ENUM, ORDER, IDS):
+        lo, hi, n = bands[rule]
+        out.append('\t[%s] = { "%s", "%s", %.3f, %.3f, %d },' % (e, rule, ids, lo, hi, n))
+    out.append("\t/* END BANDS */")
+    return "\n".join(out)
+
+
+def main():
+    args = sys.argv[1:]
+    write = bands_from = None
+    if args and args[0] == "--write":
+        write, args = args[1], args[2:]
+    if args and args[0] == "--bands-from":
+        bands_from, args = args[1], args[2:]
+    if not args:
+        sys.exit(__doc__)
+    sources = []
+    for a in args:
+        rows = list(set_rows(a) if ":" in a else suite_rows(a))
+        sources.append((a if ":" not in a else a.split(":")[1], rows))
+    allrows = [r for _, rows in sources for r in rows]
+    both = read_bands(bands_from) if bands_from else (make_bands(allrows), make_sigs(allrows))
+    bands, sigs = both
+    print("%-14s %-16s %7s %7s %5s" % ("rule", "ids", "lo", "hi", "n"))
+    for rule, ids in zip(ORDER, IDS):
+        lo, hi, n = bands[rule]
+        print("%-14s %-16s %+6.1f%% %+6.1f%% %5d" % (rule, ids, 100 * (lo - 1), 100 * (hi - 1), n))
+    print("\ncombinations measured %d times or more:" % SIG_N)
+    for k in sorted(sigs, key=lambda k: -sigs[k][2]):
+        print("  %-60s %+6.1f%% %+6.1f%% %5d" % (" + ".join(k), 100 * (sigs[k][0] - 1), 100 * (sigs[k][1] - 1),
+                                               sigs[k][2]))
+    print()
+    print("coverage: the bands above; held out: bands made without this source (a fairer figure)")
+    for k, (name, rows) in enumerate(sources):
+        i, n, w = coverage(both, rows)
+        if not n:
+            continue
+        line = "%-60s %3d of %3d inside (%5.1f %%), median width %4.1f %%" % (name[-60:], i, n, 100.0 * i / n, w)
+        if not bands_from and len(sources) > 1:
+            rest = [r for j, (_, rr) in enumerate(sources) if j != k for r in rr]
+            held = (make_bands(rest), make_sigs(rest))
+            hi_, hn, hw = coverage(held, rows)
+            line += "; held out %3d (%5.1f %%), width %4.1f %%" % (hi_, 100.0 * hi_ / hn, hw)
+        print(line)
+    i, n, w = coverage(both, allrows)
+    print("%-60s %3d of %3d inside (%5.1f %%), median width %4.1f %%" % ("all", i, n, 100.0 * i / max(n, 1), w))
+    if write:
+        s = open(write).read()
+        a, b = s.index("\t/* BANDS:"), s.index("\t/* END BANDS */") + len("\t/* END BANDS */")
+        s = s[:a] + c_rows(bands) + s[b:]
+        a, b = s.index("\t/* SIGNATURES:"), s.index("\t/* END SIGNATURES */") + len("\t/* END SIGNATURES */")
+        open(write, "w").write(s[:a] + c_sigs(sigs) + s[b:])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,188 @@
+/*
+ * launch_interval.c - the interval of a launch prediction (docs/MODEL.md 7.6):
+ * which rules fired for this launch, and from each rule's measured error on
+ * committed evidence a range (low, high) the measured GB/s is expected in.
+ *
+ * A rule fires when it sets the launch's time (the limiting level: dense or
+ * sparse DRAM, L2 by sectors or by line lookups, L1, pages, blocks, latency)
+ * or moves it (L2 reuse, fills, partly written lines, barriers, many lines a
+ * request, a launch of a few microseconds). Each has a band [lo, hi] of
+ * measured / predicted, the 5th and 95th percentiles over the committed
+ * measurements where it fired (the development sets only: the suites and the
+ * unseen2 / unseen3 sets with their calls' profiles;
+ * scripts/launch_interval_bands.py writes the tables below). A launch whose
+ * rules fired in a combination measured at least 8 times takes that
+ * combination's band; any other the widest band of its rules. A band wider
+ * than 20 %, or a rule that rests on fewer than 8 measurements, makes the
+ * prediction weak: the output says so and offers explain --run.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "model/model_internal.h"
+
+/* The rules an interval is made of: bit k of gm_launch_out.rules_fired is bands[k]. */
+enum {
+	GM_RF_DRAM, GM_RF_SPARSE, GM_RF_L2, GM_RF_LINES, GM_RF_L1, GM_RF_PAGES, GM_RF_BLOCKS, GM_RF_LATENCY,
+	GM_RF_REUSE, GM_RF_FILL, GM_RF_PARTIAL, GM_RF_BARRIER, GM_RF_WALK, GM_RF_SMALL, GM_RF_COUNT
+};
+
+/* measured / predicted, 5th and 95th percentile, over n committed measurements (development sets) */
+static const struct gm_rule_band bands[GM_RF_COUNT] = {
+	/* BANDS: scripts/launch_interval_bands.py */
+	[GM_RF_DRAM] = { "DRAM", "D1 D2 D4", 0.926, 1.030, 829 },
+	[GM_RF_SPARSE] = { "DRAM sparse", "D3", 0.817, 1.077, 727 },
+	[GM_RF_L2] = { "L2", "L2 L4", 0.970, 1.030, 0 },
+	[GM_RF_LINES] = { "L2 lines", "L3", 0.782, 1.060, 89 },
+	[GM_RF_L1] = { "L1", "L1 T1", 0.443, 1.030, 47 },
+	[GM_RF_PAGES] = { "pages", "P", 0.800, 1.069, 224 },
+	[GM_RF_BLOCKS] = { "blocks", "T4", 0.892, 1.062, 72 },
+	[GM_RF_LATENCY] = { "latency", "T2 T3 T5", 0.785, 1.081, 406 },
+	[GM_RF_REUSE] = { "L2 reuse", "D6 D7 D8 D9 T7", 0.788, 1.084, 199 },
+	[GM_RF_FILL] = { "fills", "D5", 0.877, 1.030, 8 },
+	[GM_RF_PARTIAL] = { "partial lines", "L4", 0.759, 1.049, 326 },
+	[GM_RF_BARRIER] = { "barrier", "T6", 0.605, 1.085, 119 },
+	[GM_RF_WALK] = { "many lines", "L1 L3", 0.833, 1.068, 1051 },
+	[GM_RF_SMALL] = { "small launch", "S", 0.713, 1.030, 11 },
+	/* END BANDS */
+};
+
+/* The same over the launches whose rules fired in exactly this combination, where at least SIG_N were
+   measured: narrower than the widest of their rules' bands, which a combination not listed here takes. */
+static const struct {
+	unsigned bits;
+	double lo, hi;
+	int n;
+} sigs[] = {
+	/* SIGNATURES: scripts/launch_interval_bands.py */
+	{ 0x1002, 0.949, 1.074, 435 }, /* DRAM sparse + many lines */
+	{ 0x1, 0.905, 1.030, 343 }, /* DRAM */
+	{ 0x1001, 0.918, 1.030, 267 }, /* DRAM + many lines */
+	{ 0x401, 0.939, 1.030, 196 }, /* DRAM + partial lines */
+	{ 0x1022, 0.968, 1.077, 133 }, /* DRAM sparse + pages + many lines */
+	{ 0x80, 0.904, 1.072, 99 }, /* latency */
+	{ 0xc0, 0.910, 1.097, 47 }, /* blocks + latency */
+	{ 0x1108, 0.801, 1.030, 40 }, /* L2 lines + L2 reuse + many lines */
+	{ 0x882, 0.911, 1.078, 35 }, /* DRAM sparse + latency + barrier */
+	{ 0x2, 0.609, 1.121, 28 }, /* DRAM sparse */
+	{ 0x1408, 0.724, 1.051, 27 }, /* L2 lines + partial lines + many lines */
+	{ 0x180, 0.953, 1.127, 23 }, /* latency + L2 reuse */
+	{ 0x82, 0.754, 1.030, 22 }, /* DRAM sparse + latency */
+	{ 0xd82, 0.774, 1.077, 21 }, /* DRAM sparse + latency + L2 reuse + partial lines + barrier */
+	{ 0x1020, 0.731, 1.030, 17 }, /* pages + many lines */
+	{ 0x140, 0.890, 1.030, 14 }, /* blocks + L2 reuse */
+	{ 0x21, 0.970, 1.030, 14 }, /* DRAM + pages */
+	{ 0x1508, 0.970, 1.061, 14 }, /* L2 lines + L2 reuse + partial lines + many lines */
+	{ 0x880, 0.970, 1.030, 14 }, /* latency + barrier */
+	{ 0xd80, 0.912, 1.030, 14 }, /* latency + L2 reuse + partial lines + barrier */
+	{ 0x980, 0.970, 1.030, 14 }, /* latency + L2 reuse + barrier */
+	{ 0x982, 0.970, 1.092, 14 }, /* DRAM sparse + latency + L2 reuse + barrier */
+	{ 0x1010, 0.442, 1.030, 14 }, /* L1 + many lines */
+	{ 0x1080, 0.833, 1.030, 13 }, /* latency + many lines */
+	{ 0x11a0, 0.859, 1.030, 10 }, /* pages + latency + L2 reuse + many lines */
+	{ 0x10a0, 0.741, 1.030, 9 }, /* pages + latency + many lines */
+	{ 0x480, 0.944, 1.030, 9 }, /* latency + partial lines */
+	{ 0xa0, 0.962, 1.030, 8 }, /* pages + latency */
+	/* END SIGNATURES */
+};
+
+#define WEAK_WIDTH 0.20
+#define WEAK_N 8
+#define SIG_N 8
+
+int gm_launch_nbands(void)
+{
+	return GM_RF_COUNT;
+}
+
+const struct gm_rule_band *gm_launch_band(int rule)
+{
+	return rule >= 0 && rule < GM_RF_COUNT ? &bands[rule] : NULL;
+}
+
+/* The level that sets the time. */
+static int limiting(const struct gm_launch_out *o)
+{
+	if (!strcmp(o->limited_by, "DRAM"))
+		return o->read_density < 0.99 && o->dram_read_bytes > 0 ? GM_RF_SPARSE : GM_RF_DRAM;
+	if (!strcmp(o->limited_by, "L2"))
+		return o->l2_by_lines ? GM_RF_LINES : GM_RF_L2;
+	if (!strcmp(o->limited_by, "L1"))
+		return GM_RF_L1;
+	if (!strcmp(o->limited_by, "pages"))
+		return GM_RF_PAGES;
+	if (!strcmp(o->limited_by, "blocks"))
+		return GM_RF_BLOCKS;
+	return GM_RF_LATENCY;
+}
+
+unsigned gm_launch_rules_fired(const struct gm_launch_out *o)
+{
+	unsigned f = 1u << limiting(o);
+	double dram = o->dram_read_bytes + o->dram_write_bytes;
+
+	if (o->t_waves_ms > 0.5 * o->t_bandwidth_ms) /* near the knee: latency moves the time (T3) */
+		f |= 1u << GM_RF_LATENCY;
+	if (o->l2_reuse_bytes > 0.05 * (o->dram_read_bytes + o->l2_reuse_bytes))
+		f |= 1u << GM_RF_REUSE;
+	if (o->dram_fill_bytes > 0.05 * (dram > 0 ? dram : 1))
+		f |= 1u << GM_RF_FILL;
+	if (o->l2_part_lines + o->l2_merged_lines > 0)
+		f |= 1u << GM_RF_PARTIAL;
+	if (o->t_barrier_ms > 0)
+		f |= 1u << GM_RF_BARRIER;
+	if (o->requests > 0 && o->l1_lines / o->requests >= 4) /* column walks, gathers: 4+ lines a request */
+		f |= 1u << GM_RF_WALK;
+	if (o->page_lanes > 0)
+		f |= 1u << GM_RF_PAGES;
+	if (o->time_ms < 0.02) /* a few microseconds: start-up and the host's pace (rule S) */
+		f |= 1u << GM_RF_SMALL;
+	return f;
+}
+
+void gm_launch_interval(struct gm_launch_out *o)
+{
+	double lo = 1.0, hi = 1.0;
+	unsigned f = gm_launch_rules_fired(o);
+	int sig = -1;
+
+	o->rules_fired = f;
+	o->weak = 0;
+	for (int k = 0; k < (int)(sizeof(sigs) / sizeof(sigs[0])); k++)
+		if (sigs[k].bits == f && sigs[k].n >= SIG_N)
+			sig = k;
+	for (int k = 0; k < GM_RF_COUNT; k++) {
+		if (!(f & (1u << k)))
+			continue;
+		if (bands[k].lo < lo)
+			lo = bands[k].lo;
+		if (bands[k].hi > hi)
+			hi = bands[k].hi;
+		if (bands[k].n < WEAK_N || (sig < 0 && bands[k].hi - bands[k].lo > WEAK_WIDTH))
+			o->weak |= 1u << k;
+	}
+	if (sig >= 0) { /* the combination's own record */
+		lo = sigs[sig].lo;
+		hi = sigs[sig].hi;
+		if (hi - lo > WEAK_WIDTH)
+			o->weak |= f;
+	}
+	o->gbs_low = o->gbs * lo;
+	o->gbs_high = o->gbs * hi;
+}
+
+void gm_launch_rules_names(unsigned bits, char *buf, size_t n)
+{
+	size_t len = 0;
+
+	buf[0] = 0;
+	for (int k = 0; k < GM_RF_COUNT && len + 1 < n; k++) {
+		int w;
+
+		if (!(bits & (1u << k)))
+			continue;
+		w = snprintf(buf + len, n - len, "%s%s (%s)", len ? ", " : "", bands[k].name, bands[k].rules);
+		if (w < 0 || (size_t)w >= n - len)
+			break;
+		len += (size_t)w;
+	}
+}
