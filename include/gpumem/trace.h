@@ -248,6 +248,7 @@ struct gm_trace_kernel {
 	char pred_why[200];           /* pred_ok = 0: why; else what the prediction leaves out, or "" */
 	struct gm_launch_out pred;    /* the launch model over every fitted pattern */
 	double pred_err_pct;          /* 100 * (predicted / measured - 1), when both */
+	double pred_lo_ms, pred_hi_ms; /* the launch model's interval (docs/MODEL.md 7.6) as times; -1 = none */
 	const char *limited_by;       /* the prediction's slowest level, or "unknown" */
 	char primary[300], secondary[300];
 	int order[GM_TRACE_MAX_INSNS]; /* instructions by traffic, largest first (at most GM_TRACE_MAX_INSNS:

@@ -303,6 +303,9 @@ gm_status gm_trace_kernel_analyse(const struct gm_trace_launch *l, const struct 
 	k->roof_gbs = prof ? prof->read_gbs : -1;
 	k->roof_pct = k->gbs >= 0 && k->roof_gbs > 0 ? 100 * k->gbs / k->roof_gbs : -1;
 	k->pred_err_pct = k->pred_ok && k->time_ms > 0 ? 100 * (k->pred.time_ms / k->time_ms - 1) : 0;
+	/* the interval is of GB/s over the same bytes: the times are the prediction scaled by its ends */
+	k->pred_lo_ms = k->pred_ok && k->pred.gbs_high > 0 ? k->pred.time_ms * k->pred.gbs / k->pred.gbs_high : -1;
+	k->pred_hi_ms = k->pred_ok && k->pred.gbs_low > 0 ? k->pred.time_ms * k->pred.gbs / k->pred.gbs_low : -1;
 	k->limited_by = k->pred_ok && k->pred.limited_by ? k->pred.limited_by : "unknown";
 	time_shares(k, prof);
 	bottlenecks(k);

@@ -94,7 +94,11 @@ static json_t *pred_json(const struct gm_trace_kernel *k)
 {
 	if (!k->pred_ok)
 		return json_pack("{s:n,s:s}", "time_ms", "why", k->pred_why);
-	return json_pack("{s:f,s:f,s:f,s:s,s:o,s:s}", "time_ms", k->pred.time_ms, "dram_read_bytes",
+	char rules[400];
+
+	gm_launch_rules_names(k->pred.rules_fired, rules, sizeof(rules));
+	return json_pack("{s:f,s:o,s:o,s:s,s:f,s:f,s:s,s:o,s:s}", "time_ms", k->pred.time_ms, "time_low_ms",
+			 num(k->pred_lo_ms), "time_high_ms", num(k->pred_hi_ms), "rules", rules, "dram_read_bytes",
 			 k->pred.dram_read_bytes, "dram_write_bytes", k->pred.dram_write_bytes, "limited_by",
 			 k->limited_by, "error_pct", k->time_ms > 0 ? json_real(k->pred_err_pct) : json_null(), "note",
 			 k->pred_why);

@@ -59,6 +59,8 @@ static void figures(FILE *f, const struct gm_trace_kernel *k)
 	fprintf(f, "\n");
 	if (k->pred_ok) {
 		fprintf(f, "predicted  %.4f ms", k->pred.time_ms);
+		if (k->pred_lo_ms > 0 && k->pred_hi_ms > 0)
+			fprintf(f, " [%.4f, %.4f]", k->pred_lo_ms, k->pred_hi_ms);
 		if (k->time_ms > 0)
 			fprintf(f, " (%+.1f %% against the measured)", k->pred_err_pct);
 		fprintf(f, ", limited by %s, DRAM %.3f MB read + %.3f MB written\n", k->limited_by,
