@@ -21,6 +21,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "gpumem/result.h"
 #include "cli/multi.h"
 #include "gpumem/bench.h"
 #include "gpumem/compare.h"
@@ -324,7 +325,7 @@ static void describe(struct gm_multi_run *m, const struct gm_run_args *a, int ar
 		used += (size_t)snprintf(m->command + used, sizeof(m->command) - used, " %s", argv[i]);
 	strftime(m->started_utc, sizeof(m->started_utc), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	snprintf(m->mode, sizeof(m->mode), "%s", a->barrier ? "mpi-barrier" : "mpi");
-	snprintf(m->tool_version, sizeof(m->tool_version), "%s", GPUMEM_VERSION);
+	snprintf(m->tool_version, sizeof(m->tool_version), "%s", gm_tool_version());
 }
 
 static int mpi_fail(const char *what, int rc)
