@@ -1,6 +1,6 @@
 /*
  * cli.h - the subcommands and the process exit codes. Only this layer
- * prints human text and decides exit codes (docs/CLI.md lists them).
+ * prints human text and decides exit codes (README.md and docs/ERRORS.md list them).
  */
 #ifndef GPUMEM_CLI_H
 #define GPUMEM_CLI_H
