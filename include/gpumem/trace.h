@@ -120,6 +120,8 @@ const char *gm_trace_op_name(enum gm_trace_op o);
 enum gm_trace_var { GM_TV_TX = 0, GM_TV_TY, GM_TV_TZ, GM_TV_BX, GM_TV_BY, GM_TV_BZ, GM_TV_ITER, GM_TV_GID, GM_TV_N };
 
 #define GM_TRACE_MODES 24
+#define GM_TRACE_ITER_TAB 32
+#define GM_TRACE_MAX_INSNS 512     /* memory instructions of one kernel listed and fixed */
 
 /* A mode: stride * ((var / div) % size); size 0 = no modulo (the mode runs over the whole range). */
 struct gm_trace_mode {
@@ -138,7 +140,14 @@ struct gm_trace_map {
 	int64_t offset;
 	struct gm_trace_mode mode[GM_TRACE_MODES];
 	int nmodes;
-	int64_t iter_step;            /* elements per loop iteration (the iter modes), 0 = none */
+	int64_t iter_step;            /* elements per loop iteration (the iter modes), 0 = none; with a table:
+					 its mean step (the launch model's repeat) */
+	int niter_tab;                /* > 0: the loop moves the index by iter_tab[iter] (a tree reduction's
+					 halving stride), not by iter * iter_step; past the table by iter_step */
+	int64_t iter_tab[GM_TRACE_ITER_TAB];
+	unsigned open;                /* bit v: the samples never varied id v (value open_v0[v]) */
+	int64_t open_v0[GM_TV_N];
+	unsigned assumed;             /* bit v: of those, v's stride is the prior's (trace_prior.c), not measured */
 };
 
 enum gm_trace_class {
@@ -191,17 +200,23 @@ void gm_trace_fit_instr(const struct gm_trace_launch *l, const struct gm_trace_i
 /* The map as expression text (iter included when with_iter), e.g. "bx*256 + tx + iter*32"; -1 if n is short. */
 int gm_trace_map_expr(const struct gm_trace_map *m, const int block[3], const int64_t grid[3], int one_d,
 		      int with_iter, char *out, size_t n);
+/* What iteration `iter` adds to the index (elements): iter * iter_step, or the table's entry. */
+int64_t gm_trace_map_iter(const struct gm_trace_map *m, int64_t iter);
 /* The map's element index for one thread (vars indexed by enum gm_trace_var). */
 int64_t gm_trace_map_eval(const struct gm_trace_map *m, const int64_t v[GM_TV_N]);
 
 /* ---- the kernel and its fixes ------------------------------------------- */
 
 struct gm_trace_fix {
-	int have;                     /* a fix was looked for (fitted, not already best) */
+	int have;                     /* a fix was looked for: this instruction leads its group */
+	int same_as;                  /* not 0: instruction same_as - 1 leads the group (the same change) */
+	int ninstr;                   /* instructions the change covers */
+	double share;                 /* their share of the kernel's memory time (the model's) */
 	char rewrite[32];             /* suggest's best applicable rewrite, "" when none */
 	char change[200];             /* what it changes (suggest's row) */
-	double pattern_speedup;       /* suggest's predicted speedup of the pattern in isolation */
-	double kernel_speedup;        /* the whole kernel, Amdahl over the instruction's share */
+	double pattern_speedup;       /* the rewrite's predicted speedup of the pattern in isolation */
+	double kernel_speedup;        /* the whole kernel: the launch model with the group's patterns replaced,
+					 the saving off the measured time (Amdahl without a prediction) */
 	int worth;                    /* kernel_speedup >= GM_TRACE_WORTH */
 	char words[400];              /* the change at the user's line, in words */
 	char sketch[600];             /* a short CUDA sketch */
@@ -235,7 +250,8 @@ struct gm_trace_kernel {
 	double pred_err_pct;          /* 100 * (predicted / measured - 1), when both */
 	const char *limited_by;       /* the prediction's slowest level, or "unknown" */
 	char primary[300], secondary[300];
-	int order[64];                /* instructions by traffic, largest first (at most 64) */
+	int order[GM_TRACE_MAX_INSNS]; /* instructions by traffic, largest first (at most GM_TRACE_MAX_INSNS:
+					  the rest are not listed, the report says how many) */
 	int norder;
 };
 
@@ -259,8 +275,8 @@ void gm_trace_report_free(struct gm_trace_report *r);
 /* The kernel's analysis without the fixes (trace_kernel.c; called by gm_trace_analyse). */
 gm_status gm_trace_kernel_analyse(const struct gm_trace_launch *l, const struct gm_profile *prof,
 				  struct gm_trace_kernel *k);
-/* The fix of instruction i of k (trace_fix.c). */
-void gm_trace_fix_find(const struct gm_trace_kernel *k, int i, const struct gm_profile *prof, struct gm_trace_fix *fx);
+/* The fixes of the top groups of k's instructions (trace_fix.c), into their leaders' fix. */
+void gm_trace_fixes(struct gm_trace_kernel *k, const struct gm_profile *prof, int top);
 
 #ifdef __cplusplus
 }

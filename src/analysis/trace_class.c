@@ -109,7 +109,7 @@ static void count_model(const struct gm_trace_launch *l, const struct gm_trace_i
 		memcpy(a.block, l->block, sizeof(a.block));
 		memcpy(a.block_idx, s->block, sizeof(a.block_idx));
 		a.warp = s->warp;
-		a.base = (f->map.base % 256 + 256) % 256 + (int64_t)s->iter * f->map.iter_step * in->size;
+		a.base = (f->map.base % 256 + 256) % 256 + gm_trace_map_iter(&f->map, s->iter) * in->size;
 		a.index = f->expr;
 		a.n_threads = l->grid[0] * l->grid[1] * l->grid[2] * l->block[0] * l->block[1] * l->block[2];
 		if (gm_model_predict(&a, &p, &err) != GM_OK) {
@@ -228,7 +228,7 @@ static void classify(const struct gm_trace_launch *l, const struct gm_trace_inst
 		snprintf(f->cls_text, sizeof(f->cls_text), "broadcast (every lane of a warp the same element)");
 	} else if (!f->lanes) {
 		f->cls = GM_TC_UNSAMPLED;
-		snprintf(f->cls_text, sizeof(f->cls_text), "not sampled (counts only: %s)", f->why);
+		snprintf(f->cls_text, sizeof(f->cls_text), "not sampled (counts only: %.120s)", f->why);
 	} else if (!f->map.known) {
 		f->cls = GM_TC_GATHER;
 		snprintf(f->cls_text, sizeof(f->cls_text), "data-dependent %s (no map of the ids fits: the addresses "
@@ -309,7 +309,6 @@ static void gather_stand_in(const struct gm_trace_instr *in, struct gm_trace_fit
 void gm_trace_fit_instr(const struct gm_trace_launch *l, const struct gm_trace_instr *in, struct gm_trace_fit *f)
 {
 	struct tf_set s;
-	struct counts smp, mod;
 
 	memset(f, 0, sizeof(*f));
 	f->iters = iters_of(l, in);
@@ -319,14 +318,23 @@ void gm_trace_fit_instr(const struct gm_trace_launch *l, const struct gm_trace_i
 		f->lanes += __builtin_popcount(in->samples[i].have);
 	if (!tf_points(l, in, f->iters, &s, f->why, sizeof(f->why))) {
 		f->lanes = s.n;
-		if (!tf_fit(&s, &f->map, f->why, sizeof(f->why)) &&
-		    (gm_trace_map_expr(&f->map, l->block, l->grid, 0, 0, f->expr, sizeof(f->expr)) ||
-		     gm_trace_map_expr(&f->map, l->block, l->grid, 1, 0, f->expr1d, sizeof(f->expr1d)))) {
-			f->map.known = 0;
-			snprintf(f->why, sizeof(f->why), "the fitted map is too long to write as an expression");
-		}
+		tf_fit(&s, &f->map, f->why, sizeof(f->why));
 	}
 	free(s.p);
+	tf_finish(l, in, f);
+}
+
+void tf_finish(const struct gm_trace_launch *l, const struct gm_trace_instr *in, struct gm_trace_fit *f)
+{
+	struct counts smp, mod;
+
+	f->expr[0] = f->expr1d[0] = '\0';
+	f->approx = 0;
+	if (f->map.known && (gm_trace_map_expr(&f->map, l->block, l->grid, 0, 0, f->expr, sizeof(f->expr)) ||
+			     gm_trace_map_expr(&f->map, l->block, l->grid, 1, 0, f->expr1d, sizeof(f->expr1d)))) {
+		f->map.known = 0;
+		snprintf(f->why, sizeof(f->why), "the fitted map is too long to write as an expression");
+	}
 	count_samples(in, &smp);
 	measured(in, f, &smp);
 	f->sample_per_req = smp.per_req;

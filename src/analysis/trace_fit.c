@@ -41,6 +41,8 @@ static int64_t feat_val(const struct feat *f, const int64_t *v)
 		return (x >> f->shift) % f->n;
 	if (f->kind == 3)
 		return (x >> f->shift) / f->n;
+	if (f->kind == 4)
+		return x == f->n;
 	return f->bit < 0 ? x : (x >> f->bit) & 1;
 }
 
@@ -301,24 +303,46 @@ static void map_start(const struct tf_set *s, struct gm_trace_map *m, int64_t c0
 
 static void set_iter_step(struct gm_trace_map *m)
 {
+	if (m->niter_tab)
+		return;
 	for (int k = 0; k < m->nmodes; k++)
 		if (m->mode[k].var == GM_TV_ITER && m->mode[k].div == 1 && m->mode[k].size == 0)
 			m->iter_step = m->mode[k].stride;
 }
 
+/* 1 when every sampled lane has the same value of v (its value into *v0). */
+static int constant_var(const struct tf_set *s, int v, int64_t *v0)
+{
+	*v0 = s->p[0].v[v];
+	for (int i = 1; i < s->n; i++)
+		if (s->p[i].v[v] != *v0)
+			return 0;
+	return 1;
+}
+
 static int stage_affine(const struct tf_set *s, struct gm_trace_map *m)
 {
 	struct feat f[8];
-	int64_t ci[8], c0;
+	int64_t ci[8], c0, a[GM_TV_N] = { 0 }, v0;
 	int nf = 0;
 
 	for (int v = GM_TV_TX; v <= GM_TV_ITER; v++)
 		nf = add_linear(s, f, nf, v);
 	if (fit_features(s, f, nf, ci, &c0))
 		return -1;
-	map_start(s, m, c0);
 	for (int j = 0; j < nf; j++)
-		add_mode(m, f[j].var, 1, 0, ci[j]);
+		a[f[j].var] = ci[j];
+	map_start(s, m, c0);
+	for (int v = GM_TV_TX; v <= GM_TV_ITER; v++)
+		add_mode(m, v, 1, 0, a[v]);
+	/* ids of a multi-dimensional global access that the samples never varied: their strides are open
+	   (trace_prior.c fills them from the kernel's other instructions and CUDA's tiling idiom) */
+	for (int v = GM_TV_TY; v <= GM_TV_BZ && !s->shared; v++)
+		if (v != GM_TV_ITER && s->range[v] > 1 && (s->range[GM_TV_TY] > 1 || s->range[GM_TV_BY] > 1 ||
+		    s->range[GM_TV_TZ] > 1 || s->range[GM_TV_BZ] > 1) && constant_var(s, v, &v0)) {
+			m->open |= 1u << v;
+			m->open_v0[v] = v0;
+		}
 	return 0;
 }
 
@@ -449,49 +473,125 @@ static void sort_pairs(int64_t *h, int64_t *o, int n)
 		}
 }
 
-/* Stage C: the low `shift` bits of gid as stage B, then a*(h % N) + b*(h / N) over h = gid >> shift. */
+/*
+ * Stage C: the low `shift` bits of gid as stage B, then a*(h % N) + b*(h / N) over h = gid >> shift. Every
+ * shift is tried and the smallest N wins (ties: the larger shift): sparse samples admit a large N that
+ * happens to fit them, and the radices of real index arithmetic are small (3 heads of 2^18, 12 of 2^16).
+ */
 static int stage_radix(const struct tf_set *s, struct gm_trace_map *m)
 {
-	int nb = bits_of(s->range[GM_TV_GID]), use_iter = s->range[GM_TV_ITER] > 1, nh;
+	int nb = bits_of(s->range[GM_TV_GID]), use_iter = s->range[GM_TV_ITER] > 1, nh, best_shift = -1;
 	int64_t *hv = malloc(sizeof(int64_t) * HCAP), *ov = malloc(sizeof(int64_t) * HCAP), ci[MAX_FEAT], N, a, b, c;
-	int rc = -1;
+	int64_t bN = 0, ba = 0, bb = 0, bc = 0, bci[MAX_FEAT];
 
 	if (!s->grid_1d || !hv || !ov) {
 		free(hv), free(ov);
 		return -1;
 	}
-	for (int shift = 0; shift < nb - 1 && shift < MAX_FEAT - 1; shift++) {
+	/* from the top: the small radices sit high, and each one found bounds the search below it */
+	for (int shift = (nb - 2 < MAX_FEAT - 2 ? nb - 2 : MAX_FEAT - 2); shift >= 0; shift--) {
 		if (radix_low(s, shift, use_iter, ci, hv, ov, &nh) || nh < 4)
 			continue;
 		sort_pairs(hv, ov, nh);
-		if (radix_search(hv, ov, nh, (s->range[GM_TV_GID] - 1) >> shift, &N, &a, &b, &c))
+		int64_t hmax = (s->range[GM_TV_GID] - 1) >> shift;
+		if (radix_search(hv, ov, nh, bN ? (hmax < bN - 1 ? hmax : bN - 1) : hmax, &N, &a, &b, &c))
 			continue;
-		struct feat f[MAX_FEAT];
-		int nf = add_bits(s, f, 0, GM_TV_GID, shift);
-		map_start(s, m, c);
-		bits_to_modes(s, f, nf, ci, m);
-		add_mode(m, GM_TV_GID, (int64_t)1 << shift, N, a);
-		add_mode(m, GM_TV_GID, ((int64_t)1 << shift) * N, 0, b);
-		if (use_iter)
-			add_mode(m, GM_TV_ITER, 1, 0, ci[shift]);
-		rc = 0;
-		break;
+		bN = N, ba = a, bb = b, bc = c, best_shift = shift;
+		memcpy(bci, ci, sizeof(ci));
 	}
 	free(hv), free(ov);
-	return rc;
+	if (best_shift < 0)
+		return -1;
+	struct feat f[MAX_FEAT];
+	int nf = add_bits(s, f, 0, GM_TV_GID, best_shift);
+	map_start(s, m, bc);
+	bits_to_modes(s, f, nf, bci, m);
+	add_mode(m, GM_TV_GID, (int64_t)1 << best_shift, bN, ba);
+	add_mode(m, GM_TV_GID, ((int64_t)1 << best_shift) * bN, 0, bb);
+	if (use_iter)
+		add_mode(m, GM_TV_ITER, 1, 0, bci[best_shift]);
+	return 0;
+}
+
+/* Stage D: the ids as in A or B, and one offset per loop iteration (a tree reduction's halving stride). */
+static int stage_iter_table(const struct tf_set *s, struct gm_trace_map *m)
+{
+	int vals[GM_TRACE_ITER_TAB], nv = 0;
+
+	for (int i = 0; i < s->n; i++) {
+		int64_t it = s->p[i].v[GM_TV_ITER], k = 0;
+		if (it >= GM_TRACE_ITER_TAB)
+			return -1;
+		while (k < nv && vals[k] != it)
+			k++;
+		if (k == nv)
+			vals[nv++] = (int)it;
+	}
+	if (nv < 2)
+		return -1;
+	for (int pass = 0; pass < 2; pass++) {
+		struct feat f[MAX_FEAT];
+		int64_t ci[MAX_FEAT], c0;
+		int nf = 0, first = 0;
+		for (int k = 1; k < nv; k++)
+			first = vals[k] < vals[first] ? k : first;
+		if (pass == 0)
+			for (int v = GM_TV_TX; v <= GM_TV_BZ; v++)
+				nf = add_linear(s, f, nf, v);
+		else if (s->grid_1d)
+			nf = add_bits(s, f, nf, GM_TV_GID, MAX_BITS);
+		else
+			for (int v = GM_TV_TX; v <= GM_TV_BZ; v++)
+				nf = add_bits(s, f, nf, v, MAX_BITS);
+		int ids = nf;
+		for (int k = 0; k < nv && nf < MAX_FEAT; k++)
+			if (k != first)
+				f[nf++] = (struct feat){ GM_TV_ITER, -1, 4, vals[k], 0 };
+		if (fit_features(s, f, nf, ci, &c0))
+			continue;
+		map_start(s, m, c0);
+		bits_to_modes(s, f, ids, ci, m);
+		/* the table over 0 .. the largest sampled iteration; unsampled ones between two sampled ones
+		   on the line between them */
+		int hi = 0;
+		for (int k = 0; k < nv; k++)
+			hi = vals[k] > hi ? vals[k] : hi;
+		int64_t tab[GM_TRACE_ITER_TAB];
+		char have[GM_TRACE_ITER_TAB] = { 0 };
+		for (int j = ids; j < nf; j++)
+			tab[f[j].n] = ci[j], have[f[j].n] = 1;
+		tab[vals[first]] = 0, have[vals[first]] = 1;
+		for (int it = 0, last = -1; it <= hi; it++) {
+			if (!have[it])
+				continue;
+			for (int q = last + 1; last >= 0 && q < it; q++)
+				tab[q] = tab[last] + (tab[it] - tab[last]) * (q - last) / (it - last);
+			for (int q = 0; last < 0 && q < it; q++)
+				tab[q] = tab[it];
+			last = it;
+		}
+		m->offset += tab[0];
+		for (int it = 0; it <= hi; it++)
+			m->iter_tab[it] = tab[it] - tab[0];
+		m->niter_tab = hi + 1;
+		m->iter_step = hi ? (m->iter_tab[hi]) / hi : 0;
+		return 0;
+	}
+	return -1;
 }
 
 int tf_fit(const struct tf_set *s, struct gm_trace_map *m, char *why, size_t n)
 {
 	int ok = !stage_affine(s, m) ||
 		 (s->grid_1d ? !stage_bits(s, 1, m) || !stage_bits(s, 0, m) : !stage_bits(s, 0, m)) ||
-		 !stage_radix(s, m);
+		 !stage_radix(s, m) || !stage_iter_table(s, m);
 
 	if (!ok) {
 		memset(m, 0, sizeof(*m));
 		m->elem_bytes = s->elem;
 		snprintf(why, n, "no map of the thread and block ids reproduces the %d sampled lanes "
-			 "(affine, power-of-two modes, one more radix): the addresses come from the data", s->n);
+			 "(affine, power-of-two modes, one more radix, a table per iteration): the addresses come from "
+			 "the data", s->n);
 		return -1;
 	}
 	set_iter_step(m);
@@ -526,6 +626,7 @@ int tf_points(const struct gm_trace_launch *l, const struct gm_trace_instr *in, 
 	memset(s, 0, sizeof(*s));
 	s->elem = in->size;
 	s->grid_1d = l->grid[1] == 1 && l->grid[2] == 1;
+	s->shared = in->space == GM_TS_SHARED;
 	for (int k = 0; k < 3; k++)
 		s->range[GM_TV_TX + k] = l->block[k], s->range[GM_TV_BX + k] = l->grid[k];
 	s->range[GM_TV_ITER] = iters > 0 ? iters : 1;
@@ -584,9 +685,18 @@ void tf_normalise(struct gm_trace_map *m, const int64_t range[GM_TV_N])
 	m->offset += bytes / m->elem_bytes;
 }
 
+int64_t gm_trace_map_iter(const struct gm_trace_map *m, int64_t iter)
+{
+	if (m->niter_tab <= 0)
+		return iter * m->iter_step;
+	if (iter < m->niter_tab)
+		return m->iter_tab[iter];
+	return m->iter_tab[m->niter_tab - 1] + (iter - (m->niter_tab - 1)) * m->iter_step;
+}
+
 int64_t gm_trace_map_eval(const struct gm_trace_map *m, const int64_t v[GM_TV_N])
 {
-	int64_t x = m->offset;
+	int64_t x = m->offset + (m->niter_tab > 0 ? gm_trace_map_iter(m, v[GM_TV_ITER]) : 0);
 
 	for (int k = 0; k < m->nmodes; k++) {
 		const struct gm_trace_mode *d = &m->mode[k];

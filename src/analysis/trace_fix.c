@@ -1,11 +1,18 @@
 /*
- * trace_fix.c - the fix of one traced instruction: the rewrites `explain
- * --suggest` knows (src/model/suggest*.c) applied to its fitted pattern, the
- * best one's predicted speedup of the pattern, the WHOLE kernel's speedup by
- * Amdahl over the instruction's share of the kernel's memory time, and the
- * change at the user's line in words and as a short CUDA sketch (one row per
- * class below). Under GM_TRACE_WORTH the fix says that nothing is worth
- * changing; a data-dependent gather says that its scatter comes from the data.
+ * trace_fix.c - the fixes of a traced kernel (docs/TRACE.md, "The fix").
+ * Instructions are ranked by the time they waste (their share of the
+ * kernel's memory time x the part of their sectors above the ideal) and
+ * grouped by what one change fixes (the same line and pattern: an unrolled
+ * loop is one change). For each of the top groups: the rewrites `explain
+ * --suggest` knows applied to the fitted pattern (the best one named, with
+ * its own predicted speedup), and the WHOLE kernel's speedup from the launch
+ * model with the group's patterns replaced by what the rewrite makes of them
+ * (the ideal access of the same bytes; rule warp_rows for a thread's own row
+ * walked by its loop), the saving taken off the measured time. Without a
+ * prediction, Amdahl over the instruction's share. The change at the user's
+ * line in words and as a short CUDA sketch (one row per class below). Under
+ * GM_TRACE_WORTH: "nothing worth changing"; a data-dependent gather says that
+ * its scatter comes from the data.
  */
 #include <math.h>
 #include <stdio.h>
@@ -74,6 +81,19 @@ static double amdahl(double share, double s)
 	return s > 0 ? 1.0 / ((1.0 - share) + share / s) : 1.0;
 }
 
+/* The kernel's speedup when the model's time goes from k->pred.time_ms to t_new: the saving taken off the
+   measured time (a compute or latency part the model does not see stays), else the predicted ratio. */
+static double kernel_speedup(const struct gm_trace_kernel *k, double t_new)
+{
+	double tp = k->pred.time_ms, tm = k->time_ms;
+
+	if (t_new <= 0 || tp <= 0)
+		return 1;
+	if (tm > 0 && tm >= tp)
+		return tm / (tm - (tp - t_new));
+	return tp / t_new;
+}
+
 /* The fitted map is offset + K * gid + s * iter (a thread's own row, walked by its loop). */
 static int row_loop(const struct gm_trace_kernel *k, const struct gm_trace_fit *f, int64_t *K, int64_t *s)
 {
@@ -91,60 +111,75 @@ static int row_loop(const struct gm_trace_kernel *k, const struct gm_trace_fit *
 		v[GM_TV_TX] = g[i] % l->block[0];
 		v[GM_TV_BX] = g[i] / l->block[0];
 		v[GM_TV_ITER] = 1;
-		if (gm_trace_map_eval(&f->map, v) - f->map.offset != *K * g[i] + *s && gm_trace_map_eval(&f->map, v) -
-		    f->map.offset != -*K * g[i] + *s)
+		int64_t d = gm_trace_map_eval(&f->map, v) - f->map.offset;
+		if (d != *K * g[i] + *s)
 			return -1;
 	}
 	return (int64_t)f->iters * (*s < 0 ? -*s : *s) >= *K ? 0 : -1;
 }
 
+#define MAXG 64
+static char swap_text[MAXG][160];
+
 /*
- * Rule warp_rows (loop interchange), the traced kernel's own: a column walk whose threads each walk their
- * own row in their loop reads the warp's 32 rows together instead, lane l taking element l of each step,
- * (gid / 32) * 32K + (gid % 32) * s + iter * 32 s: the same elements per warp, every step one contiguous
- * piece. Predicted by the launch model on the whole kernel with this pattern replaced.
+ * Rule warp_rows (loop interchange), the traced kernel's own: the threads each walk their own row of K in
+ * their loop, s elements a step (unrolled: s instructions at offsets c = 0 .. s-1). The warp reads its 32
+ * rows together instead, lane l taking element l of each piece: (gid / 32) * 32K + (gid % 32) + 32c +
+ * iter * 32s. Every instruction of the kernel that walks rows of K the same way is rewritten (the change is
+ * the loop); 0 with the swaps, or -1 when the rule does not apply.
  */
-static int rule_warp_rows(const struct gm_trace_kernel *k, int i, const struct gm_profile *prof, struct gm_trace_fix *fx)
+static int rule_warp_rows(const struct gm_trace_kernel *k, int i, struct tk_swap *sw, int *nsw, char *lines,
+			  size_t ln)
 {
 	const struct gm_trace_insn *x = &k->ins[i];
-	struct gm_launch_out a, b, whole;
-	static char expr[64][160];
-	struct tk_swap sw[64];
-	char why[200], lines[160] = "";
-	int64_t K, s, K2, s2;
-	int nsw = 0;
+	int64_t K, s, K2, s2, lo = INT64_MAX, as;
+	int n = 0, idx[MAXG];
 	size_t len = 0;
 
-	if (!k->pred_ok || row_loop(k, &x->fit, &K, &s))
+	if (row_loop(k, &x->fit, &K, &s))
 		return -1;
-	/* the change at this line is the kernel's loop: every instruction that walks rows of K the same way */
-	for (int j = 0; j < k->nins && nsw < 64; j++) {
+	as = s < 0 ? -s : s;
+	for (int j = 0; j < k->nins && n < MAXG; j++) {
 		const struct gm_trace_insn *y = &k->ins[j];
-		if (row_loop(k, &y->fit, &K2, &s2) || K2 != K || s2 != s || y->fit.iters != x->fit.iters)
+		if (row_loop(k, &y->fit, &K2, &s2) || K2 != K || s2 != s || y->fit.iters != x->fit.iters ||
+		    y->in->op != x->in->op)
 			continue;
-		snprintf(expr[nsw], sizeof(expr[0]), "(gid / 32) * %lld + (gid %% 32) * %lld + %lld", (long long)(32 * K),
-			 (long long)s, (long long)y->fit.map.offset);
-		sw[nsw] = (struct tk_swap){ j, expr[nsw], y->fit.iters, 32 * s };
-		nsw++;
-		if (j != i && y->in->line > 0 && len < sizeof(lines) - 16)
-			len += (size_t)snprintf(lines + len, sizeof(lines) - len, "%s%d", len ? ", " : "", y->in->line);
+		idx[n++] = j;
+		lo = y->fit.map.offset < lo ? y->fit.map.offset : lo;
 	}
-	const struct tk_swap *me = NULL;
-	for (int j = 0; j < nsw; j++)
-		me = sw[j].ins == i ? &sw[j] : me;
-	if (!me || tk_predict(k, prof, i, NULL, 0, &a, why, sizeof(why)) ||
-	    tk_predict(k, prof, i, me, 1, &b, why, sizeof(why)) ||
-	    tk_predict(k, prof, -1, sw, nsw, &whole, why, sizeof(why)) || b.time_ms <= 0 || whole.time_ms <= 0)
+	/* the unrolled pieces must cover each step once: offsets lo .. lo + |s| - 1 */
+	if (as > 1 && n % as)
 		return -1;
-	snprintf(fx->rewrite, sizeof(fx->rewrite), "warp_rows");
-	snprintf(fx->change, sizeof(fx->change), "the warp's 32 rows read together, lane l taking element l of each "
-		 "step: %.60s%s%s", me->expr, lines[0] ? "; the same loop at lines " : "", lines);
-	fx->pattern_speedup = a.time_ms / b.time_ms;
-	fx->kernel_speedup = k->pred.time_ms / whole.time_ms;
+	lines[0] = '\0';
+	for (int q = 0; q < n; q++) {
+		const struct gm_trace_insn *y = &k->ins[idx[q]];
+		int64_t c = y->fit.map.offset - lo;
+		if (c < 0 || c >= as)
+			return -1;
+		snprintf(swap_text[q], sizeof(swap_text[0]), "(gid / 32) * %lld + (gid %% 32) + %lld",
+			 (long long)(32 * K), (long long)(lo + 32 * c));
+		sw[q] = (struct tk_swap){ idx[q], swap_text[q], y->fit.iters, 32 * s };
+		int seen = 0;
+		for (int p = 0; p < q; p++)
+			seen |= k->ins[idx[p]].in->line == y->in->line;
+		if (y->in->line > 0 && !seen && len < ln - 16)
+			len += (size_t)snprintf(lines + len, ln - len, "%s%d", len ? ", " : "", y->in->line);
+	}
+	*nsw = n;
 	return 0;
 }
 
-/* suggest's rewrites of the fitted pattern; 0 and the best row's speedup, or -1 with why in fx->words. */
+/* The ideal access of the same bytes: consecutive lanes, consecutive elements (shared: conflict-free). */
+static struct tk_swap ideal_of(const struct gm_trace_kernel *k, int i)
+{
+	const struct gm_trace_insn *x = &k->ins[i];
+	int shared = x->in->space == GM_TS_SHARED;
+
+	return (struct tk_swap){ i, shared ? "tid" : "gid", x->fit.iters,
+				 shared || x->fit.iters <= 1 ? 0 : k->threads };
+}
+
+/* suggest's rewrites of the fitted pattern: the best one's name, change and speedup; -1 with why in words. */
 static int suggest_best(const struct gm_trace_kernel *k, const struct gm_trace_insn *x, const struct gm_profile *prof,
 			struct gm_trace_fix *fx)
 {
@@ -179,59 +214,132 @@ static int suggest_best(const struct gm_trace_kernel *k, const struct gm_trace_i
 	return rc;
 }
 
-void gm_trace_fix_find(const struct gm_trace_kernel *k, int i, const struct gm_profile *prof, struct gm_trace_fix *fx)
+/* Words for what has no prediction: gathers, samples missing, efficient accesses, atomics. 1 when done. */
+static int words_only(const struct gm_trace_insn *x, struct gm_trace_fix *fx)
 {
-	const struct gm_trace_insn *x = &k->ins[i];
 	enum gm_trace_class c = x->fit.cls;
-
-	memset(fx, 0, sizeof(*fx));
-	fx->have = 1;
-	fx->pattern_speedup = fx->kernel_speedup = 1;
 	double per = x->fit.meas_per_req > 0 ? x->fit.meas_per_req : x->fit.sample_per_req;
-	if (c == GM_TC_GATHER && per > 0 && x->fit.ideal_per_req > 0 && per <= x->fit.ideal_per_req * 1.02) {
-		snprintf(fx->words, sizeof(fx->words), "nothing worth changing: the rows come from the data, but each "
-			 "warp's lanes read consecutive elements (%.2f sectors a request, the fewest its bytes need)", per);
-		return;
-	}
+
+	if (c == GM_TC_GATHER && per > 0 && x->fit.ideal_per_req > 0 && per <= x->fit.ideal_per_req * 1.02)
+		return snprintf(fx->words, sizeof(fx->words), "nothing worth changing: the rows come from the data, but "
+				"each warp's lanes read consecutive elements (%.2f sectors a request, the fewest its "
+				"bytes need)", per), 1;
 	if (c == GM_TC_GATHER) {
 		snprintf(fx->words, sizeof(fx->words), "its scatter comes from the data: the addresses are read from "
 			 "memory, so no rewrite of the index applies. Sorting or binning the indices so that a warp's "
 			 "lanes touch neighbouring elements, or keeping a small table in shared memory, are the options");
 		snprintf(fx->sketch, sizeof(fx->sketch), "// sort the indices once (thrust::sort_by_key) so that\n"
 			 "// neighbouring threads gather neighbouring rows");
-		return;
+		return 1;
 	}
-	if (c == GM_TC_UNSAMPLED) {
-		snprintf(fx->words, sizeof(fx->words), "no pattern without sampled addresses: trace again with --samples "
-			 "64 (or more), narrowed with --kernel / -s / -c");
-		return;
-	}
-	if (c == GM_TC_COALESCED || c == GM_TC_BROADCAST || c == GM_TC_SHARED_OK) {
-		snprintf(fx->words, sizeof(fx->words), "nothing worth changing: the access is %s", x->fit.cls_text);
-		return;
-	}
-	if (x->in->op == GM_TO_ATOMIC || x->in->op == GM_TO_REDUCTION || (x->in->space == GM_TS_SHARED &&
-									  x->in->op != GM_TO_LOAD)) {
+	if (c == GM_TC_UNSAMPLED)
+		return snprintf(fx->words, sizeof(fx->words), "no pattern without sampled addresses: trace again with "
+				"--samples 64 (or more), narrowed with --kernel / -s / -c"), 1;
+	if (c == GM_TC_COALESCED || c == GM_TC_BROADCAST || c == GM_TC_SHARED_OK)
+		return snprintf(fx->words, sizeof(fx->words), "nothing worth changing: the access is %s",
+				x->fit.cls_text), 1;
+	if (x->in->op == GM_TO_ATOMIC || x->in->op == GM_TO_REDUCTION ||
+	    (x->in->space == GM_TS_SHARED && x->in->op != GM_TO_LOAD) || !x->fit.map.known) {
 		snprintf(fx->words, sizeof(fx->words), "nothing predicted: explain --suggest rewrites global loads and "
 			 "stores and shared loads; this is a %s %s", gm_trace_space_name(x->in->space),
 			 gm_trace_op_name(x->in->op));
 		advise(&x->fit, fx);
-		return;
+		return 1;
 	}
-	if (!rule_warp_rows(k, i, prof, fx))
-		;
-	else if (suggest_best(k, x, prof, fx))
+	return 0;
+}
+
+/* The fix of group g (g[0] its largest): its rewrite, pattern and kernel speedups, words and sketch. */
+static void fix_group(const struct gm_trace_kernel *k, const int *g, int n, const struct gm_profile *prof,
+		      struct gm_trace_fix *fx)
+{
+	const struct gm_trace_insn *x = &k->ins[g[0]];
+	struct tk_swap sw[MAXG];
+	struct gm_launch_out a, b, whole;
+	char why[200], lines[160] = "";
+	int nsw = 0, rows = !rule_warp_rows(k, g[0], sw, &nsw, lines, sizeof(lines));
+
+	memset(fx, 0, sizeof(*fx));
+	fx->have = 1;
+	fx->ninstr = n;
+	fx->pattern_speedup = fx->kernel_speedup = 1;
+	if (!rows && words_only(x, fx))
 		return;
-	else
+	if (rows) {
+		snprintf(fx->rewrite, sizeof(fx->rewrite), "warp_rows");
+		snprintf(fx->change, sizeof(fx->change), "the warp's 32 rows read together, lane l taking element l of "
+			 "each piece: %.60s (lines %s)", sw[0].expr, lines);
+		fx->ninstr = nsw;
+	} else {
+		suggest_best(k, x, prof, fx);
+		for (int q = 0; q < n && q < MAXG; q++)
+			sw[nsw++] = ideal_of(k, g[q]);
+	}
+	const struct tk_swap *me = &sw[0];
+	for (int q = 0; q < nsw; q++) {
+		me = sw[q].ins == g[0] ? &sw[q] : me;
+		fx->share += k->ins[sw[q].ins].time_share;
+	}
+	fx->share = fmin(1, fx->share);
+	if (k->pred_ok && !tk_predict(k, prof, -1, sw, nsw, &whole, why, sizeof(why))) {
+		fx->kernel_speedup = kernel_speedup(k, whole.time_ms);
+		if ((rows || !fx->rewrite[0]) && !tk_predict(k, prof, g[0], NULL, 0, &a, why, sizeof(why)) &&
+		    !tk_predict(k, prof, g[0], me, 1, &b, why, sizeof(why)) && b.time_ms > 0)
+			fx->pattern_speedup = a.time_ms / b.time_ms;
+	} else
 		fx->kernel_speedup = amdahl(x->time_share, fx->pattern_speedup);
 	fx->worth = fx->kernel_speedup >= GM_TRACE_WORTH;
 	if (!fx->worth) {
-		snprintf(fx->words, sizeof(fx->words), "nothing worth changing: the best rewrite (%s) predicts %.2fx for "
-			 "the pattern and %.2fx for the kernel (the instruction is %.0f %% of its memory time)",
-			 fx->rewrite, fx->pattern_speedup, fx->kernel_speedup, 100 * x->time_share);
+		snprintf(fx->words, sizeof(fx->words), "nothing worth changing: %s%s%spredicts %.2fx for the whole "
+			 "kernel (the instruction%s %.0f %% of its memory time)", fx->rewrite[0] ? "the best rewrite (" : "",
+			 fx->rewrite, fx->rewrite[0] ? ") " : "the ideal access ", fx->kernel_speedup,
+			 fx->ninstr > 1 ? "s are" : " is", 100 * fx->share);
 		return;
 	}
 	advise(&x->fit, fx);
 	if (!fx->words[0])
 		snprintf(fx->words, sizeof(fx->words), "%s", fx->change);
+}
+
+/* The time an instruction wastes: its share of the memory time x the part of its sectors above the ideal. */
+static double waste(const struct gm_trace_insn *x)
+{
+	double per = x->fit.meas_per_req > 0 ? x->fit.meas_per_req : x->fit.sample_per_req;
+	double ideal = x->fit.ideal_per_req;
+
+	if (per <= 0 || ideal <= 0 || x->fit.cls == GM_TC_UNSAMPLED)
+		return 0;
+	/* the model's share of the time, or half the traffic share where the model sees none (a pattern the
+	   launch model hides behind another: removing it changes nothing, replacing it does) */
+	return fmax(x->time_share, 0.5 * x->share) * fmax(0, 1 - ideal / per) + 1e-12 * x->bytes;
+}
+
+void gm_trace_fixes(struct gm_trace_kernel *k, const struct gm_profile *prof, int top)
+{
+	static int order[GM_TRACE_MAX_INSNS], done[GM_TRACE_MAX_INSNS];
+	int n = 0, groups = 0;
+
+	memset(done, 0, sizeof(done));
+	for (int i = 0; i < k->nins && n < GM_TRACE_MAX_INSNS; i++)
+		order[n++] = i;
+	for (int i = 1; i < n; i++)   /* by waste, largest first */
+		for (int j = i; j > 0 && waste(&k->ins[order[j]]) > waste(&k->ins[order[j - 1]]); j--) {
+			int t = order[j];
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+	for (int i = 0; i < n && groups < top; i++) {
+		int g[MAXG], m = 0, r = order[i];
+		if (done[i] || (groups && waste(&k->ins[r]) < 0.005))
+			continue;
+		for (int j = i; j < n && m < MAXG; j++)
+			if (!done[j] && tf_same_change(&k->ins[r], &k->ins[order[j]])) {
+				g[m++] = order[j];
+				done[j] = 1;
+			}
+		fix_group(k, g, m, prof, &k->ins[r].fix);
+		for (int q = 1; q < m; q++)
+			k->ins[g[q]].fix.same_as = r + 1;
+		groups++;
+	}
 }

@@ -20,6 +20,7 @@ struct tf_set {
 	int64_t base;                /* byte address of index 0 (256 B aligned) */
 	int elem;                    /* bytes per element */
 	int grid_1d;                 /* gridDim.y = gridDim.z = 1 */
+	int shared;                  /* a shared-memory instruction: block ids never move its addresses */
 };
 
 /* The variables of lane `lane` of sample s of launch l. */
@@ -38,6 +39,16 @@ int tf_fit(const struct tf_set *s, struct gm_trace_map *m, char *why, size_t n);
 
 /* Move m->base down in 256 B steps until no thread of the launch (ranges) has a negative index. */
 void tf_normalise(struct gm_trace_map *m, const int64_t range[GM_TV_N]);
+
+/* After the map changed (or was fitted): the expressions, the counts, the check, the class. */
+void tf_finish(const struct gm_trace_launch *l, const struct gm_trace_instr *in, struct gm_trace_fit *f);
+
+/* The open strides of k's fitted maps (ids the samples never varied), from the kernel's other
+   instructions and CUDA's tiling idiom, each instruction finished again (trace_prior.c). */
+void tf_priors(struct gm_trace_kernel *k);
+
+/* 1 when one change fixes both: the same line (or pc without lines), space, operation, class and stride. */
+int tf_same_change(const struct gm_trace_insn *a, const struct gm_trace_insn *b);
 
 /* The short name of a variable as the expression language spells it ("tx", "gid", "iter"). */
 const char *tf_var_name(int var);

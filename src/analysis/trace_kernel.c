@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "gpumem/parallel.h"
 #include "analysis/trace_internal.h"
 
 #define MAX_PATS 64
@@ -56,7 +57,7 @@ static void traffic(struct gm_trace_kernel *k)
 	}
 	/* instructions by bytes moved, global first */
 	k->norder = 0;
-	for (int i = 0; i < k->nins && k->norder < 64; i++)
+	for (int i = 0; i < k->nins && k->norder < GM_TRACE_MAX_INSNS; i++)
 		k->order[k->norder++] = i;
 	for (int i = 1; i < k->norder; i++)
 		for (int j = i; j > 0; j--) {
@@ -128,6 +129,7 @@ int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, i
 	memcpy(li.block, k->l->block, sizeof(li.block));
 	li.n_threads = k->threads;
 	li.one_element_per_thread = all_once;
+	li.threads = gm_cores();   /* the windows on every core; the result does not depend on it */
 	if (gm_launch_predict(&li, prof, out, &err) != GM_OK) {
 		snprintf(why, n, "the launch model cannot evaluate it: %.150s", err.msg);
 		return -1;
@@ -149,6 +151,14 @@ static void predict(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	k->pred_ok = !tk_predict(k, prof, -1, NULL, 0, &k->pred, k->pred_why, sizeof(k->pred_why));
 }
 
+int tf_same_change(const struct gm_trace_insn *a, const struct gm_trace_insn *b)
+{
+	return a->in->line == b->in->line && a->in->space == b->in->space && a->in->op == b->in->op &&
+	       a->fit.cls == b->fit.cls && a->fit.cls_k == b->fit.cls_k &&
+	       ((!a->in->file && !b->in->file && a->in->line == 0 && a->in->pc == b->in->pc) ||
+		(a->in->file && b->in->file && a->in->line > 0 && !strcmp(a->in->file, b->in->file)));
+}
+
 /*
  * Each instruction's share of the kernel's memory time: 1 - (the model's time without it) / (its time with
  * all), times the memory fraction (the predicted time over the measured, at most 1). Without a prediction,
@@ -161,18 +171,33 @@ static void time_shares(struct gm_trace_kernel *k, const struct gm_profile *prof
 
 	if (k->pred_ok && k->time_ms > 0 && k->pred.time_ms > 0)
 		mem = fmin(1, k->pred.time_ms / k->time_ms);
-	for (int i = 0; i < k->nins; i++) {
-		struct gm_trace_insn *x = &k->ins[i];
-		struct tk_swap out = { i, NULL, 0, 0 };
+	int asked = 0;
+	static char done[GM_TRACE_MAX_INSNS];
+
+	memset(done, 0, sizeof(done));
+
+	for (int i = 0; i < k->nins; i++)
+		k->ins[i].time_share = k->ins[i].share * mem;
+	/* per group of one change (one line's unrolled instructions), the 8 largest that waste: the model without
+	   the group, its share split by bytes */
+	for (int j = 0; j < k->norder && asked < 8; j++) {
+		struct gm_trace_insn *x = &k->ins[k->order[j]];
+		struct tk_swap out[64];
 		struct gm_launch_out w;
-		double f = x->share;
-		if (k->pred_ok && x->fit.expr1d[0] && k->pred.time_ms > 0) {
-			if (tk_predict(k, prof, -1, &out, 1, &w, why, sizeof(why)))
-				f = 1;   /* the kernel's only pattern */
-			else
-				f = fmax(0, 1 - w.time_ms / k->pred.time_ms);
-		}
-		x->time_share = f * mem;
+		int n = 0;
+		double bytes = 0, f;
+		if (done[j] || !k->pred_ok || !x->fit.expr1d[0] || k->pred.time_ms <= 0 || x->excess_bytes <= 0.02 * x->bytes)
+			continue;
+		for (int q = j; q < k->norder && n < 64; q++)
+			if (!done[q] && tf_same_change(x, &k->ins[k->order[q]])) {
+				done[q] = 1;
+				out[n++] = (struct tk_swap){ k->order[q], NULL, 0, 0 };
+				bytes += k->ins[k->order[q]].bytes;
+			}
+		asked++;
+		f = tk_predict(k, prof, -1, out, n, &w, why, sizeof(why)) ? 1 : fmax(0, 1 - w.time_ms / k->pred.time_ms);
+		for (int q = 0; q < n; q++)
+			k->ins[out[q].ins].time_share = f * mem * (bytes > 0 ? k->ins[out[q].ins].bytes / bytes : 1.0 / n);
 	}
 }
 
@@ -222,7 +247,8 @@ static void bottlenecks(struct gm_trace_kernel *k)
 			snprintf(c[n++].text, sizeof(c[0].text), "a data-dependent %s at %s: %.0f %% of the traffic, its "
 				 "scatter comes from the data", x->in->op == GM_TO_LOAD ? "gather" : "scatter", w, 100 * sh);
 		} else if (x->in->space != GM_TS_SHARED && glob > 0 && ex / glob > 0.05) {
-			c[n].score = ex / glob;
+			/* near the roof, bytes above the need are the cause of the bandwidth limit: they come first */
+			c[n].score = ex / glob + (k->roof_pct >= 60 ? 0.5 : 0);
 			snprintf(c[n++].text, sizeof(c[0].text), "the %s at %s, %s: %.0f %% of the kernel's sectors are "
 				 "more than its bytes need", gm_trace_op_name(x->in->op), w, x->fit.cls_text, 100 * ex / glob);
 		} else if (x->in->space == GM_TS_SHARED && x->bytes > 0 && x->excess_bytes / x->bytes > 0.2) {
@@ -230,7 +256,7 @@ static void bottlenecks(struct gm_trace_kernel *k)
 			snprintf(c[n++].text, sizeof(c[0].text), "shared-memory bank conflicts at %s: %s", w, x->fit.cls_text);
 		}
 	}
-	if (k->roof_pct > 0) {
+	if (k->roof_pct >= 40) {   /* under that the roof is not what holds the kernel back */
 		c[n].score = k->roof_pct / 100;
 		snprintf(c[n++].text, sizeof(c[0].text), "DRAM bandwidth: %.0f GB/s, %.0f %% of the %.0f GB/s roof",
 			 k->gbs, k->roof_pct, k->roof_gbs);
@@ -266,6 +292,7 @@ gm_status gm_trace_kernel_analyse(const struct gm_trace_launch *l, const struct 
 		k->ins[i].in = &l->ins[i];
 		gm_trace_fit_instr(l, &l->ins[i], &k->ins[i].fit);
 	}
+	tf_priors(k);
 	traffic(k);
 	predict(k, prof);
 	k->time_ms = l->time_ms > 0 ? l->time_ms : -1;
@@ -296,8 +323,7 @@ gm_status gm_trace_analyse(const struct gm_trace *t, const struct gm_profile *pr
 		gm_status st = gm_trace_kernel_analyse(&t->launches[i], prof, &r->k[i]);
 		if (st)
 			return st;
-		for (int j = 0; j < r->k[i].norder && j < r->top; j++)
-			gm_trace_fix_find(&r->k[i], r->k[i].order[j], prof, &r->k[i].ins[r->k[i].order[j]].fix);
+		gm_trace_fixes(&r->k[i], prof, r->top);
 	}
 	return GM_OK;
 }

@@ -180,6 +180,11 @@ static int burn_case(const struct gm_case *c, const struct gm_runner_opts *ro, c
 	bad = tmp.ncases && (tmp.cases[0].status == GM_CASE_FAILED || tmp.cases[0].status == GM_CASE_ERROR);
 	if (bad)
 		snprintf(why, n, "%.60s: %.120s", c->name, tmp.cases[0].message);
+	for (int i = 0; !bad && tmp.ncases && i < tmp.cases[0].nnotes; i++)   /* the memory test's timed passes */
+		if (!strcmp(tmp.cases[0].notes[i].name, "errors") && tmp.cases[0].notes[i].median > 0) {
+			bad = 1;
+			snprintf(why, n, "%.60s: %.0f words wrong in the timed passes", c->name, tmp.cases[0].notes[i].median);
+		}
 	gm_result_release(&tmp);
 	return bad;
 }

@@ -22,7 +22,7 @@
 
 enum {
 	T_KERNEL = 256, T_SKIP = 's', T_COUNT = 'c', T_SAMPLES = 257, T_TIMEOUT, T_JSON, T_KEEP, T_FROM, T_RUN,
-	T_PROFILE, T_TOP, T_DEVICE,
+	T_PROFILE, T_TOP, T_DEVICE, T_HTML,
 };
 
 static const struct gm_opt trace_table[] = {
@@ -38,6 +38,8 @@ static const struct gm_opt trace_table[] = {
 	{ "device", T_DEVICE, 0, "N", "the GPU the program's device 0 is (CUDA_VISIBLE_DEVICES; default: as set)",
 	  NULL },
 	{ "json", T_JSON, 0, "FILE", "also write the report as JSON (schema gpumem-trace-report/1)", "@file" },
+	{ "html", T_HTML, 0, "FILE", "also write the report as an HTML page (instructions with bars, the kernel\n"
+	  "against the DRAM roof)", "@file" },
 	{ "keep-trace", T_KEEP, 0, "FILE", "keep the trace document (gpumem-trace/1) in FILE", "@file" },
 	{ "from", T_FROM, 0, "TRACE", "analyse a saved trace document instead of running a program\n"
 	  "(no GPU needed)", "@file" },
@@ -74,7 +76,7 @@ const struct gm_cmd_doc gm_doc_trace = {
 
 struct trace_args {
 	struct gm_trace_opts o;
-	const char *json, *keep, *from, *profile;
+	const char *json, *html, *keep, *from, *profile;
 	int run, top;
 	int bad;                   /* an option's value was refused (its message printed) */
 };
@@ -112,6 +114,7 @@ static int trace_option(void *ctx, const struct gm_opt *o, const char *v)
 			break;
 		return 0;
 	case T_JSON: a->json = v; return 0;
+	case T_HTML: a->html = v; return 0;
 	case T_KEEP: a->keep = v; return 0;
 	case T_FROM: a->from = v; return 0;
 	case T_PROFILE: a->profile = v; return 0;
@@ -204,7 +207,7 @@ static int run_fixes(const struct gm_trace_report *r, const char *profile)
 	return rc;
 }
 
-static int analyse(const struct trace_args *a, const char *path, struct gm_outfile *jo)
+static int analyse(const struct trace_args *a, const char *path, struct gm_outfile *jo, struct gm_outfile *ho)
 {
 	struct gm_trace t;
 	struct gm_trace_report rep;
@@ -228,6 +231,8 @@ static int analyse(const struct trace_args *a, const char *path, struct gm_outfi
 	if (!st) {
 		gm_trace_text(stdout, &rep);
 		if (jo->f && gm_trace_json(jo->f, &rep) != GM_OK)
+			rc = gm_error(GM_EXIT_IO, "%s", gm_last_error());
+		if (!rc && ho->f && gm_trace_html(ho->f, &rep) != GM_OK)
 			rc = gm_error(GM_EXIT_IO, "%s", gm_last_error());
 		if (!rc && a->run)
 			rc = run_fixes(&rep, a->profile);
@@ -254,31 +259,39 @@ static int temp_path(char *buf, size_t n)
 int cmd_trace(int argc, char **argv)
 {
 	struct trace_args a;
-	struct gm_outfile jo;
+	struct gm_outfile jo, ho;
 	char **prog = NULL, tmp[4096] = "";
 	const char *path;
 	int rc, failed = 0;
 
 	memset(&a, 0, sizeof(a));
 	memset(&jo, 0, sizeof(jo));
+	memset(&ho, 0, sizeof(ho));
 	gm_trace_opts_init(&a.o);
 	if ((rc = parse(argc, argv, &a, &prog)) != 0)
 		return rc < 0 ? GM_EXIT_OK : rc;
 	if (a.json && gm_outfile_open(&jo, a.json) != GM_OK)   /* writable before the program runs */
 		return gm_error(GM_EXIT_IO, "%s", gm_last_error());
+	if (a.html && gm_outfile_open(&ho, a.html) != GM_OK) {
+		gm_outfile_abort(&jo);
+		return gm_error(GM_EXIT_IO, "%s", gm_last_error());
+	}
 	path = a.from ? a.from : a.keep;
 	if (!path && (rc = temp_path(tmp, sizeof(tmp))) != 0) {
 		gm_outfile_abort(&jo);
+		gm_outfile_abort(&ho);
 		return rc;
 	}
 	path = path ? path : tmp;
 	if (!a.from)
 		rc = collect(&a, prog, path, &failed);
 	if (!rc)
-		rc = analyse(&a, path, &jo);
+		rc = analyse(&a, path, &jo, &ho);
 	if (tmp[0])
 		unlink(tmp);
 	if (jo.f && (rc ? (gm_outfile_abort(&jo), 0) : gm_outfile_commit(&jo) != GM_OK))
+		rc = gm_error(GM_EXIT_IO, "%s", gm_last_error());
+	if (ho.f && (rc ? (gm_outfile_abort(&ho), 0) : gm_outfile_commit(&ho) != GM_OK))
 		rc = gm_error(GM_EXIT_IO, "%s", gm_last_error());
 	if (!rc && failed)
 		rc = gm_error(GM_EXIT_CASE_FAILED, "the program did not finish normally; the report shows what "

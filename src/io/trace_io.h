@@ -16,4 +16,7 @@ void gm_trace_text(FILE *f, const struct gm_trace_report *r);
 /* The report as one JSON document (pretty-printed, a newline at the end); GM_ERR_IO / GM_ERR_NOMEM. */
 gm_status gm_trace_json(FILE *f, const struct gm_trace_report *r);
 
+/* The report as an HTML page (the report's style, a static section: no run, no script needed). */
+gm_status gm_trace_html(FILE *f, const struct gm_trace_report *r);
+
 #endif

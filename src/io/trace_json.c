@@ -34,11 +34,14 @@ static json_t *strings(char *const *v, int n)
 	return a;
 }
 
-static json_t *fix_json(const struct gm_trace_fix *x)
+static json_t *fix_json(const struct gm_trace_kernel *k, const struct gm_trace_fix *x)
 {
+	if (x->same_as)   /* the change of another instruction's group */
+		return json_pack("{s:I}", "same_as_pc", (json_int_t)k->ins[x->same_as - 1].in->pc);
 	if (!x->have)
 		return json_null();
-	return json_pack("{s:o,s:o,s:f,s:f,s:b,s:s,s:s}", "rewrite", x->rewrite[0] ? json_string(x->rewrite) : json_null(),
+	return json_pack("{s:i,s:f,s:o,s:o,s:f,s:f,s:b,s:s,s:s}", "instructions", x->ninstr, "time_share", x->share,
+			 "rewrite", x->rewrite[0] ? json_string(x->rewrite) : json_null(),
 			 "change", x->change[0] ? json_string(x->change) : json_null(), "pattern_speedup",
 			 x->pattern_speedup, "kernel_speedup", x->kernel_speedup, "worth_changing", x->worth, "words",
 			 x->words, "sketch", x->sketch);
@@ -46,11 +49,21 @@ static json_t *fix_json(const struct gm_trace_fix *x)
 
 static json_t *pattern_json(const struct gm_trace_fit *f)
 {
+	static const char *const nm[] = { "tx", "ty", "tz", "bx", "by", "bz" };
+	json_t *as = json_array();
+
+	for (int v = 0; as && v < 6; v++)
+		if (f->map.assumed >> v & 1)
+			json_array_append_new(as, json_string(nm[v]));
 	if (!f->map.known)
-		return json_pack("{s:b,s:s,s:i}", "fitted", 0, "why", f->why, "lanes", f->lanes);
-	return json_pack("{s:b,s:s,s:s,s:I,s:i,s:I,s:i}", "fitted", 1, "expr", f->expr, "expr_1d", f->expr1d,
-			 "iter_step", (json_int_t)f->map.iter_step, "iters", f->iters, "base", (json_int_t)f->map.base,
-			 "lanes", f->lanes);
+		return json_decref(as), json_pack("{s:b,s:s,s:i,s:o}", "fitted", 0, "why", f->why, "lanes", f->lanes,
+						  "stand_in_1d", f->approx ? json_string(f->expr1d) : json_null());
+	json_t *tab = f->map.niter_tab ? json_array() : json_null();
+	for (int q = 0; q < f->map.niter_tab; q++)
+		json_array_append_new(tab, json_integer(f->map.iter_tab[q]));
+	return json_pack("{s:b,s:s,s:s,s:I,s:o,s:i,s:I,s:i,s:o}", "fitted", 1, "expr", f->expr, "expr_1d", f->expr1d,
+			 "iter_step", (json_int_t)f->map.iter_step, "iter_table", tab, "iters", f->iters, "base",
+			 (json_int_t)f->map.base, "lanes", f->lanes, "assumed", as);
 }
 
 static json_t *per_req_json(const struct gm_trace_fit *f)
@@ -62,7 +75,7 @@ static json_t *per_req_json(const struct gm_trace_fit *f)
 			 f->check_ok >= 0 ? json_real(f->check_diff_pct) : json_null(), "check", chk);
 }
 
-static json_t *instr_json(const struct gm_trace_insn *x)
+static json_t *instr_json(const struct gm_trace_kernel *k, const struct gm_trace_insn *x)
 {
 	const struct gm_trace_instr *in = x->in;
 
@@ -74,7 +87,7 @@ static json_t *instr_json(const struct gm_trace_insn *x)
 			 "ideal_sectors", num(in->ideal_sectors), "per_request", per_req_json(&x->fit), "bytes",
 			 num(x->bytes), "share", x->share, "time_share", x->time_share, "pattern", pattern_json(&x->fit),
 			 "class", gm_trace_class_name(x->fit.cls), "class_k", (json_int_t)x->fit.cls_k, "class_text",
-			 x->fit.cls_text, "fix", fix_json(&x->fix));
+			 x->fit.cls_text, "fix", fix_json(k, &x->fix));
 }
 
 static json_t *pred_json(const struct gm_trace_kernel *k)
@@ -93,7 +106,7 @@ static json_t *kernel_json(const struct gm_trace_kernel *k)
 	json_t *ins = json_array();
 
 	for (int j = 0; ins && j < k->norder; j++)
-		json_array_append_new(ins, instr_json(&k->ins[k->order[j]]));
+		json_array_append_new(ins, instr_json(k, &k->ins[k->order[j]]));
 	return json_pack("{s:I,s:s,s:o,s:[III],s:[iii],s:I,s:o,s:o,s:o,s:b,s:o,s:o,s:o,s:o,s:s,s:s,s:o}",
 			 "launch_index", (json_int_t)l->index, "kernel", l->kernel, "name", str(l->name), "grid",
 			 (json_int_t)l->grid[0], (json_int_t)l->grid[1], (json_int_t)l->grid[2], "block", l->block[0],

@@ -102,10 +102,23 @@ static void instr_row(FILE *f, const struct gm_trace_insn *x)
 		fit->cls_text);
 	if (fit->map.known) {
 		fprintf(f, "  %-22s index %s", "", fit->expr);
-		if (fit->map.iter_step)
+		if (fit->map.niter_tab) {
+			fprintf(f, " + T[iter], T =");
+			for (int q = 0; q < fit->map.niter_tab && q < 8; q++)
+				fprintf(f, "%s%lld", q ? ", " : " ", (long long)fit->map.iter_tab[q]);
+			fprintf(f, "%s (%d iterations)", fit->map.niter_tab > 8 ? ", ..." : "", fit->iters);
+		} else if (fit->map.iter_step)
 			fprintf(f, " %s iter*%lld (%d iterations)", fit->map.iter_step < 0 ? "-" : "+",
 				(long long)(fit->map.iter_step < 0 ? -fit->map.iter_step : fit->map.iter_step), fit->iters);
-		fprintf(f, "%s\n", in->sass ? "" : "");
+		if (fit->map.assumed) {
+			static const char *const nm[] = { "tx", "ty", "tz", "bx", "by", "bz" };
+			fprintf(f, " (strides of");
+			for (int v = 0; v < 6; v++)
+				if (fit->map.assumed >> v & 1)
+					fprintf(f, " %s", nm[v]);
+			fprintf(f, " assumed: the samples never varied them)");
+		}
+		fprintf(f, "\n");
 	} else if (fit->why[0])
 		fprintf(f, "  %-22s %s\n", "", fit->why);
 }
@@ -129,13 +142,16 @@ static void fix_rows(FILE *f, const struct gm_trace_kernel *k)
 		if (!x->fix.have)
 			continue;
 		if (!any++)
-			fprintf(f, "fixes (the largest instructions first):\n");
+			fprintf(f, "fixes (the most time wasted first):\n");
 		where_of(x->in, w, sizeof(w));
-		fprintf(f, "  %s %s: ", w, gm_trace_op_name(x->in->op));
+		fprintf(f, "  %s %s", w, gm_trace_op_name(x->in->op));
+		if (x->fix.ninstr > 1)
+			fprintf(f, " (%d instructions, one change)", x->fix.ninstr);
+		fprintf(f, ": ");
 		if (x->fix.worth)
 			fprintf(f, "%s, predicted %.2fx for the pattern, %.2fx for the whole kernel (%.0f %% of its memory "
-				"time)\n    %s\n", x->fix.rewrite, x->fix.pattern_speedup, x->fix.kernel_speedup,
-				100 * x->time_share, x->fix.words);
+				"time)\n    %s\n", x->fix.rewrite[0] ? x->fix.rewrite : "the ideal access",
+				x->fix.pattern_speedup, x->fix.kernel_speedup, 100 * x->fix.share, x->fix.words);
 		if (x->fix.worth && x->fix.change[0] && strcmp(x->fix.change, x->fix.words))
 			fprintf(f, "    rewrite: %s\n", x->fix.change);
 		if (!x->fix.worth)
@@ -157,6 +173,8 @@ void gm_trace_text(FILE *f, const struct gm_trace_report *r)
 			instr_row(f, &k->ins[k->order[j]]);
 		if (!k->nins)
 			fprintf(f, "  (no memory instruction was traced)\n");
+		else if (k->norder < k->nins)
+			fprintf(f, "  (%d more instructions with less traffic not listed)\n", k->nins - k->norder);
 		fix_rows(f, k);
 	}
 }

@@ -12,11 +12,16 @@
  *   D9  the cold first window: a pattern's loads read what the later windows
  *       read, or its compulsory pieces if more, never more than with it;
  *   D7  a footprint that stays in L2 is moved from DRAM once (over the
- *       launch, after the walk; D8's bounds say how much of it stays).
+ *       launch, after the walk; D8's bounds say how much of it stays);
+ *   L4  (beyond the window) sectors D8's probes find completed by blocks
+ *       running beside the window count as other blocks' sectors.
+ * It calls into launch_loops.c and launch_keys.c only: the walk and the
+ * traffic call it, never the other way (no circle between files).
  * The warps a window's reuse is looked for in (the lookback and probes) are
  * chosen by the walk (launch_walk.c); their keys are gathered here. Rule D3
  * (read rate by density) and D4 (turnaround) are times: launch_time.c.
  */
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 #include "model/model_internal.h"
@@ -152,6 +157,31 @@ static int is_edge(const int64_t *v, int64_t m, int64_t k)
 	       (k + 1 < m && v[k + 1] >> 6 == sec + 1 && (v[k + 1] & 63) == GM_SECTOR_BYTES);
 }
 
+/* ---- rule L4 beyond the window (found by rule D8's probes) ---- */
+
+/*
+ * Rule L4 beyond the window: a share f of the sectors the window's first warps
+ * wrote is completed by blocks outside the window that run beside it (probes
+ * of rule D8). The lines that found no other block's sectors in the window
+ * (pline[0]) take f of their partly written sectors as other blocks' (their
+ * mean count, split between the two nearest whole counts).
+ */
+static void rule_l4_far_partners(struct totals *t, double f)
+{
+	double moved = t->pline[0] * (f < 1 ? f : 1), x, lo;
+
+	if (!(moved > 0) || !(t->pline0_sectors > 0))
+		return;
+	x = t->pline0_sectors / t->pline[0];
+	x = x < 4 ? x : 4;
+	lo = floor(x);
+	t->pline[0] -= moved;
+	t->pline0_sectors -= moved * x;
+	t->pline[(int)lo] += moved * (1 - (x - lo));
+	if (lo < 4)
+		t->pline[(int)lo + 1] += moved * (x - lo);
+}
+
 /*
  * The window's stores: distinct sectors are written to DRAM (rule D2). A
  * sector the window leaves partly written must first be read (rule D5, ECC).
@@ -202,7 +232,7 @@ static void store_sectors(struct pat_state *ps, int atom, struct totals *t, cons
 				rate[e] /= tot[e];
 			}
 		if (ps->nsub > 0 && near > 0)
-			gm_rule_l4_far_partners(t, near / (double)ps->nsub);
+			rule_l4_far_partners(t, near / (double)ps->nsub);
 	}
 	for (int64_t k = 0; k < m; k++) {
 		int64_t cur = v[k], sec = cur >> 6, piece = sec * GM_SECTOR_BYTES / atom;
@@ -292,10 +322,10 @@ static void load_pieces(struct pat_state *ps, int64_t u, int atom, struct totals
 
 /* ---- the window's close -------------------------------------------------------------------------- */
 
-/* Close a window: distinct pieces / sectors become DRAM bytes; c: the reuse across windows (NULL: none). */
+/* Close a window: distinct pieces / sectors become DRAM bytes; c: the reuse across windows (NULL: none).
+   The caller flushes the window's last block first (gm_block_flush, launch_traffic.c). */
 void gm_window_close(struct pat_state *ps, int atom, struct totals *t, const struct reuse_ctx *c)
 {
-	gm_block_flush(ps, t);
 	if (ps->npieces)
 		load_pieces(ps, ps->pieces_unique ? ps->npieces : gm_keys_sort_unique(ps->pieces, ps->npieces), atom, t, c);
 	if (ps->nsectors)

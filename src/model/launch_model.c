@@ -45,6 +45,25 @@ static gm_status check_in(const struct gm_launch_in *in, const struct gm_profile
 	return GM_OK;
 }
 
+static void rule_d7(const struct gm_launch_in *in, const struct gm_profile *pr, const struct pat_state *ps,
+		    struct pat_sum *sums, double f, struct gm_launch_out *o)
+{
+	gm_rule_d7_footprints(in, pr, ps, sums, f, o);
+}
+
+/* The DRAM phase's rules over the whole launch, after the walk and its scaling (launch_dram.c), in order. The
+   walk's and the traffic's rules (R, W, D6, D8, L1, L2, L4, D1, D2, D5) run inside the walk, warp by warp;
+   the time phase's are gm_time_rules (launch_time.c). */
+static const struct launch_rule {
+	const char *ids;
+	void (*apply)(const struct gm_launch_in *in, const struct gm_profile *pr, const struct pat_state *ps,
+		      struct pat_sum *sums, double f, struct gm_launch_out *o);
+} launch_rules[] = {
+	{ "D9", gm_rule_d9_cold_window },
+	{ "D7", rule_d7 },
+	{ NULL, NULL },
+};
+
 gm_status gm_launch_predict(const struct gm_launch_in *in, const struct gm_profile *prof,
 			    struct gm_launch_out *out, struct gm_expr_error *err)
 {
@@ -76,8 +95,8 @@ gm_status gm_launch_predict(const struct gm_launch_in *in, const struct gm_profi
 		s = gm_launch_walk(ps, in, prof, out->warps, &t, sums, err);
 	if (s == GM_OK) {
 		gm_launch_scale(&t, in, out);
-		gm_rule_d9_cold_window(in, prof, ps, sums, t.warps > 0 ? (double)out->warps / (double)t.warps : 0, out);
-		gm_rule_d7_footprints(in, prof, ps, sums, t.warps > 0 ? (double)out->warps / (double)t.warps : 0, out);
+		for (const struct launch_rule *r = launch_rules; r->apply; r++)
+			r->apply(in, prof, ps, sums, t.warps > 0 ? (double)out->warps / (double)t.warps : 0, out);
 		for (int k = 0; k < in->npats; k++) /* rule T5: the lines a block's loads read, every load pattern's */
 			if (sums[k].blk_count > 0)
 				out->block_lines += sums[k].blk_lines / sums[k].blk_count;

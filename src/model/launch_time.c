@@ -222,15 +222,38 @@ double gm_launch_join(double t_latency, double t_bandwidth, double knee)
 	return hi * pow(pow(t_latency / hi, knee) + pow(t_bandwidth / hi, knee), 1.0 / knee);
 }
 
-/* ---- rules T, T1: every level's time, the slowest, the launch's ------------------------------------- */
+/* ---- the time rules, one named function each, in the order the registry applies them ---------------- */
 
-static void times(const struct gm_profile *pr, struct gm_launch_out *o)
+static void rule_t2_waves(const struct gm_launch_in *in, const struct gm_profile *pr, struct gm_launch_out *o)
 {
+	waves(in, pr, o);
+}
+
+static void rule_d3_d4_dram(const struct gm_launch_in *in, const struct gm_profile *pr, struct gm_launch_out *o)
+{
+	(void)in;
 	o->t_dram_ms = dram_ms(pr, o);
+}
+
+static void rule_l2_l3_l4_l2(const struct gm_launch_in *in, const struct gm_profile *pr, struct gm_launch_out *o)
+{
+	(void)in;
 	l2_time(pr, o);
-	/* rule T1: L1 serves 128 B a wavefront, a word from each of its 32 banks: a request costs its lines, or
-	   fewer when the lines' words fall in different banks */
+}
+
+/* rule T1: L1 serves 128 B a wavefront, a word from each of its 32 banks: a request costs its lines, or fewer
+   when the lines' words fall in different banks */
+static void rule_t1_l1(const struct gm_launch_in *in, const struct gm_profile *pr, struct gm_launch_out *o)
+{
+	(void)in;
 	o->t_l1_ms = (o->l1_wavefronts * 128.0 + o->smem_wavefronts * 128.0) / pr->l1_gbs / 1e6;
+}
+
+/* rule T: the launch takes the slowest level's time */
+static void rule_t_slowest(const struct gm_launch_in *in, const struct gm_profile *pr, struct gm_launch_out *o)
+{
+	(void)in;
+	(void)pr;
 	o->time_ms = o->t_dram_ms;
 	o->limited_by = "DRAM";
 	if (o->t_l2_ms > o->time_ms) {
@@ -241,31 +264,66 @@ static void times(const struct gm_profile *pr, struct gm_launch_out *o)
 		o->time_ms = o->t_l1_ms;
 		o->limited_by = "L1";
 	}
-	/* rule P: a load lane that misses L1 alone in its 2 MiB page is a translation of its own */
+}
+
+/* rule P: a load lane that misses L1 alone in its 2 MiB page is a translation of its own: a level */
+static void rule_p_pages(const struct gm_launch_in *in, const struct gm_profile *pr, struct gm_launch_out *o)
+{
+	(void)in;
 	o->t_pages_ms = pr->pages_gps > 0 ? o->page_lanes / pr->pages_gps / 1e6 : 0;
 	if (o->t_pages_ms > o->time_ms) {
 		o->time_ms = o->t_pages_ms;
 		o->limited_by = "pages";
 	}
-	/* rule T4: a launch of many short blocks waits for the SMs to start them */
+}
+
+/* rule T4: a launch of many short blocks waits for the SMs to start them (its blocks: rule_t2_waves) */
+static void rule_t4_blocks(const struct gm_launch_in *in, const struct gm_profile *pr, struct gm_launch_out *o)
+{
+	(void)in;
+	(void)pr;
 	if (o->t_blocks_ms > o->time_ms) {
 		o->time_ms = o->t_blocks_ms;
 		o->limited_by = "blocks";
 	}
-	/* rule T3: near the knee, neither limit alone sets the time */
+}
+
+/* rule T3: near the knee, neither limit alone sets the time */
+static void rule_t3_join(const struct gm_launch_in *in, const struct gm_profile *pr, struct gm_launch_out *o)
+{
+	(void)in;
 	o->t_bandwidth_ms = o->time_ms;
 	o->time_ms = gm_launch_join(o->t_waves_ms, o->t_bandwidth_ms, pr->knee);
 	if (o->t_waves_ms > o->t_bandwidth_ms)
 		o->limited_by = "latency";
-	/* rule S: launches timed back to back each pay a fixed start-up (the grid's start and drain, the gap to
-	   the next launch) that neither latency nor bandwidth hides: added, whatever limits the rest */
+}
+
+/* rule S: launches timed back to back each pay a fixed start-up (the grid's start and drain, the gap to the
+   next launch) that neither latency nor bandwidth hides: added, whatever limits the rest */
+static void rule_s_start(const struct gm_launch_in *in, const struct gm_profile *pr, struct gm_launch_out *o)
+{
+	(void)in;
 	o->t_start_ms = pr->launch_us > 0 ? pr->launch_us * 1e-3 : 0;
 	o->time_ms += o->t_start_ms;
-	o->gbs = o->time_ms > 0 ? o->useful_bytes / (o->time_ms * 1e-3) / 1e9 : 0;
 }
+
+/* The registry of the time phase: MODEL.md 7.2's ids, the function, in the order applied. */
+const struct gm_time_rule gm_time_rules[] = {
+	{ "T2 T5 T6 T7", "waves of resident threads, their round trips, tails and barriers", rule_t2_waves },
+	{ "D3 D4", "DRAM time by read density, with the bus turnaround", rule_d3_d4_dram },
+	{ "L2 L3 L4", "L2 time: sectors, line lookups, lines written partly", rule_l2_l3_l4_l2 },
+	{ "T1", "L1 time by wavefronts", rule_t1_l1 },
+	{ "T", "the slowest of DRAM, L2, L1", rule_t_slowest },
+	{ "P", "translations of lanes alone in their page, a level", rule_p_pages },
+	{ "T4", "blocks the SMs start, a level", rule_t4_blocks },
+	{ "T3", "latency and bandwidth joined at the knee", rule_t3_join },
+	{ "S", "the fixed start-up of a launch", rule_s_start },
+	{ NULL, NULL, NULL },
+};
 
 void gm_launch_times(const struct gm_launch_in *in, const struct gm_profile *pr, struct gm_launch_out *o)
 {
-	waves(in, pr, o);
-	times(pr, o);
+	for (const struct gm_time_rule *r = gm_time_rules; r->apply; r++)
+		r->apply(in, pr, o);
+	o->gbs = o->time_ms > 0 ? o->useful_bytes / (o->time_ms * 1e-3) / 1e9 : 0;
 }

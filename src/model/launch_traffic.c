@@ -300,29 +300,6 @@ static gm_status rule_l4(struct pat_state *ps, const int64_t *psec, int part, in
 	return GM_OK;
 }
 
-/*
- * Rule L4 beyond the window: a share f of the sectors the window's first warps
- * wrote is completed by blocks outside the window that run beside it (probes
- * of rule D8). The lines that found no other block's sectors in the window
- * (pline[0]) take f of their partly written sectors as other blocks' (their
- * mean count, split between the two nearest whole counts).
- */
-void gm_rule_l4_far_partners(struct totals *t, double f)
-{
-	double moved = t->pline[0] * (f < 1 ? f : 1), x, lo;
-
-	if (!(moved > 0) || !(t->pline0_sectors > 0))
-		return;
-	x = t->pline0_sectors / t->pline[0];
-	x = x < 4 ? x : 4;
-	lo = floor(x);
-	t->pline[0] -= moved;
-	t->pline0_sectors -= moved * x;
-	t->pline[(int)lo] += moved * (1 - (x - lo));
-	if (lo < 4)
-		t->pline[(int)lo + 1] += moved * (x - lo);
-}
-
 /* ---- one warp ------------------------------------------------------------------------------------ */
 
 gm_status gm_warp_traffic(struct pat_state *ps, const struct gm_access *w, int64_t wi, int64_t block, int atom,

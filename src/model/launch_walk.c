@@ -122,25 +122,6 @@ static int warp_invariant(struct pat_state *ps, struct gm_access w, int64_t wpb,
 	return 1;
 }
 
-/* ---- rule R: loops ------------------------------------------------------------------------------- */
-
-/* A pattern's loops (rule R) as evaluated: at most ITER_CAP iterations, the first ones; *f scales them to all. */
-struct gm_repeat gm_launch_loops(const struct gm_launch_in *in, int pi, double *f)
-{
-	struct gm_repeat rp = in->repeat ? in->repeat[pi] : (struct gm_repeat){ 1, 0, 1, 0 };
-	int64_t all;
-
-	rp.iters = rp.iters > 1 ? rp.iters : 1;
-	rp.iters2 = rp.iters2 > 1 ? rp.iters2 : 1;
-	all = (int64_t)rp.iters * rp.iters2;
-	if (rp.iters2 > ITER_CAP)
-		rp.iters2 = ITER_CAP;
-	if ((int64_t)rp.iters * rp.iters2 > ITER_CAP)
-		rp.iters = ITER_CAP / rp.iters2 > 1 ? ITER_CAP / rp.iters2 : 1;
-	*f = (double)all / ((double)rp.iters * rp.iters2);
-	return rp;
-}
-
 /*
  * Warps [from, to) of one pattern, each with its (evaluated) loop iterations:
  * iteration (u, v) is the first one's lanes moved by u * step + v * step2.
@@ -179,6 +160,7 @@ static gm_status warps_of(struct pat_state *ps, struct gm_access w, const struct
 					s = gm_warp_traffic(ps, &w, wi, wi / wpb, atom, t, at);
 			}
 		if (ps->per_warp && !into) {
+			gm_block_flush(ps, t); /* the window's last block (rules L1, L4) */
 			gm_window_close(ps, atom, t, NULL);
 			gm_owner_set_clear(&ps->sl); /* the next warp touches its own data */
 		}
@@ -196,17 +178,6 @@ static struct gm_access access_of(const struct gm_launch_in *in, int pi)
 	memcpy(w.block, in->block, sizeof(w.block));
 	w.n_threads = in->n_threads;
 	return w;
-}
-
-/* Global bytes one thread of the launch moves: every global pattern's accesses, loops counted. */
-double gm_launch_bytes_per_thread(const struct gm_launch_in *in)
-{
-	double b = 0;
-
-	for (int k = 0; k < in->npats; k++)
-		if (in->pats[k].space == GM_SPACE_GLOBAL)
-			b += (double)in->pats[k].elem_bytes * (double)gm_repeat_count(in->repeat ? &in->repeat[k] : NULL);
-	return b;
 }
 
 /* ---- the warps a window's reuse is looked for in (rules D6, D8) ---------------------------------- */
@@ -364,8 +335,10 @@ static gm_status one_window(struct pat_state *ps, const struct gm_launch_in *in,
 
 		if (reuse && (w.op == GM_OP_LOAD || has_partial(x)))
 			s = build_sets(x, w, &rp, first, wp, &c, &tw[pi], p, q, err);
-		if (s == GM_OK)
+		if (s == GM_OK) {
+			gm_block_flush(x, &tw[pi]); /* the window's last block (rules L1, L4) */
 			gm_window_close(x, wp->atom, &tw[pi], reuse ? &c : NULL);
+		}
 	}
 	return s;
 }

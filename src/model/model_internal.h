@@ -35,12 +35,16 @@ static inline int gm_set_add(int64_t *set, int *n, int64_t x)
 /* ---- the launch model's pieces (launch_*.c; docs/MODEL.md section 7) -------------------------------
  *   launch_model.c    gm_launch_predict: check the launch, walk it, scale, footprints, times; the profile check
  *   launch_walk.c     the walk over the grid: windows, the warps a window's reuse is looked for in (the
- *                     lookback and probes of rules D6 and D8), loops (rule R), shapes (rule W), scaling
- *   launch_traffic.c  what one warp sends to each level: rules L1, L2, L4 (per warp and beyond the window)
+ *                     lookback and probes of rules D6 and D8), shapes (rule W), scaling
+ *   launch_loops.c    a pattern's loops as evaluated (rule R), the bytes a thread moves
+ *   launch_traffic.c  what one warp sends to each level: rules L1, L2, L4 (per warp)
  *   launch_dram.c     what a window moves to and from DRAM: rules D1, D2, D5, D6, D8 at the window's
- *                     close, D7 over the launch
- *   launch_time.c     each level's time and the launch's: rules T, T1-T5, L2-L4 (L2 time), D3, D4
+ *                     close, L4 beyond the window, D9 and D7 over the launch
+ *   launch_time.c     each level's time and the launch's: rules T, T1-T7, P, S, L2-L4 (L2 time), D3, D4
+ *   launch_interval.c the interval of a prediction: the rules that fired and their measured errors
  *   launch_keys.c     sorting and growing the key arrays (pieces, sectors) the rules count with
+ * Calls go one way, no circle between files: model -> walk -> traffic -> dram -> loops, keys; model -> time,
+ * interval.
  */
 #include "gpumem/launch.h"
 
@@ -170,8 +174,6 @@ gm_status gm_warp_traffic(struct pat_state *ps, const struct gm_access *w, int64
 void gm_block_flush(struct pat_state *ps, struct totals *t);
 /* A new window: forget the sectors its stores wrote partly (rule L4). */
 void gm_owner_set_clear(struct owner_set *ls);
-/* Rule L4 beyond the window: a share f of pline[0]'s lines take other blocks' sectors. */
-void gm_rule_l4_far_partners(struct totals *t, double f);
 
 /* launch_dram.c */
 /* The lanes p of one warp into the window's DRAM pieces (loads) or sectors with their bytes (stores). */
@@ -193,7 +195,7 @@ void gm_rule_d7_footprints(const struct gm_launch_in *in, const struct gm_profil
 /* launch_walk.c */
 gm_status gm_launch_parse_pats(struct pat_state *ps, const struct gm_launch_in *in, struct gm_expr_error *err);
 void gm_launch_free_pats(struct pat_state *ps, int n);
-/* Rule R: a pattern's loops as evaluated (at most ITER_CAP iterations); *f scales them to all. */
+/* launch_loops.c. Rule R: a pattern's loops as evaluated (at most ITER_CAP iterations); *f scales them to all. */
 struct gm_repeat gm_launch_loops(const struct gm_launch_in *in, int pi, double *f);
 /* Global bytes one thread of the launch moves: every global pattern's accesses, loops counted. */
 double gm_launch_bytes_per_thread(const struct gm_launch_in *in);
@@ -205,5 +207,12 @@ void gm_launch_scale(const struct totals *t, const struct gm_launch_in *in, stru
 
 /* launch_time.c: rules T2, T4, T5 (the waves), then every level's time and the launch's (T, T1, T3, L2-L4, D3, D4). */
 void gm_launch_times(const struct gm_launch_in *in, const struct gm_profile *pr, struct gm_launch_out *o);
+/* The time phase's registry (launch_time.c): each rule a named function, applied in order; NULL-terminated. */
+struct gm_time_rule {
+	const char *ids;          /* docs/MODEL.md 7.2's rule ids */
+	const char *what;
+	void (*apply)(const struct gm_launch_in *in, const struct gm_profile *pr, struct gm_launch_out *o);
+};
+extern const struct gm_time_rule gm_time_rules[];
 
 #endif

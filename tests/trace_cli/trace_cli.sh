@@ -45,6 +45,10 @@ check aos "the array of structures is named and fixed" says aos 'structure of ar
 check transpose_naive "the transposed store is named" says transpose_naive 'transposed'
 check layernorm_rowloop "the row loop gets the warp-per-row fix" says layernorm_rowloop 'warp_rows'
 check smem_transpose "the bank conflict is named" says smem_transpose '32-way bank conflicts'
+# --html: one page with the trace section, every launch a heading and a table
+"$bin" trace --from "$syn/aos.json" --html "$T/aos.html" >/dev/null 2>&1
+check html "--html wrote no page with the trace section" grep -q '<section id="trace">' "$T/aos.html"
+check html_table "the page has no instruction table" grep -q '<th>where</th>' "$T/aos.html"
 # the same document twice gives the same report (no state, no time in it)
 "$bin" trace --from "$syn/aos.json" >"$T/again.txt" 2>/dev/null
 check determinism "two analyses of one document differ" cmp -s "$T/aos.txt" "$T/again.txt"

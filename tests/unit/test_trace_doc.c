@@ -241,6 +241,58 @@ static void test_report_json(void **state)
 	gm_trace_free(&t);
 }
 
+/* The collector's real H200 traces (tests/fixtures/trace/h200_*.json, when present): the planted problem is the
+   primary bottleneck, named with its line, and the top fix is the expected rewrite, worth making or not. */
+static void test_real_traces(void **state)
+{
+	static const struct {
+		const char *file, *kernel, *primary, *rewrite;
+		int worth;
+	} rows[] = {
+		{ "h200_planted_aos.json", "aos_x", "planted_aos.cu:15, strided by 8", "layout", 1 },
+		{ "h200_planted_aos.json", "soa_x", "DRAM bandwidth", "", 0 },
+		{ "h200_planted_colwalk.json", "row_sum_thread", "planted_colwalk.cu:19 and 15 more, column walk", "warp_rows", 1 },
+		{ "h200_planted_colwalk.json", "transpose<0>", "bank conflicts at planted_colwalk.cu:49", "smem_pad", 1 },
+		{ "h200_planted_colwalk.json", "transpose<1>", "", "", 0 },
+		{ "h200_control_1gib.json", "saxpy", "DRAM bandwidth", "", 0 },
+		{ "h200_cupy_transpose.json", "transpose_naive", ":6, transposed", "thread_order", 1 },
+	};
+	const char *src = getenv("GPUMEM_SRC");
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct gm_trace t;
+		struct gm_trace_report r;
+		char path[4096];
+		int found = 0;
+
+		snprintf(path, sizeof(path), "%s/tests/fixtures/trace/%s", src ? src : ".", rows[i].file);
+		if (access(path, R_OK))
+			continue;   /* the collector's fixture is not in this tree */
+		assert_int_equal(gm_trace_read(path, &t), GM_OK);
+		assert_int_equal(gm_trace_analyse(&t, &P, 3, &r), GM_OK);
+		for (int k = 0; k < r.nk; k++) {
+			const struct gm_trace_kernel *K = &r.k[k];
+			if (!K->l->name || !strstr(K->l->name, rows[i].kernel))
+				continue;
+			found = 1;
+			print_message("%-22s %-16s primary: %.90s\n", rows[i].file, rows[i].kernel, K->primary);
+			assert_non_null(strstr(K->primary, rows[i].primary));
+			const struct gm_trace_fix *fx = &K->ins[0].fix;
+			for (int j = 0; j < K->nins; j++)
+				if (K->ins[j].fix.have && (K->ins[j].fix.worth || !fx->have))
+					fx = &K->ins[j].fix;
+			assert_int_equal(fx->worth, rows[i].worth);
+			if (rows[i].worth)
+				assert_string_equal(fx->rewrite, rows[i].rewrite);
+			break;
+		}
+		assert_true(found);
+		gm_trace_report_free(&r);
+		gm_trace_free(&t);
+	}
+}
+
 /* Documents the reader refuses, each with one line naming the file. */
 static void test_reader_refuses(void **state)
 {
@@ -283,6 +335,7 @@ int main(void)
 		cmocka_unit_test(test_fixtures),
 		cmocka_unit_test(test_report_json),
 		cmocka_unit_test(test_reader_refuses),
+		cmocka_unit_test(test_real_traces),
 	};
 
 	if (dir) {

@@ -23,7 +23,10 @@ struct synth {
 	int64_t step;                 /* elements per iteration */
 	int samples;                  /* sampled warps (0 = 64) */
 	int even;                     /* 1: warps floor(k T / S) exactly; 0: each moved within its stride by a
-					 hash of k, so that every bit of the warp number varies (docs/TRACE.md) */
+					 hash of k, so that every bit of the warp number varies (docs/TRACE.md);
+					 2: warp 0 of blocks floor(k B / S) (the collector's first version) */
+	const int64_t *tab;           /* non-NULL: iteration it adds tab[it] elements (instead of it * step) */
+	int tab_mask;                 /* with tab: only threads with tid < tab[it] run it (a tree reduction) */
 };
 
 /* splitmix64's finaliser: every bit of k moves every bit of the result (a multiplicative hash mod a
@@ -64,8 +67,9 @@ static int synth_lanes(const struct synth *r, struct gm_expr *e, int64_t wi, int
 		v.n = tpb * r->grid[0] * r->grid[1] * r->grid[2];
 		if (gm_expr_eval(e, &v, &x, &err) != GM_OK)
 			return -1;
-		ln[l].active = ln[l].exists = 1;
-		ln[l].addr = base + (x + (int64_t)it * r->step) * r->elem;
+		ln[l].exists = 1;
+		ln[l].active = !(r->tab && r->tab_mask && tid >= r->tab[it]);
+		ln[l].addr = base + (x + (r->tab ? r->tab[it] : (int64_t)it * r->step)) * r->elem;
 	}
 	return 0;
 }
@@ -80,7 +84,7 @@ static int synth_append(const struct synth *r, int64_t base, int line, struct gm
 	int64_t warps = wpb * r->grid[0] * r->grid[1] * r->grid[2];
 	int iters = r->iters > 0 ? r->iters : 1, ns = r->samples > 0 ? r->samples : 64, blk[3], warp;
 	struct gm_lane ln[GM_WARP_SIZE];
-	double sectors = 0, ideal = 0, wf = 0, acc = 0;
+	double sectors = 0, ideal = 0, wf = 0, acc = 0, execs = 0;
 	void *grown = realloc(l->ins, sizeof(*l->ins) * (size_t)(l->nins + 1));
 
 	if (!grown || gm_expr_parse(r->expr, &e, &err) != GM_OK)
@@ -101,6 +105,9 @@ static int synth_append(const struct synth *r, int64_t base, int line, struct gm
 				return gm_expr_free(e), -1;
 			for (int k = 0; k < 32; k++)
 				act += ln[k].active;
+			if (!act)
+				continue;
+			execs++;
 			acc += act;
 			if (r->space == GM_TS_SHARED) {
 				struct gm_shared_counts sc;
@@ -115,7 +122,7 @@ static int synth_append(const struct synth *r, int64_t base, int line, struct gm
 				ideal += (double)((act * r->elem + 31) / 32);
 			}
 		}
-	in->executions = in->requests = (double)warps * iters;
+	in->executions = in->requests = execs;
 	in->thread_accesses = acc;
 	in->sectors = r->space == GM_TS_SHARED ? -1 : sectors;
 	in->ideal_sectors = r->space == GM_TS_SHARED ? -1 : ideal;
@@ -129,6 +136,8 @@ static int synth_append(const struct synth *r, int64_t base, int line, struct gm
 			continue;
 		if (!r->even && span > 1)
 			wi += (int64_t)(synth_mix((uint64_t)i) % (uint64_t)span);
+		if (r->even == 2)
+			wi = (int64_t)((double)i * (double)(warps / wpb) / ns) * wpb;
 		synth_lanes(r, e, wi, it, base, ln, blk, &warp);
 		memcpy(s->block, blk, sizeof(blk));
 		s->warp = warp;
@@ -139,7 +148,8 @@ static int synth_append(const struct synth *r, int64_t base, int line, struct gm
 				s->addr[k] = ln[k].addr;
 			}
 		s->have = s->mask;
-		in->nsamples++;
+		if (s->mask)   /* a warp with no active lane does not execute the instruction */
+			in->nsamples++;
 	}
 	gm_expr_free(e);
 	return 0;
