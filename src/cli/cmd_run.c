@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli/cli.h"
-#include "cli/multi.h"
+#include "cli/multi/multi.h"
 #include "cli/options.h"
 #include "gpumem/writer.h"
 #include "gpumem/bench.h"

@@ -1,7 +1,7 @@
 /*
  * mpi_run.c - `gpumem run --mpi`: one GPU per MPI rank, chosen by the rank's
  * node-local rank (MPI_COMM_TYPE_SHARED) modulo the GPUs the rank sees. Each
- * rank runs its cases in a child process (src/cli/multi_run.c), so a crash
+ * rank runs its cases in a child process (src/cli/multi/multi_run.c), so a crash
  * or hang of the run is reported and never takes the MPI job down; rank 0
  * gathers one device block per rank into one multi-device document.
  *
@@ -22,7 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "gpumem/result.h"
-#include "cli/multi.h"
+#include "cli/multi/multi.h"
 #include "gpumem/bench.h"
 #include "gpumem/compare.h"
 #include "gpumem/io.h"

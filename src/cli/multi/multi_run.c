@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "gpumem/result.h"
-#include "cli/multi.h"
+#include "cli/multi/multi.h"
 #include "gpumem/bench.h"
 #include "gpumem/io.h"
 
