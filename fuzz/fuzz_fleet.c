@@ -1,6 +1,6 @@
 /*
  * fuzz_fleet.c - libFuzzer target for the fleet reader (src/io/multi_json.c,
- * src/io/fleet.c: `gpumem fleet`, `report` and `compare` of multi-device
+ * src/analysis/fleet.c and src/io/fleet_out.c: `gpumem fleet`, `report` and `compare` of multi-device
  * documents): gm_multi_read over the input as a file (plain, or gzip when it
  * starts with gzip's magic), the fleet view over what was read (text and
  * HTML), and gm_multi_block_load over it as one device block (MPI's gather).

@@ -87,7 +87,7 @@ gm_status gm_multi_block_load(const char *text, struct gm_placement *p, struct g
 /* 1 when the file is a multi-device document (has "devices"). */
 int gm_multi_is(const char *path);
 
-/* ---- the fleet view (src/io/fleet.c) ---- */
+/* ---- the fleet view (src/analysis/fleet.c; its writers src/io/fleet_out.c) ---- */
 
 struct gm_fleet_outlier {
 	int device;                      /* index into gm_multi_run */

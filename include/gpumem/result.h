@@ -155,6 +155,12 @@ struct gm_run_result {
 						 "" when none */
 };
 
+/*
+ * The version every document records: "0.1.0+<commit>" of the source tree the binary was built from, with
+ * ".modified" when tracked files differed from that commit; "0.1.0" alone outside a git checkout.
+ */
+const char *gm_tool_version(void);
+
 void gm_result_init(struct gm_run_result *r);
 /* Append a zeroed case result; NULL on out of memory. */
 struct gm_case_result *gm_result_add(struct gm_run_result *r);

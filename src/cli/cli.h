@@ -1,6 +1,6 @@
 /*
  * cli.h - the subcommands and the process exit codes. Only this layer
- * prints human text and decides exit codes (docs/CLI.md lists them).
+ * prints human text and decides exit codes (README.md and docs/ERRORS.md list them).
  */
 #ifndef GPUMEM_CLI_H
 #define GPUMEM_CLI_H
@@ -86,7 +86,7 @@ struct gm_run_args {
 	int help;
 	int all_devices;      /* --all-devices: every GPU, one after another */
 	int concurrent;       /* --concurrent: every GPU at once */
-	int mpi;              /* --mpi: one GPU per MPI rank (src/mpi/) */
+	int mpi;              /* --mpi: one GPU per MPI rank (src/cli/multi/) */
 	int barrier;          /* --barrier (with --mpi): every case starts on all ranks at once */
 	double timeout_s;     /* --timeout: a device's run is stopped after this (0 = none) */
 	const char **selectors;

@@ -109,58 +109,6 @@ const struct gm_cmd_doc gm_doc_explain = {
 
 /* ---- option values ---------------------------------------------------- */
 
-/* Decimal or 0x hex, optionally signed, the whole string. */
-static int parse_i64(const char *s, int64_t *out)
-{
-	const char *digits = s + (*s == '-' || *s == '+');
-	int base = digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X') ? 16 : 10;
-	char *end;
-	long long v;
-
-	if (*digits == '\0' || *digits == ' ')
-		return -1;
-	errno = 0;
-	v = strtoll(s, &end, base);
-	if (errno || *end != '\0' || end == s)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-static int parse_int(const char *s, int *out)
-{
-	int64_t v;
-
-	if (parse_i64(s, &v) < 0 || v < -2147483647 || v > 2147483647)
-		return -1;
-	*out = (int)v;
-	return 0;
-}
-
-/* "X[,Y[,Z]]"; missing components are 1 (blockDim) or 0 (blockIdx). */
-static int parse_dims(const char *s, int out[3], int missing)
-{
-	int n;
-
-	out[0] = out[1] = out[2] = missing;
-	for (n = 0; n < 3; n++) {
-		size_t len = strcspn(s, ",");
-		char num[24];
-
-		if (len == 0 || len >= sizeof(num))
-			return -1;
-		memcpy(num, s, len);
-		num[len] = '\0';
-		if (parse_int(num, &out[n]) < 0)
-			return -1;
-		s += len;
-		if (*s == '\0')
-			return 0;
-		s++; /* the comma */
-	}
-	return -1; /* a fourth component */
-}
-
 static int bad_value(const char *opt, const char *val, const char *hint)
 {
 	return gm_error(GM_EXIT_USAGE, "invalid value '%s' for --%s%s%s", val, opt,
@@ -213,18 +161,18 @@ static int set_option(struct explain_opts *o, int c, const char *val)
 	case OPT_BYTES:
 		o->have_bytes = 1;
 		o->type = NULL;
-		return parse_int(val, &o->a.elem_bytes) < 0 ? bad_value("bytes", val, NULL) : 0;
+		return gm_opt_int(val, &o->a.elem_bytes) < 0 ? bad_value("bytes", val, NULL) : 0;
 	case OPT_BLOCK:
 		o->have_block = 1;
-		return parse_dims(val, o->a.block, 1) < 0 ?
+		return gm_opt_dims(val, o->a.block, 1) < 0 ?
 		       bad_value("block", val, "expected X[,Y[,Z]]") : 0;
 	case OPT_BLOCK_IDX:
-		return parse_dims(val, o->a.block_idx, 0) < 0 ?
+		return gm_opt_dims(val, o->a.block_idx, 0) < 0 ?
 		       bad_value("block-idx", val, "expected X[,Y[,Z]]") : 0;
 	case OPT_WARP:
-		return parse_int(val, &o->a.warp) < 0 ? bad_value("warp", val, NULL) : 0;
+		return gm_opt_int(val, &o->a.warp) < 0 ? bad_value("warp", val, NULL) : 0;
 	case OPT_BASE:
-		return parse_i64(val, &o->a.base) < 0 ? bad_value("base", val, NULL) : 0;
+		return gm_opt_i64(val, &o->a.base) < 0 ? bad_value("base", val, NULL) : 0;
 	case OPT_ACTIVE:
 		o->a.active = val;
 		return 0;
@@ -244,13 +192,13 @@ static int set_option(struct explain_opts *o, int c, const char *val)
 		o->ro.no_counters = 1;
 		return 0;
 	case OPT_N:
-		return parse_i64(val, &o->ro.n) < 0 || o->ro.n <= 0 || o->ro.n > ((int64_t)1 << 40) ?
+		return gm_opt_i64(val, &o->ro.n) < 0 || o->ro.n <= 0 || o->ro.n > ((int64_t)1 << 40) ?
 		       bad_value("n", val, "a thread count from 1 to 2^40") : 0;
 	case OPT_REPS:
-		return parse_int(val, &o->ro.reps) < 0 || o->ro.reps < 1 || o->ro.reps > 10000 ?
+		return gm_opt_int(val, &o->ro.reps) < 0 || o->ro.reps < 1 || o->ro.reps > 10000 ?
 		       bad_value("reps", val, "1..10000") : 0;
 	case OPT_DEVICE:
-		return parse_int(val, &o->ro.device) < 0 || o->ro.device < 0 ? bad_value("device", val, NULL) : 0;
+		return gm_opt_int(val, &o->ro.device) < 0 || o->ro.device < 0 ? bad_value("device", val, NULL) : 0;
 	case OPT_HINT: {
 		static const char *const h[] = { "cg", "cs", "lu", "nc" };
 		for (int k = 0; k < 4; k++)

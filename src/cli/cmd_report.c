@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "gpumem/writer.h"
 #include "gpumem/bench.h"
 #include "cli/options.h"
 #include "gpumem/compare.h"
@@ -86,14 +87,7 @@ static int parse(int argc, char **argv, struct report_args *a)
 
 static void print_text(const struct gm_run_result *r, int csv)
 {
-	if (csv) {
-		gm_csv_write(stdout, r);
-		return;
-	}
-	printf("%s\n%s, %s\n", r->command, r->have_device ? r->dev.name : "no device", r->started_utc);
-	gm_table_write(stdout, r);
-	gm_derived_write(stdout, r);
-	gm_spec_write(stdout, r);
+	gm_run_writer_find(csv ? "csv" : "text")->write(stdout, r);
 }
 
 /* The run's name in legends: the file name without directory and ".json". */

@@ -12,8 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli/cli.h"
-#include "cli/multi.h"
+#include "cli/multi/multi.h"
 #include "cli/options.h"
+#include "gpumem/writer.h"
 #include "gpumem/bench.h"
 #include "gpumem/io.h"
 #include "gpumem/profile.h"
@@ -36,8 +37,7 @@ static void on_sigint(int sig)
 
 struct run_ctx {
 	struct gm_run_args args;
-	struct gm_outfile json, csv;
-	int have_json, have_csv;
+	struct gm_run_output json, csv;   /* --json, --csv (src/io/writer.c) */
 	const struct gm_case **cases;
 	int ncases;
 	struct gm_run_result res;
@@ -118,16 +118,10 @@ static int select_cases(struct run_ctx *x)
 
 static int open_outputs(struct run_ctx *x)
 {
-	if (x->args.json_path) {
-		if (gm_outfile_open(&x->json, x->args.json_path))
-			return gm_error(GM_EXIT_IO, "%s", gm_last_error());
-		x->have_json = 1;
-	}
-	if (x->args.csv_path) {
-		if (gm_outfile_open(&x->csv, x->args.csv_path))
-			return gm_error(GM_EXIT_IO, "%s", gm_last_error());
-		x->have_csv = 1;
-	}
+	if (x->args.json_path && gm_run_output_open(&x->json, "json", x->args.json_path))
+		return gm_error(GM_EXIT_IO, "%s", gm_last_error());
+	if (x->args.csv_path && gm_run_output_open(&x->csv, "csv", x->args.csv_path))
+		return gm_error(GM_EXIT_IO, "%s", gm_last_error());
 	return GM_EXIT_OK;
 }
 
@@ -165,16 +159,10 @@ static int write_outputs(struct run_ctx *x)
 {
 	int code = GM_EXIT_OK;
 
-	if (x->have_json) {
-		x->have_json = 0;
-		if (gm_json_write(x->json.f, &x->res) || gm_outfile_commit(&x->json))
-			code = gm_error(GM_EXIT_IO, "%s", gm_last_error());
-	}
-	if (x->have_csv) {
-		x->have_csv = 0;
-		if (gm_csv_write(x->csv.f, &x->res) || gm_outfile_commit(&x->csv))
-			code = gm_error(GM_EXIT_IO, "%s", gm_last_error());
-	}
+	if (gm_run_output_commit(&x->json, &x->res))
+		code = gm_error(GM_EXIT_IO, "%s", gm_last_error());
+	if (gm_run_output_commit(&x->csv, &x->res))
+		code = gm_error(GM_EXIT_IO, "%s", gm_last_error());
 	return code;
 }
 
@@ -339,10 +327,8 @@ int cmd_run(int argc, char **argv)
 		code = gm_multi_run_main(&x.args, argc, argv);
 	else
 		code = run_main(&x, argc, argv);
-	if (x.have_json)
-		gm_outfile_abort(&x.json);
-	if (x.have_csv)
-		gm_outfile_abort(&x.csv);
+	gm_run_output_abort(&x.json);
+	gm_run_output_abort(&x.csv);
 	gm_counters_close(x.counters);
 	gm_gpu_close();
 	gm_result_release(&x.res);

@@ -9,6 +9,7 @@
 #include "cli/options.h"
 #include "families/kernels.h"
 #include "families/remnants/remnants_shapes.h"
+#include "gpumem/result.h"
 
 /* stdout is data: a failed flush or close (disk full, closed pipe) is an error. */
 static int finish_stdout(int code)
@@ -31,7 +32,7 @@ int main(int argc, char **argv)
 		return finish_stdout(GM_EXIT_OK);
 	}
 	if (!strcmp(argv[1], "--version")) {
-		printf("gpumem %s\n", GPUMEM_VERSION);
+		printf("gpumem %s\n", gm_tool_version());
 		return finish_stdout(GM_EXIT_OK);
 	}
 	/* not a command: gpumem as the second process of the remnants family (src/families/remnants/remnants.cu) */

@@ -3,7 +3,9 @@
  * (getopt_long), and the --help text drawn from the same table.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
@@ -204,4 +206,58 @@ void gm_cmd_help(FILE *f, const struct gm_cmd_doc *d)
 	}
 	if (d->after)
 		fprintf(f, "\n%s", d->after);
+}
+
+/* ---- option values ------------------------------------------------------ */
+
+/* Decimal or 0x hex, optionally signed, the whole string. */
+int gm_opt_i64(const char *s, int64_t *out)
+{
+	const char *digits = s + (*s == '-' || *s == '+');
+	int base = digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X') ? 16 : 10;
+	char *end;
+	long long v;
+
+	if (*digits == '\0' || *digits == ' ')
+		return -1;
+	errno = 0;
+	v = strtoll(s, &end, base);
+	if (errno || *end != '\0' || end == s)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int gm_opt_int(const char *s, int *out)
+{
+	int64_t v;
+
+	if (gm_opt_i64(s, &v) < 0 || v < -2147483647 || v > 2147483647)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+/* "X[,Y[,Z]]"; missing components are 1 (blockDim) or 0 (blockIdx). */
+int gm_opt_dims(const char *s, int out[3], int missing)
+{
+	int n;
+
+	out[0] = out[1] = out[2] = missing;
+	for (n = 0; n < 3; n++) {
+		size_t len = strcspn(s, ",");
+		char num[24];
+
+		if (len == 0 || len >= sizeof(num))
+			return -1;
+		memcpy(num, s, len);
+		num[len] = '\0';
+		if (gm_opt_int(num, &out[n]) < 0)
+			return -1;
+		s += len;
+		if (*s == '\0')
+			return 0;
+		s++; /* the comma */
+	}
+	return -1; /* a fourth component */
 }

@@ -8,6 +8,7 @@
 #ifndef GPUMEM_CLI_OPTIONS_H
 #define GPUMEM_CLI_OPTIONS_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 /* key of a table row that is not an option */
@@ -91,5 +92,12 @@ void gm_main_usage(FILE *f);
 void gm_man_write(FILE *f);
 /* The bash completion script (complete -F _gpumem gpumem). */
 void gm_completion_write(FILE *f);
+
+/* Option values, the whole string or -1 (nothing is written then). Decimal or 0x hex, optionally signed. */
+int gm_opt_i64(const char *s, int64_t *out);
+/* The same within int. */
+int gm_opt_int(const char *s, int *out);
+/* "X[,Y[,Z]]" into out; missing components are `missing` (1 for blockDim, 0 for blockIdx). */
+int gm_opt_dims(const char *s, int out[3], int missing);
 
 #endif

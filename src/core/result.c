@@ -4,10 +4,17 @@
 #include <string.h>
 #include "gpumem/result.h"
 
+extern const char gm_tool_version_text[]; /* generated: cmake/commit.cmake */
+
+const char *gm_tool_version(void)
+{
+	return gm_tool_version_text;
+}
+
 void gm_result_init(struct gm_run_result *r)
 {
 	memset(r, 0, sizeof(*r));
-	snprintf(r->tool_version, sizeof(r->tool_version), "%s", GPUMEM_VERSION);
+	snprintf(r->tool_version, sizeof(r->tool_version), "%s", gm_tool_version());
 	snprintf(r->byte_convention, sizeof(r->byte_convention),
 		 "GB = 1e9 bytes; reads + writes counted; useful = bytes the algorithm needs, "
 		 "hw = 32-byte sectors the access pattern touches");

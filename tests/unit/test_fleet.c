@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "cli/multi.h"
+#include "cli/multi/multi.h"
 #include "gpumem/fleet.h"
 #include "gpumem/io.h"
 #include "gpumem/result.h"

@@ -22,7 +22,7 @@ enum { SM_NONE, SM_UNPADDED, SM_PADDED, SM_XOR, SM_VEC };
 /*
  * trips: the times a thread waits for its global loads on the path the
  * declared patterns describe (the scalar path of v5 and copy_b16), read from
- * the sm_90 SASS by scripts/sass_round_trips.py (launch model rule T2;
+ * the sm_90 SASS by scripts/lab/sass_round_trips.py (launch model rule T2;
  * results/nvidia-h200/launch/gpu-c764c0e/round_trips.txt).
  */
 static const struct {

@@ -1,9 +1,9 @@
 /*
- * multi.h - runs on several GPUs (src/cli/multi_run.c): each device's run is
+ * multi.h - runs on several GPUs (src/cli/multi/multi_run.c): each device's run is
  * a child process (`gpumem run ... --device N --json FILE`), so a crash or a
  * hang on one GPU never takes the others with it, no CUDA state is shared,
  * and the parent watches every GPU through NVML while its child runs. The
- * MPI path (src/mpi/) runs one such child per rank.
+ * MPI path (src/cli/multi/) runs one such child per rank.
  */
 #ifndef GPUMEM_CLI_MULTI_H
 #define GPUMEM_CLI_MULTI_H
@@ -49,7 +49,7 @@ gm_status gm_jobs_run(struct gm_job *jobs, int n, int concurrent, double timeout
 /* Print the child's captured output, under a header naming the device. */
 void gm_job_print_log(const struct gm_job *j, FILE *f);
 
-/* `run --all-devices | --concurrent` (multi_run.c) and `run --mpi` (src/mpi/). */
+/* `run --all-devices | --concurrent` (multi_run.c) and `run --mpi` (src/cli/multi/). */
 int gm_multi_run_main(const struct gm_run_args *a, int argc, char **argv);
 int gm_mpi_run_main(const struct gm_run_args *a, int argc, char **argv);
 

@@ -1,7 +1,7 @@
 /*
  * mpi_run.c - `gpumem run --mpi`: one GPU per MPI rank, chosen by the rank's
  * node-local rank (MPI_COMM_TYPE_SHARED) modulo the GPUs the rank sees. Each
- * rank runs its cases in a child process (src/cli/multi_run.c), so a crash
+ * rank runs its cases in a child process (src/cli/multi/multi_run.c), so a crash
  * or hang of the run is reported and never takes the MPI job down; rank 0
  * gathers one device block per rank into one multi-device document.
  *
@@ -21,7 +21,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "cli/multi.h"
+#include "gpumem/result.h"
+#include "cli/multi/multi.h"
 #include "gpumem/bench.h"
 #include "gpumem/compare.h"
 #include "gpumem/io.h"
@@ -324,7 +325,7 @@ static void describe(struct gm_multi_run *m, const struct gm_run_args *a, int ar
 		used += (size_t)snprintf(m->command + used, sizeof(m->command) - used, " %s", argv[i]);
 	strftime(m->started_utc, sizeof(m->started_utc), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	snprintf(m->mode, sizeof(m->mode), "%s", a->barrier ? "mpi-barrier" : "mpi");
-	snprintf(m->tool_version, sizeof(m->tool_version), "%s", GPUMEM_VERSION);
+	snprintf(m->tool_version, sizeof(m->tool_version), "%s", gm_tool_version());
 }
 
 static int mpi_fail(const char *what, int rc)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""ragged_shares.py RUN.json... - issue 25 item 5's ratios from gpumem run documents (scripts/probes/ragged_h200.sh).
+"""ragged_shares.py RUN.json... - issue 25 item 5's ratios from gpumem run documents (scripts/lab/probes/ragged_h200.sh).
 
 Per run (a column each): every case of a shape as a share of the best copy of that shape (the fastest of
 copy_b16 and copy_b16_line measured in the same run) and of copy_b16 of that shape, and the ragged

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """One line per case from gpu_session.sh's ncu_pairs.txt: duration, DRAM % of peak, L2 requests and
 sectors, instructions, achieved occupancy and the stall reasons (cycles per issued instruction).
-usage: scripts/ncu_pairs_table.py ncu_pairs.txt"""
+usage: scripts/lab/ncu_pairs_table.py ncu_pairs.txt"""
 import re
 import sys
 

@@ -1,5 +1,5 @@
 /* mpi_none.c - `run --mpi` in a build without MPI: one clear line, exit 2. */
-#include "cli/multi.h"
+#include "cli/multi/multi.h"
 
 int gm_mpi_run_main(const struct gm_run_args *a, int argc, char **argv)
 {

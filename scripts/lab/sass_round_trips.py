@@ -9,7 +9,7 @@ checked one) prints the round trips of each path it finds, split at each EXIT
 that is not predicated.
 The launch model's rule T2 takes the count a case declares (docs/MODEL.md).
 
-usage: cuobjdump -sass gpumem | scripts/sass_round_trips.py [NAME_SUBSTRING...]
+usage: cuobjdump -sass gpumem | scripts/lab/sass_round_trips.py [NAME_SUBSTRING...]
 """
 import re
 import sys

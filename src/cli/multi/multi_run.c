@@ -19,7 +19,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "cli/multi.h"
+#include "gpumem/result.h"
+#include "cli/multi/multi.h"
 #include "gpumem/bench.h"
 #include "gpumem/io.h"
 
@@ -315,7 +316,7 @@ static void describe(struct gm_multi_run *m, const char *mode, int argc, char **
 		used += (size_t)snprintf(m->command + used, sizeof(m->command) - used, " %s", argv[i]);
 	strftime(m->started_utc, sizeof(m->started_utc), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	snprintf(m->mode, sizeof(m->mode), "%s", mode);
-	snprintf(m->tool_version, sizeof(m->tool_version), "%s", GPUMEM_VERSION);
+	snprintf(m->tool_version, sizeof(m->tool_version), "%s", gm_tool_version());
 }
 
 int gm_multi_check_selectors(const struct gm_run_args *a)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # h2d_probe.sh DIR - where host-transfer noise comes from (issue 22/25): the host's facts (CPUs, NUMA, THP, memory,
-# topology), then scripts/probes/h2d_probe.cu (built by hand, not by CMake:
-#   nvcc -O2 -arch=sm_90 -o .carry/probe/h2dprobe scripts/probes/h2d_probe.cu) in separate processes: 6 plain, 6 pinned to
+# topology), then scripts/lab/probes/h2d_probe.cu (built by hand, not by CMake:
+#   nvcc -O2 -arch=sm_90 -o .carry/probe/h2dprobe scripts/lab/probes/h2d_probe.cu) in separate processes: 6 plain, 6 pinned to
 # one CPU each, malloc + cudaHostRegister with and without transparent huge pages, and one process with 16 buffers. Each
 # buffer: pinned H2D and D2H (median and max of 5 samples of 4 x 256 MiB), H2D of its two halves apart, and the
 # guest-physical place (GiB) of 8 of its pages from /proc/self/pagemap (needs root). Run from the repository root.

@@ -3,7 +3,7 @@
 # transposes against the best copy of the same matrix (goal >= 95 %), and the ragged copy against the square one
 # (goal >= 97 %), three runs back to back in one process each, on the unit named in $OUT/gpu.txt.
 #
-#   GPUMEM=build/gpumem OUT=results/<gpu>/transpose/<call> scripts/probes/ragged_h200.sh
+#   GPUMEM=build/gpumem OUT=results/<gpu>/transpose/<call> scripts/lab/probes/ragged_h200.sh
 #
 # Cases (exact names: the --full ones run by name, nothing else is selected): copy_b16 and copy_b16_line on the
 # three shapes (the line copy is a candidate ceiling: when it is faster it is the best copy, and the shares below
