@@ -114,6 +114,10 @@ static json_t *case_obj(const struct gm_case_result *c)
 	if (c->launch_gbs > 0) { /* the launch model's prediction (docs/MODEL.md section 7) */
 		json_object_set_new(o, "launch_gbs", json_real(c->launch_gbs));
 		json_object_set_new(o, "launch_limited_by", json_string(c->launch_limited_by));
+		if (c->launch_high_gbs > 0) { /* its interval (docs/MODEL.md 7.6) */
+			json_object_set_new(o, "launch_low_gbs", json_real(c->launch_low_gbs));
+			json_object_set_new(o, "launch_high_gbs", json_real(c->launch_high_gbs));
+		}
 	}
 	json_object_set_new(o, "version", json_integer(c->version));
 	roofline_fields(o, c);

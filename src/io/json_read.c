@@ -279,6 +279,8 @@ static gm_status read_case(json_t *o, struct gm_case_result *c)
 		c->launch_l1_store_sectors = num(l, K_L_L1_ST);
 		c->launch_l2_load_sectors = num(l, K_L_L2_LD);
 		copy_str(c->launch_limited_by, sizeof(c->launch_limited_by), l, K_L_LIMIT);
+		c->launch_low_gbs = num(l, "low_gbs"); /* the interval (docs/MODEL.md 7.6); 0 in older documents */
+		c->launch_high_gbs = num(l, "high_gbs");
 	}
 	read_preds(json_object_get(o, K_C_PRED), c);
 	if (json_is_object(json_object_get(o, "counters")))   /* run --counters: what the report places by */

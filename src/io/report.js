@@ -693,7 +693,9 @@
       { h: 'CoV %', v: (r, c) => c.cov, show: (r, c) => c.cov.toFixed(2), num: true },
       { h: 'verified', v: (r, c) => c.verified ? 'yes' : 'no' },
       { h: 'status', v: (r, c) => c.status + (c.message ? ': ' + c.message : '') },
-      { h: 'model', v: (r, c) => c.launch_gbs > 0 ? fmt(c.launch_gbs, 'GB/s') + ' predicted (' + c.launch_limited_by +
+      { h: 'model', v: (r, c) => c.launch_gbs > 0 ? fmt(c.launch_gbs, 'GB/s') + ' predicted' +
+                                 (c.launch_high_gbs > 0 ? ' [' + Math.round(c.launch_low_gbs) + '-' +
+                                  Math.round(c.launch_high_gbs) + ']' : '') + ' (' + c.launch_limited_by +
                                  ', measured ' + Math.round(100 * c.value / c.launch_gbs) + '%); ' + c.model
                                  : c.pred_gbs > 0 ? fmt(c.pred_gbs, 'GB/s') + ' bound; ' + c.model
                                  : c.pred_slowdown > 0 ? fmtNum(c.pred_slowdown) + 'x predicted; ' + c.model : c.model }
