@@ -14,6 +14,9 @@ export XDG_CACHE_HOME=$out/cache   # calibrate's cache: this call's, not the mac
 t0=$(date +%s%N)
 "$bin" calibrate -o "$out/profile-calibrate.json" --json "$out/calibrate.json" >"$out/calibrate.txt" 2>&1
 echo "calibrate: exit $? in $(( ($(date +%s%N) - t0) / 1000000 )) ms wall" | tee -a "$out/calibrate.txt"
+# run with this unit's cached profile (calibrate stored it), then with an empty cache (the built-in one and its note)
+"$bin" run copy.v1_b8 stride.b16_s008 rowcol.w4096_cols --json "$out/run_cached.json" >"$out/run_cached.txt" 2>&1
+XDG_CACHE_HOME=$out/nocache "$bin" run copy.v1_b8 stride.b16_s008 rowcol.w4096_cols >"$out/run_builtin.txt" 2>&1
 prof=$out/profile-calibrate.json
 [ -s "$prof" ] || prof=   # calibrate failed: the run's own choice (named in each document)
 # the sealed set, measured (no counters: the call's time), each kernel's prediction with this unit's profile
@@ -27,6 +30,8 @@ for i in 1 2 3 4 5; do
     "$bin" explain --n 268435456 "${pa[@]}" -- "$e" 2>&1 | grep -E 'model time|interval|weak'
   done
 done >"$out/explain_time.txt"
-tar czf "$out/sealed_runs.tar.gz" -C "$out" sealed_run && rm -rf "$out/sealed_run"
-gzip -f "$out/calibrate.json"
-rm -rf "$out/cache"
+cat "$out/run_builtin.txt" >>"$out/run_cached.txt" && rm -f "$out/run_builtin.txt"
+keep=(sealed_run)
+for f in calibrate.json run_cached.json; do [ -f "$out/$f" ] && keep+=("$f"); done
+tar czf "$out/sealed_runs.tar.gz" -C "$out" "${keep[@]}" && (cd "$out" && rm -rf "${keep[@]}")
+rm -rf "$out/cache" "$out/nocache"
