@@ -229,7 +229,9 @@ struct gm_trace_insn {
 	double bytes;                 /* global/local: sectors * 32; shared: wavefronts * 128 */
 	double excess_bytes;          /* over the ideal */
 	double share;                 /* of the kernel's global + local sector bytes (shared: of its wavefronts) */
-	double time_share;            /* share of the kernel's memory time (global traffic share x memory fraction) */
+	double time_share;            /* share of the kernel's memory time: 1 - the model's time without its group
+					 (trace_fix's one change) / with it, split by bytes, x min(1, predicted /
+					 measured); its traffic share x that where the model was not asked */
 	struct gm_trace_fix fix;
 };
 
@@ -273,7 +275,8 @@ gm_status gm_trace_analyse(const struct gm_trace *t, const struct gm_profile *pr
 			   struct gm_trace_report *r);
 void gm_trace_report_free(struct gm_trace_report *r);
 
-/* The kernel's analysis without the fixes (trace_kernel.c; called by gm_trace_analyse). */
+/* The kernel's analysis without the fixes (trace_kernel.c; called by gm_trace_analyse); k->ins is
+   allocated here (free(k->ins)). GM_ERR_NOMEM or GM_OK. */
 gm_status gm_trace_kernel_analyse(const struct gm_trace_launch *l, const struct gm_profile *prof,
 				  struct gm_trace_kernel *k);
 /* The fixes of the top groups of k's instructions (trace_fix.c), into their leaders' fix. */
