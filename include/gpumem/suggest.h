@@ -51,6 +51,7 @@ struct gm_suggest_in {
 	int hint;                     /* enum gm_hint of the original (0 = none) */
 	const struct gm_profile *prof;
 	int threads;                  /* for gm_launch_predict's windows (0 = 1) */
+	int layout_free;              /* the data can live in a rewritten layout: its conversion is not counted */
 };
 
 /* One row: the original (index 0) or a rewrite. */
@@ -77,7 +78,10 @@ struct gm_rewrite {
 	int smem_padded;              /* --space shared: the tile needs room for padding / swizzle */
 	/* the prediction */
 	struct gm_launch_out pred;
-	double speedup;               /* original's predicted time / this one's */
+	double speedup;               /* original's predicted time / this one's, conversion included (layout, unless
+					 in.layout_free): the headline */
+	double speedup_kernel;        /* the same for the rewritten kernel alone */
+	double conversion_ms;         /* layout: the predicted conversion, once (one launch of the original); 0 */
 	int rank;                     /* 1 = fastest predicted; 0 = not applicable */
 };
 
@@ -105,7 +109,9 @@ struct gm_suggest_meas {
 		enum gm_suggest_run status;
 		char message[200];    /* failed / skipped: why */
 		double gbs, ms, cov_pct; /* median GB/s (the original's useful bytes), ms a launch */
-		double speedup;       /* the original's measured ms / this one's */
+		double speedup;       /* the original's measured ms / this one's, its measured conversion included
+					 (layout, unless in.layout_free) */
+		double speedup_kernel; /* the same for the rewritten kernel alone */
 		double compile_ms, layout_ms;
 	} row[GM_SUGGEST_MAX];
 };
@@ -117,6 +123,10 @@ struct gm_suggest_meas {
  * s is large: allocate it.
  */
 gm_status gm_suggest_build(const struct gm_suggest_in *in, struct gm_suggest *s, struct gm_expr_error *err);
+
+/* The time the headline speedup and the ranking use: the row's predicted time, plus its conversion once when
+ * it changes the data's layout and s->in.layout_free is not set. */
+double gm_suggest_headline_ms(const struct gm_suggest *s, const struct gm_rewrite *r);
 
 /* The index map of EXPR over gid for this access and launch (the rules' base). */
 void gm_index_map_find(const struct gm_access *a, int64_t n, struct gm_index_map *m);

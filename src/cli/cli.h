@@ -108,6 +108,7 @@ struct explain_run_opts {
 	double predicted_dram[2]; /* its DRAM bytes read and written */
 	const char *limited_by;
 	int no_counters;      /* --no-counters: skip the profiled launch */
+	int layout_free;      /* --layout-free: --suggest counts no layout conversion */
 };
 struct gm_access;
 /* With json (a json_t *), the run is added to it as "run" instead of printed. */

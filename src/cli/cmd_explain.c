@@ -37,7 +37,7 @@ struct explain_opts {
 enum {
 	OPT_SPACE = 256, OPT_OP, OPT_TYPE, OPT_BYTES, OPT_BLOCK, OPT_WARP,
 	OPT_BLOCK_IDX, OPT_BASE, OPT_ACTIVE, OPT_JSON, OPT_RUN, OPT_N, OPT_HINT, OPT_REPS, OPT_DEVICE, OPT_SOURCE, OPT_PROFILE,
-	OPT_NO_COUNTERS, OPT_SUGGEST,
+	OPT_NO_COUNTERS, OPT_SUGGEST, OPT_LAYOUT_FREE,
 };
 
 static const struct gm_opt explain_table[] = {
@@ -75,6 +75,8 @@ static const struct gm_opt explain_table[] = {
 	  "by the launch model; those that do not apply with the reason. With\n"
 	  "--run each is validated against the original's output and timed;\n"
 	  "with --source their CUDA sources are printed", NULL },
+	{ "layout-free", OPT_LAYOUT_FREE, 0, NULL, "with --suggest: the data can live in a rewritten layout, so the\n"
+	  "layout rewrite's speedup leaves out its conversion (counted once by default)", NULL },
 	{ NULL, GM_OPT_HEADING, 0, NULL, "the launch model (no GPU needed):", NULL },
 	{ "n", OPT_N, 0, "N", "threads of the launch (with --run, default: 1 GiB per array; --block\n"
 	  "defaults to 256). Alone: also predict the whole launch --run builds: L1/L2\n"
@@ -182,6 +184,9 @@ static int set_option(struct explain_opts *o, int c, const char *val)
 	case OPT_SUGGEST:
 		o->suggest = 1;
 		return 0;
+	case OPT_LAYOUT_FREE:
+		o->ro.layout_free = 1;
+		return 0;
 	case OPT_SOURCE:
 		o->run = o->ro.source = 1;
 		return 0;
@@ -226,6 +231,8 @@ static int check_run(const struct explain_opts *o)
 			   o->a.block_idx[2]))
 		return gm_error(GM_EXIT_USAGE, "--suggest rewrites every thread of the launch: --active, --base, --warp "
 			       "and --block-idx do not apply");
+	if (o->ro.layout_free && !o->suggest)
+		return gm_error(GM_EXIT_USAGE, "--layout-free goes with --suggest");
 	if (o->profile && !o->run && !o->ro.n && !o->suggest)
 		return gm_error(GM_EXIT_USAGE, "--profile goes with --n (the launch model) or --run");
 	if (o->ro.n && !o->run && !o->suggest && o->a.space != GM_SPACE_GLOBAL)

@@ -136,8 +136,12 @@ static int run_all(const struct gm_suggest *s, const char *expr_c, const struct 
 		failed |= m->row[k].status == GM_SG_FAILED;
 	}
 	for (int k = 0; k < s->nrows; k++)
-		if (m->row[k].status == GM_SG_OK && m->row[0].status == GM_SG_OK)
-			m->row[k].speedup = m->row[0].ms / m->row[k].ms;
+		if (m->row[k].status == GM_SG_OK && m->row[0].status == GM_SG_OK) {
+			double conv = s->rows[k].layout && !s->in.layout_free ? m->row[k].layout_ms : 0;
+
+			m->row[k].speedup_kernel = m->row[0].ms / m->row[k].ms;
+			m->row[k].speedup = m->row[0].ms / (m->row[k].ms + conv);
+		}
 	m->wall_ms = now_ms() - t0;
 	return failed;
 }
@@ -185,6 +189,7 @@ int explain_suggest(const struct gm_access *acc, const struct explain_run_opts *
 	in.hint = ro->hint;
 	in.prof = &p;
 	in.threads = gm_cores();
+	in.layout_free = ro->layout_free;
 	if (gm_expr_to_c(acc->index, expr_c, sizeof(expr_c), &err))
 		return gm_error(GM_EXIT_USAGE, "%s", err.msg[0] ? err.msg : "expression too long for --suggest");
 	gm_status st = gm_suggest_build(&in, &s, &err);

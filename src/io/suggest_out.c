@@ -54,6 +54,72 @@ static void row_text(FILE *f, const struct gm_suggest *s, const struct gm_sugges
 	fprintf(f, "\n");
 }
 
+/* A layout row's two figures: the headline counts the conversion once, the kernel alone does not. */
+static void kernel_alone(FILE *f, const struct gm_rewrite *r, const double *meas, int measured)
+{
+	fprintf(f, "  %-13s the kernel alone: predicted %.2fx", "", r->speedup_kernel);
+	if (measured && meas)
+		fprintf(f, ", measured %.2fx", *meas);
+	fprintf(f, " (the headline counts the conversion once, %.3f ms predicted)\n", r->conversion_ms);
+}
+
+/*
+ * Shared loads that read every k-th element: a thread reading its k neighbours as one wider element does the
+ * same wavefronts for k times the data. Writes the hint into buf ("" when it does not apply).
+ */
+static void wider_hint(const struct gm_suggest *s, char *buf, size_t n)
+{
+	const struct gm_index_map *m = &s->map;
+	int64_t k = 0;
+
+	buf[0] = 0;
+	if (s->in.a.space != GM_SPACE_SHARED || !m->known)
+		return;
+	for (int i = 0; i < m->nmodes; i++)
+		if (m->size[i] > 1 && (k == 0 || (m->stride[i] > 0 && m->stride[i] < k)))
+			k = m->stride[i];
+	if (k >= 2 && k * s->in.a.elem_bytes <= 16)
+		snprintf(buf, n, " Each thread reads one element in every %lld: if its neighbours are useful too, read them "
+			 "as one %lld-byte element (the same wavefronts for %lldx the data).", (long long)k,
+			 (long long)(k * s->in.a.elem_bytes), (long long)k);
+}
+
+/* Under WORTH (predicted, and measured where --run measured) no rewrite is worth the change. */
+#define WORTH 1.05
+
+static int nothing_worth(const struct gm_suggest *s, const struct gm_suggest_meas *m, char *buf, size_t n)
+{
+	int b = s->order[0];
+	const struct gm_rewrite *r = &s->rows[b], *o = &s->rows[0];
+	int measured = m && m->ran && m->row[b].status == GM_SG_OK && m->row[0].status == GM_SG_OK;
+	char hint[240];
+
+	if (r->speedup >= WORTH && (!measured || m->row[b].speedup >= WORTH))
+		return 0;
+	wider_hint(s, hint, sizeof(hint));
+	if (r->speedup < WORTH) {
+		char meas[48] = "", alone[160] = "";
+		if (measured)
+			snprintf(meas, sizeof(meas), " (measured %.2fx)", m->row[b].speedup);
+		for (int i = 0; i < s->napplicable && !s->in.layout_free; i++) {
+			const struct gm_rewrite *l = &s->rows[s->order[i]];
+			if (l->layout && l->speedup_kernel >= WORTH) {
+				snprintf(alone, sizeof(alone), " If the data can live in the rewritten layout, the %s "
+					 "rewrite's kernel alone is predicted at %.2fx (--layout-free).", l->name,
+					 l->speedup_kernel);
+				break;
+			}
+		}
+		snprintf(buf, n, "Nothing is worth changing: the best rewrite, %s, is predicted at %.2fx%s; the original "
+			 "already runs at a predicted %.1f GB/s, limited by %s.%s%s", r->name, r->speedup, meas, o->pred.gbs,
+			 o->pred.limited_by ? o->pred.limited_by : "?", alone, hint);
+	} else
+		snprintf(buf, n, "Nothing is worth changing: the best predicted rewrite, %s (%.2fx), measured %.2fx (%.1f "
+			 "GB/s against %.1f).%s", r->name, r->speedup, m->row[b].speedup, m->row[b].gbs, m->row[0].gbs,
+			 hint);
+	return 1;
+}
+
 void gm_suggest_sentence(const struct gm_suggest *s, const struct gm_suggest_meas *m, char *buf, size_t n)
 {
 	const struct gm_rewrite *o = &s->rows[0];
@@ -63,9 +129,12 @@ void gm_suggest_sentence(const struct gm_suggest *s, const struct gm_suggest_mea
 			 o->pred.gbs, o->pred.limited_by ? o->pred.limited_by : "?");
 		return;
 	}
+	if (nothing_worth(s, m, buf, n))
+		return;
 	int b = s->order[0];
 	const struct gm_rewrite *r = &s->rows[b];
-	int k = snprintf(buf, n, "Best rewrite: %s, predicted %.2fx the original's speed", r->name, r->speedup);
+	int k = snprintf(buf, n, "Best rewrite: %s, predicted %.2fx the original's speed%s", r->name, r->speedup,
+			 r->layout && !s->in.layout_free ? " with the conversion once" : "");
 	if (k < 0 || (size_t)k >= n)
 		return;
 	if (m && m->ran && m->row[b].status == GM_SG_OK && m->row[0].status == GM_SG_OK)
@@ -81,7 +150,7 @@ void gm_suggest_sentence(const struct gm_suggest *s, const struct gm_suggest_mea
 void gm_suggest_text(FILE *f, const struct gm_suggest *s, const struct gm_suggest_meas *m)
 {
 	const struct gm_access *a = &s->in.a;
-	char sentence[400];
+	char sentence[640];
 
 	fprintf(f, "suggest    %s, EXPR = '%s', %s, n = %lld threads, blocks of %dx%dx%d, %d B elements\n", op_text(s),
 		a->index, a->space == GM_SPACE_SHARED ? "shared" : "global", (long long)s->in.n, a->block[0],
@@ -110,6 +179,9 @@ void gm_suggest_text(FILE *f, const struct gm_suggest *s, const struct gm_sugges
 			fprintf(f, "  %-13s note: %s\n", "", r->note);
 		if (m && m->ran && m->row[s->order[i]].layout_ms > 0)
 			fprintf(f, "  %-13s measured conversion %.3f ms (once)\n", "", m->row[s->order[i]].layout_ms);
+		if (r->layout)
+			kernel_alone(f, r, m ? &m->row[s->order[i]].speedup_kernel : NULL, m && m->ran &&
+				     m->row[s->order[i]].status == GM_SG_OK);
 		if (m && m->ran && m->row[s->order[i]].status == GM_SG_FAILED)
 			fprintf(f, "  %-13s FAILED: %s\n", "", m->row[s->order[i]].message);
 	}
@@ -160,6 +232,8 @@ static json_t *run_json(const struct gm_suggest *s, const struct gm_suggest_meas
 	json_object_set_new(o, "ms_per_launch", json_real(m->row[k].ms));
 	json_object_set_new(o, "cov_pct", json_real(m->row[k].cov_pct));
 	json_object_set_new(o, "speedup", json_real(m->row[k].speedup));
+	if (s->rows[k].layout)
+		json_object_set_new(o, "speedup_kernel", json_real(m->row[k].speedup_kernel));
 	if (s->rows[k].pred.gbs > 0)
 		json_object_set_new(o, "measured_over_predicted_gbs", json_real(m->row[k].gbs / s->rows[k].pred.gbs));
 	if (k && s->rows[k].speedup > 0)
@@ -195,6 +269,10 @@ static json_t *row_json(const struct gm_suggest *s, const struct gm_suggest_meas
 	json_object_set_new(json_object_get(o, "predicted"), "high_gbs", json_real(r->pred.gbs_high));
 	json_object_set_new(json_object_get(o, "predicted"), "weak", json_boolean(r->pred.weak != 0));
 	json_object_set_new(o, "predicted_speedup", json_real(r->speedup));
+	if (r->layout) {
+		json_object_set_new(o, "predicted_speedup_kernel", json_real(r->speedup_kernel));
+		json_object_set_new(o, "predicted_conversion_ms", json_real(r->conversion_ms));
+	}
 	if (r->in_pad_bytes || r->out_pad_bytes)
 		json_object_set_new(o, "pad_bytes", json_pack("{s:I, s:I}", "in", (json_int_t)r->in_pad_bytes, "out",
 							      (json_int_t)r->out_pad_bytes));
@@ -206,7 +284,7 @@ static json_t *row_json(const struct gm_suggest *s, const struct gm_suggest_meas
 void *gm_suggest_json(const struct gm_suggest *s, const struct gm_suggest_meas *m)
 {
 	const struct gm_access *a = &s->in.a;
-	char sentence[400];
+	char sentence[640];
 	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:i, s:[i,i,i], s:I, s:s, s:f, s:f}", "expr", a->index, "kernel",
 			      op_text(s), "space", a->space == GM_SPACE_SHARED ? "shared" : "global", "op",
 			      a->op == GM_OP_LOAD ? "load" : "store", "elem_bytes", a->elem_bytes, "block",

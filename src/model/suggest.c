@@ -106,8 +106,13 @@ static void predict_item(void *arg, void *state, int k)
 	if (predict_row(p->s, r, &e2, p->threads)) {
 		r->applies = 0;
 		snprintf(r->why_not, sizeof(r->why_not), "the launch model cannot evaluate it: %.150s", e2.msg);
-	} else
-		r->speedup = r->pred.time_ms > 0 ? p->s->rows[0].pred.time_ms / r->pred.time_ms : 0;
+	} else {
+		double t0 = p->s->rows[0].pred.time_ms;
+
+		r->conversion_ms = r->layout ? t0 : 0;
+		r->speedup_kernel = r->pred.time_ms > 0 ? t0 / r->pred.time_ms : 0;
+		r->speedup = r->pred.time_ms > 0 ? t0 / gm_suggest_headline_ms(p->s, r) : 0;
+	}
 }
 
 /* The applicable rewrites, predicted side by side (rows on threads, each row's windows on the rest). */
@@ -125,6 +130,12 @@ static void predict_rewrites(struct gm_suggest *s)
 	gm_parallel_for(n, threads < n ? threads : n, NULL, NULL, predict_item, &p);
 }
 
+double gm_suggest_headline_ms(const struct gm_suggest *s, const struct gm_rewrite *r)
+{
+	return r->pred.time_ms + (s->in.layout_free ? 0 : r->conversion_ms);
+}
+
+/* The applicable rewrites by their headline time, fastest first: a layout with its conversion. */
 static void rank(struct gm_suggest *s)
 {
 	s->napplicable = 0;
@@ -132,7 +143,8 @@ static void rank(struct gm_suggest *s)
 		if (s->rows[k].applies)
 			s->order[s->napplicable++] = k;
 	for (int i = 1; i < s->napplicable; i++)
-		for (int j = i; j > 0 && s->rows[s->order[j]].pred.time_ms < s->rows[s->order[j - 1]].pred.time_ms; j--) {
+		for (int j = i; j > 0 && gm_suggest_headline_ms(s, &s->rows[s->order[j]]) <
+				      gm_suggest_headline_ms(s, &s->rows[s->order[j - 1]]); j--) {
 			int t = s->order[j];
 			s->order[j] = s->order[j - 1];
 			s->order[j - 1] = t;
@@ -176,7 +188,7 @@ gm_status gm_suggest_build(const struct gm_suggest_in *in, struct gm_suggest *s,
 	original_row(s, &s->rows[0]);
 	if (predict_row(s, &s->rows[0], err, s->in.threads))
 		return GM_ERR_EVAL;
-	s->rows[0].speedup = 1.0;
+	s->rows[0].speedup = s->rows[0].speedup_kernel = 1.0;
 	s->nrows = 1;
 	for (int k = 0; gm_suggest_rule_name(k) && s->nrows < GM_SUGGEST_MAX; k++)
 		sg_rule_build(k, s, &s->rows[s->nrows++]);

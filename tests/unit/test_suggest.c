@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,8 @@ static int setup(void **state)
 	return gm_profile_nearest("NVIDIA H100 80GB HBM3", &P, &exact) == GM_OK ? 0 : -1;
 }
 
+static int layout_free; /* build()'s in.layout_free */
+
 static struct gm_suggest *build(const char *expr, int eb, enum gm_op op, enum gm_space sp, int block, int64_t n)
 {
 	static struct gm_suggest s;
@@ -43,6 +46,7 @@ static struct gm_suggest *build(const char *expr, int eb, enum gm_op op, enum gm
 	in.n = n;
 	in.prof = &P;
 	in.threads = 2;
+	in.layout_free = layout_free;
 	assert_int_equal(gm_suggest_build(&in, &s, &err), GM_OK);
 	return &s;
 }
@@ -217,17 +221,29 @@ static void test_ranking(void **state)
 	(void)state;
 	assert_true(s->napplicable >= 3);
 	for (int i = 1; i < s->napplicable; i++)
-		assert_true(s->rows[s->order[i - 1]].pred.time_ms <= s->rows[s->order[i]].pred.time_ms);
+		assert_true(gm_suggest_headline_ms(s, &s->rows[s->order[i - 1]]) <=
+			    gm_suggest_headline_ms(s, &s->rows[s->order[i]]));
 	assert_true(!strncmp(s->rows[s->order[0]].name, "tile_", 5));
 	assert_true(s->rows[s->order[0]].speedup > 1.5);
 	assert_int_equal(s->rows[s->order[0]].rank, 1);
-	/* the strided gather: only a layout change removes the waste */
+	/* the strided gather: only a layout change removes the waste; its conversion (one launch of the
+	 * original) is in the headline, so once it is slower than the original, and the kernel alone far faster */
+	s = build("gid*8", 4, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 1 << 26);
+	const struct gm_rewrite *g = row(s, "layout");
+	assert_true(g->applies && g->layout);
+	assert_true(g->speedup < 1.0 && g->speedup_kernel > 1.5);
+	assert_true(fabs(g->conversion_ms - s->rows[0].pred.time_ms) < 1e-12);
+	assert_true(fabs(s->rows[0].pred.time_ms / (g->pred.time_ms + g->conversion_ms) - g->speedup) < 1e-9);
+	assert_non_null(strstr(g->note, "conversion"));
+	/* where the data can live in the new layout (--layout-free) the kernel alone is the headline */
+	layout_free = 1;
 	s = build("gid*8", 4, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 1 << 26);
 	assert_string_equal(s->rows[s->order[0]].name, "layout");
 	assert_true(s->rows[s->order[0]].speedup > 1.5);
-	assert_non_null(strstr(s->rows[s->order[0]].note, "conversion"));
-	/* the strided scattered store: out kept compact, the scatter back stated beside, not in the speedup */
+	assert_true(s->rows[s->order[0]].speedup == s->rows[s->order[0]].speedup_kernel);
+	/* the strided scattered store: out kept compact, the scatter back stated beside */
 	s = build("gid*8", 4, GM_OP_STORE, GM_SPACE_GLOBAL, 256, 1 << 26);
+	layout_free = 0;
 	const struct gm_rewrite *l = &s->rows[s->order[0]];
 	assert_string_equal(l->name, "layout");
 	assert_true(l->layout);
@@ -373,6 +389,38 @@ static void test_cli(void **state)
 	json_decref(o);
 }
 
+/* ---- a slowdown is never the best rewrite: under 1.05x, predicted or measured, nothing is worth changing -- */
+
+static void test_not_worth(void **state)
+{
+	struct gm_suggest_meas m;
+	char buf[640];
+	struct gm_suggest *s = build("(gid % 8) * (n / 8) + gid / 8", 8, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 1 << 26);
+
+	(void)state;
+	gm_suggest_sentence(s, NULL, buf, sizeof(buf));
+	assert_null(strstr(buf, "Best rewrite"));
+	assert_non_null(strstr(buf, "Nothing is worth changing"));
+	/* predicted worth it, measured not: the measurement decides */
+	s = build("(gid%16384)*16384 + gid/16384", 4, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 1 << 28);
+	memset(&m, 0, sizeof(m));
+	m.ran = 1;
+	m.row[0].status = m.row[s->order[0]].status = GM_SG_OK;
+	m.row[0].ms = m.row[s->order[0]].ms = 1;
+	m.row[0].speedup = m.row[s->order[0]].speedup = 1.0;
+	gm_suggest_sentence(s, &m, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "Nothing is worth changing"));
+	assert_non_null(strstr(buf, "measured 1.00x"));
+	/* the scattered store: the layout's kernel is fast, once with its conversion it is not; say both */
+	s = build("gid*8", 4, GM_OP_STORE, GM_SPACE_GLOBAL, 256, 1 << 26);
+	gm_suggest_sentence(s, NULL, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "--layout-free"));
+	/* shared loads of every second word: wider elements are named */
+	s = build("tid*2", 4, GM_OP_LOAD, GM_SPACE_SHARED, 256, 1 << 20);
+	gm_suggest_sentence(s, NULL, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "one element in every 2"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -380,6 +428,7 @@ int main(void)
 		cmocka_unit_test(test_nothing_applies), cmocka_unit_test(test_shared_store_refused),
 		cmocka_unit_test(test_ranking),      cmocka_unit_test(test_sources),
 		cmocka_unit_test(test_json),         cmocka_unit_test(test_cli),
+		cmocka_unit_test(test_not_worth),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
