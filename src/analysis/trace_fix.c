@@ -83,15 +83,28 @@ static double amdahl(double share, double s)
 
 /* The kernel's speedup when the model's time goes from k->pred.time_ms to t_new: the saving taken off the
    measured time (a compute or latency part the model does not see stays), else the predicted ratio. */
-static double kernel_speedup(const struct gm_trace_kernel *k, double t_new)
+static double kernel_speedup(const struct gm_trace_kernel *k, double t_new, double g)
 {
 	double tp = k->pred.time_ms, tm = k->time_ms;
 
 	if (t_new <= 0 || tp <= 0)
 		return 1;
-	if (tm > 0 && tm >= tp)
-		return tm / (tm - (tp - t_new));
+	if (tm > 0 && tm >= tp)   /* the unexplained part: divided by the parallelism the change adds */
+		return tm / (t_new + (tm - tp) / (g >= 1 ? g : 1));
 	return tp / t_new;
+}
+
+/*
+ * warp_rows gives each row a warp: 32 times the threads, each loop 32 times shorter. The time the model does
+ * not explain in such a kernel is its loops' latency with too few warps in flight; it shrinks by the warps the
+ * GPU can add: min(32, the GPU's resident warps / the launch's warps), at least 1.
+ */
+static double parallelism_gain(const struct gm_trace_kernel *k, const struct gm_profile *prof)
+{
+	double warps = (double)(k->threads + 31) / 32;
+	double cap = prof && prof->sm_count > 0 ? prof->sm_count * (prof->threads_per_sm > 0 ? prof->threads_per_sm : 2048) / 32.0 : 0;
+
+	return cap > warps ? fmin(32, cap / warps) : 1;
 }
 
 /* The fitted map is offset + K * gid + s * iter (a thread's own row, walked by its loop). */
@@ -132,29 +145,35 @@ static int rule_warp_rows(const struct gm_trace_kernel *k, int i, struct tk_swap
 			  size_t ln)
 {
 	const struct gm_trace_insn *x = &k->ins[i];
-	int64_t K, s, K2, s2, lo = INT64_MAX, as;
+	int64_t K, s, K2, s2, as;
 	int n = 0, idx[MAXG];
 	size_t len = 0;
 
 	if (row_loop(k, &x->fit, &K, &s))
 		return -1;
 	as = s < 0 ? -s : s;
-	for (int j = 0; j < k->nins && n < MAXG; j++) {
+	for (int j = 0; j < k->nins && n < MAXG; j++) {   /* the loop's loads and stores alike */
 		const struct gm_trace_insn *y = &k->ins[j];
-		if (row_loop(k, &y->fit, &K2, &s2) || K2 != K || s2 != s || y->fit.iters != x->fit.iters ||
-		    y->in->op != x->in->op)
+		if (row_loop(k, &y->fit, &K2, &s2) || K2 != K || s2 != s || y->fit.iters != x->fit.iters)
 			continue;
 		idx[n++] = j;
-		lo = y->fit.map.offset < lo ? y->fit.map.offset : lo;
 	}
-	/* the unrolled pieces must cover each step once: offsets lo .. lo + |s| - 1 */
-	if (as > 1 && n % as)
-		return -1;
 	lines[0] = '\0';
 	for (int q = 0; q < n; q++) {
 		const struct gm_trace_insn *y = &k->ins[idx[q]];
-		int64_t c = y->fit.map.offset - lo;
-		if (c < 0 || c >= as)
+		/* its piece c: the offset from the lowest of the same array's pieces (same base and operation);
+		   the pieces must cover each step once, offsets lo .. lo + |s| - 1 */
+		int64_t lo = y->fit.map.offset, c;
+		int pieces = 0;
+		for (int p = 0; p < n; p++) {
+			const struct gm_trace_fit *z = &k->ins[idx[p]].fit;
+			if (z->map.base == y->fit.map.base && k->ins[idx[p]].in->op == y->in->op) {
+				lo = z->map.offset < lo ? z->map.offset : lo;
+				pieces++;
+			}
+		}
+		c = y->fit.map.offset - lo;
+		if (c < 0 || c >= as || (as > 1 && pieces % as))
 			return -1;
 		snprintf(swap_text[q], sizeof(swap_text[0]), "(gid / 32) * %lld + (gid %% 32) + %lld",
 			 (long long)(32 * K), (long long)(lo + 32 * c));
@@ -251,7 +270,7 @@ static int words_only(const struct gm_trace_insn *x, struct gm_trace_fix *fx)
 
 /* The fix of group g (g[0] its largest): its rewrite, pattern and kernel speedups, words and sketch. */
 static void fix_group(const struct gm_trace_kernel *k, const int *g, int n, const struct gm_profile *prof,
-		      struct gm_trace_fix *fx)
+		      struct gm_trace_fix *fx, int *covered, int *ncovered)
 {
 	const struct gm_trace_insn *x = &k->ins[g[0]];
 	struct tk_swap sw[MAXG];
@@ -267,14 +286,17 @@ static void fix_group(const struct gm_trace_kernel *k, const int *g, int n, cons
 		return;
 	if (rows) {
 		snprintf(fx->rewrite, sizeof(fx->rewrite), "warp_rows");
-		snprintf(fx->change, sizeof(fx->change), "the warp's 32 rows read together, lane l taking element l of "
-			 "each piece: %.60s (lines %s)", sw[0].expr, lines);
+		snprintf(fx->change, sizeof(fx->change), "a warp per row, lane l taking element l of each piece (%.60s "
+			 "as the warp's 32 rows; 32x the threads, loops 32x shorter; lines %s)", sw[0].expr, lines);
 		fx->ninstr = nsw;
 	} else {
 		suggest_best(k, x, prof, fx);
 		for (int q = 0; q < n && q < MAXG; q++)
 			sw[nsw++] = ideal_of(k, g[q]);
 	}
+	*ncovered = 0;
+	for (int q = 0; q < nsw; q++)
+		covered[(*ncovered)++] = sw[q].ins;
 	const struct tk_swap *me = &sw[0];
 	for (int q = 0; q < nsw; q++) {
 		me = sw[q].ins == g[0] ? &sw[q] : me;
@@ -282,7 +304,7 @@ static void fix_group(const struct gm_trace_kernel *k, const int *g, int n, cons
 	}
 	fx->share = fmin(1, fx->share);
 	if (k->pred_ok && !tk_predict(k, prof, -1, sw, nsw, &whole, why, sizeof(why))) {
-		fx->kernel_speedup = kernel_speedup(k, whole.time_ms);
+		fx->kernel_speedup = kernel_speedup(k, whole.time_ms, rows ? parallelism_gain(k, prof) : 1);
 		if ((rows || !fx->rewrite[0]) && !tk_predict(k, prof, g[0], NULL, 0, &a, why, sizeof(why)) &&
 		    !tk_predict(k, prof, g[0], me, 1, &b, why, sizeof(why)) && b.time_ms > 0)
 			fx->pattern_speedup = a.time_ms / b.time_ms;
@@ -316,8 +338,8 @@ static double waste(const struct gm_trace_insn *x)
 
 void gm_trace_fixes(struct gm_trace_kernel *k, const struct gm_profile *prof, int top)
 {
-	static int order[GM_TRACE_MAX_INSNS], done[GM_TRACE_MAX_INSNS];
-	int n = 0, groups = 0;
+	static int order[GM_TRACE_MAX_INSNS], done[GM_TRACE_MAX_INSNS], pos[GM_TRACE_MAX_INSNS];
+	int n = 0, groups = 0, covered[MAXG], nc;
 
 	memset(done, 0, sizeof(done));
 	for (int i = 0; i < k->nins && n < GM_TRACE_MAX_INSNS; i++)
@@ -328,6 +350,8 @@ void gm_trace_fixes(struct gm_trace_kernel *k, const struct gm_profile *prof, in
 			order[j] = order[j - 1];
 			order[j - 1] = t;
 		}
+	for (int i = 0; i < n; i++)
+		pos[order[i]] = i;
 	for (int i = 0; i < n && groups < top; i++) {
 		int g[MAXG], m = 0, r = order[i];
 		if (done[i] || (groups && waste(&k->ins[r]) < 0.005))
@@ -337,9 +361,15 @@ void gm_trace_fixes(struct gm_trace_kernel *k, const struct gm_profile *prof, in
 				g[m++] = order[j];
 				done[j] = 1;
 			}
-		fix_group(k, g, m, prof, &k->ins[r].fix);
+		nc = 0;
+		fix_group(k, g, m, prof, &k->ins[r].fix, covered, &nc);
 		for (int q = 1; q < m; q++)
 			k->ins[g[q]].fix.same_as = r + 1;
+		for (int q = 0; q < nc; q++)   /* a change that covers other lines (warp_rows: the loop) fixes them too */
+			if (covered[q] != r && covered[q] < GM_TRACE_MAX_INSNS && !done[pos[covered[q]]]) {
+				done[pos[covered[q]]] = 1;
+				k->ins[covered[q]].fix.same_as = r + 1;
+			}
 		groups++;
 	}
 }
