@@ -7,7 +7,8 @@
  *   gm_x_range  every thread's index: smallest, largest, first thread with a
  *               negative one - before anything is allocated or launched;
  *   gm_x_fill   in[k] holds k (xor the seed) in its first words, so a value
- *               names the element it came from;
+ *               names the element it came from (1- and 2-byte elements: a hash
+ *               of it, so every element is checked, not only the low bits);
  *   gm_x_run    the timed kernel: out[gid] = in[EXPR] or out[EXPR] = in[gid];
  *               with --space shared, each block copies its tile of S elements
  *               in[bx*S ..) into shared memory and does out[gid] = tile[EXPR];
@@ -110,12 +111,16 @@ static const char *elem_type(int eb)
 	}
 }
 
-/* The element that names k (xor the seed), per width. */
+/*
+ * The element that names k (xor the seed), per width. 1- and 2-byte elements cannot hold k, so they hold a hash
+ * of it: an element read from the wrong place (off by 256, say) differs with probability 255/256 (65535/65536)
+ * each, so a systematic error is caught on every element it touches, not only on the index's low bits.
+ */
 static const char *make_fn(int eb)
 {
 	switch (eb) {
-	case 1: return "(unsigned char)((unsigned)k ^ s)";
-	case 2: return "(unsigned short)((unsigned)k ^ s)";
+	case 1: return "(unsigned char)((((unsigned long long)k ^ s) * 0x9E3779B97F4A7C15ull) >> 56)";
+	case 2: return "(unsigned short)((((unsigned long long)k ^ s) * 0x9E3779B97F4A7C15ull) >> 48)";
 	case 4: return "(unsigned)k ^ s";
 	case 8: return "make_uint2((unsigned)k ^ s, (unsigned)(k >> 32) ^ s)";
 	default: return "make_uint4((unsigned)k ^ s, (unsigned)(k >> 32) ^ s, (unsigned)k * 2654435761u, ~s)";
