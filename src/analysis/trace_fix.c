@@ -218,6 +218,7 @@ static int suggest_best(const struct gm_trace_kernel *k, const struct gm_trace_i
 	in.n = k->threads;
 	in.prof = prof;
 	in.threads = 1;
+	in.layout_free = 1;   /* a fix in the program: its data is written in the new layout, not converted */
 	if (gm_suggest_build(&in, s, &err) != GM_OK)
 		snprintf(fx->words, sizeof(fx->words), "explain --suggest cannot take this pattern: %.300s",
 			 err.msg[0] ? err.msg : gm_last_error());

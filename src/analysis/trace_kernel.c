@@ -71,9 +71,10 @@ static void traffic(struct gm_trace_kernel *k)
 		}
 }
 
-/* One instruction's pattern for the launch model: its fitted 1D expression and loop, or the replacement. */
+/* One instruction's pattern for the launch model: its fitted 1D expression and loop, or the replacement;
+   it2 / step2: the pieces or re-reads of the same bytes folded into it (below). */
 static void pattern_of(const struct gm_trace_kernel *k, const struct gm_trace_insn *x, const struct tk_swap *sw,
-		       struct gm_access *a, struct gm_repeat *r)
+		       int it2, int64_t step2, struct gm_access *a, struct gm_repeat *r)
 {
 	memset(a, 0, sizeof(*a));
 	a->space = x->in->space == GM_TS_SHARED ? GM_SPACE_SHARED : GM_SPACE_GLOBAL;
@@ -83,7 +84,7 @@ static void pattern_of(const struct gm_trace_kernel *k, const struct gm_trace_in
 	a->index = sw ? sw->expr : x->fit.expr1d;
 	a->n_threads = k->threads;
 	*r = (struct gm_repeat){ sw ? sw->iters : x->fit.iters, (sw ? sw->step : x->fit.map.iter_step) * x->in->size,
-				 1, 0 };
+				 it2 > 1 ? it2 : 1, it2 > 1 ? step2 : 0 };
 }
 
 static const struct tk_swap *swap_of(const struct tk_swap *sw, int nsw, int i)
@@ -94,6 +95,100 @@ static const struct tk_swap *swap_of(const struct tk_swap *sw, int nsw, int i)
 	return NULL;
 }
 
+/* The instruction's sampled address range (bytes); 0 without samples. */
+static int range_of(const struct gm_trace_instr *in, int64_t *lo, int64_t *hi)
+{
+	*lo = INT64_MAX, *hi = INT64_MIN;
+	for (int i = 0; i < in->nsamples; i++)
+		for (int l = 0; l < GM_WARP_SIZE; l++)
+			if (in->samples[i].have >> l & 1) {
+				*lo = in->samples[i].addr[l] < *lo ? in->samples[i].addr[l] : *lo;
+				*hi = in->samples[i].addr[l] > *hi ? in->samples[i].addr[l] : *hi;
+			}
+	return *hi >= *lo;
+}
+
+/* The same per-thread walk of the same array: the modes of the ids equal, offsets aside. */
+static int same_walk(const struct gm_trace_insn *a, const struct gm_trace_insn *b)
+{
+	const struct gm_trace_map *x = &a->fit.map, *y = &b->fit.map;
+	int64_t alo, ahi, blo, bhi;
+
+	if (a->in->space != GM_TS_GLOBAL || b->in->space != GM_TS_GLOBAL || a->in->op != b->in->op ||
+	    a->in->size != b->in->size || !x->known || !y->known || a->fit.approx || b->fit.approx ||
+	    a->fit.iters != b->fit.iters || x->iter_step != y->iter_step || x->niter_tab || y->niter_tab ||
+	    x->nmodes != y->nmodes)
+		return 0;
+	for (int q = 0; q < x->nmodes; q++)
+		if (memcmp(&x->mode[q], &y->mode[q], sizeof(x->mode[q])))
+			return 0;
+	return range_of(a->in, &alo, &ahi) && range_of(b->in, &blo, &bhi) && alo <= bhi && blo <= ahi;
+}
+
+/*
+ * Instructions that walk the same bytes (rule M, the trace's; docs/TRACE.md): the launch model keeps each
+ * pattern's bytes apart, so a loop unrolled into pieces at offsets 0, d, 2d ... of one row, or a row read again
+ * by a later loop, would each be read from DRAM again. They are folded into one pattern's inner repeat
+ * (gm_repeat's iters2, evaluated together: a piece they share is read once): pieces as iters2 = their number,
+ * step2 = d; loads read again as iters2 = the readings, step2 = 0; m readings of the same pieces as m patterns.
+ * it2[i] > 0: instruction i carries it2[i] of them (step2[i]); it2[i] < 0: folded into another.
+ */
+static void fold(const struct gm_trace_kernel *k, const struct tk_swap *sw, int nsw, int *it2, int64_t *step2)
+{
+	int n = k->nins;
+
+	for (int i = 0; i < n; i++)
+		it2[i] = 0, step2[i] = 0;
+	for (int i = 0; i < n; i++) {
+		int g[64], m = 0, nd = 0, mult = -1, ok = 1;
+		int64_t A[64], D[64], d = 0;
+		if (it2[i] || swap_of(sw, nsw, i))
+			continue;
+		for (int j = i; j < n && m < 64; j++)
+			if (!it2[j] && !swap_of(sw, nsw, j) && same_walk(&k->ins[i], &k->ins[j]))
+				g[m++] = j;
+		if (m < 2)
+			continue;
+		for (int q = 0; q < m; q++) {
+			const struct gm_trace_insn *y = &k->ins[g[q]];
+			int r = 0;
+			A[q] = y->fit.map.base + y->fit.map.offset * y->in->size;
+			while (r < nd && D[r] != A[q])
+				r++;
+			if (r == nd)
+				D[nd++] = A[q];
+		}
+		for (int a = 1; a < nd; a++)   /* sorted */
+			for (int b = a; b > 0 && D[b] < D[b - 1]; b--) {
+				int64_t t = D[b]; D[b] = D[b - 1]; D[b - 1] = t;
+			}
+		for (int r = 1; r < nd && ok; r++)
+			ok = r == 1 ? (d = D[1] - D[0]) > 0 : D[r] - D[r - 1] == d;
+		for (int r = 0; r < nd && ok; r++) {   /* every piece read equally often */
+			int c = 0;
+			for (int q = 0; q < m; q++)
+				c += A[q] == D[r];
+			ok = mult < 0 || c == mult;
+			mult = c;
+		}
+		if (!ok || (k->ins[i].in->op != GM_TO_LOAD && mult > 1))
+			continue;   /* stores are folded as pieces only: a second write is not a hit */
+		if (nd == 1) {
+			it2[g[0]] = m, step2[g[0]] = 0;
+			for (int q = 1; q < m; q++)
+				it2[g[q]] = -1;
+			continue;
+		}
+		for (int q = 0, lead = 0; q < m; q++)   /* one pattern per reading, from its first piece */
+			if (A[q] == D[0] && lead < mult) {
+				it2[g[q]] = nd, step2[g[q]] = d;
+				lead++;
+			} else
+				it2[g[q]] = -1;
+	}
+}
+
+
 int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, int only, const struct tk_swap *sw,
 	       int nsw, struct gm_launch_out *out, char *why, size_t n)
 {
@@ -102,11 +197,17 @@ int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, i
 	struct gm_launch_in li;
 	struct gm_expr_error err;
 	int np = 0, left = 0, all_once = 1;
+	static int it2[GM_TRACE_MAX_INSNS + 1];
+	static int64_t step2[GM_TRACE_MAX_INSNS + 1];
 
 	memset(&li, 0, sizeof(li));
+	if (only < 0 && k->nins <= GM_TRACE_MAX_INSNS)
+		fold(k, sw, nsw, it2, step2);
+	else
+		memset(it2, 0, sizeof(it2));
 	for (int i = 0; i < k->nins; i++) {
 		const struct gm_trace_insn *x = &k->ins[i];
-		if (only >= 0 && i != only)
+		if ((only >= 0 && i != only) || (i < GM_TRACE_MAX_INSNS && it2[i] < 0))
 			continue;
 		if (!x->fit.expr1d[0] || !model_size(x->in->size) || np == MAX_PATS) {
 			left++;
@@ -115,7 +216,8 @@ int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, i
 		const struct tk_swap *w = swap_of(sw, nsw, i);
 		if (w && !w->expr)
 			continue;   /* left out on purpose: the kernel without this instruction */
-		pattern_of(k, x, w, &pats[np], &rep[np]);
+		pattern_of(k, x, w, i < GM_TRACE_MAX_INSNS ? it2[i] : 0, i < GM_TRACE_MAX_INSNS ? step2[i] : 0, &pats[np],
+			   &rep[np]);
 		all_once &= rep[np].iters <= 1;
 		np++;
 	}
