@@ -83,13 +83,36 @@ static void fmt_per(double v, char *buf, size_t n)
 		snprintf(buf, n, "%.2f", v);
 }
 
-static void instr_row(FILE *f, const struct gm_trace_insn *x)
+/* Instructions of one line that differ only by their offset (an unrolled loop's pieces): one row. */
+static int same_row(const struct gm_trace_insn *a, const struct gm_trace_insn *b)
 {
+	const struct gm_trace_map *x = &a->fit.map, *y = &b->fit.map;
+
+	if (a->in->line != b->in->line || a->in->line <= 0 || a->in->op != b->in->op || a->in->space != b->in->space ||
+	    a->in->size != b->in->size || a->fit.cls != b->fit.cls || a->fit.cls_k != b->fit.cls_k || !x->known ||
+	    !y->known || x->nmodes != y->nmodes || x->iter_step != y->iter_step || a->fit.check_ok != b->fit.check_ok ||
+	    (a->in->file && b->in->file && strcmp(a->in->file, b->in->file)))
+		return 0;
+	for (int q = 0; q < x->nmodes; q++)
+		if (memcmp(&x->mode[q], &y->mode[q], sizeof(x->mode[q])))
+			return 0;
+	return 1;
+}
+
+/* x and the n - 1 instructions after it in the order (the same row): one line, executions and shares summed. */
+static void instr_row(FILE *f, const struct gm_trace_insn *const *xs, int n)
+{
+	const struct gm_trace_insn *x = xs[0];
 	const struct gm_trace_instr *in = x->in;
 	const struct gm_trace_fit *fit = &x->fit;
 	char w[64], m[16], id[16], mo[16], chk[24];
+	double execs = 0, share = 0;
 
+	for (int q = 0; q < n; q++)
+		execs += xs[q]->in->executions, share += xs[q]->share;
 	where_of(in, w, sizeof(w));
+	if (n > 1)
+		snprintf(w + strlen(w), sizeof(w) - strlen(w), " x%d", n);
 	fmt_per(fit->meas_per_req, m, sizeof(m));
 	fmt_per(fit->ideal_per_req, id, sizeof(id));
 	fmt_per(fit->model_per_req, mo, sizeof(mo));
@@ -100,10 +123,11 @@ static void instr_row(FILE *f, const struct gm_trace_insn *x)
 	else
 		snprintf(chk, sizeof(chk), "-");
 	fprintf(f, "  %-22s %-6s %-6s %2d %12.0f %8s %6s %7s %8s %5.0f %%  %s\n", w, gm_trace_op_name(in->op),
-		gm_trace_space_name(in->space), in->size, in->executions, m, id, mo, chk, 100 * x->share,
-		fit->cls_text);
+		gm_trace_space_name(in->space), in->size, execs, m, id, mo, chk, 100 * share, fit->cls_text);
 	if (fit->map.known) {
 		fprintf(f, "  %-22s index %s", "", fit->expr);
+		if (n > 1)
+			fprintf(f, " (and %d more pieces at other offsets)", n - 1);
 		if (fit->map.niter_tab) {
 			fprintf(f, " + T[iter], T =");
 			for (int q = 0; q < fit->map.niter_tab && q < 8; q++)
@@ -171,8 +195,21 @@ void gm_trace_text(FILE *f, const struct gm_trace_report *r)
 		figures(f, k);
 		fprintf(f, "\n  %-22s %-6s %-6s %2s %12s %8s %6s %7s %8s %7s  %s\n", "where", "op", "space", "B",
 			"executions", "per req", "ideal", "model", "check", "share", "pattern");
-		for (int j = 0; j < k->norder; j++)
-			instr_row(f, &k->ins[k->order[j]]);
+		static char shown[GM_TRACE_MAX_INSNS];
+		memset(shown, 0, sizeof(shown));
+		for (int j = 0; j < k->norder; j++) {
+			const struct gm_trace_insn *xs[64];
+			int n = 0;
+			if (shown[j])
+				continue;
+			xs[n++] = &k->ins[k->order[j]];
+			for (int q = j + 1; q < k->norder && n < 64; q++)
+				if (!shown[q] && same_row(xs[0], &k->ins[k->order[q]])) {
+					xs[n++] = &k->ins[k->order[q]];
+					shown[q] = 1;
+				}
+			instr_row(f, xs, n);
+		}
 		if (!k->nins)
 			fprintf(f, "  (no memory instruction was traced)\n");
 		else if (k->norder < k->nins)
