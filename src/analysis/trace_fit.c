@@ -153,7 +153,7 @@ static int constant_var(const struct tf_set *s, int v, int64_t *v0)
 static int stage_affine(const struct tf_set *s, struct gm_trace_map *m)
 {
 	struct feat f[8];
-	int64_t ci[8], c0, a[GM_TV_N] = { 0 }, v0;
+	int64_t ci[8], c0, a[GM_TV_N] = { 0 };
 	int nf = 0;
 
 	for (int v = GM_TV_TX; v <= GM_TV_ITER; v++)
@@ -165,14 +165,6 @@ static int stage_affine(const struct tf_set *s, struct gm_trace_map *m)
 	map_start(s, m, c0);
 	for (int v = GM_TV_TX; v <= GM_TV_ITER; v++)
 		add_mode(m, v, 1, 0, a[v]);
-	/* ids of a multi-dimensional global access that the samples never varied: their strides are open
-	   (trace_prior.c fills them from the kernel's other instructions and CUDA's tiling idiom) */
-	for (int v = GM_TV_TY; v <= GM_TV_BZ && !s->shared; v++)
-		if (v != GM_TV_ITER && s->range[v] > 1 && (s->range[GM_TV_TY] > 1 || s->range[GM_TV_BY] > 1 ||
-		    s->range[GM_TV_TZ] > 1 || s->range[GM_TV_BZ] > 1) && constant_var(s, v, &v0)) {
-			m->open |= 1u << v;
-			m->open_v0[v] = v0;
-		}
 	return 0;
 }
 
@@ -410,6 +402,32 @@ static int stage_iter_table(const struct tf_set *s, struct gm_trace_map *m)
 	return -1;
 }
 
+/*
+ * Ids of a multi-dimensional global access that the samples never varied and the map does not use: their
+ * strides are open (trace_prior.c fills them from the kernel's other instructions and CUDA's tiling idiom).
+ * A 1D grid's gid modes cover its block ids.
+ */
+static void open_ids(const struct tf_set *s, struct gm_trace_map *m)
+{
+	int64_t v0;
+	int gid = 0;
+
+	if (s->shared || !(s->range[GM_TV_TY] > 1 || s->range[GM_TV_BY] > 1 || s->range[GM_TV_TZ] > 1 ||
+			   s->range[GM_TV_BZ] > 1))
+		return;
+	for (int k = 0; k < m->nmodes; k++)
+		gid |= m->mode[k].var == GM_TV_GID;
+	for (int v = GM_TV_TY; v <= GM_TV_BZ; v++) {
+		int used = gid && v >= GM_TV_BX;
+		for (int k = 0; k < m->nmodes; k++)
+			used |= m->mode[k].var == v;
+		if (v != GM_TV_ITER && !used && s->range[v] > 1 && constant_var(s, v, &v0)) {
+			m->open |= 1u << v;
+			m->open_v0[v] = v0;
+		}
+	}
+}
+
 int tf_fit(const struct tf_set *s, struct gm_trace_map *m, char *why, size_t n)
 {
 	int ok = !stage_affine(s, m) ||
@@ -425,6 +443,7 @@ int tf_fit(const struct tf_set *s, struct gm_trace_map *m, char *why, size_t n)
 		return -1;
 	}
 	set_iter_step(m);
+	open_ids(s, m);
 	tf_normalise(m, s->range);
 	return 0;
 }
