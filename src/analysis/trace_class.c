@@ -349,4 +349,6 @@ void tf_finish(const struct gm_trace_launch *l, const struct gm_trace_instr *in,
 	classify(l, in, f, &smp);
 	if (!f->map.known)
 		gather_stand_in(in, f);
+	else if (local_interleaved(in))   /* the launch model sees the hardware's layout: thread after thread */
+		snprintf(f->expr1d, sizeof(f->expr1d), "gid");
 }
