@@ -181,8 +181,9 @@ static int transpose_of(const struct gm_suggest *s, struct gm_rewrite *r, struct
 	if (m->nmodes != 2 || m->div[0] != 1 || m->stride[1] != 1)
 		return no(r, "not a transpose: needs two modes, the first consecutive in gid, the second in EXPR "
 			  "(found %d mode%s)", m->nmodes, m->nmodes == 1 ? "" : "s");
-	if (m->stride[0] < m->size[1])
-		return no(r, "not a transpose: rows of %lld elements overlap at a pitch of %lld",
+	/* loads may read an element twice in any order; stores to overlapping rows would race */
+	if (m->stride[0] < m->size[1] && s->in.a.op == GM_OP_STORE)
+		return no(r, "stores: rows of %lld elements overlap at a pitch of %lld (two threads write one element)",
 			  (long long)m->size[1], (long long)m->stride[0]);
 	if (!covers_n(s))
 		return no(r, "n (%lld) is no whole number of rows", (long long)s->in.n);
@@ -435,15 +436,21 @@ static const char *word_of(int bytes)
 	return bytes == 2 ? "unsigned short" : bytes == 4 ? "unsigned" : bytes == 8 ? "uint2" : "uint4";
 }
 
-/* The widest V (<= 16 B) for which V consecutive threads move V consecutive, V-aligned elements. */
-static int wide_v(const struct gm_suggest *s)
+/*
+ * The widest V (<= 16 B) for which V consecutive threads move V consecutive, V-aligned elements: in order
+ * (first mode stride 1, *rev = 0), or reversed (stride -1, *rev = 1: thread g's element is the top of its
+ * vector, which starts V - 1 elements below it).
+ */
+static int wide_v(const struct gm_suggest *s, int *rev)
 {
 	const struct gm_index_map *m = &s->map;
 	int eb = s->in.a.elem_bytes;
 
+	*rev = m->nmodes > 0 && m->stride[0] == -1;
 	for (int V = 16 / eb; V >= 2; V /= 2) {
-		int ok = m->nmodes > 0 && m->div[0] == 1 && m->stride[0] == 1 && m->size[0] % V == 0 &&
-			 m->offset % V == 0 && s->in.n % V == 0;
+		int64_t first = *rev ? m->offset - (V - 1) : m->offset;
+		int ok = m->nmodes > 0 && m->div[0] == 1 && (m->stride[0] == 1 || m->stride[0] == -1) &&
+			 m->size[0] % V == 0 && first % V == 0 && first >= 0 && s->in.n % V == 0;
 		for (int k = 1; ok && k < m->nmodes; k++)
 			ok = m->stride[k] % V == 0;
 		if (ok)
@@ -452,10 +459,17 @@ static int wide_v(const struct gm_suggest *s)
 	return 0;
 }
 
+/* The reversed vector move: one V-wide load, its elements reversed in registers, one V-wide store. */
+static const char *const wide_reversed_src =
+	"  union { W w; T e[%d]; } a, b;\n"
+	"  a.w = *(const W *)(in + %s);\n"
+	"#pragma unroll\n  for (int j = 0; j < %d; j++) b.e[j] = a.e[%d - j];\n"
+	"  *(W *)(out + %s) = b.w;\n}\n";
+
 static int rule_wide(const struct gm_suggest *s, struct gm_rewrite *r)
 {
 	const struct gm_index_map *m = &s->map;
-	int eb = s->in.a.elem_bytes, V;
+	int eb = s->in.a.elem_bytes, V, rev, ld = s->in.a.op == GM_OP_LOAD;
 	char call[96], e[512];
 
 	snprintf(r->change, sizeof(r->change), "each thread moves several consecutive elements with one vector "
@@ -464,19 +478,21 @@ static int rule_wide(const struct gm_suggest *s, struct gm_rewrite *r)
 		return 0;
 	if (eb >= 16)
 		return no(r, "elements are 16 B already, the widest access");
-	if (!(V = wide_v(s)))
-		return no(r, "consecutive threads do not move consecutive, aligned elements (first mode: %lld elements "
-			  "at stride %lld, offset %lld)", (long long)(m->nmodes ? m->size[0] : 0),
+	if (!(V = wide_v(s, &rev)))
+		return no(r, "consecutive threads do not move consecutive, aligned elements, in order or reversed (first "
+			  "mode: %lld elements at stride %lld, offset %lld)", (long long)(m->nmodes ? m->size[0] : 0),
 			  (long long)(m->nmodes ? m->stride[0] : 0), (long long)m->offset);
 	struct gm_index_map w = *m;
 	w.size[0] /= V;
-	w.stride[0] = V; /* a vector a step: V elements (the map's units, divided by V below) */
+	w.stride[0] = rev ? -V : V; /* a vector a step: V elements (the map's units, divided by V below) */
+	if (rev)
+		w.offset -= V - 1; /* the lowest vector's first element */
 	for (int k = 1; k < w.nmodes; k++)
 		w.div[k] /= V;
 	if (gm_index_map_expr(&w, "gid", V, e, sizeof(e)) < 0)
 		return no(r, "the index map is too long to describe");
 	snprintf(r->change, sizeof(r->change), "each thread moves %d consecutive elements with one %d B load and "
-		 "one %d B store", V, V * eb, V * eb);
+		 "one %d B store%s", V, V * eb, V * eb, rev ? ", reversed in registers (the index runs down)" : "");
 	block1(r, 256);
 	r->threads = s->in.n / V;
 	r->round_trips = 1;
@@ -485,8 +501,13 @@ static int rule_wide(const struct gm_suggest *s, struct gm_rewrite *r)
 	src(r, "%s  typedef %s W;\n  const long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
 	    "  const long long g = t * %d;\n  if (g >= n_arg) return;\n  const long long i = %s;\n", head,
 	    word_of(V * eb), V, call);
-	src(r, s->in.a.op == GM_OP_LOAD ? "  *(W *)(out + g) = *(const W *)(in + i);\n}\n"
-					 : "  *(W *)(out + i) = *(const W *)(in + g);\n}\n");
+	if (rev) {
+		char low[32];
+		snprintf(low, sizeof(low), "i - %d", V - 1);
+		src(r, wide_reversed_src, V, ld ? low : "g", V, V - 1, ld ? "g" : low);
+	} else
+		src(r, ld ? "  *(W *)(out + g) = *(const W *)(in + i);\n}\n"
+			  : "  *(W *)(out + i) = *(const W *)(in + g);\n}\n");
 	return 1;
 }
 

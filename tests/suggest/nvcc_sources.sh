@@ -27,6 +27,9 @@ done <<'ROWS'
 --n 16777216 'gid*8'
 --n 16777216 --op store 'gid*8'
 --bytes 1 gid
+--bytes 2 --n 16777216 'n - 1 - gid'
+--n 16777216 --op store 'n - 1 - gid'
+--n 16777216 '(gid%1024)*4097 + gid/1024'
 'bx*256 + (tid%32)*8 + tid/32'
 --space shared --block 1024 '(tid%32)*32 + tid/32'
 ROWS

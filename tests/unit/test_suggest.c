@@ -132,6 +132,13 @@ static const struct {
 	{ "gid", 1, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 1 << 24, "wide", "thread_order layout align stage_span" },
 	{ "gid", 2, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 1 << 24, "wide", "layout" },
 	{ "gid + 1", 4, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 1 << 24, "align", "wide thread_order layout" },
+	/* rows that overlap (pitch 4097 < 16384 columns): loads may be reordered, stores would race */
+	{ "(gid%1024)*4097 + gid/1024", 4, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 1 << 24, "tile_padded tile_xor", "" },
+	{ "(gid%1024)*4097 + gid/1024", 4, GM_OP_STORE, GM_SPACE_GLOBAL, 256, 1 << 24, "", "tile_padded tile_xor" },
+	/* reversed: one vector a thread, its elements reversed in registers; not when the vectors are misaligned */
+	{ "n - 1 - gid", 2, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 1 << 24, "wide", "layout" },
+	{ "n - 1 - gid", 4, GM_OP_STORE, GM_SPACE_GLOBAL, 256, 1 << 24, "wide", "layout" },
+	{ "n - gid", 4, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 1 << 24, "", "wide" },
 	{ "gid ^ 1", 4, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 1 << 24, "", "thread_order layout tile_padded stage_span" },
 	{ "bx*256 + (tid%32)*8 + tid/32", 4, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 1 << 24, "thread_order stage_span",
 	  "layout wide" },
