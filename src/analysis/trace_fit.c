@@ -428,11 +428,74 @@ static void open_ids(const struct tf_set *s, struct gm_trace_map *m)
 	}
 }
 
+static int cmp_pt(const void *a, const void *b)
+{
+	const struct tf_pt *x = a, *y = b;
+
+	if (x->v[GM_TV_GID] != y->v[GM_TV_GID])
+		return x->v[GM_TV_GID] < y->v[GM_TV_GID] ? -1 : 1;
+	return x->v[GM_TV_ITER] < y->v[GM_TV_ITER] ? -1 : x->v[GM_TV_ITER] > y->v[GM_TV_ITER];
+}
+
+/*
+ * The loop's step from the lanes sampled at two iterations (the collector samples a warp twice): one step
+ * for every such pair, else none. 0 with *step, -1 when no pair or they disagree.
+ */
+static int pair_step(const struct tf_set *s, int64_t *step)
+{
+	struct tf_pt *p = malloc(sizeof(*p) * (size_t)s->n);
+	int pairs = 0, ok = 1;
+
+	if (!p)
+		return -1;
+	memcpy(p, s->p, sizeof(*p) * (size_t)s->n);
+	qsort(p, (size_t)s->n, sizeof(*p), cmp_pt);
+	for (int i = 1; i < s->n && ok; i++) {
+		int64_t di = p[i].v[GM_TV_ITER] - p[i - 1].v[GM_TV_ITER];
+		if (p[i].v[GM_TV_GID] != p[i - 1].v[GM_TV_GID] || !di)
+			continue;
+		int64_t dx = p[i].idx - p[i - 1].idx;
+		if (dx % di || (pairs && dx / di != *step))
+			ok = 0;
+		else
+			*step = dx / di, pairs++;
+	}
+	free(p);
+	return ok && pairs ? 0 : -1;
+}
+
+static int stages(const struct tf_set *s, struct gm_trace_map *m)
+{
+	return !stage_affine(s, m) ||
+	       (s->grid_1d ? !stage_bits(s, 1, m) || !stage_bits(s, 0, m) : !stage_bits(s, 0, m)) ||
+	       !stage_radix(s, m) || !stage_iter_table(s, m);
+}
+
+/* The stages on the lanes with the loop's step taken out (known from the pairs), the step put back. */
+static int stages_without_loop(const struct tf_set *s, int64_t step, struct gm_trace_map *m)
+{
+	struct tf_set t = *s;
+	int ok;
+
+	if (!(t.p = malloc(sizeof(*t.p) * (size_t)s->n)))
+		return 0;
+	for (int i = 0; i < s->n; i++) {
+		t.p[i] = s->p[i];
+		t.p[i].idx -= step * s->p[i].v[GM_TV_ITER];
+		t.p[i].v[GM_TV_ITER] = 0;
+	}
+	t.range[GM_TV_ITER] = 1;
+	ok = stages(&t, m);
+	free(t.p);
+	if (ok && step)
+		add_mode(m, GM_TV_ITER, 1, 0, step);
+	return ok;
+}
+
 int tf_fit(const struct tf_set *s, struct gm_trace_map *m, char *why, size_t n)
 {
-	int ok = !stage_affine(s, m) ||
-		 (s->grid_1d ? !stage_bits(s, 1, m) || !stage_bits(s, 0, m) : !stage_bits(s, 0, m)) ||
-		 !stage_radix(s, m) || !stage_iter_table(s, m);
+	int64_t step = 0;
+	int ok = stages(s, m) || (s->range[GM_TV_ITER] > 1 && !pair_step(s, &step) && stages_without_loop(s, step, m));
 
 	if (!ok) {
 		memset(m, 0, sizeof(*m));

@@ -130,14 +130,16 @@ static int synth_append(const struct synth *r, int64_t base, int line, struct gm
 	in->samples = calloc((size_t)ns, sizeof(*in->samples));
 	for (int i = 0; in->samples && i < ns; i++) {
 		struct gm_trace_sample *s = &in->samples[in->nsamples];
-		int64_t wi = (int64_t)((double)i * (double)warps / ns), span = warps / ns;
-		int it = i % iters;
-		if (i && wi == (int64_t)((double)(i - 1) * (double)warps / ns))
+		/* a loop's warps sampled at two iterations each, as the collector does (sample_iters 2) */
+		int pairs = iters > 1 && !r->tab, k = pairs ? i / 2 : i, nk = pairs ? ns / 2 : ns;
+		int64_t wi = (int64_t)((double)k * (double)warps / nk), span = warps / nk;
+		int it = pairs ? (int)((k + i % 2) % iters) : i % iters;
+		if (k && (!pairs || i % 2 == 0) && wi == (int64_t)((double)(k - 1) * (double)warps / nk))
 			continue;
 		if (!r->even && span > 1)
-			wi += (int64_t)(synth_mix((uint64_t)i) % (uint64_t)span);
+			wi += (int64_t)(synth_mix((uint64_t)k) % (uint64_t)span);
 		if (r->even == 2)
-			wi = (int64_t)((double)i * (double)(warps / wpb) / ns) * wpb;
+			wi = (int64_t)((double)k * (double)(warps / wpb) / nk) * wpb;
 		synth_lanes(r, e, wi, it, base, ln, blk, &warp);
 		memcpy(s->block, blk, sizeof(blk));
 		s->warp = warp;
