@@ -230,12 +230,75 @@ static void test_prior(void **state)
 		check_kernel(&kr[i]);
 }
 
+/* Random maps (a fixed seed): strides, column walks of any radix, lane/warp splits, rows with a gap, two radices,
+   over blocks of 96-1024 threads, loops of 1-7 iterations, 1-8 B elements. Each is fitted from its samples and
+   its 1D expression must give the source's address for threads spread over the whole launch. */
+static uint64_t rs = 12345;
+static uint64_t rnd(void)
+{
+	rs ^= rs << 13, rs ^= rs >> 7, rs ^= rs << 17;
+	return rs;
+}
+
+static void test_random_maps(void **state)
+{
+	static const int bs[] = { 96, 128, 200, 256, 512, 1024 };
+
+	(void)state;
+	for (int t = 0; t < 40; t++) {
+		char expr[256];
+		int64_t N = (rnd() % 2) ? (1 << (2 + rnd() % 10)) : (int64_t)(3 + rnd() % 1000), M = 1 + rnd() % 5000;
+		int64_t s8 = 1 + rnd() % 8;
+		switch (rnd() % 5) {
+		case 0: snprintf(expr, sizeof(expr), "gid*%lld + %lld", (long long)s8, (long long)(rnd() % 64)); break;
+		case 1: snprintf(expr, sizeof(expr), "(gid %% %lld) * %lld + gid / %lld", (long long)N, (long long)M, (long long)N); break;
+		case 2: snprintf(expr, sizeof(expr), "(gid / 32) * %lld + (gid %% 32) * %lld", (long long)M, (long long)s8); break;
+		case 3: snprintf(expr, sizeof(expr), "(gid %% %lld) + (gid / %lld) * %lld", (long long)N, (long long)N,
+				 (long long)(N + rnd() % 100)); break;
+		default: snprintf(expr, sizeof(expr), "(gid / %lld %% 4) * %lld + (gid %% %lld) + (gid / %lld) * %lld", (long long)N,
+				  (long long)M, (long long)N, (long long)(4 * N), (long long)(4 * M)); break;
+		}
+		int B = bs[rnd() % 6], it = rnd() % 3 ? 1 : 2 + (int)(rnd() % 6);
+		struct synth r = { "random", expr, { B, 1, 1 }, { 16 + (int64_t)(rnd() % 300), 1, 1 }, 1 << (rnd() % 4), G, LD,
+				   it, it > 1 ? (int64_t)(1 + rnd() % 64) : 0, 0, 0, NULL, 0 };
+		struct gm_trace_launch l;
+		struct gm_trace_fit f;
+		struct gm_expr *e1 = NULL, *e2 = NULL;
+		struct gm_expr_error err;
+		int64_t nt = (int64_t)B * r.grid[0];
+
+		assert_int_equal(synth_launch(&r, 0x7f0000000000ll, &l), 0);
+		gm_trace_fit_instr(&l, &l.ins[0], &f);
+		if (!f.map.known)
+			print_message("not fitted: %s (block %d, %d iterations): %s\n", expr, B, it, f.why);
+		assert_int_equal(f.map.known, 1);
+		assert_int_equal(gm_expr_parse(f.expr1d, &e1, &err), GM_OK);
+		assert_int_equal(gm_expr_parse(expr, &e2, &err), GM_OK);
+		for (int64_t g = 0; g < nt; g += 1 + (int64_t)(rnd() % 97)) {
+			struct gm_access a = { 0 };
+			struct gm_thread_vars v;
+			int64_t x1, x2;
+			a.block[0] = B, a.block[1] = a.block[2] = 1;
+			gm_thread_vars_1d(&a, nt, g, &v);
+			assert_int_equal(gm_expr_eval(e1, &v, &x1, &err), GM_OK);
+			assert_int_equal(gm_expr_eval(e2, &v, &x2, &err), GM_OK);
+			assert_int_equal(f.map.base + x1 * r.elem, 0x7f0000000000ll + x2 * r.elem);
+		}
+		if (it > 1)
+			assert_int_equal(f.map.iter_step, r.step);
+		gm_expr_free(e1);
+		gm_expr_free(e2);
+		synth_free(&l);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_expr_roundtrip),
 		cmocka_unit_test(test_prior),
+		cmocka_unit_test(test_random_maps),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
