@@ -56,22 +56,10 @@ def render(bin_):
 
 
 def main():
-    if len(sys.argv) < 2:
+    if len(sys.argv) < 2 or sys.argv[1].startswith("-"):
         print(__doc__.strip().splitlines()[-1].strip())
         return 2
-    text = render(sys.argv[1])
-    if "--check" in sys.argv[2:]:
-        old = open(OUT).read() if os.path.exists(OUT) else ""
-        if old != text:
-            print("docs/RESULTS.md is not what scripts/results_doc.py writes: run it and commit the file")
-            return 1
-        print("docs/RESULTS.md: up to date")
-        return 0
-    with open(OUT + ".tmp", "w") as f:
-        f.write(text)
-    os.replace(OUT + ".tmp", OUT)
-    print("wrote docs/RESULTS.md")
-    return 0
+    return ri.write_or_check(OUT, render(sys.argv[1]), "the newest suite of each GPU", "scripts/results_doc.py")
 
 
 if __name__ == "__main__":

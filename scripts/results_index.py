@@ -94,20 +94,25 @@ def render(rows):
     return "\n".join(out)
 
 
-def main():
-    text = render(list(runs()))
+def write_or_check(path, text, what, how):
+    """Write text to path atomically, or with --check say whether path holds it already (exit status)."""
+    rel = os.path.relpath(path, ROOT)
     if "--check" in sys.argv[1:]:
-        old = open(OUT).read() if os.path.exists(OUT) else ""
+        old = open(path).read() if os.path.exists(path) else ""
         if old != text:
-            print("results/INDEX.md is not what scripts/results_index.py writes: run it and commit the file")
+            print("%s is not what %s writes: run it and commit the file" % (rel, how))
             return 1
-        print("results/INDEX.md: up to date")
+        print("%s: up to date" % rel)
         return 0
-    with open(OUT + ".tmp", "w") as f:
+    with open(path + ".tmp", "w") as f:
         f.write(text)
-    os.replace(OUT + ".tmp", OUT)
-    print("wrote results/INDEX.md")
+    os.replace(path + ".tmp", path)
+    print("wrote %s (%s)" % (rel, what))
     return 0
+
+
+def main():
+    return write_or_check(OUT, render(list(runs())), "the run documents under results/", "scripts/results_index.py")
 
 
 if __name__ == "__main__":
