@@ -54,7 +54,7 @@ static const struct gm_opt trace_table[] = {
 
 const struct gm_cmd_doc gm_doc_trace = {
 	"trace", "run a CUDA program and explain its kernels' memory, instruction by instruction, with fixes",
-	"[options] -- PROGRAM [ARGS...]\n[options] --from TRACE.json",
+	"[options] -- PROGRAM [ARGS...]\n| [options] --from TRACE.json",
 	"Run an unmodified CUDA program (any program that reaches the CUDA driver: CUDA C++, CuPy, PyTorch,\n"
 	"Numba) and report each traced launch: its time, DRAM bytes and bandwidth against the device's\n"
 	"roof, the primary and secondary bottleneck, and every global, shared and local memory\n"
