@@ -1,17 +1,54 @@
 /*
  * suggest_internal.h - what `explain --suggest`'s files share, in the one direction they depend:
- * suggest.c (the driver) -> suggest_rules.c (the rule table) -> index_map.c. Not installed.
+ * suggest.c (the driver) -> suggest_rules.c (the rule table) -> suggest_tiles.c (the shared-memory tiles)
+ * -> suggest_kit.c (the pieces of a row) -> index_map.c. Not installed.
  */
 #ifndef GPUMEM_SUGGEST_INTERNAL_H
 #define GPUMEM_SUGGEST_INTERNAL_H
 
 #include "gpumem/suggest.h"
 
+#define SG_SMEM_MAX (48 * 1024) /* shared memory a rewrite's block may take (no opt-in attribute) */
+
 /* index_map.c: EXPR for thread g of the original 1D launch; 0 or -1 when it cannot be evaluated. */
 int sg_eval(const struct gm_expr *e, const struct gm_access *a, int64_t n, int64_t g, int64_t *out);
-/* suggest_rules.c: append a pattern to r (index printf-style; repeated iters times, step_bytes apart). */
+/* ---- suggest_kit.c ---- */
+/* r does not apply: why_not printf-style; returns 0 (a rule returns it). */
+int sg_no(struct gm_rewrite *r, const char *fmt, ...);
+/* Append to r's kernel source, printf-style; -1 when it does not fit. */
+int sg_src(struct gm_rewrite *r, const char *fmt, ...);
+/* The timed kernel's first lines (jit.cu's frame). */
+extern const char *const sg_head;
+/* "index_of(g, n_arg, BX, BY, BZ)": the original's EXPR for thread g, with its block. */
+void sg_idx_call(const struct gm_suggest *s, const char *g, char *out, size_t n);
+/* Threads a block of b. */
+int64_t sg_tpb_of(const int b[3]);
+/* r's launch: 1D blocks of x threads. */
+void sg_block1(struct gm_rewrite *r, int x);
+/* 1, or 0 with the reason, when EXPR indexes global memory / has an index map. */
+int sg_needs_global(const struct gm_suggest *s, struct gm_rewrite *r);
+int sg_needs_map(const struct gm_suggest *s, struct gm_rewrite *r);
+/* The EXPR side and the gid side of a launch that moves element g to/from EXPR(g). */
+void sg_sides(const struct gm_suggest *s, struct gm_rewrite *r, int eb, int iters, int64_t e_step,
+	      int64_t g_step, const char *e_idx, const char *g_idx);
+/* out[g] = in[i] (load) or out[i] = in[g] (store), C source. */
+const char *sg_move_stmt(const struct gm_suggest *s);
+/* The map's modes ordered by their stride in EXPR, smallest first. */
+void sg_sorted_modes(const struct gm_index_map *m, int ord[GM_SUGGEST_MODES]);
+/* n is a whole number of the map's rows. */
+int sg_covers_n(const struct gm_suggest *s);
+/* The unsigned word of 2, 4, 8 or 16 bytes, as a C type. */
+const char *sg_word_of(int bytes);
+/* Append a pattern to r (index printf-style; repeated iters times, step_bytes apart). */
 int sg_pat(struct gm_rewrite *r, enum gm_space sp, enum gm_op op, int eb, int iters, int64_t step_bytes,
 	   const char *fmt, ...);
+/* ---- suggest_tiles.c: the rules that go through shared memory (1 applies, 0 with why_not) ---- */
+int sg_rule_tile_padded(const struct gm_suggest *s, struct gm_rewrite *r);
+int sg_rule_tile_xor(const struct gm_suggest *s, struct gm_rewrite *r);
+int sg_rule_tile_wide(const struct gm_suggest *s, struct gm_rewrite *r);
+int sg_rule_stage_span(const struct gm_suggest *s, struct gm_rewrite *r);
+
+/* ---- suggest_rules.c ---- */
 /* Rule k fills r: name, change, applies or why_not, patterns, block, threads, kernel. */
 void sg_rule_build(int k, const struct gm_suggest *s, struct gm_rewrite *r);
 

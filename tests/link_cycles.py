@@ -1,0 +1,30 @@
+#!/usr/bin/env python3
+"""link_cycles.py BUILD_DIR - no two source files of gpumem's libraries depend on each other: file A depends on
+file B when A's object uses a symbol B's object defines (nm). Prints each pair that uses each other (a circle of
+two files) and exits 1 if there is one. Reads the objects of the gm_* libraries a build left (cmake's object
+folders); the objects are of this build's tier (with or without CUDA)."""
+import os
+import subprocess
+import sys
+
+build = sys.argv[1] if len(sys.argv) > 1 else "build"
+objs = []
+for d, _, names in os.walk(build):
+    if "/CMakeFiles/gm_" in d + "/" and "/tests/" not in d:
+        objs += [os.path.join(d, n) for n in names if n.endswith(".o")]
+defs, uses = {}, {}
+for o in objs:
+    src = o.split(".dir/", 1)[1][:-2] if ".dir/" in o else o
+    out = subprocess.run(["nm", o], capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[1] in "TDBR":
+            defs.setdefault(parts[2], set()).add(src)
+        elif len(parts) == 2 and parts[0] == "U":
+            uses.setdefault(src, set()).add(parts[1])
+dep = {a: {b for s in syms for b in defs.get(s, ()) if b != a} for a, syms in uses.items()}
+pairs = sorted({tuple(sorted((a, b))) for a in dep for b in dep[a] if a in dep.get(b, ())})
+for a, b in pairs:
+    print("circle: %s <-> %s" % (a, b))
+print("link circles: %d among %d objects" % (len(pairs), len(objs)))
+sys.exit(1 if pairs else 0)
