@@ -13,8 +13,10 @@ mkdir -p "$out/json"
 nvidia-smi -L >"$out/gpu.txt" 2>&1
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv >>"$out/gpu.txt" 2>&1
 budget=${SUGGEST_BUDGET_S:-200}
-# name | class | arguments of explain (n is 1 GiB per array unless --n)
+# name | class | arguments of explain (n is 1 GiB per array unless --n); PATTERNS=FILE reads them from a file
+# (lines of the same form, '#' comments), e.g. tests/suggest/patterns-2026-11-29.tsv
 patterns() {
+if [ -n "${PATTERNS:-}" ]; then grep -v '^#' "$PATTERNS"; return; fi
 cat <<'EOF'
 col_read|anti|'(gid%16384)*16384 + gid/16384'
 col_write|anti|--op store '(gid%16384)*16384 + gid/16384'

@@ -25,7 +25,7 @@ extern "C" {
 #endif
 
 #define GM_SUGGEST_MAX 16        /* rows: the original, then one per rule (a static assertion in suggest_rules.c) */
-#define GM_SUGGEST_PATS 12       /* access patterns of one rewritten launch */
+#define GM_SUGGEST_PATS 16       /* access patterns of one rewritten launch */
 #define GM_SUGGEST_MODES 8       /* modes of a mixed-radix index map */
 #define GM_SUGGEST_SRC 6144      /* the timed kernel's source */
 

@@ -13,34 +13,99 @@
 
 /* ---- the 2D tile of a transpose --------------------------------------------------- */
 
-struct tr { int kr, kc; int64_t R, C, P, TR; };
+/*
+ * A transpose: EXPR = E0 + P * r + c, where the row r is made of modes that chain in EXPR from the one
+ * consecutive in gid (stride P, P * its size, ...) and the column c of modes that chain from the one consecutive
+ * in EXPR (stride 1, its size, ...). Two modes are the plain matrix (thread g = r + R * c); more are a matrix
+ * whose threads come in another order (a 2D launch, a batch): g is then the sum of each mode's digit of r or c
+ * times its div, which general says and the kernel computes with tile_g().
+ */
+struct tr {
+	int64_t R, C, P, TR;
+	int nr, nc, general;
+	int rm[GM_SUGGEST_MODES], cm[GM_SUGGEST_MODES];      /* the modes of r and of c, lowest digit first */
+};
 
-/* A transpose: one mode consecutive in gid (rows R, EXPR pitch P), the other consecutive in EXPR (C). */
+/* Append to the chain the modes whose EXPR stride continues it; returns the chain's extent (elements). */
+static int64_t chain(const struct gm_index_map *m, int first, int *used, int *out, int *n)
+{
+	int64_t next = m->stride[first] * m->size[first], ext = m->size[first];
+
+	out[(*n)++] = first;
+	used[first] = 1;
+	for (int found = 1; found;) {
+		found = 0;
+		for (int k = 0; k < m->nmodes; k++)
+			if (!used[k] && m->stride[k] == next) {
+				out[(*n)++] = k;
+				used[k] = found = 1;
+				ext *= m->size[k];
+				next *= m->size[k];
+				break;
+			}
+	}
+	return ext;
+}
+
 static int transpose_of(const struct gm_suggest *s, struct gm_rewrite *r, struct tr *t)
 {
 	const struct gm_index_map *m = &s->map;
+	int used[GM_SUGGEST_MODES] = { 0 }, c0 = -1;
 
 	if (!sg_needs_global(s, r) || !sg_needs_map(s, r))
 		return 0;
-	if (m->nmodes != 2 || m->div[0] != 1 || m->stride[1] != 1)
-		return sg_no(r, "not a transpose: needs two modes, the first consecutive in gid, the second in EXPR "
+	for (int k = 1; k < m->nmodes; k++)
+		if (m->stride[k] == 1)
+			c0 = k;
+	if (m->nmodes < 2 || m->div[0] != 1 || c0 < 0)
+		return sg_no(r, "not a transpose: needs a mode consecutive in gid and another consecutive in EXPR "
 			  "(found %d mode%s)", m->nmodes, m->nmodes == 1 ? "" : "s");
+	/* the rows first: a square matrix's pitch equals the columns' extent and must not extend them */
+	t->R = chain(m, 0, used, t->rm, &t->nr);
+	t->C = chain(m, c0, used, t->cm, &t->nc);
+	for (int k = 0; k < m->nmodes; k++)
+		if (!used[k])
+			return sg_no(r, "not a transpose: the mode of size %lld at stride %lld continues neither the "
+				  "rows nor the columns", (long long)m->size[k], (long long)m->stride[k]);
+	t->P = m->stride[0];
+	t->general = m->nmodes > 2;
 	/* loads may read an element twice in any order; stores to overlapping rows would race */
-	if (m->stride[0] < m->size[1] && s->in.a.op == GM_OP_STORE)
+	if (t->P < t->C && s->in.a.op == GM_OP_STORE)
 		return sg_no(r, "stores: rows of %lld elements overlap at a pitch of %lld (two threads write one element)",
-			  (long long)m->size[1], (long long)m->stride[0]);
+			  (long long)t->C, (long long)t->P);
 	if (!sg_covers_n(s))
 		return sg_no(r, "n (%lld) is no whole number of rows", (long long)s->in.n);
-	if (m->size[0] < 32 || m->size[1] < 32)
-		return sg_no(r, "a %lld x %lld matrix: a 32 x 32 tile would stay mostly empty", (long long)m->size[0],
-			  (long long)m->size[1]);
-	t->kr = 0;
-	t->kc = 1;
-	t->R = m->size[0];
-	t->C = m->size[1];
-	t->P = m->stride[0];
+	if (t->R < 32 || t->C < 32)
+		return sg_no(r, "a %lld x %lld matrix: a 32 x 32 tile would stay mostly empty", (long long)t->R,
+			  (long long)t->C);
 	t->TR = (t->R + 31) / 32;
 	return 1;
+}
+
+/* thread g of the original for row rx, column cx (C expressions): "rx + R * (cx)" or each mode's digit. */
+static int g_of(const struct gm_index_map *m, const struct tr *t, const char *rx, const char *cx, char *out,
+		size_t n)
+{
+	size_t len = 0;
+
+	if (!t->general) {
+		int k = snprintf(out, n, "%s + %lld * (%s)", rx, (long long)t->R, cx);
+		return k < 0 || (size_t)k >= n ? -1 : 0;
+	}
+	for (int side = 0; side < 2; side++) {
+		const int *modes = side ? t->cm : t->rm;
+		int64_t pos = 1;
+		for (int j = 0; j < (side ? t->nc : t->nr); j++) {
+			int k = modes[j];
+			int w = snprintf(out + len, n - len, "%s((%s) / %lld %% %lld) * %lld", len ? " + " : "",
+					 side ? cx : rx, (long long)pos, (long long)m->size[k], (long long)m->div[k]);
+			if (w < 0 || (size_t)w >= n - len)
+				return -1;
+			len += (size_t)w;
+			pos *= m->size[k];
+		}
+	}
+	return 0;
 }
 
 /* slot of tile row rl, column cl (strings); -1 when out is too small */
@@ -54,7 +119,9 @@ static int slot(int xor_, const char *rl, const char *cl, char *out, size_t n)
 
 static int tile_rule(const struct gm_suggest *s, struct gm_rewrite *r, int xor_)
 {
-	struct tr t = { 0, 0, 0, 0, 0, 0 };
+	struct tr t;
+
+	memset(&t, 0, sizeof(t));
 	int eb = s->in.a.elem_bytes, ld = s->in.a.op == GM_OP_LOAD;
 	char a[240], b[16];    /* b: "ty + %d", a: a slot of two or three of them */
 
@@ -69,13 +136,27 @@ static int tile_rule(const struct gm_suggest *s, struct gm_rewrite *r, int xor_)
 	r->threads = t.TR * TC * 256;
 	r->round_trips = 1;
 	/* E side rows along ty (coalesced on c = tx), g side rows along tx */
-	char e_idx[200], g_idx[200];
+	char e_idx[256], g_idx[GM_SUGGEST_PATS / 2][256], cx[64], rx[64];
 	snprintf(e_idx, sizeof(e_idx), "%lld + %lld * ((bx %% %lld) * 32 + ty) + (bx / %lld) * 32 + tx",
 		 (long long)s->map.offset, (long long)t.P, (long long)t.TR, (long long)t.TR);
-	snprintf(g_idx, sizeof(g_idx), "(bx %% %lld) * 32 + tx + %lld * ((bx / %lld) * 32 + ty)", (long long)t.TR,
-		 (long long)t.R, (long long)t.TR);
+	snprintf(rx, sizeof(rx), "(bx %% %lld) * 32 + tx", (long long)t.TR);
+	/* the g side: one pattern repeated 8 columns apart; where the threads come in another order (general) the
+	 * step is not constant, so each of the TILE_ILP rows of columns is a pattern of its own */
+	int ng = t.general ? TILE_ILP : 1;
+	for (int j = 0; j < ng; j++) {
+		snprintf(cx, sizeof(cx), "(bx / %lld) * 32 + ty + %d", (long long)t.TR, 8 * j);
+		if (g_of(&s->map, &t, rx, t.general ? cx : "(bx / %lld) * 32 + ty", g_idx[j], sizeof(g_idx[j])))
+			return sg_no(r, "the thread order of the original is too long to describe");
+	}
+	if (!t.general)
+		snprintf(g_idx[0], sizeof(g_idx[0]), "(bx %% %lld) * 32 + tx + %lld * ((bx / %lld) * 32 + ty)",
+			 (long long)t.TR, (long long)t.R, (long long)t.TR);
 	/* the side loaded first: E for load, g for store */
-	sg_pat(r, GM_SPACE_GLOBAL, GM_OP_LOAD, eb, TILE_ILP, (ld ? 8 * t.P : 8 * t.R) * eb, "%s", ld ? e_idx : g_idx);
+	if (ld)
+		sg_pat(r, GM_SPACE_GLOBAL, GM_OP_LOAD, eb, TILE_ILP, 8 * t.P * eb, "%s", e_idx);
+	else
+		for (int j = 0; j < ng; j++)
+			sg_pat(r, GM_SPACE_GLOBAL, GM_OP_LOAD, eb, t.general ? 1 : TILE_ILP, 8 * t.R * eb, "%s", g_idx[j]);
 	for (int j = 0; j < TILE_ILP; j++) {
 		snprintf(b, sizeof(b), "ty + %d", 8 * j);
 		/* load: tile[r_local = ty+8j][c_local = tx]; store: tile[tx][ty+8j] */
@@ -86,11 +167,22 @@ static int tile_rule(const struct gm_suggest *s, struct gm_rewrite *r, int xor_)
 			return sg_no(r, "the tile's slot expression is too long");
 		sg_pat(r, GM_SPACE_SHARED, GM_OP_LOAD, eb, 1, 0, "%s", a);
 	}
-	sg_pat(r, GM_SPACE_GLOBAL, GM_OP_STORE, eb, TILE_ILP, (ld ? 8 * t.R : 8 * t.P) * eb, "%s", ld ? g_idx : e_idx);
+	if (ld)
+		for (int j = 0; j < ng; j++)
+			sg_pat(r, GM_SPACE_GLOBAL, GM_OP_STORE, eb, t.general ? 1 : TILE_ILP, 8 * t.R * eb, "%s", g_idx[j]);
+	else
+		sg_pat(r, GM_SPACE_GLOBAL, GM_OP_STORE, eb, TILE_ILP, 8 * t.P * eb, "%s", e_idx);
 	/* the kernel */
 	char s1[240], s2[240];
 	if (slot(xor_, "ty + j", "tx", s1, sizeof(s1)) || slot(xor_, "tx", "ty + j", s2, sizeof(s2)))
 		return sg_no(r, "the tile's slot expression is too long");
+	char gk[1024];
+	if (g_of(&s->map, &t, "r", "c", gk, sizeof(gk)))
+		return sg_no(r, "the thread order of the original is too long to describe");
+	if (t.general)
+		sg_src(r, "static __device__ __forceinline__ long long tile_g(long long r, long long c) { return %s; }\n",
+		       gk);
+	const char *G = t.general ? "tile_g(r, c)" : "r + R * c";
 	sg_src(r, "%s  __shared__ T sm[32 * 33];\n"
 	    "  const long long tr = blockIdx.x %% %lldLL, tc = blockIdx.x / %lldLL;\n"
 	    "  const int tx = threadIdx.x, ty = threadIdx.y;\n"
@@ -102,14 +194,14 @@ static int tile_rule(const struct gm_suggest *s, struct gm_rewrite *r, int xor_)
 		    "    if (r < R && c < C) sm[%s] = in[E0 + P * r + c];\n  }\n  __syncthreads();\n"
 		    "#pragma unroll\n  for (int j = 0; j < 32; j += 8) {\n"
 		    "    const long long r = tr * 32 + tx, c = tc * 32 + ty + j;\n"
-		    "    if (r < R && c < C) out[r + R * c] = sm[%s];\n  }\n}\n", s1, s2);
+		    "    if (r < R && c < C) out[%s] = sm[%s];\n  }\n}\n", s1, G, s2);
 	else
 		sg_src(r, "#pragma unroll\n  for (int j = 0; j < 32; j += 8) {\n"
 		    "    const long long r = tr * 32 + tx, c = tc * 32 + ty + j;\n"
-		    "    if (r < R && c < C) sm[%s] = in[r + R * c];\n  }\n  __syncthreads();\n"
+		    "    if (r < R && c < C) sm[%s] = in[%s];\n  }\n  __syncthreads();\n"
 		    "#pragma unroll\n  for (int j = 0; j < 32; j += 8) {\n"
 		    "    const long long r = tr * 32 + ty + j, c = tc * 32 + tx;\n"
-		    "    if (r < R && c < C) out[E0 + P * r + c] = sm[%s];\n  }\n}\n", s2, s1);
+		    "    if (r < R && c < C) out[E0 + P * r + c] = sm[%s];\n  }\n}\n", s2, G, s1);
 	return 1;
 }
 
@@ -137,7 +229,9 @@ int sg_rule_tile_xor(const struct gm_suggest *s, struct gm_rewrite *r)
  */
 int sg_rule_tile_wide(const struct gm_suggest *s, struct gm_rewrite *r)
 {
-	struct tr t = { 0, 0, 0, 0, 0, 0 };
+	struct tr t;
+
+	memset(&t, 0, sizeof(t));
 	int eb = s->in.a.elem_bytes, ld = s->in.a.op == GM_OP_LOAD;
 	int64_t E0 = s->map.offset;
 
@@ -145,6 +239,9 @@ int sg_rule_tile_wide(const struct gm_suggest *s, struct gm_rewrite *r)
 		 "sides (4x4 blocks transposed in registers, XOR-swizzled 16 B slots)");
 	if (!transpose_of(s, r, &t))
 		return 0;
+	if (t.general)
+		return sg_no(r, "the threads come in another order than the matrix's (a 2D launch, a batch): the 64x64 "
+			  "tile is built for rows of consecutive threads");
 	if (eb != 4)
 		return sg_no(r, "%d B elements: the 16 B vectors are built for 4 elements of 4 B", eb);
 	if (t.R % 4 || t.C % 4 || t.P % 4 || E0 % 4 || E0 < 0)

@@ -30,6 +30,8 @@ done <<'ROWS'
 --bytes 2 --n 16777216 'n - 1 - gid'
 --n 16777216 --op store 'n - 1 - gid'
 --n 16777216 '(gid%1024)*4097 + gid/1024'
+--block 32,8 --n 67108864 '(bx % 256 * 32 + tx) * 8192 + bx / 256 * 8 + ty'
+--block 16,16 --n 67108864 --op store '(bx % 512 * 16 + tx) * 8192 + bx / 512 * 16 + ty'
 'bx*256 + (tid%32)*8 + tid/32'
 --space shared --block 1024 '(tid%32)*32 + tid/32'
 ROWS

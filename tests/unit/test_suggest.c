@@ -428,6 +428,41 @@ static void test_not_worth(void **state)
 	assert_non_null(strstr(buf, "one element in every 2"));
 }
 
+/* ---- a transpose whose threads come in another order (a 2D launch): the tile still applies ------------- */
+
+static void test_tile_any_order(void **state)
+{
+	static struct gm_suggest s;
+	struct gm_suggest_in in;
+	struct gm_expr_error err;
+	static const struct { const char *expr; int bx, by; } cases[] = {
+		{ "(bx % 256 * 32 + tx) * 8192 + bx / 256 * 8 + ty", 32, 8 },
+		{ "(bx % 512 * 16 + tx) * 8192 + bx / 512 * 16 + ty", 16, 16 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memset(&in, 0, sizeof(in));
+		in.a.index = cases[i].expr;
+		in.a.elem_bytes = 4;
+		in.a.op = GM_OP_LOAD;
+		in.a.space = GM_SPACE_GLOBAL;
+		in.a.block[0] = cases[i].bx;
+		in.a.block[1] = cases[i].by;
+		in.a.block[2] = 1;
+		in.a.n_threads = in.n = 1 << 26;
+		in.prof = &P;
+		in.threads = 2;
+		assert_int_equal(gm_suggest_build(&in, &s, &err), GM_OK);
+		assert_true(s.map.known && s.map.nmodes == 4);
+		assert_true(row(&s, "tile_padded")->applies);
+		assert_true(row(&s, "tile_padded")->speedup > 1.2);
+		assert_non_null(strstr(row(&s, "tile_padded")->src, "tile_g(r, c)"));
+		assert_false(row(&s, "tile_wide")->applies);
+		assert_non_null(strstr(row(&s, "tile_wide")->why_not, "another order"));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -435,7 +470,7 @@ int main(void)
 		cmocka_unit_test(test_nothing_applies), cmocka_unit_test(test_shared_store_refused),
 		cmocka_unit_test(test_ranking),      cmocka_unit_test(test_sources),
 		cmocka_unit_test(test_json),         cmocka_unit_test(test_cli),
-		cmocka_unit_test(test_not_worth),
+		cmocka_unit_test(test_not_worth),    cmocka_unit_test(test_tile_any_order),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
