@@ -255,7 +255,7 @@ static void test_real_traces(void **state)
 		{ "h200_planted_colwalk.json", "transpose<0>", "bank conflicts at planted_colwalk.cu:49", "smem_pad", 1 },
 		{ "h200_planted_colwalk.json", "transpose<1>", "", "", 0 },
 		{ "h200_control_1gib.json", "saxpy", "DRAM bandwidth", "", 0 },
-		{ "h200_cupy_transpose.json", "transpose_naive", ":6, transposed", "thread_order", 1 },
+		{ "h200_cupy_transpose.json", "transpose_naive", ":6, transposed", "tile_padded", 1 },
 	};
 	const char *src = getenv("GPUMEM_SRC");
 
