@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""suggest_score.py DIR - score `explain --suggest --run` documents (DIR/json/NAME.json or DIR/json.tar.gz, as
+scripts/suggest_gpu.sh writes them): for every rewrite that applied, was validated and timed, its predicted
+speedup against the measured one (the headline of each: a layout rewrite with its conversion once, unless
+--layout-free was given). Prints a row per rewrite, then the mean and median |predicted / measured - 1|, the
+share within 10 % and 15 %, by class (DIR/rc.txt) and over all, and each pattern's closing sentence.
+Reads only what the runs wrote."""
+import os
+import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from suggest_docs import Committed  # noqa: E402
+
+d = sys.argv[1]
+docs = Committed(d)
+order = []
+for line in open(os.path.join(d, "rc.txt")):
+    f = line.split()
+    if len(f) >= 3 and f[0] != "families" and "rc=0" in f[2]:
+        order.append((f[0], f[1]))
+rows, sentences = [], []
+for name, cls in order:
+    s = docs.load(name)
+    s = s.get("suggest", s)
+    sentences.append((name, s.get("sentence", "")))
+    for r in s["rows"][1:]:
+        run = r.get("run") or {}
+        if not r.get("applies") or run.get("status") != "ok" or not run.get("validated"):
+            continue
+        pred, meas = r.get("predicted_speedup"), run.get("speedup")
+        if pred and meas:
+            rows.append((name, cls, r["name"], pred, meas, abs(pred / meas - 1)))
+print("| pattern | class | rewrite | predicted | measured | pred/meas - 1 |")
+print("|---|---|---|---|---|---|")
+for name, cls, rw, p, m, e in rows:
+    print("| %s | %s | %s | %.2fx | %.2fx | %+.1f %% |" % (name, cls, rw, p, m, 100 * (p / m - 1)))
+print()
+for cls in sorted({r[1] for r in rows}) + ["all"]:
+    es = [r[5] for r in rows if cls == "all" or r[1] == cls]
+    if es:
+        print("%s: %d measured rewrites, mean error %.1f %%, median %.1f %%, within 10 %%: %d (%.0f %%), within 15 %%: %d"
+              % (cls, len(es), 100 * statistics.mean(es), 100 * statistics.median(es),
+                 sum(e <= 0.10 for e in es), 100 * sum(e <= 0.10 for e in es) / len(es), sum(e <= 0.15 for e in es)))
+print()
+for name, sent in sentences:
+    print("- %s: %s" % (name, sent))
