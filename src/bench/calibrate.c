@@ -49,13 +49,6 @@
 #include "gpumem/profile.h"
 #include "families/common/shapes.h"
 
-const char *const gm_calibrate_selectors[] = {
-	"copy.read_b16_tile4", "copy.write_b16_tile4", "copy.v8_b4_tile4", "stride.b16_s008",
-	"stride.b16_s032", "copy.v0_b4", "copy.v1_b8", "copy.table_b4", "copy.lines_b4", "copy.scatter_b4",
-	"copy.scatter_blocks_b4", "copy.blk64_b4", "copy.blk1024_b4", "copy.pages_b4", "copy.start_b4", "hierarchy",
-	"latency.l2_004m", "latency.hbm_128m", NULL,
-};
-
 static const struct gm_case_result *need_case(const struct gm_run_result *r, const char *name, char *why,
 					      size_t n)
 {

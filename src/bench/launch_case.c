@@ -154,14 +154,6 @@ int gm_launch_predict_run(struct gm_run_result *r, const struct gm_profile *p)
 	return n;
 }
 
-int gm_is_calibration_case(const char *name)
-{
-	for (int k = 0; gm_calibrate_selectors[k]; k++)
-		if (strchr(gm_calibrate_selectors[k], '.') && !strcmp(gm_calibrate_selectors[k], name))
-			return 1;
-	return 0;
-}
-
 static int cmp_d(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;

@@ -1,0 +1,23 @@
+/*
+ * calibration_cases.c - the cases `gpumem calibrate` measures the launch model's profile with
+ * (include/gpumem/profile.h): calibrate.c derives the profile from them, launch_case.c scores them apart
+ * from the cases the profile predicts. One list, read by both, so that neither needs the other for it.
+ */
+#include <stddef.h>
+#include <string.h>
+#include "gpumem/profile.h"
+
+const char *const gm_calibrate_selectors[] = {
+	"copy.read_b16_tile4", "copy.write_b16_tile4", "copy.v8_b4_tile4", "stride.b16_s008",
+	"stride.b16_s032", "copy.v0_b4", "copy.v1_b8", "copy.table_b4", "copy.lines_b4", "copy.scatter_b4",
+	"copy.scatter_blocks_b4", "copy.blk64_b4", "copy.blk1024_b4", "copy.pages_b4", "copy.start_b4", "hierarchy",
+	"latency.l2_004m", "latency.hbm_128m", NULL,
+};
+
+int gm_is_calibration_case(const char *name)
+{
+	for (int k = 0; gm_calibrate_selectors[k]; k++)
+		if (strchr(gm_calibrate_selectors[k], '.') && !strcmp(gm_calibrate_selectors[k], name))
+			return 1;
+	return 0;
+}
