@@ -9,7 +9,7 @@
 set -uo pipefail
 bin=$1
 src=${2:-$(cd "$(dirname "$0")/../.." && pwd)}
-tpl=$src/results/nvidia-h100-80gb-hbm3/quick.json
+tpl=$src/tests/fixtures/runs/h100/quick.json
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }

@@ -12,9 +12,9 @@ cd "$root"
 D=$(mktemp -d)
 T=$(mktemp -d)
 trap 'rm -rf "$D" "$T"' EXIT
-Q=$root/results/nvidia-h100-80gb-hbm3/quick.json
+Q=$root/tests/fixtures/runs/h100/quick.json
 P=$root/data/profiles/nvidia-h100-80gb-hbm3.json
-CAL=$root/results/nvidia-h100-80gb-hbm3/launch/calibrate.json
+CAL=$root/tests/fixtures/runs/h100/calibrate.json
 gm() { "$bin" "$@"; }
 
 # ---- the bad inputs (deterministic: cut from committed files) ----

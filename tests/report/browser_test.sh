@@ -110,7 +110,7 @@ if [ -f "$suite" ]; then
   "$gm" report "$suite" -o "$work/suite.html" >/dev/null && check suite "$work/suite.html" 16000 1 || fail=1
   # planted faults: the suite page with one fault injected after the report's script; each check must see its fault
   # the quick suite (few cases a family) and a two-GPU fleet document, where committed
-  for extra in "$root/results/nvidia-h100-80gb-hbm3/quick.json" "$root/results/nvidia-h200-x2/fleet/all-devices.json.gz"; do
+  for extra in "$root/tests/fixtures/runs/h100/quick.json" "$root/tests/fixtures/runs/h200x2-all-devices.json.gz"; do
     [ -f "$extra" ] || continue
     n=$(basename "$extra" | sed 's/\..*//')
     "$gm" report "$extra" -o "$work/$n.html" >/dev/null && check "$n" "$work/$n.html" 9000 || fail=1

@@ -437,7 +437,7 @@ static void test_cli_profile_files(void **state)
 		remove("small.json");
 	}
 	remove("cal.json");
-	snprintf(args, sizeof(args), "calibrate --from '%s/results/nvidia-h100-80gb-hbm3/quick.json'", src);
+	snprintf(args, sizeof(args), "calibrate --from '%s/tests/fixtures/runs/h100/quick.json'", src);
 	assert_int_equal(run_bin(args, out, sizeof(out)), 2);
 	assert_non_null(strstr(out, "has no measured case"));
 	assert_int_equal(chdir(cwd), 0);

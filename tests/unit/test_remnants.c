@@ -109,7 +109,7 @@ static void test_tools_over_run(void **state)
 		"report '%s/%s' -o /dev/null",
 	};
 	const char *bin = getenv("GPUMEM_BIN"), *src = getenv("GPUMEM_SRC");
-	const char *run = "results/nvidia-h100-80gb-hbm3/remnants/remnants.json";
+	const char *run = "tests/fixtures/runs/h100/remnants.json";
 	char args[2048], cmd[4096];
 
 	(void)state;
