@@ -170,6 +170,10 @@ gm_status gm_check_judge(const struct gm_run_result *r, const struct gm_baseline
 	if (!b && note != g->baseline_note)
 		snprintf(g->baseline_note, sizeof(g->baseline_note), "%s", note ? note : "no baseline");
 	g->baseline_units = b ? b->nunits : 0;
+	if (c)
+		g->counters = *c;   /* the raw reads, for the writers */
+	else
+		memset(&g->counters, 0, sizeof(g->counters));
 	for (int i = 0; i < n && g->nlines < GM_CHECK_MAX_LINES; i++) {
 		struct gm_check_line *l = &g->lines[g->nlines++];
 		judge_line(&defs[i], r, b, l);

@@ -7,6 +7,7 @@
  * temperature, throttle reasons and the PCIe link; --burn alternates the
  * checked GEMM and the memory test until the duration or SIGINT.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,11 +67,13 @@ static void watch_once(struct watch *w)
 	pthread_mutex_unlock(&w->mu);
 }
 
+/* A sample every WATCH_MS on the clock (absolute ticks: the NVML reads, ~30 ms, do not stretch the period). */
 static void *watch_main(void *arg)
 {
 	struct watch *w = arg;
-	struct timespec ts = { 0, WATCH_MS * 1000000L };
+	struct timespec next;
 
+	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (;;) {
 		pthread_mutex_lock(&w->mu);
 		int quit = w->quit;
@@ -78,7 +81,13 @@ static void *watch_main(void *arg)
 		if (quit)
 			break;
 		watch_once(w);
-		nanosleep(&ts, NULL);
+		next.tv_nsec += WATCH_MS * 1000000L;
+		if (next.tv_nsec >= 1000000000L) {
+			next.tv_sec++;
+			next.tv_nsec -= 1000000000L;
+		}
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) == EINTR)
+			;
 	}
 	return NULL;
 }

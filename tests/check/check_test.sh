@@ -53,7 +53,13 @@ py verdicts "$T/w_check.json" | grep -q "^hbm_read warn$" && ok "  hbm_read warn
 
 # counters: healthy, then each planted alone
 py counters "$RUN" "$T/c0.json"
-want_rc 0 "healthy counters pass" -- "$bin" check --from "$T/c0.json" --json "$T/c0_check.json"
+want_rc 0 "healthy counters pass" -- "$bin" check --from "$T/c0.json" --json "$T/c0_check.json" --prometheus "$T/c0.prom"
+python3 -c "
+import json, sys; g = json.load(open('$T/c0_check.json'))['gpus'][0]
+sys.exit(0 if g['counters'] and g['counters']['after']['pcie_link_width']['value'] == 16 else 1)" &&
+  ok "  the raw counters in the JSON" || bad "the JSON lacks the counters read"
+grep -q '^gpumem_check_counter{.*counter="pcie_link_width"} 16$' "$T/c0.prom" && ok "  and in the Prometheus text" ||
+  bad "no gpumem_check_counter sample"
 while read -r plant code counter verdict; do
   case $plant in ''|'#'*) continue ;; esac
   py counters "$RUN" "$T/c.json" "$plant"

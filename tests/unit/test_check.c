@@ -220,6 +220,8 @@ static void test_counters(void **st)
 	healthy_counters(&c);
 	assert_int_equal(gm_check_judge(&r, b, NULL, &c, g), GM_OK);
 	assert_int_equal(g->verdict, GM_V_PASS);
+	assert_int_equal(g->counters.have, 1);                     /* the raw reads go to the writers */
+	assert_int_equal(g->counters.after[GM_CNT_PCIE_WIDTH].value, 16);
 	for (size_t k = 0; k < sizeof(counter_rows) / sizeof(counter_rows[0]); k++) {
 		int id = counter_rows[k].id;
 		healthy_counters(&c);
