@@ -26,6 +26,8 @@ install(FILES ${GM_GEN}/gpumem.bash DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-co
         RENAME gpumem)
 install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR} FILES_MATCHING PATTERN "*.md")
+# the per-model baselines `gpumem check` judges by (it looks in <bindir>/../share/gpumem/baselines)
+install(DIRECTORY data/baselines/ DESTINATION ${CMAKE_INSTALL_DATADIR}/gpumem/baselines FILES_MATCHING PATTERN "*.json")
 # each family's page (src/families/<name>/README.md) as families/<name>.md
 file(GLOB GM_FAMILY_PAGES src/families/*/README.md)
 foreach(page ${GM_FAMILY_PAGES})

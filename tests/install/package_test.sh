@@ -12,7 +12,8 @@ done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
-ver=$("$build/gpumem" --version | awk '{ print $2 }')
+full=$("$build/gpumem" --version | awk '{ print $2 }')   # 0.1.0+COMMIT[.modified]: the commit is build metadata
+ver=${full%%+*}
 
 # 1. cmake --install puts the binary, the manual page, the completion and the docs under a prefix
 cmake --install "$build" --prefix "$tmp/prefix" >"$tmp/install.log" 2>&1 || { cat "$tmp/install.log"; fail "cmake --install"; }
@@ -45,7 +46,7 @@ if command -v ldd >/dev/null; then
   ldd "$bin" >"$tmp/ldd" 2>&1
   grep -Eq 'jansson|libz\.|cudart' "$tmp/ldd" && { cat "$tmp/ldd"; fail "jansson, zlib and cudart must be linked statically"; }
 fi
-[ "$("$bin" --version)" = "gpumem $ver" ] || fail "unpacked gpumem --version"
+[ "$("$bin" --version)" = "gpumem $full" ] || fail "unpacked gpumem --version"
 "$bin" list >"$tmp/list" || fail "unpacked gpumem list"
 grep -q '^copy\.' "$tmp/list" || fail "gpumem list shows no copy case"
 "$bin" explain --type float 'lane*2' >"$tmp/explain" || fail "unpacked gpumem explain"
@@ -53,6 +54,7 @@ grep -q 'sectors' "$tmp/explain" || { cat "$tmp/explain"; fail "explain printed 
 for f in README.md METHODOLOGY.md SCHEMA.md families/stride.md; do
   [ -s "$root/usr/share/doc/gpumem/$f" ] || fail "no usr/share/doc/gpumem/$f"
 done
+[ -s "$root/usr/share/gpumem/baselines/nvidia-h200.json" ] || fail "no usr/share/gpumem/baselines/nvidia-h200.json"
 
 # 4. the manual page renders, and names every command and every option --help names
 page=$root/usr/share/man/man1/gpumem.1
