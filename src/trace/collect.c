@@ -136,6 +136,7 @@ static gm_status traced(const struct gm_trace_opts *o, const char *path, const c
 	struct gmt_pass p;
 	struct gmt_finish f = {o, argv, trace_part, NULL, dir, run};
 	long last = -1;
+	int failed;
 	gm_status s;
 
 	snprintf(trace_part, sizeof(trace_part), "%s/trace.json", dir);
@@ -161,11 +162,12 @@ static gm_status traced(const struct gm_trace_opts *o, const char *path, const c
 		}
 	}
 	s = gmt_finish_write(&f, out_path, run);
+	failed = run->outcome != GM_TRACE_OK && run->message[0];
 	if (s == GM_ERR_NOT_FOUND && run->outcome == GM_TRACE_OK)
 		run->outcome = GM_TRACE_NO_KERNELS;
 	if (s == GM_ERR_DRIVER)
 		run->outcome = GM_TRACE_NOT_PERMITTED;
-	if (s != GM_OK && run->outcome != GM_TRACE_OK && s != GM_ERR_IO && s != GM_ERR_DRIVER) {
+	if (s != GM_OK && failed && s != GM_ERR_IO && s != GM_ERR_DRIVER) {
 		/* the program's failure says more than "no kernels" */
 		char first[512];
 		snprintf(first, sizeof(first), "%s", gm_last_error());

@@ -464,6 +464,7 @@ static void test_collect_no_kernels(void **state)
 	assert_int_equal(run.outcome, GM_TRACE_NO_KERNELS);
 	assert_non_null(strstr(gm_last_error(), "never initialised CUDA"));
 	assert_null(strstr(gm_last_error(), "no kernels"));   /* the CLI says that part */
+	assert_null(strstr(gm_last_error(), "()"));           /* no empty reason appended */
 	assert_int_equal(collect_script("#!/bin/sh\nexit 0\n", PART_NONE, NULL, 0, &run, out, sizeof(out)),
 	                 GM_ERR_NOT_FOUND);
 	assert_non_null(strstr(run.message, "launched no kernel"));

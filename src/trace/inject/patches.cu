@@ -74,7 +74,7 @@ static __device__ struct gmt_slot *gmt_slot_of(struct gmt_launch *L, unsigned lo
  * floor(k B / S) (B blocks, S samples): spread evenly over the grid and over the warps of a block.
  * When the grid has no more warps than S, every warp is sampled. No 64-bit division: the host gives S / B.
  */
-static __device__ __noinline__ int gmt_sampled(const struct gmt_launch *L, unsigned ltid)
+static __device__ __forceinline__ int gmt_sampled(const struct gmt_launch *L, unsigned ltid)
 {
 	unsigned long long S = L->h.sample_warps, B = L->h.total_blocks, blin, lo, hi;
 	unsigned wpb = L->h.warps_per_block, w = ltid / 32;
@@ -185,7 +185,7 @@ static __device__ void gmt_sample(struct gmt_launch *L, struct gmt_slot *s, unsi
 }
 
 /* The lowest active lane adds one warp execution to the instruction's counters (figures of the warp). */
-static __device__ __noinline__ unsigned long long gmt_commit(struct gmt_launch *L, unsigned long long pc,
+static __device__ __forceinline__ unsigned long long gmt_commit(struct gmt_launch *L, unsigned long long pc,
                                                              unsigned space, unsigned size, unsigned flags,
                                                              unsigned n, unsigned units, unsigned ideal,
                                                              unsigned *index)
