@@ -106,6 +106,9 @@ gm_status gm_trace_find_lib(const char *exe_path, char *buf, unsigned long n);
  *   GM_ERR_NOT_FOUND    no launch was traced: the program launched no kernel, or none matched
  *                       (outcome NO_KERNELS, or PROGRAM_FAILED / TIMED_OUT when that came first);
  *                       no document is written
+ *   GM_ERR_INTERRUPTED  SIGINT or SIGTERM reached the caller during a pass (forwarded to the program's
+ *                       group): the document is still written when a launch had been traced, with the
+ *                       times the time pass had flushed
  *   GM_ERR_IO           out_path could not be written
  *   GM_ERR_NOMEM        host allocation failed
  */

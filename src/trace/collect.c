@@ -136,7 +136,7 @@ static gm_status traced(const struct gm_trace_opts *o, const char *path, const c
 	struct gmt_pass p;
 	struct gmt_finish f = {o, argv, trace_part, NULL, dir, run};
 	long last = -1;
-	int failed;
+	int failed, interrupted;
 	gm_status s;
 
 	snprintf(trace_part, sizeof(trace_part), "%s/trace.json", dir);
@@ -148,20 +148,22 @@ static gm_status traced(const struct gm_trace_opts *o, const char *path, const c
 	}
 	run->passes = 1;
 	pass_outcome(run, &p, o->timeout_s);
-	if (p.interrupted)
-		return gm_fail(GM_ERR_INTERRUPTED, "interrupted: the program was stopped");
-	if (o->time_pass && access(trace_part, R_OK) == 0 && gmt_part_launches(trace_part, &last) > 0) {
+	interrupted = p.interrupted;
+	if (!interrupted && o->time_pass && access(trace_part, R_OK) == 0 && gmt_part_launches(trace_part, &last) > 0) {
 		struct gmt_pass t;
-		if (one_pass(o, path, argv, run->lib, "time", time_part, &t, last) == GM_OK && !t.interrupted) {
+		if (one_pass(o, path, argv, run->lib, "time", time_part, &t, last) == GM_OK) {
+			/* interrupted too: the times flushed so far are kept */
 			run->passes = 2;
 			run->time_pass_wall_s = t.wall_s;
 			run->time_pass_exit_status = t.exit_status;
 			f.time_part = time_part;
-		} else if (t.interrupted) {
-			return gm_fail(GM_ERR_INTERRUPTED, "interrupted: the program was stopped");
+			interrupted = t.interrupted;
 		}
 	}
 	s = gmt_finish_write(&f, out_path, run);
+	if (interrupted)   /* what was collected is written all the same (exit 130's rule) */
+		return gm_fail(GM_ERR_INTERRUPTED, "interrupted: the program was stopped%s",
+		               s == GM_OK ? "; what was traced before is written" : "");
 	failed = run->outcome != GM_TRACE_OK && run->message[0];
 	if (s == GM_ERR_NOT_FOUND && run->outcome == GM_TRACE_OK)
 		run->outcome = GM_TRACE_NO_KERNELS;

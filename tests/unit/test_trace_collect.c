@@ -13,7 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <jansson.h>
 #include "gpumem/trace_collect.h"
@@ -434,6 +437,32 @@ static void test_collect_stopped(void **state)
 	json_decref(doc);
 }
 
+/* SIGTERM reaching the caller during a pass: forwarded, and what was traced is written (exit 130's rule). */
+static void test_collect_interrupted(void **state)
+{
+	struct gm_trace_run run;
+	char out[512];
+	pid_t killer;
+
+	(void)state;
+	if (!fake_lib_ready())
+		return;
+	killer = fork();
+	if (killer == 0) {
+		struct timespec t = {0, 500000000L};
+		nanosleep(&t, NULL);
+		kill(getppid(), SIGTERM);
+		_exit(0);
+	}
+	assert_int_equal(collect_script("#!/bin/sh\nsleep 30\n", PART_ONE, NULL, 0, &run, out, sizeof(out)),
+	                 GM_ERR_INTERRUPTED);
+	waitpid(killer, NULL, 0);
+	assert_true(run.wall_s < 10.0);
+	assert_int_equal(access(out, R_OK), 0);
+	assert_non_null(strstr(gm_last_error(), "written"));
+	assert_no_leftovers();
+}
+
 static void test_collect_timeout(void **state)
 {
 	struct gm_trace_run run;
@@ -557,6 +586,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_collect_time_mismatch, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_collect_program_failed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_collect_stopped, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_collect_interrupted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_collect_timeout, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_collect_no_kernels, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_collect_bad_input, setup, teardown),
