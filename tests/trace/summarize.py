@@ -46,6 +46,8 @@ def main(d):
         rep = load(os.path.join(d, name + ".report.json"))
         if not doc:
             tail = last_lines(os.path.join(d, name + ".txt")).replace("|", "/")
+            if name in ("env", "analysis") or not tail or tail.startswith("skipped"):
+                continue   # not a run, or a run the script did not make
             print(f"| {name} | - | - | - | - | - | - | {tail} | | | |")
             continue
         kernels = {k.get("launch_index"): k for k in (rep or {}).get("kernels", [])}
