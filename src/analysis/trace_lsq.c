@@ -148,6 +148,71 @@ static int round_all(const double *c, int nf, double c0, int64_t *ci, int64_t *c
 }
 
 /* Solve L (filled), then the exact check: with the open bits continued, else with them 0. */
+/* Columns a and b equal in every row. */
+static int same_column(const struct tf_ls *L, int a, int b)
+{
+	const double *x = L->x + (size_t)a * L->n, *y = L->x + (size_t)b * L->n;
+
+	for (int i = 0; i < L->n; i++)
+		if (x[i] != y[i])
+			return 0;
+	return 1;
+}
+
+/* The column's value when it is the same in every row (0 or 1 for a bit), else -1. */
+static double constant_column(const struct tf_ls *L, int a)
+{
+	const double *x = L->x + (size_t)a * L->n;
+
+	for (int i = 1; i < L->n; i++)
+		if (x[i] != x[0])
+			return -1;
+	return L->n ? x[0] : 0;
+}
+
+/*
+ * Bits the samples move only together with a lower bit of the same chain (a collector that picks the warp in
+ * the block from the same counter as the block: bits 5-7 and 13-15 of gid always equal) share one coefficient,
+ * and the bits between that never moved have none. The smooth map, one mode running through them, is what
+ * the samples cannot tell from the others: the pair's coefficient split as c and c x 2^distance, the bits that
+ * never moved continuing the bit below them (the constant taking back what a bit that is always 1 adds). Kept
+ * only when every row is still reproduced.
+ */
+static void smooth_split(const struct tf_ls *L, int64_t *ci, int64_t *c0)
+{
+	int64_t save[TF_MAX_FEAT], s0 = *c0;
+	int changed = 0;
+
+	memcpy(save, ci, sizeof(int64_t) * (size_t)L->nf);
+	for (int d = 0; d < L->nf; d++) {
+		int b = L->prev[d], dist = 1;
+		if (!L->dep[d] || b < 0 || ci[d] != 0 || constant_column(L, d) >= 0)
+			continue;
+		while (b >= 0 && dist <= 30 && !same_column(L, b, d))
+			b = L->prev[b], dist++;
+		if (b < 0 || dist > 30 || ci[b] == 0 || L->dep[b])
+			continue;
+		int64_t den = ((int64_t)1 << dist) + 1;
+		if (ci[b] % den)
+			continue;
+		ci[b] /= den;
+		ci[d] = ci[b] << dist;
+		changed = 1;
+	}
+	for (int d = 0; changed && d < L->nf; d++) {   /* the bits that never moved continue the bit below */
+		double v = constant_column(L, d);
+		if (!L->dep[d] || L->prev[d] < 0 || v < 0)
+			continue;
+		int64_t old = ci[d];
+		ci[d] = 2 * ci[L->prev[d]];
+		*c0 -= (ci[d] - old) * (int64_t)v;
+	}
+	if (changed && !ls_exact(L, ci, *c0)) {
+		memcpy(ci, save, sizeof(int64_t) * (size_t)L->nf);
+		*c0 = s0;
+	}
+}
+
 int tf_ls_run(struct tf_ls *L, int64_t *ci, int64_t *c0)
 {
 	double c[TF_MAX_FEAT], k0 = 0;
@@ -165,5 +230,7 @@ int tf_ls_run(struct tf_ls *L, int64_t *ci, int64_t *c0)
 		}
 		ok = !round_all(c, L->nf, k0, ci, c0) && ls_exact(L, ci, *c0);
 	}
+	if (ok)
+		smooth_split(L, ci, c0);
 	return ok ? 0 : -1;
 }

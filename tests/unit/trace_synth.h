@@ -24,7 +24,9 @@ struct synth {
 	int samples;                  /* sampled warps (0 = 64) */
 	int even;                     /* 1: warps floor(k T / S) exactly; 0: each moved within its stride by a
 					 hash of k, so that every bit of the warp number varies (docs/TRACE.md);
-					 2: warp 0 of blocks floor(k B / S) (the collector's first version) */
+					 2: warp 0 of blocks floor(k B / S) (the collector's first version);
+					 3: warp k % (warps a block) of blocks floor(k B / S) (its second: the warp and
+					 the block come from one counter, so their bits move together) */
 	const int64_t *tab;           /* non-NULL: iteration it adds tab[it] elements (instead of it * step) */
 	int tab_mask;                 /* with tab: only threads with tid < tab[it] run it (a tree reduction) */
 };
@@ -140,6 +142,8 @@ static int synth_append(const struct synth *r, int64_t base, int line, struct gm
 			wi += (int64_t)(synth_mix((uint64_t)k) % (uint64_t)span);
 		if (r->even == 2)
 			wi = (int64_t)((double)k * (double)(warps / wpb) / nk) * wpb;
+		if (r->even == 3)
+			wi = (int64_t)((double)k * (double)(warps / wpb) / nk) * wpb + k % wpb;
 		synth_lanes(r, e, wi, it, base, ln, blk, &warp);
 		memcpy(s->block, blk, sizeof(blk));
 		s->warp = warp;
