@@ -74,7 +74,7 @@ static void traffic(struct gm_trace_kernel *k)
 /* One instruction's pattern for the launch model: its fitted 1D expression and loop, or the replacement;
    it2 / step2: the pieces or re-reads of the same bytes folded into it (below). */
 static void pattern_of(const struct gm_trace_kernel *k, const struct gm_trace_insn *x, const struct tk_swap *sw,
-		       int it2, int64_t step2, struct gm_access *a, struct gm_repeat *r)
+		       int it2, int64_t step2, int it1, int64_t step1, struct gm_access *a, struct gm_repeat *r)
 {
 	memset(a, 0, sizeof(*a));
 	a->space = x->in->space == GM_TS_SHARED ? GM_SPACE_SHARED : GM_SPACE_GLOBAL;
@@ -85,6 +85,8 @@ static void pattern_of(const struct gm_trace_kernel *k, const struct gm_trace_in
 	a->n_threads = k->threads;
 	*r = (struct gm_repeat){ sw ? sw->iters : x->fit.iters, (sw ? sw->step : x->fit.map.iter_step) * x->in->size,
 				 it2 > 1 ? it2 : 1, it2 > 1 ? step2 : 0 };
+	if (!sw && it1 > 0)   /* a flattened walk (rule M): its loop in one direction */
+		r->iters = it1, r->step_bytes = step1;
 }
 
 static const struct tk_swap *swap_of(const struct tk_swap *sw, int nsw, int i)
@@ -188,6 +190,73 @@ static void fold(const struct gm_trace_kernel *k, const struct tk_swap *sw, int 
 	}
 }
 
+/* The same modes of the ids, the loop's aside. */
+static int same_ids(const struct gm_trace_map *x, const struct gm_trace_map *y)
+{
+	int i = 0, j = 0;
+
+	for (;;) {
+		while (i < x->nmodes && x->mode[i].var == GM_TV_ITER)
+			i++;
+		while (j < y->nmodes && y->mode[j].var == GM_TV_ITER)
+			j++;
+		if (i == x->nmodes || j == y->nmodes)
+			return i == x->nmodes && j == y->nmodes;
+		if (memcmp(&x->mode[i++], &y->mode[j++], sizeof(x->mode[0])))
+			return 0;
+	}
+}
+
+/*
+ * The second half of rule M: a walk whose pieces tile each step (the loop's step = pieces x their spacing) is
+ * the same walk as a loop over the pieces' spacing; walks of the same bytes from the same start, however they
+ * were unrolled, are readings of one walk: one pattern, its loop flattened (it1, step1 in bytes) and
+ * iters2 = the readings, step2 = 0. Loads only.
+ */
+static void fold_readings(const struct gm_trace_kernel *k, const struct tk_swap *sw, int nsw, int *it2,
+			  int64_t *step2, int *it1, int64_t *step1)
+{
+	int n = k->nins;
+	int64_t fi[GM_TRACE_MAX_INSNS], fs[GM_TRACE_MAX_INSNS];
+	int rd[GM_TRACE_MAX_INSNS];
+
+	for (int i = 0; i < n; i++) {
+		const struct gm_trace_insn *x = &k->ins[i];
+		int64_t sB = x->fit.map.iter_step * x->in->size;
+		it1[i] = 0, step1[i] = 0, fi[i] = 0, fs[i] = 0, rd[i] = 0;
+		if (it2[i] < 0 || swap_of(sw, nsw, i) || x->in->space != GM_TS_GLOBAL || x->in->op != GM_TO_LOAD ||
+		    !x->fit.map.known || x->fit.approx || x->fit.map.niter_tab)
+			continue;
+		if (it2[i] > 1 && step2[i] > 0 && sB == it2[i] * step2[i])   /* pieces tiling the step */
+			fi[i] = (int64_t)x->fit.iters * it2[i], fs[i] = step2[i], rd[i] = 1;
+		else if (it2[i] <= 1 || step2[i] == 0)
+			fi[i] = x->fit.iters, fs[i] = sB, rd[i] = it2[i] > 1 ? it2[i] : 1;
+	}
+	for (int i = 0; i < n; i++) {
+		int reads = rd[i], any = 0;
+		int64_t lo, hi, lo2, hi2;
+		const struct gm_trace_insn *x = &k->ins[i];
+		if (!rd[i] || !range_of(x->in, &lo, &hi))
+			continue;
+		int64_t A = x->fit.map.base + x->fit.map.offset * x->in->size;
+		for (int j = i + 1; j < n; j++) {
+			const struct gm_trace_insn *y = &k->ins[j];
+			if (!rd[j] || fi[j] != fi[i] || fs[j] != fs[i] || y->in->size != x->in->size ||
+			    y->fit.map.base + y->fit.map.offset * y->in->size != A || !same_ids(&x->fit.map, &y->fit.map) ||
+			    !range_of(y->in, &lo2, &hi2) || lo2 > hi || lo > hi2)
+				continue;
+			reads += rd[j];
+			rd[j] = 0;
+			it2[j] = -1;
+			any = 1;
+		}
+		if (!any)
+			continue;
+		it1[i] = (int)fi[i], step1[i] = fs[i];
+		it2[i] = reads, step2[i] = 0;
+		rd[i] = 0;
+	}
+}
 
 int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, int only, const struct tk_swap *sw,
 	       int nsw, struct gm_launch_out *out, char *why, size_t n)
@@ -197,13 +266,15 @@ int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, i
 	struct gm_launch_in li;
 	struct gm_expr_error err;
 	int np = 0, left = 0, all_once = 1;
-	static int it2[GM_TRACE_MAX_INSNS + 1];
-	static int64_t step2[GM_TRACE_MAX_INSNS + 1];
+	static int it2[GM_TRACE_MAX_INSNS + 1], it1[GM_TRACE_MAX_INSNS + 1];
+	static int64_t step2[GM_TRACE_MAX_INSNS + 1], step1[GM_TRACE_MAX_INSNS + 1];
 
 	memset(&li, 0, sizeof(li));
-	if (only < 0 && k->nins <= GM_TRACE_MAX_INSNS)
+	memset(it1, 0, sizeof(it1));
+	if (only < 0 && k->nins <= GM_TRACE_MAX_INSNS) {
 		fold(k, sw, nsw, it2, step2);
-	else
+		fold_readings(k, sw, nsw, it2, step2, it1, step1);
+	} else
 		memset(it2, 0, sizeof(it2));
 	for (int i = 0; i < k->nins; i++) {
 		const struct gm_trace_insn *x = &k->ins[i];
@@ -216,8 +287,9 @@ int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, i
 		const struct tk_swap *w = swap_of(sw, nsw, i);
 		if (w && !w->expr)
 			continue;   /* left out on purpose: the kernel without this instruction */
-		pattern_of(k, x, w, i < GM_TRACE_MAX_INSNS ? it2[i] : 0, i < GM_TRACE_MAX_INSNS ? step2[i] : 0, &pats[np],
-			   &rep[np]);
+		int in_tab = i < GM_TRACE_MAX_INSNS;
+		pattern_of(k, x, w, in_tab ? it2[i] : 0, in_tab ? step2[i] : 0, in_tab ? it1[i] : 0, in_tab ? step1[i] : 0,
+			   &pats[np], &rep[np]);
 		all_once &= rep[np].iters <= 1;
 		np++;
 	}
