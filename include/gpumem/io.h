@@ -66,6 +66,8 @@ void gm_derived_write(FILE *f, const struct gm_run_result *r);
  * with several runs every chart overlays them.
  */
 gm_status gm_html_write(FILE *f, const struct gm_run_result *runs, const char *const *labels, int nruns);
+/* s written into HTML text or an attribute value: <, >, & and " escaped (NULL writes nothing). */
+void gm_html_escape(FILE *f, const char *s);
 /* The same with a static section (section(f, ctx) writes it) before the charts: the fleet view. */
 gm_status gm_html_write_section(FILE *f, const struct gm_run_result *runs, const char *const *labels, int nruns,
 				void (*section)(FILE *f, const void *ctx), const void *ctx);

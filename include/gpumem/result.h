@@ -185,6 +185,8 @@ const char *gm_between_processes(const struct gm_case_result *c, int64_t l2_byte
 
 /* ---- statistics (src/core/stats.c) ---- */
 gm_status gm_stats_compute(const double *x, int n, struct gm_stats *s);
+/* The median of v[0..n) (0 when n <= 0); v is sorted in place. */
+double gm_median_inplace(double *v, int n);
 
 #ifdef __cplusplus
 }

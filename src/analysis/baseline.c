@@ -9,21 +9,11 @@
 #include <string.h>
 #include <time.h>
 #include "gpumem/baseline.h"
+#include "gpumem/result.h"
 #include "gpumem/units.h"
 
 #define MAD_TO_SIGMA 1.4826
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double median_of(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 double gm_case_noise(const struct gm_case_result *c)
 {
@@ -33,10 +23,10 @@ double gm_case_noise(const struct gm_case_result *c)
 	if (n < 3 || !c->samples_ms)
 		return 0;
 	memcpy(t, c->samples_ms, (size_t)n * sizeof(double));
-	med = median_of(t, n);
+	med = gm_median_inplace(t, n);
 	for (int i = 0; i < n; i++)
 		t[i] = fabs(t[i] - med);
-	return med > 0 ? MAD_TO_SIGMA * median_of(t, n) / med * fabs(c->value.median) : 0;
+	return med > 0 ? MAD_TO_SIGMA * gm_median_inplace(t, n) / med * fabs(c->value.median) : 0;
 }
 
 void gm_baseline_commit_of(const char *path, char *buf, size_t n)
@@ -121,22 +111,22 @@ static int make_line(const struct gm_run_result *runs, int n, const int *unit, i
 		}
 		if (!k)
 			continue;
-		uv[m] = median_of(v, k);
-		noise[m] = median_of(nz, k);
-		cov[m++] = median_of(cv, k);
+		uv[m] = gm_median_inplace(v, k);
+		noise[m] = gm_median_inplace(nz, k);
+		cov[m++] = gm_median_inplace(cv, k);
 	}
 	if (!m)
 		return 0;
 	snprintf(l->name, sizeof(l->name), "%s", name);
 	l->n = m;
-	l->median = median_of(uv, m);
+	l->median = gm_median_inplace(uv, m);
 	l->min = uv[0];
 	l->max = uv[m - 1];
 	for (int i = 0; i < m; i++)
 		dev[i] = fabs(uv[i] - l->median);
-	l->spread = m >= 3 ? MAD_TO_SIGMA * median_of(dev, m) : m == 2 ? fabs(uv[1] - uv[0]) / sqrt(2.0) : 0;
-	l->noise = median_of(noise, m);
-	l->cov_pct = median_of(cov, m);
+	l->spread = m >= 3 ? MAD_TO_SIGMA * gm_median_inplace(dev, m) : m == 2 ? fabs(uv[1] - uv[0]) / sqrt(2.0) : 0;
+	l->noise = gm_median_inplace(noise, m);
+	l->cov_pct = gm_median_inplace(cov, m);
 	return 1;
 }
 

@@ -13,6 +13,7 @@
 #include "gpumem/fleet.h"
 #include "gpumem/baseline.h"
 #include "gpumem/io.h"
+#include "gpumem/result.h"
 #include "gpumem/units.h"
 
 #define MIN_SPREAD_FRAC 0.01   /* a spread is never below 1 % of the median */
@@ -26,17 +27,6 @@
 #define JITTER_K 10.0
 #define MAD_TO_SIGMA 1.4826
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double median_of(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 static int model_index(struct gm_fleet *fl, const char *name)
 {
@@ -100,7 +90,7 @@ static double group_median(const struct gm_multi_run *m, const char *model, doub
 	for (int d = 0; d < m->n && n < 256; d++)
 		if (!strcmp(model_of(m, d), model) && get(&m->pl[d]) >= 0)
 			v[n++] = get(&m->pl[d]);
-	return n ? median_of(v, n) : -1;
+	return n ? gm_median_inplace(v, n) : -1;
 }
 
 static double get_width(const struct gm_placement *p) { return p->pcie_width; }
@@ -191,10 +181,10 @@ static double sample_noise(const struct gm_case_result *c)
 	if (!t)
 		return 0;
 	memcpy(t, c->samples_ms, (size_t)n * sizeof(*t));
-	med = median_of(t, n);
+	med = gm_median_inplace(t, n);
 	for (int i = 0; i < n; i++)
 		t[i] = fabs(t[i] - med);
-	mad = median_of(t, n);
+	mad = gm_median_inplace(t, n);
 	free(t);
 	return med > 0 ? MAD_TO_SIGMA * mad / med * fabs(c->value.median) : 0;
 }
@@ -230,16 +220,16 @@ static gm_status fleet_case(const struct gm_multi_run *m, const struct gm_fleet 
 	fc->unit = c0->unit;
 	hib = gm_unit_higher_is_better(c0->unit);
 	memcpy(dev, v, (size_t)n * sizeof(double));
-	fc->median = median_of(dev, n);
+	fc->median = gm_median_inplace(dev, n);
 	fc->min = dev[0];
 	fc->max = dev[n - 1];
 	for (int i = 0; i < n; i++)
 		dev[i] = fabs(v[i] - fc->median);
-	fc->spread = n >= 3 ? MAD_TO_SIGMA * median_of(dev, n) : 0;
-	fc->spread = fmax(fc->spread, median_of(own, n));
+	fc->spread = n >= 3 ? MAD_TO_SIGMA * gm_median_inplace(dev, n) : 0;
+	fc->spread = fmax(fc->spread, gm_median_inplace(own, n));
 	fc->spread = fmax(fc->spread, MIN_SPREAD_FRAC * fabs(fc->median));
 	/* the lower median: with two devices, the steadier one sets the norm */
-	qsort(cov, (size_t)n, sizeof(*cov), cmp_double);
+	gm_median_inplace(cov, n); /* sorts cov */
 	fleet_cov = cov[(n - 1) / 2];
 	free(v);
 	fc->out = calloc((size_t)m->n, sizeof(*fc->out));

@@ -16,6 +16,14 @@ static double median_sorted(const double *v, int n)
 	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+double gm_median_inplace(double *v, int n)
+{
+	if (n <= 0)
+		return 0;
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return median_sorted(v, n);
+}
+
 gm_status gm_stats_compute(const double *x, int n, struct gm_stats *s)
 {
 	double *v, sum = 0, ss = 0;

@@ -94,19 +94,6 @@ void gm_fleet_write(FILE *f, const struct gm_multi_run *m, const struct gm_fleet
 		}
 }
 
-static void html_text(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '<')
-			fputs("&lt;", f);
-		else if (*s == '>')
-			fputs("&gt;", f);
-		else if (*s == '&')
-			fputs("&amp;", f);
-		else
-			fputc(*s, f);
-	}
-}
 
 void gm_fleet_html(FILE *f, const struct gm_multi_run *m, const struct gm_fleet *fl)
 {
@@ -120,9 +107,9 @@ void gm_fleet_html(FILE *f, const struct gm_multi_run *m, const struct gm_fleet 
 	for (int d = 0; d < m->n; d++) {
 		device_label(m, d, lab, sizeof(lab));
 		fputs("<tr><td>", f);
-		html_text(f, lab);
+		gm_html_escape(f, lab);
 		fputs("</td><td>", f);
-		html_text(f, model_of(m, d));
+		gm_html_escape(f, model_of(m, d));
 		char link[32] = "?", sm[24] = "-", temp[24] = "-";
 		if (m->pl[d].pcie_gen > 0)
 			snprintf(link, sizeof(link), "Gen%d x%d", m->pl[d].pcie_gen, m->pl[d].pcie_width);
@@ -142,7 +129,7 @@ void gm_fleet_html(FILE *f, const struct gm_multi_run *m, const struct gm_fleet 
 			gm_value_format(o->value, fl->cases[i].unit, a, sizeof(a));
 			gm_value_format(o->median, fl->cases[i].unit, b, sizeof(b));
 			fputs("<tr><td>", f);
-			html_text(f, lab);
+			gm_html_escape(f, lab);
 			if (o->jitter)
 				fprintf(f, "</td><td>%s</td><td>%s</td><td>%s</td><td>%+.1f</td><td>erratic: CoV %.1f %%"
 					" vs %.2f %%</td><td>", fl->cases[i].name, a, b, o->pct, o->cov_pct,
@@ -150,7 +137,7 @@ void gm_fleet_html(FILE *f, const struct gm_multi_run *m, const struct gm_fleet 
 			else
 				fprintf(f, "</td><td>%s</td><td>%s</td><td>%s</td><td>%+.1f</td><td>%.1f</td><td>",
 					fl->cases[i].name, a, b, o->pct, o->spreads_below);
-			html_text(f, o->cause);
+			gm_html_escape(f, o->cause);
 			fputs("</td></tr>\n", f);
 		}
 	fputs("</table></section>\n", f);

@@ -258,6 +258,22 @@ static json_t *comparison_obj(const struct gm_comparison *c)
 static gm_status write_page(FILE *f, const struct gm_run_result *runs, const char *const *labels, int nruns,
 			    void (*section)(FILE *f, const void *ctx), const void *ctx, const struct gm_comparison *cmp);
 
+void gm_html_escape(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '<')
+			fputs("&lt;", f);
+		else if (*s == '>')
+			fputs("&gt;", f);
+		else if (*s == '&')
+			fputs("&amp;", f);
+		else if (*s == '"')
+			fputs("&quot;", f);
+		else
+			fputc(*s, f);
+	}
+}
+
 gm_status gm_html_write(FILE *f, const struct gm_run_result *runs, const char *const *labels, int nruns)
 {
 	return write_page(f, runs, labels, nruns, NULL, NULL, NULL);

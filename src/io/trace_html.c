@@ -12,21 +12,6 @@
 #include "gpumem/io.h"
 #include "io/trace_io.h"
 
-static void esc(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		if (*s == '<')
-			fputs("&lt;", f);
-		else if (*s == '>')
-			fputs("&gt;", f);
-		else if (*s == '&')
-			fputs("&amp;", f);
-		else if (*s == '"')
-			fputs("&quot;", f);
-		else
-			fputc(*s, f);
-	}
-}
 
 /* The kernel against the roof: GB/s over DRAM bytes (log), the roof as a line. */
 static void roof_svg(FILE *f, const struct gm_trace_kernel *k)
@@ -67,25 +52,25 @@ static void instr_row(FILE *f, const struct gm_trace_kernel *k, const struct gm_
 
 	where_of(x->in, w, sizeof(w));
 	fprintf(f, "<tr><td>");
-	esc(f, w);
+	gm_html_escape(f, w);
 	fprintf(f, "</td><td>%s %s %d B</td><td>%.0f</td><td>%.2f / %.2f</td>", gm_trace_op_name(x->in->op),
 		gm_trace_space_name(x->in->space), x->in->size, x->in->executions, x->fit.meas_per_req,
 		x->fit.ideal_per_req);
 	fprintf(f, "<td><div style=\"width:160px;background:#eee\"><div style=\"width:%.0fpx;height:10px;"
 		"background:linear-gradient(90deg,#c33 %.0f%%,#6a6 %.0f%%)\"></div></div>%.0f %%</td><td>",
 		160 * x->share, 100 * waste, 100 * waste, 100 * x->share);
-	esc(f, x->fit.cls_text);
+	gm_html_escape(f, x->fit.cls_text);
 	fprintf(f, "<br><code>");
-	esc(f, x->fit.map.known ? x->fit.expr : "");
+	gm_html_escape(f, x->fit.map.known ? x->fit.expr : "");
 	fprintf(f, "</code></td><td>");
 	if (x->fix.have) {
 		if (x->fix.worth)
 			fprintf(f, "<b>%s</b>: %.2fx the kernel<br>", x->fix.rewrite[0] ? x->fix.rewrite : "ideal access",
 				x->fix.kernel_speedup);
-		esc(f, x->fix.words);
+		gm_html_escape(f, x->fix.words);
 		if (x->fix.sketch[0] && x->fix.worth) {
 			fprintf(f, "<pre style=\"white-space:pre-wrap\">");
-			esc(f, x->fix.sketch);
+			gm_html_escape(f, x->fix.sketch);
 			fprintf(f, "</pre>");
 		}
 	} else if (x->fix.same_as)
@@ -99,7 +84,7 @@ static void kernel_html(FILE *f, const struct gm_trace_kernel *k)
 	const struct gm_trace_launch *l = k->l;
 
 	fprintf(f, "<h2>launch %lld: ", (long long)l->index);
-	esc(f, l->name ? l->name : l->kernel);
+	gm_html_escape(f, l->name ? l->name : l->kernel);
 	fprintf(f, "</h2>\n<p>grid %lldx%lldx%lld, block %dx%dx%d. ", (long long)l->grid[0], (long long)l->grid[1],
 		(long long)l->grid[2], l->block[0], l->block[1], l->block[2]);
 	if (k->time_ms > 0)
@@ -107,9 +92,9 @@ static void kernel_html(FILE *f, const struct gm_trace_kernel *k)
 	if (k->pred_ok)
 		fprintf(f, "Predicted %.4f ms, limited by %s. ", k->pred.time_ms, k->limited_by);
 	fprintf(f, "</p>\n<p>Primary: ");
-	esc(f, k->primary);
+	gm_html_escape(f, k->primary);
 	fprintf(f, "<br>Secondary: ");
-	esc(f, k->secondary);
+	gm_html_escape(f, k->secondary);
 	fprintf(f, "</p>\n");
 	roof_svg(f, k);
 	fprintf(f, "<table><thead><tr><th>where</th><th>access</th><th>executions</th><th>sectors a request "
@@ -126,13 +111,13 @@ static void section(FILE *f, const void *ctx)
 
 	fprintf(f, "<section id=\"trace\"><h1>gpumem trace: ");
 	for (int i = 0; i < r->t->argc; i++) {
-		esc(f, r->t->argv[i]);
+		gm_html_escape(f, r->t->argv[i]);
 		fputc(' ', f);
 	}
 	fprintf(f, "</h1>\n<p>");
-	esc(f, r->t->dev.name ? r->t->dev.name : "unknown device");
+	gm_html_escape(f, r->t->dev.name ? r->t->dev.name : "unknown device");
 	fprintf(f, "; profile ");
-	esc(f, r->prof ? r->prof->origin : "none");
+	gm_html_escape(f, r->prof ? r->prof->origin : "none");
 	fprintf(f, "</p>\n");
 	for (int i = 0; i < r->nk; i++)
 		kernel_html(f, &r->k[i]);
