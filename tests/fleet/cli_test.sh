@@ -21,7 +21,8 @@ expect 2 "fleet needs a JSON file" -- fleet
 expect 2 "unknown option '--bogus'" -- fleet --bogus x.json
 echo '{"schema": "other"}' >"$tmp/bad.json"
 expect 2 "not a gpumem run document" -- fleet "$tmp/bad.json"
-if "$bin" run --mpi nosuch 2>&1 | grep -q "built without MPI"; then
+"$bin" run --mpi nosuch >"$tmp/mpi.txt" 2>&1   # to a file: under pipefail a pipe into grep would take gpumem's exit 2
+if grep -q "built without MPI" "$tmp/mpi.txt"; then
   # a build without MPI: one clear line, exit 2, before anything else
   expect 2 "built without MPI support" -- run --mpi copy
   [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "--mpi without MPI: more than one line"
