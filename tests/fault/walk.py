@@ -355,9 +355,9 @@ class Walk:
 
     def fs(self, run_case):
         """The output's write (fsync) and rename fail: exit 5, the old file intact, no temporary left."""
-        res = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "results",
-                           "nvidia-h100-80gb-hbm3", "suite.json")
-        small = os.path.join(os.path.dirname(res), "compute", "gemm_v7.json")
+        res = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "fixtures", "launch",
+                           "h100-suite.json.gz")
+        small = os.path.join(os.path.dirname(res), "..", "runs", "h100", "gemm_v7.json")
         jobs = [("report -o", ["report", res, "-o", os.path.join(self.out, "page.html")],
                  os.path.join(self.out, "page.html")),
                 ("compare -o", ["compare", small, small, "-o", os.path.join(self.out, "cmp.html")],
