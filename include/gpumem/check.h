@@ -221,7 +221,7 @@ void gm_tel_xid_close(void *set);
 /* One telemetry sample now (t_s and phase left to the caller) and the PCIe link now; 0 when NVML gives none. */
 int gm_tel_now(const char *bus_id, struct gm_burn_sample *s, int *pcie_gen, int *pcie_width);
 
-/* ---- writers (src/io/check_text.c, check_json.c, check_prom.c) ---- */
+/* ---- writers (src/io/check_text.c, check_json.c, check_prom.c, check_html.c) ---- */
 
 struct gm_check_doc {
 	char tool_version[32];
@@ -248,6 +248,23 @@ gm_status gm_check_prometheus(FILE *f, const struct gm_check_doc *d);
  * with the one-line reason of gm_json_read.
  */
 gm_status gm_check_read_run(const char *path, struct gm_run_result *r, struct gm_check_counters *c);
+
+/*
+ * The burn a `gpumem check --burn --json` document holds (its first GPU's
+ * "burn": summary and telemetry), for `check --from` to judge again and draw.
+ * *found = 0 (and GM_OK) when the document has none; GM_ERR_PARSE when its
+ * telemetry columns are not arrays of one length. Release b with gm_burn_release.
+ */
+gm_status gm_check_read_burn(const char *path, struct gm_burn *b, int *found);
+
+/*
+ * `--html FILE`: the report page (src/io/html.c) with a check section: per GPU
+ * its verdict, the lines against the baseline (a bar for each margin), the
+ * counters, the failures with code, severity and next step, and the burn's
+ * telemetry charted over time (SM and memory clocks, power, temperature, the
+ * phase and any clock-event reason); below it the report of the run judged.
+ */
+gm_status gm_check_html(FILE *f, const struct gm_check_doc *d);
 
 #ifdef __cplusplus
 }

@@ -20,7 +20,7 @@
 #include "gpumem/check.h"
 #include "gpumem/io.h"
 
-enum { K_FROM = 256, K_BASELINE, K_JSON, K_PROM, K_QUICK, K_FULL, K_DEVICE, K_ALL, K_BURN, K_ONLY };
+enum { K_FROM = 256, K_BASELINE, K_JSON, K_PROM, K_HTML, K_QUICK, K_FULL, K_DEVICE, K_ALL, K_BURN, K_ONLY };
 
 static const struct gm_opt check_opts_table[] = {
 	{ NULL, GM_OPT_HEADING, 0, NULL, "what to check", NULL },
@@ -40,6 +40,8 @@ static const struct gm_opt check_opts_table[] = {
 	{ "json", K_JSON, 0, "FILE", "the verdict per GPU as JSON (docs/SCHEMA.md \"Check\"), with the run it judged", "@file" },
 	{ "prometheus", K_PROM, 0, "FILE", "the verdicts in the Prometheus text format (node_exporter textfile\n"
 	  "collector; written atomically)", "@file" },
+	{ "html", K_HTML, 0, "FILE", "the verdicts as an HTML page: lines against the baseline, counters, failures,\n"
+	  "the burn's telemetry charted over time, and the report of the run judged", "@file" },
 	{ "help", 'h', 'h', NULL, "show this help", NULL },
 	{ 0 },
 };
@@ -47,7 +49,7 @@ static const struct gm_opt check_opts_table[] = {
 const struct gm_cmd_doc gm_doc_check = {
 	"check", "is this GPU as good as its kind? verdicts against the model's baseline and error counters",
 	"[--quick | --full] [--only LINE,...] [--device N | --all-devices] [--burn DURATION]\n[--from RUN.json] [--baseline FILE] "
-	"[--json FILE] [--prometheus FILE]",
+	"[--json FILE] [--prometheus FILE] [--html FILE]",
 	"Runs a fixed set of validated cases (HBM, L2, L1, PCIe, NVLink, FP32/FP16, GEMMs, allocation,\n"
 	"a memory test) in 30 s a GPU (--quick 10 s), judges each against the baseline of the GPU model\n"
 	"(median and spread of several good units) as pass, warn or fail, and reads NVML's error counters\n"
@@ -60,7 +62,7 @@ const struct gm_cmd_doc gm_doc_check = {
 };
 
 struct check_args {
-	const char *from, *baseline, *json, *prom, *burn, *only;
+	const char *from, *baseline, *json, *prom, *html, *burn, *only;
 	int quick, full, device, all;
 	double burn_s;
 };
@@ -102,6 +104,7 @@ static int check_option(void *ctx, const struct gm_opt *o, const char *v)
 	case K_BASELINE: a->baseline = v; break;
 	case K_JSON: a->json = v; break;
 	case K_PROM: a->prom = v; break;
+	case K_HTML: a->html = v; break;
 	case K_QUICK: a->quick = 1; break;
 	case K_FULL: a->full = 1; break;
 	case K_ALL: a->all = 1; break;
@@ -246,8 +249,8 @@ static void describe(struct gm_check_doc *d, const struct check_args *a, int arg
 }
 
 struct outputs {
-	struct gm_outfile json, prom;
-	int have_json, have_prom;
+	struct gm_outfile json, prom, html;
+	int have_json, have_prom, have_html;
 };
 
 static int open_outputs(const struct check_args *a, struct outputs *o)
@@ -258,6 +261,9 @@ static int open_outputs(const struct check_args *a, struct outputs *o)
 	if (a->prom && gm_outfile_open(&o->prom, a->prom))
 		return gm_error(GM_EXIT_IO, "%s", gm_last_error());
 	o->have_prom = a->prom != NULL;
+	if (a->html && gm_outfile_open(&o->html, a->html))
+		return gm_error(GM_EXIT_IO, "%s", gm_last_error());
+	o->have_html = a->html != NULL;
 	return 0;
 }
 
@@ -276,6 +282,11 @@ static int write_outputs(const struct gm_check_doc *d, struct outputs *o)
 		if (gm_check_prometheus(o->prom.f, d) || gm_outfile_commit(&o->prom))
 			code = gm_error(GM_EXIT_IO, "%s", gm_last_error());
 	}
+	if (o->have_html) {
+		o->have_html = 0;
+		if (gm_check_html(o->html.f, d) || gm_outfile_commit(&o->html))
+			code = gm_error(GM_EXIT_IO, "%s", gm_last_error());
+	}
 	if (fflush(stdout))
 		code = gm_error(GM_EXIT_IO, "cannot write the standard output");
 	return code;
@@ -284,12 +295,29 @@ static int write_outputs(const struct gm_check_doc *d, struct outputs *o)
 static int from_file(const struct check_args *a, struct gm_check_doc *d, struct gm_run_result *r,
 		     struct gm_check_counters *c)
 {
+	struct gm_burn b = { 0 };
+	int code, found = 0;
+
 	if (gm_check_read_run(a->from, r, c))
 		return gm_error(GM_EXIT_USAGE, "%s", gm_last_error());
 	if (!r->have_device || !r->dev.name[0])
 		return gm_error(GM_EXIT_USAGE, "'%s': the run names no GPU model to find a baseline for", a->from);
 	d->ngpus = 1;
-	return judge(a, r, c, &d->gpus[0]);
+	code = judge(a, r, c, &d->gpus[0]);
+	if (!code && gm_check_read_burn(a->from, &b, &found))   /* a check document's burn: judged again, drawn */
+		code = gm_error(GM_EXIT_USAGE, "%s", gm_last_error());
+	else if (!code && found) {
+		d->burns = calloc(1, sizeof(*d->burns));
+		if (!d->burns)
+			code = gm_error(GM_EXIT_USAGE, "out of memory");
+		else {
+			d->burns[0] = b;
+			gm_burn_judge(&d->burns[0], &d->gpus[0]);
+			return 0;
+		}
+	}
+	gm_burn_release(&b);
+	return code;
 }
 
 /* Each device in turn; 0, or the exit code that stopped the check (no GPU: 10, interrupted: 130). */
@@ -381,6 +409,8 @@ static int check_main(const struct check_args *a, int argc, char **argv)
 		gm_outfile_abort(&out.json);
 	if (out.have_prom)
 		gm_outfile_abort(&out.prom);
+	if (out.have_html)
+		gm_outfile_abort(&out.html);
 	for (int i = 0; runs && i < n; i++)
 		gm_result_release(&runs[i]);
 	for (int i = 0; d.burns && i < n; i++)

@@ -103,6 +103,74 @@ gm_status gm_check_read_run(const char *path, struct gm_run_result *r, struct gm
 	return s;
 }
 
+static double dnum(json_t *o, const char *k)
+{
+	return json_number_value(json_object_get(o, k));
+}
+
+/* The burn's summary and its telemetry columns (burn_json's, below) into b; GM_ERR_PARSE when uneven. */
+static gm_status burn_parse(json_t *o, const char *path, struct gm_burn *b)
+{
+	static const char *const cols[] = { "t_s", "sm_mhz", "mem_mhz", "power_w", "temp_c", "reasons", "phase" };
+	json_t *t = json_object_get(o, "telemetry"), *c[7];
+	size_t n = 0;
+
+	b->duration_s = dnum(o, "duration_s");
+	b->ran_s = dnum(o, "ran_s");
+	b->interrupted = json_is_true(json_object_get(o, "interrupted"));
+	b->rounds = (int)json_integer_value(json_object_get(o, "rounds"));
+	b->gemm_rounds = (int)json_integer_value(json_object_get(o, "gemm_rounds"));
+	b->memtest_rounds = (int)json_integer_value(json_object_get(o, "memtest_rounds"));
+	b->validation_errors = (int)json_integer_value(json_object_get(o, "validation_errors"));
+	snprintf(b->first_error, sizeof(b->first_error), "%s",
+		 json_is_string(json_object_get(o, "first_error")) ?
+		 json_string_value(json_object_get(o, "first_error")) : "");
+	for (int k = 0; k < 7; k++) {
+		c[k] = json_object_get(t, cols[k]);
+		if (!json_is_array(c[k]) || (k && json_array_size(c[k]) != n))
+			return gm_fail(GM_ERR_PARSE, "'%s': burn.telemetry.%s: needs an array as long as t_s", path,
+				       cols[k]);
+		n = json_array_size(c[k]);
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct gm_burn_sample s = {
+			json_number_value(json_array_get(c[0], i)), json_number_value(json_array_get(c[1], i)),
+			json_number_value(json_array_get(c[2], i)), json_number_value(json_array_get(c[3], i)),
+			json_number_value(json_array_get(c[4], i)),
+			(uint64_t)json_integer_value(json_array_get(c[5], i)),
+			(int)json_integer_value(json_array_get(c[6], i)),
+		};
+		gm_status st = gm_burn_add(b, &s);
+		if (st)
+			return st;
+	}
+	return GM_OK;
+}
+
+gm_status gm_check_read_burn(const char *path, struct gm_burn *b, int *found)
+{
+	json_error_t err;
+	json_t *doc = gm_json_load_path(path, &err), *o;
+	const char *schema;
+	gm_status s = GM_OK;
+
+	memset(b, 0, sizeof(*b));
+	*found = 0;
+	if (!doc)
+		return gm_fail(GM_ERR_PARSE, "cannot read '%s': %s", path, err.text);
+	schema = json_string_value(json_object_get(doc, "schema"));
+	o = schema && !strcmp(schema, GM_CHECK_SCHEMA) ?
+	    json_object_get(json_array_get(json_object_get(doc, "gpus"), 0), "burn") : NULL;
+	if (json_is_object(o)) {
+		s = burn_parse(o, path, b);
+		*found = !s;
+		if (s)
+			gm_burn_release(b);
+	}
+	json_decref(doc);
+	return s;
+}
+
 /* The run document as a JSON value (written by gm_json_write, parsed back). */
 static json_t *run_value(const struct gm_run_result *r)
 {
@@ -163,6 +231,8 @@ static json_t *burn_json(const struct gm_burn *b)
 	json_object_set_new(o, "temp_c_max", num(b->temp_c_max));
 	json_object_set_new(o, "power_w_max", num(b->power_w_max));
 	json_object_set_new(o, "reasons_seen", json_integer((json_int_t)b->reasons_seen));
+	if (b->first_error[0])
+		json_object_set_new(o, "first_error", json_string(b->first_error));
 	for (int k = 0; k < 7; k++) {
 		json_t *a = json_array();
 		for (int i = 0; i < b->n; i++) {

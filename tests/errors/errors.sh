@@ -31,6 +31,8 @@ echo '{"schema":"gpumem-run","schema_version":99,"cases":[]}' >"$D/v99.json"
 echo '{"schema":"gpumem-run","schema_version":2,"cases":[{"family":"copy"}]}' >"$D/noname.json"
 truncate -s 1G "$D/huge.json"                               # 1 GiB (sparse: no disk, no memory)
 mkfifo "$D/fifo.json"                                       # an input nobody writes: the reader waits
+zcat "$root/tests/fixtures/runs/h200-burn.json.gz" |          # a check document whose burn lost a power sample
+  python3 -c 'import json,sys; d=json.load(sys.stdin); t=d["gpus"][0]["burn"]["telemetry"]; t["power_w"].pop(); json.dump(d,sys.stdout)' >"$D/burn_uneven.json"
 prof() { sed -E "$2" "$P" >"$D/$1.json"; }
 prof prof_missing '/"read_gbs"/d'
 prof prof_negative 's/"write_gbs": [^,]*/"write_gbs": -5/'
