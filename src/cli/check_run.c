@@ -23,6 +23,7 @@
 #define QUICK_REPS 7
 #define BURN_GEMM "gemm.v9_grouped_4096"
 #define BURN_MEMTEST "memtest.moving_inversions"
+#define BURN_PHASE_S 1.0     /* each phase of the burn (GEMM, memory test) lasts this long at least */
 
 struct watch {
 	pthread_t th;
@@ -216,15 +217,18 @@ static gm_status burn_run(const struct check_opts *o, struct gm_run_result *r, s
 	pthread_mutex_unlock(&w->mu);
 	for (int k = 0; nc && !s && now_s() - t0 < o->burn_s && !(o->stop && *o->stop); k++) {
 		const struct gm_case *c = cs[k % nc];
-		char why[192] = "";
+		double p0 = now_s();
 		pthread_mutex_lock(&w->mu);
 		w->phase = strcmp(c->name, BURN_GEMM) != 0;
 		pthread_mutex_unlock(&w->mu);
-		if (burn_case(c, &ro, &r->dev, why, sizeof(why), &s) && !b->validation_errors++)
-			snprintf(b->first_error, sizeof(b->first_error), "%s", why);
-		b->rounds++;
-		b->gemm_rounds += !w->phase;
-		b->memtest_rounds += w->phase;
+		do {   /* a phase lasts BURN_PHASE_S at least: a GEMM round is milliseconds, a memory-test pass a second */
+			char why[192] = "";
+			if (burn_case(c, &ro, &r->dev, why, sizeof(why), &s) && !b->validation_errors++)
+				snprintf(b->first_error, sizeof(b->first_error), "%s", why);
+			b->rounds++;
+			b->gemm_rounds += !w->phase;
+			b->memtest_rounds += w->phase;
+		} while (!s && now_s() - p0 < BURN_PHASE_S && now_s() - t0 < o->burn_s && !(o->stop && *o->stop));
 	}
 	pthread_mutex_lock(&w->mu);
 	w->burn = NULL;
