@@ -71,6 +71,9 @@ int gm_error(int code, const char *fmt, ...)
 /* 1 when f is a terminal and NO_COLOR is unset (and TERM is not "dumb"). */
 int gm_use_color(FILE *f);
 
+/* One warning when a profiler or sanitizer is loaded into this process (times under it are not the GPU's); 1 then. */
+int gm_warn_if_tool_attached(void);
+
 /* Options of `gpumem run`, parsed without side effects (tested in test_cli). */
 struct gm_run_args {
 	const char *json_path, *csv_path;

@@ -211,6 +211,8 @@ static int run_suite(struct run_ctx *x)
 	o.counters = x->counters;
 	signal(SIGINT, on_sigint);
 	signal(SIGTERM, on_sigint);
+	if (!x->args.sanitize)   /* --sanitize is meant to run under compute-sanitizer */
+		gm_warn_if_tool_attached();
 	if (gm_gpu_state_read(&x->res.state_before))
 		gm_clear_error();
 	clock_gettime(CLOCK_MONOTONIC, &t0);

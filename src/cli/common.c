@@ -33,6 +33,23 @@ int gm_error(int code, const char *fmt, ...)
 	return code;
 }
 
+/*
+ * A profiler or sanitizer loaded into this process (Nsight Compute and gpumem trace through the driver's
+ * CUDA_INJECTION64_PATH, Compute Sanitizer through LD_PRELOAD) slows kernels and copies: what is timed under it
+ * is the tool's time, not the GPU's. Prints one warning naming it; 1 when one is attached.
+ */
+int gm_warn_if_tool_attached(void)
+{
+	const char *inj = getenv("CUDA_INJECTION64_PATH"), *pre = getenv("LD_PRELOAD");
+	const char *what = inj && *inj ? inj : pre && (strstr(pre, "sanitizer") || strstr(pre, "Sanitizer")) ? pre : NULL;
+
+	if (!what)
+		return 0;
+	fprintf(stderr, "warning: a tool is loaded into gpumem (%s=%s): the times measured here are under it, not "
+		"the GPU's own\n", what == inj ? "CUDA_INJECTION64_PATH" : "LD_PRELOAD", what);
+	return 1;
+}
+
 /* Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org). */
 int gm_use_color(FILE *f)
 {

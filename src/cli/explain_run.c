@@ -148,6 +148,7 @@ int explain_run(const struct gm_access *acc, const struct explain_run_opts *ro, 
 		gm_clear_error();
 		o.counters = NULL;
 	}
+	gm_warn_if_tool_attached();
 	s = gm_run_cases(&cp, 1, &o, &r.dev, &r);
 	gm_counters_close(o.counters);
 	if (s)
