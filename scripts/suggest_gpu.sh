@@ -5,7 +5,8 @@
 # Writes OUT/json/<name>.json (+ .err), OUT/rc.txt (name, class, exit code,
 # seconds: the pattern list scripts/suggest_table.py reads), OUT/text_col_read.txt,
 # OUT/model_time.txt (the model without --run), OUT/families.json (the best copy
-# and transposes suggest_table.py compares with) and OUT/gpu.txt. docs/SUGGEST.md.
+# and transposes suggest_table.py compares with; SUGGEST_FAMILIES=0 leaves them out)
+# and OUT/gpu.txt. docs/SUGGEST.md.
 set -uo pipefail
 bin=$(readlink -f "$1")
 out=$2
@@ -58,7 +59,8 @@ for e in '(gid%16384)*16384 + gid/16384' 'gid*8' 'gid + 1'; do
     echo "wall_ms=$((($(date +%s%N) - s) / 1000000)) expr='$e'"
   done
 done >"$out/model_time.txt" 2>&1
-# the hand-written versions of the same work, same call
+# the hand-written versions of the same work, same call (SUGGEST_FAMILIES=0: left out, to keep a call short)
+[ "${SUGGEST_FAMILIES:-1}" = 0 ] && exit 0
 timeout 120 "$bin" run transpose.v0_naive transpose.v1_tiled transpose.v2_padded transpose.v3_padded_4r \
   transpose.v4_xor transpose.v5_vec16 transpose.v6_tall transpose.v7_shift transpose.copy_b4 \
   copy.v0_b4 copy.v2_b16 copy.v9_b16_tile4 stride.b04_s008 stride.b04_s002 \

@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
-"""suggest_repredict.py BIN DIR - the rewrites of a committed `explain --suggest --run` call
-(DIR: what scripts/suggest_gpu.sh wrote) predicted again by BIN's launch model, no GPU: for each
-pattern of suggest_gpu.sh, `BIN explain --suggest --json ARGS`, joined by rewrite name with the
-committed measurement. Prints, per rewrite run, the predicted speedup then and now against the
-measured one, and the share within 15 % (issue 24's target) then and now. The measurements are the
-committed ones: nothing is measured here, so a rule change shows what it does to the predictions."""
+"""suggest_repredict.py BIN DIR [PATTERNS] - the rewrites of a committed `explain --suggest --run` call
+(DIR: what scripts/suggest_gpu.sh wrote) predicted again by BIN's launch model, no GPU: for each pattern of
+suggest_gpu.sh (or of the file PATTERNS, as suggest_gpu.sh reads it with PATTERNS=FILE), `BIN explain --suggest
+--json --profile P ARGS`, P the built-in profile of the GPU the call ran on (DIR/gpu.txt or DIR/../gpu.txt: the
+H200's for an H200, else the H100's), joined by rewrite name with the committed measurement. Prints, per rewrite
+run, the predicted speedup then (in the documents) and now against the measured one; then and now, the share
+within 15 % (issue 24's target), the mean and median |predicted / measured - 1| and the share within 10 % (issue
+38's). The measurements are the committed ones: nothing is measured here, so a rule change shows what it does to
+the predictions."""
 import json
 import os
 import re
 import shlex
+import statistics
 import subprocess
 import sys
 from suggest_docs import Committed
@@ -16,16 +20,22 @@ from suggest_docs import Committed
 binary, d = sys.argv[1], sys.argv[2]
 docs = Committed(d)
 here = os.path.dirname(os.path.abspath(__file__))
-text = open(os.path.join(here, 'suggest_gpu.sh')).read()
-block = re.search(r"patterns\(\) \{\ncat <<'EOF'\n(.*?)\nEOF", text, re.S).group(1)
+if len(sys.argv) > 3:
+    block = '\n'.join(ln for ln in open(sys.argv[3]).read().splitlines() if ln.strip() and not ln.startswith('#'))
+else:
+    text = open(os.path.join(here, 'suggest_gpu.sh')).read()
+    block = re.search(r"patterns\(\) \{\ncat <<'EOF'\n(.*?)\nEOF", text, re.S).group(1)
+gpu = ''.join(open(f).read() for f in (os.path.join(d, 'gpu.txt'), os.path.join(d, '..', 'gpu.txt'))
+              if os.path.exists(f))  # a call of several sets keeps gpu.txt one level up
+profile = os.path.join(here, '..', 'data', 'profiles', 'nvidia-h200.json' if 'H200' in gpu else 'nvidia-h100-80gb-hbm3.json')
 rows, ranks, then_in, now_in, n = [], [], 0, 0, 0
 for line in block.splitlines():
     name, cls, args = line.split('|', 2)
     try:
         old = docs.load(name)['suggest']
-    except OSError:
+    except (OSError, ValueError, KeyError):  # not run, or refused (no document)
         continue
-    out = subprocess.run([binary, 'explain', '--suggest', '--json'] + shlex.split(args),
+    out = subprocess.run([binary, 'explain', '--suggest', '--json', '--profile', profile] + shlex.split(args),
                          capture_output=True, text=True, check=True).stdout
     doc = json.loads(out)['suggest']
     new = {r['name']: r for r in doc['rows']}
@@ -47,4 +57,10 @@ for name, cls, rw, m, p0, p1 in rows:
     print(f'| {name} | {cls} | {rw} | {m:.2f} | {p0:.2f} | {m / p0:.2f} | '
           + (f'{p1:.2f} | {m / p1:.2f} |' if p1 else '- | - |'))
 print(f'\nPredicted speedup within 15 % of measured: then {then_in} of {n}, now {now_in} of {n}')
+e0 = [abs(p0 / m - 1) for _, _, _, m, p0, _ in rows]
+e1 = [abs(p1 / m - 1) if p1 else 1.0 for _, _, _, m, _, p1 in rows]
+for label, es in (('then', e0), ('now', e1)):
+    if es:
+        print(f'{label}: mean |predicted / measured - 1| {100 * sum(es) / len(es):.1f} %, median '
+              f'{100 * statistics.median(es):.1f} %, within 10 %: {sum(e <= 0.10 for e in es)} of {len(es)}')
 print('Rankings that changed: ' + ('; '.join(ranks) if ranks else 'none'))

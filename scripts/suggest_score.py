@@ -4,7 +4,9 @@ scripts/suggest_gpu.sh writes them): for every rewrite that applied, was validat
 speedup against the measured one (the headline of each: a layout rewrite with its conversion once, unless
 --layout-free was given). Prints a row per rewrite, then the mean and median |predicted / measured - 1|, the
 share within 10 % and 15 %, by class (DIR/rc.txt) and over all, and each pattern's closing sentence.
-Reads only what the runs wrote."""
+Where the error comes from: each row's measured / predicted time of the rewrite and of the original (their ratio
+is measured / predicted speedup) and their mean errors, a diagnosis, not the target. Reads only what the runs
+wrote."""
 import os
 import statistics
 import sys
@@ -24,17 +26,20 @@ for name, cls in order:
     s = docs.load(name)
     s = s.get("suggest", s)
     sentences.append((name, s.get("sentence", "")))
+    o = s["rows"][0]
+    o_tm = ((o.get("run") or {}).get("ms_per_launch") or 0) / o["predicted"]["ms"] if o.get("predicted") else 0
     for r in s["rows"][1:]:
         run = r.get("run") or {}
         if not r.get("applies") or run.get("status") != "ok" or not run.get("validated"):
             continue
         pred, meas = r.get("predicted_speedup"), run.get("speedup")
         if pred and meas:
-            rows.append((name, cls, r["name"], pred, meas, abs(pred / meas - 1)))
-print("| pattern | class | rewrite | predicted | measured | pred/meas - 1 |")
-print("|---|---|---|---|---|---|")
-for name, cls, rw, p, m, e in rows:
-    print("| %s | %s | %s | %.2fx | %.2fx | %+.1f %% |" % (name, cls, rw, p, m, 100 * (p / m - 1)))
+            r_tm = run.get("ms_per_launch", 0) / r["predicted"]["ms"] if r.get("predicted") else 0
+            rows.append((name, cls, r["name"], pred, meas, abs(pred / meas - 1), r_tm, o_tm))
+print("| pattern | class | rewrite | predicted | measured | pred/meas - 1 | rewrite time meas/pred | original's |")
+print("|---|---|---|---|---|---|---|---|")
+for name, cls, rw, p, m, e, rt, ot in rows:
+    print("| %s | %s | %s | %.2fx | %.2fx | %+.1f %% | %.2f | %.2f |" % (name, cls, rw, p, m, 100 * (p / m - 1), rt, ot))
 print()
 for cls in sorted({r[1] for r in rows}) + ["all"]:
     es = [r[5] for r in rows if cls == "all" or r[1] == cls]
@@ -42,6 +47,16 @@ for cls in sorted({r[1] for r in rows}) + ["all"]:
         print("%s: %d measured rewrites, mean error %.1f %%, median %.1f %%, within 10 %%: %d (%.0f %%), within 15 %%: %d"
               % (cls, len(es), 100 * statistics.mean(es), 100 * statistics.median(es),
                  sum(e <= 0.10 for e in es), 100 * sum(e <= 0.10 for e in es) / len(es), sum(e <= 0.15 for e in es)))
+print()
+print("Diagnosis, not the target: the times alone, mean |measured / predicted ms - 1| (a speedup divides the two, so")
+print("errors the original and its rewrite share cancel; a rewrite's speedup predicted from the original's measured")
+print("time would carry the rewrite's time error whole)")
+for cls in sorted({r[1] for r in rows}) + ["all"]:
+    sel = [r for r in rows if cls == "all" or r[1] == cls]
+    rt, ot = [abs(r[6] - 1) for r in sel if r[6]], [abs(r[7] - 1) for r in sel if r[7]]
+    if rt and ot:
+        print("%s: the rewrites' time %.1f %%, their originals' %.1f %%" % (cls, 100 * statistics.mean(rt),
+                                                                          100 * statistics.mean(ot)))
 print()
 for name, sent in sentences:
     print("- %s: %s" % (name, sent))

@@ -76,7 +76,7 @@ static void original_row(struct gm_suggest *s, struct gm_rewrite *r)
 	r->applies = 1;
 	memcpy(r->block, a->block, sizeof(r->block));
 	r->threads = s->in.n;
-	r->round_trips = 1;
+	r->round_trips = a->space == GM_SPACE_SHARED ? SG_FILL_LOOP_TRIPS : 1; /* the frame's tile loop */
 	r->hint = s->in.hint;
 	if (a->space == GM_SPACE_SHARED) {
 		int64_t S = s->tile_elems, it = (S + tpb - 1) / tpb;

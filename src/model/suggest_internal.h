@@ -10,6 +10,19 @@
 
 #define SG_SMEM_MAX (48 * 1024) /* shared memory a rewrite's block may take (no opt-in attribute) */
 
+/*
+ * Round trips a wave of a kernel that fills a shared tile in a loop whose trip count is known only at run time
+ * (explain's --space shared frame: `for (k = tid; k < tile; k += blockDim)`; the span staging), then crosses a
+ * barrier before its stores: 2, where rule T6 alone (one round trip, then the shared reads or the stores) leaves
+ * such a kernel 20-50 % faster than it runs. Measured, not derived (the mechanism is open, docs/SUGGEST.md
+ * "Prediction errors"): explain --run --space shared 'gid%256' / 'gid%1024' on an H100 (results/
+ * nvidia-h100-80gb-hbm3/launch/gpu-563c3df/blocks.txt, before issue 38's patterns) ran 1.359 / 1.665 ms, one
+ * round trip predicts 1.095 / 1.276 and two 1.665 / 2.046; on an H200 (suggest-c4f592c) the conflict-free
+ * shared reads `tid * 2`, `tid * 4` ran 0.438 / 0.508 ms, one trip predicts 0.281 / 0.355 and two 0.442 / 0.508.
+ * The ladder's tiles (suggest_tiles.c: fixed, unrolled loads) are not such kernels and keep one.
+ */
+#define SG_FILL_LOOP_TRIPS 2
+
 /* index_map.c: EXPR for thread g of the original 1D launch; 0 or -1 when it cannot be evaluated. */
 int sg_eval(const struct gm_expr *e, const struct gm_access *a, int64_t n, int64_t g, int64_t *out);
 /* ---- suggest_kit.c ---- */

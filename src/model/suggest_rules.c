@@ -374,7 +374,7 @@ static int smem_rule(const struct gm_suggest *s, struct gm_rewrite *r, int xor_)
 	snprintf(ft, sizeof(ft), f, "tid", "tid");
 	memcpy(r->block, a->block, sizeof(r->block));
 	r->threads = s->in.n;
-	r->round_trips = 1;
+	r->round_trips = SG_FILL_LOOP_TRIPS; /* the original's frame: a tile loop, then a barrier */
 	r->smem_padded = 1;
 	sg_pat(r, GM_SPACE_GLOBAL, GM_OP_LOAD, eb, (int)it, tpb * eb, "bx*%lld + tid", (long long)S);
 	sg_pat(r, GM_SPACE_SHARED, GM_OP_STORE, eb, (int)it, tpb * eb, "%s", ft);

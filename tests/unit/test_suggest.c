@@ -463,6 +463,28 @@ static void test_tile_any_order(void **state)
 	}
 }
 
+/* A tile filled by a loop of run-time length, then a barrier (the --space shared frame, its padded forms, the span
+   staging), is two round trips a wave; the global original and the ladder's tiles one (SG_FILL_LOOP_TRIPS). */
+static void test_fill_loop_trips(void **state)
+{
+	struct gm_suggest *s;
+	double one;
+
+	(void)state;
+	s = build("(tid%32)*32 + tid/32", 4, GM_OP_LOAD, GM_SPACE_SHARED, 1024, 1 << 20);
+	assert_int_equal(s->rows[0].round_trips, 2);
+	assert_int_equal(row(s, "smem_pad")->round_trips, 2);
+	assert_int_equal(row(s, "smem_xor")->round_trips, 2);
+	/* both sides pay the second trip: the padded tile's gain is smaller than by its wavefronts alone */
+	one = row(s, "smem_pad")->speedup;
+	assert_true(one > 1.05 && one < 1.7);
+	s = build("bx*256 + (tid%32)*8 + tid/32", 4, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 1 << 24);
+	assert_int_equal(s->rows[0].round_trips, 1);
+	assert_int_equal(row(s, "stage_span")->round_trips, 2);
+	s = build("(gid%4096)*4096 + gid/4096", 4, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 1 << 24);
+	assert_int_equal(row(s, "tile_padded")->round_trips, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -471,6 +493,7 @@ int main(void)
 		cmocka_unit_test(test_ranking),      cmocka_unit_test(test_sources),
 		cmocka_unit_test(test_json),         cmocka_unit_test(test_cli),
 		cmocka_unit_test(test_not_worth),    cmocka_unit_test(test_tile_any_order),
+		cmocka_unit_test(test_fill_loop_trips),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""suggest_heldout.py [SEED] [COUNT] - a held-out pattern set for `explain --suggest --run` (issue 38 item 2),
+drawn from a seeded grammar so that nobody picks its expressions: the lines scripts/suggest_gpu.sh reads with
+PATTERNS=FILE (name|class|explain arguments), printed to stdout. Written and committed before the rule changes
+it is meant to judge (tests/suggest/heldout-s38.tsv is `suggest_heldout.py 38 30`); its measurements are looked
+at only after those changes are final.
+
+The grammar: a space (global load, global store, shared load), an element size (1, 2, 4, 8 B; stores and shared
+reads of 1 or 2 B are drawn at 4 B and more, as `--run` needs 4 B stores), a block (1D 64-1024, or 2D for the
+column reads), and one expression form with its constants drawn from ranges that avoid the development set's
+values where a form shares one (tests/suggest/patterns-2026-11-29.tsv). n is 128-256 MiB per array."""
+import random
+import sys
+
+seed = int(sys.argv[1]) if len(sys.argv) > 1 else 38
+count = int(sys.argv[2]) if len(sys.argv) > 2 else 30
+rng = random.Random(seed)
+MIB = 1 << 20
+
+
+def n_for(eb, mib=None):
+    return (mib or rng.choice([128, 256])) * MIB // eb
+
+
+def g_stride(eb, op):
+    k = rng.choice([5, 6, 7, 10, 12, 24, 32])
+    return f"'gid*{k}'", rng.choice([64, 128, 256, 512]), n_for(eb, 128) // 1
+
+
+def g_offset(eb, op):
+    c = rng.choice([2, 7, 9, 17, 33, 65])
+    return f"'gid + {c}'", rng.choice([128, 256, 512, 1024]), n_for(eb)
+
+
+def g_stride_offset(eb, op):
+    k, c = rng.choice([2, 3, 4]), rng.choice([1, 3, 5])
+    return f"'gid*{k} + {c}'", rng.choice([128, 256, 512]), n_for(eb, 128)
+
+
+def g_reverse(eb, op):
+    return "'n - 1 - gid'", rng.choice([64, 128, 512, 1024]), n_for(eb)
+
+
+def g_transpose(eb, op):
+    n = n_for(eb, 256 if eb >= 4 else 128)
+    r = rng.choice([512, 1024, 2048, 4096, 16384])
+    c = n // r
+    pad = rng.choice([0, 0, 0, 8, 16, 32])
+    return f"'(gid%{r})*{c + pad} + gid/{r}'", rng.choice([128, 256, 512]), n
+
+
+def g_broadcast(eb, op):
+    k = rng.choice([2, 8, 16, 64])
+    return f"'gid/{k}'", rng.choice([128, 256, 1024]), n_for(eb)
+
+
+def g_aos(eb, op):
+    k = rng.choice([2, 3, 5, 6, 8])
+    n = n_for(eb) // k * k
+    return f"'(gid%{k})*{n // k} + gid/{k}'", rng.choice([128, 256]), n
+
+
+def g_interleave(eb, op):
+    b = rng.choice([128, 256, 512])
+    k = rng.choice([2, 4, 16])
+    return f"'bx*{b} + (tid%{b // k})*{k} + tid/{b // k}'", b, n_for(eb)
+
+
+def g_hash(eb, op):
+    a, p = rng.choice([3, 11, 13, 31]), rng.choice([65537, 262139, 4194301])
+    return f"'(gid*{a})%{p}'", rng.choice([128, 256]), n_for(eb, 128)
+
+
+def g_col2d(eb, op):
+    bx, by = rng.choice([(32, 4), (32, 16), (16, 8), (8, 32)])
+    n = n_for(eb, 256 if eb >= 4 else 128)
+    rows = rng.choice([4096, 8192])
+    cols = n // rows
+    per = cols // bx  # blocks along a row of the grid's x
+    return (f"'(bx % {per} * {bx} + tx) * {rows} + bx / {per} * {by} + ty'", f"{bx},{by}", n)
+
+
+def s_stride(eb):
+    k = rng.choice([2, 3, 8, 16, 33])
+    return f"'tid * {k}'", rng.choice([128, 256, 512])
+
+
+def s_col(eb):
+    w = rng.choice([8, 16, 32, 64])
+    b = rng.choice([w * w if w * w <= 1024 else 1024, 256, 512])
+    return f"'(tid%{w})*{w} + tid/{w}'", b
+
+
+def s_lane(eb):
+    k = rng.choice([2, 4, 8, 16, 64])
+    return f"'lane * {k}'", rng.choice([256, 1024])
+
+
+def s_xorrow(eb):
+    w = rng.choice([16, 32])
+    return f"'(tid / {w}) * {w} + (tid % {w}) * {rng.choice([2, 4])} % {w}'", rng.choice([256, 512])
+
+
+GLOBAL_LOAD = [g_stride, g_offset, g_stride_offset, g_reverse, g_transpose, g_broadcast, g_aos, g_interleave,
+               g_hash, g_col2d]
+GLOBAL_STORE = [g_stride, g_offset, g_stride_offset, g_reverse, g_transpose, g_aos]
+SHARED = [s_stride, s_col, s_lane, s_xorrow]
+
+seen, out = set(), []
+while len(out) < count:
+    space = rng.choices(["load", "store", "shared"], weights=[5, 3, 2])[0]
+    if space == "shared":
+        eb = rng.choice([4, 4, 8])
+        form = rng.choice(SHARED)
+        expr, b = form(eb)
+        n = n_for(eb, 128)
+        args = f"--space shared --bytes {eb} --block {b} --n {n} {expr}"
+    else:
+        eb = rng.choice([1, 2, 4, 4, 8]) if space == "load" else rng.choice([4, 4, 8])
+        form = rng.choice(GLOBAL_LOAD if space == "load" else GLOBAL_STORE)
+        expr, b, n = form(eb, space)
+        op = " --op store" if space == "store" else ""
+        args = f"--bytes {eb} --block {b} --n {n}{op} {expr}"
+    key = (space, form.__name__, eb)
+    if key in seen:  # one pattern per (space, form, element size): spread over the grammar
+        continue
+    seen.add(key)
+    name = f"h{len(out):02d}_{space}_{form.__name__[2:]}_b{eb}"
+    out.append(f"{name}|heldout|{args}")
+print("# explain --suggest --run patterns held out from the rule changes of issue 38 item 2: "
+      f"`scripts/suggest_heldout.py {seed} {count}`")
+print("# (a seeded grammar; committed before the rules changed, measured once after). name|class|explain arguments")
+print("\n".join(out))
