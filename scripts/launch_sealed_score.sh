@@ -4,7 +4,7 @@
 # and the intervals' coverage (the bands committed in src/model/launch_interval.c; the sealed set made none).
 # usage: scripts/launch_sealed_score.sh BIN RESULTS_DIR BUILTIN_PROFILE [SET]
 set -uo pipefail
-bin=$(readlink -f "$1") dir=$(readlink -f "$2") builtin=$3 set=${4:-tests/fixtures/sealed/sealed-36.tsv}
+bin=$(readlink -f "$1") dir=$(readlink -f "$2") builtin=$3 set=${4:-tests/fixtures/dev/dev-36a.tsv}
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

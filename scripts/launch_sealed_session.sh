@@ -6,7 +6,7 @@
 # folder says how).
 # usage: scripts/launch_sealed_session.sh BIN OUT [SET]
 set -uo pipefail
-bin=$(readlink -f "$1") out=$2 set=${3:-tests/fixtures/sealed/sealed-36.tsv}
+bin=$(readlink -f "$1") out=$2 set=${3:-tests/fixtures/dev/dev-36a.tsv}
 cd "$(dirname "$0")/.."
 mkdir -p "$out"
 export XDG_CACHE_HOME=$out/cache   # calibrate's cache: this call's, not the machine's
