@@ -1,26 +1,32 @@
 #!/usr/bin/env bash
-# Score a measured sealed set (scripts/launch_sealed_session.sh's folder) offline: the predictions with the
-# call's own calibrate profile (as measured: each document's launch object) and with the SKU's built-in profile,
-# and the intervals' coverage (the bands committed in src/model/launch_interval.c; the sealed set made none).
-# usage: scripts/launch_sealed_score.sh BIN RESULTS_DIR BUILTIN_PROFILE [SET]
+# Score a measured set (scripts/launch_sealed_session.sh's folder) offline: the predictions with the call's own
+# calibrate profile and with the SKU's built-in profile, per shape (the name's prefix), and the intervals'
+# coverage with the bands committed in src/model/launch_interval.c.
+# usage: scripts/launch_sealed_score.sh BIN RESULTS_DIR BUILTIN_PROFILE [TAG=SET.tsv]
+#   TAG: the set's folder in RESULTS_DIR/runs.tar.gz (TAG_run/); default dev36a=tests/fixtures/dev/dev-36a.tsv.
+#   An older folder with sealed_runs.tar.gz (model-048524d) holds one set in sealed_run/ (TAG "sealed").
 set -uo pipefail
-bin=$(readlink -f "$1") dir=$(readlink -f "$2") builtin=$3 set=${4:-tests/fixtures/dev/dev-36a.tsv}
+bin=$(readlink -f "$1") dir=$(readlink -f "$2") builtin=$3 spec=${4:-dev36a=tests/fixtures/dev/dev-36a.tsv}
+tag=${spec%%=*} set=${spec#*=}
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-tar xzf "$dir/sealed_runs.tar.gz" -C "$tmp"
+tarf=$dir/runs.tar.gz
+[ -f "$tarf" ] || tarf=$dir/sealed_runs.tar.gz
+tar xzf "$tarf" -C "$tmp"
+run=$tmp/${tag}_run
 export XDG_CACHE_HOME=$tmp/cache
 bash scripts/unseen_set.sh predict "$bin" "$set" "$tmp/builtin" "$builtin" >/dev/null
 bash scripts/unseen_set.sh predict "$bin" "$set" "$tmp/unit" "$dir/profile-calibrate.json" >/dev/null
-echo "== with this unit's fresh calibrate (profile-calibrate.json)"
-python3 scripts/unseen_score.py "$set" "$tmp/sealed_run" "$tmp/unit" | tee "$tmp/unit.txt"
+echo "== $tag ($set) with this unit's fresh calibrate (profile-calibrate.json)"
+python3 scripts/unseen_score.py "$set" "$run" "$tmp/unit" | tee "$tmp/unit.txt"
 echo
-echo "== per shape (the grammar's production, the name's prefix), this unit's profile"
+echo "== per shape (the name's prefix), this unit's profile"
 python3 - "$tmp/unit.txt" <<'PY'
 import re, statistics, sys
 by = {}
 for line in open(sys.argv[1]):
-    m = re.match(r"(\w+?)_\d+\s.*?\s(\d+)%\s", line)
+    m = re.match(r"([a-z0-9]+?)_.*?\s(\d+)%\s", line)
     if m:
         by.setdefault(m.group(1), []).append(abs(int(m.group(2)) - 100))
 for k, e in sorted(by.items()):
@@ -29,10 +35,10 @@ for k, e in sorted(by.items()):
 PY
 echo
 echo "== with the built-in profile ($builtin)"
-python3 scripts/unseen_score.py "$set" "$tmp/sealed_run" "$tmp/builtin" | sed -n '/^all\|^$/,$p' | tail -12
+python3 scripts/unseen_score.py "$set" "$run" "$tmp/builtin" | sed -n '/^all\|^$/,$p' | tail -12
 echo
 echo "== the intervals' coverage (bands of src/model/launch_interval.c), this unit's profile, then the built-in"
-python3 scripts/launch_interval_bands.py --bands-from src/model/launch_interval.c "$set:$tmp/sealed_run:$tmp/unit" |
-  sed -n '/^coverage/,$p'
-python3 scripts/launch_interval_bands.py --bands-from src/model/launch_interval.c "$set:$tmp/sealed_run:$tmp/builtin" |
+python3 scripts/launch_interval_bands.py --bands-from src/model/launch_interval.c "$set:$run:$tmp/unit" |
+  sed -n '/^all/p'
+python3 scripts/launch_interval_bands.py --bands-from src/model/launch_interval.c "$set:$run:$tmp/builtin" |
   sed -n '/^all/p'
