@@ -34,6 +34,32 @@ for k, e in sorted(by.items()):
           statistics.mean(e), max(e)))
 PY
 echo
+echo "== the intervals per shape (each prediction's low_gbs..high_gbs, this unit's profile)"
+python3 - "$set" "$run" "$tmp/unit" <<'PY'
+import json, os, re, statistics, sys
+setf, rund, predd = sys.argv[1:4]
+by = {}
+for line in open(setf):
+    if line.startswith("#") or not line.strip():
+        continue
+    name = line.split("\t")[0]
+    try:
+        r = json.load(open(os.path.join(rund, name + ".json")))["run"]
+        la = json.load(open(os.path.join(predd, name + ".json")))["launch"]
+    except (OSError, ValueError, KeyError):
+        continue
+    m = (r.get("gbs") or {}).get("median") if r.get("validated") else None
+    if not m or not la.get("predicted_gbs") or "low_gbs" not in la:
+        continue
+    lo, hi, p = la["low_gbs"], la["high_gbs"], la["predicted_gbs"]
+    for k in (re.match(r"([a-z0-9]+?)_", name).group(1), "all"):
+        by.setdefault(k, []).append((lo <= m <= hi, 100 * (hi - lo) / p))
+for k in sorted(by, key=lambda k: (k == "all", k)):
+    v = by[k]
+    print("%-8s %2d of %2d inside, median width %.1f %%" % (k, sum(x for x, _ in v), len(v),
+          statistics.median(w for _, w in v)))
+PY
+echo
 echo "== with the built-in profile ($builtin)"
 python3 scripts/unseen_score.py "$set" "$run" "$tmp/builtin" | sed -n '/^all\|^$/,$p' | tail -12
 echo
