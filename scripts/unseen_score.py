@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Score the launch model on a kernel set (scripts/unseen_set.sh): a development set (tests/gpu/unseen*.tsv,
-which rules were shaped on) or the sealed set (tests/fixtures/sealed/, which none is).
+tests/fixtures/dev/, which rules were shaped on) or the sealed set (tests/fixtures/sealed/, which none is).
 
 usage: unseen_score.py SET RUNDIR [PREDDIR]
 RUNDIR holds `explain --run --json` documents (measured; the prediction of the call's profile beside), PREDDIR

@@ -26,51 +26,92 @@
 #include <string.h>
 #include "model/model_internal.h"
 
-/* ---- rules D1, D2: the window's pieces and sectors; D7: the bytes a pattern touches ------------- */
+/* ---- rules D1, D2: the window's pieces and sectors, warp by warp; D7: the bytes a pattern touches ----- */
 
-/* The lanes p of one warp into the window's DRAM pieces (loads) or sectors with their bytes (stores). */
-gm_status gm_window_add_warp(struct pat_state *ps, const struct gm_access *w, const struct gm_prediction *p,
-			     int atom, struct totals *t)
+/* The bytes [a0, a1] a lane touches into the pattern's range (rule D7's footprint). */
+static inline void touch(struct totals *t, int64_t a0, int64_t a1)
 {
-	int elem = w->elem_bytes, sh = gm_atom_shift(atom);
+	if (!t->any || a0 < t->lo)
+		t->lo = a0;
+	if (!t->any || a1 > t->hi)
+		t->hi = a1;
+	t->any = 1;
+}
 
-	if (gm_keys_reserve(&ps->pieces, &ps->piececap, ps->npieces + 2 * GM_WARP_SIZE) != GM_OK ||
-	    gm_keys_reserve(&ps->sectors, &ps->sectorcap, ps->nsectors + 2 * GM_WARP_SIZE) != GM_OK)
+/* Rule D1: the lanes of one load warp into the window's DRAM pieces (dram_atom_bytes). */
+static gm_status rule_d1_pieces(struct warp_ctx *c)
+{
+	struct pat_state *ps = c->ps;
+	const struct gm_prediction *p = c->p;
+	int elem = c->w->elem_bytes, sh = gm_atom_shift(c->atom);
+
+	if (gm_keys_reserve(&ps->pieces, &ps->piececap, ps->npieces + 2 * GM_WARP_SIZE) != GM_OK)
 		return GM_ERR_NOMEM;
 	for (int l = 0; l < p->nlanes; l++) {
-		int64_t a0, a1;
+		int64_t a0, a1, p0, p1;
 
 		if (!p->lanes[l].active)
 			continue;
 		a0 = p->lanes[l].addr;
 		a1 = a0 + elem - 1;
-		if (!t->any || a0 < t->lo)
-			t->lo = a0;
-		if (!t->any || a1 > t->hi)
-			t->hi = a1;
-		t->any = 1;
-		if (w->op == GM_OP_LOAD) {
-			int64_t p0 = a0 >> sh, p1 = a1 >> sh;
+		touch(c->t, a0, a1);
+		p0 = a0 >> sh;
+		p1 = a1 >> sh;
+		if (ps->npieces && ps->pieces[ps->npieces - 1] == p0 && p1 == p0)
+			continue; /* the previous lane's piece: made unique when the window closes anyway */
+		ps->pieces[ps->npieces++] = p0;
+		if (p1 != p0)
+			ps->pieces[ps->npieces++] = p1;
+	}
+	return GM_OK;
+}
 
-			if (ps->npieces && ps->pieces[ps->npieces - 1] == p0 && p1 == p0)
-				continue; /* the previous lane's piece: made unique when the window closes anyway */
-			ps->pieces[ps->npieces++] = p0;
-			if (p1 != p0)
-				ps->pieces[ps->npieces++] = p1;
+/* Rule D2: the lanes of one store warp into the window's sectors, each with the bytes a lane writes in it. */
+static gm_status rule_d2_sectors(struct warp_ctx *c)
+{
+	struct pat_state *ps = c->ps;
+	const struct gm_prediction *p = c->p;
+	int elem = c->w->elem_bytes;
+
+	if (gm_keys_reserve(&ps->sectors, &ps->sectorcap, ps->nsectors + 2 * GM_WARP_SIZE) != GM_OK)
+		return GM_ERR_NOMEM;
+	for (int l = 0; l < p->nlanes; l++) {
+		int64_t a0, a1, s0, s1;
+
+		if (!p->lanes[l].active)
+			continue;
+		a0 = p->lanes[l].addr;
+		a1 = a0 + elem - 1;
+		touch(c->t, a0, a1);
+		/* sector << 6 | bytes this lane writes in it */
+		s0 = a0 / GM_SECTOR_BYTES;
+		s1 = a1 / GM_SECTOR_BYTES;
+		if (s0 == s1) {
+			ps->sectors[ps->nsectors++] = s0 << 6 | elem;
 		} else {
-			/* sector << 6 | bytes this lane writes in it */
-			int64_t s0 = a0 / GM_SECTOR_BYTES, s1 = a1 / GM_SECTOR_BYTES;
-
-			if (s0 == s1) {
-				ps->sectors[ps->nsectors++] = s0 << 6 | elem;
-			} else {
-				ps->sectors[ps->nsectors++] = s0 << 6 | (GM_SECTOR_BYTES - a0 % GM_SECTOR_BYTES);
-				ps->sectors[ps->nsectors++] = s1 << 6 | (a1 % GM_SECTOR_BYTES + 1);
-			}
+			ps->sectors[ps->nsectors++] = s0 << 6 | (GM_SECTOR_BYTES - a0 % GM_SECTOR_BYTES);
+			ps->sectors[ps->nsectors++] = s1 << 6 | (a1 % GM_SECTOR_BYTES + 1);
 		}
 	}
 	return GM_OK;
 }
+
+static int warp_loads(const struct warp_ctx *c)
+{
+	return c->w->space != GM_SPACE_SHARED && c->w->op == GM_OP_LOAD;
+}
+
+static int warp_stores(const struct warp_ctx *c)
+{
+	return c->w->space != GM_SPACE_SHARED && c->w->op != GM_OP_LOAD;
+}
+
+/* The DRAM phase, per warp (after the traffic phase's rules). */
+const struct gm_warp_rule gm_dram_warp_rules[] = {
+	{ "D1", "a load's distinct 64 B pieces", warp_loads, rule_d1_pieces },
+	{ "D2", "a store's distinct 32 B sectors and the bytes written in each", warp_stores, rule_d2_sectors },
+	{ NULL, NULL, NULL, NULL },
+};
 
 /* ---- rules D6, D8: what L2 still holds of what warps outside the window left ------------------- */
 
@@ -320,16 +361,45 @@ static void load_pieces(struct pat_state *ps, int64_t u, int atom, struct totals
 		t->groups += (double)gm_keys_groups(ps->pieces, m, atom) * ((double)m - hits) / (double)m;
 }
 
-/* ---- the window's close -------------------------------------------------------------------------- */
+/* ---- the window's close: its registry -------------------------------------------------------------- */
+
+/* Rules D1, D6, D8 at the window's close: its distinct load pieces, less what L2 still holds. */
+static void rule_d1_d6_d8_loads(struct pat_state *ps, int atom, struct totals *t, const struct reuse_ctx *c)
+{
+	load_pieces(ps, ps->pieces_unique ? ps->npieces : gm_keys_sort_unique(ps->pieces, ps->npieces), atom, t, c);
+}
+
+/* Rules D2, D5, D8 (and L4 beyond the window) at the window's close: its store sectors. */
+static void rule_d2_d5_d8_stores(struct pat_state *ps, int atom, struct totals *t, const struct reuse_ctx *c)
+{
+	store_sectors(ps, atom, t, c);
+}
+
+static int has_pieces(const struct pat_state *ps)
+{
+	return ps->npieces > 0;
+}
+
+static int has_sectors(const struct pat_state *ps)
+{
+	return ps->nsectors > 0;
+}
+
+/* The DRAM phase at a window's close, in order. */
+const struct gm_window_rule gm_dram_window_rules[] = {
+	{ "D1 D6 D8", "the window's load pieces, less those L2 still holds", has_pieces, rule_d1_d6_d8_loads },
+	{ "D2 D5 D8 L4", "the window's store sectors: writes, fills, partners beyond it", has_sectors,
+	  rule_d2_d5_d8_stores },
+	{ NULL, NULL, NULL, NULL },
+};
 
 /* Close a window: distinct pieces / sectors become DRAM bytes; c: the reuse across windows (NULL: none).
    The caller flushes the window's last block first (gm_block_flush, launch_traffic.c). */
 void gm_window_close(struct pat_state *ps, int atom, struct totals *t, const struct reuse_ctx *c)
 {
-	if (ps->npieces)
-		load_pieces(ps, ps->pieces_unique ? ps->npieces : gm_keys_sort_unique(ps->pieces, ps->npieces), atom, t, c);
-	if (ps->nsectors)
-		store_sectors(ps, atom, t, c);
+	for (const struct gm_window_rule *r = gm_dram_window_rules; r->apply; r++)
+		if (r->applies(ps))
+			r->apply(ps, atom, t, c);
 	ps->npieces = ps->nsectors = 0;
 	ps->pieces_unique = 0;
 }

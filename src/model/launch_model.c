@@ -3,12 +3,14 @@
  * a whole launch from its warps' access patterns and a device profile
  * (include/gpumem/launch.h; the rules and their evidence: docs/MODEL.md 7).
  *
- * gm_launch_predict checks the launch, walks its grid (launch_walk.c: the
- * windows, their warps, rules R and W), counting each warp's traffic
- * (launch_traffic.c: rules L1, L2, L4) and each window's DRAM bytes
- * (launch_dram.c: rules D1, D2, D5, D6, D8), scales the sample to the launch,
- * applies rules D9 and D7 (launch_dram.c) and the time rules (launch_time.c:
- * T, T1-T7, L2-L4's time, D3, D4). Shared declarations: model_internal.h.
+ * gm_launch_predict checks the launch and runs the four phases, each a
+ * registry of named rule functions walked in order: the walk (launch_walk.c:
+ * rules W, R once per pattern, then the windows and their warps), the traffic
+ * of each warp (launch_traffic.c, gm_traffic_rules: T1, L1, P, L2, L4), the
+ * DRAM bytes of each warp and window (launch_dram.c, gm_dram_warp_rules: D1,
+ * D2; gm_dram_window_rules: D1 D6 D8, D2 D5 D8 L4), the sample scaled to the
+ * launch and the launch's rules below (D9, D7, T5's lines), then the time
+ * (launch_time.c, gm_time_rules). Shared declarations: model_internal.h.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -51,9 +53,22 @@ static void rule_d7(const struct gm_launch_in *in, const struct gm_profile *pr, 
 	gm_rule_d7_footprints(in, pr, ps, sums, f, o);
 }
 
-/* The DRAM phase's rules over the whole launch, after the walk and its scaling (launch_dram.c), in order. The
-   walk's and the traffic's rules (R, W, D6, D8, L1, L2, L4, D1, D2, D5) run inside the walk, warp by warp;
-   the time phase's are gm_time_rules (launch_time.c). */
+/* Rule T5's count: the lines a block's loads read, every load pattern's (its time: launch_time.c). */
+static void rule_t5_block_lines(const struct gm_launch_in *in, const struct gm_profile *pr,
+				const struct pat_state *ps, struct pat_sum *sums, double f, struct gm_launch_out *o)
+{
+	(void)pr;
+	(void)ps;
+	(void)f;
+	for (int k = 0; k < in->npats; k++)
+		if (sums[k].blk_count > 0)
+			o->block_lines += sums[k].blk_lines / sums[k].blk_count;
+}
+
+/* The rules over the whole launch, after the walk and its scaling, in order: the DRAM phase's D9 and D7
+   (launch_dram.c), then T5's lines for the time phase. The walk's rules (W, R) are launch_walk.c's registry,
+   the traffic's (T1, L1, P, L2, L4) gm_traffic_rules, the DRAM phase's per warp and per window (D1, D2; D1 D6
+   D8, D2 D5 D8 L4) gm_dram_warp_rules and gm_dram_window_rules, the time phase's gm_time_rules. */
 static const struct launch_rule {
 	const char *ids;
 	void (*apply)(const struct gm_launch_in *in, const struct gm_profile *pr, const struct pat_state *ps,
@@ -61,6 +76,7 @@ static const struct launch_rule {
 } launch_rules[] = {
 	{ "D9", gm_rule_d9_cold_window },
 	{ "D7", rule_d7 },
+	{ "T5", rule_t5_block_lines },
 	{ NULL, NULL },
 };
 
@@ -97,9 +113,6 @@ gm_status gm_launch_predict(const struct gm_launch_in *in, const struct gm_profi
 		gm_launch_scale(&t, in, out);
 		for (const struct launch_rule *r = launch_rules; r->apply; r++)
 			r->apply(in, prof, ps, sums, t.warps > 0 ? (double)out->warps / (double)t.warps : 0, out);
-		for (int k = 0; k < in->npats; k++) /* rule T5: the lines a block's loads read, every load pattern's */
-			if (sums[k].blk_count > 0)
-				out->block_lines += sums[k].blk_lines / sums[k].blk_count;
 	}
 	gm_launch_free_pats(ps, in->npats);
 	free(ps);

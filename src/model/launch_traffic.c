@@ -1,18 +1,22 @@
 /*
  * launch_traffic.c - what one warp of a launch sends to L1 and L2
- * (docs/MODEL.md 7.2), one section a rule:
- *   L1  requests and sectors of each warp as the warp model counts them; a
- *       load sector another warp of the same block already loaded hits;
- *       the distinct lines of a block's loads are what it waits for (T5);
- *   T1  the wavefronts L1's 32 banks need for a request (its time: launch_time.c);
- *   L2  a store sector a warp writes partly costs two L2 operations
- *       (read-modify-write), a full one one;
- *   L4  the lines a store request writes partly, by how many of their
- *       sectors another block of the window (or, beyond it, one running
- *       beside it) wrote last.
- * gm_warp_traffic applies them to one warp and hands its addresses to the
- * window's DRAM sets (launch_dram.c). The times these counts take are in
- * launch_time.c.
+ * (docs/MODEL.md 7.2): the traffic phase's registry, gm_traffic_rules, one
+ * named function a rule, applied to each warp in order:
+ *   T1s rule_t1_shared      a shared request's wavefronts (its time: launch_time.c);
+ *   L1  rule_l1_block       requests and sectors of each warp as the warp model
+ *                           counts them; a load sector another warp of the same
+ *                           block already loaded hits; the distinct lines of a
+ *                           block's loads are what it waits for (T5);
+ *   T1  rule_t1_banks       the wavefronts L1's 32 banks need for a request;
+ *   P   rule_p_alone        load lanes alone in their 2 MiB page;
+ *   L2  rule_l2_partial     a store sector a warp writes partly costs two L2
+ *                           operations (read-modify-write), a full one one;
+ *   L4  rule_l4_lines       the lines a store request writes partly, by how many
+ *                           of their sectors another block of the window (or,
+ *                           beyond it, one running beside it) wrote last.
+ * gm_warp_traffic walks them for one warp, then the DRAM phase's per-warp
+ * rules (gm_dram_warp_rules, launch_dram.c: D1, D2). The times these counts
+ * take are in launch_time.c.
  */
 #include <math.h>
 #include <stdint.h>
@@ -123,22 +127,38 @@ static int64_t l1_wavefronts(const struct gm_prediction *p, int elem)
 	return ways > 0 && ways < lines ? ways : lines;
 }
 
-/* Requests, sectors and lines at L1; a load's sectors go on to L2 once per block (or per warp, rule W). */
-static gm_status rule_l1(struct pat_state *ps, const struct gm_access *w, const struct gm_prediction *p,
-			 int64_t block, struct totals *t)
+/* Rule L1: requests, sectors and lines at L1 as the warp model counts them; a load's sectors go on to L2 once
+   per block (or per warp, rule W). */
+static gm_status rule_l1_block(struct warp_ctx *c)
 {
+	struct gm_prediction *p = c->p;
+	struct totals *t = c->t;
+
+	gm_global_counts_of(p->lanes, c->w->elem_bytes, &p->global);
 	t->requests += (double)p->global.requests;
 	t->l1_sectors += (double)p->global.sectors;
 	t->l1_lines += (double)p->global.lines;
-	t->l1_waves += (double)l1_wavefronts(p, w->elem_bytes);
-	if (w->op != GM_OP_LOAD)
+	if (c->w->op != GM_OP_LOAD)
 		return GM_OK;
 	t->l1_load_lines += (double)p->global.lines;
-	t->l1_load_alone += (double)lanes_alone_in_page(p);
 	t->l1_load += (double)p->global.sectors;
-	if (!ps->per_warp)
-		return block_sectors(ps, w, p, block, t);
+	if (!c->ps->per_warp)
+		return block_sectors(c->ps, c->w, p, c->block, t);
 	t->l2_load += (double)p->global.sectors;
+	return GM_OK;
+}
+
+/* Rule T1 (global): the wavefronts L1's banks need for the request (after L1, which counts its lines). */
+static gm_status rule_t1_banks(struct warp_ctx *c)
+{
+	c->t->l1_waves += (double)l1_wavefronts(c->p, c->w->elem_bytes);
+	return GM_OK;
+}
+
+/* Rule P: the load lanes alone in their 2 MiB page. */
+static gm_status rule_p_alone(struct warp_ctx *c)
+{
+	c->t->l1_load_alone += (double)lanes_alone_in_page(c->p);
 	return GM_OK;
 }
 
@@ -183,16 +203,17 @@ static int warp_store_sectors(const struct gm_prediction *p, int elem, double *b
 	return partial;
 }
 
-/* The warp's store operations at L2 and the bytes they carry; its partly written sectors into psec. */
-static int rule_l2(const struct gm_prediction *p, int elem, struct totals *t, int64_t *psec)
+/* Rule L2: the warp's store operations at L2 and the bytes they carry; its partly written sectors into c->psec. */
+static gm_status rule_l2_partial(struct warp_ctx *c)
 {
 	double bytes;
-	int part = warp_store_sectors(p, elem, &bytes, psec);
+	int part = warp_store_sectors(c->p, c->w->elem_bytes, &bytes, c->psec);
 
-	t->partial += part;
-	t->l2_store += (double)p->global.sectors + part;
-	t->store_bytes += bytes;
-	return part;
+	c->t->partial += part;
+	c->t->l2_store += (double)c->p->global.sectors + part;
+	c->t->store_bytes += bytes;
+	c->part = part;
+	return GM_OK;
 }
 
 /* ---- rule L4: lines written partly, and who wrote their sectors last ------------------------------ */
@@ -271,9 +292,14 @@ void gm_owner_set_clear(struct owner_set *ls)
 }
 
 /* Each line the warp writes partly (its nl sectors psec[]), with its sectors another block of the window
-   wrote last (owner: the block, or the warp under rule W). */
-static gm_status rule_l4(struct pat_state *ps, const int64_t *psec, int part, int64_t owner, struct totals *t)
+   wrote last (owner: the block, or the warp under rule W). Rule L4, after L2 (which lists them). */
+static gm_status rule_l4_lines(struct warp_ctx *c)
 {
+	struct pat_state *ps = c->ps;
+	const int64_t *psec = c->psec;
+	int part = c->part;
+	int64_t owner = ps->per_warp ? -1 - c->wi : c->block;
+	struct totals *t = c->t;
 	int64_t line[GM_WARP_SIZE * 2];
 	int cross[GM_WARP_SIZE * 2], cnt[GM_WARP_SIZE * 2], nl = 0;
 
@@ -300,27 +326,58 @@ static gm_status rule_l4(struct pat_state *ps, const int64_t *psec, int part, in
 	return GM_OK;
 }
 
-/* ---- one warp ------------------------------------------------------------------------------------ */
+/* ---- the registry and one warp -------------------------------------------------------------------- */
+
+/* Rule T1 (shared): a shared request's wavefronts, L1 time. */
+static gm_status rule_t1_shared(struct warp_ctx *c)
+{
+	gm_shared_counts_of(c->p->lanes, c->w->elem_bytes, c->w->op, &c->p->shared);
+	c->t->wavefronts += (double)c->p->shared.wavefronts;
+	return GM_OK;
+}
+
+static int is_shared(const struct warp_ctx *c)
+{
+	return c->w->space == GM_SPACE_SHARED;
+}
+
+static int is_global(const struct warp_ctx *c)
+{
+	return c->w->space != GM_SPACE_SHARED;
+}
+
+static int is_global_load(const struct warp_ctx *c)
+{
+	return c->w->space != GM_SPACE_SHARED && c->w->op == GM_OP_LOAD;
+}
+
+static int is_global_store(const struct warp_ctx *c)
+{
+	return c->w->space != GM_SPACE_SHARED && c->w->op == GM_OP_STORE;
+}
+
+/* The traffic phase, in order (a rule may read what an earlier one counted: T1 and P L1's, L4 L2's). */
+const struct gm_warp_rule gm_traffic_rules[] = {
+	{ "T1", "a shared request's wavefronts", is_shared, rule_t1_shared },
+	{ "L1", "requests and sectors; a block's warps share load sectors in L1", is_global, rule_l1_block },
+	{ "T1", "the wavefronts L1's banks need for a global request", is_global, rule_t1_banks },
+	{ "P", "load lanes alone in their 2 MiB page", is_global_load, rule_p_alone },
+	{ "L2", "a store sector written partly costs two L2 operations", is_global_store, rule_l2_partial },
+	{ "L4", "lines written partly, and who wrote their sectors last", is_global_store, rule_l4_lines },
+	{ NULL, NULL, NULL, NULL },
+};
 
 gm_status gm_warp_traffic(struct pat_state *ps, const struct gm_access *w, int64_t wi, int64_t block, int atom,
 			  struct totals *t, struct gm_prediction *p)
 {
-	int64_t psec[GM_WARP_SIZE * 2];
-	gm_status s;
+	struct warp_ctx c = { ps, w, p, wi, block, atom, t, 0, { 0 } };
+	gm_status s = GM_OK;
 
-	if (w->space == GM_SPACE_SHARED) { /* its wavefronts: L1 time (rule T1) */
-		gm_shared_counts_of(p->lanes, w->elem_bytes, w->op, &p->shared);
-		t->wavefronts += (double)p->shared.wavefronts;
-		return GM_OK;
-	}
-	gm_global_counts_of(p->lanes, w->elem_bytes, &p->global);
-	if ((s = rule_l1(ps, w, p, block, t)) != GM_OK)
-		return s;
-	if (w->op == GM_OP_STORE) {
-		int part = rule_l2(p, w->elem_bytes, t, psec);
-
-		if ((s = rule_l4(ps, psec, part, ps->per_warp ? -1 - wi : block, t)) != GM_OK)
-			return s;
-	}
-	return gm_window_add_warp(ps, w, p, atom, t);
+	for (const struct gm_warp_rule *r = gm_traffic_rules; r->apply && s == GM_OK; r++)
+		if (r->applies(&c))
+			s = r->apply(&c);
+	for (const struct gm_warp_rule *r = gm_dram_warp_rules; r->apply && s == GM_OK; r++)
+		if (r->applies(&c))
+			s = r->apply(&c);
+	return s;
 }

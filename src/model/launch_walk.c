@@ -9,11 +9,13 @@
  * the evaluated warps and scaled to the launch. For a window's reuse in L2
  * (rules D6, D8) the walk also gathers the warps before it (and, for stores,
  * after it): a lookback chunk by chunk, then probes at growing distances.
- * Two rules decide what is evaluated:
- *   R   a pattern's loop is evaluated for its first ITER_CAP iterations and
- *       its counts scaled to all;
- *   W   a pattern whose warps of different blocks touch the same addresses
- *       describes a shape, not where each warp goes: no reuse between warps.
+ * Two rules decide what is evaluated, the walk phase's registry (walk_rules,
+ * applied once per pattern before the windows):
+ *   W   rule_w_shape: a pattern whose warps of different blocks touch the
+ *       same addresses describes a shape, not where each warp goes: no reuse
+ *       between warps;
+ *   R   rule_r_loops: a pattern's loop is evaluated for its first ITER_CAP
+ *       iterations and its counts scaled to all (gm_launch_loops).
  * The windows run on several threads, each from empty state, summed in
  * window order: the numbers do not depend on the threads.
  */
@@ -93,6 +95,16 @@ void gm_launch_free_pats(struct pat_state *ps, int n)
 	}
 }
 
+/* Pattern pi as the launch runs it: the launch's block shape and thread count. */
+static struct gm_access access_of(const struct gm_launch_in *in, int pi)
+{
+	struct gm_access w = in->pats[pi];
+
+	memcpy(w.block, in->block, sizeof(w.block));
+	w.n_threads = in->n_threads;
+	return w;
+}
+
 /* ---- rule W: a pattern that describes a shape ---------------------------------------------------- */
 
 /*
@@ -121,6 +133,52 @@ static int warp_invariant(struct pat_state *ps, struct gm_access w, int64_t wpb,
 			return 0;
 	return 1;
 }
+
+/* Where a window and the warps before it start. */
+struct window_plan {
+	int nwin;
+	int64_t ww, wpb, grid_x, warps;
+	int atom;
+	double l2_bytes;
+	int64_t resident;           /* warps that run at once (rule L4) */
+	struct gm_repeat *rp;       /* [npats] each pattern's loops as evaluated (rule R) */
+	double *loop_f;             /* [npats] and what scales them to all */
+};
+
+/* ---- the walk phase's registry: W and R, once per pattern before the windows ------------------------ */
+
+/* What the walk's rules read and set. */
+struct walk_ctx {
+	const struct gm_launch_in *in;
+	struct pat_state *ps;
+	struct window_plan *wp;
+	struct gm_prediction *p, *q; /* scratch */
+};
+
+/* Rule W: a global pattern whose warps of different blocks touch the same addresses is per warp. */
+static void rule_w_shape(struct walk_ctx *c, int pi)
+{
+	struct gm_access w = access_of(c->in, pi);
+
+	c->ps[pi].per_warp = w.space == GM_SPACE_GLOBAL &&
+			     warp_invariant(&c->ps[pi], w, c->wp->wpb, c->wp->grid_x, c->wp->warps, c->p, c->q);
+}
+
+/* Rule R: the pattern's loops as evaluated (at most ITER_CAP iterations) and what scales them to all
+   (gm_launch_loops, launch_loops.c). */
+static void rule_r_loops(struct walk_ctx *c, int pi)
+{
+	c->wp->rp[pi] = gm_launch_loops(c->in, pi, &c->wp->loop_f[pi]);
+}
+
+static const struct walk_rule {
+	const char *ids, *what;
+	void (*apply)(struct walk_ctx *c, int pi);
+} walk_rules[] = {
+	{ "W", "a pattern that describes a shape: no reuse between its warps", rule_w_shape },
+	{ "R", "a pattern's loops, evaluated for their first iterations", rule_r_loops },
+	{ NULL, NULL, NULL },
+};
 
 /*
  * Warps [from, to) of one pattern, each with its (evaluated) loop iterations:
@@ -170,26 +228,8 @@ static gm_status warps_of(struct pat_state *ps, struct gm_access w, const struct
 	return s;
 }
 
-/* Pattern pi as the launch runs it: the launch's block shape and thread count. */
-static struct gm_access access_of(const struct gm_launch_in *in, int pi)
-{
-	struct gm_access w = in->pats[pi];
-
-	memcpy(w.block, in->block, sizeof(w.block));
-	w.n_threads = in->n_threads;
-	return w;
-}
 
 /* ---- the warps a window's reuse is looked for in (rules D6, D8) ---------------------------------- */
-
-/* Where a window and the warps before it start. */
-struct window_plan {
-	int nwin;
-	int64_t ww, wpb, grid_x, warps;
-	int atom;
-	double l2_bytes;
-	int64_t resident;           /* warps that run at once (rule L4) */
-};
 
 /* Gather warps [from, to) of a pattern into the next keyset, at distance dist. */
 static gm_status add_set(struct pat_state *ps, struct gm_access w, const struct gm_repeat *rp, int64_t from,
@@ -293,11 +333,12 @@ static gm_status one_window(struct pat_state *ps, const struct gm_launch_in *in,
 
 	for (int pi = 0; pi < in->npats && s == GM_OK; pi++) {
 		struct gm_access w = access_of(in, pi);
-		struct gm_repeat rp = gm_launch_loops(in, pi, &fs[pi]);
+		struct gm_repeat rp = wp->rp[pi];
 		struct pat_state *x = &ps[pi];
 		int store = w.op == GM_OP_STORE;
 
 		memset(&tw[pi], 0, sizeof(tw[pi]));
+		fs[pi] = wp->loop_f[pi];
 		x->nks = 0;
 		x->nblk = 0;
 		x->cur_block = -1;
@@ -329,7 +370,7 @@ static gm_status one_window(struct pat_state *ps, const struct gm_launch_in *in,
 	c.alloc_pw /= (double)(wp->ww > 0 ? wp->ww : 1);
 	for (int pi = 0; pi < in->npats && s == GM_OK; pi++) {
 		struct gm_access w = access_of(in, pi);
-		struct gm_repeat rp = gm_launch_loops(in, pi, &fs[pi]);
+		struct gm_repeat rp = wp->rp[pi];
 		struct pat_state *x = &ps[pi];
 		int reuse = w.space == GM_SPACE_GLOBAL && !x->per_warp;
 
@@ -459,10 +500,19 @@ gm_status gm_launch_walk(struct pat_state *ps, const struct gm_launch_in *in, co
 		free(q);
 		return GM_ERR_NOMEM;
 	}
-	for (int pi = 0; pi < in->npats; pi++) {
-		struct gm_access w = access_of(in, pi);
-		ps[pi].per_warp = w.space == GM_SPACE_GLOBAL && warp_invariant(&ps[pi], w, wp.wpb, wp.grid_x, warps, p, q);
+	wp.rp = calloc((size_t)in->npats, sizeof(*wp.rp));
+	wp.loop_f = calloc((size_t)in->npats, sizeof(*wp.loop_f));
+	if (!wp.rp || !wp.loop_f) {
+		free(wp.rp);
+		free(wp.loop_f);
+		free(p);
+		free(q);
+		return GM_ERR_NOMEM;
 	}
+	struct walk_ctx wc = { in, ps, &wp, p, q };
+	for (int pi = 0; pi < in->npats; pi++) /* the walk phase: rules W and R, pattern by pattern */
+		for (const struct walk_rule *r = walk_rules; r->apply; r++)
+			r->apply(&wc, pi);
 	if (warps <= (int64_t)wp.nwin * wp.ww) {
 		wp.nwin = 1;
 		wp.ww = warps;
@@ -507,6 +557,8 @@ gm_status gm_launch_walk(struct pat_state *ps, const struct gm_launch_in *in, co
 	free(pool.fs);
 	free(pool.st);
 	free(pool.errs);
+	free(wp.rp);
+	free(wp.loop_f);
 	free(p);
 	free(q);
 	return s;

@@ -33,14 +33,17 @@ static inline int gm_set_add(int64_t *set, int *n, int64_t x)
 }
 
 /* ---- the launch model's pieces (launch_*.c; docs/MODEL.md section 7) -------------------------------
- *   launch_model.c    gm_launch_predict: check the launch, walk it, scale, footprints, times; the profile check
- *   launch_walk.c     the walk over the grid: windows, the warps a window's reuse is looked for in (the
- *                     lookback and probes of rules D6 and D8), shapes (rule W), scaling
- *   launch_loops.c    a pattern's loops as evaluated (rule R), the bytes a thread moves
- *   launch_traffic.c  what one warp sends to each level: rules L1, L2, L4 (per warp)
- *   launch_dram.c     what a window moves to and from DRAM: rules D1, D2, D5, D6, D8 at the window's
- *                     close, L4 beyond the window, D9 and D7 over the launch
- *   launch_time.c     each level's time and the launch's: rules T, T1-T7, P, S, L2-L4 (L2 time), D3, D4
+ *   launch_model.c    gm_launch_predict: check the launch, run the phases, scale; the launch's rules (D9, D7,
+ *                     T5's lines) in launch_rules; the profile check
+ *   launch_walk.c     the walk phase: walk_rules (W rule_w_shape, R rule_r_loops, once per pattern), then the
+ *                     windows, the warps a window's reuse is looked for in (lookback and probes of D6, D8),
+ *                     scaling
+ *   launch_loops.c    a pattern's loops as evaluated (rule R's gm_launch_loops), the bytes a thread moves
+ *   launch_traffic.c  the traffic phase: gm_traffic_rules, per warp (T1, L1, P, L2, L4)
+ *   launch_dram.c     the DRAM phase: gm_dram_warp_rules per warp (D1, D2), gm_dram_window_rules at a window's
+ *                     close (D1 D6 D8 loads; D2 D5 D8 and L4 beyond the window, stores), D9 and D7 over the
+ *                     launch
+ *   launch_time.c     the time phase: gm_time_rules (T, T1-T7, P, S, L2-L4 (L2 time), D3, D4)
  *   launch_interval.c the interval of a prediction: the rules that fired and their measured errors
  *   launch_keys.c     sorting and growing the key arrays (pieces, sectors) the rules count with
  * Calls go one way, no circle between files: model -> walk -> traffic -> dram -> loops, keys; model -> time,
@@ -166,8 +169,30 @@ gm_status gm_keys_reserve(int64_t **v, int64_t *cap, int64_t need); /* room for 
 int gm_atom_shift(int atom);                              /* log2 of the DRAM atom (32, 64 or 128 B) */
 int64_t gm_keys_groups(const int64_t *pieces, int64_t n, int atom); /* 256 B groups of sorted pieces */
 
+/* One warp of one pattern as the per-warp rules see it (the traffic phase and the DRAM phase's gather). */
+struct warp_ctx {
+	struct pat_state *ps;
+	const struct gm_access *w;
+	struct gm_prediction *p;    /* its lanes (and, once rule L1 ran, its global counts) */
+	int64_t wi, block;          /* its number in the launch and its block */
+	int atom;                   /* DRAM atom (dram_atom_bytes) */
+	struct totals *t;
+	int part;                   /* rule L2 -> L4: the sectors the warp writes partly, psec[0..part) */
+	int64_t psec[GM_WARP_SIZE * 2];
+};
+/* A per-warp rule: when it applies, and what it counts; in a NULL-terminated registry walked in order. */
+struct gm_warp_rule {
+	const char *ids;            /* docs/MODEL.md 7.2's rule id */
+	const char *what;
+	int (*applies)(const struct warp_ctx *c);
+	gm_status (*apply)(struct warp_ctx *c);
+};
+
 /* launch_traffic.c */
-/* The lanes p of one warp of one pattern into the window's sets and the totals (rules L1, L2, L4). */
+/* The traffic phase's registry: T1 (shared), L1, T1, P, L2, L4, one warp at a time. */
+extern const struct gm_warp_rule gm_traffic_rules[];
+/* The lanes p of one warp of one pattern into the totals and the window's sets: gm_traffic_rules, then
+   gm_dram_warp_rules. */
 gm_status gm_warp_traffic(struct pat_state *ps, const struct gm_access *w, int64_t wi, int64_t block, int atom,
 			  struct totals *t, struct gm_prediction *p);
 /* The current block's distinct load sectors go to L2 (rule L1). */
@@ -176,23 +201,34 @@ void gm_block_flush(struct pat_state *ps, struct totals *t);
 void gm_owner_set_clear(struct owner_set *ls);
 
 /* launch_dram.c */
-/* The lanes p of one warp into the window's DRAM pieces (loads) or sectors with their bytes (stores). */
-gm_status gm_window_add_warp(struct pat_state *ps, const struct gm_access *w, const struct gm_prediction *p,
-			     int atom, struct totals *t);
+/* The DRAM phase's per-warp registry: D1 (a load's pieces), D2 (a store's sectors with their bytes), into the
+   window's sets. */
+extern const struct gm_warp_rule gm_dram_warp_rules[];
+/* A rule at a window's close: when it applies, and the DRAM bytes it counts (c: the reuse across windows). */
+struct gm_window_rule {
+	const char *ids;
+	const char *what;
+	int (*applies)(const struct pat_state *ps);
+	void (*apply)(struct pat_state *ps, int atom, struct totals *t, const struct reuse_ctx *c);
+};
+/* The DRAM phase's window registry: D1 D6 D8 (loads), D2 D5 D8 L4 (stores). */
+extern const struct gm_window_rule gm_dram_window_rules[];
 /* The pieces (loads) or sectors (stores) of one warp outside the window into a keyset (rules D6, D8). */
 gm_status gm_keyset_collect(struct keyset *ks, const struct gm_prediction *p, int64_t off, int elem, int atom,
 			    int store);
 /* Sort and merge a window's store entries to one per sector: sector << 6 | bytes written (at most 32). */
 void gm_window_merge_sectors(struct pat_state *ps);
-/* Close a window: its distinct pieces / sectors become DRAM bytes; c: the reuse across windows (NULL: none). */
-void gm_window_close(struct pat_state *ps, int atom, struct totals *t, const struct reuse_ctx *c);
-/* Rule D7 over the launch's patterns; f: evaluated warps to the launch's. */
+/* Rules D9 and D7 over the whole launch, after the walk and its scaling (launch_model.c's registry of the
+   launch's rules walks them); f: evaluated warps to the launch's. */
 void gm_rule_d9_cold_window(const struct gm_launch_in *in, const struct gm_profile *pr, const struct pat_state *ps,
 			    struct pat_sum *sums, double f, struct gm_launch_out *o);
 void gm_rule_d7_footprints(const struct gm_launch_in *in, const struct gm_profile *pr, const struct pat_state *ps,
 			   const struct pat_sum *sums, double f, struct gm_launch_out *o);
+/* Close a window: gm_dram_window_rules turn its distinct pieces / sectors into DRAM bytes; c: the reuse across
+   windows (NULL: none). */
+void gm_window_close(struct pat_state *ps, int atom, struct totals *t, const struct reuse_ctx *c);
 
-/* launch_walk.c */
+/* launch_walk.c: the walk phase's registry (W, R: once per pattern, before the windows) is static there. */
 gm_status gm_launch_parse_pats(struct pat_state *ps, const struct gm_launch_in *in, struct gm_expr_error *err);
 void gm_launch_free_pats(struct pat_state *ps, int n);
 /* launch_loops.c. Rule R: a pattern's loops as evaluated (at most ITER_CAP iterations); *f scales them to all. */

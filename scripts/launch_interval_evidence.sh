@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The development evidence the interval's bands are made from (docs/MODEL.md 7.6), re-predicted by BIN: the
+# committed suites that have the profile `calibrate` measured in the same call (each with that profile; the
+# calibration cases are left out by scripts/launch_interval_bands.py), the kernel sets unseen2, its page test
+# and unseen3 (scripts/unseen_repredict.sh's measurements, each with its call's profile) and dev-36a (measured
+# at 048524d, results/nvidia-h200/model-048524d/). Never the sealed set (tests/fixtures/sealed/).
+# usage: scripts/launch_interval_evidence.sh BIN OUTDIR [suites|sets|all]
+#   prints the EVIDENCE arguments of scripts/launch_interval_bands.py, one a line
+set -uo pipefail
+bin=$(readlink -f "$1") out=$(mkdir -p "$2" && readlink -f "$2") which=${3:-all}
+cd "$(dirname "$0")/.."
+export XDG_CACHE_HOME=$out/cache   # never a cached profile
+if [ "$which" != sets ]; then
+  for f in $(git ls-files 'results/*/suite_profile.json.gz'); do
+    d=$(dirname "$f")
+    [ -f "$d/profile-calibrate.json" ] || continue
+    t=$(echo "$d" | sed 's#^results/##; s#/launch$##; s#/#_#g')
+    [ -s "$out/$t.json" ] || "$bin" predict "$f" --profile "$d/profile-calibrate.json" --json "$out/$t.json" >/dev/null 2>&1
+    echo "$out/$t.json"
+  done
+fi
+[ "$which" = suites ] && exit 0
+# the kernel sets: tag, set file, folder with the runs' tar and profile-calibrate.json, the tar's subfolder
+h1=results/nvidia-h100-80gb-hbm3 h2=results/nvidia-h200
+sets=(
+  h100-46d856e-unseen2 tests/gpu/unseen2.tsv $h1/launch/unseen2/gpu-46d856e unseen2
+  h100-46d856e-pages tests/gpu/unseen2_pages.tsv $h1/launch/unseen2/gpu-46d856e unseen2_pages
+  h100-46d856e-unseen3 tests/gpu/unseen3.tsv $h1/launch/unseen3/gpu-46d856e unseen3
+  h100-4136874-unseen2 tests/gpu/unseen2.tsv $h1/launch/unseen2/gpu-4136874 unseen2
+  h100-4136874-pages tests/gpu/unseen2_pages.tsv $h1/launch/unseen2/gpu-4136874 unseen2_pages
+  h200-71a472f-unseen2 tests/gpu/unseen2.tsv $h2/launch/unseen2/gpu-71a472f unseen2
+  h200-71a472f-pages tests/gpu/unseen2_pages.tsv $h2/launch/unseen2/gpu-71a472f unseen2_pages
+  h200-71a472f-unseen3 tests/gpu/unseen3.tsv $h2/launch/unseen3/gpu-71a472f unseen3
+  h100-s24-unseen2 tests/gpu/unseen2.tsv $h1/s24-0d0fd8e/launch unseen2
+  h100-s24-pages tests/gpu/unseen2_pages.tsv $h1/s24-0d0fd8e/launch unseen2_pages
+  h100-s24-unseen3 tests/gpu/unseen3.tsv $h1/s24-0d0fd8e/launch unseen3
+  h200-s25-unseen2 tests/gpu/unseen2.tsv $h2/s25-0d0fd8e/launch unseen2
+  h200-s25-pages tests/gpu/unseen2_pages.tsv $h2/s25-0d0fd8e/launch unseen2_pages
+  h200-s25-unseen3 tests/gpu/unseen3.tsv $h2/s25-0d0fd8e/launch unseen3
+  h200-048524d-dev36a tests/fixtures/dev/dev-36a.tsv $h2/model-048524d sealed_run
+)
+for ((i = 0; i < ${#sets[@]}; i += 4)); do
+  tag=${sets[i]} set=${sets[i+1]} dir=${sets[i+2]} sub=${sets[i+3]}
+  tarf=$dir/runs.tar.gz
+  [ -f "$tarf" ] || tarf=$dir/unseen_runs.tar.gz
+  [ -f "$tarf" ] || tarf=$dir/sealed_runs.tar.gz
+  if [ ! -d "$out/$tag/pred" ]; then
+    mkdir -p "$out/$tag/runs"
+    tar xzf "$tarf" -C "$out/$tag/runs" 2>/dev/null
+    bash scripts/unseen_set.sh predict "$bin" "$set" "$out/$tag/pred" "$dir/profile-calibrate.json" >/dev/null
+  fi
+  echo "$set:$out/$tag/runs/$sub:$out/$tag/pred"
+done
