@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gpumem/compare.h"
+#include "gpumem/findings.h"
 #include "gpumem/io.h"
 #include "gpumem/result.h"
 #include "gpumem/status.h"
@@ -36,7 +37,12 @@ static void use(struct gm_run_result *r)
 	gm_device_write(o, &r->dev);
 	gm_spec_write(o, r);
 	gm_derived_write(o, r);
-	gm_html_write(o, r, &label, 1);
+	{
+		struct gm_finding f[GM_FINDINGS_MAX];
+		struct gm_report_doc d = { r, &label, 1, f, gm_findings(r, f, GM_FINDINGS_MAX) };
+
+		gm_html_write(o, &d);
+	}
 	if (gm_compare_runs(r, r, 5.0, &c) == GM_OK) {
 		/* a run against itself: nothing worse, unless a name is there twice (compare pairs each case
 		 * with the first of its name; fuzz/regress/runfile/duplicate_case_name.json) */

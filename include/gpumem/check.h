@@ -223,6 +223,7 @@ int gm_tel_now(const char *bus_id, struct gm_burn_sample *s, int *pcie_gen, int 
 
 /* ---- writers (src/io/check_text.c, check_json.c, check_prom.c, check_html.c) ---- */
 
+struct gm_finding;
 struct gm_check_doc {
 	char tool_version[32];
 	char command[512];
@@ -234,6 +235,8 @@ struct gm_check_doc {
 	struct gm_check_gpu *gpus;
 	struct gm_burn *burns;   /* ngpus, or NULL without --burn */
 	const struct gm_run_result *runs; /* ngpus (embedded in the JSON as "run"), or NULL */
+	const struct gm_finding *findings; /* html: the first run's findings (gm_findings), from the command */
+	int nfindings;
 };
 void gm_check_text(FILE *f, const struct gm_check_doc *d);
 gm_status gm_check_json(FILE *f, const struct gm_check_doc *d);

@@ -11,7 +11,7 @@
  * disables the profiler again, so timing runs never run with it enabled.
  * docs/METHODOLOGY.md, "Hardware counters".
  *
- * The bottleneck (src/bench/bottleneck.c) is pure C: each level's
+ * The bottleneck (src/analysis/bottleneck.c) is pure C: each level's
  * throughput as % of its peak, the primary and secondary limiter, and one
  * sentence of advice from the model's verdict.
  */
@@ -121,7 +121,7 @@ gm_status gm_counters_collect(struct gm_counters_session *s, gm_status (*launch)
 
 void gm_counters_close(struct gm_counters_session *s);
 
-/* ---- checks and the bottleneck (pure C, src/bench/bottleneck.c) ---- */
+/* ---- checks and the bottleneck (pure C, src/analysis/bottleneck.c) ---- */
 
 /*
  * Fill claimed_bytes / dram_vs_claim_pct / dram_mismatch and the

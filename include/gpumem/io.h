@@ -63,13 +63,24 @@ void gm_derived_write(FILE *f, const struct gm_run_result *r);
  * The HTML report: one self-contained page (Chart.js embedded, no request
  * leaves the file) with the spec sheet, the charts of every family present
  * and a sortable table of every case. labels[i] names runs[i] in legends;
- * with several runs every chart overlays them.
+ * with several runs every chart overlays them. io renders, never concludes:
+ * the findings (gm_findings, src/analysis/findings.c) and the comparison
+ * (gm_compare_runs) come from the caller.
  */
-gm_status gm_html_write(FILE *f, const struct gm_run_result *runs, const char *const *labels, int nruns);
+struct gm_finding;
+struct gm_comparison;
+struct gm_report_doc {
+	const struct gm_run_result *runs;
+	const char *const *labels;
+	int nruns;
+	const struct gm_finding *findings;         /* the first run's, shown after the title */
+	int nfindings;
+	const struct gm_comparison *cmp;           /* compare -o: the comparison first; NULL: none */
+	void (*section)(FILE *f, const void *ctx); /* a static section before the charts (the fleet view); NULL: none */
+	const void *ctx;
+};
+gm_status gm_html_write(FILE *f, const struct gm_report_doc *d);
 /* s written into HTML text or an attribute value: <, >, & and " escaped (NULL writes nothing). */
 void gm_html_escape(FILE *f, const char *s);
-/* The same with a static section (section(f, ctx) writes it) before the charts: the fleet view. */
-gm_status gm_html_write_section(FILE *f, const struct gm_run_result *runs, const char *const *labels, int nruns,
-				void (*section)(FILE *f, const void *ctx), const void *ctx);
 
 #endif

@@ -18,6 +18,7 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "gpumem/check.h"
+#include "gpumem/findings.h"
 #include "gpumem/io.h"
 
 enum { K_FROM = 256, K_BASELINE, K_JSON, K_PROM, K_HTML, K_QUICK, K_FULL, K_DEVICE, K_ALL, K_BURN, K_ONLY };
@@ -376,6 +377,7 @@ static int count_devices(const struct check_args *a, int *n)
 static int check_main(const struct check_args *a, int argc, char **argv)
 {
 	struct gm_check_doc d;
+	struct gm_finding findings[GM_FINDINGS_MAX];
 	struct outputs out = { 0 };
 	struct gm_run_result *runs = NULL;
 	struct gm_check_counters *cs = NULL;
@@ -402,6 +404,10 @@ static int check_main(const struct check_args *a, int argc, char **argv)
 		d.wall_s = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
 	}
 	if (d.ngpus && (!code || code == GM_EXIT_INTERRUPTED)) {
+		if (out.have_html) { /* the page opens the first run's report with its findings */
+			d.findings = findings;
+			d.nfindings = gm_findings(&d.runs[0], findings, GM_FINDINGS_MAX);
+		}
 		wcode = write_outputs(&d, &out);
 		code = code ? code : wcode ? wcode : gm_check_exit_code(d.gpus, d.ngpus);
 	}

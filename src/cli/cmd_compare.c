@@ -12,7 +12,7 @@
 #include "gpumem/compare.h"
 #include "gpumem/fleet.h"
 #include "gpumem/io.h"
-#include "io/html_compare.h"
+#include "gpumem/findings.h"
 
 #define DEFAULT_THRESHOLD 5.0
 
@@ -106,8 +106,10 @@ static int write_page(struct gm_outfile *out, const struct gm_run_result r[2], c
 		      const struct compare_args *a)
 {
 	const char *labels[2] = { a->path[0], a->path[1] };
+	struct gm_finding f[GM_FINDINGS_MAX];
+	struct gm_report_doc d = { r, labels, 2, f, gm_findings(&r[0], f, GM_FINDINGS_MAX), c };
 
-	if (gm_html_write_compare(out->f, r, labels, c) || gm_outfile_commit(out)) {
+	if (gm_html_write(out->f, &d) || gm_outfile_commit(out)) {
 		gm_outfile_abort(out);
 		return gm_error(GM_EXIT_IO, "%s", gm_last_error());
 	}

@@ -11,6 +11,7 @@
 #include "gpumem/bench.h"
 #include "cli/options.h"
 #include "gpumem/compare.h"
+#include "gpumem/findings.h"
 #include "gpumem/fleet.h"
 #include "gpumem/io.h"
 
@@ -122,7 +123,10 @@ static int write_html(struct report_args *a, struct gm_outfile *out, struct gm_r
 	}
 	if (nshow < a->nruns)
 		snprintf(names[0], sizeof(names[0]), "%d run files", a->nruns);
-	if (gm_html_write(out->f, runs, labels, nshow) || gm_outfile_commit(out)) {
+	struct gm_finding f[GM_FINDINGS_MAX];
+	struct gm_report_doc d = { runs, labels, nshow, f, gm_findings(&runs[0], f, GM_FINDINGS_MAX) };
+
+	if (gm_html_write(out->f, &d) || gm_outfile_commit(out)) {
 		gm_outfile_abort(out);
 		return gm_error(GM_EXIT_IO, "%s", gm_last_error());
 	}

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "gpumem/findings.h"
 #include "gpumem/fleet.h"
 #include "gpumem/io.h"
 
@@ -27,8 +28,11 @@ static int write_html(const struct gm_multi_run *m, const struct gm_fleet *fl, c
 	char names[MAX_DEV][64];
 	const char *labels[MAX_DEV];
 	struct fleet_ctx ctx = { m, fl };
+	struct gm_finding f[GM_FINDINGS_MAX];
 	struct gm_outfile out;
 	int n = m->n < MAX_DEV ? m->n : MAX_DEV;
+	struct gm_report_doc d = { m->runs, labels, n, f, n ? gm_findings(&m->runs[0], f, GM_FINDINGS_MAX) : 0, NULL,
+				   fleet_section, &ctx };
 
 	for (int d = 0; d < n; d++) {
 		if (m->pl[d].rank >= 0)
@@ -39,7 +43,7 @@ static int write_html(const struct gm_multi_run *m, const struct gm_fleet *fl, c
 	}
 	if (gm_outfile_open(&out, path))
 		return gm_error(GM_EXIT_IO, "%s", gm_last_error());
-	if (gm_html_write_section(out.f, m->runs, labels, n, fleet_section, &ctx) || gm_outfile_commit(&out)) {
+	if (gm_html_write(out.f, &d) || gm_outfile_commit(&out)) {
 		gm_outfile_abort(&out);
 		return gm_error(GM_EXIT_IO, "%s", gm_last_error());
 	}

@@ -1,7 +1,7 @@
 /*
  * check_html.c - `gpumem check --html FILE`: the verdicts as a section of the
- * HTML report page (src/io/html.c's gm_html_write_section, with the runs
- * judged below it): per GPU its verdict, the lines against the baseline with
+ * HTML report page (src/io/html.c's gm_html_write with a section, the runs
+ * judged below it and the first one's findings): per GPU its verdict, the lines against the baseline with
  * a bar for each margin, the NVML counters, the failures with code, severity
  * and next step, and the burn's telemetry charted over time as inline SVG
  * (SM and memory clocks, power, temperature; the memory-test phase shaded,
@@ -238,5 +238,6 @@ gm_status gm_check_html(FILE *f, const struct gm_check_doc *d)
 
 	for (int i = 0; i < n; i++)
 		labels[i] = d->gpus[i].uuid[0] ? d->gpus[i].uuid : d->gpus[i].name;
-	return gm_html_write_section(f, d->runs, labels, n, section, d);
+	return gm_html_write(f, &(struct gm_report_doc){ d->runs, labels, n, d->findings, n ? d->nfindings : 0, NULL,
+							 section, d });
 }

@@ -14,8 +14,8 @@
 #include <string.h>
 #include "gpumem/io.h"
 #include "gpumem/units.h"
-#include "io/findings.h"
-#include "io/html_compare.h"
+#include "gpumem/compare.h"
+#include "gpumem/findings.h"
 #include "io/report_charts.h"
 
 extern const unsigned char gm_embed_chartjs[], gm_embed_report_js[], gm_embed_report_css[];
@@ -188,11 +188,9 @@ static json_t *units_obj(void)
 	return o;
 }
 
-/* The first run's findings (findings.c): the page shows them after the title. */
-static json_t *findings_arr(const struct gm_run_result *r)
+/* The first run's findings (computed by the caller: src/analysis/findings.c): the page shows them after the title. */
+static json_t *findings_arr(const struct gm_finding *f, int n)
 {
-	struct gm_finding f[GM_FINDINGS_MAX];
-	int n = gm_findings(r, f, GM_FINDINGS_MAX);
 	json_t *a = json_array();
 
 	for (int i = 0; i < n; i++)
@@ -201,16 +199,16 @@ static json_t *findings_arr(const struct gm_run_result *r)
 	return a;
 }
 
-static json_t *page_data(const struct gm_run_result *runs, const char *const *labels, int nruns)
+static json_t *page_data(const struct gm_report_doc *d)
 {
 	json_t *a = json_array(), *charts = json_array();
 
-	for (int i = 0; i < nruns; i++)
-		json_array_append_new(a, run_obj(&runs[i], labels[i]));
+	for (int i = 0; i < d->nruns; i++)
+		json_array_append_new(a, run_obj(&d->runs[i], d->labels[i]));
 	for (int i = 0; i < gm_report_ncharts; i++)
 		json_array_append_new(charts, chart_obj(&gm_report_charts[i]));
 	return json_pack("{ss so so so so}", "tool_version", GPUMEM_VERSION, "runs", a, "charts", charts, "units",
-			 units_obj(), "findings", nruns ? findings_arr(&runs[0]) : json_array());
+			 units_obj(), "findings", findings_arr(d->findings, d->nruns ? d->nfindings : 0));
 }
 
 /* JSON inside <script>: "</" would end the element; "<\/" means the same in JSON. */
@@ -255,9 +253,6 @@ static json_t *comparison_obj(const struct gm_comparison *c)
 			 c->different_device, "different_schema", c->different_schema, "rows", rows);
 }
 
-static gm_status write_page(FILE *f, const struct gm_run_result *runs, const char *const *labels, int nruns,
-			    void (*section)(FILE *f, const void *ctx), const void *ctx, const struct gm_comparison *cmp);
-
 void gm_html_escape(FILE *f, const char *s)
 {
 	for (; s && *s; s++) {
@@ -274,31 +269,13 @@ void gm_html_escape(FILE *f, const char *s)
 	}
 }
 
-gm_status gm_html_write(FILE *f, const struct gm_run_result *runs, const char *const *labels, int nruns)
+gm_status gm_html_write(FILE *f, const struct gm_report_doc *d)
 {
-	return write_page(f, runs, labels, nruns, NULL, NULL, NULL);
-}
-
-gm_status gm_html_write_section(FILE *f, const struct gm_run_result *runs, const char *const *labels, int nruns,
-				void (*section)(FILE *f, const void *ctx), const void *ctx)
-{
-	return write_page(f, runs, labels, nruns, section, ctx, NULL);
-}
-
-gm_status gm_html_write_compare(FILE *f, const struct gm_run_result runs[2], const char *const labels[2],
-				const struct gm_comparison *c)
-{
-	return write_page(f, runs, labels, 2, NULL, NULL, c);
-}
-
-static gm_status write_page(FILE *f, const struct gm_run_result *runs, const char *const *labels, int nruns,
-			    void (*section)(FILE *f, const void *ctx), const void *ctx, const struct gm_comparison *cmp)
-{
-	json_t *data = page_data(runs, labels, nruns);
+	json_t *data = page_data(d);
 	char *text;
 
-	if (data && cmp)
-		json_object_set_new(data, "comparison", comparison_obj(cmp));
+	if (data && d->cmp)
+		json_object_set_new(data, "comparison", comparison_obj(d->cmp));
 	text = data ? json_dumps(data, JSON_COMPACT | JSON_REAL_PRECISION(10)) : NULL;
 	json_decref(data);
 	if (!text)
@@ -307,12 +284,12 @@ static gm_status write_page(FILE *f, const struct gm_run_result *runs, const cha
 	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
 	      "script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>gpumem report: ", f);
-	write_escaped(f, nruns && runs[0].have_device ? runs[0].dev.name : "no device");
+	write_escaped(f, d->nruns && d->runs[0].have_device ? d->runs[0].dev.name : "no device");
 	fputs("</title>\n<style>\n", f);
 	fwrite(gm_embed_report_css, 1, gm_embed_report_css_len, f);
 	fputs("</style>\n</head><body>\n", f);
-	if (section)
-		section(f, ctx);
+	if (d->section)
+		d->section(f, d->ctx);
 	fputs("<main id=\"report\"><noscript>This report draws its tables and charts with "
 	      "JavaScript.</noscript></main>\n<script id=\"gm-data\" type=\"application/json\">", f);
 	write_island(f, text);

@@ -1,6 +1,6 @@
 /*
  * trace_html.c - `gpumem trace --html FILE`: the report as a section of the
- * HTML report page (src/io/html.c's gm_html_write_section, no run in it):
+ * HTML report page (src/io/html.c's gm_html_write with a section and no run):
  * per kernel its figures, its point against the DRAM roof (an inline SVG),
  * and its memory instructions as a table with a bar for each one's share of
  * the traffic (the wasted part darker), the fitted pattern, the class and
@@ -126,5 +126,7 @@ static void section(FILE *f, const void *ctx)
 
 gm_status gm_trace_html(FILE *f, const struct gm_trace_report *r)
 {
-	return gm_html_write_section(f, NULL, NULL, 0, section, r);
+	struct gm_report_doc d = { .section = section, .ctx = r };
+
+	return gm_html_write(f, &d);
 }

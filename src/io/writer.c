@@ -14,19 +14,10 @@ static gm_status write_text(FILE *f, const struct gm_run_result *r)
 	return ferror(f) ? gm_fail(GM_ERR_IO, "cannot write the text report") : GM_OK;
 }
 
-/* The HTML page of one run, labelled by nothing (a page of several runs: gm_html_write). */
-static gm_status write_html(FILE *f, const struct gm_run_result *r)
-{
-	const char *label = "";
-
-	return gm_html_write(f, r, &label, 1);
-}
-
 const struct gm_run_writer gm_run_writers[] = {
 	{ "text", "the table of cases, what was derived and the spec sheet", write_text },
 	{ "json", "the run document (docs/SCHEMA.md)", gm_json_write },
 	{ "csv", "one row a case", gm_csv_write },
-	{ "html", "the report page, offline (docs/REPORT.md)", write_html },
 	{ NULL, NULL, NULL },
 };
 

@@ -11,7 +11,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "bench/curve.h"
+#include "gpumem/curve.h"
 
 static void test_one_step(void **st)
 {

@@ -1,5 +1,5 @@
 /*
- * test_findings.c - the report's findings (src/io/findings.c) on planted
+ * test_findings.c - the report's findings (src/analysis/findings.c) on planted
  * runs: each rule speaks when its planted fault is there, with the planted
  * numbers and the anchor of its chart, and stays silent on a clean run.
  */
@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "gpumem/result.h"
-#include "io/findings.h"
+#include "gpumem/findings.h"
 
 static struct gm_case_result *plant(struct gm_run_result *r, const char *fam, const char *label,
 				    enum gm_case_kind kind, enum gm_unit unit, double value, double bytes)

@@ -14,7 +14,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "bench/curve.h"
+#include "gpumem/curve.h"
 #include "families/family.h"
 #include "families/common/hier_shapes.h"
 

@@ -4,13 +4,13 @@
  * ld.global.ca), whole-GPU footprints through L2 into HBM (ld.global.cg) in
  * two regimes: l2_* an ordered sweep where each line is read by one SM per
  * pass, l2sh_* every SM reading the whole (shared) footprint; and writes.
- * derive() finds the plateaus and knees (src/bench/curve.c) and publishes L1
+ * derive() finds the plateaus and knees (src/analysis/curve.c) and publishes L1
  * capacity, L2 capacity, the near/far L2 step and each level's bandwidth
  * (both L2 regimes). Kernels: src/families/hierarchy/hierarchy.cu.
  */
 #include <stdio.h>
 #include <string.h>
-#include "bench/curve.h"
+#include "gpumem/curve.h"
 #include "families/family.h"
 #include "families/common/hier_shapes.h"
 #include "families/kernels.h"

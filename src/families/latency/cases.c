@@ -11,7 +11,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "bench/curve.h"
+#include "gpumem/curve.h"
 #include "families/family.h"
 #include "families/common/hier_shapes.h"
 #include "families/kernels.h"

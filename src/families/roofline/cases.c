@@ -8,7 +8,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "bench/curve.h"
+#include "gpumem/curve.h"
 #include "families/family.h"
 #include "gpumem/result.h"
 #include "families/kernels.h"

@@ -11,7 +11,7 @@
 #include <string.h>
 #include "gpumem/io.h"
 #include "gpumem/units.h"
-#include "io/findings.h"
+#include "gpumem/findings.h"
 
 #define SLOWDOWN_KEEP 5   /* slowdown findings kept (one per family) */
 #define SPEC_KEEP 3

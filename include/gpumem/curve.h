@@ -1,10 +1,10 @@
 /*
  * curve.h - plateaus and knees of a measured curve (bandwidth or inverse
  * latency against footprint), and the helpers the hierarchy, latency and
- * smem families' derive() share. Pure C.
+ * smem families' derive() share (src/analysis/curve.c). Pure C.
  */
-#ifndef GPUMEM_BENCH_CURVE_H
-#define GPUMEM_BENCH_CURVE_H
+#ifndef GPUMEM_CURVE_H
+#define GPUMEM_CURVE_H
 
 #include "gpumem/result.h"
 

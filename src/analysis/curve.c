@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "bench/curve.h"
+#include "gpumem/curve.h"
 
 static int cmp_double(const void *a, const void *b)
 {
