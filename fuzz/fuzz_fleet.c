@@ -17,6 +17,7 @@
 #include "gpumem/fleet.h"
 #include "gpumem/result.h"
 #include "gpumem/status.h"
+#include "gpumem/writer.h"
 #include "fuzz_util.h"
 
 static void view(const struct gm_multi_run *m)
@@ -28,8 +29,8 @@ static void view(const struct gm_multi_run *m)
 	for (int c = 0; c < fl.ncases; c++)
 		for (int k = 0; k < fl.cases[c].noutliers; k++)
 			fz_check(fl.cases[c].out[k].device >= 0 && fl.cases[c].out[k].device < m->n);
-	gm_fleet_write(fz_sink(), m, &fl);
-	gm_fleet_html(fz_sink(), m, &fl);
+	gm_write(fz_sink(), GM_DOC_FLEET, "text", &(struct gm_fleet_doc){ m, &fl });
+	gm_write(fz_sink(), GM_DOC_FLEET, "html", &(struct gm_fleet_doc){ m, &fl }); /* the fleet section, no run */
 	gm_fleet_release(&fl);
 }
 

@@ -21,6 +21,7 @@
 #include "gpumem/io.h"
 #include "gpumem/result.h"
 #include "gpumem/status.h"
+#include "gpumem/writer.h"
 #include "fuzz_util.h"
 
 static void use(struct gm_run_result *r)
@@ -33,7 +34,7 @@ static void use(struct gm_run_result *r)
 	FILE *m;
 
 	gm_table_write(o, r);
-	fz_check(gm_csv_write(o, r) == GM_OK);
+	fz_check(gm_write(o, GM_DOC_RUN, "csv", r) == GM_OK);
 	gm_device_write(o, &r->dev);
 	gm_spec_write(o, r);
 	gm_derived_write(o, r);
@@ -41,7 +42,7 @@ static void use(struct gm_run_result *r)
 		struct gm_finding f[GM_FINDINGS_MAX];
 		struct gm_report_doc d = { r, &label, 1, f, gm_findings(r, f, GM_FINDINGS_MAX) };
 
-		gm_html_write(o, &d);
+		gm_write(o, GM_DOC_REPORT, "html", &d);
 	}
 	if (gm_compare_runs(r, r, 5.0, &c) == GM_OK) {
 		/* a run against itself: nothing worse, unless a name is there twice (compare pairs each case
@@ -52,8 +53,10 @@ static void use(struct gm_run_result *r)
 			for (int j = 0; j < i && !dup; j++)
 				dup = !strcmp(r->cases[i].name, r->cases[j].name);
 		fz_check(dup || c.nworse == 0);
-		gm_compare_write_text(o, &c, r, r, 0);
-		gm_compare_write_json(o, &c, r, r, "a", "b");
+		struct gm_compare_doc d = { &c, r, r, "a", "b" };
+
+		gm_write(o, GM_DOC_COMPARE, "text", &d);
+		gm_write(o, GM_DOC_COMPARE, "json", &d);
 		gm_comparison_release(&c);
 	}
 	/* round trip: what we write, we read */

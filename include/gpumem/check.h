@@ -37,6 +37,7 @@ enum gm_check_verdict {
 	GM_V_WARN = 3,
 	GM_V_FAIL = 4,
 };
+/* The names of verdicts, counters and severities and the exit code are the document's (src/io/check_doc.c). */
 const char *gm_check_verdict_name(enum gm_check_verdict v);   /* "pass" | "skip" | "not-judged" | "warn" | "fail" */
 
 /* ---- the lines (src/analysis/check_lines.c) ---- */
@@ -178,7 +179,8 @@ void gm_check_judge_counters(const struct gm_check_counters *c, struct gm_check_
 /* The process exit code for a set of GPU verdicts: 0, 8 warn, 9 fail, 10 could not judge. */
 int gm_check_exit_code(const struct gm_check_gpu *g, int n);
 
-/* ---- burn (--burn DURATION): telemetry every 100 ms and its verdict (src/analysis/check_burn.c) ---- */
+/* ---- burn (--burn DURATION): telemetry every 100 ms and its verdict (src/analysis/check_burn.c; the series of
+ * samples, gm_burn_add and gm_burn_release: src/io/check_doc.c) ---- */
 
 struct gm_burn_sample {
 	double t_s;              /* since the burn began */
@@ -221,7 +223,8 @@ void gm_tel_xid_close(void *set);
 /* One telemetry sample now (t_s and phase left to the caller) and the PCIe link now; 0 when NVML gives none. */
 int gm_tel_now(const char *bus_id, struct gm_burn_sample *s, int *pcie_gen, int *pcie_width);
 
-/* ---- writers (src/io/check_text.c, check_json.c, check_prom.c, check_html.c) ---- */
+/* ---- writers (src/io/check_text.c, check_json.c, check_prom.c, check_html.c; commands reach them through the
+ * rows GM_DOC_CHECK of gpumem/writer.h) ---- */
 
 struct gm_finding;
 struct gm_check_doc {

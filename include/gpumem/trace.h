@@ -107,6 +107,7 @@ gm_status gm_trace_read(const char *path, struct gm_trace *t);
 gm_status gm_trace_read_json(const void *doc, const char *origin, struct gm_trace *t);
 void gm_trace_free(struct gm_trace *t);
 
+/* The report's words for spaces, operations and classes (src/io/trace_names.c). */
 const char *gm_trace_space_name(enum gm_trace_space s);
 const char *gm_trace_op_name(enum gm_trace_op o);
 
@@ -165,7 +166,7 @@ enum gm_trace_class {
 	GM_TC_COUNT
 };
 
-/* The class's name ("coalesced", "strided", ...). */
+/* The class's name ("coalesced", "strided", ...; src/io/trace_names.c). */
 const char *gm_trace_class_name(enum gm_trace_class c);
 
 /* One instruction's fit, class and check. Unknown figures are -1. */

@@ -198,16 +198,3 @@ gm_status gm_check_judge(const struct gm_run_result *r, const struct gm_baseline
 	g->verdict = v;
 	return GM_OK;
 }
-
-int gm_check_exit_code(const struct gm_check_gpu *g, int n)
-{
-	enum gm_check_verdict v = GM_V_PASS;
-
-	for (int i = 0; i < n; i++)
-		v = worse_of(v, g[i].verdict);
-	if (v == GM_V_FAIL)
-		return GM_CHECK_EXIT_FAIL;
-	if (v == GM_V_WARN)
-		return GM_CHECK_EXIT_WARN;
-	return v == GM_V_NOJUDGE ? GM_CHECK_EXIT_UNKNOWN : 0;
-}

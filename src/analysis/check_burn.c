@@ -38,27 +38,6 @@ gm_status gm_burn_parse_duration(const char *text, double *seconds)
 	return GM_OK;
 }
 
-gm_status gm_burn_add(struct gm_burn *b, const struct gm_burn_sample *s)
-{
-	if (b->n == b->cap) {
-		int cap = b->cap ? 2 * b->cap : 256;
-		struct gm_burn_sample *p = realloc(b->s, (size_t)cap * sizeof(*p));
-		if (!p)
-			return gm_fail(GM_ERR_NOMEM, "out of memory");
-		b->s = p;
-		b->cap = cap;
-	}
-	b->s[b->n++] = *s;
-	return GM_OK;
-}
-
-void gm_burn_release(struct gm_burn *b)
-{
-	free(b->s);
-	b->s = NULL;
-	b->n = b->cap = 0;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;

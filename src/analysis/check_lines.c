@@ -53,26 +53,3 @@ int gm_check_judged_names(const char **out, int max)
 			out[k++] = l[i].case_name;
 	return k;
 }
-
-const char *gm_check_verdict_name(enum gm_check_verdict v)
-{
-	static const char *const names[] = { "pass", "skip", "not-judged", "warn", "fail" };
-	return (unsigned)v < 5 ? names[v] : "?";
-}
-
-const char *gm_severity_name(enum gm_severity s)
-{
-	static const char *const names[] = { "none", "inspect", "reset", "drain" };
-	return (unsigned)s < 4 ? names[s] : "?";
-}
-
-const char *gm_counter_name(enum gm_counter_id id)
-{
-	static const char *const names[GM_CNT_COUNT] = {
-		"xid_events", "ecc_volatile_uncorrected", "ecc_volatile_corrected", "ecc_aggregate_uncorrected",
-		"ecc_aggregate_corrected", "row_remap_pending", "row_remap_failed", "row_remap_uncorrectable_rows",
-		"retired_pages_sbe", "retired_pages_dbe", "retired_pages_pending", "pcie_replays", "pcie_link_gen",
-		"pcie_link_width", "nvlink_crc_errors", "nvlink_replays", "nvlink_recoveries", "throttle_reasons",
-	};
-	return (unsigned)id < GM_CNT_COUNT ? names[id] : "?";
-}

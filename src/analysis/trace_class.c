@@ -10,15 +10,6 @@
 #include <string.h>
 #include "analysis/trace_internal.h"
 
-const char *gm_trace_class_name(enum gm_trace_class c)
-{
-	static const char *const n[GM_TC_COUNT] = {
-		"coalesced", "misaligned", "strided", "column walk", "transposed", "broadcast",
-		"gather by data", "bank conflicts", "conflict-free", "irregular", "not sampled",
-	};
-	return c >= 0 && c < GM_TC_COUNT ? n[c] : "?";
-}
-
 static int model_size(int b)
 {
 	return b == 1 || b == 2 || b == 4 || b == 8 || b == 16;

@@ -303,13 +303,3 @@ void gm_trace_free(struct gm_trace *t)
 	free(t->opts.kernel_regex);
 	memset(t, 0, sizeof(*t));
 }
-
-const char *gm_trace_space_name(enum gm_trace_space s)
-{
-	return s == GM_TS_SHARED ? "shared" : s == GM_TS_LOCAL ? "local" : "global";
-}
-
-const char *gm_trace_op_name(enum gm_trace_op o)
-{
-	return o == GM_TO_STORE ? "store" : o == GM_TO_ATOMIC ? "atomic" : o == GM_TO_REDUCTION ? "reduction" : "load";
-}

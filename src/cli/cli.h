@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdint.h>
 #include "gpumem/status.h"
+#include "gpumem/writer.h"
 
 enum gm_exit {
 	GM_EXIT_OK = 0,
@@ -114,13 +115,17 @@ struct explain_run_opts {
 	int layout_free;      /* --layout-free: --suggest counts no layout conversion */
 };
 struct gm_access;
-/* With json (a json_t *), the run is added to it as "run" instead of printed. */
-int explain_run(const struct gm_access *acc, const struct explain_run_opts *ro, void *json);
-/* `explain --n`: the launch model's section (text) or "launch" object (json); the prediction into ro.
- * device: the GPU's name when --run will use one (its profile), else NULL (the first built-in). */
+struct gm_explain_doc;
+/* Without doc, the run's text section is written; with doc (--json), the document whole with its run added,
+ * written here where the run's data lives (a failed run writes none). */
+int explain_run(const struct gm_access *acc, const struct explain_run_opts *ro, struct gm_explain_doc *doc);
+/* `explain --n`: the launch model's text section, or with doc (--json) its view put in doc->launch (kept until
+ * the next call); the prediction into ro. device: the GPU's name when --run will use one (its profile), else
+ * NULL (the first built-in). */
 int explain_launch(const struct gm_access *acc, int64_t n, const char *profile, const char *device, const char *uuid,
-		   void *json,
-		   struct explain_run_opts *ro);
+		   struct gm_explain_doc *doc, struct explain_run_opts *ro);
+/* The explain document as JSON on stdout; 0, or the exit code with its one line on stderr. */
+int explain_write_json(const struct gm_explain_doc *doc);
 /* Check --profile (or that a built-in one exists) before anything is printed. */
 int explain_launch_profile(const char *profile);
 

@@ -55,7 +55,7 @@ static int make(char **paths, int n, const char *out)
 	if (!code && gm_outfile_open(&of, out))
 		code = gm_error(GM_EXIT_IO, "%s", gm_last_error());
 	else if (!code) {
-		if (gm_baseline_write(of.f, b) || gm_outfile_commit(&of))
+		if (gm_write(of.f, GM_DOC_BASELINE, "json", b) || gm_outfile_commit(&of))
 			code = gm_error(GM_EXIT_IO, "%s", gm_last_error());
 		else
 			fprintf(stderr, "baseline of %s: %d lines from %d runs of %d units -> %s\n", b->sku, b->nlines,

@@ -272,20 +272,20 @@ static int write_outputs(const struct gm_check_doc *d, struct outputs *o)
 {
 	int code = 0;
 
-	gm_check_text(stdout, d);
+	gm_write(stdout, GM_DOC_CHECK, "text", d);
 	if (o->have_json) {
 		o->have_json = 0;
-		if (gm_check_json(o->json.f, d) || gm_outfile_commit(&o->json))
+		if (gm_write(o->json.f, GM_DOC_CHECK, "json", d) || gm_outfile_commit(&o->json))
 			code = gm_error(GM_EXIT_IO, "%s", gm_last_error());
 	}
 	if (o->have_prom) {
 		o->have_prom = 0;
-		if (gm_check_prometheus(o->prom.f, d) || gm_outfile_commit(&o->prom))
+		if (gm_write(o->prom.f, GM_DOC_CHECK, "prom", d) || gm_outfile_commit(&o->prom))
 			code = gm_error(GM_EXIT_IO, "%s", gm_last_error());
 	}
 	if (o->have_html) {
 		o->have_html = 0;
-		if (gm_check_html(o->html.f, d) || gm_outfile_commit(&o->html))
+		if (gm_write(o->html.f, GM_DOC_CHECK, "html", d) || gm_outfile_commit(&o->html))
 			code = gm_error(GM_EXIT_IO, "%s", gm_last_error());
 	}
 	if (fflush(stdout))

@@ -105,11 +105,10 @@ static void warn(const struct gm_comparison *c, const struct gm_run_result r[2],
 static int write_page(struct gm_outfile *out, const struct gm_run_result r[2], const struct gm_comparison *c,
 		      const struct compare_args *a)
 {
-	const char *labels[2] = { a->path[0], a->path[1] };
 	struct gm_finding f[GM_FINDINGS_MAX];
-	struct gm_report_doc d = { r, labels, 2, f, gm_findings(&r[0], f, GM_FINDINGS_MAX), c };
+	struct gm_compare_doc d = { c, &r[0], &r[1], a->path[0], a->path[1], 0, f, gm_findings(&r[0], f, GM_FINDINGS_MAX) };
 
-	if (gm_html_write(out->f, &d) || gm_outfile_commit(out)) {
+	if (gm_write(out->f, GM_DOC_COMPARE, "html", &d) || gm_outfile_commit(out)) {
 		gm_outfile_abort(out);
 		return gm_error(GM_EXIT_IO, "%s", gm_last_error());
 	}
@@ -153,11 +152,10 @@ int cmd_compare(int argc, char **argv)
 		if (a.html)
 			gm_outfile_abort(&out);
 	} else {
+		struct gm_compare_doc d = { &c, &r[0], &r[1], a.path[0], a.path[1], gm_use_color(stdout) };
+
 		warn(&c, r, &a);
-		if (a.json)
-			gm_compare_write_json(stdout, &c, &r[0], &r[1], a.path[0], a.path[1]);
-		else
-			gm_compare_write_text(stdout, &c, &r[0], &r[1], gm_use_color(stdout));
+		gm_write(stdout, GM_DOC_COMPARE, a.json ? "json" : "text", &d);
 		rc = c.nworse ? GM_EXIT_CASE_FAILED : GM_EXIT_OK;
 		if (a.html && write_page(&out, r, &c, &a))
 			rc = GM_EXIT_IO;

@@ -11,7 +11,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -355,27 +354,20 @@ static int run_device(const struct explain_opts *o, struct gm_device_info *info,
 	return GM_EXIT_OK;
 }
 
-/* The explain document; with --n and --run, their objects are added before it is printed. */
+/* The explain document, written whole once --n and --run have added their sections (the run writes it). */
 static int print_json(struct explain_opts *o, const struct gm_prediction *p)
 {
 	struct gm_explain_view v = { &o->a, o->type, p };
+	struct gm_explain_doc doc = { &v };
 	struct gm_device_info info;
-	json_t *obj = gm_explain_json(&v);
 	const char *dev = NULL;
 	int rc = GM_EXIT_OK;
 
-	if (!obj)
-		return gm_error(GM_EXIT_CASE_FAILED, "cannot build the JSON output");
 	if (o->ro.n && !(rc = run_device(o, &info, &dev)))
-		rc = explain_launch(&o->a, o->a.n_threads, o->profile, dev, dev ? info.uuid : NULL, obj, &o->ro);
+		rc = explain_launch(&o->a, o->a.n_threads, o->profile, dev, dev ? info.uuid : NULL, &doc, &o->ro);
 	if (!rc && o->run)
-		rc = explain_run(&o->a, &o->ro, obj);
-	if (!rc && json_dumpf(obj, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0)
-		rc = gm_error(GM_EXIT_IO, "cannot write the JSON output");
-	else if (!rc)
-		putchar('\n');
-	json_decref(obj);
-	return rc;
+		return explain_run(&o->a, &o->ro, &doc);
+	return rc ? rc : explain_write_json(&doc);
 }
 
 /* The warp's explanation, then the launch model's section (--n) and the run (--run). */
@@ -389,7 +381,7 @@ static int print_text(struct explain_opts *o, const struct gm_prediction *p)
 
 	if ((rc = run_device(o, &info, &dev)))
 		return rc;
-	gm_explain_text_write(stdout, &v);
+	gm_write(stdout, GM_DOC_EXPLAIN, "text", &(struct gm_explain_doc){ &v });
 	if (o->ro.n)
 		rc = explain_launch(&o->a, o->a.n_threads, o->profile, dev, dev ? info.uuid : NULL, NULL, &o->ro);
 	return rc || !o->run ? rc : explain_run(&o->a, &o->ro, NULL);

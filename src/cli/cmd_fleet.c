@@ -149,7 +149,7 @@ int cmd_fleet(int argc, char **argv)
 		return gm_error(GM_EXIT_USAGE, "%s", gm_last_error());
 	}
 	printf("%s\n", m.command);
-	gm_fleet_write(stdout, &m, &fl);
+	gm_write(stdout, GM_DOC_FLEET, "text", &(struct gm_fleet_doc){ &m, &fl });
 	if (fl.nmodels > 1)
 		printf("\nnote: %d GPU models: each is summarised on its own, never mixed\n", fl.nmodels);
 	code = fl.noutliers || fl.nbelow ? GM_EXIT_CASE_FAILED : GM_EXIT_OK;

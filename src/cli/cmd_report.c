@@ -88,7 +88,7 @@ static int parse(int argc, char **argv, struct report_args *a)
 
 static void print_text(const struct gm_run_result *r, int csv)
 {
-	gm_run_writer_find(csv ? "csv" : "text")->write(stdout, r);
+	gm_write(stdout, GM_DOC_RUN, csv ? "csv" : "text", r);
 }
 
 /* The run's name in legends: the file name without directory and ".json". */
@@ -126,7 +126,7 @@ static int write_html(struct report_args *a, struct gm_outfile *out, struct gm_r
 	struct gm_finding f[GM_FINDINGS_MAX];
 	struct gm_report_doc d = { runs, labels, nshow, f, gm_findings(&runs[0], f, GM_FINDINGS_MAX) };
 
-	if (gm_html_write(out->f, &d) || gm_outfile_commit(out)) {
+	if (gm_write(out->f, GM_DOC_REPORT, "html", &d) || gm_outfile_commit(out)) {
 		gm_outfile_abort(out);
 		return gm_error(GM_EXIT_IO, "%s", gm_last_error());
 	}

@@ -37,7 +37,7 @@ static void on_sigint(int sig)
 
 struct run_ctx {
 	struct gm_run_args args;
-	struct gm_run_output json, csv;   /* --json, --csv (src/io/writer.c) */
+	struct gm_output json, csv;   /* --json, --csv (src/io/writer.c) */
 	const struct gm_case **cases;
 	int ncases;
 	struct gm_run_result res;
@@ -118,9 +118,9 @@ static int select_cases(struct run_ctx *x)
 
 static int open_outputs(struct run_ctx *x)
 {
-	if (x->args.json_path && gm_run_output_open(&x->json, "json", x->args.json_path))
+	if (x->args.json_path && gm_output_open(&x->json, GM_DOC_RUN, "json", x->args.json_path))
 		return gm_error(GM_EXIT_IO, "%s", gm_last_error());
-	if (x->args.csv_path && gm_run_output_open(&x->csv, "csv", x->args.csv_path))
+	if (x->args.csv_path && gm_output_open(&x->csv, GM_DOC_RUN, "csv", x->args.csv_path))
 		return gm_error(GM_EXIT_IO, "%s", gm_last_error());
 	return GM_EXIT_OK;
 }
@@ -159,9 +159,9 @@ static int write_outputs(struct run_ctx *x)
 {
 	int code = GM_EXIT_OK;
 
-	if (gm_run_output_commit(&x->json, &x->res))
+	if (gm_output_commit(&x->json, &x->res))
 		code = gm_error(GM_EXIT_IO, "%s", gm_last_error());
-	if (gm_run_output_commit(&x->csv, &x->res))
+	if (gm_output_commit(&x->csv, &x->res))
 		code = gm_error(GM_EXIT_IO, "%s", gm_last_error());
 	return code;
 }
@@ -329,8 +329,8 @@ int cmd_run(int argc, char **argv)
 		code = gm_multi_run_main(&x.args, argc, argv);
 	else
 		code = run_main(&x, argc, argv);
-	gm_run_output_abort(&x.json);
-	gm_run_output_abort(&x.csv);
+	gm_output_abort(&x.json);
+	gm_output_abort(&x.csv);
 	gm_counters_close(x.counters);
 	gm_gpu_close();
 	gm_result_release(&x.res);

@@ -229,10 +229,10 @@ static int analyse(const struct trace_args *a, const char *path, struct gm_outfi
 	}
 	st = gm_trace_analyse(&t, &p, a->top, &rep);
 	if (!st) {
-		gm_trace_text(stdout, &rep);
-		if (jo->f && gm_trace_json(jo->f, &rep) != GM_OK)
+		gm_write(stdout, GM_DOC_TRACE, "text", &rep);
+		if (jo->f && gm_write(jo->f, GM_DOC_TRACE, "json", &rep) != GM_OK)
 			rc = gm_error(GM_EXIT_IO, "%s", gm_last_error());
-		if (!rc && ho->f && gm_trace_html(ho->f, &rep) != GM_OK)
+		if (!rc && ho->f && gm_write(ho->f, GM_DOC_TRACE, "html", &rep) != GM_OK)
 			rc = gm_error(GM_EXIT_IO, "%s", gm_last_error());
 		if (!rc && a->run)
 			rc = run_fixes(&rep, a->profile);

@@ -32,7 +32,8 @@ static int compare_pair(const struct gm_multi_run *a, int i, const struct gm_mul
 		gm_clear_error();
 		return 1;
 	}
-	gm_compare_write_text(stdout, &c, &a->runs[i], &b->runs[j], gm_use_color(stdout));
+	gm_write(stdout, GM_DOC_COMPARE, "text",
+		 &(struct gm_compare_doc){ &c, &a->runs[i], &b->runs[j], NULL, NULL, gm_use_color(stdout) });
 	worse = c.nworse > 0;
 	gm_comparison_release(&c);
 	return worse;

@@ -4,9 +4,8 @@
  * --op load: out[gid] = in[EXPR]; --op store: out[EXPR] = in[gid]). Two
  * global patterns: the EXPR side and the gid side. Counts 2 x N x element
  * bytes as useful (one read and one write per thread), GB = 1e9. Rendered by
- * src/io/explain_text.c and explain_json.c.
+ * the writers of GM_DOC_EXPLAIN (src/io/explain_text.c and explain_json.c).
  */
-#include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -33,15 +32,17 @@ int explain_launch_profile(const char *profile)
 	return gm_cli_profile(profile, NULL, &p, 1);
 }
 
+/* The model's input and output, kept while the explain document is written (one explanation a process). */
+static struct gm_access pats[2];
+static struct gm_launch_in in;
+static struct gm_launch_out out;
+static struct gm_profile p;
+static struct gm_explain_launch_view v = { &in, &p, &out, 0 };
+
 int explain_launch(const struct gm_access *a, int64_t n, const char *profile, const char *device, const char *uuid,
-		   void *json, struct explain_run_opts *ro)
+		   struct gm_explain_doc *doc, struct explain_run_opts *ro)
 {
-	struct gm_access pats[2];
-	struct gm_launch_in in;
-	struct gm_launch_out out;
-	struct gm_profile p;
 	struct gm_expr_error err;
-	struct gm_explain_launch_view v = { &in, &p, &out, 0 };
 	double t0;
 	int rc = gm_cli_profile_dev(profile, device, uuid, &p, 0, NULL);
 
@@ -73,9 +74,9 @@ int explain_launch(const struct gm_access *a, int64_t n, const char *profile, co
 	ro->predicted_dram[0] = out.dram_read_bytes;
 	ro->predicted_dram[1] = out.dram_write_bytes;
 	v.model_ms = now_ms() - t0;
-	if (json)
-		json_object_set_new((json_t *)json, "launch", (json_t *)gm_explain_launch_json(&v));
+	if (doc)
+		doc->launch = &v;
 	else
-		gm_explain_launch_text_write(stdout, &v);
+		gm_write(stdout, GM_DOC_EXPLAIN, "text", &(struct gm_explain_doc){ .launch = &v });
 	return GM_EXIT_OK;
 }

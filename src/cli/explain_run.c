@@ -3,7 +3,6 @@
  * built into a kernel (src/families/jit/jit.cu), validated and timed by the runner,
  * printed beside the prediction. Semantics: include/gpumem/jit.h.
  */
-#include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli/cli.h"
@@ -58,20 +57,14 @@ static int bad_index(const struct gm_access *a, int64_t n, int64_t gid)
 			(long long)idx);
 }
 
-/* The run's section (text) or its "run" object added to the explain document (json). */
-static void render(const struct gm_run_result *r, const struct gm_jit_info *info, const struct gm_launch_sample *ls,
-		   const struct gm_jit_spec *sp, const struct explain_run_opts *ro, void *json)
+int explain_write_json(const struct gm_explain_doc *doc)
 {
-	struct gm_explain_run_view v = { r, &r->cases[0], info, ls, sp, ro->predicted_gbs,
-					 { ro->predicted_dram[0], ro->predicted_dram[1] } };
+	gm_status s = gm_write(stdout, GM_DOC_EXPLAIN, "json", doc);
 
-	if (json)
-		json_object_set_new((json_t *)json, "run", (json_t *)gm_explain_run_json(&v));
-	else
-		gm_explain_run_text_write(stdout, &v);
+	return s ? gm_error(s == GM_ERR_NOMEM ? GM_EXIT_CASE_FAILED : GM_EXIT_IO, "%s", gm_last_error()) : 0;
 }
 
-int explain_run(const struct gm_access *acc, const struct explain_run_opts *ro, void *json)
+int explain_run(const struct gm_access *acc, const struct explain_run_opts *ro, struct gm_explain_doc *doc)
 {
 	struct gm_jit_spec sp;
 	struct gm_jit_info info;
@@ -81,6 +74,8 @@ int explain_run(const struct gm_access *acc, const struct explain_run_opts *ro, 
 	struct gm_case c;
 	const struct gm_case *cp = &c;
 	struct gm_runner_opts o = { 0 };
+	struct gm_explain_run_view v = { &r, NULL, &info, &ls, &sp, ro->predicted_gbs,
+					 { ro->predicted_dram[0], ro->predicted_dram[1] } };
 	char expr_c[4096];
 	gm_status s;
 	int rc;
@@ -151,10 +146,11 @@ int explain_run(const struct gm_access *acc, const struct explain_run_opts *ro, 
 	gm_warn_if_tool_attached();
 	s = gm_run_cases(&cp, 1, &o, &r.dev, &r);
 	gm_counters_close(o.counters);
+	v.cr = r.ncases == 1 ? &r.cases[0] : NULL;
 	if (s)
 		rc = gm_error(gm_exit_code(s), "%s", gm_last_error());
-	else if (r.ncases == 1)
-		render(&r, &info, &ls, &sp, ro, json);
+	else if (v.cr && !doc) /* the run's section, the verdict on it after */
+		gm_write(stdout, GM_DOC_EXPLAIN, "text", &(struct gm_explain_doc){ .run = &v });
 	if (!rc && r.ncases == 1 && r.cases[0].status != GM_CASE_OK) {
 		if (info.bad_gid >= 0)
 			rc = bad_index(acc, sp.n, info.bad_gid);
@@ -163,6 +159,11 @@ int explain_run(const struct gm_access *acc, const struct explain_run_opts *ro, 
 		else
 			rc = gm_error(info.status ? gm_exit_code(info.status) : GM_EXIT_CASE_FAILED, "%s",
 				      r.cases[0].message);
+	}
+	if (!rc && doc) {
+		doc->run = v.cr ? &v : NULL;
+		rc = explain_write_json(doc);
+		doc->run = NULL;
 	}
 	gm_result_release(&r);
 	gm_gpu_close();

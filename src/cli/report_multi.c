@@ -12,27 +12,14 @@
 
 #define MAX_DEV 64
 
-struct fleet_ctx {
-	const struct gm_multi_run *m;
-	const struct gm_fleet *fl;
-};
-
-static void fleet_section(FILE *f, const void *ctx)
-{
-	const struct fleet_ctx *c = ctx;
-	gm_fleet_html(f, c->m, c->fl);
-}
-
 static int write_html(const struct gm_multi_run *m, const struct gm_fleet *fl, const char *path)
 {
 	char names[MAX_DEV][64];
 	const char *labels[MAX_DEV];
-	struct fleet_ctx ctx = { m, fl };
 	struct gm_finding f[GM_FINDINGS_MAX];
 	struct gm_outfile out;
 	int n = m->n < MAX_DEV ? m->n : MAX_DEV;
-	struct gm_report_doc d = { m->runs, labels, n, f, n ? gm_findings(&m->runs[0], f, GM_FINDINGS_MAX) : 0, NULL,
-				   fleet_section, &ctx };
+	struct gm_fleet_doc doc = { m, fl, labels, n, f, n ? gm_findings(&m->runs[0], f, GM_FINDINGS_MAX) : 0 };
 
 	for (int d = 0; d < n; d++) {
 		if (m->pl[d].rank >= 0)
@@ -43,7 +30,7 @@ static int write_html(const struct gm_multi_run *m, const struct gm_fleet *fl, c
 	}
 	if (gm_outfile_open(&out, path))
 		return gm_error(GM_EXIT_IO, "%s", gm_last_error());
-	if (gm_html_write(out.f, &d) || gm_outfile_commit(&out)) {
+	if (gm_write(out.f, GM_DOC_FLEET, "html", &doc) || gm_outfile_commit(&out)) {
 		gm_outfile_abort(&out);
 		return gm_error(GM_EXIT_IO, "%s", gm_last_error());
 	}
@@ -72,14 +59,14 @@ int report_multi(const char *path, const char *html, int csv)
 			printf("\n== %s%d GPU %d (%s) %s: %s ==\n", p->rank >= 0 ? "rank " : "device block ",
 			       p->rank >= 0 ? p->rank : d, p->device, p->pci_bus_id, p->name, p->status);
 			if (csv)
-				gm_csv_write(stdout, &m.runs[d]);
+				gm_write(stdout, GM_DOC_RUN, "csv", &m.runs[d]);
 			else {
 				gm_table_write(stdout, &m.runs[d]);
 				gm_derived_write(stdout, &m.runs[d]);
 			}
 		}
 		printf("\n");
-		gm_fleet_write(stdout, &m, &fl);
+		gm_write(stdout, GM_DOC_FLEET, "text", &(struct gm_fleet_doc){ &m, &fl });
 	}
 	gm_fleet_release(&fl);
 	gm_multi_release(&m);

@@ -2,9 +2,9 @@
  * explain_io.h - rendering of `gpumem explain`: one warp's prediction (the
  * lane table and the counts), the launch model's section (explain --n) and
  * the run beside it (explain --run), as text (src/io/explain_text.c) or as
- * jansson objects (src/io/explain_json.c; the launch object is in
- * docs/SCHEMA.md). Pure C: the text writers take the FILE the CLI hands
- * them; the CLI assembles and prints the JSON document.
+ * one JSON document (src/io/explain_json.c; the launch object is in
+ * docs/SCHEMA.md), the rows GM_DOC_EXPLAIN of writer.h. Pure C: the writers
+ * take the FILE the CLI hands them.
  */
 #ifndef GPUMEM_IO_EXPLAIN_IO_H
 #define GPUMEM_IO_EXPLAIN_IO_H
@@ -53,19 +53,19 @@ static inline const char *gm_explain_op_name(enum gm_op op)
 	return op == GM_OP_STORE ? "store" : "load";
 }
 
-/* The setup line, the lane table (two lanes a row), the counts and the verdict. */
-void gm_explain_text_write(FILE *f, const struct gm_explain_view *v);
-/* The explain document (json_t *): inputs, counts, verdict, lanes; NULL on out of memory. */
-void *gm_explain_json(const struct gm_explain_view *v);
+/*
+ * The explain document: the sections a command has (NULL: not there). Text can be written a section at a
+ * time, as each is ready (the run comes last and takes seconds); JSON needs the warp and is written whole.
+ */
+struct gm_explain_doc {
+	const struct gm_explain_view *warp;          /* the setup line, the lane table, the counts, the verdict */
+	const struct gm_explain_launch_view *launch; /* explain --n: the "launch:" section, the "launch" object */
+	const struct gm_explain_run_view *run;       /* explain --run: "run on ...", the "run" object */
+};
 
-/* The "launch:" section of explain --n. */
-void gm_explain_launch_text_write(FILE *f, const struct gm_explain_launch_view *v);
-/* Its "launch" object (json_t *); NULL on out of memory. */
-void *gm_explain_launch_json(const struct gm_explain_launch_view *v);
-
-/* The "run on ..." section of explain --run, with the counted figures when counters were read. */
-void gm_explain_run_text_write(FILE *f, const struct gm_explain_run_view *v);
-/* Its "run" object (json_t *); NULL on out of memory. */
-void *gm_explain_run_json(const struct gm_explain_run_view *v);
+/* The document's sections as text (writer.h: GM_DOC_EXPLAIN "text"). */
+gm_status gm_explain_text(FILE *f, const struct gm_explain_doc *d);
+/* The explain document as JSON (GM_DOC_EXPLAIN "json"; its launch object in docs/SCHEMA.md). */
+gm_status gm_explain_json(FILE *f, const struct gm_explain_doc *d);
 
 #endif

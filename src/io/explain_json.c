@@ -135,7 +135,7 @@ static int add_counts(json_t *obj, const struct gm_explain_view *v)
 	return rc;
 }
 
-void *gm_explain_json(const struct gm_explain_view *v)
+static json_t *warp_json(const struct gm_explain_view *v)
 {
 	json_t *obj = inputs_json(v);
 
@@ -161,7 +161,7 @@ static json_t *rules_json(unsigned bits)
 	return a;
 }
 
-void *gm_explain_launch_json(const struct gm_explain_launch_view *v)
+static json_t *launch_json(const struct gm_explain_launch_view *v)
 {
 	const struct gm_launch_out *o = v->out;
 	const struct gm_profile *p = v->prof;
@@ -225,7 +225,7 @@ static void add_measured(json_t *run, const struct gm_explain_run_view *v)
 	}
 }
 
-void *gm_explain_run_json(const struct gm_explain_run_view *v)
+static json_t *run_json(const struct gm_explain_run_view *v)
 {
 	static const char *const hints[] = { "none", "cg", "cs", "lu", "nc" };
 	const struct gm_case_result *cr = v->cr;
@@ -253,4 +253,27 @@ void *gm_explain_run_json(const struct gm_explain_run_view *v)
 	if (cr->counters.state != GM_COUNTERS_NONE)
 		json_object_set_new(run, "counters", (json_t *)gm_counters_json(&cr->counters));
 	return run;
+}
+
+/*
+ * The explain document: the warp's object, then "launch" (--n) and "run" (--run) when the document has them,
+ * indented by two and ended by a newline.
+ */
+gm_status gm_explain_json(FILE *f, const struct gm_explain_doc *d)
+{
+	json_t *obj = warp_json(d->warp);
+	int err;
+
+	if (obj && d->launch)
+		json_object_set_new(obj, "launch", launch_json(d->launch));
+	if (obj && d->run)
+		json_object_set_new(obj, "run", run_json(d->run));
+	if (!obj)
+		return gm_fail(GM_ERR_NOMEM, "cannot build the JSON output");
+	err = json_dumpf(obj, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0;
+	json_decref(obj);
+	if (err)
+		return gm_fail(GM_ERR_IO, "cannot write the JSON output");
+	putc('\n', f);
+	return GM_OK;
 }

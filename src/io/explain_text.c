@@ -134,7 +134,7 @@ static void print_shared_counts(FILE *f, const struct gm_shared_counts *c)
 	fprintf(f, "broadcast          %s\n", c->broadcast ? "yes" : "no");
 }
 
-void gm_explain_text_write(FILE *f, const struct gm_explain_view *v)
+static void warp_text(FILE *f, const struct gm_explain_view *v)
 {
 	print_setup(f, v);
 	print_lane_table(f, v);
@@ -191,7 +191,7 @@ static void print_interval(FILE *f, const struct gm_launch_out *o)
 	}
 }
 
-void gm_explain_launch_text_write(FILE *f, const struct gm_explain_launch_view *v)
+static void launch_text(FILE *f, const struct gm_explain_launch_view *v)
 {
 	const struct gm_launch_in *in = v->in;
 	const struct gm_access *a = &in->pats[0];
@@ -298,7 +298,7 @@ static void print_measured(FILE *f, const struct gm_explain_run_view *v)
 	print_counted(f, v);
 }
 
-void gm_explain_run_text_write(FILE *f, const struct gm_explain_run_view *v)
+static void run_text(FILE *f, const struct gm_explain_run_view *v)
 {
 	const struct gm_jit_spec *sp = v->spec;
 	const struct gm_jit_info *in = v->info;
@@ -316,4 +316,16 @@ void gm_explain_run_text_write(FILE *f, const struct gm_explain_run_view *v)
 		return;
 	}
 	print_measured(f, v);
+}
+
+/* The sections the document has, in order: the warp, the launch model (--n), the run (--run). */
+gm_status gm_explain_text(FILE *f, const struct gm_explain_doc *d)
+{
+	if (d->warp)
+		warp_text(f, d->warp);
+	if (d->launch)
+		launch_text(f, d->launch);
+	if (d->run)
+		run_text(f, d->run);
+	return ferror(f) ? gm_fail(GM_ERR_IO, "cannot write the explanation") : GM_OK;
 }

@@ -285,13 +285,13 @@ int gm_multi_finish(struct gm_multi_run *m, const char *json_path, double k)
 
 	if (gm_fleet_compute(m, k, &fl) == GM_OK) {
 		printf("\n");
-		gm_fleet_write(stdout, m, &fl);
+		gm_write(stdout, GM_DOC_FLEET, "text", &(struct gm_fleet_doc){ m, &fl });
 	}
 	gm_fleet_release(&fl);
 	if (json_path) {
 		if (gm_outfile_open(&out, json_path))
 			return gm_error(GM_EXIT_IO, "%s", gm_last_error());
-		if (gm_multi_write(out.f, m) || gm_outfile_commit(&out)) {
+		if (gm_write(out.f, GM_DOC_FLEET, "json", &(struct gm_fleet_doc){ m }) || gm_outfile_commit(&out)) {
 			gm_outfile_abort(&out);
 			return gm_error(GM_EXIT_IO, "%s", gm_last_error());
 		}
