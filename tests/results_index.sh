@@ -4,4 +4,5 @@
 set -euo pipefail
 cd "${1:?usage: results_index.sh SOURCE_DIR}"
 command -v git >/dev/null && [ -e .git ] || { echo "skipped: not a git checkout"; exit 77; }
+[ -d results ] || { echo "skipped: no results/ folder (nothing to index)"; exit 77; }
 python3 scripts/results_index.py --check

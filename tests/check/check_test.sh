@@ -14,7 +14,7 @@ root=$(cd "$here/../.." && pwd)
 cd "$root"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-RUN=results/nvidia-h200/s25-0d0fd8e/launch/suite_profile.json.gz
+RUN=tests/fixtures/runs/h200/s25-suite-profile.json.gz   # the documents it reads: tests/fixtures/README.md
 BASE=data/baselines/nvidia-h200.json
 py() { python3 "$here/plant.py" "$@"; }
 fail=0
@@ -111,14 +111,14 @@ grep -q "no baseline for NVIDIA A100-SXM4-80GB: run \`gpumem baseline make\`" "$
 grep -q "^hbm_read .*4602.2 GB/s.*not-judged" "$T/out" && ok "  the figures reported" || bad "figures not reported"
 
 # baseline make: the committed H200 baseline again from its runs (same lines); mixed SKUs refused
-want_rc 0 "baseline make of one SKU" -- "$bin" baseline make "$RUN" results/nvidia-h200/s14-d613076/launch/suite_profile.json.gz -o "$T/b.json"
+want_rc 0 "baseline make of one SKU" -- "$bin" baseline make "$RUN" tests/fixtures/runs/h200/s14-suite-profile.json.gz -o "$T/b.json"
 grep -q '"schema": "gpumem-baseline"' "$T/b.json" && ok "  a gpumem-baseline document" || bad "not a baseline"
 want_rc 2 "baseline make of two SKUs" -- "$bin" baseline make "$RUN" tests/fixtures/launch/h100-suite.json.gz -o "$T/x.json"
 [ ! -e "$T/x.json" ] && ok "  nothing written" || bad "a half baseline was written"
 
 # fleet --baseline: the three runs of the old kernels (equally slow in L1 and FP16) flagged against the baseline
 want_rc 1 "fleet of three equally slow runs against the baseline" -- "$bin" fleet tests/fixtures/launch/h200-suite.json.gz \
-  results/nvidia-h200/counters/suite_counters.json.gz tests/fixtures/launch/h200-launch-suite.json.gz --baseline "$BASE"
+  tests/fixtures/runs/h200/counters.json.gz tests/fixtures/launch/h200-launch-suite.json.gz --baseline "$BASE"
 grep -q "roofline.fma_fp16x2: median of 3 GPU(s)" "$T/out" && ok "  fma_fp16x2 below the baseline" || bad "not flagged"
 
 echo "check test: $fail failure(s)"

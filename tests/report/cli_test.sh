@@ -56,7 +56,7 @@ expect 0 "L1 .*capacity per SM" -- "$bin" info --from "$suite" --derive
 expect 2 "needs --from" -- "$bin" info --derive
 expect 0 "capacity per SM" -- "$bin" report "$suite" --derive
 # a run with counters read back: its roofline places cases by L2 bytes too
-expect 0 "cnt.html" -- "$bin" report "$here/../../results/nvidia-h100-80gb-hbm3/counters/suite_counters.json.gz" -o "$tmp/cnt.html"
+expect 0 "cnt.html" -- "$bin" report "$here/../fixtures/runs/h100/counters.json.gz" -o "$tmp/cnt.html"
 grep -q '"ai_l2":' "$tmp/cnt.html" || { echo "FAIL: no L2 intensity in the page of a run with counters"; fail=1; }
 # an output path that is no regular file is written in place, never replaced by a rename
 mkfifo "$tmp/fifo" && { cat "$tmp/fifo" >/dev/null & expect 0 "fifo" -- "$bin" report "$fx/copy.json" -o "$tmp/fifo"; wait; }
