@@ -258,6 +258,137 @@ static void fold_readings(const struct gm_trace_kernel *k, const struct tk_swap 
 	}
 }
 
+/*
+ * Rule R2, the round trips a thread waits for (docs/TRACE.md, "The kernel's prediction"): the launch model's
+ * rule T2 charges each wave of resident threads one loaded round trip per time a thread waits for its loads
+ * (gm_launch_in.round_trips). A traced kernel's global loads, in pc order, are issued together until a global
+ * store or atomic (which the loads after it may alias, so the compiler keeps them behind it) or a gap of more
+ * than TK_TRIP_GAP bytes of SASS without a memory instruction (the end of a loop, a dependent computation),
+ * or a gather by data (its address is what an earlier load returned);
+ * each such run waits once per iteration of its loop, its iterations being the most warp-level executions
+ * of its loads per warp of the launch (a load that only some warps run, rounded up). A run whose every load
+ * is served near the SM waits a shorter trip: a load that reads again what an earlier run read (the same
+ * warp's sampled lanes at the same addresses), or that every block reads alike (no block id in its map: a weight vector), costs
+ * wave_l2_ns / wave_ns of a trip. The trips are the sum over the runs, rounded. A replaced instruction (a fix)
+ * counts with its replacement's iterations.
+ */
+#define TK_TRIP_GAP 0x400
+
+/* No block id moves the map's addresses: every block reads the same elements. */
+static int alike(const struct gm_trace_kernel *k, const struct gm_trace_insn *x)
+{
+	const struct gm_trace_map *m = &x->fit.map;
+	int64_t tpb = (int64_t)k->l->block[0] * k->l->block[1] * k->l->block[2];
+
+	if (!m->known || x->fit.approx)   /* a gather's stand-in says nothing of the blocks */
+		return 0;
+	for (int q = 0; q < m->nmodes; q++) {
+		const struct gm_trace_mode *d = &m->mode[q];
+		if (d->var == GM_TV_BX || d->var == GM_TV_BY || d->var == GM_TV_BZ)
+			return 0;
+		if (d->var == GM_TV_GID && (d->size == 0 || d->div * d->size > tpb))
+			return 0;
+	}
+	return 1;
+}
+
+/* The same warp at the same iteration read the same address in lane l of x's and y's samples: for at least
+   half of x's sampled lanes at iteration 0. */
+static int same_bytes(const struct gm_trace_instr *x, const struct gm_trace_instr *y)
+{
+	int lanes = 0, same = 0;
+
+	for (int i = 0; i < x->nsamples; i++) {
+		const struct gm_trace_sample *a = &x->samples[i];
+		if (a->iter)
+			continue;
+		for (int j = 0; j < y->nsamples; j++) {
+			const struct gm_trace_sample *b = &y->samples[j];
+			if (b->iter || b->warp != a->warp || memcmp(b->block, a->block, sizeof(a->block)))
+				continue;
+			for (int l = 0; l < GM_WARP_SIZE; l++)
+				if (a->have >> l & 1) {
+					lanes++;
+					same += (b->have >> l & 1) && b->addr[l] == a->addr[l];
+				}
+			break;
+		}
+	}
+	return lanes > 0 && 2 * same >= lanes;
+}
+
+/* An earlier load (before `from` in the pc-sorted ix) of the same thread read the bytes x reads. */
+static int read_before(const struct gm_trace_kernel *k, const int *ix, int from, const struct gm_trace_insn *x)
+{
+	for (int j = 0; j < from; j++) {
+		const struct gm_trace_insn *y = &k->ins[ix[j]];
+		if (y->in->op == GM_TO_LOAD && y->in->size == x->in->size && same_bytes(x->in, y->in))
+			return 1;
+	}
+	return 0;
+}
+
+int tk_round_trips(const struct gm_trace_kernel *k, const struct gm_profile *prof, const struct tk_swap *sw, int nsw)
+{
+	int n = 0, run = 0, near = 1;
+	int64_t last = -1, tpb = (int64_t)k->l->block[0] * k->l->block[1] * k->l->block[2];
+	double warps = 0, trips = 0, fresh = 0, r = prof && prof->wave_ns > 0 && prof->wave_l2_ns > 0 ?
+						      prof->wave_l2_ns / prof->wave_ns : 1;
+	static int ix[GM_TRACE_MAX_INSNS], it[GM_TRACE_MAX_INSNS];
+	static char again[GM_TRACE_MAX_INSNS], same[GM_TRACE_MAX_INSNS];
+
+	for (int d = 0; d < 3; d++)
+		warps = d ? warps * (double)k->l->grid[d] : (double)k->l->grid[0];
+	double blocks = warps;
+	warps *= ceil((double)tpb / GM_WARP_SIZE);
+	if (!(warps > 0) || tpb <= 0)
+		return 0;
+	for (int i = 0; i < k->nins && n < GM_TRACE_MAX_INSNS; i++)
+		if (k->ins[i].in->space != GM_TS_SHARED && k->ins[i].in->executions > 0)
+			ix[n++] = i;
+	for (int a = 1; a < n; a++)   /* by pc (few instructions) */
+		for (int b = a; b > 0 && k->ins[ix[b - 1]].in->pc > k->ins[ix[b]].in->pc; b--) {
+			int t = ix[b]; ix[b] = ix[b - 1]; ix[b - 1] = t;
+		}
+	/* each load's iterations; read again (by the same thread) or alike (by every block); the bytes a thread
+	   reads first (the footprint its SM must hold for a re-read to hit there) */
+	for (int j = 0; j < n; j++) {
+		const struct gm_trace_insn *x = &k->ins[ix[j]];
+		const struct tk_swap *w = swap_of(sw, nsw, ix[j]);
+		double per = x->in->executions / warps;
+		it[j] = per > 1 ? (int)ceil(per - 1e-6) : 1;
+		if (w && x->fit.iters > 0 && w->iters > 0)
+			it[j] = (int)ceil((double)it[j] * w->iters / x->fit.iters);
+		same[j] = x->in->op == GM_TO_LOAD && alike(k, x);
+		again[j] = x->in->op == GM_TO_LOAD && !same[j] && read_before(k, ix, j, x);
+		if (x->in->op == GM_TO_LOAD && !same[j] && !again[j])
+			fresh += (double)it[j] * x->in->size;
+	}
+	/* resident threads of an SM: whole blocks, the launch spread over the SMs */
+	double per_sm = prof && prof->threads_per_sm > 0 ? (double)(prof->threads_per_sm / tpb) * tpb : 2048;
+	if (prof && prof->sm_count > 0 && ceil(blocks / prof->sm_count) * tpb < per_sm)
+		per_sm = ceil(blocks / prof->sm_count) * tpb;
+	int fits = prof && prof->l1_bytes > 0 && fresh * per_sm <= prof->l1_bytes;
+	for (int j = 0; j < n; j++) {
+		const struct gm_trace_insn *x = &k->ins[ix[j]];
+		const struct tk_swap *w = swap_of(sw, nsw, ix[j]);
+		if (x->in->op != GM_TO_LOAD || (last >= 0 && (x->in->pc - last > TK_TRIP_GAP || x->fit.approx))) {
+			/* a store or atomic, the gap, or a gather (its address is an earlier load's data) ends the run */
+			trips += run * (near ? r : 1);
+			run = 0, near = 1, last = -1;
+			if (x->in->op != GM_TO_LOAD)
+				continue;
+		}
+		if (w && !w->expr)
+			continue;
+		near &= same[j] || (again[j] && fits);
+		run = it[j] > run ? it[j] : run;
+		last = x->in->pc;
+	}
+	trips += run * (near ? r : 1);
+	return (int)lround(trips);
+}
+
 int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, int only, const struct tk_swap *sw,
 	       int nsw, struct gm_launch_out *out, char *why, size_t n)
 {
@@ -303,6 +434,7 @@ int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, i
 	memcpy(li.block, k->l->block, sizeof(li.block));
 	li.n_threads = k->threads;
 	li.one_element_per_thread = all_once;
+	li.round_trips = only < 0 ? tk_round_trips(k, prof, sw, nsw) : 0;
 	li.threads = gm_cores();   /* the windows on every core; the result does not depend on it */
 	if (gm_launch_predict(&li, prof, out, &err) != GM_OK) {
 		snprintf(why, n, "the launch model cannot evaluate it: %.150s", err.msg);
