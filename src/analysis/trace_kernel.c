@@ -328,7 +328,7 @@ static int read_before(const struct gm_trace_kernel *k, const int *ix, int from,
 	return 0;
 }
 
-int tk_round_trips(const struct gm_trace_kernel *k, const struct gm_profile *prof, const struct tk_swap *sw, int nsw)
+static int tk_round_trips(const struct gm_trace_kernel *k, const struct gm_profile *prof, const struct tk_swap *sw, int nsw)
 {
 	int n = 0, run = 0, near = 1;
 	int64_t last = -1, tpb = (int64_t)k->l->block[0] * k->l->block[1] * k->l->block[2];
@@ -434,7 +434,7 @@ int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, i
 	memcpy(li.block, k->l->block, sizeof(li.block));
 	li.n_threads = k->threads;
 	li.one_element_per_thread = all_once;
-	li.round_trips = only < 0 ? tk_round_trips(k, prof, sw, nsw) : 0;
+	li.round_trips = only < 0 && nsw == 0 && k->trips > 0 ? k->trips : 0;
 	li.threads = gm_cores();   /* the windows on every core; the result does not depend on it */
 	if (gm_launch_predict(&li, prof, out, &err) != GM_OK) {
 		snprintf(why, n, "the launch model cannot evaluate it: %.150s", err.msg);
@@ -454,7 +454,14 @@ int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, i
 /* The launch model over every fitted pattern. */
 static void predict(struct gm_trace_kernel *k, const struct gm_profile *prof)
 {
+	struct gm_launch_out mem;
+	char why[200];
+
+	k->trips = 0;
+	k->mem_ms = !tk_predict(k, prof, -1, NULL, 0, &mem, why, sizeof(why)) ? mem.time_ms : -1;
+	k->trips = tk_round_trips(k, prof, NULL, 0);
 	k->pred_ok = !tk_predict(k, prof, -1, NULL, 0, &k->pred, k->pred_why, sizeof(k->pred_why));
+	k->trips = k->pred_ok ? k->trips : 0;
 }
 
 int tf_same_change(const struct gm_trace_insn *a, const struct gm_trace_insn *b)
@@ -475,8 +482,8 @@ static void time_shares(struct gm_trace_kernel *k, const struct gm_profile *prof
 	double mem = 1;
 	char why[200];
 
-	if (k->pred_ok && k->time_ms > 0 && k->pred.time_ms > 0)
-		mem = fmin(1, k->pred.time_ms / k->time_ms);
+	if (k->pred_ok && k->time_ms > 0 && k->mem_ms > 0)
+		mem = fmin(1, k->mem_ms / k->time_ms);
 	int asked = 0;
 	static char done[GM_TRACE_MAX_INSNS];
 
@@ -492,7 +499,7 @@ static void time_shares(struct gm_trace_kernel *k, const struct gm_profile *prof
 		struct gm_launch_out w;
 		int n = 0;
 		double bytes = 0, f;
-		if (done[j] || !k->pred_ok || !x->fit.expr1d[0] || k->pred.time_ms <= 0 || x->excess_bytes <= 0.02 * x->bytes)
+		if (done[j] || !k->pred_ok || !x->fit.expr1d[0] || k->mem_ms <= 0 || x->excess_bytes <= 0.02 * x->bytes)
 			continue;
 		for (int q = j; q < k->norder && n < 64; q++)
 			if (!done[q] && tf_same_change(x, &k->ins[k->order[q]])) {
@@ -501,7 +508,7 @@ static void time_shares(struct gm_trace_kernel *k, const struct gm_profile *prof
 				bytes += k->ins[k->order[q]].bytes;
 			}
 		asked++;
-		f = tk_predict(k, prof, -1, out, n, &w, why, sizeof(why)) ? 1 : fmax(0, 1 - w.time_ms / k->pred.time_ms);
+		f = tk_predict(k, prof, -1, out, n, &w, why, sizeof(why)) ? 1 : fmax(0, 1 - w.time_ms / k->mem_ms);
 		for (int q = 0; q < n; q++)
 			k->ins[out[q].ins].time_share = f * mem * (bytes > 0 ? k->ins[out[q].ins].bytes / bytes : 1.0 / n);
 	}
@@ -587,6 +594,15 @@ static void bottlenecks(struct gm_trace_kernel *k)
 	snprintf(k->secondary, sizeof(k->secondary), "%s", n > 1 && c[1].score > 0.05 ? c[1].text : "none");
 }
 
+/* Each instruction's fit is its own (no shared state): on every core, one instruction an item. */
+static void fit_item(void *arg, void *state, int i)
+{
+	struct gm_trace_kernel *k = arg;
+
+	(void)state;
+	gm_trace_fit_instr(k->l, &k->l->ins[i], &k->ins[i].fit);
+}
+
 gm_status gm_trace_kernel_analyse(const struct gm_trace_launch *l, const struct gm_profile *prof,
 				  struct gm_trace_kernel *k)
 {
@@ -597,10 +613,9 @@ gm_status gm_trace_kernel_analyse(const struct gm_trace_launch *l, const struct 
 	if (l->nins && !k->ins)
 		return gm_fail(GM_ERR_NOMEM, "out of memory analysing a launch");
 	k->nins = l->nins;
-	for (int i = 0; i < l->nins; i++) {
+	for (int i = 0; i < l->nins; i++)
 		k->ins[i].in = &l->ins[i];
-		gm_trace_fit_instr(l, &l->ins[i], &k->ins[i].fit);
-	}
+	gm_parallel_for(l->nins, gm_cores(), NULL, NULL, fit_item, k);
 	tf_priors(k);
 	traffic(k);
 	predict(k, prof);
