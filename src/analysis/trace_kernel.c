@@ -389,6 +389,29 @@ static int tk_round_trips(const struct gm_trace_kernel *k, const struct gm_profi
 	return (int)lround(trips);
 }
 
+/*
+ * Rule U, the SMs in use (the trace's; docs/TRACE.md): the launch model's L1 time spreads the launch's L1
+ * wavefronts over every SM (l1_gbs is the GPU's), but a launch of fewer blocks than SMs runs on as many SMs as
+ * it has blocks, each SM's L1 serving its own. Its L1 time is then scaled by sm_count / blocks, and the time
+ * joined again as rule T3 and S do (the slowest level, latency and bandwidth at the knee, the start-up).
+ */
+static void sms_in_use(const struct gm_trace_kernel *k, const struct gm_profile *prof, struct gm_launch_out *o)
+{
+	double blocks = (double)k->l->grid[0] * (double)k->l->grid[1] * (double)k->l->grid[2];
+
+	if (!prof || prof->sm_count <= 0 || !(blocks > 0) || blocks >= prof->sm_count || !(o->t_l1_ms > 0))
+		return;
+	o->t_l1_ms *= prof->sm_count / blocks;
+	if (o->t_l1_ms <= o->t_bandwidth_ms)
+		return;
+	o->t_bandwidth_ms = o->t_l1_ms;
+	o->limited_by = "L1";
+	o->time_ms = gm_launch_join(o->t_waves_ms, o->t_bandwidth_ms, prof->knee) + o->t_start_ms;
+	if (o->t_waves_ms > o->t_bandwidth_ms)
+		o->limited_by = "latency";
+	o->gbs = o->time_ms > 0 ? o->useful_bytes / (o->time_ms * 1e-3) / 1e9 : 0;
+}
+
 int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, int only, const struct tk_swap *sw,
 	       int nsw, struct gm_launch_out *out, char *why, size_t n)
 {
@@ -440,6 +463,7 @@ int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, i
 		snprintf(why, n, "the launch model cannot evaluate it: %.150s", err.msg);
 		return -1;
 	}
+	sms_in_use(k, prof, out);
 	int approx = 0;
 	for (int i = 0; i < k->nins; i++)
 		approx += (only < 0 || i == only) && k->ins[i].fit.approx;
