@@ -22,13 +22,13 @@
 #include "io/trace_io.h"
 
 enum {
-	T_KERNEL = 256, T_SKIP = 's', T_COUNT = 'c', T_SAMPLES = 257, T_TIMEOUT, T_JSON, T_KEEP, T_FROM, T_RUN,
+	T_KERNEL = 'k', T_SKIP = 's', T_COUNT = 'c', T_SAMPLES = 257, T_TIMEOUT, T_JSON, T_KEEP, T_FROM, T_RUN,
 	T_PROFILE, T_TOP, T_DEVICE, T_HTML, T_STOP, T_COUNT_WARPS,
 };
 
 static const struct gm_opt trace_table[] = {
 	{ "PROGRAM", GM_OPT_OPERAND, 0, NULL, "the program to run, after --, with its arguments", "@file" },
-	{ "kernel", T_KERNEL, 0, "REGEX", "trace only launches whose kernel name (mangled or demangled)\n"
+	{ "kernel", T_KERNEL, 'k', "REGEX", "trace only launches whose kernel name (mangled or demangled)\n"
 	  "matches this POSIX extended regex (ncu's -k)", NULL },
 	{ "launch-skip", T_SKIP, 's', "N", "matching launches to skip before the first traced (default 0)", NULL },
 	{ "launch-count", T_COUNT, 'c', "N", "matching launches to trace (default 1)", NULL },
