@@ -404,11 +404,16 @@ static void sms_in_use(const struct gm_trace_kernel *k, const struct gm_profile 
 	o->t_l1_ms *= prof->sm_count / blocks;
 	if (o->t_l1_ms <= o->t_bandwidth_ms)
 		return;
+	double t0 = o->time_ms;
 	o->t_bandwidth_ms = o->t_l1_ms;
 	o->limited_by = "L1";
 	o->time_ms = gm_launch_join(o->t_waves_ms, o->t_bandwidth_ms, prof->knee) + o->t_start_ms;
 	if (o->t_waves_ms > o->t_bandwidth_ms)
 		o->limited_by = "latency";
+	if (o->time_ms > 0 && t0 > 0) {   /* the interval moves with the time */
+		o->gbs_low *= t0 / o->time_ms;
+		o->gbs_high *= t0 / o->time_ms;
+	}
 	o->gbs = o->time_ms > 0 ? o->useful_bytes / (o->time_ms * 1e-3) / 1e9 : 0;
 }
 
