@@ -267,9 +267,10 @@ static void fold_readings(const struct gm_trace_kernel *k, const struct tk_swap 
  * or a gather by data (its address is what an earlier load returned);
  * each such run waits once per iteration of its loop, its iterations being the most warp-level executions
  * of its loads per warp of the launch (a load that only some warps run, rounded up). A run whose every load
- * is served near the SM waits a shorter trip: a load that reads again what an earlier run read (the same
- * warp's sampled lanes at the same addresses), or that every block reads alike (no block id in its map: a weight vector), costs
- * wave_l2_ns / wave_ns of a trip. The trips are the sum over the runs, rounded. A replaced instruction (a fix)
+ * its SM's L1 serves waits no trip of its own (tens of cycles, hidden among the other warps' trips): a load
+ * that every block reads alike (no block id in its map: a weight vector), or one that reads again what an
+ * earlier run read (the same warp's sampled lanes at the same addresses) when the bytes the SM's resident
+ * threads read first fit in its L1. The trips are the sum over the runs, rounded. A replaced instruction (a fix)
  * counts with its replacement's iterations.
  */
 #define TK_TRIP_GAP 0x400
@@ -332,8 +333,7 @@ static int tk_round_trips(const struct gm_trace_kernel *k, const struct gm_profi
 {
 	int n = 0, run = 0, near = 1;
 	int64_t last = -1, tpb = (int64_t)k->l->block[0] * k->l->block[1] * k->l->block[2];
-	double warps = 0, trips = 0, fresh = 0, r = prof && prof->wave_ns > 0 && prof->wave_l2_ns > 0 ?
-						      prof->wave_l2_ns / prof->wave_ns : 1;
+	double warps = 0, trips = 0, fresh = 0;
 	static int ix[GM_TRACE_MAX_INSNS], it[GM_TRACE_MAX_INSNS];
 	static char again[GM_TRACE_MAX_INSNS], same[GM_TRACE_MAX_INSNS];
 
@@ -374,7 +374,7 @@ static int tk_round_trips(const struct gm_trace_kernel *k, const struct gm_profi
 		const struct tk_swap *w = swap_of(sw, nsw, ix[j]);
 		if (x->in->op != GM_TO_LOAD || (last >= 0 && (x->in->pc - last > TK_TRIP_GAP || x->fit.approx))) {
 			/* a store or atomic, the gap, or a gather (its address is an earlier load's data) ends the run */
-			trips += run * (near ? r : 1);
+			trips += near ? 0 : run;
 			run = 0, near = 1, last = -1;
 			if (x->in->op != GM_TO_LOAD)
 				continue;
@@ -385,7 +385,7 @@ static int tk_round_trips(const struct gm_trace_kernel *k, const struct gm_profi
 		run = it[j] > run ? it[j] : run;
 		last = x->in->pc;
 	}
-	trips += run * (near ? r : 1);
+	trips += near ? 0 : run;
 	return (int)lround(trips);
 }
 
