@@ -257,6 +257,11 @@ struct gm_trace_kernel {
 	int order[GM_TRACE_MAX_INSNS]; /* instructions by traffic, largest first (at most GM_TRACE_MAX_INSNS:
 					  the rest are not listed, the report says how many) */
 	int norder;
+	double mem_ms;                /* the launch model without rule R2's round trips (trace_kernel.c): what
+					 the instructions' time shares and the fixes are weighed against; -1 */
+	int trips;                    /* rule R2: the round trips a thread waits for, in k->pred */
+	void *run;                    /* --run's result for the top fix (a jansson object, owned; NULL = none):
+					 the "suggest" object of explain --suggest --run --json */
 };
 
 struct gm_trace_report {

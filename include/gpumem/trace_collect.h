@@ -49,6 +49,10 @@ struct gm_trace_opts {
 	                             traced and timed: bounded time for programs that run for minutes. Its exit
 	                             status is then unknown ("exit_status": null, run->exit_status -1). The
 	                             environment's GPUMEM_TRACE_STOP=1 sets it too. Default 0. */
+	long count_warps;         /* a launch of more warps is counted on 1 block in 2^s, the least s that
+	                             counts at most this many warps, and its counts scaled by the blocks
+	                             (sampled warps still write their addresses); default 2^20, 0 = count
+	                             every warp (exact counts at any size) */
 };
 
 /* Why a collection ended as it did (run->outcome). More than one can hold; the first that

@@ -81,11 +81,11 @@ static double amdahl(double share, double s)
 	return s > 0 ? 1.0 / ((1.0 - share) + share / s) : 1.0;
 }
 
-/* The kernel's speedup when the model's time goes from k->pred.time_ms to t_new: the saving taken off the
+/* The kernel's speedup when the model's time goes from k->mem_ms to t_new: the saving taken off the
    measured time (a compute or latency part the model does not see stays), else the predicted ratio. */
 static double kernel_speedup(const struct gm_trace_kernel *k, double t_new, double g)
 {
-	double tp = k->pred.time_ms, tm = k->time_ms;
+	double tp = k->mem_ms, tm = k->time_ms;   /* both without rule R2's trips: the rewrite's have none */
 
 	if (t_new <= 0 || tp <= 0)
 		return 1;

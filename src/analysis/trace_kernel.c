@@ -258,6 +258,165 @@ static void fold_readings(const struct gm_trace_kernel *k, const struct tk_swap 
 	}
 }
 
+/*
+ * Rule R2, the round trips a thread waits for (docs/TRACE.md, "The kernel's prediction"): the launch model's
+ * rule T2 charges each wave of resident threads one loaded round trip per time a thread waits for its loads
+ * (gm_launch_in.round_trips). A traced kernel's global loads, in pc order, are issued together until a global
+ * store or atomic (which the loads after it may alias, so the compiler keeps them behind it) or a gap of more
+ * than TK_TRIP_GAP bytes of SASS without a memory instruction (the end of a loop, a dependent computation),
+ * or a gather by data (its address is what an earlier load returned);
+ * each such run waits once per iteration of its loop, its iterations being the most warp-level executions
+ * of its loads per warp of the launch (a load that only some warps run, rounded up). A run whose every load
+ * its SM's L1 serves waits no trip of its own (tens of cycles, hidden among the other warps' trips): a load
+ * that every block reads alike (no block id in its map: a weight vector), or one that reads again what an
+ * earlier run read (the same warp's sampled lanes at the same addresses) when the bytes the SM's resident
+ * threads read first fit in its L1. The trips are the sum over the runs, rounded. A replaced instruction (a fix)
+ * counts with its replacement's iterations.
+ */
+#define TK_TRIP_GAP 0x400
+
+/* No block id moves the map's addresses: every block reads the same elements. */
+static int alike(const struct gm_trace_kernel *k, const struct gm_trace_insn *x)
+{
+	const struct gm_trace_map *m = &x->fit.map;
+	int64_t tpb = (int64_t)k->l->block[0] * k->l->block[1] * k->l->block[2];
+
+	if (!m->known || x->fit.approx)   /* a gather's stand-in says nothing of the blocks */
+		return 0;
+	for (int q = 0; q < m->nmodes; q++) {
+		const struct gm_trace_mode *d = &m->mode[q];
+		if (d->var == GM_TV_BX || d->var == GM_TV_BY || d->var == GM_TV_BZ)
+			return 0;
+		if (d->var == GM_TV_GID && (d->size == 0 || d->div * d->size > tpb))
+			return 0;
+	}
+	return 1;
+}
+
+/* The same warp at the same iteration read the same address in lane l of x's and y's samples: for at least
+   half of x's sampled lanes at iteration 0. */
+static int same_bytes(const struct gm_trace_instr *x, const struct gm_trace_instr *y)
+{
+	int lanes = 0, same = 0;
+
+	for (int i = 0; i < x->nsamples; i++) {
+		const struct gm_trace_sample *a = &x->samples[i];
+		if (a->iter)
+			continue;
+		for (int j = 0; j < y->nsamples; j++) {
+			const struct gm_trace_sample *b = &y->samples[j];
+			if (b->iter || b->warp != a->warp || memcmp(b->block, a->block, sizeof(a->block)))
+				continue;
+			for (int l = 0; l < GM_WARP_SIZE; l++)
+				if (a->have >> l & 1) {
+					lanes++;
+					same += (b->have >> l & 1) && b->addr[l] == a->addr[l];
+				}
+			break;
+		}
+	}
+	return lanes > 0 && 2 * same >= lanes;
+}
+
+/* An earlier load (before `from` in the pc-sorted ix) of the same thread read the bytes x reads. */
+static int read_before(const struct gm_trace_kernel *k, const int *ix, int from, const struct gm_trace_insn *x)
+{
+	for (int j = 0; j < from; j++) {
+		const struct gm_trace_insn *y = &k->ins[ix[j]];
+		if (y->in->op == GM_TO_LOAD && y->in->size == x->in->size && same_bytes(x->in, y->in))
+			return 1;
+	}
+	return 0;
+}
+
+static int tk_round_trips(const struct gm_trace_kernel *k, const struct gm_profile *prof, const struct tk_swap *sw, int nsw)
+{
+	int n = 0, run = 0, near = 1;
+	int64_t last = -1, tpb = (int64_t)k->l->block[0] * k->l->block[1] * k->l->block[2];
+	double warps = 0, trips = 0, fresh = 0;
+	static int ix[GM_TRACE_MAX_INSNS], it[GM_TRACE_MAX_INSNS];
+	static char again[GM_TRACE_MAX_INSNS], same[GM_TRACE_MAX_INSNS];
+
+	for (int d = 0; d < 3; d++)
+		warps = d ? warps * (double)k->l->grid[d] : (double)k->l->grid[0];
+	double blocks = warps;
+	warps *= ceil((double)tpb / GM_WARP_SIZE);
+	if (!(warps > 0) || tpb <= 0)
+		return 0;
+	for (int i = 0; i < k->nins && n < GM_TRACE_MAX_INSNS; i++)
+		if (k->ins[i].in->space != GM_TS_SHARED && k->ins[i].in->executions > 0)
+			ix[n++] = i;
+	for (int a = 1; a < n; a++)   /* by pc (few instructions) */
+		for (int b = a; b > 0 && k->ins[ix[b - 1]].in->pc > k->ins[ix[b]].in->pc; b--) {
+			int t = ix[b]; ix[b] = ix[b - 1]; ix[b - 1] = t;
+		}
+	/* each load's iterations; read again (by the same thread) or alike (by every block); the bytes a thread
+	   reads first (the footprint its SM must hold for a re-read to hit there) */
+	for (int j = 0; j < n; j++) {
+		const struct gm_trace_insn *x = &k->ins[ix[j]];
+		const struct tk_swap *w = swap_of(sw, nsw, ix[j]);
+		double per = x->in->executions / warps;
+		it[j] = per > 1 ? (int)ceil(per - 1e-6) : 1;
+		if (w && x->fit.iters > 0 && w->iters > 0)
+			it[j] = (int)ceil((double)it[j] * w->iters / x->fit.iters);
+		same[j] = x->in->op == GM_TO_LOAD && alike(k, x);
+		again[j] = x->in->op == GM_TO_LOAD && !same[j] && read_before(k, ix, j, x);
+		if (x->in->op == GM_TO_LOAD && !same[j] && !again[j])
+			fresh += (double)it[j] * x->in->size;
+	}
+	/* resident threads of an SM: whole blocks, the launch spread over the SMs */
+	double per_sm = prof && prof->threads_per_sm > 0 ? (double)(prof->threads_per_sm / tpb) * tpb : 2048;
+	if (prof && prof->sm_count > 0 && ceil(blocks / prof->sm_count) * tpb < per_sm)
+		per_sm = ceil(blocks / prof->sm_count) * tpb;
+	int fits = prof && prof->l1_bytes > 0 && fresh * per_sm <= prof->l1_bytes;
+	for (int j = 0; j < n; j++) {
+		const struct gm_trace_insn *x = &k->ins[ix[j]];
+		const struct tk_swap *w = swap_of(sw, nsw, ix[j]);
+		if (x->in->op != GM_TO_LOAD || (last >= 0 && (x->in->pc - last > TK_TRIP_GAP || x->fit.approx))) {
+			/* a store or atomic, the gap, or a gather (its address is an earlier load's data) ends the run */
+			trips += near ? 0 : run;
+			run = 0, near = 1, last = -1;
+			if (x->in->op != GM_TO_LOAD)
+				continue;
+		}
+		if (w && !w->expr)
+			continue;
+		near &= same[j] || (again[j] && fits);
+		run = it[j] > run ? it[j] : run;
+		last = x->in->pc;
+	}
+	trips += near ? 0 : run;
+	return (int)lround(trips);
+}
+
+/*
+ * Rule U, the SMs in use (the trace's; docs/TRACE.md): the launch model's L1 time spreads the launch's L1
+ * wavefronts over every SM (l1_gbs is the GPU's), but a launch of fewer blocks than SMs runs on as many SMs as
+ * it has blocks, each SM's L1 serving its own. Its L1 time is then scaled by sm_count / blocks, and the time
+ * joined again as rule T3 and S do (the slowest level, latency and bandwidth at the knee, the start-up).
+ */
+static void sms_in_use(const struct gm_trace_kernel *k, const struct gm_profile *prof, struct gm_launch_out *o)
+{
+	double blocks = (double)k->l->grid[0] * (double)k->l->grid[1] * (double)k->l->grid[2];
+
+	if (!prof || prof->sm_count <= 0 || !(blocks > 0) || blocks >= prof->sm_count || !(o->t_l1_ms > 0))
+		return;
+	o->t_l1_ms *= prof->sm_count / blocks;
+	if (o->t_l1_ms <= o->t_bandwidth_ms)
+		return;
+	double t0 = o->time_ms;
+	o->t_bandwidth_ms = o->t_l1_ms;
+	o->limited_by = "L1";
+	o->time_ms = gm_launch_join(o->t_waves_ms, o->t_bandwidth_ms, prof->knee) + o->t_start_ms;
+	if (o->t_waves_ms > o->t_bandwidth_ms)
+		o->limited_by = "latency";
+	if (o->time_ms > 0 && t0 > 0) {   /* the interval moves with the time */
+		o->gbs_low *= t0 / o->time_ms;
+		o->gbs_high *= t0 / o->time_ms;
+	}
+	o->gbs = o->time_ms > 0 ? o->useful_bytes / (o->time_ms * 1e-3) / 1e9 : 0;
+}
+
 int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, int only, const struct tk_swap *sw,
 	       int nsw, struct gm_launch_out *out, char *why, size_t n)
 {
@@ -303,11 +462,13 @@ int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, i
 	memcpy(li.block, k->l->block, sizeof(li.block));
 	li.n_threads = k->threads;
 	li.one_element_per_thread = all_once;
+	li.round_trips = only < 0 && nsw == 0 && k->trips > 0 ? k->trips : 0;
 	li.threads = gm_cores();   /* the windows on every core; the result does not depend on it */
 	if (gm_launch_predict(&li, prof, out, &err) != GM_OK) {
 		snprintf(why, n, "the launch model cannot evaluate it: %.150s", err.msg);
 		return -1;
 	}
+	sms_in_use(k, prof, out);
 	int approx = 0;
 	for (int i = 0; i < k->nins; i++)
 		approx += (only < 0 || i == only) && k->ins[i].fit.approx;
@@ -322,7 +483,14 @@ int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, i
 /* The launch model over every fitted pattern. */
 static void predict(struct gm_trace_kernel *k, const struct gm_profile *prof)
 {
+	struct gm_launch_out mem;
+	char why[200];
+
+	k->trips = 0;
+	k->mem_ms = !tk_predict(k, prof, -1, NULL, 0, &mem, why, sizeof(why)) ? mem.time_ms : -1;
+	k->trips = tk_round_trips(k, prof, NULL, 0);
 	k->pred_ok = !tk_predict(k, prof, -1, NULL, 0, &k->pred, k->pred_why, sizeof(k->pred_why));
+	k->trips = k->pred_ok ? k->trips : 0;
 }
 
 int tf_same_change(const struct gm_trace_insn *a, const struct gm_trace_insn *b)
@@ -343,8 +511,8 @@ static void time_shares(struct gm_trace_kernel *k, const struct gm_profile *prof
 	double mem = 1;
 	char why[200];
 
-	if (k->pred_ok && k->time_ms > 0 && k->pred.time_ms > 0)
-		mem = fmin(1, k->pred.time_ms / k->time_ms);
+	if (k->pred_ok && k->time_ms > 0 && k->mem_ms > 0)
+		mem = fmin(1, k->mem_ms / k->time_ms);
 	int asked = 0;
 	static char done[GM_TRACE_MAX_INSNS];
 
@@ -360,7 +528,7 @@ static void time_shares(struct gm_trace_kernel *k, const struct gm_profile *prof
 		struct gm_launch_out w;
 		int n = 0;
 		double bytes = 0, f;
-		if (done[j] || !k->pred_ok || !x->fit.expr1d[0] || k->pred.time_ms <= 0 || x->excess_bytes <= 0.02 * x->bytes)
+		if (done[j] || !k->pred_ok || !x->fit.expr1d[0] || k->mem_ms <= 0 || x->excess_bytes <= 0.02 * x->bytes)
 			continue;
 		for (int q = j; q < k->norder && n < 64; q++)
 			if (!done[q] && tf_same_change(x, &k->ins[k->order[q]])) {
@@ -369,7 +537,7 @@ static void time_shares(struct gm_trace_kernel *k, const struct gm_profile *prof
 				bytes += k->ins[k->order[q]].bytes;
 			}
 		asked++;
-		f = tk_predict(k, prof, -1, out, n, &w, why, sizeof(why)) ? 1 : fmax(0, 1 - w.time_ms / k->pred.time_ms);
+		f = tk_predict(k, prof, -1, out, n, &w, why, sizeof(why)) ? 1 : fmax(0, 1 - w.time_ms / k->mem_ms);
 		for (int q = 0; q < n; q++)
 			k->ins[out[q].ins].time_share = f * mem * (bytes > 0 ? k->ins[out[q].ins].bytes / bytes : 1.0 / n);
 	}
@@ -455,6 +623,15 @@ static void bottlenecks(struct gm_trace_kernel *k)
 	snprintf(k->secondary, sizeof(k->secondary), "%s", n > 1 && c[1].score > 0.05 ? c[1].text : "none");
 }
 
+/* Each instruction's fit is its own (no shared state): on every core, one instruction an item. */
+static void fit_item(void *arg, void *state, int i)
+{
+	struct gm_trace_kernel *k = arg;
+
+	(void)state;
+	gm_trace_fit_instr(k->l, &k->l->ins[i], &k->ins[i].fit);
+}
+
 gm_status gm_trace_kernel_analyse(const struct gm_trace_launch *l, const struct gm_profile *prof,
 				  struct gm_trace_kernel *k)
 {
@@ -465,10 +642,9 @@ gm_status gm_trace_kernel_analyse(const struct gm_trace_launch *l, const struct 
 	if (l->nins && !k->ins)
 		return gm_fail(GM_ERR_NOMEM, "out of memory analysing a launch");
 	k->nins = l->nins;
-	for (int i = 0; i < l->nins; i++) {
+	for (int i = 0; i < l->nins; i++)
 		k->ins[i].in = &l->ins[i];
-		gm_trace_fit_instr(l, &l->ins[i], &k->ins[i].fit);
-	}
+	gm_parallel_for(l->nins, gm_cores(), NULL, NULL, fit_item, k);
 	tf_priors(k);
 	traffic(k);
 	predict(k, prof);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <jansson.h>
 #include "cli/cli.h"
 #include "cli/explain_suggest.h"
 #include "cli/options.h"
@@ -21,13 +22,13 @@
 #include "io/trace_io.h"
 
 enum {
-	T_KERNEL = 256, T_SKIP = 's', T_COUNT = 'c', T_SAMPLES = 257, T_TIMEOUT, T_JSON, T_KEEP, T_FROM, T_RUN,
-	T_PROFILE, T_TOP, T_DEVICE, T_HTML,
+	T_KERNEL = 'k', T_SKIP = 's', T_COUNT = 'c', T_SAMPLES = 257, T_TIMEOUT, T_JSON, T_KEEP, T_FROM, T_RUN,
+	T_PROFILE, T_TOP, T_DEVICE, T_HTML, T_STOP, T_COUNT_WARPS,
 };
 
 static const struct gm_opt trace_table[] = {
 	{ "PROGRAM", GM_OPT_OPERAND, 0, NULL, "the program to run, after --, with its arguments", "@file" },
-	{ "kernel", T_KERNEL, 0, "REGEX", "trace only launches whose kernel name (mangled or demangled)\n"
+	{ "kernel", T_KERNEL, 'k', "REGEX", "trace only launches whose kernel name (mangled or demangled)\n"
 	  "matches this POSIX extended regex (ncu's -k)", NULL },
 	{ "launch-skip", T_SKIP, 's', "N", "matching launches to skip before the first traced (default 0)", NULL },
 	{ "launch-count", T_COUNT, 'c', "N", "matching launches to trace (default 1)", NULL },
@@ -35,6 +36,12 @@ static const struct gm_opt trace_table[] = {
 	  "(default 64, 0-4096; 0 = counts only, no patterns)", NULL },
 	{ "timeout", T_TIMEOUT, 0, "S", "stop the program after S seconds in each pass (default: none);\n"
 	  "what was collected is kept", NULL },
+	{ "stop-after", T_STOP, 0, NULL, "end the program (in each pass) once its selected launches are traced\n"
+	  "and timed: bounded time for programs that run for minutes (its exit\n"
+	  "status is then unknown)", NULL },
+	{ "count-warps", T_COUNT_WARPS, 0, "N", "count a launch of more warps on 1 block in 2^s (the least s that\n"
+	  "counts at most N warps) and scale its counts (default 1048576;\n"
+	  "0 = every warp, exact)", NULL },
 	{ "device", T_DEVICE, 0, "N", "the GPU the program's device 0 is (CUDA_VISIBLE_DEVICES; default: as set)",
 	  NULL },
 	{ "json", T_JSON, 0, "FILE", "also write the report as JSON (schema gpumem-trace-report/1)", "@file" },
@@ -105,6 +112,8 @@ static int trace_option(void *ctx, const struct gm_opt *o, const char *v)
 	case T_SKIP: if (parse_long(v, 0, 1L << 40, &n)) break; a->o.launch_skip = n; return 0;
 	case T_COUNT: if (parse_long(v, 1, 1L << 40, &n)) break; a->o.launch_count = n; return 0;
 	case T_SAMPLES: if (parse_long(v, 0, 4096, &n)) break; a->o.sample_warps = (int)n; return 0;
+	case T_STOP: a->o.stop_after = 1; return 0;
+	case T_COUNT_WARPS: if (parse_long(v, 0, 1L << 40, &n)) break; a->o.count_warps = n; return 0;
 	case T_DEVICE: if (parse_long(v, 0, 1024, &n)) break; a->o.device = (int)n; return 0;
 	case T_TOP: if (parse_long(v, 1, 64, &n)) break; a->top = (int)n; return 0;
 	case T_TIMEOUT:
@@ -175,13 +184,66 @@ static int collect(const struct trace_args *a, char **prog, const char *path, in
 	}
 }
 
-/* --run: the top fitted pattern of each kernel through explain --suggest --run. */
-static int run_fixes(const struct gm_trace_report *r, const char *profile)
+/*
+ * explain --suggest --run --json on acc with its JSON captured (stdout sent to a temporary file meanwhile):
+ * the "suggest" object into *out (NULL when it could not be read), the exit code returned.
+ */
+static int suggest_captured(const struct gm_access *acc, const struct explain_run_opts *ro, const char *profile,
+			    json_t **out)
+{
+	FILE *tf = tmpfile();
+	int saved, rc;
+	json_error_t err;
+
+	*out = NULL;
+	fflush(stdout);
+	if (!tf || (saved = dup(STDOUT_FILENO)) < 0 || dup2(fileno(tf), STDOUT_FILENO) < 0) {
+		if (tf)
+			fclose(tf);
+		return explain_suggest(acc, ro, 1, profile, 0);   /* no capture: the text as before */
+	}
+	rc = explain_suggest(acc, ro, 1, profile, 1);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	rewind(tf);
+	json_t *doc = json_loadf(tf, 0, &err);
+	fclose(tf);
+	json_t *s = doc ? json_object_get(doc, "suggest") : NULL;
+	if (s)
+		*out = json_incref(s);
+	json_decref(doc);
+	return rc;
+}
+
+/* The captured result in words: the sentence and each timed rewrite. */
+static void print_run(const json_t *s)
+{
+	size_t i;
+	json_t *row;
+
+	printf("%s\n", json_string_value(json_object_get(s, "sentence")) ? json_string_value(json_object_get(s, "sentence"))
+									     : "(no sentence)");
+	json_array_foreach(json_object_get(s, "rows"), i, row) {
+		json_t *run = json_object_get(row, "run");
+		if (!run || !json_is_number(json_object_get(run, "ms_per_launch")))
+			continue;
+		printf("  %-16s measured %8.4f ms  %7.1f GB/s  speedup %5.2fx (predicted %5.2fx)\n",
+		       json_string_value(json_object_get(row, "name")),
+		       json_number_value(json_object_get(run, "ms_per_launch")),
+		       json_number_value(json_object_get(run, "gbs")), json_number_value(json_object_get(run, "speedup")),
+		       json_number_value(json_object_get(row, "predicted_speedup")));
+	}
+}
+
+/* --run: the top fitted pattern of each kernel through explain --suggest --run; with --json its result is
+   kept in the kernel (k->run) for the report. */
+static int run_fixes(struct gm_trace_report *r, const char *profile, int keep)
 {
 	int rc = 0;
 
 	for (int i = 0; i < r->nk; i++) {
-		const struct gm_trace_kernel *k = &r->k[i];
+		struct gm_trace_kernel *k = &r->k[i];
 		for (int j = 0; j < k->norder; j++) {
 			const struct gm_trace_insn *x = &k->ins[k->order[j]];
 			struct explain_run_opts ro;
@@ -199,7 +261,12 @@ static int run_fixes(const struct gm_trace_report *r, const char *profile)
 			printf("\n== --run, launch %lld, line %d: explain --suggest --run --n %lld '%s'\n",
 			       (long long)k->l->index, x->in->line, (long long)k->threads, x->fit.expr1d);
 			fflush(stdout);
-			int e = explain_suggest(&acc, &ro, 1, profile, 0);
+			json_t *got = NULL;
+			int e = keep ? suggest_captured(&acc, &ro, profile, &got) : explain_suggest(&acc, &ro, 1, profile, 0);
+			if (got) {
+				print_run(got);
+				k->run = got;
+			}
 			rc = rc ? rc : e;
 			break;
 		}
@@ -230,12 +297,14 @@ static int analyse(const struct trace_args *a, const char *path, struct gm_outfi
 	st = gm_trace_analyse(&t, &p, a->top, &rep);
 	if (!st) {
 		gm_write(stdout, GM_DOC_TRACE, "text", &rep);
+		if (a->run)   /* before the JSON, which carries its results */
+			rc = run_fixes(&rep, a->profile, jo->f != NULL);
 		if (jo->f && gm_write(jo->f, GM_DOC_TRACE, "json", &rep) != GM_OK)
 			rc = gm_error(GM_EXIT_IO, "%s", gm_last_error());
 		if (!rc && ho->f && gm_write(ho->f, GM_DOC_TRACE, "html", &rep) != GM_OK)
 			rc = gm_error(GM_EXIT_IO, "%s", gm_last_error());
-		if (!rc && a->run)
-			rc = run_fixes(&rep, a->profile);
+		for (int i = 0; i < rep.nk; i++)
+			json_decref((json_t *)rep.k[i].run);
 	} else
 		rc = gm_error(gm_exit_code(st), "%s", gm_last_error());
 	gm_trace_report_free(&rep);

@@ -109,9 +109,11 @@ static json_t *kernel_json(const struct gm_trace_kernel *k)
 	const struct gm_trace_launch *l = k->l;
 	json_t *ins = json_array();
 
+	json_t *o;
+
 	for (int j = 0; ins && j < k->norder; j++)
 		json_array_append_new(ins, instr_json(k, &k->ins[k->order[j]]));
-	return json_pack("{s:I,s:s,s:o,s:[III],s:[iii],s:I,s:o,s:o,s:o,s:b,s:o,s:o,s:o,s:o,s:s,s:s,s:o}",
+	o = json_pack("{s:I,s:s,s:o,s:[III],s:[iii],s:I,s:o,s:o,s:o,s:b,s:o,s:o,s:o,s:o,s:s,s:s,s:o}",
 			 "launch_index", (json_int_t)l->index, "kernel", l->kernel, "name", str(l->name), "grid",
 			 (json_int_t)l->grid[0], (json_int_t)l->grid[1], (json_int_t)l->grid[2], "block", l->block[0],
 			 l->block[1], l->block[2], "threads", (json_int_t)k->threads, "time_ms", num(k->time_ms),
@@ -119,6 +121,9 @@ static json_t *kernel_json(const struct gm_trace_kernel *k)
 			 k->dram_measured, "achieved_gbs", num(k->gbs), "roof_gbs", num(k->roof_gbs), "roof_pct",
 			 num(k->roof_pct), "predicted", pred_json(k), "primary", k->primary, "secondary", k->secondary,
 			 "instructions", ins);
+	if (o && k->run)   /* --run: the top fix's pattern and rewrites timed (docs/SCHEMA.md) */
+		json_object_set(o, "run", (json_t *)k->run);
+	return o;
 }
 
 gm_status gm_trace_json(FILE *f, const struct gm_trace_report *r)

@@ -19,6 +19,7 @@ void gm_trace_opts_init(struct gm_trace_opts *o)
 	o->sample_warps = 64;
 	o->device = -1;
 	o->time_pass = 1;
+	o->count_warps = 1L << 20;
 }
 
 const char *gm_trace_outcome_name(enum gm_trace_outcome oc)

@@ -44,10 +44,11 @@ static json_t *program_json(const struct gmt_finish *f, int stopped)
 
 static json_t *options_json(const struct gm_trace_opts *o)
 {
-	return json_pack("{s:o, s:I, s:I, s:i, s:f, s:i}", "kernel_regex",
+	return json_pack("{s:o, s:I, s:I, s:i, s:I, s:b, s:f, s:i}", "kernel_regex",
 	                 o->kernel_regex ? json_string(o->kernel_regex) : json_null(), "launch_skip",
 	                 (json_int_t)o->launch_skip, "launch_count", (json_int_t)o->launch_count, "sample_warps",
-	                 o->sample_warps, "timeout_s", o->timeout_s, "device", o->device);
+	                 o->sample_warps, "count_warps", (json_int_t)o->count_warps, "stop_after", o->stop_after,
+	                 "timeout_s", o->timeout_s, "device", o->device);
 }
 
 /* Times of the time pass, by ordinal and name. */

@@ -91,6 +91,8 @@ gm_status gmt_env_for_pass(struct gmt_env *e, const struct gm_trace_opts *o, con
 	bad |= gmt_env_add(e, "GPUMEM_TRACE_COUNT", num);
 	snprintf(num, sizeof(num), "%d", o->sample_warps);
 	bad |= gmt_env_add(e, "GPUMEM_TRACE_SAMPLES", num);
+	snprintf(num, sizeof(num), "%ld", o->count_warps);
+	bad |= gmt_env_add(e, "GPUMEM_TRACE_COUNT_WARPS", num);
 	if (o->stop_after)
 		bad |= gmt_env_add(e, "GPUMEM_TRACE_STOP", "1");
 	if (o->device >= 0) {

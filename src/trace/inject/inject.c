@@ -69,6 +69,7 @@ static int start(void)
 	gmt_opt.patch_at_launch = !(patch && strcmp(patch, "load") == 0);
 	gmt_opt.unpatch = env_long("GPUMEM_TRACE_UNPATCH", 1) != 0;
 	gmt_opt.devmode = (unsigned)env_long("GPUMEM_TRACE_DEVMODE", 0);
+	gmt_opt.count_warps = env_long("GPUMEM_TRACE_COUNT_WARPS", 1L << 20);
 	gmt_opt.stop = env_long("GPUMEM_TRACE_STOP", 0) == 1;
 	gmt_opt.last_index = env_long("GPUMEM_TRACE_LAST_INDEX", -1);
 	if (!claim())

@@ -32,6 +32,7 @@ struct gmt_opts {
 	int stop;           /* GPUMEM_TRACE_STOP=1: end the program once the window is traced / timed */
 	long last_index;    /* GPUMEM_TRACE_LAST_INDEX (time pass): the last launch ordinal to time, -1 unknown */
 	unsigned devmode;   /* GPUMEM_TRACE_DEVMODE: 1 = callbacks return at once (cost floor) */
+	long count_warps;   /* GPUMEM_TRACE_COUNT_WARPS: a larger launch is counted on 1 block in 2^s; 0 = all */
 };
 
 extern struct gmt_opts gmt_opt;

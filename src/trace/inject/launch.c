@@ -46,6 +46,16 @@ void gmt_current_begin(struct gmt_current *c, const Sanitizer_LaunchData *ld, lo
 	c->hdr.samples_per_pc = c->hdr.sample_warps * c->hdr.sample_iters;
 	c->hdr.s_over_b = blocks ? (double)c->hdr.sample_warps / (double)blocks : 0.0;
 	c->hdr.mode = gmt_opt.devmode;
+	/* counting by blocks: 1 block in 2^s, the least s that counts at most count_warps warps */
+	c->count_scale = 1;
+	if (gmt_opt.count_warps > 0 && c->hdr.total_warps > (unsigned long long)gmt_opt.count_warps && blocks > 1) {
+		unsigned s = 0;
+		while (s < 20 && (blocks >> (s + 1)) >= 1 && ((blocks + (1ull << s) - 1) >> s) * warps >
+		                                              (unsigned long long)gmt_opt.count_warps)
+			s++;
+		c->hdr.count_mask = (1u << s) - 1;
+		c->count_scale = (double)blocks / (double)((blocks + (1ull << s) - 1) >> s);
+	}
 }
 
 static int by_pc(const void *a, const void *b)
@@ -96,12 +106,16 @@ out:
 	gmt_buf_printf(b, "]");
 }
 
-static void sum_counters(const struct gmt_slot *s, unsigned long long out[GMT_NCOUNTERS])
+/* The stripes summed, scaled to every block when the launch was counted by blocks. */
+static void sum_counters(const struct gmt_slot *s, double scale, unsigned long long out[GMT_NCOUNTERS])
 {
 	memset(out, 0, sizeof(unsigned long long) * GMT_NCOUNTERS);
 	for (int st = 0; st < GMT_STRIPES; st++)
 		for (int i = 0; i < GMT_NCOUNTERS; i++)
 			out[i] += s->counters[st][i];
+	if (scale != 1)
+		for (int i = 0; i < GMT_NCOUNTERS; i++)
+			out[i] = (unsigned long long)((double)out[i] * scale + 0.5);
 }
 
 static int write_instruction(struct gmt_buf *b, const struct gmt_current *c, const struct gmt_launch_hdr *h,
@@ -112,7 +126,7 @@ static int write_instruction(struct gmt_buf *b, const struct gmt_current *c, con
 	unsigned line = 0;
 	int inside = c->func_size && pc >= c->func_pc && pc < c->func_pc + c->func_size, have_line;
 
-	sum_counters(s, v);
+	sum_counters(s, c->count_scale, v);
 	threads = 32 * v[GMT_EXEC] - v[GMT_MISSING];
 	ideal = v[GMT_UNITS] - v[GMT_EXCESS];
 	if (inside)
@@ -169,8 +183,10 @@ static void write_launch(struct gmt_buf *b, struct gmt_current *c, const struct 
 	               c->block[2], c->shared_static, c->registers, c->local_bytes, c->stream, c->mod->id);
 	gmt_buf_str(b, cubin_path(c->mod, path, sizeof(path)));
 	gmt_buf_printf(b, ", \"function_bytes\": %llu, \"sampled_warps\": %u, \"sample_iters\": %u, "
-	               "\"dropped_executions\": %u, \"traced_ms\": %.3f, \"instructions\": [",
-	               (unsigned long long)c->func_size, h->sample_warps, h->sample_iters, h->dropped, c->traced_ms);
+	               "\"dropped_executions\": %u, \"traced_ms\": %.3f, \"count_every\": %u, \"count_scale\": %.6f, "
+	               "\"instructions\": [",
+	               (unsigned long long)c->func_size, h->sample_warps, h->sample_iters, h->dropped, c->traced_ms,
+	               h->count_mask + 1, c->count_scale);
 	for (unsigned i = 0; i < nused; i++) {
 		gmt_buf_printf(b, "%s\n", i ? "," : "");
 		lines += write_instruction(b, c, h, used[i], pool, pool_n);
@@ -211,6 +227,10 @@ int gmt_current_collect(struct gmt_current *c, Sanitizer_StreamHandle hs, struct
 	if (h.pool_used > GMT_SAMPLE_POOL)
 		gmt_note("launch %ld: more than %u instructions with samples: later ones have none", c->ordinal,
 		         GMT_SAMPLE_POOL / (h.samples_per_pc ? h.samples_per_pc : 1));
+	if (h.count_mask)
+		gmt_note("launch %ld: counted on 1 block in %u (%llu warps; more than GPUMEM_TRACE_COUNT_WARPS = %ld), "
+		         "the counts scaled by %.4f; --count-warps 0 counts every warp", c->ordinal, h.count_mask + 1,
+		         h.total_warps, gmt_opt.count_warps, c->count_scale);
 	if (h.dropped)
 		gmt_note("launch %ld: more than %d memory instructions: %u executions not counted", c->ordinal,
 		         GMT_SLOTS, h.dropped);

@@ -188,15 +188,18 @@ static __device__ void gmt_sample(struct gmt_launch *L, struct gmt_slot *s, unsi
 static __device__ __forceinline__ unsigned long long gmt_commit(struct gmt_launch *L, unsigned long long pc,
                                                              unsigned space, unsigned size, unsigned flags,
                                                              unsigned n, unsigned units, unsigned ideal,
-                                                             unsigned *index)
+                                                             unsigned *index, int count)
 {
 	struct gmt_slot *s = gmt_slot_of(L, pc, space, size, flags, index);
 	unsigned long long *c;
 
 	if (!s) {
-		atomicAdd(&L->h.dropped, 1u);
+		if (count)
+			atomicAdd(&L->h.dropped, 1u);
 		return 0;
 	}
+	if (!count)   /* a sampled warp of a block that is not counted: its slot only */
+		return (unsigned long long)s;
 	c = s->counters[gmt_smid() % GMT_STRIPES];
 	atomicAdd(&c[GMT_EXEC], 1ull);
 	if (n < 32)
@@ -213,10 +216,19 @@ static __device__ __forceinline__ SanitizerPatchResult gmt_access(void *ud, uint
 	struct gmt_launch *L = (struct gmt_launch *)ud;
 	unsigned mask, lane, leader, E, index = 0, units, ideal;
 	unsigned long long sp = 0;
-	int k = -1;
+	int k = -1, count = 1;
 
 	if (!L || (flags & SANITIZER_MEMORY_DEVICE_FLAG_PREFETCH) || L->h.mode == GMT_MODE_RETURN)
 		return SANITIZER_PATCH_SUCCESS;
+	if (L->h.count_mask) {   /* counting by blocks: a block not counted goes on at once, unless sampled */
+		unsigned blin = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+		if (blin & L->h.count_mask) {
+			if (L->h.mode == GMT_MODE_COUNTS ||
+			    gmt_sampled(L, threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) < 0)
+				return SANITIZER_PATCH_SUCCESS;
+			count = 0;
+		}
+	}
 	mask = __activemask();
 	lane = gmt_lane();
 	leader = __ffs(mask) - 1;
@@ -233,7 +245,7 @@ static __device__ __forceinline__ SanitizerPatchResult gmt_access(void *ud, uint
 	if (lane == leader) {
 		if (L->h.mode != GMT_MODE_COUNTS)
 			k = gmt_sampled(L, threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
-		sp = gmt_commit(L, pc, space, size, flags, __popc(mask), units, ideal, &index);
+		sp = gmt_commit(L, pc, space, size, flags, __popc(mask), units, ideal, &index, count);
 	}
 	k = __shfl_sync(mask, k, leader);
 	if (k < 0)

@@ -40,7 +40,7 @@ static int nmod;
 static CUstream streams[MAX_STREAMS];
 static int nstreams;
 static size_t cubin_bytes;
-static long seen, matched, graph_kernels, traced;
+static long seen, matched, graph_kernels, traced, captured_noted;
 static int done, device_ordinal = -1;
 static struct gmt_buf *launch_json;   /* one serialised launch each */
 static size_t nlaunch_json;
@@ -204,6 +204,17 @@ static void write_doc(int complete)
 
 static void launch_begin(const Sanitizer_LaunchData *ld, int graph_node)
 {
+	CUstreamCaptureStatus cap = CU_STREAM_CAPTURE_STATUS_NONE;
+
+	/* a launch into a stream being captured does not run: it becomes a graph node, counted when the graph
+	   is launched; its stream must not be synchronised (the capture would be invalidated) */
+	if (!graph_node && ld->stream && cuStreamIsCapturing(ld->stream, &cap) == CUDA_SUCCESS &&
+	    cap != CU_STREAM_CAPTURE_STATUS_NONE) {
+		if (!captured_noted++)
+			gmt_note("launches captured into a CUDA graph are not counted where captured; the graph's kernel "
+			         "nodes are counted when it is launched, never traced");
+		return;
+	}
 	long ordinal = seen++;
 	int match = gmt_name_matches(ld->functionName);
 	int sel = match && matched >= gmt_opt.skip && matched < gmt_opt.skip + gmt_opt.count;

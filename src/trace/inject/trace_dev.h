@@ -63,6 +63,10 @@ struct gmt_launch_hdr {
 	unsigned int pool_used;           /* sample records claimed (may pass GMT_SAMPLE_POOL: then none) */
 	unsigned int dropped;             /* executions not counted because the table was full */
 	unsigned int mode;                /* GMT_MODE_*: set by the host (GPUMEM_TRACE_DEVMODE, for measuring cost) */
+	unsigned int count_mask;          /* counting by blocks: a block is counted when (its linear id & count_mask)
+	                                     == 0 (count_mask = 2^s - 1, 0 = every block); the sampled warps write
+	                                     their addresses in any block; the host scales the counts */
+	unsigned int pad_;
 };
 
 #define GMT_MODE_FULL 0                /* everything */

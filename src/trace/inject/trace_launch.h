@@ -30,6 +30,7 @@ struct gmt_current {
 	struct gmt_module *mod;
 	struct gmt_launch *dev;
 	struct gmt_launch_hdr hdr;
+	double count_scale;            /* blocks / blocks counted (1: every block counted) */
 };
 
 struct gmt_module *gmt_module_of(CUmodule m);
