@@ -172,11 +172,18 @@ static double barrier_ns(const struct gm_launch_in *in, const struct gm_profile 
  * that much less: the missing bytes of every resident thread at the profile's read rate. Only below 4 B: above
  * it the DRAM time itself bounds the launch (rule T3). Per resident thread, the element bytes of its global
  * load patterns, each once (a pattern a thread repeats loads at least its element again in the next round trip).
+ * Blocks of more than 256 threads (copy_one's, which wave_ns is measured with) keep wave_ns: there the same
+ * loads were measured at the unreduced round trip, and why is not known.
  */
-static double small_load_wave_ns(const struct gm_launch_in *in, const struct gm_profile *pr, int trips)
+static double small_load_wave_ns(const struct gm_launch_in *in, const struct gm_profile *pr, int trips,
+				 int64_t tpb)
 {
 	double b = 0;
 	int loads = 0;
+
+	/* only where it was seen: blocks of copy_one's 256 threads or fewer (docs/MODEL.md 7.2, T8) */
+	if (tpb > 256)
+		return pr->wave_ns;
 
 	for (int k = 0; k < in->npats; k++)
 		if (in->pats[k].space == GM_SPACE_GLOBAL && in->pats[k].op == GM_OP_LOAD) {
@@ -208,7 +215,7 @@ static void waves(const struct gm_launch_in *in, const struct gm_profile *pr, st
 	o->block_tail = 1.0;
 	if (trips <= 0 || pr->threads_per_sm <= 0 || pr->sm_count <= 0)
 		return;
-	wave = wave_dram = small_load_wave_ns(in, pr, trips); /* rule T8 */
+	wave = wave_dram = small_load_wave_ns(in, pr, trips, tpb); /* rule T8 */
 	blocks_per_sm = pr->threads_per_sm / tpb;
 	if (blocks_per_sm > 32)
 		blocks_per_sm = 32; /* resident blocks per SM, sm_50 and later */
