@@ -5,7 +5,7 @@ usage: sealed_gen.py [--seed S] [--count N] > tests/fixtures/sealed/sealed-S.tsv
 
 The set is written once, committed BEFORE any rule of the launch model changes, and no rule is ever shaped on
 it: it is what the model is judged on (docs/MODEL.md 7.4). A set a rule was shaped on becomes a development set
-and is renamed into tests/fixtures/dev/ (dev-36a was sealed-36); a new sealed set is generated with a new seed.
+and is renamed into tests/fixtures/dev/ (dev-36a was sealed-36, dev-36b was sealed-36b); a new sealed set is generated with a new seed.
 
 Each line is a kernel in the format of scripts/unseen_set.sh (name, --n, --type, --block, --op, EXPR):
 explain --run's kernel, a 1D grid of --n threads; --op load: out[gid] = in[EXPR]; --op store: out[EXPR] =

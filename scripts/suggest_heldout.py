@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""suggest_heldout.py [SEED] [COUNT] - a held-out pattern set for `explain --suggest --run` (issue 38 item 2),
+"""suggest_heldout.py [SEED] [COUNT] [PREFIX] - a held-out pattern set for `explain --suggest --run` (issue 38 item 2),
 drawn from a seeded grammar so that nobody picks its expressions: the lines scripts/suggest_gpu.sh reads with
 PATTERNS=FILE (name|class|explain arguments), printed to stdout. Written and committed before the rule changes
-it is meant to judge (tests/suggest/heldout-s38.tsv is `suggest_heldout.py 38 30`); its measurements are looked
-at only after those changes are final.
+it is meant to judge (tests/suggest/heldout-s38b.tsv is `suggest_heldout.py 3802 30 k`, its names k00-k29; the
+first, tests/suggest/heldout-s38.tsv, `suggest_heldout.py 38 30`, names h00-h29, is a development set since it was
+scored at 150fbce); its measurements are looked at only after those changes are final. PREFIX (default h) starts
+each name, so that two sets' rows never share a name.
 
 The grammar: a space (global load, global store, shared load), an element size (1, 2, 4, 8 B; stores and shared
 reads of 1 or 2 B are drawn at 4 B and more, as `--run` needs 4 B stores), a block (1D 64-1024, or 2D for the
@@ -14,6 +16,7 @@ import sys
 
 seed = int(sys.argv[1]) if len(sys.argv) > 1 else 38
 count = int(sys.argv[2]) if len(sys.argv) > 2 else 30
+prefix = sys.argv[3] if len(sys.argv) > 3 else "h"
 rng = random.Random(seed)
 MIB = 1 << 20
 
@@ -125,9 +128,9 @@ while len(out) < count:
     if key in seen:  # one pattern per (space, form, element size): spread over the grammar
         continue
     seen.add(key)
-    name = f"h{len(out):02d}_{space}_{form.__name__[2:]}_b{eb}"
+    name = f"{prefix}{len(out):02d}_{space}_{form.__name__[2:]}_b{eb}"
     out.append(f"{name}|heldout|{args}")
 print("# explain --suggest --run patterns held out from the rule changes of issue 38 item 2: "
-      f"`scripts/suggest_heldout.py {seed} {count}`")
+      f"`scripts/suggest_heldout.py {seed} {count}" + (f" {prefix}" if prefix != "h" else "") + "`")
 print("# (a seeded grammar; committed before the rules changed, measured once after). name|class|explain arguments")
 print("\n".join(out))

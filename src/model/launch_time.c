@@ -167,6 +167,38 @@ static double barrier_ns(const struct gm_launch_in *in, const struct gm_profile 
 }
 
 /*
+ * Rule T8: a wave's DRAM round trip holds the time DRAM takes to deliver the wave's loads. wave_ns is measured
+ * with 4 B loaded a thread (copy_one); a wave whose threads load fewer bytes (1- and 2-byte elements) waits
+ * that much less: the missing bytes of every resident thread at the profile's read rate. Only below 4 B: above
+ * it the DRAM time itself bounds the launch (rule T3). Per resident thread, the element bytes of its global
+ * load patterns, each once (a pattern a thread repeats loads at least its element again in the next round trip).
+ * Blocks of more than 256 threads (copy_one's, which wave_ns is measured with) keep wave_ns: there the same
+ * loads were measured at the unreduced round trip, and why is not known.
+ */
+static double small_load_wave_ns(const struct gm_launch_in *in, const struct gm_profile *pr, int trips,
+				 int64_t tpb)
+{
+	double b = 0;
+	int loads = 0;
+
+	/* only where it was seen: blocks of copy_one's 256 threads or fewer (docs/MODEL.md 7.2, T8) */
+	if (tpb > 256)
+		return pr->wave_ns;
+
+	for (int k = 0; k < in->npats; k++)
+		if (in->pats[k].space == GM_SPACE_GLOBAL && in->pats[k].op == GM_OP_LOAD) {
+			b += in->pats[k].elem_bytes;
+			loads++;
+		}
+	if (!loads || !(pr->read_gbs > 0) || trips <= 0)
+		return pr->wave_ns;
+	if (b >= 4.0)
+		return pr->wave_ns;
+	/* bytes / (GB/s) = ns */
+	return pr->wave_ns - (4.0 - b) * (double)pr->threads_per_sm * pr->sm_count / pr->read_gbs;
+}
+
+/*
  * Threads that load, store and end: a wave of resident threads takes the
  * loaded round trip once per time a thread waits for its loads, whatever
  * DRAM could do (rule T2, docs/MODEL.md 7.2). One element per thread is one
@@ -178,11 +210,12 @@ static void waves(const struct gm_launch_in *in, const struct gm_profile *pr, st
 	int64_t tpb = (int64_t)in->block[0] * in->block[1] * in->block[2];
 	int64_t per_sm, blocks_per_sm;
 	int trips = in->round_trips > 0 ? in->round_trips : in->one_element_per_thread ? 1 : 0;
-	double from_dram = o->dram_read_bytes - o->dram_fill_bytes, wave = pr->wave_ns;
+	double from_dram = o->dram_read_bytes - o->dram_fill_bytes, wave = pr->wave_ns, wave_dram;
 
 	o->block_tail = 1.0;
 	if (trips <= 0 || pr->threads_per_sm <= 0 || pr->sm_count <= 0)
 		return;
+	wave = wave_dram = small_load_wave_ns(in, pr, trips, tpb); /* rule T8 */
 	blocks_per_sm = pr->threads_per_sm / tpb;
 	if (blocks_per_sm > 32)
 		blocks_per_sm = 32; /* resident blocks per SM, sm_50 and later */
@@ -193,7 +226,7 @@ static void waves(const struct gm_launch_in *in, const struct gm_profile *pr, st
 	if (pr->wave_l2_ns > 0 && from_dram + o->l2_reuse_bytes > 0) {
 		/* rule T7: a hit of a pattern that reads from DRAM in the same window returns with those reads */
 		double wait = o->l2_reuse_wait_bytes;
-		wave = ((from_dram + wait) * pr->wave_ns + (o->l2_reuse_bytes - wait) * pr->wave_l2_ns) /
+		wave = ((from_dram + wait) * wave_dram + (o->l2_reuse_bytes - wait) * pr->wave_l2_ns) /
 		       (from_dram + o->l2_reuse_bytes);
 	}
 	o->waves = ceil((double)in->n_threads / ((double)per_sm * pr->sm_count));
