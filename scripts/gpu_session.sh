@@ -33,7 +33,7 @@ stage_tests() {
   local pass=0 fail=0 t rc
   for t in "$B"/tests/test_*; do
     case $t in *test_big_file) continue ;; esac
-    GPUMEM_BIN=$bin GPUMEM_SRC=$PWD "$t" >"$W/test_$(basename "$t").log" 2>&1
+    GPUMEM_BIN=$(readlink -f "$bin") GPUMEM_SRC=$PWD "$t" >"$W/test_$(basename "$t").log" 2>&1
     rc=$?; [ $rc -eq 0 ] && pass=$((pass + 1)) || { fail=$((fail + 1)); tail -20 "$W/test_$(basename "$t").log"; }
     echo "$(basename "$t"): exit $rc"
   done
