@@ -218,6 +218,8 @@ static int run_suite(struct run_ctx *x)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	s = gm_run_cases(x->cases, x->ncases, &o, &x->res.dev, &x->res);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (!x->args.sanitize)
+		gm_warn_if_tool_attached();   /* a sanitizer's libraries are mapped once CUDA is up */
 	if (gm_gpu_state_read(&x->res.state_after))
 		gm_clear_error();
 	signal(SIGINT, SIG_DFL);

@@ -33,20 +33,50 @@ int gm_error(int code, const char *fmt, ...)
 	return code;
 }
 
+/* A library of Compute Sanitizer or Nsight Compute mapped into this process (their own folders and launchers). */
+static int tool_mapped(char *lib, size_t n)
+{
+	static const char *const marks[] = { "/compute-sanitizer/", "libsanitizer-public", "nsight-compute",
+					     "TreeLauncher", NULL };
+	char line[4096];
+	FILE *f = fopen("/proc/self/maps", "r");
+	int found = 0;
+
+	while (f && !found && fgets(line, sizeof(line), f)) {
+		char *path = strchr(line, '/');
+		for (int k = 0; path && marks[k] && !found; k++)
+			if (strstr(path, marks[k])) {
+				path[strcspn(path, "\n")] = 0;
+				snprintf(lib, n, "%s", path);
+				found = 1;
+			}
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
 /*
- * A profiler or sanitizer loaded into this process (Nsight Compute and gpumem trace through the driver's
- * CUDA_INJECTION64_PATH, Compute Sanitizer through LD_PRELOAD) slows kernels and copies: what is timed under it
- * is the tool's time, not the GPU's. Prints one warning naming it; 1 when one is attached.
+ * A profiler or sanitizer loaded into this process slows kernels and copies: what is timed under it is the
+ * tool's time, not the GPU's. Nsight Compute and gpumem trace come in through the driver's
+ * CUDA_INJECTION64_PATH; Compute Sanitizer leaves no variable behind, so its libraries are looked for in
+ * /proc/self/maps (call it again once the CUDA context exists). Prints one warning, once, naming it; 1 when one is there.
  */
 int gm_warn_if_tool_attached(void)
 {
-	const char *inj = getenv("CUDA_INJECTION64_PATH"), *pre = getenv("LD_PRELOAD");
-	const char *what = inj && *inj ? inj : pre && (strstr(pre, "sanitizer") || strstr(pre, "Sanitizer")) ? pre : NULL;
+	static int warned;
+	const char *inj = getenv("CUDA_INJECTION64_PATH");
+	char lib[512];
 
-	if (!what)
+	if (warned)
+		return 1;
+	if (inj && *inj)
+		snprintf(lib, sizeof(lib), "CUDA_INJECTION64_PATH=%s", inj);
+	else if (!tool_mapped(lib, sizeof(lib)))
 		return 0;
-	fprintf(stderr, "warning: a tool is loaded into gpumem (%s=%s): the times measured here are under it, not "
-		"the GPU's own\n", what == inj ? "CUDA_INJECTION64_PATH" : "LD_PRELOAD", what);
+	fprintf(stderr, "warning: a tool is loaded into gpumem (%s): the times measured here are under it, not the "
+		"GPU's own\n", lib);
+	warned = 1;
 	return 1;
 }
 

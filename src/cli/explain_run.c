@@ -146,6 +146,7 @@ int explain_run(const struct gm_access *acc, const struct explain_run_opts *ro, 
 	gm_warn_if_tool_attached();
 	s = gm_run_cases(&cp, 1, &o, &r.dev, &r);
 	gm_counters_close(o.counters);
+	gm_warn_if_tool_attached();   /* a sanitizer's libraries are mapped once CUDA is up */
 	v.cr = r.ncases == 1 ? &r.cases[0] : NULL;
 	if (s)
 		rc = gm_error(gm_exit_code(s), "%s", gm_last_error());
