@@ -8,21 +8,8 @@
 #    validation error fails GM-C302 naming the error;
 #  - uneven telemetry columns: exit 2 naming the column; an unwritable --html path: exit 5 before any work.
 set -uo pipefail
-bin=$(readlink -f "$1")
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-cd "$root"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/lib.sh"
 BURN=tests/fixtures/runs/h200-burn.json.gz
-fail=0
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
-want_rc() { # want_rc CODE what -- command...
-  local code=$1 what=$2; shift 3
-  "$@" >"$T/out" 2>"$T/err"; local rc=$?
-  if [ "$rc" = "$code" ]; then ok "$what (exit $rc)"; else bad "$what: exit $rc, want $code"; head -5 "$T/err"; fi
-}
 has() { # has FILE PATTERN what
   if grep -q -- "$2" "$1"; then ok "$3"; else bad "$3: no '$2' in $1"; fi
 }

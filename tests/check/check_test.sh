@@ -8,23 +8,10 @@
 #    line against the text format's grammar;
 #  - no baseline for the SKU: the figures, "no baseline for <SKU>", exit 10; baseline make refuses mixed SKUs.
 set -uo pipefail
-bin=$(readlink -f "$1")
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-cd "$root"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/lib.sh"
 RUN=tests/fixtures/runs/h200/s25-suite-profile.json.gz   # the documents it reads: tests/fixtures/README.md
 BASE=data/baselines/nvidia-h200.json
 py() { python3 "$here/plant.py" "$@"; }
-fail=0
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
-want_rc() { # want_rc CODE what -- command...
-  local code=$1 what=$2; shift 3
-  "$@" >"$T/out" 2>"$T/err"; local rc=$?
-  if [ "$rc" = "$code" ]; then ok "$what (exit $rc)"; else bad "$what: exit $rc, want $code"; head -5 "$T/err"; fi
-}
 
 want_rc 0 "a good H200's run passes" -- "$bin" check --from "$RUN" --baseline "$BASE" --json "$T/pass.json"
 py verdicts "$T/pass.json" >"$T/v" || bad "pass.json does not follow the schema"
