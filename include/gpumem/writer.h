@@ -25,6 +25,7 @@ enum gm_doc_kind {
 	GM_DOC_FLEET,    /* struct gm_fleet_doc (below): text (the fleet view), json (the runs of every device:
 			    gpumem-multi), html (the report page opening with the fleet view) */
 	GM_DOC_TRACE,    /* struct gm_trace_report (gpumem/trace.h): text, json, html */
+	GM_DOC_SUGGEST,  /* struct gm_suggest_doc (below): text, json (`explain --suggest`) */
 };
 
 struct gm_writer {
@@ -66,6 +67,14 @@ struct gm_fleet_doc {
 	int nlabels;                       /*       the first nlabels of m */
 	const struct gm_finding *findings; /* html: the first device's findings (gm_findings) */
 	int nfindings;
+};
+
+/* explain --suggest: the rewrites (gm_suggest, src/model/suggest.c) and, with --run, what each measured. */
+struct gm_suggest;
+struct gm_suggest_meas;
+struct gm_suggest_doc {
+	const struct gm_suggest *s;
+	const struct gm_suggest_meas *m;   /* NULL without --run */
 };
 
 /*

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 #include "cli/cli.h"
+#include "gpumem/writer.h"
 #include "gpumem/gpu.h"
 #include "gpumem/io.h"
 #include "gpumem/jit.h"
@@ -148,17 +149,8 @@ static int run_all(const struct gm_suggest *s, const char *expr_c, const struct 
 
 static int render(const struct gm_suggest *s, const struct gm_suggest_meas *m, int json)
 {
-	if (!json) {
-		gm_suggest_text(stdout, s, m);
-		return GM_EXIT_OK;
-	}
-	json_t *o = json_pack("{s:o}", "suggest", (json_t *)gm_suggest_json(s, m));
-	int bad = !o || json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0;
-
-	json_decref(o);
-	if (bad)
-		return gm_error(GM_EXIT_CASE_FAILED, "cannot write the JSON output");
-	putchar('\n');
+	if (gm_write(stdout, GM_DOC_SUGGEST, json ? "json" : "text", &(struct gm_suggest_doc){ s, m }))
+		return gm_error(json ? GM_EXIT_CASE_FAILED : GM_EXIT_IO, "%s", gm_last_error());
 	return GM_EXIT_OK;
 }
 

@@ -3,6 +3,7 @@
  * (include/gpumem/writer.h). Each row adapts one document's struct to the table's signature.
  */
 #include <stdlib.h>
+#include <jansson.h>
 #include <string.h>
 #include "gpumem/baseline.h"
 #include "gpumem/check.h"
@@ -11,6 +12,7 @@
 #include "gpumem/trace.h"
 #include "gpumem/writer.h"
 #include "io/explain_io.h"
+#include "io/suggest_io.h"
 #include "io/trace_io.h"
 
 /* A writer that returns nothing: its status is the stream's. */
@@ -92,6 +94,25 @@ static gm_status explain_text(FILE *f, const void *doc)
 static gm_status explain_json(FILE *f, const void *doc)
 {
 	return gm_explain_json(f, doc);
+}
+
+static gm_status suggest_text(FILE *f, const void *doc)
+{
+	const struct gm_suggest_doc *d = doc;
+
+	gm_suggest_text(f, d->s, d->m);
+	return stream_status(f, "the rewrites");
+}
+
+/* {"suggest": {...}}, indented, the keys in their order, and a newline */
+static gm_status suggest_json(FILE *f, const void *doc)
+{
+	const struct gm_suggest_doc *d = doc;
+	json_t *o = json_pack("{s:o}", "suggest", (json_t *)gm_suggest_json(d->s, d->m));
+	int bad = !o || json_dumpf(o, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0 || fputc('\n', f) == EOF;
+
+	json_decref(o);
+	return bad ? gm_fail(GM_ERR_IO, "cannot write the JSON output") : GM_OK;
 }
 
 static gm_status check_text(FILE *f, const void *doc)
@@ -179,6 +200,8 @@ const struct gm_writer gm_writers[] = {
 	{ GM_DOC_COMPARE, "html", "the report page of both runs, the comparison first", compare_html },
 	{ GM_DOC_EXPLAIN, "text", "the warp's lanes and counts, the launch model, the run", explain_text },
 	{ GM_DOC_EXPLAIN, "json", "the explain document", explain_json },
+	{ GM_DOC_SUGGEST, "text", "the ranked rewrites, why the others do not apply, the verdict", suggest_text },
+	{ GM_DOC_SUGGEST, "json", "the explain document's \"suggest\" object", suggest_json },
 	{ GM_DOC_CHECK, "text", "one line a judged figure, the verdict of each GPU", check_text },
 	{ GM_DOC_CHECK, "json", "the gpumem-check document (docs/CHECK.md)", check_json },
 	{ GM_DOC_CHECK, "prom", "the Prometheus text format", check_prom },
