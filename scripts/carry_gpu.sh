@@ -14,6 +14,7 @@ dir=${1:-.carry/gpu}
 rm -rf "$dir"
 mkdir -p "$dir/tests/gpu" "$dir/lib"
 install -m 755 "$src/gpumem" "$dir/gpumem"
+[ -f "$src/libgpumem_trace.so" ] && install -m 755 "$src/libgpumem_trace.so" "$dir/"   # gpumem trace finds it beside
 git rev-parse --short HEAD >"$dir/COMMIT"
 if [ "${NO_TESTS:-0}" = 1 ]; then
   du -sh "$dir"

@@ -3,7 +3,7 @@
 # $OUT/session.tar.gz plus the main log). Usage: gpu_session.sh STAGE...
 # Stages: env tests quick suite full cli state spec report sanitize (memcheck, racecheck, initcheck) initcheck
 #         soak probe peers unseen unseen2 unseen3 explain counters selftest calibrate suite_profile
-#         counters_dram ncu_counters nvtx ncu
+#         counters_dram ncu_counters nvtx ncu trace
 # One-off experiments of earlier sessions (the launch model's probes) are scripts/lab/experiments.sh.
 # BUILD_DIR is the build folder or what scripts/carry_gpu.sh packed (the binaries only).
 set -uo pipefail
@@ -194,6 +194,12 @@ stage_unseen3() {
   bash scripts/unseen_set.sh run "$bin" tests/gpu/unseen3.tsv "$W/unseen3" $prof >"$W/unseen3_times.txt"
   python3 scripts/unseen_score.py tests/gpu/unseen3.tsv "$W/unseen3" | tee "$W/unseen3_table.txt" | tail -12
   tar -czf "$W/unseen3_runs.tar.gz" -C "$W" unseen3
+}
+
+# gpumem trace on the test programs (tests/trace/): reports, notes, streams, graphs, bounded runs
+stage_trace() {
+  bash tests/trace/gpu_trace.sh "$bin" "$W/trace"
+  echo "trace checks: exit $?"
 }
 
 # explain --run: the user's expression as a kernel, validated and timed, beside the model (each under 5 s?).

@@ -147,6 +147,18 @@ static gm_status traced(const struct gm_trace_opts *o, const char *path, const c
 		run->outcome = GM_TRACE_NO_PROGRAM;
 		return s;
 	}
+	if (!p.interrupted && gmt_part_needs_load_patch(trace_part)) {
+		/* the window's first launch is on a stream the program created: trace again, patched at load
+		   (the first pass's owner marker goes, or the new process would take itself for a child) */
+		char owner[4400];
+		snprintf(owner, sizeof(owner), "%s.owner", trace_part);
+		unlink(owner);
+		s = one_pass(o, path, argv, run->lib, "trace+load", trace_part, &p, -1);
+		if (s != GM_OK) {
+			run->outcome = GM_TRACE_NO_PROGRAM;
+			return s;
+		}
+	}
 	run->passes = 1;
 	pass_outcome(run, &p, o->timeout_s);
 	interrupted = p.interrupted;

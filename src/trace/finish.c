@@ -199,6 +199,15 @@ static const char *sanitizer_refusal(json_t *part)
 	return NULL;
 }
 
+int gmt_part_needs_load_patch(const char *path)
+{
+	json_t *part = json_load_file(path, 0, NULL);
+	int yes = part && json_is_true(json_object_get(part, "needs_patch_at_load"));
+
+	json_decref(part);
+	return yes;
+}
+
 long gmt_part_launches(const char *path, long *last_index)
 {
 	json_t *part = json_load_file(path, 0, NULL), *l;

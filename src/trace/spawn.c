@@ -81,6 +81,10 @@ gm_status gmt_env_for_pass(struct gmt_env *e, const struct gm_trace_opts *o, con
 	} else {
 		bad |= gmt_env_add(e, "CUDA_INJECTION64_PATH", lib);
 	}
+	if (strcmp(mode, "trace+load") == 0) {   /* the trace pass, every module patched as it loads */
+		mode = "trace";
+		bad |= gmt_env_add(e, "GPUMEM_TRACE_PATCH", "load");
+	}
 	bad |= gmt_env_add(e, "GPUMEM_TRACE_MODE", mode);
 	bad |= gmt_env_add(e, "GPUMEM_TRACE_OUT", part_path);
 	if (o->kernel_regex)

@@ -77,6 +77,8 @@ struct gmt_finish {
 };
 /* Launches in a trace part (-1 when it cannot be read); *last_index gets the largest launch ordinal. */
 long gmt_part_launches(const char *path, long *last_index);
+/* 1 when the trace pass asks to be run again with every module patched as it loads */
+int gmt_part_needs_load_patch(const char *path);
 /* Read the parts, merge, write out_path atomically. Fills launches_seen / launches_traced in *run and
  * returns GM_ERR_NOT_FOUND (no document written, the reason in gm_last_error()) when no launch was
  * traced, GM_ERR_DRIVER when the Compute Sanitizer API refused. */

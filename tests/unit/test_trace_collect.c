@@ -365,6 +365,29 @@ static void test_collect_ok(void **state)
 	assert_no_leftovers();
 }
 
+/* The first trace pass asks to be patched at load (its launch was on a created stream): the collector runs the
+   trace pass again with GPUMEM_TRACE_PATCH=load, and that pass's launch is the one written. */
+static void test_collect_patch_at_load(void **state)
+{
+	struct gm_trace_run run;
+	char out[512], fp[512];
+
+	(void)state;
+	if (!fake_lib_ready())
+		return;
+	write_file("first.json", "{\"schema\": \"gpumem-trace-part/1\", \"mode\": \"trace\", \"complete\": true, "
+	           "\"launches_seen\": 1, \"launches_matched\": 1, \"needs_patch_at_load\": true, \"notes\": [], "
+	           "\"launches\": []}\n", 0);
+	path_in(fp, sizeof(fp), "first.json");
+	setenv("GMT_FAKE_FIRST", fp, 1);
+	assert_int_equal(collect_script("#!/bin/sh\nexit 0\n", PART_ONE, TIME_ONE, 0, &run, out, sizeof(out)), GM_OK);
+	unsetenv("GMT_FAKE_FIRST");
+	assert_int_equal(run.outcome, GM_TRACE_OK);
+	assert_int_equal(run.passes, 2);
+	assert_int_equal(run.launches_traced, 1);
+	assert_no_leftovers();
+}
+
 /* The time pass's launch at the traced ordinal is another kernel: no time, and a note says why. */
 static void test_collect_time_mismatch(void **state)
 {
@@ -587,6 +610,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_collect_program_failed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_collect_stopped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_collect_interrupted, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_collect_patch_at_load, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_collect_timeout, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_collect_no_kernels, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_collect_bad_input, setup, teardown),

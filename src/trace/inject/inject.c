@@ -72,6 +72,8 @@ static int start(void)
 	gmt_opt.count_warps = env_long("GPUMEM_TRACE_COUNT_WARPS", 1L << 20);
 	gmt_opt.stop = env_long("GPUMEM_TRACE_STOP", 0) == 1;
 	gmt_opt.last_index = env_long("GPUMEM_TRACE_LAST_INDEX", -1);
+	gmt_opt.debug = env_long("GPUMEM_TRACE_DEBUG", 0) == 1;
+	gmt_dbg("start, mode %s", mode ? mode : "trace");
 	if (!claim())
 		return 0;
 	if (gmt_select_init(gmt_opt.regex_text) != 0) {

@@ -14,12 +14,14 @@
  *   GPUMEM_TRACE_STOP      "1": _exit(0) once the window is traced (trace pass) or, in the time pass, once
  *                          launch GPUMEM_TRACE_LAST_INDEX has a record
  *   GPUMEM_TRACE_DEVMODE   "1": the callbacks return at once (measures the patching's own cost)
+ *   GPUMEM_TRACE_DEBUG     "1": each callback and each wait is written to stderr (finding a hang)
  */
 #ifndef GPUMEM_TRACE_INJECT_H
 #define GPUMEM_TRACE_INJECT_H
 
 #include <stdio.h>
 #include <stdint.h>
+#include <unistd.h>
 
 struct gmt_opts {
 	const char *out;
@@ -33,9 +35,14 @@ struct gmt_opts {
 	long last_index;    /* GPUMEM_TRACE_LAST_INDEX (time pass): the last launch ordinal to time, -1 unknown */
 	unsigned devmode;   /* GPUMEM_TRACE_DEVMODE: 1 = callbacks return at once (cost floor) */
 	long count_warps;   /* GPUMEM_TRACE_COUNT_WARPS: a larger launch is counted on 1 block in 2^s; 0 = all */
+	int debug;          /* GPUMEM_TRACE_DEBUG=1: the callbacks' steps on stderr */
 };
 
 extern struct gmt_opts gmt_opt;
+
+/* GPUMEM_TRACE_DEBUG: one line on stderr per step, with the pid (both passes) */
+#define gmt_dbg(...) do { if (gmt_opt.debug) { fprintf(stderr, "gpumem-trace[%ld]: ", (long)getpid()); \
+	fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); fflush(stderr); } } while (0)
 
 /* select.c: the launch window, shared by both modes. Returns 1 when launch `name` is selected. */
 int gmt_select_init(const char *regex);

@@ -160,7 +160,9 @@ static void write_doc(int complete)
 
 static void at_exit(void)
 {
+	gmt_dbg("time pass at exit: flushing (%ld records)", nrecs);
 	cupti.flush(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+	gmt_dbg("time pass at exit: flushed (%ld records)", nrecs);
 	pthread_mutex_lock(&lock);
 	finished = 1;
 	write_doc(1);
@@ -181,6 +183,7 @@ static void *flusher(void *arg)
 			return NULL;
 		}
 		int stop = gmt_opt.stop && gmt_opt.last_index >= 0 && nrecs > gmt_opt.last_index;
+		gmt_dbg("time pass: %ld records", nrecs);
 		write_doc(stop);
 		if (stop)
 			_exit(0);   /* the window is timed: end here, as asked */

@@ -155,6 +155,15 @@ static void module_loaded(const Sanitizer_ResourceModuleData *d)
 	} else if (!done && d->pCubin) {
 		gmt_note("cubins past %u MiB not kept: lines of later modules missing", CUBIN_BUDGET >> 20);
 	}
+	/* the patches are loaded into the context here, outside any launch: loaded from the first selected launch's
+	   callback, their module load waited forever when that launch was on a stream the program created
+	   (graph_streams with GPUMEM_TRACE_DEBUG=1 on an H200: docs/TRACE.md) */
+	if (!done) {
+		struct ctx_state *c = ctx_of(d->context);
+		gmt_dbg("module %d loaded: adding the patches to its context", m->id);
+		if (c)
+			add_patches(c);
+	}
 	if (!gmt_opt.patch_at_launch)
 		patch_module(m, d->context);
 }
@@ -178,6 +187,8 @@ static int any_patched(void)
 }
 
 static int stopped;
+static int need_load_patch;   /* a selected launch on a created stream found its module unpatched */
+static int unpatch_pending;   /* the window ended on a created stream: unpatch at the next default-stream launch */
 
 static void write_doc(int complete)
 {
@@ -185,8 +196,9 @@ static void write_doc(int complete)
 
 	gmt_buf_printf(&b, "{\"schema\": \"gpumem-trace-part/1\", \"mode\": \"trace\", \"pid\": %ld, "
 	               "\"complete\": %s, \"stopped\": %s, \"launches_seen\": %ld, \"launches_matched\": %ld, "
-	               "\"graph_kernel_launches\": %ld,\n\"device\": ", (long)getpid(), complete ? "true" : "false",
-	               stopped ? "true" : "false", seen, matched, graph_kernels);
+	               "\"graph_kernel_launches\": %ld, \"needs_patch_at_load\": %s,\n\"device\": ", (long)getpid(),
+	               complete ? "true" : "false", stopped ? "true" : "false", seen, matched, graph_kernels,
+	               need_load_patch ? "true" : "false");
 	if (device_ordinal >= 0)
 		gmt_device_json(&b, device_ordinal);
 	else
@@ -217,6 +229,8 @@ static void launch_begin(const Sanitizer_LaunchData *ld, int graph_node)
 	}
 	long ordinal = seen++;
 	int match = gmt_name_matches(ld->functionName);
+	gmt_dbg("launch %ld %s on stream %p (graph node %d)", ordinal, ld->functionName ? ld->functionName : "?",
+	        (void *)ld->stream, graph_node);
 	int sel = match && matched >= gmt_opt.skip && matched < gmt_opt.skip + gmt_opt.count;
 	struct ctx_state *c;
 
@@ -225,10 +239,18 @@ static void launch_begin(const Sanitizer_LaunchData *ld, int graph_node)
 		if (sel)
 			gmt_note("launch %ld (%s) is a CUDA graph node: graph nodes are counted, never traced", ordinal,
 			         ld->functionName ? ld->functionName : "?");
+		/* a node of a patched module runs the patched code: its callbacks must get no buffer (left unset,
+		   they faulted: "misaligned address" in graph_streams) */
+		if (any_patched())
+			sanitizerSetLaunchCallbackData(ld->hLaunch, ld->function, ld->hStream, NULL);
 		return;
 	}
 	if (match)
 		matched++;
+	if (unpatch_pending && !ld->stream) {
+		unpatch_pending = 0;
+		unpatch_all();
+	}
 	if (!sel || done) {
 		if (any_patched())
 			sanitizerSetLaunchCallbackData(ld->hLaunch, ld->function, ld->hStream, NULL);
@@ -238,12 +260,29 @@ static void launch_begin(const Sanitizer_LaunchData *ld, int graph_node)
 	if (device_ordinal < 0)
 		device_ordinal = (int)ld->device;
 	struct gmt_module *m = gmt_module_of(ld->module);
-	if (m && !m->patched)
+	if (m && !m->patched && ld->stream) {
+		/* patching a module from the launch callback of a stream the program created waits forever (H200,
+		   driver 580: graph_streams); the collector runs the trace pass again with every module patched as
+		   it loads (GPUMEM_TRACE_PATCH=load), where such a launch is traced */
+		gmt_dbg("launch %ld: on a created stream, its module unpatched: patch at load needed", ordinal);
+		need_load_patch = 1;
+		done = 1;
+		if (gmt_opt.stop) {
+			write_doc(1);
+			_exit(0);
+		}
+		return;
+	}
+	if (m && !m->patched) {
+		gmt_dbg("launch %ld: patching module %d", ordinal, m->id);
 		patch_module(m, ld->context);
+		gmt_dbg("launch %ld: patched", ordinal);
+	}
 	if (!c || !m || !m->patched) {
 		gmt_note("launch %ld (%s): its module could not be patched, not traced", ordinal, ld->functionName);
 		return;
 	}
+	gmt_dbg("launch %ld: trace buffer %s", ordinal, c->dev ? "kept" : "to allocate");
 	if (!c->dev && sanitizerAlloc(ld->context, (void **)&c->dev, sizeof(struct gmt_launch)) != SANITIZER_SUCCESS) {
 		c->dev = NULL;
 		gmt_note("launch %ld: no device memory for the trace buffer (%zu MB), not traced", ordinal,
@@ -251,7 +290,9 @@ static void launch_begin(const Sanitizer_LaunchData *ld, int graph_node)
 		return;
 	}
 	/* work queued before on the stream ends first, so that traced_ms is this launch's alone */
+	gmt_dbg("launch %ld selected: waiting for its stream", ordinal);
 	sanitizerStreamSynchronize(ld->hStream);
+	gmt_dbg("launch %ld: stream idle", ordinal);
 	gmt_current_begin(&cur, ld, ordinal, m, c->dev, stream_id(ld->stream));
 	sanitizerMemset(c->dev, 0, sizeof(struct gmt_launch), ld->hStream);
 	sanitizerMemcpyHostToDeviceAsync(c->dev, &cur.hdr, sizeof(cur.hdr), ld->hStream);
@@ -265,7 +306,9 @@ static void launch_end(const Sanitizer_LaunchData *ld)
 
 	if (!cur.active || cur.function != ld->function || cur.hstream != ld->hStream)
 		return;
+	gmt_dbg("launch end: waiting for the traced launch");
 	sanitizerStreamSynchronize(ld->hStream);
+	gmt_dbg("launch end: collecting");
 	cur.traced_ms = now_ms() - cur.t_begin_ms;
 	if (gmt_current_collect(&cur, ld->hStream, &b) == 0) {
 		struct gmt_buf *p = realloc(launch_json, (nlaunch_json + 1) * sizeof(*p));
@@ -278,15 +321,20 @@ static void launch_end(const Sanitizer_LaunchData *ld)
 		}
 	}
 	cur.active = 0;
-	if (matched >= gmt_opt.skip + gmt_opt.count) {
+	if (matched >= gmt_opt.skip + gmt_opt.count)
 		done = 1;
-		if (gmt_opt.unpatch)
-			unpatch_all();
-	}
 	if (done && gmt_opt.stop) {   /* the window is traced: end here, as asked */
 		stopped = 1;
 		write_doc(1);
 		_exit(0);
+	}
+	/* unpatching from the end callback of a launch on a created stream waits forever, as patching does
+	   (graph_streams -c 1): then it waits for the next launch on the default stream */
+	if (done && gmt_opt.unpatch) {
+		if (ld->stream)
+			unpatch_pending = 1;
+		else
+			unpatch_all();
 	}
 	write_doc(0);
 }
@@ -295,6 +343,8 @@ static void callback(void *ud, Sanitizer_CallbackDomain dom, Sanitizer_CallbackI
 {
 	(void)ud;
 	pthread_mutex_lock(&lock);
+	gmt_dbg("callback domain %d id %d (launches %ld, matched %ld, traced %ld)", (int)dom, (int)cbid, seen, matched,
+	        traced);
 	if (dom == SANITIZER_CB_DOMAIN_RESOURCE && cbid == SANITIZER_CBID_RESOURCE_MODULE_LOADED) {
 		module_loaded((const Sanitizer_ResourceModuleData *)data);
 	} else if (dom == SANITIZER_CB_DOMAIN_LAUNCH && cbid == SANITIZER_CBID_LAUNCH_BEGIN) {
@@ -308,11 +358,13 @@ static void callback(void *ud, Sanitizer_CallbackDomain dom, Sanitizer_CallbackI
 	} else if (dom == SANITIZER_CB_DOMAIN_RESOURCE && cbid == SANITIZER_CBID_RESOURCE_STREAM_CREATED) {
 		/* streams are numbered by first launch, not by creation */
 	}
+	gmt_dbg("callback domain %d id %d done", (int)dom, (int)cbid);
 	pthread_mutex_unlock(&lock);
 }
 
 static void at_exit(void)
 {
+	gmt_dbg("at exit");
 	pthread_mutex_lock(&lock);
 	if (seen == 0)
 		gmt_note("the program launched no kernel");
@@ -343,6 +395,10 @@ int gmt_trace_start(void)
 	sanitizerEnableDomain(1, subscriber, SANITIZER_CB_DOMAIN_RESOURCE);
 	sanitizerEnableDomain(1, subscriber, SANITIZER_CB_DOMAIN_LAUNCH);
 	sanitizerEnableDomain(1, subscriber, SANITIZER_CB_DOMAIN_GRAPHS);
+	if (!gmt_opt.patch_at_launch)
+		gmt_note("every module was patched as it loaded (a selected launch is on a stream the program created, "
+		         "where a module cannot be patched during its launch): launches before the window ran "
+		         "instrumented, slower");
 	write_doc(0);   /* the document exists from the start: "no kernels" is told apart from "never loaded" */
 	atexit(at_exit);
 	return 0;
