@@ -1,21 +1,22 @@
 #!/usr/bin/env python3
 """trace_summary.py TRACES_DIR REPORTS_DIR: one markdown row per traced launch of a call's trace documents.
 
-TRACES_DIR holds NAME.trace.json[.gz] (what `gpumem trace --keep-trace` wrote on the GPU: measured time, traced
+TRACES_DIR holds NAME.trace.json[.gz|.xz] (what `gpumem trace --keep-trace` wrote on the GPU: measured time, traced
 time, counts); REPORTS_DIR holds NAME.json[.gz], `gpumem trace --from` of each (the analysis of the commit that
 reads it). Columns: the run, launch, kernel, measured ms, traced ms and its ratio, the predicted ms with its error
 and limit, the largest memory instruction's place and class, its sectors a request (measured / ideal).
 """
 import gzip
 import json
+import lzma
 import os
 import sys
 
 
 def load(path):
-    for p in (path, path + ".gz"):
+    for p in (path, path + ".gz", path + ".xz"):
         if os.path.exists(p):
-            return json.load((gzip.open if p.endswith(".gz") else open)(p, "rt"))
+            return json.load((gzip.open if p.endswith(".gz") else lzma.open if p.endswith(".xz") else open)(p, "rt"))
     return None
 
 
