@@ -2,8 +2,9 @@
 # The development evidence the interval's bands are made from (docs/MODEL.md 7.6), re-predicted by BIN: the
 # committed suites that have the profile `calibrate` measured in the same call (each with that profile; the
 # calibration cases are left out by scripts/launch_interval_bands.py), the kernel sets unseen2, its page test
-# and unseen3 (scripts/unseen_repredict.sh's measurements, each with its call's profile) and dev-36a (measured
-# at 048524d, results/nvidia-h200/model-048524d/). Never the sealed set (tests/fixtures/sealed/).
+# and unseen3 (scripts/unseen_repredict.sh's measurements, each with its call's profile), dev-36a (measured
+# at 048524d, results/nvidia-h200/model-048524d/), dev-36b and probe-36c (measured at 8d12c4d,
+# results/nvidia-h200/model-8d12c4d/). Never a sealed set (tests/fixtures/sealed/).
 # usage: scripts/launch_interval_evidence.sh BIN OUTDIR [suites|sets|all]
 #   prints the EVIDENCE arguments of scripts/launch_interval_bands.py, one a line
 set -uo pipefail
@@ -38,6 +39,8 @@ sets=(
   h200-s25-pages tests/gpu/unseen2_pages.tsv $h2/s25-0d0fd8e/launch unseen2_pages
   h200-s25-unseen3 tests/gpu/unseen3.tsv $h2/s25-0d0fd8e/launch unseen3
   h200-048524d-dev36a tests/fixtures/dev/dev-36a.tsv $h2/model-048524d sealed_run
+  h200-8d12c4d-dev36b tests/fixtures/dev/dev-36b.tsv $h2/model-8d12c4d sealed36b_run
+  h200-8d12c4d-probe36c tests/fixtures/dev/probe-36c.tsv $h2/model-8d12c4d probe36c_run
 )
 for ((i = 0; i < ${#sets[@]}; i += 4)); do
   tag=${sets[i]} set=${sets[i+1]} dir=${sets[i+2]} sub=${sets[i+3]}

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The kernels of a set file (tests/gpu/unseen2.tsv and tests/fixtures/dev/dev-36a.tsv and dev-36b.tsv, development sets; tests/fixtures/sealed/sealed-36c.tsv, the
-# sealed set; name, --n, --type, --block, --op, EXPR a line) through
+# The kernels of a set file (tests/gpu/unseen2.tsv and tests/fixtures/dev/dev-36a.tsv and dev-36b.tsv, development sets; tests/fixtures/sealed/sealed-36c.tsv and sealed-36d.tsv, the
+# sealed sets; name, --n, --type, --block, --op, EXPR a line) through
 # `gpumem explain`, one JSON document a kernel in OUTDIR/NAME.json:
 #   predict: the launch model alone (explain --n; no GPU), with PROFILE (or the built-in profile)
 #   run:     explain --run (validated, timed, counters unless NO_COUNTERS=1) with PROFILE's prediction beside

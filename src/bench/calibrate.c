@@ -225,14 +225,23 @@ static void lines_of_l2(const struct gm_run_result *r, struct gm_profile *p)
 /*
  * copy.pages_b4: a column walk, each lane of a request alone in its 2 MiB
  * page. The time the launch model leaves for bandwidth once its latency is
- * joined, over its lanes alone in their page that miss L1 (rule P), when
- * that is longer than the other levels' time; the default otherwise. Last:
- * its other levels (L2's lines) come first.
+ * joined, less its other levels' time as the knee joins them (rule P2), over
+ * its lanes alone in their page that miss L1 (rule P), when that is longer
+ * than the other levels' time; the default otherwise. Last: its other levels
+ * (L2's lines) come first.
  */
 static void pages_translated(const struct gm_run_result *r, struct gm_profile *p)
 {
+	const struct gm_case_result *c;
+	struct gm_launch_out o;
+	double tb;
+
 	p->pages_gps = 0;
-	p->pages_gps = rate_left(r, "copy.pages_b4", p, offsetof(struct gm_launch_out, page_lanes));
+	/* rule P2: the translations join the other levels at the knee, so their time is what the join leaves */
+	if ((c = viewed(r, "copy.pages_b4", p, &o)) && o.page_lanes > 0 &&
+	    (tb = bandwidth_time(c, p, &o)) > o.t_bandwidth_ms)
+		p->pages_gps = o.page_lanes /
+			       ((p->knee > 0 ? latency_at(tb, o.t_bandwidth_ms, p->knee) : tb) * 1e6);
 	if (!(p->pages_gps > 0)) { /* named: the file leaves it out, and every printout says so */
 		p->pages_gps = GM_PAGES_GPS_DEFAULT;
 		gm_profile_note_unmeasured(p, "pages_gps");

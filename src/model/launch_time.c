@@ -299,15 +299,21 @@ static void rule_t_slowest(const struct gm_launch_in *in, const struct gm_profil
 	}
 }
 
-/* rule P: a load lane that misses L1 alone in its 2 MiB page is a translation of its own: a level */
+/*
+ * Rule P: a load lane that misses L1 alone in its 2 MiB page is a translation of its own: a level. Rule P2: the
+ * translations and the slowest of DRAM, L2 and L1 overlap as latency and bandwidth do (rule T3's knee), not as
+ * two levels that each go at their own rate: a request waits for its translations before its lines go on, so a
+ * column walk whose translations take as long as its line lookups takes longer than either.
+ */
 static void rule_p_pages(const struct gm_launch_in *in, const struct gm_profile *pr, struct gm_launch_out *o)
 {
 	(void)in;
 	o->t_pages_ms = pr->pages_gps > 0 ? o->page_lanes / pr->pages_gps / 1e6 : 0;
-	if (o->t_pages_ms > o->time_ms) {
-		o->time_ms = o->t_pages_ms;
+	if (!(o->t_pages_ms > 0))
+		return;
+	if (o->t_pages_ms > o->time_ms)
 		o->limited_by = "pages";
-	}
+	o->time_ms = gm_launch_join(o->t_pages_ms, o->time_ms, pr->knee); /* rule P2 */
 }
 
 /* rule T4: a launch of many short blocks waits for the SMs to start them (its blocks: rule_t2_waves) */

@@ -8,7 +8,7 @@
  *                           block already loaded hits; the distinct lines of a
  *                           block's loads are what it waits for (T5);
  *   T1  rule_t1_banks       the wavefronts L1's 32 banks need for a request;
- *   P   rule_p_alone        load lanes alone in their 2 MiB page;
+ *   P   rule_p_alone        load lanes alone in their 2 MiB page (P3: and store lanes);
  *   L2  rule_l2_partial     a store sector a warp writes partly costs two L2
  *                           operations (read-modify-write), a full one one;
  *   L4  rule_l4_lines       the lines a store request writes partly, by how many
@@ -155,10 +155,14 @@ static gm_status rule_t1_banks(struct warp_ctx *c)
 	return GM_OK;
 }
 
-/* Rule P: the load lanes alone in their 2 MiB page. */
+/* Rule P: the load lanes alone in their 2 MiB page; rule P3: the store lanes too (a store is translated as a
+   load is, and L1 serves none of them) */
 static gm_status rule_p_alone(struct warp_ctx *c)
 {
-	c->t->l1_load_alone += (double)lanes_alone_in_page(c->p);
+	if (c->w->op == GM_OP_LOAD)
+		c->t->l1_load_alone += (double)lanes_alone_in_page(c->p);
+	else
+		c->t->l1_store_alone += (double)lanes_alone_in_page(c->p);
 	return GM_OK;
 }
 
@@ -346,11 +350,6 @@ static int is_global(const struct warp_ctx *c)
 	return c->w->space != GM_SPACE_SHARED;
 }
 
-static int is_global_load(const struct warp_ctx *c)
-{
-	return c->w->space != GM_SPACE_SHARED && c->w->op == GM_OP_LOAD;
-}
-
 static int is_global_store(const struct warp_ctx *c)
 {
 	return c->w->space != GM_SPACE_SHARED && c->w->op == GM_OP_STORE;
@@ -361,7 +360,7 @@ const struct gm_warp_rule gm_traffic_rules[] = {
 	{ "T1", "a shared request's wavefronts", is_shared, rule_t1_shared },
 	{ "L1", "requests and sectors; a block's warps share load sectors in L1", is_global, rule_l1_block },
 	{ "T1", "the wavefronts L1's banks need for a global request", is_global, rule_t1_banks },
-	{ "P", "load lanes alone in their 2 MiB page", is_global_load, rule_p_alone },
+	{ "P P3", "load and store lanes alone in their 2 MiB page", is_global, rule_p_alone },
 	{ "L2", "a store sector written partly costs two L2 operations", is_global_store, rule_l2_partial },
 	{ "L4", "lines written partly, and who wrote their sectors last", is_global_store, rule_l4_lines },
 	{ NULL, NULL, NULL, NULL },
