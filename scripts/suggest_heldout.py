@@ -2,9 +2,10 @@
 """suggest_heldout.py [SEED] [COUNT] [PREFIX] - a held-out pattern set for `explain --suggest --run` (issue 38 item 2),
 drawn from a seeded grammar so that nobody picks its expressions: the lines scripts/suggest_gpu.sh reads with
 PATTERNS=FILE (name|class|explain arguments), printed to stdout. Written and committed before the rule changes
-it is meant to judge (tests/suggest/heldout-s38b.tsv is `suggest_heldout.py 3802 30 k`, its names k00-k29; the
-first, tests/suggest/heldout-s38.tsv, `suggest_heldout.py 38 30`, names h00-h29, is a development set since it was
-scored at 150fbce); its measurements are looked at only after those changes are final. PREFIX (default h) starts
+it is meant to judge; its measurements are looked at only after those changes are final. A set that a rule has
+been shaped on becomes a development set (renamed, its header says where): tests/suggest/heldout-s38.tsv
+(`suggest_heldout.py 38 30`, names h00-h29) since it was scored at 150fbce, tests/suggest/dev-s38b.tsv (was
+heldout-s38b, `suggest_heldout.py 3802 30 k`, names k00-k29) since branch s39s. PREFIX (default h) starts
 each name, so that two sets' rows never share a name.
 
 The grammar: a space (global load, global store, shared load), an element size (1, 2, 4, 8 B; stores and shared
