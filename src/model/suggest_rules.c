@@ -318,19 +318,12 @@ static int rule_layout(const struct gm_suggest *s, struct gm_rewrite *r)
 	r->round_trips = 1;
 	r->layout = 1;
 	sg_sides(s, r, V * eb, 1, 0, 0, "gid", "gid");
-	if (ld) {
+	if (ld)
 		snprintf(r->change, sizeof(r->change), "in stored in the order the threads read it (lay[gid] = "
 			 "in[EXPR(gid)], structure of arrays): the kernel becomes a copy, %d B a thread", V * eb);
-		snprintf(r->note, sizeof(r->note), "conversion once: one launch of the original (predicted %.3f ms) "
-			 "writes lay; %s", s->rows[0].pred.time_ms, s->in.layout_free ? "left out (--layout-free)" :
-			 "in the speedup (--layout-free: the data lives in this layout)");
-	} else {
+	else
 		snprintf(r->change, sizeof(r->change), "out kept compact, the layout its consumer reads (cp[gid] = "
 			 "what out[EXPR(gid)] holds): the kernel becomes a copy, %d B a thread", V * eb);
-		snprintf(r->note, sizeof(r->note), "conversion once, where out must stay strided: one launch of the "
-			 "original (predicted %.3f ms) scatters cp; %s", s->rows[0].pred.time_ms, s->in.layout_free ?
-			 "left out (--layout-free)" : "in the speedup (--layout-free: the data lives in this layout)");
-	}
 	sg_src(r, "%s  typedef %s W; /* %s */\n"
 	    "  const long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
 	    "  if (t * %d < n_arg) ((W *)out)[t] = ((const W *)in)[t];\n}\n", sg_head, V > 1 ? sg_word_of(V * eb) : "T",
