@@ -25,7 +25,7 @@ typedef int (*rule_fn)(const struct gm_suggest *s, struct gm_rewrite *r);
 static int rule_thread_order(const struct gm_suggest *s, struct gm_rewrite *r)
 {
 	const struct gm_index_map *m = &s->map;
-	char g[512] = "", e[512] = "", c_g[640] = "", call[96];
+	char g[512] = "", e[512] = "";
 	int ord[GM_SUGGEST_MODES];
 	int64_t D = 1;
 
@@ -44,7 +44,7 @@ static int rule_thread_order(const struct gm_suggest *s, struct gm_rewrite *r)
 			  (long long)s->in.n);
 	for (int j = 0; j < m->nmodes; j++) {
 		int k = ord[j];
-		size_t lg = strlen(g), le = strlen(e), lc = strlen(c_g);
+		size_t lg = strlen(g), le = strlen(e);
 		char dig[96];
 		/* the last digit runs to the end of the launch: no modulo (rule D7 reads one as periodic) */
 		if (j == m->nmodes - 1)
@@ -53,8 +53,6 @@ static int rule_thread_order(const struct gm_suggest *s, struct gm_rewrite *r)
 			snprintf(dig, sizeof(dig), "(gid / %lld %% %lld)", (long long)D, (long long)m->size[k]);
 		snprintf(g + lg, sizeof(g) - lg, "%s%s * %lld", j ? " + " : "", dig, (long long)m->div[k]);
 		snprintf(e + le, sizeof(e) - le, " + %s * %lld", dig, (long long)m->stride[k]);
-		snprintf(c_g + lc, sizeof(c_g) - lc, "%s(t / %lldLL %% %lldLL) * %lldLL", j ? " + " : "", (long long)D,
-			 (long long)m->size[k], (long long)m->div[k]);
 		D *= m->size[k];
 	}
 	char ex[600];
@@ -63,10 +61,14 @@ static int rule_thread_order(const struct gm_suggest *s, struct gm_rewrite *r)
 	r->threads = s->in.n;
 	r->round_trips = 1;
 	sg_sides(s, r, s->in.a.elem_bytes, 1, 0, 0, ex, g);
-	sg_idx_call(s, "g", call, sizeof(call));
-	sg_src(r, "%s  const long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
-	    "  if (t >= n_arg) return;\n  const long long g = %s;\n  const long long i = %s;\n  %s\n}\n",
-	    sg_head, c_g, call, sg_move_stmt(s));
+	/* the kernel: the original's thread and its EXPR from the map, in 32-bit arithmetic where they fit */
+	int narrow = sg_map_narrow(s);
+	char kg[640], ki[640];
+	if (sg_order_c(m, ord, "t", narrow, 0, kg, sizeof(kg)) || sg_order_c(m, ord, "t", narrow, 1, ki, sizeof(ki)))
+		return sg_no(r, "the index map is too long to describe");
+	sg_src(r, "%s  typedef %s U;\n  const U t = (U)blockIdx.x * blockDim.x + threadIdx.x;\n"
+	    "  if ((long long)t >= n_arg) return;\n  const U g = %s;\n  const U i = %s;\n  %s\n}\n",
+	    sg_head, narrow ? "unsigned" : "unsigned long long", kg, ki, sg_move_stmt(s));
 	return 1;
 }
 
@@ -154,7 +156,6 @@ static int rule_block_work(const struct gm_suggest *s, struct gm_rewrite *r)
 	const char *lim = s->rows[0].pred.limited_by;
 	int eb = s->in.a.elem_bytes;
 	int64_t T;
-	char call[96];
 
 	snprintf(r->change, sizeof(r->change), "blocks of 256, %d elements a thread (all loads issued before "
 		 "the stores)", WORK_ILP);
@@ -173,13 +174,17 @@ static int rule_block_work(const struct gm_suggest *s, struct gm_rewrite *r)
 			return sg_no(r, "the index map is too long to describe");
 		sg_sides(s, r, eb, 1, 0, 0, e, g);
 	}
-	sg_idx_call(s, "g", call, sizeof(call));
-	sg_src(r, "%s  const long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x, T_ = %lldLL;\n"
-	    "  T v[%d]; long long at[%d];\n"
-	    "#pragma unroll\n  for (int k = 0; k < %d; k++) {\n    const long long g = t + k * T_;\n"
-	    "    if (g < n_arg) { const long long i = %s; %s }\n  }\n"
-	    "#pragma unroll\n  for (int k = 0; k < %d; k++)\n    if (t + k * T_ < n_arg) out[at[k]] = v[k];\n}\n",
-	    sg_head, (long long)T, WORK_ILP, WORK_ILP, WORK_ILP, call,
+	/* EXPR from the map, in 32-bit arithmetic where it fits */
+	int narrow = sg_map_narrow(s);
+	char ki[640];
+	if (sg_map_c(&s->map, "g", narrow, ki, sizeof(ki)))
+		return sg_no(r, "the index map is too long to describe");
+	sg_src(r, "%s  typedef %s U;\n  const U t = (U)blockIdx.x * blockDim.x + threadIdx.x, T_ = %lldu;\n"
+	    "  T v[%d]; U at[%d];\n"
+	    "#pragma unroll\n  for (int k = 0; k < %d; k++) {\n    const U g = t + k * T_;\n"
+	    "    if ((long long)g < n_arg) { const U i = %s; %s }\n  }\n"
+	    "#pragma unroll\n  for (int k = 0; k < %d; k++)\n    if ((long long)(t + k * T_) < n_arg) out[at[k]] = v[k];\n}\n",
+	    sg_head, narrow ? "unsigned" : "unsigned long long", (long long)T, WORK_ILP, WORK_ILP, WORK_ILP, ki,
 	    s->in.a.op == GM_OP_LOAD ? "v[k] = in[i]; at[k] = g;" : "v[k] = in[g]; at[k] = i;", WORK_ILP);
 	return 1;
 }

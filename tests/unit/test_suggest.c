@@ -301,7 +301,14 @@ static void test_sources(void **state)
 	s = build("(gid%65536)*65536 + gid/65536", 4, GM_OP_STORE, GM_SPACE_GLOBAL, 256, 1LL << 32);
 	assert_true(row(s, "tile_wide")->applies);
 	assert_non_null(strstr(row(s, "tile_wide")->src, "typedef long long I;"));
-	assert_non_null(strstr(row(s, "thread_order")->src, "index_of(g, n_arg, 256, 1, 1)"));
+	/* thread order from the map: 64-bit past 2^31 threads, 32-bit (a multiply-high a division) below */
+	assert_non_null(strstr(row(s, "thread_order")->src, "typedef unsigned long long U;"));
+	assert_non_null(strstr(row(s, "thread_order")->src, "const U i = 0LL + (t / 1LL % 65536LL) * 1LL"));
+	s = build("(gid%4096)*4096 + gid/4096", 4, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 1 << 24);
+	assert_non_null(strstr(row(s, "thread_order")->src, "typedef unsigned U;"));
+	assert_non_null(strstr(row(s, "thread_order")->src, "const U g = (t / 1u % 4096u) * 4096u + (t / 4096u % 4096u) * 1u;"));
+	assert_non_null(strstr(row(s, "tile_padded")->src, "typedef int I;"));
+	assert_null(strstr(row(s, "tile_padded")->src, "r < R")); /* whole tiles: no bounds */
 	s = build("gid", 1, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 1 << 24);
 	assert_non_null(strstr(row(s, "wide")->src, "typedef uint4 W"));
 	assert_int_equal(row(s, "wide")->threads, (1 << 24) / 16);
@@ -457,7 +464,9 @@ static void test_tile_any_order(void **state)
 		assert_true(s.map.known && s.map.nmodes == 4);
 		assert_true(row(&s, "tile_padded")->applies);
 		assert_true(row(&s, "tile_padded")->speedup > 1.2);
-		assert_non_null(strstr(row(&s, "tile_padded")->src, "tile_g(r, c)"));
+		/* g = the row's digits (once a thread) + the column's, 32-bit */
+		assert_non_null(strstr(row(&s, "tile_padded")->src, "gr_ + tile_gc(c)"));
+		assert_non_null(strstr(row(&s, "tile_padded")->src, "static __device__ __forceinline__ int tile_gr(int x)"));
 		assert_false(row(&s, "tile_wide")->applies);
 		assert_non_null(strstr(row(&s, "tile_wide")->why_not, "another order"));
 	}
