@@ -105,62 +105,25 @@ int sg_covers_n(const struct gm_suggest *s)
 	return m->nmodes > 0 && m->div[last] * m->size[last] == s->in.n;
 }
 
-int sg_map_narrow(const struct gm_suggest *s)
-{
-	const struct gm_index_map *m = &s->map;
-	int64_t hi = m->offset, lo = m->offset;
-
-	if (!m->known || s->in.n > INT32_MAX)
-		return 0;
-	for (int k = 0; k < m->nmodes; k++) {
-		int64_t top = (s->in.n - 1) / m->div[k] < m->size[k] - 1 ? (s->in.n - 1) / m->div[k] : m->size[k] - 1;
-		if (m->stride[k] > 0)
-			hi += m->stride[k] * top;
-		else
-			lo += m->stride[k] * top;
-	}
-	return lo >= 0 && hi <= INT32_MAX;
-}
-
-/* "(v / div % size) * stride" with the type's literals; a negative stride subtracts (unsigned arithmetic) */
-static int term(char *out, size_t n, int first, const char *v, int64_t div, int64_t size, int64_t stride, int narrow,
-		int last)
+/* "(v / div % size) * times" with the type's literals */
+static int term(char *out, size_t n, int first, const char *v, int64_t div, int64_t size, int64_t times, int narrow)
 {
 	const char *u = narrow ? "u" : "LL";
-	char d[96];
 
-	if (last)
-		snprintf(d, sizeof(d), "(%s / %lld%s)", v, (long long)div, u);
-	else
-		snprintf(d, sizeof(d), "(%s / %lld%s %% %lld%s)", v, (long long)div, u, (long long)size, u);
-	return snprintf(out, n, "%s%s * %lld%s", stride < 0 ? " - " : first ? "" : " + ", d,
-			(long long)(stride < 0 ? -stride : stride), u);
+	return snprintf(out, n, "%s(%s / %lld%s %% %lld%s) * %lld%s", first ? "" : " + ", v, (long long)div, u,
+			(long long)size, u, (long long)times, u);
 }
 
-int sg_map_c(const struct gm_index_map *m, const char *v, int narrow, char *out, size_t n)
-{
-	size_t len = 0;
-	int k = snprintf(out, n, "%lld%s", (long long)m->offset, narrow ? "u" : "LL");
-
-	for (int j = 0; j < m->nmodes && k >= 0 && (size_t)k < n - len; j++) {
-		len += (size_t)k;
-		k = m->stride[j] ? term(out + len, n - len, 0, v, m->div[j], m->size[j], m->stride[j], narrow,
-					j == m->nmodes - 1) : 0;
-	}
-	return k < 0 || (size_t)k >= n - len ? -1 : 0;
-}
-
-int sg_order_c(const struct gm_index_map *m, const int ord[GM_SUGGEST_MODES], const char *v, int narrow, int expr,
-	       char *out, size_t n)
+int sg_order_c(const struct gm_index_map *m, const int ord[GM_SUGGEST_MODES], const char *v, int narrow, char *out,
+	       size_t n)
 {
 	size_t len = 0;
 	int64_t D = 1;
-	int k = expr ? snprintf(out, n, "%lld%s", (long long)m->offset, narrow ? "u" : "LL") : 0;
+	int k = 0;
 
 	for (int j = 0; j < m->nmodes && k >= 0 && (size_t)k < n - len; j++) {
 		len += (size_t)k;
-		int64_t to = expr ? m->stride[ord[j]] : m->div[ord[j]];
-		k = to ? term(out + len, n - len, !expr && j == 0, v, D, m->size[ord[j]], to, narrow, 0) : 0;
+		k = term(out + len, n - len, j == 0, v, D, m->size[ord[j]], m->div[ord[j]], narrow);
 		D *= m->size[ord[j]];
 	}
 	return k < 0 || (size_t)k >= n - len ? -1 : 0;

@@ -61,14 +61,16 @@ static int rule_thread_order(const struct gm_suggest *s, struct gm_rewrite *r)
 	r->threads = s->in.n;
 	r->round_trips = 1;
 	sg_sides(s, r, s->in.a.elem_bytes, 1, 0, 0, ex, g);
-	/* the kernel: the original's thread and its EXPR from the map, in 32-bit arithmetic where they fit */
-	int narrow = sg_map_narrow(s);
-	char kg[640], ki[640];
-	if (sg_order_c(m, ord, "t", narrow, 0, kg, sizeof(kg)) || sg_order_c(m, ord, "t", narrow, 1, ki, sizeof(ki)))
+	/* the kernel: the original's thread from the map's digits, in 32-bit arithmetic where they fit; its EXPR as the
+	   original computes it (the map is checked on sampled threads only: an index from it could leave the array) */
+	int narrow = s->in.n + 256 <= INT32_MAX;
+	char kg[640], call[96];
+	if (sg_order_c(m, ord, "t", narrow, kg, sizeof(kg)))
 		return sg_no(r, "the index map is too long to describe");
+	sg_idx_call(s, "(long long)g", call, sizeof(call));
 	sg_src(r, "%s  typedef %s U;\n  const U t = (U)blockIdx.x * blockDim.x + threadIdx.x;\n"
-	    "  if ((long long)t >= n_arg) return;\n  const U g = %s;\n  const U i = %s;\n  %s\n}\n",
-	    sg_head, narrow ? "unsigned" : "unsigned long long", kg, ki, sg_move_stmt(s));
+	    "  if ((long long)t >= n_arg) return;\n  const U g = %s;\n  const long long i = %s;\n  %s\n}\n",
+	    sg_head, narrow ? "unsigned" : "unsigned long long", kg, call, sg_move_stmt(s));
 	return 1;
 }
 
@@ -174,17 +176,17 @@ static int rule_block_work(const struct gm_suggest *s, struct gm_rewrite *r)
 			return sg_no(r, "the index map is too long to describe");
 		sg_sides(s, r, eb, 1, 0, 0, e, g);
 	}
-	/* EXPR from the map, in 32-bit arithmetic where it fits */
-	int narrow = sg_map_narrow(s);
-	char ki[640];
-	if (sg_map_c(&s->map, "g", narrow, ki, sizeof(ki)))
-		return sg_no(r, "the index map is too long to describe");
+	/* the threads' arithmetic in 32 bits where it fits; EXPR as the original computes it (the map is checked on
+	   sampled threads only: an index from it could leave the array) */
+	int narrow = 4 * T + 256 <= INT32_MAX; /* t + 3 T, t below T rounded up to the block */
+	char call[96];
+	sg_idx_call(s, "(long long)g", call, sizeof(call));
 	sg_src(r, "%s  typedef %s U;\n  const U t = (U)blockIdx.x * blockDim.x + threadIdx.x, T_ = %lldu;\n"
-	    "  T v[%d]; U at[%d];\n"
+	    "  T v[%d]; long long at[%d];\n"
 	    "#pragma unroll\n  for (int k = 0; k < %d; k++) {\n    const U g = t + k * T_;\n"
-	    "    if ((long long)g < n_arg) { const U i = %s; %s }\n  }\n"
+	    "    if ((long long)g < n_arg) { const long long i = %s; %s }\n  }\n"
 	    "#pragma unroll\n  for (int k = 0; k < %d; k++)\n    if ((long long)(t + k * T_) < n_arg) out[at[k]] = v[k];\n}\n",
-	    sg_head, narrow ? "unsigned" : "unsigned long long", (long long)T, WORK_ILP, WORK_ILP, WORK_ILP, ki,
+	    sg_head, narrow ? "unsigned" : "unsigned long long", (long long)T, WORK_ILP, WORK_ILP, WORK_ILP, call,
 	    s->in.a.op == GM_OP_LOAD ? "v[k] = in[i]; at[k] = g;" : "v[k] = in[g]; at[k] = i;", WORK_ILP);
 	return 1;
 }
