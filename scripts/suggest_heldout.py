@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""suggest_heldout.py [SEED] [COUNT] [PREFIX] - a held-out pattern set for `explain --suggest --run` (issue 38 item 2),
+"""suggest_heldout.py [SEED] [COUNT] [PREFIX] [SET...] - a held-out pattern set for `explain --suggest --run` (issue 38 item 2),
 drawn from a seeded grammar so that nobody picks its expressions: the lines scripts/suggest_gpu.sh reads with
 PATTERNS=FILE (name|class|explain arguments), printed to stdout. Written and committed before the rule changes
-it is meant to judge (tests/suggest/heldout-s38b.tsv is `suggest_heldout.py 3802 30 k`, its names k00-k29; the
-first, tests/suggest/heldout-s38.tsv, `suggest_heldout.py 38 30`, names h00-h29, is a development set since it was
-scored at 150fbce); its measurements are looked at only after those changes are final. PREFIX (default h) starts
-each name, so that two sets' rows never share a name.
+it is meant to judge; its measurements are looked at only after those changes are final. A set that a rule has
+been shaped on becomes a development set (renamed, its header says where): tests/suggest/heldout-s38.tsv
+(`suggest_heldout.py 38 30`, names h00-h29) since it was scored at 150fbce, tests/suggest/dev-s38b.tsv (was
+heldout-s38b, `suggest_heldout.py 3802 30 k`, names k00-k29) since branch s39s. PREFIX (default h) starts
+each name, so that two sets' rows never share a name. SET...: pattern files (the development sets) whose patterns
+are not drawn again (the same explain arguments; a drawn one is redrawn), so that none of the held-out patterns is
+one a rule was shaped on.
 
 The grammar: a space (global load, global store, shared load), an element size (1, 2, 4, 8 B; stores and shared
 reads of 1 or 2 B are drawn at 4 B and more, as `--run` needs 4 B stores), a block (1D 64-1024, or 2D for the
@@ -17,6 +20,8 @@ import sys
 seed = int(sys.argv[1]) if len(sys.argv) > 1 else 38
 count = int(sys.argv[2]) if len(sys.argv) > 2 else 30
 prefix = sys.argv[3] if len(sys.argv) > 3 else "h"
+known = {ln.strip().split("|", 2)[2] for f in sys.argv[4:] for ln in open(f)
+         if ln.strip() and not ln.startswith("#")}
 rng = random.Random(seed)
 MIB = 1 << 20
 
@@ -125,12 +130,13 @@ while len(out) < count:
         op = " --op store" if space == "store" else ""
         args = f"--bytes {eb} --block {b} --n {n}{op} {expr}"
     key = (space, form.__name__, eb)
-    if key in seen:  # one pattern per (space, form, element size): spread over the grammar
+    if key in seen or args in known:  # one pattern per (space, form, element size): spread over the grammar
         continue
     seen.add(key)
     name = f"{prefix}{len(out):02d}_{space}_{form.__name__[2:]}_b{eb}"
     out.append(f"{name}|heldout|{args}")
 print("# explain --suggest --run patterns held out from the rule changes of issue 38 item 2: "
-      f"`scripts/suggest_heldout.py {seed} {count}" + (f" {prefix}" if prefix != "h" else "") + "`")
+      f"`scripts/suggest_heldout.py {seed} {count}" + (f" {prefix}" if prefix != "h" or sys.argv[4:] else "")
+      + "".join(" " + f for f in sys.argv[4:]) + "`")
 print("# (a seeded grammar; committed before the rules changed, measured once after). name|class|explain arguments")
 print("\n".join(out))

@@ -63,7 +63,8 @@ struct gm_jit_info {
 	int64_t bad_gid;             /* first thread with a negative index, -1 if none */
 	int64_t tile_elems;          /* --space shared: S, the elements of each block's tile */
 	double layout_ms;            /* spec.layout: the conversion (lay[g] = in[EXPR(g)]; store: lay[EXPR(g)] = in[g]),
-					one launch, events */
+					events: the median of 5 launches after a first one */
+	double layout_first_ms;      /* that first launch (cold: after the fill) */
 };
 
 /* Ops for the runner; NULL in a build without CUDA. */

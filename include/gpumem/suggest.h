@@ -112,7 +112,8 @@ struct gm_suggest_meas {
 		double speedup;       /* the original's measured ms / this one's, its measured conversion included
 					 (layout, unless in.layout_free) */
 		double speedup_kernel; /* the same for the rewritten kernel alone */
-		double compile_ms, layout_ms;
+		double compile_ms;
+		double layout_ms, layout_first_ms; /* layout: the conversion's median after a first launch; that first */
 	} row[GM_SUGGEST_MAX];
 };
 

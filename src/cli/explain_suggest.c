@@ -106,6 +106,7 @@ static void run_row(const struct gm_suggest *s, int k, const char *expr_c, const
 	st = gm_run_cases(&cp, 1, &o, dev, &r);
 	m->row[k].compile_ms = info.compile_ms;
 	m->row[k].layout_ms = info.layout_ms;
+	m->row[k].layout_first_ms = info.layout_first_ms;
 	if (st || r.ncases != 1) {
 		m->row[k].status = GM_SG_FAILED;
 		snprintf(m->row[k].message, sizeof(m->row[k].message), "%.190s", st ? gm_last_error() : "no result");

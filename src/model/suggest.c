@@ -22,7 +22,8 @@ static double now_ms(void)
 
 /* ---- prediction ------------------------------------------------------------ */
 
-static int predict_row(const struct gm_suggest *s, struct gm_rewrite *r, struct gm_expr_error *err, int threads)
+static int predict_row(const struct gm_suggest *s, struct gm_rewrite *r, struct gm_expr_error *err, int threads,
+		       const struct gm_profile *prof)
 {
 	struct gm_launch_in li;
 
@@ -41,7 +42,72 @@ static int predict_row(const struct gm_suggest *s, struct gm_rewrite *r, struct 
 	li.round_trips = r->round_trips;
 	li.one_element_per_thread = r->round_trips == 1 && r->rep[0].iters <= 1;
 	li.threads = threads;
-	return gm_launch_predict(&li, s->in.prof, &r->pred, err) == GM_OK ? 0 : -1;
+	return gm_launch_predict(&li, prof ? prof : s->in.prof, &r->pred, err) == GM_OK ? 0 : -1;
+}
+
+/* ---- the layout rewrite's conversion ------------------------------------------------ */
+
+#define CONVERSION_BLOCK 256 /* jit.cu's gm_x_layout: a grid-stride loop over the resident blocks of 256 threads */
+#define CONVERSION_SAMPLES 4096
+
+/* EXPR with the original's block equals EXPR in blocks of CONVERSION_BLOCK on sampled threads (it reads only gid). */
+static int expr_blockfree(const struct gm_suggest *s)
+{
+	struct gm_access a = s->in.a, b = s->in.a;
+	struct gm_expr *e = NULL;
+	struct gm_expr_error err;
+	int same = 1;
+
+	b.block[0] = CONVERSION_BLOCK;
+	b.block[1] = b.block[2] = 1;
+	if (gm_expr_parse(a.index, &e, &err))
+		return 0;
+	for (int k = 0; k < CONVERSION_SAMPLES && same; k++) {
+		int64_t g = k < CONVERSION_SAMPLES / 2 ? k : (s->in.n - 1) / (CONVERSION_SAMPLES / 2) *
+							      (k - CONVERSION_SAMPLES / 2), va, vb;
+		same = !sg_eval(e, &a, s->in.n, g, &va) && !sg_eval(e, &b, s->in.n, g, &vb) && va == vb;
+	}
+	gm_expr_free(e);
+	return same;
+}
+
+/*
+ * The conversion as the kernel that runs it (jit.cu's gm_x_layout), not as a launch of the original: the
+ * original's access (load: lay[g] = in[EXPR(g)]; store: lay[EXPR(g)] = in[g]) in a grid-stride loop over the
+ * resident blocks of CONVERSION_BLOCK threads. Each iteration waits for its load as a thread of the original
+ * does (rule T2 counts the same waves of resident threads, here of blocks of 256, rules T5 and T8 at that
+ * block), but the SMs start only the resident blocks, once: no level of block starts (rule T4; the profile's
+ * blocks_gps left out). Where the original is limited by starting blocks (1- and 2-byte elements, blocks of
+ * 64-128) the conversion runs that much faster than it. EXPR is the original's for thread g with the
+ * original's block (index_of()): where blocks of 256 would give other values (tid, bx), the index map writes
+ * it from gid alone; with neither, the original's block stands in.
+ */
+static void predict_conversion(const struct gm_suggest *s, struct gm_rewrite *r, int threads)
+{
+	struct gm_rewrite *cv = malloc(sizeof(*cv));
+	struct gm_profile pr = *s->in.prof;
+	struct gm_expr_error err;
+	char e[256];
+
+	r->conversion_ms = s->rows[0].pred.time_ms; /* one launch of the original, where this fails */
+	if (!cv)
+		return;
+	*cv = s->rows[0];
+	pr.blocks_gps = 0;
+	if (expr_blockfree(s))
+		sg_block1(cv, CONVERSION_BLOCK);
+	else if (s->map.known && gm_index_map_expr(&s->map, "gid", 1, e, sizeof(e)) >= 0) {
+		snprintf(cv->idx[0], sizeof(cv->idx[0]), "%s", e);
+		sg_block1(cv, CONVERSION_BLOCK);
+	}
+	cv->round_trips = 1;
+	if (!predict_row(s, cv, &err, threads, &pr))
+		r->conversion_ms = cv->pred.time_ms;
+	free(cv);
+	snprintf(r->note, sizeof(r->note), "conversion once%s: the original's access in a grid-stride loop (predicted "
+		 "%.3f ms) %s; %s", s->in.a.op == GM_OP_LOAD ? "" : ", where out must stay strided", r->conversion_ms,
+		 s->in.a.op == GM_OP_LOAD ? "writes lay" : "scatters cp", s->in.layout_free ? "left out (--layout-free)" :
+		 "in the speedup (--layout-free: the data lives in this layout)");
 }
 
 /* The largest EXPR + 1 over the first blocks and the last (the tile of --space shared). */
@@ -103,13 +169,15 @@ static void predict_item(void *arg, void *state, int k)
 	struct gm_expr_error e2;
 
 	(void)state;
-	if (predict_row(p->s, r, &e2, p->threads)) {
+	if (predict_row(p->s, r, &e2, p->threads, NULL)) {
 		r->applies = 0;
 		snprintf(r->why_not, sizeof(r->why_not), "the launch model cannot evaluate it: %.150s", e2.msg);
 	} else {
 		double t0 = p->s->rows[0].pred.time_ms;
 
-		r->conversion_ms = r->layout ? t0 : 0;
+		r->conversion_ms = 0;
+		if (r->layout)
+			predict_conversion(p->s, r, p->threads);
 		r->speedup_kernel = r->pred.time_ms > 0 ? t0 / r->pred.time_ms : 0;
 		r->speedup = r->pred.time_ms > 0 ? t0 / gm_suggest_headline_ms(p->s, r) : 0;
 	}
@@ -186,7 +254,7 @@ gm_status gm_suggest_build(const struct gm_suggest_in *in, struct gm_suggest *s,
 		s->waste = ls.sectors_per_warp / (in->a.elem_bytes > 1 ? in->a.elem_bytes : 1);
 	}
 	original_row(s, &s->rows[0]);
-	if (predict_row(s, &s->rows[0], err, s->in.threads))
+	if (predict_row(s, &s->rows[0], err, s->in.threads, NULL))
 		return GM_ERR_EVAL;
 	s->rows[0].speedup = s->rows[0].speedup_kernel = 1.0;
 	s->nrows = 1;

@@ -50,6 +50,14 @@ const char *sg_move_stmt(const struct gm_suggest *s);
 void sg_sorted_modes(const struct gm_index_map *m, int ord[GM_SUGGEST_MODES]);
 /* n is a whole number of the map's rows. */
 int sg_covers_n(const struct gm_suggest *s);
+/*
+ * Thread v of a launch whose threads take the map's modes in the order ord (digit j = v / (the sizes of the modes
+ * before it) % its size): the original's thread, each digit times its div, as C in 32-bit unsigned arithmetic where
+ * narrow (every thread fits in an int; a division by a constant is a multiply-high there and a long sequence in 64
+ * bits), else 64-bit. -1 when out is short.
+ */
+int sg_order_c(const struct gm_index_map *m, const int ord[GM_SUGGEST_MODES], const char *v, int narrow, char *out,
+	       size_t n);
 /* The unsigned word of 2, 4, 8 or 16 bytes, as a C type. */
 const char *sg_word_of(int bytes);
 /* Append a pattern to r (index printf-style; repeated iters times, step_bytes apart). */

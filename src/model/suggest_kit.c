@@ -105,6 +105,30 @@ int sg_covers_n(const struct gm_suggest *s)
 	return m->nmodes > 0 && m->div[last] * m->size[last] == s->in.n;
 }
 
+/* "(v / div % size) * times" with the type's literals */
+static int term(char *out, size_t n, int first, const char *v, int64_t div, int64_t size, int64_t times, int narrow)
+{
+	const char *u = narrow ? "u" : "LL";
+
+	return snprintf(out, n, "%s(%s / %lld%s %% %lld%s) * %lld%s", first ? "" : " + ", v, (long long)div, u,
+			(long long)size, u, (long long)times, u);
+}
+
+int sg_order_c(const struct gm_index_map *m, const int ord[GM_SUGGEST_MODES], const char *v, int narrow, char *out,
+	       size_t n)
+{
+	size_t len = 0;
+	int64_t D = 1;
+	int k = 0;
+
+	for (int j = 0; j < m->nmodes && k >= 0 && (size_t)k < n - len; j++) {
+		len += (size_t)k;
+		k = term(out + len, n - len, j == 0, v, D, m->size[ord[j]], m->div[ord[j]], narrow);
+		D *= m->size[ord[j]];
+	}
+	return k < 0 || (size_t)k >= n - len ? -1 : 0;
+}
+
 const char *sg_word_of(int bytes)
 {
 	return bytes == 2 ? "unsigned short" : bytes == 4 ? "unsigned" : bytes == 8 ? "uint2" : "uint4";

@@ -25,7 +25,7 @@ typedef int (*rule_fn)(const struct gm_suggest *s, struct gm_rewrite *r);
 static int rule_thread_order(const struct gm_suggest *s, struct gm_rewrite *r)
 {
 	const struct gm_index_map *m = &s->map;
-	char g[512] = "", e[512] = "", c_g[640] = "", call[96];
+	char g[512] = "", e[512] = "";
 	int ord[GM_SUGGEST_MODES];
 	int64_t D = 1;
 
@@ -44,7 +44,7 @@ static int rule_thread_order(const struct gm_suggest *s, struct gm_rewrite *r)
 			  (long long)s->in.n);
 	for (int j = 0; j < m->nmodes; j++) {
 		int k = ord[j];
-		size_t lg = strlen(g), le = strlen(e), lc = strlen(c_g);
+		size_t lg = strlen(g), le = strlen(e);
 		char dig[96];
 		/* the last digit runs to the end of the launch: no modulo (rule D7 reads one as periodic) */
 		if (j == m->nmodes - 1)
@@ -53,8 +53,6 @@ static int rule_thread_order(const struct gm_suggest *s, struct gm_rewrite *r)
 			snprintf(dig, sizeof(dig), "(gid / %lld %% %lld)", (long long)D, (long long)m->size[k]);
 		snprintf(g + lg, sizeof(g) - lg, "%s%s * %lld", j ? " + " : "", dig, (long long)m->div[k]);
 		snprintf(e + le, sizeof(e) - le, " + %s * %lld", dig, (long long)m->stride[k]);
-		snprintf(c_g + lc, sizeof(c_g) - lc, "%s(t / %lldLL %% %lldLL) * %lldLL", j ? " + " : "", (long long)D,
-			 (long long)m->size[k], (long long)m->div[k]);
 		D *= m->size[k];
 	}
 	char ex[600];
@@ -63,10 +61,16 @@ static int rule_thread_order(const struct gm_suggest *s, struct gm_rewrite *r)
 	r->threads = s->in.n;
 	r->round_trips = 1;
 	sg_sides(s, r, s->in.a.elem_bytes, 1, 0, 0, ex, g);
-	sg_idx_call(s, "g", call, sizeof(call));
-	sg_src(r, "%s  const long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
-	    "  if (t >= n_arg) return;\n  const long long g = %s;\n  const long long i = %s;\n  %s\n}\n",
-	    sg_head, c_g, call, sg_move_stmt(s));
+	/* the kernel: the original's thread from the map's digits, in 32-bit arithmetic where they fit; its EXPR as the
+	   original computes it (the map is checked on sampled threads only: an index from it could leave the array) */
+	int narrow = s->in.n + 256 <= INT32_MAX;
+	char kg[640], call[96];
+	if (sg_order_c(m, ord, "t", narrow, kg, sizeof(kg)))
+		return sg_no(r, "the index map is too long to describe");
+	sg_idx_call(s, "(long long)g", call, sizeof(call));
+	sg_src(r, "%s  typedef %s U;\n  const U t = (U)blockIdx.x * blockDim.x + threadIdx.x;\n"
+	    "  if ((long long)t >= n_arg) return;\n  const U g = %s;\n  const long long i = %s;\n  %s\n}\n",
+	    sg_head, narrow ? "unsigned" : "unsigned long long", kg, call, sg_move_stmt(s));
 	return 1;
 }
 
@@ -154,7 +158,6 @@ static int rule_block_work(const struct gm_suggest *s, struct gm_rewrite *r)
 	const char *lim = s->rows[0].pred.limited_by;
 	int eb = s->in.a.elem_bytes;
 	int64_t T;
-	char call[96];
 
 	snprintf(r->change, sizeof(r->change), "blocks of 256, %d elements a thread (all loads issued before "
 		 "the stores)", WORK_ILP);
@@ -173,13 +176,17 @@ static int rule_block_work(const struct gm_suggest *s, struct gm_rewrite *r)
 			return sg_no(r, "the index map is too long to describe");
 		sg_sides(s, r, eb, 1, 0, 0, e, g);
 	}
-	sg_idx_call(s, "g", call, sizeof(call));
-	sg_src(r, "%s  const long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x, T_ = %lldLL;\n"
+	/* the threads' arithmetic in 32 bits where it fits; EXPR as the original computes it (the map is checked on
+	   sampled threads only: an index from it could leave the array) */
+	int narrow = 4 * T + 256 <= INT32_MAX; /* t + 3 T, t below T rounded up to the block */
+	char call[96];
+	sg_idx_call(s, "(long long)g", call, sizeof(call));
+	sg_src(r, "%s  typedef %s U;\n  const U t = (U)blockIdx.x * blockDim.x + threadIdx.x, T_ = %lldu;\n"
 	    "  T v[%d]; long long at[%d];\n"
-	    "#pragma unroll\n  for (int k = 0; k < %d; k++) {\n    const long long g = t + k * T_;\n"
-	    "    if (g < n_arg) { const long long i = %s; %s }\n  }\n"
-	    "#pragma unroll\n  for (int k = 0; k < %d; k++)\n    if (t + k * T_ < n_arg) out[at[k]] = v[k];\n}\n",
-	    sg_head, (long long)T, WORK_ILP, WORK_ILP, WORK_ILP, call,
+	    "#pragma unroll\n  for (int k = 0; k < %d; k++) {\n    const U g = t + k * T_;\n"
+	    "    if ((long long)g < n_arg) { const long long i = %s; %s }\n  }\n"
+	    "#pragma unroll\n  for (int k = 0; k < %d; k++)\n    if ((long long)(t + k * T_) < n_arg) out[at[k]] = v[k];\n}\n",
+	    sg_head, narrow ? "unsigned" : "unsigned long long", (long long)T, WORK_ILP, WORK_ILP, WORK_ILP, call,
 	    s->in.a.op == GM_OP_LOAD ? "v[k] = in[i]; at[k] = g;" : "v[k] = in[g]; at[k] = i;", WORK_ILP);
 	return 1;
 }
@@ -318,19 +325,12 @@ static int rule_layout(const struct gm_suggest *s, struct gm_rewrite *r)
 	r->round_trips = 1;
 	r->layout = 1;
 	sg_sides(s, r, V * eb, 1, 0, 0, "gid", "gid");
-	if (ld) {
+	if (ld)
 		snprintf(r->change, sizeof(r->change), "in stored in the order the threads read it (lay[gid] = "
 			 "in[EXPR(gid)], structure of arrays): the kernel becomes a copy, %d B a thread", V * eb);
-		snprintf(r->note, sizeof(r->note), "conversion once: one launch of the original (predicted %.3f ms) "
-			 "writes lay; %s", s->rows[0].pred.time_ms, s->in.layout_free ? "left out (--layout-free)" :
-			 "in the speedup (--layout-free: the data lives in this layout)");
-	} else {
+	else
 		snprintf(r->change, sizeof(r->change), "out kept compact, the layout its consumer reads (cp[gid] = "
 			 "what out[EXPR(gid)] holds): the kernel becomes a copy, %d B a thread", V * eb);
-		snprintf(r->note, sizeof(r->note), "conversion once, where out must stay strided: one launch of the "
-			 "original (predicted %.3f ms) scatters cp; %s", s->rows[0].pred.time_ms, s->in.layout_free ?
-			 "left out (--layout-free)" : "in the speedup (--layout-free: the data lives in this layout)");
-	}
 	sg_src(r, "%s  typedef %s W; /* %s */\n"
 	    "  const long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
 	    "  if (t * %d < n_arg) ((W *)out)[t] = ((const W *)in)[t];\n}\n", sg_head, V > 1 ? sg_word_of(V * eb) : "T",

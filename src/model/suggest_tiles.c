@@ -108,6 +108,30 @@ static int g_of(const struct gm_index_map *m, const struct tr *t, const char *rx
 	return 0;
 }
 
+/*
+ * One side's part of g (the kernel's tile_gr / tile_gc): the digits of the row (side 0) or the column (side 1)
+ * times their div, in 32-bit unsigned arithmetic where every index fits (narrow: divisions by constants are a
+ * multiply-high there, a long sequence in 64 bits), so that g = tile_gr(r) + tile_gc(c).
+ */
+static int g_side(const struct gm_index_map *m, const struct tr *t, int side, int narrow, char *out, size_t n)
+{
+	const int *modes = side ? t->cm : t->rm;
+	int64_t pos = 1;
+	size_t len = 0;
+
+	for (int j = 0; j < (side ? t->nc : t->nr); j++) {
+		int k = modes[j];
+		int w = snprintf(out + len, n - len, "%s(%s / %lld%s %% %lld%s) * %lld%s", len ? " + " : "",
+				 narrow ? "(unsigned)x" : "x", (long long)pos, narrow ? "u" : "LL", (long long)m->size[k],
+				 narrow ? "u" : "LL", (long long)m->div[k], narrow ? "u" : "LL");
+		if (w < 0 || (size_t)w >= n - len)
+			return -1;
+		len += (size_t)w;
+		pos *= m->size[k];
+	}
+	return 0;
+}
+
 /* slot of tile row rl, column cl (strings); -1 when out is too small */
 static int slot(int xor_, const char *rl, const char *cl, char *out, size_t n)
 {
@@ -172,36 +196,44 @@ static int tile_rule(const struct gm_suggest *s, struct gm_rewrite *r, int xor_)
 			sg_pat(r, GM_SPACE_GLOBAL, GM_OP_STORE, eb, t.general ? 1 : TILE_ILP, 8 * t.R * eb, "%s", g_idx[j]);
 	else
 		sg_pat(r, GM_SPACE_GLOBAL, GM_OP_STORE, eb, TILE_ILP, 8 * t.P * eb, "%s", e_idx);
-	/* the kernel */
-	char s1[240], s2[240];
+	/* the kernel: 32-bit indices where every index a thread forms fits (the ladder measured 64-bit index
+	   arithmetic costing bandwidth; a 2D launch's g, digits of r and c, is a long sequence of 64-bit divisions
+	   a store), the row's part of g once a thread, bounds checked only where the tiles are ragged */
+	char s1[240], s2[240], gr[600], gc[600];
+	int64_t TCb = (t.C + 31) / 32, last = s->map.offset + t.P * (t.TR * 32) + TCb * 32;
+	int narrow = s->map.offset >= 0 && last <= INT32_MAX && s->in.n <= INT32_MAX;
+	int ragged = t.R % 32 || t.C % 32;
+	const char *I = narrow ? "int" : "long long", *L = narrow ? "" : "LL";
 	if (slot(xor_, "ty + j", "tx", s1, sizeof(s1)) || slot(xor_, "tx", "ty + j", s2, sizeof(s2)))
 		return sg_no(r, "the tile's slot expression is too long");
-	char gk[1024];
-	if (g_of(&s->map, &t, "r", "c", gk, sizeof(gk)))
-		return sg_no(r, "the thread order of the original is too long to describe");
-	if (t.general)
-		sg_src(r, "static __device__ __forceinline__ long long tile_g(long long r, long long c) { return %s; }\n",
-		       gk);
-	const char *G = t.general ? "tile_g(r, c)" : "r + R * c";
-	sg_src(r, "%s  __shared__ T sm[32 * 33];\n"
-	    "  const long long tr = blockIdx.x %% %lldLL, tc = blockIdx.x / %lldLL;\n"
+	if (t.general) {
+		if (g_side(&s->map, &t, 0, narrow, gr, sizeof(gr)) || g_side(&s->map, &t, 1, narrow, gc, sizeof(gc)))
+			return sg_no(r, "the thread order of the original is too long to describe");
+		sg_src(r, "static __device__ __forceinline__ %s tile_gr(%s x) { return %s; }\n"
+		       "static __device__ __forceinline__ %s tile_gc(%s x) { return %s; }\n", I, I, gr, I, I, gc);
+	}
+	const char *G = t.general ? "gr_ + tile_gc(c)" : "r + R * c", *ok = ragged ? "r < R && c < C" : "1";
+	sg_src(r, "%s  __shared__ T sm[32 * 33];\n  typedef %s I;\n"
+	    "  const I tr = (I)(blockIdx.x %% %lldu), tc = (I)(blockIdx.x / %lldu);\n"
 	    "  const int tx = threadIdx.x, ty = threadIdx.y;\n"
-	    "  const long long R = %lldLL, C = %lldLL, P = %lldLL, E0 = %lldLL;\n", sg_head, (long long)t.TR,
-	    (long long)t.TR, (long long)t.R, (long long)t.C, (long long)t.P, (long long)s->map.offset);
+	    "  const I R = %lld%s, C = %lld%s, P = %lld%s, E0 = %lld%s;\n  (void)R; (void)C;\n", sg_head, I,
+	    (long long)t.TR, (long long)t.TR, (long long)t.R, L, (long long)t.C, L, (long long)t.P, L,
+	    (long long)s->map.offset, L);
+	sg_src(r, t.general ? "  const I gr_ = tile_gr(tr * 32 + tx);\n" : "");
 	if (ld)
 		sg_src(r, "#pragma unroll\n  for (int j = 0; j < 32; j += 8) {\n"
-		    "    const long long r = tr * 32 + ty + j, c = tc * 32 + tx;\n"
-		    "    if (r < R && c < C) sm[%s] = in[E0 + P * r + c];\n  }\n  __syncthreads();\n"
+		    "    const I r = tr * 32 + ty + j, c = tc * 32 + tx;\n"
+		    "    if (%s) sm[%s] = in[E0 + P * r + c];\n  }\n  __syncthreads();\n"
 		    "#pragma unroll\n  for (int j = 0; j < 32; j += 8) {\n"
-		    "    const long long r = tr * 32 + tx, c = tc * 32 + ty + j;\n"
-		    "    if (r < R && c < C) out[%s] = sm[%s];\n  }\n}\n", s1, G, s2);
+		    "    const I r = tr * 32 + tx, c = tc * 32 + ty + j;\n"
+		    "    if (%s) out[%s] = sm[%s];\n  }\n}\n", ok, s1, ok, G, s2);
 	else
 		sg_src(r, "#pragma unroll\n  for (int j = 0; j < 32; j += 8) {\n"
-		    "    const long long r = tr * 32 + tx, c = tc * 32 + ty + j;\n"
-		    "    if (r < R && c < C) sm[%s] = in[%s];\n  }\n  __syncthreads();\n"
+		    "    const I r = tr * 32 + tx, c = tc * 32 + ty + j;\n"
+		    "    if (%s) sm[%s] = in[%s];\n  }\n  __syncthreads();\n"
 		    "#pragma unroll\n  for (int j = 0; j < 32; j += 8) {\n"
-		    "    const long long r = tr * 32 + ty + j, c = tc * 32 + tx;\n"
-		    "    if (r < R && c < C) out[E0 + P * r + c] = sm[%s];\n  }\n}\n", s2, G, s1);
+		    "    const I r = tr * 32 + ty + j, c = tc * 32 + tx;\n"
+		    "    if (%s) out[E0 + P * r + c] = sm[%s];\n  }\n}\n", ok, s2, G, ok, s1);
 	return 1;
 }
 

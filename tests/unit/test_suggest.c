@@ -301,7 +301,20 @@ static void test_sources(void **state)
 	s = build("(gid%65536)*65536 + gid/65536", 4, GM_OP_STORE, GM_SPACE_GLOBAL, 256, 1LL << 32);
 	assert_true(row(s, "tile_wide")->applies);
 	assert_non_null(strstr(row(s, "tile_wide")->src, "typedef long long I;"));
-	assert_non_null(strstr(row(s, "thread_order")->src, "index_of(g, n_arg, 256, 1, 1)"));
+	/* thread order: the original's thread from the map, 64-bit past 2^31 threads, 32-bit (a multiply-high a division)
+	   below; its EXPR as the original computes it (the map holds on sampled threads only) */
+	assert_non_null(strstr(row(s, "thread_order")->src, "typedef unsigned long long U;"));
+	assert_non_null(strstr(row(s, "thread_order")->src, "const long long i = index_of((long long)g, n_arg, 256, 1, 1)"));
+	s = build("(gid%4096)*4096 + gid/4096", 4, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 1 << 24);
+	assert_non_null(strstr(row(s, "thread_order")->src, "typedef unsigned U;"));
+	assert_non_null(strstr(row(s, "thread_order")->src, "const U g = (t / 1u % 4096u) * 4096u + (t / 4096u % 4096u) * 1u;"));
+	assert_non_null(strstr(row(s, "tile_padded")->src, "typedef int I;"));
+	assert_null(strstr(row(s, "tile_padded")->src, "r < R")); /* whole tiles: no bounds */
+	/* a map that holds on the sampled threads only ((3 g) mod p wraps a thread late now and then): block_work reads
+	   EXPR as the original computes it, never from the map (heldout-s39's m07 read past in at 3a25276) */
+	s = build("(gid*3)%4194301", 4, GM_OP_LOAD, GM_SPACE_GLOBAL, 64, 1 << 25);
+	assert_true(row(s, "block_work")->applies);
+	assert_non_null(strstr(row(s, "block_work")->src, "const long long i = index_of((long long)g, n_arg, 64, 1, 1)"));
 	s = build("gid", 1, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 1 << 24);
 	assert_non_null(strstr(row(s, "wide")->src, "typedef uint4 W"));
 	assert_int_equal(row(s, "wide")->threads, (1 << 24) / 16);
@@ -457,7 +470,9 @@ static void test_tile_any_order(void **state)
 		assert_true(s.map.known && s.map.nmodes == 4);
 		assert_true(row(&s, "tile_padded")->applies);
 		assert_true(row(&s, "tile_padded")->speedup > 1.2);
-		assert_non_null(strstr(row(&s, "tile_padded")->src, "tile_g(r, c)"));
+		/* g = the row's digits (once a thread) + the column's, 32-bit */
+		assert_non_null(strstr(row(&s, "tile_padded")->src, "gr_ + tile_gc(c)"));
+		assert_non_null(strstr(row(&s, "tile_padded")->src, "static __device__ __forceinline__ int tile_gr(int x)"));
 		assert_false(row(&s, "tile_wide")->applies);
 		assert_non_null(strstr(row(&s, "tile_wide")->why_not, "another order"));
 	}

@@ -19,6 +19,7 @@
  */
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <nvrtc.h>
@@ -420,7 +421,12 @@ static gm_status jit_supported(const struct gm_case *c, const struct gm_run_cfg 
 	return GM_OK;
 }
 
-/* The layout rewrite's one-off conversion (load: lay[g] = in[EXPR(g)]; store: lay[EXPR(g)] = in[g]), timed once. */
+/*
+ * The layout rewrite's one-off conversion (load: lay[g] = in[EXPR(g)]; store: lay[EXPR(g)] = in[g]), timed with events
+ * like a run: the first launch (reported as such: it pays what the fill left in L2 and cold translations) warms it up,
+ * then LAYOUT_REPS launches, each timed, give the median. The conversion writes the same lay every time.
+ */
+#define LAYOUT_REPS 5
 static gm_status timed_layout(struct jit_state *s, cudaEvent_t e0, cudaEvent_t e1, float *ms)
 {
 	long long n = s->spec.n, bd[3] = { s->spec.block[0], s->spec.block[1], s->spec.block[2] };
@@ -437,10 +443,17 @@ static gm_status timed_layout(struct jit_state *s, cudaEvent_t e0, cudaEvent_t e
 	return GM_OK;
 }
 
+static int cmp_float(const void *a, const void *b)
+{
+	float x = *(const float *)a, y = *(const float *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 static gm_status convert_layout(struct jit_state *s)
 {
 	cudaEvent_t e0, e1;
-	float ms = 0;
+	float first = 0, ms[LAYOUT_REPS] = { 0 };
 	gm_status st;
 
 	GM_CU(cudaEventCreate(&e0));
@@ -448,11 +461,16 @@ static gm_status convert_layout(struct jit_state *s)
 		cudaEventDestroy(e0);
 		return gm_fail(GM_ERR_CUDA, "cudaEventCreate failed");
 	}
-	st = timed_layout(s, e0, e1, &ms);
+	st = timed_layout(s, e0, e1, &first);
+	for (int k = 0; !st && k < LAYOUT_REPS; k++)
+		st = timed_layout(s, e0, e1, &ms[k]);
 	cudaEventDestroy(e0);
 	cudaEventDestroy(e1);
-	if (!st && next_info)
-		next_info->layout_ms = ms;
+	qsort(ms, LAYOUT_REPS, sizeof(ms[0]), cmp_float);
+	if (!st && next_info) {
+		next_info->layout_first_ms = first;
+		next_info->layout_ms = ms[LAYOUT_REPS / 2];
+	}
 	return st;
 }
 
