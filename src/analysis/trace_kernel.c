@@ -632,6 +632,105 @@ static void fit_item(void *arg, void *state, int i)
 	gm_trace_fit_instr(k->l, &k->l->ins[i], &k->ins[i].fit);
 }
 
+struct span {
+	int64_t lo, hi;
+	double bytes;
+};
+
+static int cmp_span(const void *a, const void *b)
+{
+	int64_t x = ((const struct span *)a)->lo, y = ((const struct span *)b)->lo;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The compulsory DRAM bytes of the global loads (op 0) or stores (op 1), from what the trace measured: each
+ * instruction's sampled address range (the samples spread over the grid), its loop's later iterations added by
+ * the fitted step, at most its measured sectors x 32 (it touches no more); ranges that overlap are one array,
+ * at most the length of their union. A lower bound of what DRAM moves (data left in L2 by an earlier launch
+ * aside): every byte a launch touches is read or written once.
+ */
+static double footprint(const struct gm_trace_kernel *k, int stores)
+{
+	struct span *v = k->nins ? calloc((size_t)k->nins, sizeof(*v)) : NULL;
+	int n = 0;
+	double tot = 0;
+
+	for (int i = 0; v && i < k->nins; i++) {
+		const struct gm_trace_insn *x = &k->ins[i];
+		int64_t lo, hi;
+		if (x->in->space != GM_TS_GLOBAL || (x->in->op != GM_TO_LOAD) != stores || !range_of(x->in, &lo, &hi))
+			continue;
+		int seen = 0;
+		for (int q = 0; q < x->in->nsamples; q++)
+			seen = x->in->samples[q].iter > seen ? x->in->samples[q].iter : seen;
+		if (x->fit.map.known && !x->fit.approx && !x->fit.map.niter_tab && x->fit.iters > seen + 1) {
+			int64_t ext = (int64_t)(x->fit.iters - seen - 1) * x->fit.map.iter_step * x->in->size;
+			lo += ext < 0 ? ext : 0, hi += ext > 0 ? ext : 0;
+		}
+		double s = x->in->sectors >= 0 ? x->in->sectors * 32.0 : x->bytes;
+		v[n++] = (struct span){ lo, hi + x->in->size, fmin((double)(hi + x->in->size - lo), s) };
+	}
+	qsort(v, (size_t)n, sizeof(*v), cmp_span);
+	for (int i = 0; i < n;) {
+		int64_t lo = v[i].lo, hi = v[i].hi;
+		double b = 0;
+		for (; i < n && v[i].lo < hi; i++)
+			hi = v[i].hi > hi ? v[i].hi : hi, b += v[i].bytes;
+		tot += fmin(b, (double)(hi - lo));
+	}
+	free(v);
+	return tot;
+}
+
+/*
+ * Memory-bound (docs/TRACE.md, "Memory-bound"): the time the kernel's traffic needs at each level's measured
+ * roof (the profile's), against the measured time. DRAM: its bytes counted when the trace has the counters,
+ * else its compulsory bytes (footprint(), below: no model) at read_gbs and write_gbs. L2: what surely reaches
+ * it, the stores' measured sectors at l2_write_gbs and the DRAM reads at l2_read_gbs. L1: the global sectors and
+ * shared wavefronts measured, at l1_gbs times the share of the SMs a launch of fewer blocks than SMs uses. Each
+ * is a lower bound of that level's busy time; the largest over the measured time is bound_share, and a kernel
+ * whose busiest level is busy GM_TRACE_MEMORY_BOUND of its time or more is memory-bound.
+ */
+static void memory_bound(struct gm_trace_kernel *k, const struct gm_profile *prof)
+{
+	const struct gm_trace_launch *l = k->l;
+	double rd = -1, wr = 0, st = 0, l1 = 0;
+	double blocks = (double)l->grid[0] * (double)l->grid[1] * (double)l->grid[2];
+
+	k->bound_dram_ms = k->bound_l2_ms = k->bound_l1_ms = k->bound_share = -1;
+	k->bound_level = NULL;
+	k->memory_bound = -1;
+	if (!prof || !(prof->read_gbs > 0) || !(prof->l1_gbs > 0) || !(prof->l2_read_gbs > 0))
+		return;
+	if (k->dram_measured)
+		rd = (double)l->dram_read_bytes, wr = (double)l->dram_write_bytes;
+	else
+		rd = footprint(k, 0), wr = footprint(k, 1);
+	for (int i = 0; i < k->nins; i++) {
+		const struct gm_trace_insn *x = &k->ins[i];
+		l1 += x->bytes;
+		st += x->in->space != GM_TS_SHARED && x->in->op != GM_TO_LOAD ? x->bytes : 0;
+	}
+	double sms = prof->sm_count > 0 && blocks > 0 && blocks < prof->sm_count ? blocks / prof->sm_count : 1;
+	double wgbs = prof->write_gbs > 0 ? prof->write_gbs : prof->read_gbs;
+	double l2w = prof->l2_write_gbs > 0 ? prof->l2_write_gbs : prof->l2_read_gbs;
+	if (rd >= 0)
+		k->bound_dram_ms = (rd / prof->read_gbs + wr / wgbs) * 1e-6;
+	k->bound_l2_ms = ((rd > 0 ? rd : 0) / prof->l2_read_gbs + st / l2w) * 1e-6;
+	k->bound_l1_ms = l1 / (prof->l1_gbs * sms) * 1e-6;
+	double t = k->bound_dram_ms;
+	k->bound_level = t >= 0 ? "DRAM" : NULL;
+	if (k->bound_l2_ms > t)
+		t = k->bound_l2_ms, k->bound_level = "L2";
+	if (k->bound_l1_ms > t)
+		t = k->bound_l1_ms, k->bound_level = "L1";
+	if (k->time_ms > 0 && t >= 0) {
+		k->bound_share = t / k->time_ms;
+		k->memory_bound = k->bound_share >= GM_TRACE_MEMORY_BOUND;
+	}
+}
+
 gm_status gm_trace_kernel_analyse(const struct gm_trace_launch *l, const struct gm_profile *prof,
 				  struct gm_trace_kernel *k)
 {
@@ -665,6 +764,7 @@ gm_status gm_trace_kernel_analyse(const struct gm_trace_launch *l, const struct 
 		snprintf(k->pred_why + len, sizeof(k->pred_why) - len, "%sits DRAM bytes would need %.0f %% of the roof "
 			 "in the measured time: the model reads more than the kernel did", len ? "; " : "", k->roof_pct);
 	}
+	memory_bound(k, prof);
 	time_shares(k, prof);
 	bottlenecks(k);
 	return GM_OK;

@@ -121,6 +121,12 @@ static json_t *kernel_json(const struct gm_trace_kernel *k)
 			 k->dram_measured, "achieved_gbs", num(k->gbs), "roof_gbs", num(k->roof_gbs), "roof_pct",
 			 num(k->roof_pct), "predicted", pred_json(k), "primary", k->primary, "secondary", k->secondary,
 			 "instructions", ins);
+	if (o)   /* docs/TRACE.md, "Memory-bound" */
+		json_object_set_new(o, "memory_bound", json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:f}", "bound",
+				    k->memory_bound < 0 ? json_null() : json_boolean(k->memory_bound), "share",
+				    num(k->bound_share), "level", str(k->bound_level), "dram_ms", num(k->bound_dram_ms),
+				    "l2_ms", num(k->bound_l2_ms), "l1_ms", num(k->bound_l1_ms), "threshold",
+				    GM_TRACE_MEMORY_BOUND));
 	if (o && k->run)   /* --run: the top fix's pattern and rewrites timed (docs/SCHEMA.md) */
 		json_object_set(o, "run", (json_t *)k->run);
 	return o;
