@@ -178,6 +178,8 @@ struct gm_trace_fit {
 	int approx;                   /* map.known = 0 and expr1d models the gather: lanes k elements apart
 					 (k from the measured sectors per request) inside the footprint the samples span */
 	char why[200];                /* map.known = 0: why no map fits */
+	int lanes_sorted;             /* stage E: the map is of each warp's lowest address with its lanes in order;
+					 the kernel's lanes read the same consecutive elements in another order */
 	int lanes;                    /* lane addresses fitted */
 	int iters;                    /* loop iterations a warp runs (executions / warps), >= 1 */
 	enum gm_trace_class cls;
@@ -272,6 +274,7 @@ struct gm_trace_kernel {
 	double mem_ms;                /* the launch model without rule R2's round trips (trace_kernel.c): what
 					 the instructions' time shares and the fixes are weighed against; -1 */
 	int trips;                    /* rule R2: the round trips a thread waits for, in k->pred */
+	double steps_ms;              /* rule B: the barrier steps of a shared-memory loop, added to k->pred */
 	void *run;                    /* --run's result for the top fix (a jansson object, owned; NULL = none):
 					 the "suggest" object of explain --suggest --run --json */
 };

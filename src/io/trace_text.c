@@ -78,6 +78,9 @@ static void figures(FILE *f, const struct gm_trace_kernel *k)
 			fprintf(f, " (%+.1f %% against the measured)", k->pred_err_pct);
 		fprintf(f, ", limited by %s, DRAM %.3f MB read + %.3f MB written\n", k->limited_by,
 			k->pred.dram_read_bytes / 1e6, k->pred.dram_write_bytes / 1e6);
+		if (k->steps_ms > 0)
+			fprintf(f, "           (of which %.4f ms the barrier steps of its shared-memory loop, rule B)\n",
+				k->steps_ms);
 		if (k->pred_why[0])
 			fprintf(f, "           (%s)\n", k->pred_why);
 	} else
