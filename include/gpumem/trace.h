@@ -178,6 +178,8 @@ struct gm_trace_fit {
 	int approx;                   /* map.known = 0 and expr1d models the gather: lanes k elements apart
 					 (k from the measured sectors per request) inside the footprint the samples span */
 	char why[200];                /* map.known = 0: why no map fits */
+	int lanes_sorted;             /* stage E: the map is of each warp's lowest address with its lanes in order;
+					 the kernel's lanes read the same consecutive elements in another order */
 	int lanes;                    /* lane addresses fitted */
 	int iters;                    /* loop iterations a warp runs (executions / warps), >= 1 */
 	enum gm_trace_class cls;
@@ -236,6 +238,11 @@ struct gm_trace_insn {
 	struct gm_trace_fix fix;
 };
 
+/* The share of the measured time the busiest memory level needs at its roof above which a kernel counts as
+   memory-bound (Nsight Compute's Speed Of Light reading: a unit at 60 % of its peak or more is the bottleneck;
+   under 60 % everywhere, latency). */
+#define GM_TRACE_MEMORY_BOUND 0.6
+
 struct gm_trace_kernel {
 	const struct gm_trace_launch *l;
 	struct gm_trace_insn *ins;
@@ -247,6 +254,13 @@ struct gm_trace_kernel {
 	double gbs;                   /* dram_bytes / time; -1 */
 	double roof_gbs;              /* the profile's dense DRAM read bandwidth */
 	double roof_pct;
+	/* memory-bound (docs/TRACE.md, "Memory-bound"): the time each level needs for the kernel's traffic at the
+	   profile's measured roofs; bound_share = the largest over the measured time; memory_bound = 1 when it is
+	   GM_TRACE_MEMORY_BOUND or more, 0 under it, -1 without a measured time */
+	double bound_dram_ms, bound_l2_ms, bound_l1_ms;
+	double bound_share;           /* -1 = unknown */
+	const char *bound_level;      /* "DRAM" | "L2" | "L1" | NULL */
+	int memory_bound;
 	int pred_ok;
 	char pred_why[200];           /* pred_ok = 0: why; else what the prediction leaves out, or "" */
 	struct gm_launch_out pred;    /* the launch model over every fitted pattern */
@@ -260,6 +274,7 @@ struct gm_trace_kernel {
 	double mem_ms;                /* the launch model without rule R2's round trips (trace_kernel.c): what
 					 the instructions' time shares and the fixes are weighed against; -1 */
 	int trips;                    /* rule R2: the round trips a thread waits for, in k->pred */
+	double steps_ms;              /* rule B: the barrier steps of a shared-memory loop, added to k->pred */
 	void *run;                    /* --run's result for the top fix (a jansson object, owned; NULL = none):
 					 the "suggest" object of explain --suggest --run --json */
 };

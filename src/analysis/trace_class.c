@@ -297,9 +297,61 @@ static void gather_stand_in(const struct gm_trace_instr *in, struct gm_trace_fit
 	f->approx = 1;
 }
 
+/*
+ * Stage E, a warp's consecutive elements in another lane order (docs/TRACE.md, "How the fit works"): a global
+ * access whose measured sectors per request are at most one above its ideal and whose every sampled warp reads
+ * consecutive elements, each once, in some order of its lanes (a loop whose remainder was peeled per lane:
+ * lanes 0-16 at i + 96, lanes 17-31 at i + 64) has no map of the ids, but its warps' lowest addresses may have
+ * one. The samples are refitted with each warp's lanes in order from its lowest address; a map that fits them
+ * stands for the instruction (lanes_sorted = 1: the elements each warp reads, not which lane reads which).
+ * Where the lowest addresses come from the data (an embedding row), nothing fits and the gather stays.
+ */
+static int lanes_in_order(const struct gm_trace_instr *in, struct gm_trace_instr *out)
+{
+	if (in->space != GM_TS_GLOBAL || !(in->requests > 0) || !(in->ideal_sectors > 0) ||
+	    in->sectors > in->ideal_sectors + in->requests || !in->nsamples)
+		return 0;
+	*out = *in;
+	out->samples = malloc((size_t)in->nsamples * sizeof(*out->samples));
+	if (!out->samples)
+		return 0;
+	for (int i = 0; i < in->nsamples; i++) {
+		struct gm_trace_sample *a = &out->samples[i];
+		int64_t lo = INT64_MAX, hi = INT64_MIN;
+		int n = 0;
+		uint32_t seen = 0;
+		*a = in->samples[i];
+		for (int l = 0; l < GM_WARP_SIZE; l++)
+			if (a->have >> l & 1) {
+				lo = a->addr[l] < lo ? a->addr[l] : lo;
+				hi = a->addr[l] > hi ? a->addr[l] : hi;
+				n++;
+			}
+		if (!n)
+			continue;
+		if (hi - lo != (int64_t)(n - 1) * in->size)
+			goto no;
+		for (int l = 0; l < GM_WARP_SIZE; l++)   /* each element once */
+			if (a->have >> l & 1) {
+				int64_t k = (a->addr[l] - lo) / in->size;
+				if ((a->addr[l] - lo) % in->size || seen >> k & 1)
+					goto no;
+				seen |= 1u << k;
+			}
+		for (int l = 0, k = 0; l < GM_WARP_SIZE; l++)
+			if (a->have >> l & 1)
+				a->addr[l] = lo + (int64_t)(k++) * in->size;
+	}
+	return 1;
+no:
+	free(out->samples);
+	return 0;
+}
+
 void gm_trace_fit_instr(const struct gm_trace_launch *l, const struct gm_trace_instr *in, struct gm_trace_fit *f)
 {
 	struct tf_set s;
+	struct gm_trace_instr e;
 
 	memset(f, 0, sizeof(*f));
 	f->iters = iters_of(l, in);
@@ -307,11 +359,25 @@ void gm_trace_fit_instr(const struct gm_trace_launch *l, const struct gm_trace_i
 	f->map.elem_bytes = in->size;
 	for (int i = 0; i < in->nsamples; i++)
 		f->lanes += __builtin_popcount(in->samples[i].have);
+	memset(&s, 0, sizeof(s));
 	if (!tf_points(l, in, f->iters, &s, f->why, sizeof(f->why))) {
 		f->lanes = s.n;
 		tf_fit(&s, &f->map, f->why, sizeof(f->why));
 	}
 	free(s.p);
+	if (!f->map.known && lanes_in_order(in, &e)) {   /* stage E */
+		struct gm_trace_map m;
+		char why[200];
+		memset(&s, 0, sizeof(s));
+		memset(&m, 0, sizeof(m));
+		m.elem_bytes = in->size;
+		if (!tf_points(l, &e, f->iters, &s, why, sizeof(why)) && (tf_fit(&s, &m, why, sizeof(why)), m.known)) {
+			f->map = m;
+			f->lanes_sorted = 1;
+		}
+		free(s.p);
+		free(e.samples);
+	}
 	tf_finish(l, in, f);
 }
 
@@ -338,6 +404,10 @@ void tf_finish(const struct gm_trace_launch *l, const struct gm_trace_instr *in,
 	} else
 		f->check_ok = -1;
 	classify(l, in, f, &smp);
+	if (f->lanes_sorted) {   /* stage E: say that the lanes' order is not the map's */
+		size_t len = strlen(f->cls_text);
+		snprintf(f->cls_text + len, sizeof(f->cls_text) - len, "; the warp's lanes in another order");
+	}
 	if (!f->map.known)
 		gather_stand_in(in, f);
 	else if (local_interleaved(in))   /* the launch model sees the hardware's layout: thread after thread */

@@ -329,8 +329,46 @@ static int read_before(const struct gm_trace_kernel *k, const int *ix, int from,
 	return 0;
 }
 
-static int tk_round_trips(const struct gm_trace_kernel *k, const struct gm_profile *prof, const struct tk_swap *sw, int nsw)
+/* One run of rule R2 (loads issued together): its trips, the bytes a thread loads in it, the 128 B lines a block
+   reads in it (rule Q). */
+struct tk_run {
+	int trips, nloads;
+	double bytes, lines;
+};
+#define TK_MAX_RUNS 256
+
+/* The distinct 128 B lines a sampled warp's request touches, the mean over the samples; without samples a
+   sector a line. */
+static double lines_per_request(const struct gm_trace_insn *x)
 {
+	double tot = 0;
+	int n = 0;
+
+	for (int i = 0; i < x->in->nsamples; i++) {
+		const struct gm_trace_sample *a = &x->in->samples[i];
+		int64_t seen[GM_WARP_SIZE];
+		int m = 0;
+		for (int l = 0; l < GM_WARP_SIZE; l++)
+			if (a->have >> l & 1) {
+				int64_t line = a->addr[l] >> 7, q = 0;
+				while (q < m && seen[q] != line)
+					q++;
+				if (q == m)
+					seen[m++] = line;
+			}
+		if (m)
+			tot += m, n++;
+	}
+	if (n)
+		return tot / n;
+	return x->fit.meas_per_req > 0 ? x->fit.meas_per_req : 1;
+}
+
+static int tk_round_trips(const struct gm_trace_kernel *k, const struct gm_profile *prof, const struct tk_swap *sw,
+			  int nsw, struct tk_run *runs, int *nruns)
+{
+	double rb = 0, rl = 0;
+	int nl = 0;
 	int n = 0, run = 0, near = 1;
 	int64_t last = -1, tpb = (int64_t)k->l->block[0] * k->l->block[1] * k->l->block[2];
 	double warps = 0, trips = 0, fresh = 0;
@@ -375,7 +413,9 @@ static int tk_round_trips(const struct gm_trace_kernel *k, const struct gm_profi
 		if (x->in->op != GM_TO_LOAD || (last >= 0 && (x->in->pc - last > TK_TRIP_GAP || x->fit.approx))) {
 			/* a store or atomic, the gap, or a gather (its address is an earlier load's data) ends the run */
 			trips += near ? 0 : run;
-			run = 0, near = 1, last = -1;
+			if (runs && !near && run > 0 && *nruns < TK_MAX_RUNS)
+				runs[(*nruns)++] = (struct tk_run){ run, nl, rb, rl };
+			run = 0, near = 1, last = -1, rb = 0, rl = 0, nl = 0;
 			if (x->in->op != GM_TO_LOAD)
 				continue;
 		}
@@ -384,8 +424,13 @@ static int tk_round_trips(const struct gm_trace_kernel *k, const struct gm_profi
 		near &= same[j] || (again[j] && fits);
 		run = it[j] > run ? it[j] : run;
 		last = x->in->pc;
+		rb += x->in->size;
+		nl++;
+		rl += x->in->executions / (blocks * it[j]) * lines_per_request(x);
 	}
 	trips += near ? 0 : run;
+	if (runs && !near && run > 0 && *nruns < TK_MAX_RUNS)
+		runs[(*nruns)++] = (struct tk_run){ run, nl, rb, rl };
 	return (int)lround(trips);
 }
 
@@ -417,6 +462,72 @@ static void sms_in_use(const struct gm_trace_kernel *k, const struct gm_profile 
 	o->gbs = o->time_ms > 0 ? o->useful_bytes / (o->time_ms * 1e-3) / 1e9 : 0;
 }
 
+/*
+ * Rule A, what every block reads alike stays in L1 (docs/TRACE.md, "The kernel's prediction"): a global load
+ * with no block id in its map (a weight or bias vector every block reads: `lane + iter*32`) whose footprint
+ * (its sampled range over the whole loop) fits in the SM's L1 is read from DRAM once and then served by each
+ * SM's L1: it leaves the patterns the launch model reads from DRAM and L2 (whose rule W would read it again for
+ * every warp). Its round trips are rule R2's (near: none).
+ */
+static int in_l1(const struct gm_trace_kernel *k, const struct gm_profile *prof, const struct gm_trace_insn *x)
+{
+	int64_t lo, hi;
+	int seen = 0;
+
+	if (!prof || !(prof->l1_bytes > 0) || x->in->space != GM_TS_GLOBAL || x->in->op != GM_TO_LOAD ||
+	    !alike(k, x) || !range_of(x->in, &lo, &hi))
+		return 0;
+	for (int q = 0; q < x->in->nsamples; q++)
+		seen = x->in->samples[q].iter > seen ? x->in->samples[q].iter : seen;
+	double span = (double)(hi - lo + x->in->size);
+	if (x->fit.iters > seen + 1)
+		span += (double)(x->fit.iters - seen - 1) * fabs((double)x->fit.map.iter_step) * x->in->size;
+	return span <= prof->l1_bytes;
+}
+
+/*
+ * Rule B, the barrier steps of a shared-memory loop (docs/TRACE.md, "The kernel's prediction"): a shared
+ * instruction that a block's warps run more often than once each is a step of a loop over shared memory (a
+ * tree reduction), and in a block of more than one warp each step ends at a barrier. Every resident block of
+ * the wave is at the same step then, with no load in flight to hide it behind: the SM issues the step's
+ * instructions for all its resident warps, four a cycle (one per scheduler, sm_70 and later), and serves the
+ * step's shared wavefronts above the ideal (bank conflicts) one a cycle. The instructions of a step are the
+ * SASS between the instruction and the memory instruction before it (16 B an instruction), run as often as the
+ * instruction: the loop's body and its control. Summed over the launch, on the SMs it uses, at the profile's SM
+ * clock, and added to the model's time: the model's round trips and barrier (T2, T6) do not hold them.
+ */
+static double steps_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof)
+{
+	const struct gm_trace_launch *l = k->l;
+	int64_t tpb = (int64_t)l->block[0] * l->block[1] * l->block[2];
+	double blocks = (double)l->grid[0] * (double)l->grid[1] * (double)l->grid[2];
+	double warps = blocks * (double)((tpb + GM_WARP_SIZE - 1) / GM_WARP_SIZE), issued = 0, extra = 0;
+	static int ix[GM_TRACE_MAX_INSNS];
+	int n = 0;
+
+	if (!prof || !(prof->sm_clock_mhz > 0) || prof->sm_count <= 0 || tpb <= GM_WARP_SIZE || !(warps > 0))
+		return 0;
+	for (int i = 0; i < k->nins && n < GM_TRACE_MAX_INSNS; i++)
+		if (k->ins[i].in->executions > 0)
+			ix[n++] = i;
+	for (int a = 1; a < n; a++)   /* by pc */
+		for (int b = a; b > 0 && k->ins[ix[b - 1]].in->pc > k->ins[ix[b]].in->pc; b--) {
+			int t = ix[b]; ix[b] = ix[b - 1]; ix[b - 1] = t;
+		}
+	for (int j = 0; j < n; j++) {
+		const struct gm_trace_instr *in = k->ins[ix[j]].in;
+		int64_t from = j ? k->ins[ix[j - 1]].in->pc + 16 : 0;
+		if (in->space != GM_TS_SHARED || !(in->executions > warps * 1.0001))
+			continue;
+		issued += in->executions * (double)(in->pc + 16 - from) / 16;
+		double ideal = in->ideal_wavefronts >= 0 ? in->ideal_wavefronts : in->requests * k->ins[ix[j]].fit.ideal_per_req;
+		if (in->wavefronts > 0 && ideal > 0)
+			extra += fmax(0, in->wavefronts - ideal);
+	}
+	double sms = blocks < prof->sm_count ? blocks : prof->sm_count;
+	return (issued / 4 + extra) / (sms * prof->sm_clock_mhz * 1e3);
+}
+
 int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, int only, const struct tk_swap *sw,
 	       int nsw, struct gm_launch_out *out, char *why, size_t n)
 {
@@ -446,6 +557,8 @@ int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, i
 		const struct tk_swap *w = swap_of(sw, nsw, i);
 		if (w && !w->expr)
 			continue;   /* left out on purpose: the kernel without this instruction */
+		if (only < 0 && !w && in_l1(k, prof, x))
+			continue;   /* rule A: every block reads it from its SM's L1 */
 		int in_tab = i < GM_TRACE_MAX_INSNS;
 		pattern_of(k, x, w, in_tab ? it2[i] : 0, in_tab ? step2[i] : 0, in_tab ? it1[i] : 0, in_tab ? step1[i] : 0,
 			   &pats[np], &rep[np]);
@@ -480,17 +593,86 @@ int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, i
 	return 0;
 }
 
+/*
+ * Rule Q, each run's round trip by what is in flight (docs/TRACE.md, "The kernel's prediction"): rule T2 charges
+ * every trip one loaded round trip, wave_ns, measured with every thread slot of the GPU waiting for 4 B (copy_one:
+ * threads_per_sm x sm_count threads, a request a warp); rule T8 takes off the queue of the bytes such a wave does
+ * not load. A thread of a loop waits for one run of rule R2 at a time, and a launch that does not fill the GPU
+ * has fewer threads waiting: each run's trip is the unloaded round trip (dram_latency_ns, the pointer chase)
+ * plus the two queues that make wave_ns of it, each for what the run has in flight: the bytes (the wave's
+ * resident threads x the bytes a thread loads in the run, at read_gbs: T8's queue) and the requests (the rest of
+ * wave_ns - dram_latency_ns, scaled by the resident warps x the run's loads over copy_one's warps), neither above
+ * the calibration's; times T5's tail for the 128 B lines a block reads in the run (its loads' requests a block
+ * makes an iteration x the distinct lines of a sampled request). With everything as in copy_one this is wave_ns
+ * again, and with smaller elements T8. The model's trip time is scaled by the runs' mean against its own (its
+ * mix of DRAM and L2 round trips, rule T7, kept) and the time joined again (T3). Only in blocks of 256 threads or
+ * fewer (T8's limit) and for threads that wait more than once (trips > 1).
+ */
+static void runs_own_trips(struct gm_trace_kernel *k, const struct gm_profile *prof, const struct tk_run *runs,
+			   int nruns)
+{
+	struct gm_launch_out *o = &k->pred;
+	int64_t tpb = (int64_t)k->l->block[0] * k->l->block[1] * k->l->block[2];
+	double b = 0, num = 0, den = 0;
+
+	if (!prof || k->trips <= 1 || !nruns || tpb > 256 || !(o->waves > 0) || !(o->t_waves_ms > o->t_barrier_ms) ||
+	    !(prof->wave_ns > 0) || !(prof->dram_latency_ns > 0) || !(prof->read_gbs > 0) || prof->threads_per_sm <= 0 ||
+	    prof->sm_count <= 0)
+		return;
+	for (int i = 0; i < k->nins; i++)   /* the model's T8: every global load pattern's element once */
+		if (k->ins[i].in->space == GM_TS_GLOBAL && k->ins[i].in->op == GM_TO_LOAD && k->ins[i].in->executions > 0 &&
+		    !in_l1(k, prof, &k->ins[i]))
+			b += k->ins[i].in->size;
+	double cal = (double)prof->threads_per_sm * prof->sm_count;   /* copy_one's threads, a request a warp */
+	double w8 = b < 4 ? prof->wave_ns - (4 - b) * cal / prof->read_gbs : prof->wave_ns;
+	double bytes_q = 4 * cal / prof->read_gbs, req_q = fmax(0, prof->wave_ns - prof->dram_latency_ns - bytes_q);
+	int64_t per_sm = prof->threads_per_sm / tpb > 32 ? 32 * tpb : prof->threads_per_sm / tpb * tpb;
+	double resident = fmin((double)k->threads, (double)(per_sm > 0 ? per_sm : tpb) * prof->sm_count);
+	double warps = resident / tpb * (double)((tpb + GM_WARP_SIZE - 1) / GM_WARP_SIZE);
+	for (int r = 0; r < nruns; r++) {
+		double nl = runs[r].nloads;
+		double trip = prof->dram_latency_ns + fmin(resident * runs[r].bytes, 4 * cal) / prof->read_gbs +
+			      req_q * fmin(1, warps * nl / (cal / GM_WARP_SIZE));
+		num += runs[r].trips * trip * gm_launch_block_tail_lines(prof->warp_tail, runs[r].lines);
+		den += runs[r].trips;
+	}
+	den *= w8 * o->block_tail;
+	if (!(num > 0) || !(den > 0))
+		return;
+	double t0 = o->time_ms;
+	o->t_waves_ms = (o->t_waves_ms - o->t_barrier_ms) * num / den + o->t_barrier_ms;
+	o->time_ms = gm_launch_join(o->t_waves_ms, o->t_bandwidth_ms, prof->knee) + o->t_start_ms;
+	o->limited_by = o->t_waves_ms > o->t_bandwidth_ms ? "latency" : o->limited_by;
+	if (o->time_ms > 0 && t0 > 0) {
+		o->gbs_low *= t0 / o->time_ms;
+		o->gbs_high *= t0 / o->time_ms;
+	}
+	o->gbs = o->time_ms > 0 ? o->useful_bytes / (o->time_ms * 1e-3) / 1e9 : 0;
+}
+
 /* The launch model over every fitted pattern. */
 static void predict(struct gm_trace_kernel *k, const struct gm_profile *prof)
 {
 	struct gm_launch_out mem;
 	char why[200];
+	static struct tk_run runs[TK_MAX_RUNS];
+	int nruns = 0;
 
 	k->trips = 0;
 	k->mem_ms = !tk_predict(k, prof, -1, NULL, 0, &mem, why, sizeof(why)) ? mem.time_ms : -1;
-	k->trips = tk_round_trips(k, prof, NULL, 0);
+	k->trips = tk_round_trips(k, prof, NULL, 0, runs, &nruns);
 	k->pred_ok = !tk_predict(k, prof, -1, NULL, 0, &k->pred, k->pred_why, sizeof(k->pred_why));
 	k->trips = k->pred_ok ? k->trips : 0;
+	if (k->pred_ok)
+		runs_own_trips(k, prof, runs, nruns);
+	k->steps_ms = k->pred_ok ? steps_ms(k, prof) : 0;
+	if (k->steps_ms > 0) {   /* rule B: added to the model's time, the interval moves with it */
+		double t0 = k->pred.time_ms;
+		k->pred.time_ms += k->steps_ms;
+		k->pred.gbs_low *= t0 / k->pred.time_ms;
+		k->pred.gbs_high *= t0 / k->pred.time_ms;
+		k->pred.gbs = k->pred.useful_bytes / (k->pred.time_ms * 1e-3) / 1e9;
+	}
 }
 
 int tf_same_change(const struct gm_trace_insn *a, const struct gm_trace_insn *b)
@@ -612,6 +794,12 @@ static void bottlenecks(struct gm_trace_kernel *k)
 			 "is %.0f %% of the measured time (compute, synchronisation, a short launch or the left-out "
 			 "instructions)", 100 * k->pred.time_ms / k->time_ms);
 	}
+	if (k->pred_ok && k->steps_ms > 0 && k->pred.time_ms > 0) {   /* rule B */
+		c[n].score = k->steps_ms / k->pred.time_ms;
+		snprintf(c[n++].text, sizeof(c[0].text), "the barrier steps of a shared-memory loop: %.0f %% of the "
+			 "predicted time (the steps' instructions issued for every resident warp and their bank "
+			 "conflicts, while no load is in flight)", 100 * k->steps_ms / k->pred.time_ms);
+	}
 	if (k->pred_ok && k->pred.limited_by && !strcmp(k->pred.limited_by, "latency")) {
 		c[n].score = 0.4;
 		snprintf(c[n++].text, sizeof(c[0].text), "latency: too few loads in flight for the bandwidth (the launch "
@@ -630,6 +818,105 @@ static void fit_item(void *arg, void *state, int i)
 
 	(void)state;
 	gm_trace_fit_instr(k->l, &k->l->ins[i], &k->ins[i].fit);
+}
+
+struct span {
+	int64_t lo, hi;
+	double bytes;
+};
+
+static int cmp_span(const void *a, const void *b)
+{
+	int64_t x = ((const struct span *)a)->lo, y = ((const struct span *)b)->lo;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The compulsory DRAM bytes of the global loads (op 0) or stores (op 1), from what the trace measured: each
+ * instruction's sampled address range (the samples spread over the grid), its loop's later iterations added by
+ * the fitted step, at most its measured sectors x 32 (it touches no more); ranges that overlap are one array,
+ * at most the length of their union. A lower bound of what DRAM moves (data left in L2 by an earlier launch
+ * aside): every byte a launch touches is read or written once.
+ */
+static double footprint(const struct gm_trace_kernel *k, int stores)
+{
+	struct span *v = k->nins ? calloc((size_t)k->nins, sizeof(*v)) : NULL;
+	int n = 0;
+	double tot = 0;
+
+	for (int i = 0; v && i < k->nins; i++) {
+		const struct gm_trace_insn *x = &k->ins[i];
+		int64_t lo, hi;
+		if (x->in->space != GM_TS_GLOBAL || (x->in->op != GM_TO_LOAD) != stores || !range_of(x->in, &lo, &hi))
+			continue;
+		int seen = 0;
+		for (int q = 0; q < x->in->nsamples; q++)
+			seen = x->in->samples[q].iter > seen ? x->in->samples[q].iter : seen;
+		if (x->fit.map.known && !x->fit.approx && !x->fit.map.niter_tab && x->fit.iters > seen + 1) {
+			int64_t ext = (int64_t)(x->fit.iters - seen - 1) * x->fit.map.iter_step * x->in->size;
+			lo += ext < 0 ? ext : 0, hi += ext > 0 ? ext : 0;
+		}
+		double s = x->in->sectors >= 0 ? x->in->sectors * 32.0 : x->bytes;
+		v[n++] = (struct span){ lo, hi + x->in->size, fmin((double)(hi + x->in->size - lo), s) };
+	}
+	qsort(v, (size_t)n, sizeof(*v), cmp_span);
+	for (int i = 0; i < n;) {
+		int64_t lo = v[i].lo, hi = v[i].hi;
+		double b = 0;
+		for (; i < n && v[i].lo < hi; i++)
+			hi = v[i].hi > hi ? v[i].hi : hi, b += v[i].bytes;
+		tot += fmin(b, (double)(hi - lo));
+	}
+	free(v);
+	return tot;
+}
+
+/*
+ * Memory-bound (docs/TRACE.md, "Memory-bound"): the time the kernel's traffic needs at each level's measured
+ * roof (the profile's), against the measured time. DRAM: its bytes counted when the trace has the counters,
+ * else its compulsory bytes (footprint(), below: no model) at read_gbs and write_gbs. L2: what surely reaches
+ * it, the stores' measured sectors at l2_write_gbs and the DRAM reads at l2_read_gbs. L1: the global sectors and
+ * shared wavefronts measured, at l1_gbs times the share of the SMs a launch of fewer blocks than SMs uses. Each
+ * is a lower bound of that level's busy time; the largest over the measured time is bound_share, and a kernel
+ * whose busiest level is busy GM_TRACE_MEMORY_BOUND of its time or more is memory-bound.
+ */
+static void memory_bound(struct gm_trace_kernel *k, const struct gm_profile *prof)
+{
+	const struct gm_trace_launch *l = k->l;
+	double rd = -1, wr = 0, st = 0, l1 = 0;
+	double blocks = (double)l->grid[0] * (double)l->grid[1] * (double)l->grid[2];
+
+	k->bound_dram_ms = k->bound_l2_ms = k->bound_l1_ms = k->bound_share = -1;
+	k->bound_level = NULL;
+	k->memory_bound = -1;
+	if (!prof || !(prof->read_gbs > 0) || !(prof->l1_gbs > 0) || !(prof->l2_read_gbs > 0))
+		return;
+	if (k->dram_measured)
+		rd = (double)l->dram_read_bytes, wr = (double)l->dram_write_bytes;
+	else
+		rd = footprint(k, 0), wr = footprint(k, 1);
+	for (int i = 0; i < k->nins; i++) {
+		const struct gm_trace_insn *x = &k->ins[i];
+		l1 += x->bytes;
+		st += x->in->space != GM_TS_SHARED && x->in->op != GM_TO_LOAD ? x->bytes : 0;
+	}
+	double sms = prof->sm_count > 0 && blocks > 0 && blocks < prof->sm_count ? blocks / prof->sm_count : 1;
+	double wgbs = prof->write_gbs > 0 ? prof->write_gbs : prof->read_gbs;
+	double l2w = prof->l2_write_gbs > 0 ? prof->l2_write_gbs : prof->l2_read_gbs;
+	if (rd >= 0)
+		k->bound_dram_ms = (rd / prof->read_gbs + wr / wgbs) * 1e-6;
+	k->bound_l2_ms = ((rd > 0 ? rd : 0) / prof->l2_read_gbs + st / l2w) * 1e-6;
+	k->bound_l1_ms = l1 / (prof->l1_gbs * sms) * 1e-6;
+	double t = k->bound_dram_ms;
+	k->bound_level = t >= 0 ? "DRAM" : NULL;
+	if (k->bound_l2_ms > t)
+		t = k->bound_l2_ms, k->bound_level = "L2";
+	if (k->bound_l1_ms > t)
+		t = k->bound_l1_ms, k->bound_level = "L1";
+	if (k->time_ms > 0 && t >= 0) {
+		k->bound_share = t / k->time_ms;
+		k->memory_bound = k->bound_share >= GM_TRACE_MEMORY_BOUND;
+	}
 }
 
 gm_status gm_trace_kernel_analyse(const struct gm_trace_launch *l, const struct gm_profile *prof,
@@ -665,6 +952,7 @@ gm_status gm_trace_kernel_analyse(const struct gm_trace_launch *l, const struct 
 		snprintf(k->pred_why + len, sizeof(k->pred_why) - len, "%sits DRAM bytes would need %.0f %% of the roof "
 			 "in the measured time: the model reads more than the kernel did", len ? "; " : "", k->roof_pct);
 	}
+	memory_bound(k, prof);
 	time_shares(k, prof);
 	bottlenecks(k);
 	return GM_OK;

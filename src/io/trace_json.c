@@ -61,9 +61,9 @@ static json_t *pattern_json(const struct gm_trace_fit *f)
 	json_t *tab = f->map.niter_tab ? json_array() : json_null();
 	for (int q = 0; q < f->map.niter_tab; q++)
 		json_array_append_new(tab, json_integer(f->map.iter_tab[q]));
-	return json_pack("{s:b,s:s,s:s,s:I,s:o,s:i,s:I,s:i,s:o}", "fitted", 1, "expr", f->expr, "expr_1d", f->expr1d,
+	return json_pack("{s:b,s:s,s:s,s:I,s:o,s:i,s:I,s:i,s:o,s:b}", "fitted", 1, "expr", f->expr, "expr_1d", f->expr1d,
 			 "iter_step", (json_int_t)f->map.iter_step, "iter_table", tab, "iters", f->iters, "base",
-			 (json_int_t)f->map.base, "lanes", f->lanes, "assumed", as);
+			 (json_int_t)f->map.base, "lanes", f->lanes, "assumed", as, "lanes_sorted", f->lanes_sorted);
 }
 
 static json_t *per_req_json(const struct gm_trace_fit *f)
@@ -97,11 +97,11 @@ static json_t *pred_json(const struct gm_trace_kernel *k)
 	char rules[400];
 
 	gm_launch_rules_names(k->pred.rules_fired, rules, sizeof(rules));
-	return json_pack("{s:f,s:o,s:o,s:s,s:f,s:f,s:s,s:o,s:s}", "time_ms", k->pred.time_ms, "time_low_ms",
+	return json_pack("{s:f,s:o,s:o,s:s,s:f,s:f,s:s,s:o,s:s,s:i,s:f}", "time_ms", k->pred.time_ms, "time_low_ms",
 			 num(k->pred_lo_ms), "time_high_ms", num(k->pred_hi_ms), "rules", rules, "dram_read_bytes",
 			 k->pred.dram_read_bytes, "dram_write_bytes", k->pred.dram_write_bytes, "limited_by",
 			 k->limited_by, "error_pct", k->time_ms > 0 ? json_real(k->pred_err_pct) : json_null(), "note",
-			 k->pred_why);
+			 k->pred_why, "round_trips", k->trips, "steps_ms", k->steps_ms);
 }
 
 static json_t *kernel_json(const struct gm_trace_kernel *k)
@@ -121,6 +121,12 @@ static json_t *kernel_json(const struct gm_trace_kernel *k)
 			 k->dram_measured, "achieved_gbs", num(k->gbs), "roof_gbs", num(k->roof_gbs), "roof_pct",
 			 num(k->roof_pct), "predicted", pred_json(k), "primary", k->primary, "secondary", k->secondary,
 			 "instructions", ins);
+	if (o)   /* docs/TRACE.md, "Memory-bound" */
+		json_object_set_new(o, "memory_bound", json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:f}", "bound",
+				    k->memory_bound < 0 ? json_null() : json_boolean(k->memory_bound), "share",
+				    num(k->bound_share), "level", str(k->bound_level), "dram_ms", num(k->bound_dram_ms),
+				    "l2_ms", num(k->bound_l2_ms), "l1_ms", num(k->bound_l1_ms), "threshold",
+				    GM_TRACE_MEMORY_BOUND));
 	if (o && k->run)   /* --run: the top fix's pattern and rewrites timed (docs/SCHEMA.md) */
 		json_object_set(o, "run", (json_t *)k->run);
 	return o;

@@ -37,6 +37,18 @@ static void head(FILE *f, const struct gm_trace_report *r)
 		fprintf(f, "note     %s\n", t->notes[i]);
 }
 
+/* Memory-bound or not (docs/TRACE.md, "Memory-bound"): each level's time at its roof against the measured. */
+static void bound_line(FILE *f, const struct gm_trace_kernel *k)
+{
+	if (k->memory_bound < 0 || !k->bound_level)
+		return;
+	fprintf(f, "bound      %s: %s needs %.0f %% of the measured time at its roof (DRAM %.0f %%, L2 %.0f %%, L1 "
+		"%.0f %%; memory-bound from %.0f %%)\n", k->memory_bound ? "memory-bound" : "not memory-bound (latency, "
+		"compute or synchronisation)", k->bound_level, 100 * k->bound_share,
+		k->bound_dram_ms >= 0 ? 100 * k->bound_dram_ms / k->time_ms : 0, 100 * k->bound_l2_ms / k->time_ms,
+		100 * k->bound_l1_ms / k->time_ms, 100 * GM_TRACE_MEMORY_BOUND);
+}
+
 static void figures(FILE *f, const struct gm_trace_kernel *k)
 {
 	const struct gm_trace_launch *l = k->l;
@@ -57,6 +69,7 @@ static void figures(FILE *f, const struct gm_trace_kernel *k)
 	if (k->gbs >= 0)
 		fprintf(f, ", %.1f GB/s = %.0f %% of the %.0f GB/s roof", k->gbs, k->roof_pct, k->roof_gbs);
 	fprintf(f, "\n");
+	bound_line(f, k);
 	if (k->pred_ok) {
 		fprintf(f, "predicted  %.4f ms", k->pred.time_ms);
 		if (k->pred_lo_ms > 0 && k->pred_hi_ms > 0)
@@ -65,6 +78,9 @@ static void figures(FILE *f, const struct gm_trace_kernel *k)
 			fprintf(f, " (%+.1f %% against the measured)", k->pred_err_pct);
 		fprintf(f, ", limited by %s, DRAM %.3f MB read + %.3f MB written\n", k->limited_by,
 			k->pred.dram_read_bytes / 1e6, k->pred.dram_write_bytes / 1e6);
+		if (k->steps_ms > 0)
+			fprintf(f, "           (of which %.4f ms the barrier steps of its shared-memory loop, rule B)\n",
+				k->steps_ms);
 		if (k->pred_why[0])
 			fprintf(f, "           (%s)\n", k->pred_why);
 	} else
