@@ -800,6 +800,15 @@ static void bottlenecks(struct gm_trace_kernel *k)
 			 "predicted time (the steps' instructions issued for every resident warp and their bank "
 			 "conflicts, while no load is in flight)", 100 * k->steps_ms / k->pred.time_ms);
 	}
+	if (k->pred_ok && k->pred.limited_by && !strcmp(k->pred.limited_by, "blocks")) {   /* rule T4 */
+		const struct gm_trace_launch *l = k->l;
+		long long blocks = (long long)(l->grid[0] * l->grid[1] * l->grid[2]);
+		c[n].score = 0.6;
+		snprintf(c[n++].text, sizeof(c[0].text), "block starts: %lld blocks of %d threads, more than the SMs can "
+			 "start in the time (the launch model's limit, rule T4): give each thread more elements "
+			 "(16-byte loads, a grid-stride loop) so that fewer, fuller blocks do the work", blocks,
+			 l->block[0] * l->block[1] * l->block[2]);
+	}
 	if (k->pred_ok && k->pred.limited_by && !strcmp(k->pred.limited_by, "latency")) {
 		c[n].score = 0.4;
 		snprintf(c[n++].text, sizeof(c[0].text), "latency: too few loads in flight for the bandwidth (the launch "
