@@ -414,7 +414,7 @@ static void test_cli(void **state)
 static void test_not_worth(void **state)
 {
 	struct gm_suggest_meas m;
-	char buf[640];
+	char buf[1024];
 	struct gm_suggest *s = build("(gid % 8) * (n / 8) + gid / 8", 8, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 1 << 26);
 
 	(void)state;
@@ -431,6 +431,18 @@ static void test_not_worth(void **state)
 	gm_suggest_sentence(s, &m, buf, sizeof(buf));
 	assert_non_null(strstr(buf, "Nothing is worth changing"));
 	assert_non_null(strstr(buf, "measured 1.00x"));
+	assert_null(strstr(buf, "Measured, though"));
+	/* another rewrite measured at 1.5x although predicted lower: the sentence says so after the verdict */
+	if (s->napplicable > 1) {
+		int j = s->order[1];
+		m.row[j].status = GM_SG_OK;
+		m.row[j].ms = 0.66;
+		m.row[j].speedup = 1.51;
+		gm_suggest_sentence(s, &m, buf, sizeof(buf));
+		assert_non_null(strstr(buf, "Nothing is worth changing"));
+		assert_non_null(strstr(buf, "Measured, though"));
+		assert_non_null(strstr(buf, "1.51x"));
+	}
 	/* the scattered store: the layout's kernel is fast, once with its conversion it is not; say both */
 	s = build("gid*8", 4, GM_OP_STORE, GM_SPACE_GLOBAL, 256, 1 << 26);
 	gm_suggest_sentence(s, NULL, buf, sizeof(buf));
