@@ -337,6 +337,58 @@ static double waste(const struct gm_trace_insn *x)
 	return fmax(x->time_share, 0.5 * x->share) * fmax(0, 1 - ideal / per) + 1e-12 * x->bytes;
 }
 
+/*
+ * Rule wide_blocks: a kernel the launch model finds limited by block starts (rule T4) whose accesses are all
+ * global, coalesced and without a loop (an elementwise kernel in small blocks) does the same work with each
+ * thread taking v = 16 / (its largest element) consecutive elements as one 16-byte access: v times fewer
+ * threads and blocks. Predicted by the launch model at that shape (tk_predict_wide); the fix of the largest
+ * instruction, covering them all. 1 when it applies and pays.
+ */
+static int wide_blocks(struct gm_trace_kernel *k, const struct gm_profile *prof, int lead)
+{
+	struct gm_launch_out o;
+	struct gm_trace_fix *fx = &k->ins[lead].fix;
+	int size = 0, v;
+
+	if (!k->pred_ok || !k->pred.limited_by || strcmp(k->pred.limited_by, "blocks") || k->nins < 1)
+		return 0;
+	for (int i = 0; i < k->nins; i++) {
+		const struct gm_trace_insn *x = &k->ins[i];
+		if (x->in->space != GM_TS_GLOBAL || x->fit.cls != GM_TC_COALESCED || x->fit.iters > 1 ||
+		    (x->in->op != GM_TO_LOAD && x->in->op != GM_TO_STORE))
+			return 0;
+		size = x->in->size > size ? x->in->size : size;
+	}
+	v = size > 0 && size < 16 ? 16 / size : 0;
+	if (v < 2 || tk_predict_wide(k, prof, v, &o) != 0)
+		return 0;
+	double s = kernel_speedup(k, o.time_ms, 1);
+	if (s < GM_TRACE_WORTH)
+		return 0;
+	long long blocks = (long long)(k->l->grid[0] * k->l->grid[1] * k->l->grid[2]);
+	int bt = k->l->block[0] * k->l->block[1] * k->l->block[2];
+	memset(fx, 0, sizeof(*fx));
+	fx->have = fx->worth = 1;
+	fx->ninstr = k->nins;
+	fx->share = 1;
+	fx->pattern_speedup = fx->kernel_speedup = s;
+	snprintf(fx->rewrite, sizeof(fx->rewrite), "wide_blocks");
+	snprintf(fx->change, sizeof(fx->change), "each thread takes %d consecutive elements of every array as one "
+		 "16-byte access: %lld blocks of %d threads instead of %lld", v, blocks / v, bt, blocks);
+	snprintf(fx->words, sizeof(fx->words), "the launch is limited by how fast the SMs start its %lld short blocks "
+		 "(rule T4), not by its accesses: give each thread %d consecutive elements, read and written as one "
+		 "16-byte vector, so that %dx fewer blocks do the same work", blocks, v, v);
+	snprintf(fx->sketch, sizeof(fx->sketch), "// each thread: %d elements as one 16-byte access (n a multiple of %d, "
+		 "arrays 16 B aligned)\nint i = (blockIdx.x * blockDim.x + threadIdx.x) * %d;\n"
+		 "uint4 a = *reinterpret_cast<const uint4 *>(&x[i]);   // %d elements at once\n"
+		 "// ... the same arithmetic on each of them ...\n*reinterpret_cast<uint4 *>(&out[i]) = r;\n"
+		 "// launch with %dx fewer blocks of the same size", v, v, v, v, v);
+	for (int i = 0; i < k->nins; i++)
+		if (i != lead)
+			k->ins[i].fix.same_as = lead + 1;
+	return 1;
+}
+
 void gm_trace_fixes(struct gm_trace_kernel *k, const struct gm_profile *prof, int top)
 {
 	static int order[GM_TRACE_MAX_INSNS], done[GM_TRACE_MAX_INSNS], pos[GM_TRACE_MAX_INSNS];
@@ -353,6 +405,8 @@ void gm_trace_fixes(struct gm_trace_kernel *k, const struct gm_profile *prof, in
 		}
 	for (int i = 0; i < n; i++)
 		pos[order[i]] = i;
+	if (n && top > 0 && wide_blocks(k, prof, order[0]))
+		return;   /* the one change covers every instruction */
 	for (int i = 0; i < n && groups < top; i++) {
 		int g[MAXG], m = 0, r = order[i];
 		if (done[i] || (groups && waste(&k->ins[r]) < 0.005))

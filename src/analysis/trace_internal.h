@@ -85,5 +85,8 @@ struct tk_swap {
  */
 int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, int only, const struct tk_swap *sw,
 	       int nsw, struct gm_launch_out *out, char *why, size_t n);
+/* The kernel with each thread taking v consecutive elements as one 16-byte access (v times fewer threads, blocks
+   of the same size); 0 with *out, -1 when it cannot be predicted. */
+int tk_predict_wide(const struct gm_trace_kernel *k, const struct gm_profile *prof, int v, struct gm_launch_out *out);
 
 #endif

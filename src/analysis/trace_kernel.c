@@ -594,6 +594,42 @@ int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, i
 }
 
 /*
+ * The kernel with every thread taking v consecutive elements of each access as one 16-byte element (trace_fix.c's
+ * rule wide_blocks): v times fewer threads in blocks of the same size. For kernels whose accesses are all global,
+ * coalesced and without a loop; -1 when the model cannot take it or the launch would not fill the SMs.
+ */
+int tk_predict_wide(const struct gm_trace_kernel *k, const struct gm_profile *prof, int v, struct gm_launch_out *out)
+{
+	struct gm_access pats[MAX_PATS];
+	struct gm_repeat rep[MAX_PATS];
+	struct gm_launch_in li;
+	struct gm_expr_error err;
+	double blocks = (double)k->l->grid[0] * (double)k->l->grid[1] * (double)k->l->grid[2] / v;
+	int np = 0;
+
+	if (v < 2 || k->threads % v || k->nins > MAX_PATS || !prof || blocks < prof->sm_count)
+		return -1;
+	memset(&li, 0, sizeof(li));
+	for (int i = 0; i < k->nins; i++) {
+		const struct gm_trace_insn *x = &k->ins[i];
+		if (!x->fit.expr1d[0] || !model_size(x->in->size * v))
+			return -1;
+		pattern_of(k, x, NULL, 0, 0, 0, 0, &pats[np], &rep[np]);
+		pats[np].elem_bytes = x->in->size * v;
+		pats[np].n_threads = k->threads / v;
+		np++;
+	}
+	li.pats = pats;
+	li.npats = np;
+	li.repeat = rep;
+	memcpy(li.block, k->l->block, sizeof(li.block));
+	li.n_threads = k->threads / v;
+	li.one_element_per_thread = 1;
+	li.threads = gm_cores();
+	return gm_launch_predict(&li, prof, out, &err) == GM_OK ? 0 : -1;
+}
+
+/*
  * Rule Q, each run's round trip by what is in flight (docs/TRACE.md, "The kernel's prediction"): rule T2 charges
  * every trip one loaded round trip, wave_ns, measured with every thread slot of the GPU waiting for 4 B (copy_one:
  * threads_per_sm x sm_count threads, a request a warp); rule T8 takes off the queue of the bytes such a wave does

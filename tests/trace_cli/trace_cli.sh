@@ -45,6 +45,8 @@ check aos "the array of structures is named and fixed" says aos 'structure of ar
 check transpose_naive "the transposed store is named" says transpose_naive 'transposed'
 check layernorm_rowloop "the row loop gets the warp-per-row fix" says layernorm_rowloop 'warp_rows'
 check smem_transpose "the bank conflict is named" says smem_transpose '32-way bank conflicts'
+check residual1 "a launch limited by block starts gets fewer, fuller blocks" says h200_residual1 'wide_blocks, predicted'
+check residual1_words "the block starts are named as the bottleneck" says h200_residual1 'primary    block starts'
 # --html: one page with the trace section, every launch a heading and a table
 "$bin" trace --from "$syn/aos.json" --html "$T/aos.html" >/dev/null 2>&1
 check html "--html wrote no page with the trace section" grep -q '<section id="trace">' "$T/aos.html"
