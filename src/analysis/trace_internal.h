@@ -85,6 +85,11 @@ struct tk_swap {
  */
 int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, int only, const struct tk_swap *sw,
 	       int nsw, struct gm_launch_out *out, char *why, size_t n);
+/* trace_points.c: the instruction's sampled address range (bytes); 0 without samples */
+int tk_range_of(const struct gm_trace_instr *in, int64_t *lo, int64_t *hi);
+/* trace_verdict.c: k->memory_bound from the measured figures; k->primary / k->secondary in words */
+void tk_memory_bound(struct gm_trace_kernel *k, const struct gm_profile *prof);
+void tk_bottlenecks(struct gm_trace_kernel *k);
 /* The kernel with each thread taking v consecutive elements as one 16-byte access (v times fewer threads, blocks
    of the same size); 0 with *out, -1 when it cannot be predicted. */
 int tk_predict_wide(const struct gm_trace_kernel *k, const struct gm_profile *prof, int v, struct gm_launch_out *out);

@@ -2,8 +2,9 @@
  * trace_kernel.c - one traced launch as a kernel: every instruction fitted
  * (trace_class.c), its share of the traffic, the launch model's time from all
  * the fitted patterns (each with its loop as a repeat), DRAM bytes measured or
- * predicted, the achieved bandwidth against the profile's roof, and the
- * primary and secondary bottleneck in words (docs/TRACE.md, "The kernel").
+ * predicted, the achieved bandwidth against the profile's roof; the verdicts
+ * (memory-bound, the primary and secondary bottleneck) are trace_verdict.c's
+ * (docs/TRACE.md, "The kernel").
  */
 #include <math.h>
 #include <stdio.h>
@@ -17,15 +18,6 @@
 static int model_size(int b)
 {
 	return b == 1 || b == 2 || b == 4 || b == 8 || b == 16;
-}
-
-static void where_of(const struct gm_trace_instr *in, char *buf, size_t n)
-{
-	if (in->file && in->line > 0) {
-		const char *slash = strrchr(in->file, '/');
-		snprintf(buf, n, "%.70s:%d", slash ? slash + 1 : in->file, in->line);
-	} else
-		snprintf(buf, n, "pc 0x%llx", (long long)in->pc);
 }
 
 /* Bytes each instruction moves at its level, and the shares. */
@@ -97,19 +89,6 @@ static const struct tk_swap *swap_of(const struct tk_swap *sw, int nsw, int i)
 	return NULL;
 }
 
-/* The instruction's sampled address range (bytes); 0 without samples. */
-static int range_of(const struct gm_trace_instr *in, int64_t *lo, int64_t *hi)
-{
-	*lo = INT64_MAX, *hi = INT64_MIN;
-	for (int i = 0; i < in->nsamples; i++)
-		for (int l = 0; l < GM_WARP_SIZE; l++)
-			if (in->samples[i].have >> l & 1) {
-				*lo = in->samples[i].addr[l] < *lo ? in->samples[i].addr[l] : *lo;
-				*hi = in->samples[i].addr[l] > *hi ? in->samples[i].addr[l] : *hi;
-			}
-	return *hi >= *lo;
-}
-
 /* The same per-thread walk of the same array: the modes of the ids equal, offsets aside. */
 static int same_walk(const struct gm_trace_insn *a, const struct gm_trace_insn *b)
 {
@@ -124,7 +103,7 @@ static int same_walk(const struct gm_trace_insn *a, const struct gm_trace_insn *
 	for (int q = 0; q < x->nmodes; q++)
 		if (memcmp(&x->mode[q], &y->mode[q], sizeof(x->mode[q])))
 			return 0;
-	return range_of(a->in, &alo, &ahi) && range_of(b->in, &blo, &bhi) && alo <= bhi && blo <= ahi;
+	return tk_range_of(a->in, &alo, &ahi) && tk_range_of(b->in, &blo, &bhi) && alo <= bhi && blo <= ahi;
 }
 
 /*
@@ -236,14 +215,14 @@ static void fold_readings(const struct gm_trace_kernel *k, const struct tk_swap 
 		int reads = rd[i], any = 0;
 		int64_t lo, hi, lo2, hi2;
 		const struct gm_trace_insn *x = &k->ins[i];
-		if (!rd[i] || !range_of(x->in, &lo, &hi))
+		if (!rd[i] || !tk_range_of(x->in, &lo, &hi))
 			continue;
 		int64_t A = x->fit.map.base + x->fit.map.offset * x->in->size;
 		for (int j = i + 1; j < n; j++) {
 			const struct gm_trace_insn *y = &k->ins[j];
 			if (!rd[j] || fi[j] != fi[i] || fs[j] != fs[i] || y->in->size != x->in->size ||
 			    y->fit.map.base + y->fit.map.offset * y->in->size != A || !same_ids(&x->fit.map, &y->fit.map) ||
-			    !range_of(y->in, &lo2, &hi2) || lo2 > hi || lo > hi2)
+			    !tk_range_of(y->in, &lo2, &hi2) || lo2 > hi || lo > hi2)
 				continue;
 			reads += rd[j];
 			rd[j] = 0;
@@ -475,7 +454,7 @@ static int in_l1(const struct gm_trace_kernel *k, const struct gm_profile *prof,
 	int seen = 0;
 
 	if (!prof || !(prof->l1_bytes > 0) || x->in->space != GM_TS_GLOBAL || x->in->op != GM_TO_LOAD ||
-	    !alike(k, x) || !range_of(x->in, &lo, &hi))
+	    !alike(k, x) || !tk_range_of(x->in, &lo, &hi))
 		return 0;
 	for (int q = 0; q < x->in->nsamples; q++)
 		seen = x->in->samples[q].iter > seen ? x->in->samples[q].iter : seen;
@@ -761,101 +740,6 @@ static void time_shares(struct gm_trace_kernel *k, const struct gm_profile *prof
 	}
 }
 
-struct cand {
-	double score;
-	char text[300];
-};
-
-static int cmp_cand(const void *a, const void *b)
-{
-	double d = ((const struct cand *)b)->score - ((const struct cand *)a)->score;
-	return d > 0 ? 1 : d < 0 ? -1 : 0;
-}
-
-/* The candidates, each scored by the share of the kernel's time or traffic it explains. */
-static void bottlenecks(struct gm_trace_kernel *k)
-{
-	struct cand c[8];
-	int n = 0;
-	char w[96];
-	double glob = 0;
-
-	memset(c, 0, sizeof(c));
-	for (int i = 0; i < k->nins; i++)
-		glob += k->ins[i].in->space != GM_TS_SHARED ? k->ins[i].bytes : 0;
-	for (int j = 0; j < k->norder && n < 4; j++) {
-		const struct gm_trace_insn *x = &k->ins[k->order[j]];
-		int seen = 0;
-		for (int q = 0; q < j; q++) {   /* one candidate per pattern: the same class at other lines adds up */
-			const struct gm_trace_insn *y = &k->ins[k->order[q]];
-			seen |= y->fit.cls == x->fit.cls && y->fit.cls_k == x->fit.cls_k;
-		}
-		if (seen)
-			continue;
-		double ex = 0, sh = 0;
-		int more = -1;
-		for (int q = j; q < k->norder; q++) {
-			const struct gm_trace_insn *y = &k->ins[k->order[q]];
-			if (y->fit.cls == x->fit.cls && y->fit.cls_k == x->fit.cls_k && y->in->space == x->in->space)
-				ex += y->excess_bytes, sh += y->share, more++;
-		}
-		where_of(x->in, w, sizeof(w));
-		if (more > 0)
-			snprintf(w + strlen(w), sizeof(w) - strlen(w), " and %d more", more);
-		if (x->fit.cls == GM_TC_GATHER && sh > 0.1) {
-			c[n].score = sh;
-			snprintf(c[n++].text, sizeof(c[0].text), "a data-dependent %s at %s: %.0f %% of the traffic, its "
-				 "scatter comes from the data", x->in->op == GM_TO_LOAD ? "gather" : "scatter", w, 100 * sh);
-		} else if (x->in->space != GM_TS_SHARED && glob > 0 && ex / glob > 0.05) {
-			/* near the roof, bytes above the need are the cause of the bandwidth limit: they come first */
-			c[n].score = ex / glob + (k->roof_pct >= 60 ? 0.5 : 0);
-			snprintf(c[n++].text, sizeof(c[0].text), "the %s at %s, %s: %.0f %% of the kernel's sectors are "
-				 "more than its bytes need", gm_trace_op_name(x->in->op), w, x->fit.cls_text, 100 * ex / glob);
-		} else if (x->in->space == GM_TS_SHARED && x->bytes > 0 && x->excess_bytes / x->bytes > 0.2) {
-			c[n].score = 0.5 * x->excess_bytes / x->bytes;
-			snprintf(c[n++].text, sizeof(c[0].text), "shared-memory bank conflicts at %s: %s", w, x->fit.cls_text);
-		}
-	}
-	/* predicted bytes the measured time could not have moved: the model reads more than the kernel did (its
-	   patterns are each their own bytes; TRACE.md): no bandwidth claim on them */
-	int impossible = !k->dram_measured && k->roof_pct > 105;
-	if (k->roof_pct >= 40 && !impossible) {   /* under that the roof is not what holds the kernel back */
-		c[n].score = k->roof_pct / 100;
-		snprintf(c[n++].text, sizeof(c[0].text), "DRAM bandwidth: %.0f GB/s, %.0f %% of the %.0f GB/s roof",
-			 k->gbs, k->roof_pct, k->roof_gbs);
-	}
-	if (k->pred_ok && k->time_ms > 0 && k->pred.time_ms < 0.6 * k->time_ms) {
-		c[n].score = 1 - k->pred.time_ms / k->time_ms;
-		snprintf(c[n++].text, sizeof(c[0].text), "time outside the memory instructions: the model's memory time "
-			 "is %.0f %% of the measured time (compute, synchronisation, a short launch or the left-out "
-			 "instructions)", 100 * k->pred.time_ms / k->time_ms);
-	}
-	if (k->pred_ok && k->steps_ms > 0 && k->pred.time_ms > 0) {   /* rule B */
-		c[n].score = k->steps_ms / k->pred.time_ms;
-		snprintf(c[n++].text, sizeof(c[0].text), "the barrier steps of a shared-memory loop: %.0f %% of the "
-			 "predicted time (the steps' instructions issued for every resident warp and their bank "
-			 "conflicts, while no load is in flight)", 100 * k->steps_ms / k->pred.time_ms);
-	}
-	if (k->pred_ok && k->pred.limited_by && !strcmp(k->pred.limited_by, "blocks")) {   /* rule T4 */
-		const struct gm_trace_launch *l = k->l;
-		long long blocks = (long long)(l->grid[0] * l->grid[1] * l->grid[2]);
-		c[n].score = 0.6;
-		snprintf(c[n++].text, sizeof(c[0].text), "block starts: %lld blocks of %d threads, more than the SMs can "
-			 "start in the time (the launch model's limit, rule T4): give each thread more elements "
-			 "(16-byte loads, a grid-stride loop) so that fewer, fuller blocks do the work", blocks,
-			 l->block[0] * l->block[1] * l->block[2]);
-	}
-	if (k->pred_ok && k->pred.limited_by && !strcmp(k->pred.limited_by, "latency")) {
-		c[n].score = 0.4;
-		snprintf(c[n++].text, sizeof(c[0].text), "latency: too few loads in flight for the bandwidth (the launch "
-			 "model's limit)");
-	}
-	qsort(c, (size_t)n, sizeof(c[0]), cmp_cand);
-	snprintf(k->primary, sizeof(k->primary), "%s", n > 0 && c[0].score > 0.05 ? c[0].text :
-		 "none found: the memory instructions are efficient and the time is not the memory's");
-	snprintf(k->secondary, sizeof(k->secondary), "%s", n > 1 && c[1].score > 0.05 ? c[1].text : "none");
-}
-
 /* Each instruction's fit is its own (no shared state): on every core, one instruction an item. */
 static void fit_item(void *arg, void *state, int i)
 {
@@ -863,105 +747,6 @@ static void fit_item(void *arg, void *state, int i)
 
 	(void)state;
 	gm_trace_fit_instr(k->l, &k->l->ins[i], &k->ins[i].fit);
-}
-
-struct span {
-	int64_t lo, hi;
-	double bytes;
-};
-
-static int cmp_span(const void *a, const void *b)
-{
-	int64_t x = ((const struct span *)a)->lo, y = ((const struct span *)b)->lo;
-	return x < y ? -1 : x > y;
-}
-
-/*
- * The compulsory DRAM bytes of the global loads (op 0) or stores (op 1), from what the trace measured: each
- * instruction's sampled address range (the samples spread over the grid), its loop's later iterations added by
- * the fitted step, at most its measured sectors x 32 (it touches no more); ranges that overlap are one array,
- * at most the length of their union. A lower bound of what DRAM moves (data left in L2 by an earlier launch
- * aside): every byte a launch touches is read or written once.
- */
-static double footprint(const struct gm_trace_kernel *k, int stores)
-{
-	struct span *v = k->nins ? calloc((size_t)k->nins, sizeof(*v)) : NULL;
-	int n = 0;
-	double tot = 0;
-
-	for (int i = 0; v && i < k->nins; i++) {
-		const struct gm_trace_insn *x = &k->ins[i];
-		int64_t lo, hi;
-		if (x->in->space != GM_TS_GLOBAL || (x->in->op != GM_TO_LOAD) != stores || !range_of(x->in, &lo, &hi))
-			continue;
-		int seen = 0;
-		for (int q = 0; q < x->in->nsamples; q++)
-			seen = x->in->samples[q].iter > seen ? x->in->samples[q].iter : seen;
-		if (x->fit.map.known && !x->fit.approx && !x->fit.map.niter_tab && x->fit.iters > seen + 1) {
-			int64_t ext = (int64_t)(x->fit.iters - seen - 1) * x->fit.map.iter_step * x->in->size;
-			lo += ext < 0 ? ext : 0, hi += ext > 0 ? ext : 0;
-		}
-		double s = x->in->sectors >= 0 ? x->in->sectors * 32.0 : x->bytes;
-		v[n++] = (struct span){ lo, hi + x->in->size, fmin((double)(hi + x->in->size - lo), s) };
-	}
-	qsort(v, (size_t)n, sizeof(*v), cmp_span);
-	for (int i = 0; i < n;) {
-		int64_t lo = v[i].lo, hi = v[i].hi;
-		double b = 0;
-		for (; i < n && v[i].lo < hi; i++)
-			hi = v[i].hi > hi ? v[i].hi : hi, b += v[i].bytes;
-		tot += fmin(b, (double)(hi - lo));
-	}
-	free(v);
-	return tot;
-}
-
-/*
- * Memory-bound (docs/TRACE.md, "Memory-bound"): the time the kernel's traffic needs at each level's measured
- * roof (the profile's), against the measured time. DRAM: its bytes counted when the trace has the counters,
- * else its compulsory bytes (footprint(), below: no model) at read_gbs and write_gbs. L2: what surely reaches
- * it, the stores' measured sectors at l2_write_gbs and the DRAM reads at l2_read_gbs. L1: the global sectors and
- * shared wavefronts measured, at l1_gbs times the share of the SMs a launch of fewer blocks than SMs uses. Each
- * is a lower bound of that level's busy time; the largest over the measured time is bound_share, and a kernel
- * whose busiest level is busy GM_TRACE_MEMORY_BOUND of its time or more is memory-bound.
- */
-static void memory_bound(struct gm_trace_kernel *k, const struct gm_profile *prof)
-{
-	const struct gm_trace_launch *l = k->l;
-	double rd = -1, wr = 0, st = 0, l1 = 0;
-	double blocks = (double)l->grid[0] * (double)l->grid[1] * (double)l->grid[2];
-
-	k->bound_dram_ms = k->bound_l2_ms = k->bound_l1_ms = k->bound_share = -1;
-	k->bound_level = NULL;
-	k->memory_bound = -1;
-	if (!prof || !(prof->read_gbs > 0) || !(prof->l1_gbs > 0) || !(prof->l2_read_gbs > 0))
-		return;
-	if (k->dram_measured)
-		rd = (double)l->dram_read_bytes, wr = (double)l->dram_write_bytes;
-	else
-		rd = footprint(k, 0), wr = footprint(k, 1);
-	for (int i = 0; i < k->nins; i++) {
-		const struct gm_trace_insn *x = &k->ins[i];
-		l1 += x->bytes;
-		st += x->in->space != GM_TS_SHARED && x->in->op != GM_TO_LOAD ? x->bytes : 0;
-	}
-	double sms = prof->sm_count > 0 && blocks > 0 && blocks < prof->sm_count ? blocks / prof->sm_count : 1;
-	double wgbs = prof->write_gbs > 0 ? prof->write_gbs : prof->read_gbs;
-	double l2w = prof->l2_write_gbs > 0 ? prof->l2_write_gbs : prof->l2_read_gbs;
-	if (rd >= 0)
-		k->bound_dram_ms = (rd / prof->read_gbs + wr / wgbs) * 1e-6;
-	k->bound_l2_ms = ((rd > 0 ? rd : 0) / prof->l2_read_gbs + st / l2w) * 1e-6;
-	k->bound_l1_ms = l1 / (prof->l1_gbs * sms) * 1e-6;
-	double t = k->bound_dram_ms;
-	k->bound_level = t >= 0 ? "DRAM" : NULL;
-	if (k->bound_l2_ms > t)
-		t = k->bound_l2_ms, k->bound_level = "L2";
-	if (k->bound_l1_ms > t)
-		t = k->bound_l1_ms, k->bound_level = "L1";
-	if (k->time_ms > 0 && t >= 0) {
-		k->bound_share = t / k->time_ms;
-		k->memory_bound = k->bound_share >= GM_TRACE_MEMORY_BOUND;
-	}
 }
 
 gm_status gm_trace_kernel_analyse(const struct gm_trace_launch *l, const struct gm_profile *prof,
@@ -997,8 +782,8 @@ gm_status gm_trace_kernel_analyse(const struct gm_trace_launch *l, const struct 
 		snprintf(k->pred_why + len, sizeof(k->pred_why) - len, "%sits DRAM bytes would need %.0f %% of the roof "
 			 "in the measured time: the model reads more than the kernel did", len ? "; " : "", k->roof_pct);
 	}
-	memory_bound(k, prof);
+	tk_memory_bound(k, prof);
 	time_shares(k, prof);
-	bottlenecks(k);
+	tk_bottlenecks(k);
 	return GM_OK;
 }

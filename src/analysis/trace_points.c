@@ -1,7 +1,8 @@
 /*
  * trace_points.c - the sampled lanes of an instruction as points of the fit
  * (their ids and element index from a 256 B aligned base), the base moved so
- * no thread's index is negative, and a fitted map evaluated.
+ * no thread's index is negative, a fitted map evaluated, and an instruction's
+ * sampled address range.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,4 +119,17 @@ const char *tf_var_name(int var)
 	static const char *const n[GM_TV_N] = { "tx", "ty", "tz", "bx", "by", "bz", "iter", "gid" };
 
 	return var >= 0 && var < GM_TV_N ? n[var] : "?";
+}
+
+/* The instruction's sampled address range (bytes); 0 without samples. */
+int tk_range_of(const struct gm_trace_instr *in, int64_t *lo, int64_t *hi)
+{
+	*lo = INT64_MAX, *hi = INT64_MIN;
+	for (int i = 0; i < in->nsamples; i++)
+		for (int l = 0; l < GM_WARP_SIZE; l++)
+			if (in->samples[i].have >> l & 1) {
+				*lo = in->samples[i].addr[l] < *lo ? in->samples[i].addr[l] : *lo;
+				*hi = in->samples[i].addr[l] > *hi ? in->samples[i].addr[l] : *hi;
+			}
+	return *hi >= *lo;
 }
