@@ -110,6 +110,9 @@ void gm_trace_free(struct gm_trace *t);
 /* The report's words for spaces, operations and classes (src/io/trace_names.c). */
 const char *gm_trace_space_name(enum gm_trace_space s);
 const char *gm_trace_op_name(enum gm_trace_op o);
+/* Where an instruction is, for a report: "file:line" (the file's base name cut to `width` characters), or
+   "pc 0x..." without a line. */
+void gm_trace_where(const struct gm_trace_instr *in, int width, char *buf, size_t n);
 
 /* ---- the fit: lane addresses as an index expression --------------------- */
 

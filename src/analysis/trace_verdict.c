@@ -9,15 +9,6 @@
 #include <string.h>
 #include "analysis/trace_internal.h"
 
-static void where_of(const struct gm_trace_instr *in, char *buf, size_t n)
-{
-	if (in->file && in->line > 0) {
-		const char *slash = strrchr(in->file, '/');
-		snprintf(buf, n, "%.70s:%d", slash ? slash + 1 : in->file, in->line);
-	} else
-		snprintf(buf, n, "pc 0x%llx", (long long)in->pc);
-}
-
 struct cand {
 	double score;
 	char text[300];
@@ -56,7 +47,7 @@ void tk_bottlenecks(struct gm_trace_kernel *k)
 			if (y->fit.cls == x->fit.cls && y->fit.cls_k == x->fit.cls_k && y->in->space == x->in->space)
 				ex += y->excess_bytes, sh += y->share, more++;
 		}
-		where_of(x->in, w, sizeof(w));
+		gm_trace_where(x->in, 70, w, sizeof(w));
 		if (more > 0)
 			snprintf(w + strlen(w), sizeof(w) - strlen(w), " and %d more", more);
 		if (x->fit.cls == GM_TC_GATHER && sh > 0.1) {

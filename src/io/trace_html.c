@@ -35,22 +35,12 @@ static void roof_svg(FILE *f, const struct gm_trace_kernel *k)
 		H - 4);
 }
 
-static void where_of(const struct gm_trace_instr *in, char *buf, size_t n)
-{
-	const char *slash = in->file ? strrchr(in->file, '/') : NULL;
-
-	if (in->file && in->line > 0)
-		snprintf(buf, n, "%.60s:%d", slash ? slash + 1 : in->file, in->line);
-	else
-		snprintf(buf, n, "pc 0x%llx", (long long)in->pc);
-}
-
 static void instr_row(FILE *f, const struct gm_trace_kernel *k, const struct gm_trace_insn *x)
 {
 	char w[96];
 	double waste = x->bytes > 0 ? x->excess_bytes / x->bytes : 0;
 
-	where_of(x->in, w, sizeof(w));
+	gm_trace_where(x->in, 60, w, sizeof(w));
 	fprintf(f, "<tr><td>");
 	gm_html_escape(f, w);
 	fprintf(f, "</td><td>%s %s %d B</td><td>%.0f</td><td>%.2f / %.2f</td>", gm_trace_op_name(x->in->op),

@@ -1,8 +1,10 @@
 /*
- * trace_names.c - the words a trace report uses for an instruction's space, operation and class
+ * trace_names.c - the words a trace report uses for an instruction's space, operation, class and place
  * (include/gpumem/trace.h): vocabulary of the report, kept with its writers so that io never reaches into
  * analysis; analysis uses them too.
  */
+#include <stdio.h>
+#include <string.h>
 #include "gpumem/trace.h"
 
 const char *gm_trace_space_name(enum gm_trace_space s)
@@ -22,4 +24,14 @@ const char *gm_trace_class_name(enum gm_trace_class c)
 		"gather by data", "bank conflicts", "conflict-free", "irregular", "not sampled",
 	};
 	return c >= 0 && c < GM_TC_COUNT ? n[c] : "?";
+}
+
+void gm_trace_where(const struct gm_trace_instr *in, int width, char *buf, size_t n)
+{
+	const char *slash = in->file ? strrchr(in->file, '/') : NULL;
+
+	if (in->file && in->line > 0)
+		snprintf(buf, n, "%.*s:%d", width, slash ? slash + 1 : in->file, in->line);
+	else
+		snprintf(buf, n, "pc 0x%llx", (long long)in->pc);
 }

@@ -8,15 +8,6 @@
 #include <string.h>
 #include "io/trace_io.h"
 
-static void where_of(const struct gm_trace_instr *in, char *buf, size_t n)
-{
-	if (in->file && in->line > 0) {
-		const char *slash = strrchr(in->file, '/');
-		snprintf(buf, n, "%.40s:%d", slash ? slash + 1 : in->file, in->line);
-	} else
-		snprintf(buf, n, "pc 0x%llx", (long long)in->pc);
-}
-
 static void head(FILE *f, const struct gm_trace_report *r)
 {
 	const struct gm_trace *t = r->t;
@@ -126,7 +117,7 @@ static void instr_row(FILE *f, const struct gm_trace_insn *const *xs, int n)
 
 	for (int q = 0; q < n; q++)
 		execs += xs[q]->in->executions, share += xs[q]->share;
-	where_of(in, w, sizeof(w));
+	gm_trace_where(in, 40, w, sizeof(w));
 	if (n > 1)
 		snprintf(w + strlen(w), sizeof(w) - strlen(w), " x%d", n);
 	fmt_per(fit->meas_per_req, m, sizeof(m));
@@ -185,7 +176,7 @@ static void fix_rows(FILE *f, const struct gm_trace_kernel *k)
 			continue;
 		if (!any++)
 			fprintf(f, "fixes (the most time wasted first):\n");
-		where_of(x->in, w, sizeof(w));
+		gm_trace_where(x->in, 40, w, sizeof(w));
 		fprintf(f, "  %s %s", w, gm_trace_op_name(x->in->op));
 		if (x->fix.ninstr > 1)
 			fprintf(f, " (%d instructions, one change)", x->fix.ninstr);
