@@ -12,6 +12,17 @@ static void func_attrs(struct gmt_current *c, CUfunction f)
 	c->local_bytes = cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, f) == CUDA_SUCCESS ? v : -1;
 }
 
+/*
+ * Blocks counted of B when counting 1 in 2^s: block b is counted when its low s bits equal those of b >> s
+ * (patches.cu), one in each full run of 2^s blocks, and in the last run when its place is below B's remainder.
+ */
+static unsigned long long counted_blocks(unsigned long long B, unsigned s)
+{
+	unsigned long long m = (1ull << s) - 1;
+
+	return (B >> s) + (((B >> s) & m) < (B & m));
+}
+
 void gmt_current_begin(struct gmt_current *c, const Sanitizer_LaunchData *ld, long ordinal,
                        struct gmt_module *m, struct gmt_launch *dev, int stream)
 {
@@ -44,18 +55,21 @@ void gmt_current_begin(struct gmt_current *c, const Sanitizer_LaunchData *ld, lo
 	if (c->hdr.sample_warps > GMT_MAX_SAMPLE_WARPS)
 		c->hdr.sample_warps = GMT_MAX_SAMPLE_WARPS;
 	c->hdr.samples_per_pc = c->hdr.sample_warps * c->hdr.sample_iters;
-	c->hdr.s_over_b = blocks ? (double)c->hdr.sample_warps / (double)blocks : 0.0;
 	c->hdr.mode = gmt_opt.devmode;
-	/* counting by blocks: 1 block in 2^s, the least s that counts at most count_warps warps */
+	/* counting by blocks: 1 block in each run of 2^s, the least s that counts at most count_warps warps */
 	c->count_scale = 1;
+	c->hdr.sample_blocks = blocks;
 	if (gmt_opt.count_warps > 0 && c->hdr.total_warps > (unsigned long long)gmt_opt.count_warps && blocks > 1) {
 		unsigned s = 0;
-		while (s < 20 && (blocks >> (s + 1)) >= 1 && ((blocks + (1ull << s) - 1) >> s) * warps >
-		                                              (unsigned long long)gmt_opt.count_warps)
+		while (s < 20 && (blocks >> (s + 1)) >= 1 &&
+		       counted_blocks(blocks, s) * warps > (unsigned long long)gmt_opt.count_warps)
 			s++;
 		c->hdr.count_mask = (1u << s) - 1;
-		c->count_scale = (double)blocks / (double)((blocks + (1ull << s) - 1) >> s);
+		c->hdr.count_shift = s;
+		c->hdr.sample_blocks = counted_blocks(blocks, s);
+		c->count_scale = (double)blocks / (double)c->hdr.sample_blocks;
 	}
+	c->hdr.s_over_b = blocks ? (double)c->hdr.sample_warps / (double)c->hdr.sample_blocks : 0.0;
 }
 
 static int by_pc(const void *a, const void *b)

@@ -70,18 +70,18 @@ static __device__ struct gmt_slot *gmt_slot_of(struct gmt_launch *L, unsigned lo
 }
 
 /*
- * Which sampled warp this is (0..sample_warps-1), or -1. Sample k is warp k % wpb of block
- * floor(k B / S) (B blocks, S samples): spread evenly over the grid and over the warps of a block.
- * When the grid has no more warps than S, every warp is sampled. No 64-bit division: the host gives S / B.
+ * Which sampled warp this is (0..sample_warps-1), or -1, in the block of ordinal blin among the S blocks the
+ * samples spread over (B = sample_blocks: the counted ones). Sample k is warp k % wpb of block floor(k B / S):
+ * spread evenly over the grid and over the warps of a block. When those blocks hold no more warps than S,
+ * every warp is sampled. No 64-bit division: the host gives S / B.
  */
-static __device__ __forceinline__ int gmt_sampled(const struct gmt_launch *L, unsigned ltid)
+static __device__ __forceinline__ int gmt_sampled(const struct gmt_launch *L, unsigned long long blin, unsigned ltid)
 {
-	unsigned long long S = L->h.sample_warps, B = L->h.total_blocks, blin, lo, hi;
+	unsigned long long S = L->h.sample_warps, B = L->h.sample_blocks, lo, hi;
 	unsigned wpb = L->h.warps_per_block, w = ltid / 32;
 
 	if (S == 0 || wpb == 0)
 		return -1;
-	blin = blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
 	if (B * wpb <= S)
 		return (int)(blin * wpb + w);
 	/* lo = ceil(blin S / B), hi = ceil((blin + 1) S / B): estimated in double, then made exact */
@@ -188,18 +188,15 @@ static __device__ void gmt_sample(struct gmt_launch *L, struct gmt_slot *s, unsi
 static __device__ __forceinline__ unsigned long long gmt_commit(struct gmt_launch *L, unsigned long long pc,
                                                              unsigned space, unsigned size, unsigned flags,
                                                              unsigned n, unsigned units, unsigned ideal,
-                                                             unsigned *index, int count)
+                                                             unsigned *index)
 {
 	struct gmt_slot *s = gmt_slot_of(L, pc, space, size, flags, index);
 	unsigned long long *c;
 
 	if (!s) {
-		if (count)
-			atomicAdd(&L->h.dropped, 1u);
+		atomicAdd(&L->h.dropped, 1u);
 		return 0;
 	}
-	if (!count)   /* a sampled warp of a block that is not counted: its slot only */
-		return (unsigned long long)s;
 	c = s->counters[gmt_smid() % GMT_STRIPES];
 	atomicAdd(&c[GMT_EXEC], 1ull);
 	if (n < 32)
@@ -215,19 +212,16 @@ static __device__ __forceinline__ SanitizerPatchResult gmt_access(void *ud, uint
 {
 	struct gmt_launch *L = (struct gmt_launch *)ud;
 	unsigned mask, lane, leader, E, index = 0, units, ideal;
-	unsigned long long sp = 0;
-	int k = -1, count = 1;
+	unsigned long long sp = 0, blin;
+	int k = -1;
 
 	if (!L || (flags & SANITIZER_MEMORY_DEVICE_FLAG_PREFETCH) || L->h.mode == GMT_MODE_RETURN)
 		return SANITIZER_PATCH_SUCCESS;
-	if (L->h.count_mask) {   /* counting by blocks: a block not counted goes on at once, unless sampled */
-		unsigned blin = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
-		if (blin & L->h.count_mask) {
-			if (L->h.mode == GMT_MODE_COUNTS ||
-			    gmt_sampled(L, threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) < 0)
-				return SANITIZER_PATCH_SUCCESS;
-			count = 0;
-		}
+	blin = blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
+	if (L->h.count_mask) {   /* counting by blocks: a block not counted goes on at once (it holds no sample) */
+		if ((blin ^ (blin >> L->h.count_shift)) & L->h.count_mask)
+			return SANITIZER_PATCH_SUCCESS;
+		blin >>= L->h.count_shift;   /* its ordinal among the counted blocks */
 	}
 	mask = __activemask();
 	lane = gmt_lane();
@@ -239,13 +233,22 @@ static __device__ __forceinline__ SanitizerPatchResult gmt_access(void *ud, uint
 	} else {
 		/* local memory is interleaved by lane: the same offset of 32 lanes is one contiguous run */
 		unsigned long long v = space == GMT_LOCAL ? (addr / E) * 32ull * E + lane * E + addr % E : addr;
-		units = __popc(__ballot_sync(mask, gmt_first(mask, v >> 5, lane)));
-		ideal = (__popc(__ballot_sync(mask, gmt_first(mask, v, lane))) * E + 31) / 32;
+		unsigned long long v0 = __shfl_sync(mask, v, leader);
+		unsigned run = mask >> leader, n = __popc(mask);
+
+		/* consecutive active lanes at consecutive elements (a coalesced warp): the figures by arithmetic */
+		if ((run & (run + 1)) == 0 && __all_sync(mask, v == v0 + (unsigned long long)(lane - leader) * E)) {
+			units = (unsigned)(((v0 + (unsigned long long)(n - 1) * E) >> 5) - (v0 >> 5) + 1);
+			ideal = (n * E + 31) / 32;
+		} else {
+			units = __popc(__ballot_sync(mask, gmt_first(mask, v >> 5, lane)));
+			ideal = (__popc(__ballot_sync(mask, gmt_first(mask, v, lane))) * E + 31) / 32;
+		}
 	}
 	if (lane == leader) {
 		if (L->h.mode != GMT_MODE_COUNTS)
-			k = gmt_sampled(L, threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
-		sp = gmt_commit(L, pc, space, size, flags, __popc(mask), units, ideal, &index, count);
+			k = gmt_sampled(L, blin, threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
+		sp = gmt_commit(L, pc, space, size, flags, __popc(mask), units, ideal, &index);
 	}
 	k = __shfl_sync(mask, k, leader);
 	if (k < 0)

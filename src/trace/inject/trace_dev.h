@@ -53,7 +53,7 @@ struct gmt_sample {
 struct gmt_launch_hdr {
 	unsigned long long total_warps;   /* warps in the grid */
 	unsigned long long total_blocks;  /* blocks in the grid */
-	double s_over_b;                  /* sample_warps / total_blocks */
+	double s_over_b;                  /* sample_warps / sample_blocks */
 	unsigned int warps_per_block;
 	unsigned int sample_warps;        /* warps sampled (spread over the grid), at most GMT_MAX_SAMPLE_WARPS */
 	unsigned int sample_iters;        /* executions kept per sampled warp and pc (1 or 2) */
@@ -63,10 +63,12 @@ struct gmt_launch_hdr {
 	unsigned int pool_used;           /* sample records claimed (may pass GMT_SAMPLE_POOL: then none) */
 	unsigned int dropped;             /* executions not counted because the table was full */
 	unsigned int mode;                /* GMT_MODE_*: set by the host (GPUMEM_TRACE_DEVMODE, for measuring cost) */
-	unsigned int count_mask;          /* counting by blocks: a block is counted when (its linear id & count_mask)
-	                                     == 0 (count_mask = 2^s - 1, 0 = every block); the sampled warps write
-	                                     their addresses in any block; the host scales the counts */
-	unsigned int pad_;
+	unsigned int count_mask;          /* counting by blocks (count_mask = 2^s - 1, 0 = every block): block b is
+	                                     counted when (b & count_mask) == ((b >> s) & count_mask), one block in
+	                                     each run of 2^s, its place turning with the run; the sampled warps lie
+	                                     in counted blocks; the host scales the counts */
+	unsigned int count_shift;         /* s */
+	unsigned long long sample_blocks; /* the blocks the samples spread over: counted ones (all when not by blocks) */
 };
 
 #define GMT_MODE_FULL 0                /* everything */
