@@ -26,6 +26,7 @@ gzip -n -c <"$Q" >"$D/flipped.json.gz"                     # 64 bytes in the mid
 size=$(stat -c %s "$D/flipped.json.gz")
 head -c $((size / 2 + 64)) "$D/flipped.json.gz" | tail -c 64 | tr '\000-\377' '\001-\377\000' |
   dd of="$D/flipped.json.gz" bs=1 seek=$((size / 2)) conv=notrunc status=none
+printf '\3757zXZ\000\000\004' >"$D/doc.trace.json.xz"                # xz's magic bytes (a committed trace is .xz)
 echo '{"schema":"other","cases":[]}' >"$D/schema.json"
 echo '{"schema":"gpumem-run","schema_version":99,"cases":[]}' >"$D/v99.json"
 echo '{"schema":"gpumem-run","schema_version":2,"cases":[{"family":"copy"}]}' >"$D/noname.json"
