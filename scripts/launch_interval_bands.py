@@ -157,10 +157,12 @@ def main():
     allrows = [r for _, rows in sources for r in rows]
     both = read_bands(bands_from) if bands_from else (make_bands(allrows), make_sigs(allrows))
     bands, sigs = both
-    print("%-14s %-16s %7s %7s %5s" % ("rule", "ids", "lo", "hi", "n"))
+    print("%-14s %-16s %7s %7s %5s %7s %7s" % ("rule", "ids", "lo", "hi", "n", "p5", "p95"))
     for rule, ids in zip(ORDER, IDS):
         lo, hi, n = bands[rule]
-        print("%-14s %-16s %+6.1f%% %+6.1f%% %5d" % (rule, ids, 100 * (lo - 1), 100 * (hi - 1), n))
+        xs = [r for _, r, rules in allrows if rule in rules] or [1.0]
+        print("%-14s %-16s %+6.1f%% %+6.1f%% %5d %+6.1f%% %+6.1f%%" % (rule, ids, 100 * (lo - 1), 100 * (hi - 1), n,
+              100 * (pct(xs, 0.05) - 1), 100 * (pct(xs, 0.95) - 1)))
     print("\ncombinations measured %d times or more:" % SIG_N)
     for k in sorted(sigs, key=lambda k: -sigs[k][2]):
         print("  %-60s %+6.1f%% %+6.1f%% %5d" % (" + ".join(k), 100 * (sigs[k][0] - 1), 100 * (sigs[k][1] - 1),
