@@ -5,9 +5,11 @@ usage: launch_interval_bands.py [--write src/model/launch_interval.c] EVIDENCE..
 EVIDENCE: a `gpumem predict --json` document of a suite (its calibration cases left out: they reproduce their
 measurement by construction), or SET:RUNDIR:PREDDIR for a kernel set (scripts/unseen_set.sh: RUNDIR holds the
 measured `explain --run --json` documents, PREDDIR the `explain --n --json` predictions of this build).
-Every launch prediction names the rules that fired (launch.rules); for each rule the 5th and 95th percentile of
-measured / predicted over the measurements where it fired is its band. Printed: the bands (C rows for
-src/model/launch_interval.c between its BANDS markers, with --write), then the coverage of the resulting
+Every launch prediction names the rules that fired (launch.rules); for each rule the lowest and highest
+measured / predicted over the measurements where it fired is its band (a combination of rules the evidence lacks
+takes the widest band of its rules: the model is weak there and says so); a combination of rules measured SIG_N
+times or more has its own band, the SIG_LO-th and (1 - SIG_HI)-th quantiles of its measurements. Printed: the
+bands (C rows for src/model/launch_interval.c between its BANDS markers, with --write), then the coverage of the resulting
 intervals (the fired rules' widest band) on each evidence source and in all, and their median width.
 With --bands-from C_FILE the bands are read from that file instead (coverage of a set the bands were not made
 on: the sealed set).
@@ -30,6 +32,8 @@ ENUM = ["GM_RF_DRAM", "GM_RF_SPARSE", "GM_RF_L2", "GM_RF_LINES", "GM_RF_L1", "GM
 IDS = ["D1 D2 D4", "D3", "L2 L4", "L3", "L1 T1", "P", "T4", "T2 T3 T5", "D6 D7 D8 D9 T7", "D5", "L4", "T6",
        "L1 L3", "S"]
 FLOOR = 0.03   # no band narrower than +-3 %: the run-to-run spread of a case between processes
+RULE_Q = 0.0   # a rule's band: its whole measured range
+SIG_N, SIG_LO, SIG_HI = 16, 0.05, 0.07   # a combination's band: measured 16+ times, 5th to 93rd percentile
 
 
 def load(p):
@@ -75,7 +79,7 @@ def make_bands(rows):
     for rule in ORDER:
         xs = [r for _, r, rules in rows if rule in rules]
         if xs:
-            lo, hi = min(pct(xs, 0.05), 1 - FLOOR), max(pct(xs, 0.95), 1 + FLOOR)
+            lo, hi = min(pct(xs, RULE_Q), 1 - FLOOR), max(pct(xs, 1 - RULE_Q), 1 + FLOOR)
         else:
             lo, hi = 1 - FLOOR, 1 + FLOOR
         bands[rule] = (lo, hi, len(xs))
@@ -91,14 +95,11 @@ def read_bands(cfile):
     return bands, sigs
 
 
-SIG_N = 8
-
-
-def make_sigs(rows, q=0.05):
+def make_sigs(rows):
     by = {}
     for _, r, rules in rows:
         by.setdefault(tuple(sorted(rules, key=ORDER.index)), []).append(r)
-    return {k: (min(pct(v, q), 1 - FLOOR), max(pct(v, 1 - q), 1 + FLOOR), len(v)) for k, v in by.items()
+    return {k: (min(pct(v, SIG_LO), 1 - FLOOR), max(pct(v, 1 - SIG_HI), 1 + FLOOR), len(v)) for k, v in by.items()
             if len(v) >= SIG_N}
 
 
@@ -156,10 +157,12 @@ def main():
     allrows = [r for _, rows in sources for r in rows]
     both = read_bands(bands_from) if bands_from else (make_bands(allrows), make_sigs(allrows))
     bands, sigs = both
-    print("%-14s %-16s %7s %7s %5s" % ("rule", "ids", "lo", "hi", "n"))
+    print("%-14s %-16s %7s %7s %5s %7s %7s" % ("rule", "ids", "lo", "hi", "n", "p5", "p95"))
     for rule, ids in zip(ORDER, IDS):
         lo, hi, n = bands[rule]
-        print("%-14s %-16s %+6.1f%% %+6.1f%% %5d" % (rule, ids, 100 * (lo - 1), 100 * (hi - 1), n))
+        xs = [r for _, r, rules in allrows if rule in rules] or [1.0]
+        print("%-14s %-16s %+6.1f%% %+6.1f%% %5d %+6.1f%% %+6.1f%%" % (rule, ids, 100 * (lo - 1), 100 * (hi - 1), n,
+              100 * (pct(xs, 0.05) - 1), 100 * (pct(xs, 0.95) - 1)))
     print("\ncombinations measured %d times or more:" % SIG_N)
     for k in sorted(sigs, key=lambda k: -sigs[k][2]):
         print("  %-60s %+6.1f%% %+6.1f%% %5d" % (" + ".join(k), 100 * (sigs[k][0] - 1), 100 * (sigs[k][1] - 1),
