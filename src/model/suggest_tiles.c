@@ -376,6 +376,7 @@ int sg_rule_stage_span(const struct gm_suggest *s, struct gm_rewrite *r)
 	sg_block1(r, (int)tpb);
 	r->threads = s->in.n;
 	r->round_trips = SG_FILL_LOOP_TRIPS; /* the span loaded in a loop of run-time length, then a barrier */
+	r->barrier_phases = 1; /* the block's range (a warp reduction, shared atomics), then a barrier: rule T9 */
 	sg_pat(r, GM_SPACE_GLOBAL, GM_OP_LOAD, eb, (int)it, tpb * eb, "bx * %lld + tid", (long long)S);
 	sg_pat(r, GM_SPACE_SHARED, GM_OP_STORE, eb, (int)it, tpb * eb, "tid");
 	sg_pat(r, GM_SPACE_SHARED, GM_OP_LOAD, eb, 1, 0, "%s", a->index);
