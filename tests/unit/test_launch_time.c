@@ -20,9 +20,20 @@
  * same window (a stencil's rows: each request reads the new row from DRAM beside the rows read before) returns
  * with those reads, in wave_ns. A table read over and over (its warm windows read nothing) keeps wave_l2_ns.
  */
-static void test_hits_wait(void **state)
+/* A profile whose round trips are round numbers: wave_ns 1000, wave_l2_ns 100 (T7, T9). */
+static struct gm_profile wave_prof(void)
 {
 	struct gm_profile p = prof();
+
+	p.threads_per_sm = 2048;
+	p.wave_ns = 1000;
+	p.wave_l2_ns = 100;
+	return p;
+}
+
+static void test_hits_wait(void **state)
+{
+	struct gm_profile p = wave_prof();
 	struct gm_access pats[2];
 	struct gm_launch_in in;
 	struct gm_launch_out o;
@@ -30,9 +41,6 @@ static void test_hits_wait(void **state)
 	double per_wave;
 
 	(void)state;
-	p.threads_per_sm = 2048;
-	p.wave_ns = 1000;
-	p.wave_l2_ns = 100;
 	launch_of("gid + (gid % 3) * 16384", 4, n, pats, &in);
 	in.one_element_per_thread = 1;
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
@@ -53,18 +61,14 @@ static void test_hits_wait(void **state)
  */
 static void test_barrier_phases(void **state)
 {
-	struct gm_profile p = prof();
+	struct gm_profile p = wave_prof();
 	struct gm_access pats[2];
 	struct gm_launch_in in;
 	struct gm_launch_out o;
-	const int64_t n = (int64_t)1 << 24;
 
 	(void)state;
-	p.threads_per_sm = 2048;
-	p.wave_ns = 1000;
-	p.wave_l2_ns = 100;
 	p.warp_tail = 0.4;
-	launch_of("gid", 1, n, pats, &in);
+	launch_of("gid", 1, (int64_t)1 << 24, pats, &in);
 	in.one_element_per_thread = 1;
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
 	assert_true(o.t_waves_ms * 1e6 / o.waves < 1000 * 0.99);
