@@ -114,6 +114,8 @@ struct gm_launch_in {
 					 gm_parallel_for's limit); the result does not depend on it */
 	int round_trips;              /* each thread runs the patterns once and ends, waiting for its loads
 					 this many times (rule T2); 0 = one_element_per_thread ? 1 : not known */
+	int barrier_phases;           /* phases before the loads that end at a barrier and read no memory (a block's
+					 range: a warp reduction, shared atomics; rule T9); 0 = none */
 };
 
 struct gm_launch_out {

@@ -69,6 +69,7 @@ struct gm_rewrite {
 	int block[3];
 	int64_t threads;              /* threads of the rewritten launch */
 	int round_trips;
+	int barrier_phases;            /* phases ending at a barrier that read no memory (launch.h, rule T9) */
 	/* the rewritten kernel (jit.cu's frame) */
 	char src[GM_SUGGEST_SRC];     /* gm_x_run; "" = the original's kernel (with hint / pads below) */
 	int hint;                     /* enum gm_hint */

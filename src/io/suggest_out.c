@@ -88,7 +88,7 @@ static void wider_hint(const struct gm_suggest *s, char *buf, size_t n)
 #define WORTH 1.05
 
 /* --run measured another rewrite at WORTH or more although its prediction said less: say so after the verdict
-   (the prediction is what is wrong there; m07 of heldout-s39: block_work predicted 0.68x, measured 1.51x). */
+   (the prediction is what is wrong there; m07 of dev-s39 (heldout-s39 then): block_work predicted 0.68x, measured 1.51x). */
 static void measured_better(const struct gm_suggest *s, const struct gm_suggest_meas *m, int b, char *buf, size_t n)
 {
 	int best = -1;

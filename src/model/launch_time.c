@@ -15,6 +15,8 @@
  *   T4  the SMs start blocks at a rate of their own: a level like the others;
  *   T5  a block holds its slots until the last line its loads read returns;
  *   T6  what a barrier holds back (shared wavefronts, stores) follows the round trip;
+ *   T9  a phase that ends at a barrier and reads no memory is an on-chip round trip, and a
+ *       wave that crosses such barriers waits its round trips whole;
  *   T   the launch takes the slowest level's time, joined with latency by
  *   T3  the knee;
  *   S   every launch pays a fixed start-up (launch_us), after all of that.
@@ -215,7 +217,8 @@ static void waves(const struct gm_launch_in *in, const struct gm_profile *pr, st
 	o->block_tail = 1.0;
 	if (trips <= 0 || pr->threads_per_sm <= 0 || pr->sm_count <= 0)
 		return;
-	wave = wave_dram = small_load_wave_ns(in, pr, trips, tpb); /* rule T8 */
+	/* rule T8; rule T9: not where the loads wait behind barriers */
+	wave = wave_dram = in->barrier_phases > 0 ? pr->wave_ns : small_load_wave_ns(in, pr, trips, tpb);
 	blocks_per_sm = pr->threads_per_sm / tpb;
 	if (blocks_per_sm > 32)
 		blocks_per_sm = 32; /* resident blocks per SM, sm_50 and later */
@@ -234,7 +237,12 @@ static void waves(const struct gm_launch_in *in, const struct gm_profile *pr, st
 	   launch whose loads are all shapes (rule W) or that has none: a line a warp */
 	o->block_tail = o->block_lines > 0 ? gm_launch_block_tail_lines(pr->warp_tail, o->block_lines / trips)
 					   : gm_launch_block_tail(pr->warp_tail, tpb);
+	if (in->barrier_phases > 0)
+		o->block_tail = 1.0; /* rule T9: the barriers, not the block's last line, end its round trips */
 	o->t_waves_ms = o->waves * trips * wave * o->block_tail * 1e-6; /* 0 without wave_ns (calibrate) */
+	/* rule T9: each phase that ends at a barrier and reads no memory, an on-chip round trip of the wave */
+	if (o->t_waves_ms > 0 && in->barrier_phases > 0)
+		o->t_waves_ms += o->waves * in->barrier_phases * pr->wave_l2_ns * 1e-6;
 	if (o->t_waves_ms > 0)
 		o->t_barrier_ms = o->waves * barrier_ns(in, pr, o, (double)blocks_per_sm) * 1e-6;
 	o->t_waves_ms += o->t_barrier_ms;
@@ -348,7 +356,7 @@ static void rule_s_start(const struct gm_launch_in *in, const struct gm_profile 
 
 /* The registry of the time phase: MODEL.md 7.2's ids, the function, in the order applied. */
 const struct gm_time_rule gm_time_rules[] = {
-	{ "T2 T5 T6 T7", "waves of resident threads, their round trips, tails and barriers", rule_t2_waves },
+	{ "T2 T5 T6 T7 T9", "waves of resident threads, their round trips, tails and barriers", rule_t2_waves },
 	{ "D3 D4", "DRAM time by read density, with the bus turnaround", rule_d3_d4_dram },
 	{ "L2 L3 L4", "L2 time: sectors, line lookups, lines written partly", rule_l2_l3_l4_l2 },
 	{ "T1", "L1 time by wavefronts", rule_t1_l1 },

@@ -40,6 +40,7 @@ static int predict_row(const struct gm_suggest *s, struct gm_rewrite *r, struct 
 	li.n_threads = r->threads;
 	li.useful_bytes = s->useful_bytes;
 	li.round_trips = r->round_trips;
+	li.barrier_phases = r->barrier_phases;
 	li.one_element_per_thread = r->round_trips == 1 && r->rep[0].iters <= 1;
 	li.threads = threads;
 	return gm_launch_predict(&li, prof ? prof : s->in.prof, &r->pred, err) == GM_OK ? 0 : -1;

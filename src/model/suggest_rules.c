@@ -17,6 +17,17 @@
 #include "model/suggest_internal.h"
 
 #define WORK_ILP 4          /* elements a thread moves in the block/work rewrite */
+/*
+ * block_work: thread t's elements lie WORK_SPAN apart, inside the range of WORK_ILP x WORK_SPAN elements its 32
+ * blocks of 256 share, so that a wave of resident threads reads (and writes) one range, as a copy does. With a
+ * thread's elements n / WORK_ILP apart (until h40s) a wave read four ranges and wrote four. H200, development
+ * patterns of dev-s39 (results/nvidia-h200/suggest-bw-e199448/): elements 256 apart in a block's 1024 took up to
+ * 14 % less time than n / 4 apart, and 0-10 % less than this form; but each of their patterns covers a quarter of
+ * every 1024 elements, which rule D3 (the density of each pattern) takes for a sparse read where EXPR splits the
+ * range (m49: 2.04x predicted, 2.33x measured). WORK_SPAN is the model's window (256 warps): each element's
+ * pattern covers whole ranges of it, and D3 sees the density the four have together.
+ */
+#define WORK_SPAN 8192
 
 typedef int (*rule_fn)(const struct gm_suggest *s, struct gm_rewrite *r);
 
@@ -165,29 +176,32 @@ static int rule_block_work(const struct gm_suggest *s, struct gm_rewrite *r)
 		return 0;
 	if (!lim || (strcmp(lim, "blocks") && strcmp(lim, "latency")))
 		return sg_no(r, "the model says the original is limited by %s, not by blocks or latency", lim ? lim : "?");
-	T = (s->in.n + WORK_ILP - 1) / WORK_ILP;
+	/* thread t's elements are WORK_SPAN apart inside the range of WORK_ILP x WORK_SPAN that its 32 blocks share */
+	T = (s->in.n + WORK_ILP * WORK_SPAN - 1) / (WORK_ILP * WORK_SPAN) * WORK_SPAN;
 	sg_block1(r, 256);
 	r->threads = T;
 	r->round_trips = 1;
 	for (int k = 0; k < WORK_ILP; k++) {
-		char g[64], e[600];
-		snprintf(g, sizeof(g), "(gid + %lld)", (long long)(k * T));
+		char g[96], e[600];
+		snprintf(g, sizeof(g), "((gid / %d) * %d + %d + gid %% %d)", WORK_SPAN, WORK_ILP * WORK_SPAN,
+			 k * WORK_SPAN, WORK_SPAN);
 		if (gm_index_map_expr(&s->map, g, 1, e, sizeof(e)) < 0)
 			return sg_no(r, "the index map is too long to describe");
 		sg_sides(s, r, eb, 1, 0, 0, e, g);
 	}
 	/* the threads' arithmetic in 32 bits where it fits; EXPR as the original computes it (the map is checked on
 	   sampled threads only: an index from it could leave the array) */
-	int narrow = 4 * T + 256 <= INT32_MAX; /* t + 3 T, t below T rounded up to the block */
+	int narrow = WORK_ILP * T + 256 <= INT32_MAX;
 	char call[96];
 	sg_idx_call(s, "(long long)g", call, sizeof(call));
-	sg_src(r, "%s  typedef %s U;\n  const U t = (U)blockIdx.x * blockDim.x + threadIdx.x, T_ = %lldu;\n"
-	    "  T v[%d]; long long at[%d];\n"
-	    "#pragma unroll\n  for (int k = 0; k < %d; k++) {\n    const U g = t + k * T_;\n"
+	sg_src(r, "%s  typedef %s U;\n  const U t = (U)blockIdx.x * blockDim.x + threadIdx.x;\n"
+	    "  const U t0 = t / %du * %du + t %% %du;\n  T v[%d]; long long at[%d];\n"
+	    "#pragma unroll\n  for (int k = 0; k < %d; k++) {\n    const U g = t0 + k * %du;\n"
 	    "    if ((long long)g < n_arg) { const long long i = %s; %s }\n  }\n"
-	    "#pragma unroll\n  for (int k = 0; k < %d; k++)\n    if ((long long)(t + k * T_) < n_arg) out[at[k]] = v[k];\n}\n",
-	    sg_head, narrow ? "unsigned" : "unsigned long long", (long long)T, WORK_ILP, WORK_ILP, WORK_ILP, call,
-	    s->in.a.op == GM_OP_LOAD ? "v[k] = in[i]; at[k] = g;" : "v[k] = in[g]; at[k] = i;", WORK_ILP);
+	    "#pragma unroll\n  for (int k = 0; k < %d; k++)\n    if ((long long)(t0 + k * %du) < n_arg) out[at[k]] = v[k];\n}\n",
+	    sg_head, narrow ? "unsigned" : "unsigned long long", WORK_SPAN, WORK_ILP * WORK_SPAN, WORK_SPAN, WORK_ILP,
+	    WORK_ILP, WORK_ILP, WORK_SPAN, call,
+	    s->in.a.op == GM_OP_LOAD ? "v[k] = in[i]; at[k] = g;" : "v[k] = in[g]; at[k] = i;", WORK_ILP, WORK_SPAN);
 	return 1;
 }
 

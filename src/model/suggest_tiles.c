@@ -176,8 +176,8 @@ static int tile_rule(const struct gm_suggest *s, struct gm_rewrite *r, int xor_)
 		snprintf(g_idx[0], sizeof(g_idx[0]), "(bx %% %lld) * 32 + tx + %lld * ((bx / %lld) * 32 + ty)",
 			 (long long)t.TR, (long long)t.R, (long long)t.TR);
 	/* the side loaded first: E for load, g for store */
-	if (ld)
-		sg_pat(r, GM_SPACE_GLOBAL, GM_OP_LOAD, eb, TILE_ILP, 8 * t.P * eb, "%s", e_idx);
+	if (ld) /* rows of pitch 0 (a broadcast) read one address TILE_ILP times: the compiler loads it once */
+		sg_pat(r, GM_SPACE_GLOBAL, GM_OP_LOAD, eb, t.P ? TILE_ILP : 1, 8 * t.P * eb, "%s", e_idx);
 	else
 		for (int j = 0; j < ng; j++)
 			sg_pat(r, GM_SPACE_GLOBAL, GM_OP_LOAD, eb, t.general ? 1 : TILE_ILP, 8 * t.R * eb, "%s", g_idx[j]);
@@ -376,6 +376,7 @@ int sg_rule_stage_span(const struct gm_suggest *s, struct gm_rewrite *r)
 	sg_block1(r, (int)tpb);
 	r->threads = s->in.n;
 	r->round_trips = SG_FILL_LOOP_TRIPS; /* the span loaded in a loop of run-time length, then a barrier */
+	r->barrier_phases = 1; /* the block's range (a warp reduction, shared atomics), then a barrier: rule T9 */
 	sg_pat(r, GM_SPACE_GLOBAL, GM_OP_LOAD, eb, (int)it, tpb * eb, "bx * %lld + tid", (long long)S);
 	sg_pat(r, GM_SPACE_SHARED, GM_OP_STORE, eb, (int)it, tpb * eb, "tid");
 	sg_pat(r, GM_SPACE_SHARED, GM_OP_LOAD, eb, 1, 0, "%s", a->index);

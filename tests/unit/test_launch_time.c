@@ -1,6 +1,7 @@
 /*
  * test_launch_time.c - the launch model's time rules on planted launches (docs/MODEL.md 7.2): the read/write
- * turnaround, waves (T1, T2), the block tail and lines (T5), blocks started a second (T4), the knee (T3).
+ * turnaround, waves (T1, T2), the block tail and lines (T5), blocks started a second (T4), the knee (T3), the
+ * phases that end at a barrier (T9).
  * The traffic rules are in test_launch.c. No GPU.
  */
 #include <stdarg.h>
@@ -19,9 +20,20 @@
  * same window (a stencil's rows: each request reads the new row from DRAM beside the rows read before) returns
  * with those reads, in wave_ns. A table read over and over (its warm windows read nothing) keeps wave_l2_ns.
  */
-static void test_hits_wait(void **state)
+/* A profile whose round trips are round numbers: wave_ns 1000, wave_l2_ns 100 (T7, T9). */
+static struct gm_profile wave_prof(void)
 {
 	struct gm_profile p = prof();
+
+	p.threads_per_sm = 2048;
+	p.wave_ns = 1000;
+	p.wave_l2_ns = 100;
+	return p;
+}
+
+static void test_hits_wait(void **state)
+{
+	struct gm_profile p = wave_prof();
 	struct gm_access pats[2];
 	struct gm_launch_in in;
 	struct gm_launch_out o;
@@ -29,9 +41,6 @@ static void test_hits_wait(void **state)
 	double per_wave;
 
 	(void)state;
-	p.threads_per_sm = 2048;
-	p.wave_ns = 1000;
-	p.wave_l2_ns = 100;
 	launch_of("gid + (gid % 3) * 16384", 4, n, pats, &in);
 	in.one_element_per_thread = 1;
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
@@ -43,6 +52,30 @@ static void test_hits_wait(void **state)
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
 	per_wave = o.t_waves_ms * 1e6 / o.waves / o.block_tail;
 	assert_true(o.l2_reuse_wait_bytes == 0 && per_wave < 1000 * 0.99);
+}
+
+/*
+ * Rule T9: a phase that ends at a barrier and reads no memory (stage_span's block range) is a round trip of
+ * wave_l2_ns, and the wave's DRAM round trip is wave_ns whole: T5 (fewer lines) and T8 (fewer bytes) shorten
+ * it without such phases, not with them.
+ */
+static void test_barrier_phases(void **state)
+{
+	struct gm_profile p = wave_prof();
+	struct gm_access pats[2];
+	struct gm_launch_in in;
+	struct gm_launch_out o;
+
+	(void)state;
+	p.warp_tail = 0.4;
+	launch_of("gid", 1, (int64_t)1 << 24, pats, &in);
+	in.one_element_per_thread = 1;
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(o.t_waves_ms * 1e6 / o.waves < 1000 * 0.99);
+	in.barrier_phases = 1;
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(o.block_tail == 1.0);
+	assert_true(fabs(o.t_waves_ms * 1e6 / o.waves - 1100) < 1e-6);
 }
 
 static void test_turnaround(void **state)
@@ -244,6 +277,7 @@ int main(void)
 		cmocka_unit_test(test_blocks),
 		cmocka_unit_test(test_knee),
 		cmocka_unit_test(test_hits_wait),
+		cmocka_unit_test(test_barrier_phases),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -311,7 +311,7 @@ static void test_sources(void **state)
 	assert_non_null(strstr(row(s, "tile_padded")->src, "typedef int I;"));
 	assert_null(strstr(row(s, "tile_padded")->src, "r < R")); /* whole tiles: no bounds */
 	/* a map that holds on the sampled threads only ((3 g) mod p wraps a thread late now and then): block_work reads
-	   EXPR as the original computes it, never from the map (heldout-s39's m07 read past in at 3a25276) */
+	   EXPR as the original computes it, never from the map (dev-s39's m07, held out then, read past in at 3a25276) */
 	s = build("(gid*3)%4194301", 4, GM_OP_LOAD, GM_SPACE_GLOBAL, 64, 1 << 25);
 	assert_true(row(s, "block_work")->applies);
 	assert_non_null(strstr(row(s, "block_work")->src, "const long long i = index_of((long long)g, n_arg, 64, 1, 1)"));
