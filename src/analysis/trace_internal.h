@@ -98,6 +98,6 @@ void tk_rejoin(struct gm_launch_out *o, const struct gm_profile *prof, double t0
 /* rule U: a launch of fewer blocks than SMs, its L1 time on as many SMs as it has blocks */
 void tk_sms_in_use(const struct gm_trace_kernel *k, const struct gm_profile *prof, struct gm_launch_out *o);
 /* rule O: a tile's barrier work behind the other resident blocks' round trips */
-void tk_barrier_overlap(struct gm_trace_kernel *k, const struct gm_profile *prof);
+void tk_barrier_overlap(const struct gm_trace_kernel *k, const struct gm_profile *prof, struct gm_launch_out *o);
 
 #endif

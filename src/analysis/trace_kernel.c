@@ -640,15 +640,20 @@ static void predict(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	int nruns = 0;
 
 	k->trips = 0;
-	k->mem_ms = !tk_predict(k, prof, -1, NULL, 0, &mem, why, sizeof(why)) ? mem.time_ms : -1;
+	int mem_ok = !tk_predict(k, prof, -1, NULL, 0, &mem, why, sizeof(why));
 	k->trips = tk_round_trips(k, prof, NULL, 0, runs, &nruns);
 	k->pred_ok = !tk_predict(k, prof, -1, NULL, 0, &k->pred, k->pred_why, sizeof(k->pred_why));
 	k->trips = k->pred_ok ? k->trips : 0;
 	if (k->pred_ok)
 		runs_own_trips(k, prof, runs, nruns);
 	k->steps_ms = k->pred_ok ? steps_ms(k, prof) : 0;
-	if (k->pred_ok && !(k->steps_ms > 0))   /* a loop of barriers (rule B) keeps the blocks in step */
-		tk_barrier_overlap(k, prof);
+	if (!(k->steps_ms > 0)) {   /* rule O, in the fixes' time too; a loop of barriers (rule B) keeps the blocks in step */
+		if (k->pred_ok)
+			tk_barrier_overlap(k, prof, &k->pred);
+		if (mem_ok)
+			tk_barrier_overlap(k, prof, &mem);
+	}
+	k->mem_ms = mem_ok ? mem.time_ms : -1;
 	if (k->steps_ms > 0) {   /* rule B: added to the model's time, the interval moves with it */
 		double t0 = k->pred.time_ms;
 		k->pred.time_ms += k->steps_ms;

@@ -50,9 +50,8 @@ void tk_sms_in_use(const struct gm_trace_kernel *k, const struct gm_profile *pro
  * SM. Not where rule B's steps fire (a loop of barriers keeps the blocks in step): trace_kernel.c calls it only
  * without them. A conflict-free tile is unchanged.
  */
-void tk_barrier_overlap(struct gm_trace_kernel *k, const struct gm_profile *prof)
+void tk_barrier_overlap(const struct gm_trace_kernel *k, const struct gm_profile *prof, struct gm_launch_out *o)
 {
-	struct gm_launch_out *o = &k->pred;
 	int64_t tpb = (int64_t)k->l->block[0] * k->l->block[1] * k->l->block[2];
 	double blocks = (double)k->l->grid[0] * (double)k->l->grid[1] * (double)k->l->grid[2];
 
