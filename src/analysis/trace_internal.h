@@ -93,5 +93,11 @@ void tk_bottlenecks(struct gm_trace_kernel *k);
 /* The kernel with each thread taking v consecutive elements as one 16-byte access (v times fewer threads, blocks
    of the same size); 0 with *out, -1 when it cannot be predicted. */
 int tk_predict_wide(const struct gm_trace_kernel *k, const struct gm_profile *prof, int v, struct gm_launch_out *out);
+/* trace_rejoin.c: the time joined again after a rule changed a part (the interval scaled from t0) */
+void tk_rejoin(struct gm_launch_out *o, const struct gm_profile *prof, double t0);
+/* rule U: a launch of fewer blocks than SMs, its L1 time on as many SMs as it has blocks */
+void tk_sms_in_use(const struct gm_trace_kernel *k, const struct gm_profile *prof, struct gm_launch_out *o);
+/* rule O: a tile's barrier work behind the other resident blocks' round trips */
+void tk_barrier_overlap(const struct gm_trace_kernel *k, const struct gm_profile *prof, struct gm_launch_out *o);
 
 #endif

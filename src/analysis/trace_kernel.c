@@ -13,7 +13,7 @@
 #include "gpumem/parallel.h"
 #include "analysis/trace_internal.h"
 
-#define MAX_PATS 64
+#define MAX_PATS 256
 
 static int model_size(int b)
 {
@@ -414,34 +414,6 @@ static int tk_round_trips(const struct gm_trace_kernel *k, const struct gm_profi
 }
 
 /*
- * Rule U, the SMs in use (the trace's; docs/TRACE.md): the launch model's L1 time spreads the launch's L1
- * wavefronts over every SM (l1_gbs is the GPU's), but a launch of fewer blocks than SMs runs on as many SMs as
- * it has blocks, each SM's L1 serving its own. Its L1 time is then scaled by sm_count / blocks, and the time
- * joined again as rule T3 and S do (the slowest level, latency and bandwidth at the knee, the start-up).
- */
-static void sms_in_use(const struct gm_trace_kernel *k, const struct gm_profile *prof, struct gm_launch_out *o)
-{
-	double blocks = (double)k->l->grid[0] * (double)k->l->grid[1] * (double)k->l->grid[2];
-
-	if (!prof || prof->sm_count <= 0 || !(blocks > 0) || blocks >= prof->sm_count || !(o->t_l1_ms > 0))
-		return;
-	o->t_l1_ms *= prof->sm_count / blocks;
-	if (o->t_l1_ms <= o->t_bandwidth_ms)
-		return;
-	double t0 = o->time_ms;
-	o->t_bandwidth_ms = o->t_l1_ms;
-	o->limited_by = "L1";
-	o->time_ms = gm_launch_join(o->t_waves_ms, o->t_bandwidth_ms, prof->knee) + o->t_start_ms;
-	if (o->t_waves_ms > o->t_bandwidth_ms)
-		o->limited_by = "latency";
-	if (o->time_ms > 0 && t0 > 0) {   /* the interval moves with the time */
-		o->gbs_low *= t0 / o->time_ms;
-		o->gbs_high *= t0 / o->time_ms;
-	}
-	o->gbs = o->time_ms > 0 ? o->useful_bytes / (o->time_ms * 1e-3) / 1e9 : 0;
-}
-
-/*
  * Rule A, what every block reads alike stays in L1 (docs/TRACE.md, "The kernel's prediction"): a global load
  * with no block id in its map (a weight or bias vector every block reads: `lane + iter*32`) whose footprint
  * (its sampled range over the whole loop) fits in the SM's L1 is read from DRAM once and then served by each
@@ -560,7 +532,7 @@ int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, i
 		snprintf(why, n, "the launch model cannot evaluate it: %.150s", err.msg);
 		return -1;
 	}
-	sms_in_use(k, prof, out);
+	tk_sms_in_use(k, prof, out);
 	int approx = 0;
 	for (int i = 0; i < k->nins; i++)
 		approx += (only < 0 || i == only) && k->ins[i].fit.approx;
@@ -654,15 +626,9 @@ static void runs_own_trips(struct gm_trace_kernel *k, const struct gm_profile *p
 	den *= w8 * o->block_tail;
 	if (!(num > 0) || !(den > 0))
 		return;
-	double t0 = o->time_ms;
 	o->t_waves_ms = (o->t_waves_ms - o->t_barrier_ms) * num / den + o->t_barrier_ms;
-	o->time_ms = gm_launch_join(o->t_waves_ms, o->t_bandwidth_ms, prof->knee) + o->t_start_ms;
 	o->limited_by = o->t_waves_ms > o->t_bandwidth_ms ? "latency" : o->limited_by;
-	if (o->time_ms > 0 && t0 > 0) {
-		o->gbs_low *= t0 / o->time_ms;
-		o->gbs_high *= t0 / o->time_ms;
-	}
-	o->gbs = o->time_ms > 0 ? o->useful_bytes / (o->time_ms * 1e-3) / 1e9 : 0;
+	tk_rejoin(o, prof, o->time_ms);
 }
 
 /* The launch model over every fitted pattern. */
@@ -674,13 +640,20 @@ static void predict(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	int nruns = 0;
 
 	k->trips = 0;
-	k->mem_ms = !tk_predict(k, prof, -1, NULL, 0, &mem, why, sizeof(why)) ? mem.time_ms : -1;
+	int mem_ok = !tk_predict(k, prof, -1, NULL, 0, &mem, why, sizeof(why));
 	k->trips = tk_round_trips(k, prof, NULL, 0, runs, &nruns);
 	k->pred_ok = !tk_predict(k, prof, -1, NULL, 0, &k->pred, k->pred_why, sizeof(k->pred_why));
 	k->trips = k->pred_ok ? k->trips : 0;
 	if (k->pred_ok)
 		runs_own_trips(k, prof, runs, nruns);
 	k->steps_ms = k->pred_ok ? steps_ms(k, prof) : 0;
+	if (!(k->steps_ms > 0)) {   /* rule O, in the fixes' time too; a loop of barriers (rule B) keeps the blocks in step */
+		if (k->pred_ok)
+			tk_barrier_overlap(k, prof, &k->pred);
+		if (mem_ok)
+			tk_barrier_overlap(k, prof, &mem);
+	}
+	k->mem_ms = mem_ok ? mem.time_ms : -1;
 	if (k->steps_ms > 0) {   /* rule B: added to the model's time, the interval moves with it */
 		double t0 = k->pred.time_ms;
 		k->pred.time_ms += k->steps_ms;

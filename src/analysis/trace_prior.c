@@ -134,7 +134,9 @@ static void prior_one(const struct gm_trace_kernel *k, int i, struct gm_trace_ma
 			continue;
 		for (int q = 0; q < 3; q++) {   /* its own thread id first, then the others */
 			int t = GM_TV_TX + (b - GM_TV_BX + q) % 3, n = bd[t - GM_TV_TX];
-			int64_t rows = (t != GM_TV_TX && U > 1 ? U : 1) * (it > 1 && step && step == a[t] * n ? it : 1);
+			/* the unrolled siblings: rows of the tile, or pieces side by side along t (d = its extent) */
+			int side = U > 1 && (t != GM_TV_TX || (d && (d == a[t] * n || d == -a[t] * n)));
+			int64_t rows = (side ? U : 1) * (it > 1 && step && step == a[t] * n ? it : 1);
 			int64_t c = a[t] * n * rows;
 			if (!c || taken(a, b, c) || (open >> t & 1 && !(m->assumed >> t & 1)))
 				continue;

@@ -1,0 +1,80 @@
+/*
+ * trace_rejoin.c - the trace's rules that change one part of the launch model's
+ * time and join the parts again (rule T3's join, the start-up, the interval
+ * moved with the time): U, the SMs in use; O, a tile's barrier behind the
+ * other blocks' round trips (docs/TRACE.md, "The kernel's prediction").
+ */
+#include <math.h>
+#include <string.h>
+#include "analysis/trace_internal.h"
+
+void tk_rejoin(struct gm_launch_out *o, const struct gm_profile *prof, double t0)
+{
+	o->time_ms = gm_launch_join(o->t_waves_ms, o->t_bandwidth_ms, prof->knee) + o->t_start_ms;
+	if (o->time_ms > 0 && t0 > 0) {   /* the interval moves with the time */
+		o->gbs_low *= t0 / o->time_ms;
+		o->gbs_high *= t0 / o->time_ms;
+	}
+	o->gbs = o->time_ms > 0 ? o->useful_bytes / (o->time_ms * 1e-3) / 1e9 : 0;
+}
+
+/*
+ * Rule U, the SMs in use (the trace's; docs/TRACE.md): the launch model's L1 time spreads the launch's L1
+ * wavefronts over every SM (l1_gbs is the GPU's), but a launch of fewer blocks than SMs runs on as many SMs as
+ * it has blocks, each SM's L1 serving its own. Its L1 time is then scaled by sm_count / blocks, and the time
+ * joined again as rule T3 and S do (the slowest level, latency and bandwidth at the knee, the start-up).
+ */
+void tk_sms_in_use(const struct gm_trace_kernel *k, const struct gm_profile *prof, struct gm_launch_out *o)
+{
+	double blocks = (double)k->l->grid[0] * (double)k->l->grid[1] * (double)k->l->grid[2];
+
+	if (!prof || prof->sm_count <= 0 || !(blocks > 0) || blocks >= prof->sm_count || !(o->t_l1_ms > 0))
+		return;
+	o->t_l1_ms *= prof->sm_count / blocks;
+	if (o->t_l1_ms <= o->t_bandwidth_ms)
+		return;
+	o->t_bandwidth_ms = o->t_l1_ms;
+	o->limited_by = o->t_waves_ms > o->t_bandwidth_ms ? "latency" : "L1";
+	tk_rejoin(o, prof, o->time_ms);
+}
+
+/*
+ * Rule O, a conflicted tile's replays behind the other blocks' round trips (docs/TRACE.md, "The kernel's
+ * prediction"): rule T6 serves the shared wavefronts and stores a barrier holds back after the wave's round trip,
+ * every resident block of the SM at once, and adds them to the wave. The wavefronts above the ideal (bank
+ * conflicts' replays, measured per instruction) are the part that need not wait: an SM that holds r >= 2 blocks
+ * of the launch runs them out of step after their first trip, so its shared pipe replays one block's conflicts
+ * while the others wait for their loads. That part x (T6's barrier time times the measured excess wavefronts over
+ * all shared wavefronts) overlaps the rest of the wave: the wave lasts max(rest, x) + min(rest, x) / r (the r
+ * blocks take turns: 1/r is not hidden). r: threads_per_sm / the block's threads, at most the launch's blocks per
+ * SM. Not where rule B's steps fire (a loop of barriers keeps the blocks in step): trace_kernel.c calls it only
+ * without them. A conflict-free tile is unchanged.
+ */
+void tk_barrier_overlap(const struct gm_trace_kernel *k, const struct gm_profile *prof, struct gm_launch_out *o)
+{
+	int64_t tpb = (int64_t)k->l->block[0] * k->l->block[1] * k->l->block[2];
+	double blocks = (double)k->l->grid[0] * (double)k->l->grid[1] * (double)k->l->grid[2];
+
+	if (!prof || prof->sm_count <= 0 || prof->threads_per_sm <= 0 || tpb <= 0 || !(o->t_barrier_ms > 0))
+		return;
+	double per_sm = fmin((double)(prof->threads_per_sm / tpb), ceil(blocks / prof->sm_count));
+	if (per_sm < 2)
+		return;
+	double wf = 0, extra = 0;
+	for (int i = 0; i < k->nins; i++) {   /* the shared wavefronts above the ideal: the bank conflicts' replays */
+		const struct gm_trace_instr *in = k->ins[i].in;
+		double ideal = in->ideal_wavefronts >= 0 ? in->ideal_wavefronts : in->requests * k->ins[i].fit.ideal_per_req;
+		if (in->space == GM_TS_SHARED && in->wavefronts > 0 && ideal >= 0) {
+			wf += in->wavefronts;
+			extra += fmax(0, in->wavefronts - ideal);
+		}
+	}
+	if (!(wf > 0) || !(extra > 0))
+		return;
+	double x = o->t_barrier_ms * extra / wf, rest = o->t_waves_ms - x;
+	o->t_waves_ms = fmax(rest, x) + fmin(rest, x) / per_sm;
+	if (o->t_waves_ms <= o->t_bandwidth_ms && o->limited_by && !strcmp(o->limited_by, "latency"))
+		o->limited_by = o->t_bandwidth_ms == o->t_l1_ms ? "L1" : o->t_bandwidth_ms == o->t_l2_ms ? "L2" :
+				o->t_bandwidth_ms == o->t_blocks_ms ? "blocks" : o->t_bandwidth_ms == o->t_pages_ms ? "pages" : "DRAM";
+	tk_rejoin(o, prof, o->time_ms);
+}
