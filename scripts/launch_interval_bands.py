@@ -29,7 +29,7 @@ ORDER = ["DRAM", "DRAM sparse", "L2", "L2 lines", "L1", "pages", "blocks", "late
 ENUM = ["GM_RF_DRAM", "GM_RF_SPARSE", "GM_RF_L2", "GM_RF_LINES", "GM_RF_L1", "GM_RF_PAGES", "GM_RF_BLOCKS",
         "GM_RF_LATENCY", "GM_RF_REUSE", "GM_RF_FILL", "GM_RF_PARTIAL", "GM_RF_BARRIER", "GM_RF_WALK",
         "GM_RF_SMALL"]
-IDS = ["D1 D2 D4", "D3", "L2 L4", "L3", "L1 T1", "P", "T4", "T2 T3 T5", "D6 D7 D8 D9 T7", "D5", "L4", "T6",
+IDS = ["D1 D2 D4", "D3", "L2 L4", "L3", "L1 T1", "P", "T4", "T2 T3 T5", "D6 D7 D8 D9 T7", "D5 D10", "L4", "T6",
        "L1 L3", "S"]
 FLOOR = 0.03   # no band narrower than +-3 %: the run-to-run spread of a case between processes
 RULE_Q = 0.0   # a rule's band: its whole measured range

@@ -4,6 +4,8 @@
  *   D3  reads go at the rate of their density (pieces read / pieces of their
  *       256 B groups: 1 dense, 1/2, <= 1/4 sparse; linear between);
  *   D4  reads and writes mixed turn the bus around (the copy rate says how much);
+ *   D10 a sector filled before its write (D5) is written back with its piece, as
+ *       sparse as its read: at the reads' density rate where they are sparse;
  *   L2  L2 time: load sectors at the read rate, store operations at the write
  *       rate; L4 with its two rates: stores carry their bytes, lines written
  *       partly are merged; L3: at least its line lookups;
@@ -49,12 +51,34 @@ static double turnaround(const struct gm_profile *pr, double rd, double wr)
 	return 1.0 + k * 2.0 * (rd < wr ? rd : wr) / (rd + wr);
 }
 
+/*
+ * Rule D10: the sectors rule D5 fills (read before they are written) go back
+ * to DRAM with the 64 B piece the fill read. Where the reads are dense, the
+ * pieces are neighbours and the write is a sector at write_gbs, as any other;
+ * where they are sparse (a piece alone in its 256 B group), the write of the
+ * piece is an access of its own and costs what its read costs, 64 B at the
+ * reads' rate. Between, by the share s of the sparse read's extra time per
+ * byte that the reads' density has (0 at density 1, 1 at 1/4 or less): the
+ * filled sectors' writes (a sector a piece, at most the bytes written) move
+ * from write_gbs to the piece at the reads' rate. No constant of its own.
+ */
+static double write_ms(const struct gm_profile *pr, const struct gm_launch_out *o, double rate)
+{
+	double wr = o->dram_write_bytes, fill = o->dram_fill_bytes, wf = fill / 2 < wr ? fill / 2 : wr, s;
+
+	if (!(fill > 0) || !(pr->read_sparse_gbs > 0) || !(pr->read_sparse_gbs < pr->read_gbs))
+		return wr / pr->write_gbs;
+	s = (pr->read_gbs / rate - 1) / (pr->read_gbs / pr->read_sparse_gbs - 1);
+	s = s < 0 ? 0 : s > 1 ? 1 : s;
+	return (wr - s * wf) / pr->write_gbs + s * fill / rate;
+}
+
 static double dram_ms(const struct gm_profile *pr, const struct gm_launch_out *o)
 {
 	double rd = o->dram_read_bytes, wr = o->dram_write_bytes;
 	double rate = interp_read_gbs(pr, o->read_density);
 
-	return (rd / rate + wr / pr->write_gbs) / 1e6 * turnaround(pr, rd, wr);
+	return (rd / rate + write_ms(pr, o, rate)) / 1e6 * turnaround(pr, rd, wr);
 }
 
 /* ---- rules L2, L3, L4: L2 time -------------------------------------------------------------------- */
@@ -357,7 +381,7 @@ static void rule_s_start(const struct gm_launch_in *in, const struct gm_profile 
 /* The registry of the time phase: MODEL.md 7.2's ids, the function, in the order applied. */
 const struct gm_time_rule gm_time_rules[] = {
 	{ "T2 T5 T6 T7 T9", "waves of resident threads, their round trips, tails and barriers", rule_t2_waves },
-	{ "D3 D4", "DRAM time by read density, with the bus turnaround", rule_d3_d4_dram },
+	{ "D3 D4 D10", "DRAM time by read density, filled pieces written back, the bus turnaround", rule_d3_d4_dram },
 	{ "L2 L3 L4", "L2 time: sectors, line lookups, lines written partly", rule_l2_l3_l4_l2 },
 	{ "T1", "L1 time by wavefronts", rule_t1_l1 },
 	{ "T", "the slowest of DRAM, L2, L1", rule_t_slowest },

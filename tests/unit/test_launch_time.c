@@ -1,7 +1,7 @@
 /*
  * test_launch_time.c - the launch model's time rules on planted launches (docs/MODEL.md 7.2): the read/write
- * turnaround, waves (T1, T2), the block tail and lines (T5), blocks started a second (T4), the knee (T3), the
- * phases that end at a barrier (T9).
+ * turnaround, filled pieces written back (D10), waves (T1, T2), the block tail and lines (T5), blocks started a
+ * second (T4), the knee (T3), the phases that end at a barrier (T9).
  * The traffic rules are in test_launch.c. No GPU.
  */
 #include <stdarg.h>
@@ -90,6 +90,35 @@ static void test_turnaround(void **state)
 	launch_of("gid", 4, 1 << 16, pats, &in);
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
 	assert_true(fabs(o.gbs - 2500) < 1e-6);
+}
+
+/*
+ * Rule D10: a sector filled before its write (D5) goes back with its 64 B piece. Alone in its 256 B group (4 B
+ * stores 512 B apart: read density 1/4), the piece's write costs what its read costs, at read_sparse_gbs;
+ * beside its neighbours (4 B stores 8 B apart: density 1) the sector is written at write_gbs as any other.
+ */
+static void test_fill_writes(void **state)
+{
+	struct gm_profile p = prof();
+	struct gm_access pats[2];
+	struct gm_launch_in in;
+	struct gm_launch_out o;
+	double t;
+
+	(void)state;
+	launch_of("gid", 4, 1 << 16, pats, &in);
+	in.pats = &pats[1];
+	in.npats = 1;
+	pats[1].index = "gid*128";
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(o.dram_fill_bytes > 0 && o.read_density <= 0.25 + 1e-9);
+	t = (o.dram_read_bytes / 2000 + (o.dram_write_bytes - o.dram_fill_bytes / 2) / 3000 + o.dram_fill_bytes / 2000) / 1e6;
+	assert_true(fabs(o.t_dram_ms - t) < 1e-9 * t);
+	pats[1].index = "gid*2";
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(o.dram_fill_bytes > 0 && o.read_density >= 1 - 1e-9);
+	t = (o.dram_read_bytes + o.dram_write_bytes) / 3000 / 1e6;
+	assert_true(fabs(o.t_dram_ms - t) < 1e-9 * t);
 }
 
 static void test_waves(void **state)
@@ -271,6 +300,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_turnaround),
+		cmocka_unit_test(test_fill_writes),
 		cmocka_unit_test(test_waves),
 		cmocka_unit_test(test_block_tail),
 		cmocka_unit_test(test_block_lines),
