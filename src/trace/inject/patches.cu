@@ -7,8 +7,8 @@
  * lanes compute the warp-level figures with warp intrinsics over the active lanes (distinct 32 B
  * sectors, distinct addresses, shared wavefronts by docs/MODEL.md's rule), then the lowest active lane
  * adds them with one atomic each to the instruction's counters (one of GMT_STRIPES copies, by SM).
- * Sampled warps (GMT sample_warps of them, spread evenly over the grid) also write their lanes'
- * addresses. userdata NULL (a launch that is not traced) returns at once.
+ * Sampled warps (GMT sample_warps of them, spread evenly over the counted blocks) also write their
+ * lanes' addresses. userdata NULL (a launch that is not traced) returns at once.
  */
 #include <stdint.h>
 #include <sanitizer_patching.h>
