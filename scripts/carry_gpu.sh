@@ -22,6 +22,7 @@ if [ "${NO_TESTS:-0}" = 1 ]; then
 fi
 for t in "$src"/tests/test_*; do install -m 755 -s "$t" "$dir/tests/"; done
 install -m 755 -s "$src/tests/gpu/gm_probe" "$dir/tests/gpu/"
+install -m 755 -s "$src/tests/libgmt_fake_inject.so" "$dir/tests/"   # the errors table's trace row T24
 cp "$src/lib/libcmocka.so.0" "$dir/lib/"
 git rev-parse --short HEAD >"$dir/COMMIT"
 du -sh "$dir"

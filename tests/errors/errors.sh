@@ -57,8 +57,23 @@ cp "$P" "$D/c_stale/gpumem/profiles/$U.json"
 head -c 200 "$P" >"$D/c_corrupt/gpumem/profiles/$U.json"
 sed '/"l2_bytes"/d' "$root/data/datasheets/nvidia-h200.json" >"$D/ds_missing.json"   # predict --datasheet
 
+# trace: the collector's stand-in library (tests/trace/fake_inject.c) hands over a part in which the Compute
+# Sanitizer API refused, as it does for an old driver or where profiling is not permitted
+FAKE=$(dirname "$bin")/tests/libgmt_fake_inject.so
+echo '{"schema": "gpumem-trace-part/1", "mode": "trace", "complete": true, "launches_seen": 0, "launches_matched": 0,
+ "notes": ["sanitizer: subscribe failed (SANITIZER_ERROR_NOT_SUPPORTED)"], "launches": []}' >"$D/refused.json"
+
 has_gpu=0
 "$bin" info >/dev/null 2>&1 && has_gpu=1
+# trace's GPU rows run real programs: tests/errors/trace_ends.cu (with and without -lineinfo) and two of
+# tests/trace/, built here with nvcc
+if [ $has_gpu = 1 ]; then
+  nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+  "$nvcc" -O3 -arch=sm_90 -lineinfo "$here/trace_ends.cu" -o "$D/trace_ends" &
+  "$nvcc" -O3 -arch=sm_90 "$here/trace_ends.cu" -o "$D/trace_ends_nolines" &
+  for p in graph_streams many_launches; do "$nvcc" -O3 -arch=sm_90 -lineinfo "$root/tests/trace/$p.cu" -o "$D/$p" & done
+  wait
+fi
 pass=0 fail=0 skip=0
 while IFS=$'\t' read -r id where want re cmd; do
   case $id in ''|'#'*) continue ;; esac
