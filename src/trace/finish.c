@@ -235,6 +235,9 @@ static gm_status no_kernels(json_t *part, const struct gm_trace_opts *o)
 		return gm_fail(GM_ERR_DRIVER, "profiling not permitted: the driver restricts it to administrators "
 		               "(RmProfilingAdminOnly=1, ERR_NVGPUCTRPERM); run as root or load nvidia with "
 		               "NVreg_RestrictProfilingToAdminUsers=0 (%s)", refused);
+	if (refused && strstr(refused, "SANITIZER_ERROR_NOT_INITIALIZED"))   /* its documented answer to an old driver */
+		return gm_fail(GM_ERR_DRIVER, "the CUDA driver is too old for this Compute Sanitizer API: update the "
+		               "driver, or use the nvidia-cuda-sanitizer-api of the driver's CUDA version (%s)", refused);
 	if (refused)
 		return gm_fail(GM_ERR_DRIVER, "the Compute Sanitizer API refused to instrument the program (%s)", refused);
 	if (seen == 0)

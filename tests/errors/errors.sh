@@ -62,6 +62,7 @@ sed '/"l2_bytes"/d' "$root/data/datasheets/nvidia-h200.json" >"$D/ds_missing.jso
 FAKE=$(dirname "$bin")/tests/libgmt_fake_inject.so
 echo '{"schema": "gpumem-trace-part/1", "mode": "trace", "complete": true, "launches_seen": 0, "launches_matched": 0,
  "notes": ["sanitizer: subscribe failed (SANITIZER_ERROR_NOT_SUPPORTED)"], "launches": []}' >"$D/refused.json"
+sed 's/NOT_SUPPORTED/NOT_INITIALIZED/' "$D/refused.json" >"$D/old_driver.json"   # the API's answer to an old driver
 
 has_gpu=0
 "$bin" info >/dev/null 2>&1 && has_gpu=1
