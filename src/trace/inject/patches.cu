@@ -8,7 +8,9 @@
  * sectors, distinct addresses, shared wavefronts by docs/MODEL.md's rule), then the lowest active lane
  * adds them with one atomic each to the instruction's counters (one of GMT_STRIPES copies, by SM).
  * Sampled warps (GMT sample_warps of them, spread evenly over the counted blocks) also write their
- * lanes' addresses. userdata NULL (a launch that is not traced) returns at once.
+ * lanes' addresses. userdata NULL (a launch that is not traced) returns at once, as does a block that is
+ * not counted: the callbacks themselves hold only these tests (a 16-byte frame instead of 104), the work
+ * of a counted warp is the out-of-line gmt_access_counted.
  */
 #include <stdint.h>
 #include <sanitizer_patching.h>
@@ -207,22 +209,19 @@ static __device__ __forceinline__ unsigned long long gmt_commit(struct gmt_launc
 	return (unsigned long long)s;
 }
 
-static __device__ __forceinline__ SanitizerPatchResult gmt_access(void *ud, uint64_t pc, uint64_t addr,
-                                                                  uint32_t size, uint32_t flags, unsigned space)
+/*
+ * The counted warp's work: its figures, committed by the lowest lane, and its samples. Kept out of line so
+ * that the callbacks' own frame stays small: a callback saves the registers its body uses on entry, and the
+ * blocks that are not counted (most of them) return before anything else.
+ */
+static __device__ __noinline__ void gmt_access_counted(struct gmt_launch *L, uint64_t pc, uint64_t addr,
+                                                       uint32_t size, uint32_t flags, unsigned space,
+                                                       unsigned long long blin)
 {
-	struct gmt_launch *L = (struct gmt_launch *)ud;
 	unsigned mask, lane, leader, E, index = 0, units, ideal;
-	unsigned long long sp = 0, blin;
+	unsigned long long sp = 0;
 	int k = -1;
 
-	if (!L || (flags & SANITIZER_MEMORY_DEVICE_FLAG_PREFETCH) || L->h.mode == GMT_MODE_RETURN)
-		return SANITIZER_PATCH_SUCCESS;
-	blin = blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
-	if (L->h.count_mask) {   /* counting by blocks: a block not counted goes on at once (it holds no sample) */
-		if ((blin ^ (blin >> L->h.count_shift)) & L->h.count_mask)
-			return SANITIZER_PATCH_SUCCESS;
-		blin >>= L->h.count_shift;   /* its ordinal among the counted blocks */
-	}
 	mask = __activemask();
 	lane = gmt_lane();
 	leader = __ffs(mask) - 1;
@@ -252,12 +251,29 @@ static __device__ __forceinline__ SanitizerPatchResult gmt_access(void *ud, uint
 	}
 	k = __shfl_sync(mask, k, leader);
 	if (k < 0)
-		return SANITIZER_PATCH_SUCCESS;
+		return;
 	sp = __shfl_sync(mask, sp, leader);
 	index = __shfl_sync(mask, index, leader);
 	if (sp)
 		gmt_sample(L, (struct gmt_slot *)sp, index, k, mask, lane, leader, addr,
 		           threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
+}
+
+static __device__ __forceinline__ SanitizerPatchResult gmt_access(void *ud, uint64_t pc, uint64_t addr,
+                                                                  uint32_t size, uint32_t flags, unsigned space)
+{
+	struct gmt_launch *L = (struct gmt_launch *)ud;
+	unsigned long long blin;
+
+	if (!L || (flags & SANITIZER_MEMORY_DEVICE_FLAG_PREFETCH) || L->h.mode == GMT_MODE_RETURN)
+		return SANITIZER_PATCH_SUCCESS;
+	blin = blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
+	if (L->h.count_mask) {   /* counting by blocks: a block not counted goes on at once (it holds no sample) */
+		if ((blin ^ (blin >> L->h.count_shift)) & L->h.count_mask)
+			return SANITIZER_PATCH_SUCCESS;
+		blin >>= L->h.count_shift;   /* its ordinal among the counted blocks */
+	}
+	gmt_access_counted(L, pc, addr, size, flags, space, blin);
 	return SANITIZER_PATCH_SUCCESS;
 }
 
