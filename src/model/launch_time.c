@@ -19,6 +19,7 @@
  *   T6  what a barrier holds back (shared wavefronts, stores) follows the round trip;
  *   T9  a phase that ends at a barrier and reads no memory is an on-chip round trip, and a
  *       wave that crosses such barriers waits its round trips whole;
+ *   T10 a thread's global requests past copy_one's two issue one after another, at T1's rate;
  *   T   the launch takes the slowest level's time, joined with latency by
  *   T3  the knee;
  *   S   every launch pays a fixed start-up (launch_us), after all of that.
@@ -225,6 +226,30 @@ static double small_load_wave_ns(const struct gm_launch_in *in, const struct gm_
 }
 
 /*
+ * Rule T10: the SM issues a wave's memory requests one after another, each at least one L1 wavefront (rule T1's
+ * rate: 128 B at the SM's share of l1_gbs). wave_ns is measured with two a thread (copy_one: one load, one
+ * store), whose issue lies inside the round trip; a thread that issues more requests in its one round trip
+ * (several elements a thread: explain --suggest's block_work) adds the others' issue time to each wave, a warp's
+ * request for its 32 threads. Launches with shared patterns (their barrier: rule T6) or several round trips
+ * are left alone. No constant of its own.
+ */
+static double issue_ns(const struct gm_launch_in *in, const struct gm_profile *pr, int trips, int64_t per_sm)
+{
+	double req = 0;
+
+	if (trips != 1 || !(pr->l1_gbs > 0) || pr->sm_count <= 0)
+		return 0;
+	for (int k = 0; k < in->npats; k++) {
+		if (in->pats[k].space != GM_SPACE_GLOBAL)
+			return 0;
+		if (in->pats[k].op == GM_OP_LOAD)
+			req += (double)gm_repeat_count(in->repeat ? &in->repeat[k] : NULL);
+	}
+	/* bytes / (GB/s) = ns */
+	return req > 1 ? (req - 1) * (double)per_sm / 32.0 * 128.0 * pr->sm_count / pr->l1_gbs : 0;
+}
+
+/*
  * Threads that load, store and end: a wave of resident threads takes the
  * loaded round trip once per time a thread waits for its loads, whatever
  * DRAM could do (rule T2, docs/MODEL.md 7.2). One element per thread is one
@@ -264,6 +289,8 @@ static void waves(const struct gm_launch_in *in, const struct gm_profile *pr, st
 	if (in->barrier_phases > 0)
 		o->block_tail = 1.0; /* rule T9: the barriers, not the block's last line, end its round trips */
 	o->t_waves_ms = o->waves * trips * wave * o->block_tail * 1e-6; /* 0 without wave_ns (calibrate) */
+	if (o->t_waves_ms > 0) /* rule T10 */
+		o->t_waves_ms += o->waves * issue_ns(in, pr, trips, per_sm) * 1e-6;
 	/* rule T9: each phase that ends at a barrier and reads no memory, an on-chip round trip of the wave */
 	if (o->t_waves_ms > 0 && in->barrier_phases > 0)
 		o->t_waves_ms += o->waves * in->barrier_phases * pr->wave_l2_ns * 1e-6;
@@ -380,7 +407,8 @@ static void rule_s_start(const struct gm_launch_in *in, const struct gm_profile 
 
 /* The registry of the time phase: MODEL.md 7.2's ids, the function, in the order applied. */
 const struct gm_time_rule gm_time_rules[] = {
-	{ "T2 T5 T6 T7 T9", "waves of resident threads, their round trips, tails and barriers", rule_t2_waves },
+	{ "T2 T5 T6 T7 T9 T10", "waves of resident threads, their round trips, tails, barriers, requests",
+	  rule_t2_waves },
 	{ "D3 D4 D10", "DRAM time by read density, filled pieces written back, the bus turnaround", rule_d3_d4_dram },
 	{ "L2 L3 L4", "L2 time: sectors, line lookups, lines written partly", rule_l2_l3_l4_l2 },
 	{ "T1", "L1 time by wavefronts", rule_t1_l1 },
