@@ -29,6 +29,9 @@
  *                    pieces: the warps of one block fill the same lines / 8
  *                    blocks fill each sector): the rates L2 takes lines written
  *                    partly, and sectors another running block wrote last (L4)
+ *   l2_merge_lines_b8_gps, l2_merge_lines_b16_gps
+ *                    copy.scatter_b8 and copy.scatter_b16 (the same with 8 and
+ *                    16 B lanes): the rate for lines whose lanes bring more (L4)
  *   pages_gps        copy.pages_b4 (a column walk over rows 4 MiB + 128 B
  *                    apart, each lane alone in its 2 MiB page): the rate such
  *                    lanes are translated (rule P); GM_PAGES_GPS_DEFAULT,
@@ -301,6 +304,23 @@ static double lines_time_left(const struct gm_case_result *c, const struct gm_pr
 }
 
 /*
+ * copy.scatter_b8, copy.scatter_b16 (rule L4): copy.scatter_b4 with 8 and 16 B lanes, each line written in
+ * pieces by 16 / 8 warps of the block: the line time left over its lines, the rate for lanes that wide. 0
+ * when the run lacks the case or nothing is left.
+ */
+static double merged_rate(const struct gm_run_result *r, const char *name, const struct gm_profile *p)
+{
+	const struct gm_case_result *c;
+	struct gm_launch_out o;
+	double t;
+
+	if (!(c = viewed(r, name, p, &o)) || !(o.l2_merged_lines > 0) || o.l2_part_lines > 0 ||
+	    !((t = lines_time_left(c, p, &o)) > 0))
+		return 0;
+	return o.l2_merged_lines / (t * 1e6);
+}
+
+/*
  * copy.scatter_b4 and copy.scatter_blocks_b4 (rule L4): 4 B stores, every
  * line written in pieces. In the first the 32 warps of a block fill the same
  * 32 lines: the line time left over its lines gives l2_merge_lines_gps. In the
@@ -321,18 +341,20 @@ static void partial_lines_of_l2(const struct gm_run_result *r, struct gm_profile
 	if (!((tm = lines_time_left(cm, p, &om)) > 0) || !((tb = lines_time_left(cb, p, &ob)) > 0))
 		return;
 	p->l2_merge_lines_gps = om.l2_merged_lines / (tm * 1e6);
+	p->l2_merge_lines_b8_gps = merged_rate(r, "copy.scatter_b8", p);
+	p->l2_merge_lines_b16_gps = merged_rate(r, "copy.scatter_b16", p);
 	tb -= ob.l2_merged_lines / p->l2_merge_lines_gps / 1e6;
 	for (int k = 1; k < 5; k++)
 		x += k * ob.l2_partial_lines[k];
 	if (!(tb > 0)) {
-		p->l2_merge_lines_gps = 0;
+		p->l2_merge_lines_gps = p->l2_merge_lines_b8_gps = p->l2_merge_lines_b16_gps = 0;
 		return;
 	}
 	/* the lines with sectors of other blocks took their x sector merges; when those would not be slower
 	   than a lookup, the case did not measure them: no rate */
 	p->l2_part_sectors_gps = x / (tb * 1e6);
 	if (!(1.0 / p->l2_merge_lines_gps < x / ob.l2_part_lines / p->l2_part_sectors_gps))
-		p->l2_part_sectors_gps = p->l2_merge_lines_gps = 0;
+		p->l2_part_sectors_gps = p->l2_merge_lines_gps = p->l2_merge_lines_b8_gps = p->l2_merge_lines_b16_gps = 0;
 }
 
 /*

@@ -83,6 +83,26 @@ static double dram_ms(const struct gm_profile *pr, const struct gm_launch_out *o
 
 /* ---- rules L2, L3, L4: L2 time -------------------------------------------------------------------- */
 
+/*
+ * Rule L4: the time L2 takes a line a store request writes partly grows with the bytes the lane brings:
+ * measured with 4, 8 and 16 B lanes (copy.scatter_b4, _b8, _b16), linear in the lane's bytes between
+ * them, the narrowest below 4 B and the widest above 16. A width not measured takes the nearest narrower.
+ */
+static double merge_line_ns(const struct gm_profile *pr, double lane_bytes)
+{
+	const double b[3] = { 4, 8, 16 };
+	double ns[3] = { 1.0 / pr->l2_merge_lines_gps, 0, 0 };
+
+	ns[1] = pr->l2_merge_lines_b8_gps > 0 ? 1.0 / pr->l2_merge_lines_b8_gps : ns[0];
+	ns[2] = pr->l2_merge_lines_b16_gps > 0 ? 1.0 / pr->l2_merge_lines_b16_gps : ns[1];
+	if (!(lane_bytes > b[0]))
+		return ns[0];
+	for (int k = 1; k < 3; k++)
+		if (lane_bytes <= b[k])
+			return ns[k - 1] + (ns[k] - ns[k - 1]) * (lane_bytes - b[k - 1]) / (b[k] - b[k - 1]);
+	return ns[2];
+}
+
 static void l2_time(const struct gm_profile *pr, struct gm_launch_out *o)
 {
 	double t_lines;
@@ -97,9 +117,10 @@ static void l2_time(const struct gm_profile *pr, struct gm_launch_out *o)
 		   rate, or, when other blocks running beside it wrote x of its sectors last, x sector merges
 		   if they take longer */
 		double part = o->l2_part_lines + o->l2_merged_lines, tp = 0;
+		double per = merge_line_ns(pr, o->l2_partial_lane_bytes);
 
 		for (int x = 0; x < 5; x++) {
-			double per = 1.0 / pr->l2_merge_lines_gps, px = x / pr->l2_part_sectors_gps;
+			double px = x / pr->l2_part_sectors_gps;
 
 			tp += o->l2_partial_lines[x] * (px > per ? px : per);
 		}

@@ -324,6 +324,7 @@ static gm_status rule_l4_lines(struct warp_ctx *c)
 	}
 	for (int k = 0; k < nl; k++) {
 		t->pline[cross[k] < 4 ? cross[k] : 4] += 1;
+		t->pline_bytes += c->w->elem_bytes;
 		if (!cross[k])
 			t->pline0_sectors += cnt[k];
 	}

@@ -463,6 +463,7 @@ static void add_scaled(struct totals *t, const struct totals *u, double f)
 	for (int x = 0; x < 5; x++)
 		t->pline[x] += f * u->pline[x];
 	t->pline0_sectors += f * u->pline0_sectors;
+	t->pline_bytes += f * u->pline_bytes;
 	t->wavefronts += f * u->wavefronts;
 	t->read_bytes += f * u->read_bytes;
 	t->write_bytes += f * u->write_bytes;
@@ -596,6 +597,8 @@ void gm_launch_scale(const struct totals *t, const struct gm_launch_in *in, stru
 	o->l2_merged_lines = o->l2_partial_lines[0];
 	o->l2_part_lines = o->l2_partial_lines[1] + o->l2_partial_lines[2] + o->l2_partial_lines[3] +
 			   o->l2_partial_lines[4];
+	o->l2_partial_lane_bytes = o->l2_merged_lines + o->l2_part_lines > 0
+					   ? t->pline_bytes * f / (o->l2_merged_lines + o->l2_part_lines) : 0;
 	o->smem_wavefronts = t->wavefronts * f;
 	o->dram_read_bytes = t->read_bytes * f;
 	o->dram_write_bytes = t->write_bytes * f;

@@ -118,6 +118,7 @@ struct totals {
 	double pline[5];            /* store lines written partly, by how many of their sectors another block of
 				       the window wrote last (0-4; rule L4) */
 	double pline0_sectors;      /* the partly written sectors of the lines of pline[0] */
+	double pline_bytes;         /* the bytes of the lanes that write those lines, a line each (rule L4) */
 	double read_bytes, write_bytes, fill_bytes;
 	double groups, pieces;      /* for the read density */
 	double reuse_bytes;         /* load pieces found in L2 (read by an earlier warp, rule D6) */

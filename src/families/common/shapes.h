@@ -35,6 +35,9 @@ enum { COPY_ONE = 0, COPY_ILP = 1, COPY_READ = 2, COPY_WRITE = 3, COPY_MEMCPY = 
    lanes 32 B apart (8 lines a request). */
 #define COPY_SCATTER_S 32
 #define COPY_SCATTER_K 32
+/* scatter_b8, scatter_b16: the same with K = 128 B / the element (16 and 8): lanes 128 B apart, each line
+   written in K pieces by K warps of the block */
+#define COPY_LINE_BYTES 128
 #define COPY_SCATTER_BLOCK 1024
 #define COPY_SCATTER_BLOCKS_S 256
 #define COPY_SCATTER_BLOCKS_K 8

@@ -38,6 +38,10 @@ static const struct {
 	  "copy, 4 B per thread, a column walk over 256 rows 4 MiB + 128 B apart: each lane in a 2 MiB page of its own" },
 	{ COPY_SCATTER, 4, 1, 0, 0, "scatter_b4",
 	  "copy, 4 B per thread, the 32 warps of a block each store into the same 32 lines (lanes 128 B apart)" },
+	{ COPY_SCATTER, 8, 1, 0, 0, "scatter_b8",
+	  "copy, 8 B per thread, 16 warps of a block each store into the same 32 lines (lanes 128 B apart)" },
+	{ COPY_SCATTER, 16, 1, 0, 0, "scatter_b16",
+	  "copy, 16 B per thread, 8 warps of a block each store into the same 32 lines (lanes 128 B apart)" },
 	{ COPY_SCATTER_BLOCKS, 4, 1, 0, 0, "scatter_blocks_b4",
 	  "copy, 4 B per thread, the 8 pieces of each sector stored by 8 consecutive blocks (lanes 32 B apart)" },
 	{ COPY_ONE_SMALL, 4, 1, 0, 0, "blk64_b4",
@@ -85,11 +89,13 @@ static int copy_enumerate(struct gm_case *out, int max)
 				 COPY_PAGES_ROWS, COPY_PAGES_PITCH, COPY_PAGES_ROWS, COPY_PAGES_PITCH);
 			idx = table;
 		}
-		if (mode == COPY_SCATTER) {
-			gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, 4, COPY_SCATTER_BLOCK, 1, 0,
+		if (mode == COPY_SCATTER) { /* K = 128 B / eb warps fill the same 32 lines, K x 32 elements a group */
+			int k = COPY_LINE_BYTES / eb;
+
+			gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, eb, COPY_SCATTER_BLOCK, 1, 0,
 					    "bx*bdx + tid");
-			gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, 4, COPY_SCATTER_BLOCK, 1, 0,
-					    "bx*1024 + (tid%%32)*32 + tid/32");
+			gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, eb, COPY_SCATTER_BLOCK, 1, 0,
+					    "bx*1024 + (tid/%d)*%d + (tid%%32)*%d + (tid/32)%%%d", 32 * k, 32 * k, k, k);
 			continue;
 		}
 		if (mode == COPY_SCATTER_BLOCKS) {

@@ -27,6 +27,8 @@
  *                each store one element into each of the same 32 lines (lanes 128 B
  *                apart), where the launch model measures what a line written partly
  *                that L2 merges with the block's earlier writes costs.
+ *   scatter_b8, scatter_b16  the same with 8 B and 16 B elements (16 and 8 warps fill the 32
+ *                lines): what a line written partly costs as the lanes that write it widen.
  *   scatter_blocks_b4  4 B elements, the 8 pieces of each sector from 8 consecutive
  *                blocks (lanes 32 B apart): what a line written partly costs when
  *                nothing merges it.
@@ -94,9 +96,9 @@ __global__ void copy_one_pages(const T *__restrict__ in, T *__restrict__ out, si
 		out[i] = in[(i % COPY_PAGES_ROWS) * COPY_PAGES_PITCH + (i / COPY_PAGES_ROWS) % COPY_PAGES_PITCH];
 }
 
-/* scatter_b4, scatter_blocks_b4: 4 B elements stored in pieces (shapes.h). */
-template <size_t S, size_t K>
-__global__ void copy_scatter(const uint32_t *__restrict__ in, uint32_t *__restrict__ out, size_t n)
+/* scatter_b4/_b8/_b16, scatter_blocks_b4: elements stored in pieces (shapes.h). */
+template <typename T, size_t S, size_t K>
+__global__ void copy_scatter(const T *__restrict__ in, T *__restrict__ out, size_t n)
 {
 	size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
 	if (i < n)
@@ -306,13 +308,13 @@ static void launch_typed(struct copy_state *s)
 		copy_one_pages<T><<<gm_blocks_for(s->n, COPY_BLOCK), COPY_BLOCK, 0, gm_stream()>>>(
 			(const T *)s->in, (T *)s->out, s->n);
 	else if (s->mode == COPY_SCATTER)
-		copy_scatter<COPY_SCATTER_S, COPY_SCATTER_K>
+		copy_scatter<T, COPY_SCATTER_S, COPY_LINE_BYTES / sizeof(T)>
 			<<<gm_blocks_for(s->n, COPY_SCATTER_BLOCK), COPY_SCATTER_BLOCK, 0, gm_stream()>>>(
-			(const uint32_t *)s->in, (uint32_t *)s->out, s->n);
+			(const T *)s->in, (T *)s->out, s->n);
 	else if (s->mode == COPY_SCATTER_BLOCKS)
-		copy_scatter<COPY_SCATTER_BLOCKS_S, COPY_SCATTER_BLOCKS_K>
+		copy_scatter<T, COPY_SCATTER_BLOCKS_S, COPY_SCATTER_BLOCKS_K>
 			<<<gm_blocks_for(s->n, COPY_BLOCK), COPY_BLOCK, 0, gm_stream()>>>(
-			(const uint32_t *)s->in, (uint32_t *)s->out, s->n);
+			(const T *)s->in, (T *)s->out, s->n);
 	else if (s->mode >= COPY_TILE && s->mode <= WRITE_TILE)
 		s->ilp == 8 ? launch_tile<T, 8>(s) : launch_tile<T, 4>(s);
 	else if (s->ilp == 8)
@@ -406,8 +408,9 @@ static gm_status copy_prepare(const struct gm_case *c, const struct gm_run_cfg *
 	s->hint = (int)gm_case_param(c, "streaming", 0);
 	s->n = cfg->array_bytes / s->eb;
 	if (s->mode == COPY_SCATTER || s->mode == COPY_SCATTER_BLOCKS) {
-		/* whole groups of K x S elements (1024 and 2048), so that the scatter is a permutation */
-		s->eb = 4;
+		/* whole groups of K x S elements (256 to 2048), so that the scatter is a permutation */
+		if (s->mode == COPY_SCATTER_BLOCKS)
+			s->eb = 4;
 		s->n -= s->n % 2048;
 		if (!s->n)
 			s->n = 2048;
@@ -549,12 +552,12 @@ static gm_status copy_verify(void *state, char *why, size_t n)
 		return gm_validate(s->out, nwords, gm_make_gather(pages_map(), s->eb / 4, s->seed), s->seed, s->dev,
 				   why, n);
 	if (s->mode == COPY_SCATTER || s->mode == COPY_SCATTER_BLOCKS) {
-		scatter_inverse m = { (size_t)COPY_SCATTER_S, (size_t)COPY_SCATTER_K };
+		scatter_inverse m = { (size_t)COPY_SCATTER_S, (size_t)(COPY_LINE_BYTES / s->eb) };
 
 		if (s->mode == COPY_SCATTER_BLOCKS)
 			m = scatter_inverse{ (size_t)COPY_SCATTER_BLOCKS_S, (size_t)COPY_SCATTER_BLOCKS_K };
 
-		return gm_validate(s->out, nwords, gm_make_gather(m, 1, s->seed), s->seed, s->dev, why, n);
+		return gm_validate(s->out, nwords, gm_make_gather(m, s->eb / 4, s->seed), s->seed, s->dev, why, n);
 	}
 	return gm_validate(s->out, nwords, gm_make_gather(gm_identity_map(), s->eb / 4, s->seed),
 			   s->seed, s->dev, why, n);
