@@ -3,6 +3,9 @@
 # `calibrate` measured in the same call, scored: within 10 %, mean error, per measurement and in all, and every
 # kernel's measured / predicted (OUTDIR/ratios.tsv: tag, kernel, ratio, limit). Never a sealed set.
 # usage: scripts/launch_dev_score.sh BIN OUTDIR
+#   PROFILE_DIR: where PROFILE_DIR/TAG.json exists, that profile instead of the call's (a constant the call's
+#   calibrate did not measure, carried over from a later call: say so wherever the figure is used)
+#   EXTRA_SETS: more "TAG SET.tsv RESULTS_DIR SUBFOLDER" quadruples, space-separated
 set -uo pipefail
 bin=$(readlink -f "$1") out=$(mkdir -p "$2" && readlink -f "$2")
 cd "$(dirname "$0")/.."
@@ -30,7 +33,9 @@ for ((i = 0; i < ${#sets[@]}; i += 4)); do
   mkdir -p "$out/$tag/runs"
   [ -d "$out/$tag/runs/$sub" ] || tar xzf "$tarf" -C "$out/$tag/runs" 2>/dev/null
   rm -rf "$out/$tag/pred"
-  bash scripts/unseen_set.sh predict "$bin" "$set" "$out/$tag/pred" "$dir/profile-calibrate.json" >/dev/null
+  prof=$dir/profile-calibrate.json
+  [ -n "${PROFILE_DIR:-}" ] && [ -f "$PROFILE_DIR/$tag.json" ] && prof=$PROFILE_DIR/$tag.json
+  bash scripts/unseen_set.sh predict "$bin" "$set" "$out/$tag/pred" "$prof" >/dev/null
   python3 - "$tag" "$set" "$out/$tag/runs/$sub" "$out/$tag/pred" >>"$out/ratios.tsv" <<'PY'
 import json, os, sys
 tag, setf, rund, predd = sys.argv[1:5]

@@ -35,6 +35,11 @@ extern "C" {
    launch/unseen2/gpu-4136874/: 523.9 GB/s, 4.091 ms for bandwidth once latency is joined, 2^28 lanes) */
 #define GM_PAGE_BYTES (2 * 1024 * 1024)
 #define GM_PAGES_GPS_DEFAULT 65.6
+/* Rule P4: the distances between a request's lone pages at which calibrate measures a translation (the rows'
+   pitch of copy.pages_2m_b4, copy.pages_b4 and copy.pages_16m_b4: 2, 4 and 16 MiB + 128 B) */
+#define GM_PAGES_DIST_2M (2.0 * 1024 * 1024 + 128)
+#define GM_PAGES_DIST_4M (4.0 * 1024 * 1024 + 128)
+#define GM_PAGES_DIST_16M (16.0 * 1024 * 1024 + 128)
 
 /* The device constants the launch model reads (JSON: docs/SCHEMA.md, "Device profile"). */
 struct gm_profile {
@@ -44,7 +49,7 @@ struct gm_profile {
 	int schema_version;       /* of the file it was read from (GM_PROFILE_VERSION when made here) */
 	char uuid[48];            /* the unit it was measured on, "GPU-..." as nvidia-smi -L; "" unknown */
 	char measured_utc[32];    /* when the run it comes from started, "2026-11-29T06:31:02Z"; "" unknown */
-	char unmeasured[256];     /* optional fields the profile's run did not measure, comma-separated; the model
+	char unmeasured[160];     /* optional fields the profile's run did not measure, comma-separated; the model
 				     uses what docs/MODEL.md 7.3 names for each (pages_gps: GM_PAGES_GPS_DEFAULT,
 				     an H100's; the others: their rule off). "" = every field measured */
 	/* the numbers, one member a row of the table (name, unit, range, the case that measures it) */
@@ -137,7 +142,6 @@ struct gm_launch_out {
 					 the window wrote last (0-4; rule L4) */
 	double l2_part_lines;         /* of them, those with such sectors (x >= 1) */
 	double l2_merged_lines;       /* the others (x = 0) */
-	double l2_partial_lane_bytes; /* the mean bytes of the lane that writes each of those lines (rule L4) */
 	double smem_wavefronts;
 	double dram_read_bytes;
 	double dram_write_bytes;
@@ -157,6 +161,8 @@ struct gm_launch_out {
 	double block_lines;           /* distinct 128 B lines a block's loads read in a round trip (rule T5); 0: none */
 	double t_blocks_ms;           /* those blocks at the rate the SMs start them (rule T4); 0 without blocks_gps */
 	double page_lanes;            /* load lanes that miss L1 alone in their 2 MiB page of the request (rule P) */
+	double page_distance;         /* the mean distance between a request's lone lanes, in bytes (geometric mean
+					 over those lanes; rule P4); 0: none */
 	double t_pages_ms;            /* their translations at pages_gps (rule P); 0 without it */
 	double t_bandwidth_ms;        /* the slowest level's time, max(DRAM, L2, L1, pages, blocks) */
 	double t_start_ms;            /* the launch's fixed start-up, in time_ms (rule S); 0 without launch_us */

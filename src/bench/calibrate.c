@@ -29,14 +29,15 @@
  *                    pieces: the warps of one block fill the same lines / 8
  *                    blocks fill each sector): the rates L2 takes lines written
  *                    partly, and sectors another running block wrote last (L4)
- *   l2_merge_lines_b8_gps, l2_merge_lines_b16_gps
- *                    copy.scatter_b8 and copy.scatter_b16 (the same with 8 and
- *                    16 B lanes): the rate for lines whose lanes bring more (L4)
  *   pages_gps        copy.pages_b4 (a column walk over rows 4 MiB + 128 B
  *                    apart, each lane alone in its 2 MiB page): the rate such
  *                    lanes are translated (rule P); GM_PAGES_GPS_DEFAULT,
  *                    named in unmeasured, when the run lacks the case or
  *                    it is not slower
+ *   pages_2m_gps, pages_16m_gps
+ *                    copy.pages_2m_b4 and copy.pages_16m_b4 (the same walk,
+ *                    rows 2 and 16 MiB + 128 B apart): the rate of
+ *                    translations whose pages lie that far apart (rule P4)
  *   launch_us        copy.start_b4 (v0_b4 over 8 waves of resident threads, a
  *                    few microseconds a launch, timed back to back): its time
  *                    less the launch model's time for it with every constant
@@ -233,18 +234,30 @@ static void lines_of_l2(const struct gm_run_result *r, struct gm_profile *p)
  * than the other levels' time; the default otherwise. Last: its other levels
  * (L2's lines) come first.
  */
-static void pages_translated(const struct gm_run_result *r, struct gm_profile *p)
+static double pages_rate(const struct gm_run_result *r, const char *name, const struct gm_profile *p)
 {
 	const struct gm_case_result *c;
 	struct gm_launch_out o;
+	struct gm_profile q = *p;
 	double tb;
 
-	p->pages_gps = 0;
+	q.pages_gps = q.pages_2m_gps = q.pages_16m_gps = 0; /* the other levels alone */
 	/* rule P2: the translations join the other levels at the knee, so their time is what the join leaves */
-	if ((c = viewed(r, "copy.pages_b4", p, &o)) && o.page_lanes > 0 &&
-	    (tb = bandwidth_time(c, p, &o)) > o.t_bandwidth_ms)
-		p->pages_gps = o.page_lanes /
-			       ((p->knee > 0 ? latency_at(tb, o.t_bandwidth_ms, p->knee) : tb) * 1e6);
+	if (!(c = viewed(r, name, &q, &o)) || !(o.page_lanes > 0) || !((tb = bandwidth_time(c, &q, &o)) > o.t_bandwidth_ms))
+		return 0;
+	return o.page_lanes / ((q.knee > 0 ? latency_at(tb, o.t_bandwidth_ms, q.knee) : tb) * 1e6);
+}
+
+/* Rule P4: copy.pages_2m_b4 and copy.pages_16m_b4, the same walk with rows 2 and 16 MiB + 128 B apart: the rate
+   of translations whose pages lie that far apart, as copy.pages_b4's. Optional, with pages_gps measured. */
+static void pages_translated(const struct gm_run_result *r, struct gm_profile *p)
+{
+	p->pages_gps = p->pages_2m_gps = p->pages_16m_gps = 0;
+	p->pages_gps = pages_rate(r, "copy.pages_b4", p);
+	if (p->pages_gps > 0) {
+		p->pages_2m_gps = pages_rate(r, "copy.pages_2m_b4", p);
+		p->pages_16m_gps = pages_rate(r, "copy.pages_16m_b4", p);
+	}
 	if (!(p->pages_gps > 0)) { /* named: the file leaves it out, and every printout says so */
 		p->pages_gps = GM_PAGES_GPS_DEFAULT;
 		gm_profile_note_unmeasured(p, "pages_gps");
@@ -304,23 +317,6 @@ static double lines_time_left(const struct gm_case_result *c, const struct gm_pr
 }
 
 /*
- * copy.scatter_b8, copy.scatter_b16 (rule L4): copy.scatter_b4 with 8 and 16 B lanes, each line written in
- * pieces by 16 / 8 warps of the block: the line time left over its lines, the rate for lanes that wide. 0
- * when the run lacks the case or nothing is left.
- */
-static double merged_rate(const struct gm_run_result *r, const char *name, const struct gm_profile *p)
-{
-	const struct gm_case_result *c;
-	struct gm_launch_out o;
-	double t;
-
-	if (!(c = viewed(r, name, p, &o)) || !(o.l2_merged_lines > 0) || o.l2_part_lines > 0 ||
-	    !((t = lines_time_left(c, p, &o)) > 0))
-		return 0;
-	return o.l2_merged_lines / (t * 1e6);
-}
-
-/*
  * copy.scatter_b4 and copy.scatter_blocks_b4 (rule L4): 4 B stores, every
  * line written in pieces. In the first the 32 warps of a block fill the same
  * 32 lines: the line time left over its lines gives l2_merge_lines_gps. In the
@@ -341,20 +337,18 @@ static void partial_lines_of_l2(const struct gm_run_result *r, struct gm_profile
 	if (!((tm = lines_time_left(cm, p, &om)) > 0) || !((tb = lines_time_left(cb, p, &ob)) > 0))
 		return;
 	p->l2_merge_lines_gps = om.l2_merged_lines / (tm * 1e6);
-	p->l2_merge_lines_b8_gps = merged_rate(r, "copy.scatter_b8", p);
-	p->l2_merge_lines_b16_gps = merged_rate(r, "copy.scatter_b16", p);
 	tb -= ob.l2_merged_lines / p->l2_merge_lines_gps / 1e6;
 	for (int k = 1; k < 5; k++)
 		x += k * ob.l2_partial_lines[k];
 	if (!(tb > 0)) {
-		p->l2_merge_lines_gps = p->l2_merge_lines_b8_gps = p->l2_merge_lines_b16_gps = 0;
+		p->l2_merge_lines_gps = 0;
 		return;
 	}
 	/* the lines with sectors of other blocks took their x sector merges; when those would not be slower
 	   than a lookup, the case did not measure them: no rate */
 	p->l2_part_sectors_gps = x / (tb * 1e6);
 	if (!(1.0 / p->l2_merge_lines_gps < x / ob.l2_part_lines / p->l2_part_sectors_gps))
-		p->l2_part_sectors_gps = p->l2_merge_lines_gps = p->l2_merge_lines_b8_gps = p->l2_merge_lines_b16_gps = 0;
+		p->l2_part_sectors_gps = p->l2_merge_lines_gps = 0;
 }
 
 /*

@@ -149,10 +149,8 @@ void gm_profile_describe_unmeasured(const struct gm_profile *p, char *buf, size_
 
 		if (!gm_profile_unmeasured(p, f->name))
 			continue;
-		const char *then = !strcmp(f->name, "pages_gps") ? "rule P takes 65.6, an H100's"
-				   : !strncmp(f->name, "l2_merge_lines_b", 16) ? "rule L4 takes the narrower lanes' rate"
-									      : "its rule off";
-		int w = snprintf(buf + len, n - len, "%s%s (%s; %s)", len ? ", " : "", f->name, f->source, then);
+		int w = snprintf(buf + len, n - len, "%s%s (%s; %s)", len ? ", " : "", f->name, f->source,
+				 !strcmp(f->name, "pages_gps") ? "rule P takes 65.6, an H100's" : "its rule off");
 
 		if (w < 0 || (size_t)w >= n - len)
 			break;

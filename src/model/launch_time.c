@@ -83,26 +83,6 @@ static double dram_ms(const struct gm_profile *pr, const struct gm_launch_out *o
 
 /* ---- rules L2, L3, L4: L2 time -------------------------------------------------------------------- */
 
-/*
- * Rule L4: the time L2 takes a line a store request writes partly grows with the bytes the lane brings:
- * measured with 4, 8 and 16 B lanes (copy.scatter_b4, _b8, _b16), linear in the lane's bytes between
- * them, the narrowest below 4 B and the widest above 16. A width not measured takes the nearest narrower.
- */
-static double merge_line_ns(const struct gm_profile *pr, double lane_bytes)
-{
-	const double b[3] = { 4, 8, 16 };
-	double ns[3] = { 1.0 / pr->l2_merge_lines_gps, 0, 0 };
-
-	ns[1] = pr->l2_merge_lines_b8_gps > 0 ? 1.0 / pr->l2_merge_lines_b8_gps : ns[0];
-	ns[2] = pr->l2_merge_lines_b16_gps > 0 ? 1.0 / pr->l2_merge_lines_b16_gps : ns[1];
-	if (!(lane_bytes > b[0]))
-		return ns[0];
-	for (int k = 1; k < 3; k++)
-		if (lane_bytes <= b[k])
-			return ns[k - 1] + (ns[k] - ns[k - 1]) * (lane_bytes - b[k - 1]) / (b[k] - b[k - 1]);
-	return ns[2];
-}
-
 static void l2_time(const struct gm_profile *pr, struct gm_launch_out *o)
 {
 	double t_lines;
@@ -117,10 +97,9 @@ static void l2_time(const struct gm_profile *pr, struct gm_launch_out *o)
 		   rate, or, when other blocks running beside it wrote x of its sectors last, x sector merges
 		   if they take longer */
 		double part = o->l2_part_lines + o->l2_merged_lines, tp = 0;
-		double per = merge_line_ns(pr, o->l2_partial_lane_bytes);
 
 		for (int x = 0; x < 5; x++) {
-			double px = x / pr->l2_part_sectors_gps;
+			double per = 1.0 / pr->l2_merge_lines_gps, px = x / pr->l2_part_sectors_gps;
 
 			tp += o->l2_partial_lines[x] * (px > per ? px : per);
 		}
@@ -358,10 +337,30 @@ static void rule_t_slowest(const struct gm_launch_in *in, const struct gm_profil
  * two levels that each go at their own rate: a request waits for its translations before its lines go on, so a
  * column walk whose translations take as long as its line lookups takes longer than either.
  */
+/*
+ * Rule P4: a translation costs more the farther apart the request's lone pages lie (copy.pages_b4 measures it
+ * at 4 MiB + 128 B, copy.pages_2m_b4 and copy.pages_16m_b4 at 2 and 16 MiB + 128 B: the time a lane, linear in
+ * the log of the distance between them, the nearest measured one outside). A distance not measured: pages_gps.
+ */
+static double page_ns(const struct gm_profile *pr, double dist)
+{
+	const double d[3] = { log2(GM_PAGES_DIST_2M), log2(GM_PAGES_DIST_4M), log2(GM_PAGES_DIST_16M) };
+	const double ns[3] = { 1.0 / (pr->pages_2m_gps > 0 ? pr->pages_2m_gps : pr->pages_gps), 1.0 / pr->pages_gps,
+			       1.0 / (pr->pages_16m_gps > 0 ? pr->pages_16m_gps : pr->pages_gps) };
+	double x = dist > 0 ? log2(dist) : d[1];
+
+	if (x <= d[0])
+		return ns[0];
+	if (x >= d[2])
+		return ns[2];
+	return x <= d[1] ? ns[0] + (ns[1] - ns[0]) * (x - d[0]) / (d[1] - d[0])
+			 : ns[1] + (ns[2] - ns[1]) * (x - d[1]) / (d[2] - d[1]);
+}
+
 static void rule_p_pages(const struct gm_launch_in *in, const struct gm_profile *pr, struct gm_launch_out *o)
 {
 	(void)in;
-	o->t_pages_ms = pr->pages_gps > 0 ? o->page_lanes / pr->pages_gps / 1e6 : 0;
+	o->t_pages_ms = pr->pages_gps > 0 ? o->page_lanes * page_ns(pr, o->page_distance) / 1e6 : 0;
 	if (!(o->t_pages_ms > 0))
 		return;
 	if (o->t_pages_ms > o->time_ms)

@@ -39,8 +39,6 @@ void gm_profile_from_datasheet(const struct gm_profile *base, const struct gm_da
 	out->l2_write_gbs *= sm;
 	out->l2_lines_gps *= sm;
 	out->l2_merge_lines_gps *= sm;
-	out->l2_merge_lines_b8_gps *= sm;
-	out->l2_merge_lines_b16_gps *= sm;
 	out->l2_part_sectors_gps *= sm;
 	out->blocks_gps *= sm;
 	out->l2_bytes *= l2;

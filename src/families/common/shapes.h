@@ -28,6 +28,10 @@ enum { COPY_ONE = 0, COPY_ILP = 1, COPY_READ = 2, COPY_WRITE = 3, COPY_MEMCPY = 
    its own row, rows 4 MiB + 128 B apart (every lane in a 2 MiB page of its own; rule P) */
 #define COPY_PAGES_ROWS 256
 #define COPY_PAGES_PITCH 1048608
+/* pages_2m_b4, pages_16m_b4: the same walk with rows 2 MiB + 128 B and 16 MiB + 128 B apart (rule P4: a
+   translation costs more the farther apart the request's pages are) */
+#define COPY_PAGES_PITCH_2M 524320
+#define COPY_PAGES_PITCH_16M 4194336
 /* The scatters store 4 B elements in pieces: out[(i/KS)*KS + (i%S)*K + (i/S)%K] = in[i], KS = K x S.
    COPY_SCATTER (S = K = 32, blocks of 1024): the 32 warps of a block each write one element into each of
    the same 32 lines (lanes 128 B apart), a naive transpose's stores in one block;
@@ -35,9 +39,6 @@ enum { COPY_ONE = 0, COPY_ILP = 1, COPY_READ = 2, COPY_WRITE = 3, COPY_MEMCPY = 
    lanes 32 B apart (8 lines a request). */
 #define COPY_SCATTER_S 32
 #define COPY_SCATTER_K 32
-/* scatter_b8, scatter_b16: the same with K = 128 B / the element (16 and 8): lanes 128 B apart, each line
-   written in K pieces by K warps of the block */
-#define COPY_LINE_BYTES 128
 #define COPY_SCATTER_BLOCK 1024
 #define COPY_SCATTER_BLOCKS_S 256
 #define COPY_SCATTER_BLOCKS_K 8
