@@ -36,22 +36,7 @@ for ((i = 0; i < ${#sets[@]}; i += 4)); do
   prof=$dir/profile-calibrate.json
   [ -n "${PROFILE_DIR:-}" ] && [ -f "$PROFILE_DIR/$tag.json" ] && prof=$PROFILE_DIR/$tag.json
   bash scripts/unseen_set.sh predict "$bin" "$set" "$out/$tag/pred" "$prof" >/dev/null
-  python3 - "$tag" "$set" "$out/$tag/runs/$sub" "$out/$tag/pred" >>"$out/ratios.tsv" <<'PY'
-import json, os, sys
-tag, setf, rund, predd = sys.argv[1:5]
-for line in open(setf):
-    if line.startswith("#") or not line.strip():
-        continue
-    name = line.split("\t")[0]
-    try:
-        r = json.load(open(os.path.join(rund, name + ".json")))["run"]
-        la = json.load(open(os.path.join(predd, name + ".json")))["launch"]
-    except (OSError, ValueError, KeyError):
-        continue
-    m = (r.get("gbs") or {}).get("median") if r.get("validated") else None
-    if m and la.get("predicted_gbs"):
-        print("%s\t%s\t%.4f\t%s" % (tag, name, m / la["predicted_gbs"], la.get("limited_by", "")))
-PY
+  python3 scripts/launch_set_rows.py "$tag" "$set" "$out/$tag/runs/$sub" "$out/$tag/pred" >>"$out/ratios.tsv"
 done
 python3 - "$out/ratios.tsv" <<'PY'
 import statistics, sys
