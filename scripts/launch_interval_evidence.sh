@@ -6,7 +6,9 @@
 # at 048524d, results/nvidia-h200/model-048524d/), dev-36b and probe-36c (measured at 8d12c4d,
 # results/nvidia-h200/model-8d12c4d/) and dev-36d (measured at f136fe1 when it was sealed-36d,
 # results/nvidia-h200/model-f136fe1/) and dev-36e (measured at 86d7d21 when it was sealed-36e,
-# results/nvidia-h200/model-86d7d21/). Never a sealed set (tests/fixtures/sealed/).
+# results/nvidia-h200/model-86d7d21/) and dev-36f (measured at bda781d when it was sealed-36f,
+# results/nvidia-h200/model-bda781d/), and dev-36f, dev-36e and probe-43 as measured at 7346610
+# (results/nvidia-h200/model-7346610/). Never a sealed set (tests/fixtures/sealed/).
 # usage: scripts/launch_interval_evidence.sh BIN OUTDIR [suites|sets|all]
 #   prints the EVIDENCE arguments of scripts/launch_interval_bands.py, one a line
 set -uo pipefail
@@ -45,6 +47,10 @@ sets=(
   h200-8d12c4d-probe36c tests/fixtures/dev/probe-36c.tsv $h2/model-8d12c4d probe36c_run
   h200-f136fe1-dev36d tests/fixtures/dev/dev-36d.tsv $h2/model-f136fe1 sealed36d_run
   h200-86d7d21-dev36e tests/fixtures/dev/dev-36e.tsv $h2/model-86d7d21 sealed36e_run
+  h200-bda781d-dev36f tests/fixtures/dev/dev-36f.tsv $h2/model-bda781d sealed36f_run
+  h200-7346610-dev36f tests/fixtures/dev/dev-36f.tsv $h2/model-7346610 dev36f_run
+  h200-7346610-dev36e tests/fixtures/dev/dev-36e.tsv $h2/model-7346610 dev36e_run
+  h200-7346610-probe43 tests/fixtures/dev/probe-43.tsv $h2/model-7346610 probe43_run
 )
 for ((i = 0; i < ${#sets[@]}; i += 4)); do
   tag=${sets[i]} set=${sets[i+1]} dir=${sets[i+2]} sub=${sets[i+3]}

@@ -36,20 +36,12 @@ PY
 echo
 echo "== the intervals per shape (each prediction's low_gbs..high_gbs, this unit's profile)"
 python3 - "$set" "$run" "$tmp/unit" <<'PY'
-import json, os, re, statistics, sys
-setf, rund, predd = sys.argv[1:4]
+import re, statistics, sys
+sys.path.insert(0, "scripts")
+from launch_set_rows import rows
 by = {}
-for line in open(setf):
-    if line.startswith("#") or not line.strip():
-        continue
-    name = line.split("\t")[0]
-    try:
-        r = json.load(open(os.path.join(rund, name + ".json")))["run"]
-        la = json.load(open(os.path.join(predd, name + ".json")))["launch"]
-    except (OSError, ValueError, KeyError):
-        continue
-    m = (r.get("gbs") or {}).get("median") if r.get("validated") else None
-    if not m or not la.get("predicted_gbs") or "low_gbs" not in la:
+for name, m, la in rows(*sys.argv[1:4]):
+    if "low_gbs" not in la:
         continue
     lo, hi, p = la["low_gbs"], la["high_gbs"], la["predicted_gbs"]
     for k in (re.match(r"([a-z0-9]+?)_", name).group(1), "all"):

@@ -35,6 +35,11 @@ extern "C" {
    launch/unseen2/gpu-4136874/: 523.9 GB/s, 4.091 ms for bandwidth once latency is joined, 2^28 lanes) */
 #define GM_PAGE_BYTES (2 * 1024 * 1024)
 #define GM_PAGES_GPS_DEFAULT 65.6
+/* Rule P4: the distances between a request's lone pages at which calibrate measures a translation (the rows'
+   pitch of copy.pages_2m_b4, copy.pages_b4 and copy.pages_16m_b4: 2, 4 and 16 MiB + 128 B) */
+#define GM_PAGES_DIST_2M (2.0 * 1024 * 1024 + 128)
+#define GM_PAGES_DIST_4M (4.0 * 1024 * 1024 + 128)
+#define GM_PAGES_DIST_16M (16.0 * 1024 * 1024 + 128)
 
 /* The device constants the launch model reads (JSON: docs/SCHEMA.md, "Device profile"). */
 struct gm_profile {
@@ -156,6 +161,8 @@ struct gm_launch_out {
 	double block_lines;           /* distinct 128 B lines a block's loads read in a round trip (rule T5); 0: none */
 	double t_blocks_ms;           /* those blocks at the rate the SMs start them (rule T4); 0 without blocks_gps */
 	double page_lanes;            /* load lanes that miss L1 alone in their 2 MiB page of the request (rule P) */
+	double page_distance;         /* the mean distance between a request's lone lanes, in bytes (geometric mean
+					 over those lanes; rule P4); 0: none */
 	double t_pages_ms;            /* their translations at pages_gps (rule P); 0 without it */
 	double t_bandwidth_ms;        /* the slowest level's time, max(DRAM, L2, L1, pages, blocks) */
 	double t_start_ms;            /* the launch's fixed start-up, in time_ms (rule S); 0 without launch_us */

@@ -34,6 +34,10 @@
  *                    lanes are translated (rule P); GM_PAGES_GPS_DEFAULT,
  *                    named in unmeasured, when the run lacks the case or
  *                    it is not slower
+ *   pages_2m_gps, pages_16m_gps
+ *                    copy.pages_2m_b4 and copy.pages_16m_b4 (the same walk,
+ *                    rows 2 and 16 MiB + 128 B apart): the rate of
+ *                    translations whose pages lie that far apart (rule P4)
  *   launch_us        copy.start_b4 (v0_b4 over 8 waves of resident threads, a
  *                    few microseconds a launch, timed back to back): its time
  *                    less the launch model's time for it with every constant
@@ -230,18 +234,30 @@ static void lines_of_l2(const struct gm_run_result *r, struct gm_profile *p)
  * than the other levels' time; the default otherwise. Last: its other levels
  * (L2's lines) come first.
  */
-static void pages_translated(const struct gm_run_result *r, struct gm_profile *p)
+static double pages_rate(const struct gm_run_result *r, const char *name, const struct gm_profile *p)
 {
 	const struct gm_case_result *c;
 	struct gm_launch_out o;
+	struct gm_profile q = *p;
 	double tb;
 
-	p->pages_gps = 0;
+	q.pages_gps = q.pages_2m_gps = q.pages_16m_gps = 0; /* the other levels alone */
 	/* rule P2: the translations join the other levels at the knee, so their time is what the join leaves */
-	if ((c = viewed(r, "copy.pages_b4", p, &o)) && o.page_lanes > 0 &&
-	    (tb = bandwidth_time(c, p, &o)) > o.t_bandwidth_ms)
-		p->pages_gps = o.page_lanes /
-			       ((p->knee > 0 ? latency_at(tb, o.t_bandwidth_ms, p->knee) : tb) * 1e6);
+	if (!(c = viewed(r, name, &q, &o)) || !(o.page_lanes > 0) || !((tb = bandwidth_time(c, &q, &o)) > o.t_bandwidth_ms))
+		return 0;
+	return o.page_lanes / ((q.knee > 0 ? latency_at(tb, o.t_bandwidth_ms, q.knee) : tb) * 1e6);
+}
+
+/* Rule P4: copy.pages_2m_b4 and copy.pages_16m_b4, the same walk with rows 2 and 16 MiB + 128 B apart: the rate
+   of translations whose pages lie that far apart, as copy.pages_b4's. Optional, with pages_gps measured. */
+static void pages_translated(const struct gm_run_result *r, struct gm_profile *p)
+{
+	p->pages_gps = p->pages_2m_gps = p->pages_16m_gps = 0;
+	p->pages_gps = pages_rate(r, "copy.pages_b4", p);
+	if (p->pages_gps > 0) {
+		p->pages_2m_gps = pages_rate(r, "copy.pages_2m_b4", p);
+		p->pages_16m_gps = pages_rate(r, "copy.pages_16m_b4", p);
+	}
 	if (!(p->pages_gps > 0)) { /* named: the file leaves it out, and every printout says so */
 		p->pages_gps = GM_PAGES_GPS_DEFAULT;
 		gm_profile_note_unmeasured(p, "pages_gps");

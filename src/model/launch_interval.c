@@ -30,19 +30,19 @@ enum {
 /* measured / predicted, lowest and highest, over n committed measurements (development sets) */
 static const struct gm_rule_band bands[GM_RF_COUNT] = {
 	/* BANDS: scripts/launch_interval_bands.py */
-	[GM_RF_DRAM] = { "DRAM", "D1 D2 D4", 0.739, 1.143, 870 },
-	[GM_RF_SPARSE] = { "DRAM sparse", "D3", 0.589, 1.404, 759 },
-	[GM_RF_L2] = { "L2", "L2 L4", 0.567, 1.485, 4 },
-	[GM_RF_LINES] = { "L2 lines", "L3", 0.581, 1.370, 106 },
-	[GM_RF_L1] = { "L1", "L1 T1", 0.441, 1.030, 58 },
-	[GM_RF_PAGES] = { "pages", "P", 0.676, 1.404, 314 },
-	[GM_RF_BLOCKS] = { "blocks", "T4", 0.787, 1.107, 176 },
-	[GM_RF_LATENCY] = { "latency", "T2 T3 T5", 0.567, 1.370, 561 },
-	[GM_RF_REUSE] = { "L2 reuse", "D6 D7 D8 D9 T7", 0.567, 1.485, 257 },
-	[GM_RF_FILL] = { "fills", "D5 D10", 0.840, 1.143, 18 },
-	[GM_RF_PARTIAL] = { "partial lines", "L4", 0.581, 1.370, 369 },
+	[GM_RF_DRAM] = { "DRAM", "D1 D2 D4", 0.739, 1.143, 902 },
+	[GM_RF_SPARSE] = { "DRAM sparse", "D3", 0.589, 1.404, 776 },
+	[GM_RF_L2] = { "L2", "L2 L4", 0.567, 1.485, 8 },
+	[GM_RF_LINES] = { "L2 lines", "L3", 0.512, 1.370, 126 },
+	[GM_RF_L1] = { "L1", "L1 T1", 0.441, 1.044, 70 },
+	[GM_RF_PAGES] = { "pages", "P", 0.512, 1.435, 363 },
+	[GM_RF_BLOCKS] = { "blocks", "T4", 0.787, 1.123, 230 },
+	[GM_RF_LATENCY] = { "latency", "T2 T3 T5", 0.319, 1.370, 685 },
+	[GM_RF_REUSE] = { "L2 reuse", "D6 D7 D8 D9 T7", 0.319, 1.485, 300 },
+	[GM_RF_FILL] = { "fills", "D5 D10", 0.796, 1.143, 24 },
+	[GM_RF_PARTIAL] = { "partial lines", "L4", 0.512, 1.370, 401 },
 	[GM_RF_BARRIER] = { "barrier", "T6", 0.594, 1.098, 119 },
-	[GM_RF_WALK] = { "many lines", "L1 L3", 0.441, 1.485, 1191 },
+	[GM_RF_WALK] = { "many lines", "L1 L3", 0.441, 1.485, 1294 },
 	[GM_RF_SMALL] = { "small launch", "S", 0.713, 1.030, 14 },
 	/* END BANDS */
 };
@@ -57,22 +57,26 @@ static const struct {
 	/* SIGNATURES: scripts/launch_interval_bands.py */
 	{ 0x1002, 0.948, 1.072, 444 }, /* DRAM sparse + many lines */
 	{ 0x1, 0.905, 1.030, 343 }, /* DRAM */
-	{ 0x1001, 0.920, 1.030, 286 }, /* DRAM + many lines */
+	{ 0x1001, 0.921, 1.030, 301 }, /* DRAM + many lines */
 	{ 0x401, 0.942, 1.030, 182 }, /* DRAM + partial lines */
+	{ 0x80, 0.863, 1.030, 176 }, /* latency */
 	{ 0x1022, 0.970, 1.077, 135 }, /* DRAM sparse + pages + many lines */
-	{ 0x80, 0.881, 1.030, 134 }, /* latency */
-	{ 0xc0, 0.910, 1.055, 91 }, /* blocks + latency */
-	{ 0x1108, 0.801, 1.030, 43 }, /* L2 lines + L2 reuse + many lines */
+	{ 0xc0, 0.910, 1.057, 110 }, /* blocks + latency */
+	{ 0x40, 0.970, 1.030, 47 }, /* blocks */
+	{ 0x1108, 0.777, 1.030, 45 }, /* L2 lines + L2 reuse + many lines */
 	{ 0x882, 0.911, 1.078, 35 }, /* DRAM sparse + latency + barrier */
-	{ 0x180, 0.896, 1.127, 29 }, /* latency + L2 reuse */
+	{ 0x180, 0.895, 1.127, 34 }, /* latency + L2 reuse */
 	{ 0x2, 0.609, 1.118, 28 }, /* DRAM sparse */
-	{ 0x40, 0.970, 1.030, 28 }, /* blocks */
-	{ 0x82, 0.754, 1.030, 25 }, /* DRAM sparse + latency */
+	{ 0x1408, 0.524, 1.195, 26 }, /* L2 lines + partial lines + many lines */
+	{ 0x82, 0.754, 1.030, 26 }, /* DRAM sparse + latency */
+	{ 0x140, 0.890, 1.030, 25 }, /* blocks + L2 reuse */
+	{ 0x10b0, 0.681, 1.030, 24 }, /* L1 + pages + latency + many lines */
+	{ 0x11a0, 0.807, 1.075, 24 }, /* pages + latency + L2 reuse + many lines */
+	{ 0x1428, 0.675, 1.083, 23 }, /* L2 lines + pages + partial lines + many lines */
 	{ 0xd82, 0.774, 1.077, 21 }, /* DRAM sparse + latency + L2 reuse + partial lines + barrier */
-	{ 0x140, 0.890, 1.030, 21 }, /* blocks + L2 reuse */
-	{ 0x1408, 0.755, 1.195, 20 }, /* L2 lines + partial lines + many lines */
-	{ 0x1080, 0.787, 1.030, 18 }, /* latency + many lines */
-	{ 0x1020, 0.818, 1.034, 17 }, /* pages + many lines */
+	{ 0x1080, 0.787, 1.030, 20 }, /* latency + many lines */
+	{ 0x81, 0.927, 1.030, 20 }, /* DRAM + latency */
+	{ 0x1020, 0.818, 1.034, 19 }, /* pages + many lines */
 	/* END SIGNATURES */
 };
 

@@ -364,10 +364,30 @@ static void rule_t_slowest(const struct gm_launch_in *in, const struct gm_profil
  * two levels that each go at their own rate: a request waits for its translations before its lines go on, so a
  * column walk whose translations take as long as its line lookups takes longer than either.
  */
+/*
+ * Rule P4: a translation costs more the farther apart the request's lone pages lie (copy.pages_b4 measures it
+ * at 4 MiB + 128 B, copy.pages_2m_b4 and copy.pages_16m_b4 at 2 and 16 MiB + 128 B: the time a lane, linear in
+ * the log of the distance between them, the nearest measured one outside). A distance not measured: pages_gps.
+ */
+static double page_ns(const struct gm_profile *pr, double dist)
+{
+	const double d[3] = { log2(GM_PAGES_DIST_2M), log2(GM_PAGES_DIST_4M), log2(GM_PAGES_DIST_16M) };
+	const double ns[3] = { 1.0 / (pr->pages_2m_gps > 0 ? pr->pages_2m_gps : pr->pages_gps), 1.0 / pr->pages_gps,
+			       1.0 / (pr->pages_16m_gps > 0 ? pr->pages_16m_gps : pr->pages_gps) };
+	double x = dist > 0 ? log2(dist) : d[1];
+
+	if (x <= d[0])
+		return ns[0];
+	if (x >= d[2])
+		return ns[2];
+	return x <= d[1] ? ns[0] + (ns[1] - ns[0]) * (x - d[0]) / (d[1] - d[0])
+			 : ns[1] + (ns[2] - ns[1]) * (x - d[1]) / (d[2] - d[1]);
+}
+
 static void rule_p_pages(const struct gm_launch_in *in, const struct gm_profile *pr, struct gm_launch_out *o)
 {
 	(void)in;
-	o->t_pages_ms = pr->pages_gps > 0 ? o->page_lanes / pr->pages_gps / 1e6 : 0;
+	o->t_pages_ms = pr->pages_gps > 0 ? o->page_lanes * page_ns(pr, o->page_distance) / 1e6 : 0;
 	if (!(o->t_pages_ms > 0))
 		return;
 	if (o->t_pages_ms > o->time_ms)

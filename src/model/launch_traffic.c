@@ -74,22 +74,33 @@ static gm_status block_sectors(struct pat_state *ps, const struct gm_access *w, 
 	return GM_OK;
 }
 
-/* Rule P: the active lanes of a request whose 2 MiB page no other active lane of it touches. */
-static int lanes_alone_in_page(const struct gm_prediction *p)
+/*
+ * Rule P: the active lanes of a request whose 2 MiB page no other active lane of it touches. Rule P4: *dist,
+ * the mean distance between those lanes' addresses (their span over their count less one; the calibrated 4
+ * MiB + 128 B for a lane alone).
+ */
+static int lanes_alone_in_page(const struct gm_prediction *p, double *dist)
 {
-	int64_t pg[GM_WARP_SIZE];
+	int64_t pg[GM_WARP_SIZE], ad[GM_WARP_SIZE], lo = INT64_MAX, hi = INT64_MIN;
 	int n = 0, alone = 0;
 
 	for (int l = 0; l < p->nlanes && n < GM_WARP_SIZE; l++)
-		if (p->lanes[l].active)
+		if (p->lanes[l].active) {
+			ad[n] = p->lanes[l].addr;
 			pg[n++] = p->lanes[l].addr / GM_PAGE_BYTES;
+		}
 	for (int i = 0; i < n; i++) {
 		int k;
 
 		for (k = 0; k < n && (k == i || pg[k] != pg[i]); k++)
 			;
-		alone += k == n;
+		if (k < n)
+			continue;
+		alone++;
+		lo = ad[i] < lo ? ad[i] : lo;
+		hi = ad[i] > hi ? ad[i] : hi;
 	}
+	*dist = alone > 1 ? (double)(hi - lo) / (alone - 1) : GM_PAGES_DIST_4M;
 	return alone;
 }
 
@@ -159,10 +170,15 @@ static gm_status rule_t1_banks(struct warp_ctx *c)
    load is, and L1 serves none of them) */
 static gm_status rule_p_alone(struct warp_ctx *c)
 {
+	double dist;
+	int alone = lanes_alone_in_page(c->p, &dist);
+
 	if (c->w->op == GM_OP_LOAD)
-		c->t->l1_load_alone += (double)lanes_alone_in_page(c->p);
+		c->t->l1_load_alone += (double)alone;
 	else
-		c->t->l1_store_alone += (double)lanes_alone_in_page(c->p);
+		c->t->l1_store_alone += (double)alone;
+	if (alone) /* rule P4, measured with loads: a store lane is translated at pages_gps's distance */
+		c->t->alone_log2_dist += alone * log2(c->w->op == GM_OP_LOAD ? dist : GM_PAGES_DIST_4M);
 	return GM_OK;
 }
 

@@ -455,6 +455,7 @@ static void add_scaled(struct totals *t, const struct totals *u, double f)
 	t->l1_waves += f * u->l1_waves;
 	t->l1_load_alone += f * u->l1_load_alone;
 	t->l1_store_alone += f * u->l1_store_alone;
+	t->alone_log2_dist += f * u->alone_log2_dist;
 	t->l1_load += f * u->l1_load;
 	t->l2_load += f * u->l2_load;
 	t->l2_store += f * u->l2_store;
@@ -585,6 +586,8 @@ void gm_launch_scale(const struct totals *t, const struct gm_launch_in *in, stru
 	/* rule P: the lanes alone in their page, in the share of the loads' sectors that go on to L2; P3: every
 	   store lane alone in its page */
 	o->page_lanes = ((t->l1_load > 0 ? t->l1_load_alone * t->l2_load / t->l1_load : 0) + t->l1_store_alone) * f;
+	o->page_distance = t->l1_load_alone + t->l1_store_alone > 0
+				   ? exp2(t->alone_log2_dist / (t->l1_load_alone + t->l1_store_alone)) : 0;
 	o->l1_load_sectors = t->l1_load * f;
 	o->l2_load_sectors = t->l2_load * f;
 	o->l2_store_sectors = t->l2_store * f;

@@ -574,6 +574,31 @@ static void test_pages(void **state)
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
 	assert_true(fabs(o.t_pages_ms - (double)n / 1e6) < 1e-9 * o.t_pages_ms);
 	assert_string_equal(o.limited_by, "pages");
+	/* rule P4: the distance between the request's lone pages picks the rate, linear in its log between the
+	   measured 2, 4 and 16 MiB + 128 B, the nearest outside; stores keep pages_gps */
+	assert_true(fabs(o.page_distance - 4194432.0) < 1.0);
+	p.pages_2m_gps = 2;
+	p.pages_16m_gps = 0.5;
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.t_pages_ms - (double)n / 1e6) < 1e-9 * o.t_pages_ms);
+	launch_of("(gid%256)*4194336 + gid/256", 4, n, pats, &in); /* 16 MiB + 128 B: 2 ns a lane */
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.t_pages_ms - 2.0 * n / 1e6) < 1e-6 * o.t_pages_ms);
+	launch_of("(gid%256)*16777248 + gid/256", 4, n, pats, &in); /* 64 MiB + 128 B: the farthest measured */
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.t_pages_ms - 2.0 * n / 1e6) < 1e-6 * o.t_pages_ms);
+	launch_of("(gid%256)*524320 + gid/256", 4, n, pats, &in); /* 2 MiB + 128 B: 0.5 ns */
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.t_pages_ms - 0.5 * n / 1e6) < 1e-6 * o.t_pages_ms);
+	launch_of("(gid%256)*2097184 + gid/256", 4, n, pats, &in); /* 8 MiB + 128 B: halfway in the log, 1.5 ns */
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.t_pages_ms - 1.5 * n / 1e6) < 1e-3 * o.t_pages_ms);
+	launch_of("(gid%256)*4194336 + gid/256", 4, n, pats, &in); /* the same walk stored (P3): pages_gps */
+	pats[0].op = GM_OP_STORE;
+	pats[1].op = GM_OP_LOAD;
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.t_pages_ms - (double)n / 1e6) < 1e-6 * o.t_pages_ms);
+	p.pages_2m_gps = p.pages_16m_gps = 0;
 	/* 32 rows 32 MiB apart: alone, but the block's 8 columns share each sector: L1 serves 7 in 8 */
 	launch_of("(gid%32)*8388608 + gid/32", 4, n, pats, &in);
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);

@@ -246,6 +246,23 @@ static void test_from_run_knee(void **state)
 		assert_true(fabs(p.pages_gps - 20) < 1e-6);
 		assert_true(fabs(p.blocks_gps - 2) < 1e-6);
 		assert_true(fabs(p.l2_lines_gps - 60) < 1e-6);
+		assert_true(p.pages_2m_gps == 0 && p.pages_16m_gps == 0); /* rule P4's walks not in the run: named */
+		assert_true(gm_profile_unmeasured(&p, "pages_2m_gps") && gm_profile_unmeasured(&p, "pages_16m_gps"));
+	}
+	/* copy.pages_2m_b4 and copy.pages_16m_b4 timed with planted rates (rule P4): both come back, pages_gps stays */
+	{
+		struct gm_case_result *c2 = add_case(&r, "copy.pages_2m_b4", 1, bytes);
+		struct gm_case_result *c16 = add_case(&r, "copy.pages_16m_b4", 1, bytes);
+
+		p.pages_2m_gps = 30;
+		p.pages_16m_gps = 12;
+		time_as_predicted(c2, &p, bytes);
+		time_as_predicted(c16, &p, bytes);
+		assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
+		assert_true(fabs(p.pages_gps - 20) < 1e-6);
+		assert_true(fabs(p.pages_2m_gps - 30) < 1e-6);
+		assert_true(fabs(p.pages_16m_gps - 12) < 1e-6);
+		assert_false(gm_profile_unmeasured(&p, "pages_2m_gps"));
 	}
 	/* copy.start_b4 (8 waves of copy_one) timed as the model predicts it plus a planted start-up (rule S):
 	   the start-up comes back, the rest unchanged; with it the model reproduces the case, and every other

@@ -28,6 +28,10 @@ enum { COPY_ONE = 0, COPY_ILP = 1, COPY_READ = 2, COPY_WRITE = 3, COPY_MEMCPY = 
    its own row, rows 4 MiB + 128 B apart (every lane in a 2 MiB page of its own; rule P) */
 #define COPY_PAGES_ROWS 256
 #define COPY_PAGES_PITCH 1048608
+/* pages_2m_b4, pages_16m_b4: the same walk with rows 2 MiB + 128 B and 16 MiB + 128 B apart (rule P4: a
+   translation costs more the farther apart the request's pages are) */
+#define COPY_PAGES_PITCH_2M 524320
+#define COPY_PAGES_PITCH_16M 4194336
 /* The scatters store 4 B elements in pieces: out[(i/KS)*KS + (i%S)*K + (i/S)%K] = in[i], KS = K x S.
    COPY_SCATTER (S = K = 32, blocks of 1024): the 32 warps of a block each write one element into each of
    the same 32 lines (lanes 128 B apart), a naive transpose's stores in one block;

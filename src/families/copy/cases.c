@@ -13,6 +13,7 @@
 static const struct {
 	int mode, eb, ilp, streaming, quick;
 	const char *label, *desc;
+	int pitch; /* COPY_PAGES: the rows' pitch in elements (0: COPY_PAGES_PITCH) */
 } variants[] = {
 	{ COPY_ONE, 4, 1, 0, 0, "v0_b4", "copy, 4 B per thread, one element per thread" },
 	{ COPY_ONE, 8, 1, 0, 0, "v1_b8", "copy, 8 B per thread, one element per thread" },
@@ -36,6 +37,10 @@ static const struct {
 	{ COPY_LINES_L2, 4, 1, 0, 0, "lines_b4", "as table_b4, lanes 128 B apart: 32 lines of L2 a request" },
 	{ COPY_PAGES, 4, 1, 0, 0, "pages_b4",
 	  "copy, 4 B per thread, a column walk over 256 rows 4 MiB + 128 B apart: each lane in a 2 MiB page of its own" },
+	{ COPY_PAGES, 4, 1, 0, 0, "pages_2m_b4", "as pages_b4, rows 2 MiB + 128 B apart: the request's pages neighbours",
+	  COPY_PAGES_PITCH_2M },
+	{ COPY_PAGES, 4, 1, 0, 0, "pages_16m_b4", "as pages_b4, rows 16 MiB + 128 B apart: the request's pages far apart",
+	  COPY_PAGES_PITCH_16M },
 	{ COPY_SCATTER, 4, 1, 0, 0, "scatter_b4",
 	  "copy, 4 B per thread, the 32 warps of a block each store into the same 32 lines (lanes 128 B apart)" },
 	{ COPY_SCATTER_BLOCKS, 4, 1, 0, 0, "scatter_blocks_b4",
@@ -66,6 +71,8 @@ static int copy_enumerate(struct gm_case *out, int max)
 		gm_case_param_add(c, "ilp", variants[i].ilp);
 		if (variants[i].streaming)
 			gm_case_param_add(c, "streaming", 1);
+		if (variants[i].pitch) /* pages_b4 keeps its params as committed runs have them */
+			gm_case_param_add(c, "pitch", variants[i].pitch);
 		if (mode == COPY_MEMCPY)
 			continue;
 		/* copy_one, copy_one_table: one element per thread, no loop (rule T2) */
@@ -81,8 +88,10 @@ static int copy_enumerate(struct gm_case *out, int max)
 		if (mode == COPY_ONE_L2 || mode == COPY_LINES_L2)
 			idx = table;
 		if (mode == COPY_PAGES) {
+			int pitch = variants[i].pitch ? variants[i].pitch : COPY_PAGES_PITCH;
+
 			snprintf(table, sizeof(table), "((bx*bdx + tid) %% %d) * %d + ((bx*bdx + tid) / %d) %% %d",
-				 COPY_PAGES_ROWS, COPY_PAGES_PITCH, COPY_PAGES_ROWS, COPY_PAGES_PITCH);
+				 COPY_PAGES_ROWS, pitch, COPY_PAGES_ROWS, pitch);
 			idx = table;
 		}
 		if (mode == COPY_SCATTER) {

@@ -30,6 +30,8 @@
  *   scatter_blocks_b4  4 B elements, the 8 pieces of each sector from 8 consecutive
  *                blocks (lanes 32 B apart): what a line written partly costs when
  *                nothing merges it.
+ *   pages_2m_b4, pages_16m_b4  the same walk, rows 2 MiB + 128 B and 16 MiB + 128 B apart: what a
+ *                translation costs as the request's pages lie farther apart (rule P4).
  *   start_b4     v0_b4 over exactly COPY_START_WAVES waves of resident threads (a few
  *                microseconds): what each launch timed back to back pays beyond its
  *                traffic and waves, where the launch model measures its start-up (rule S).
@@ -42,6 +44,7 @@
 
 struct copy_state {
 	int mode, eb, ilp, hint;
+	size_t pitch;            /* COPY_PAGES: the rows' pitch in elements */
 	size_t n;                /* elements per array */
 	uint32_t *in, *out, *sink;   /* sink: one word (ILP read) or one per block (tile read) */
 	uint32_t seed;
@@ -85,13 +88,13 @@ __global__ void copy_one_table(const T *__restrict__ in, T *__restrict__ out, si
 		out[i] = in[(i * STEP) & (COPY_TABLE_ELEMS - 1)];
 }
 
-/* pages_b4: a column walk over COPY_PAGES_ROWS rows COPY_PAGES_PITCH elements apart (shapes.h). */
-template <typename T>
+/* pages_b4, pages_2m_b4, pages_16m_b4: a column walk over COPY_PAGES_ROWS rows PITCH elements apart (shapes.h). */
+template <typename T, size_t PITCH>
 __global__ void copy_one_pages(const T *__restrict__ in, T *__restrict__ out, size_t n)
 {
 	size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
 	if (i < n)
-		out[i] = in[(i % COPY_PAGES_ROWS) * COPY_PAGES_PITCH + (i / COPY_PAGES_ROWS) % COPY_PAGES_PITCH];
+		out[i] = in[(i % COPY_PAGES_ROWS) * PITCH + (i / COPY_PAGES_ROWS) % PITCH];
 }
 
 /* scatter_b4, scatter_blocks_b4: 4 B elements stored in pieces (shapes.h). */
@@ -302,8 +305,14 @@ static void launch_typed(struct copy_state *s)
 	else if (s->mode == COPY_LINES_L2)
 		copy_one_table<T, 32><<<gm_blocks_for(s->n, COPY_BLOCK), COPY_BLOCK, 0, gm_stream()>>>(
 			(const T *)s->in, (T *)s->out, s->n);
+	else if (s->mode == COPY_PAGES && s->pitch == COPY_PAGES_PITCH_2M)
+		copy_one_pages<T, COPY_PAGES_PITCH_2M><<<gm_blocks_for(s->n, COPY_BLOCK), COPY_BLOCK, 0, gm_stream()>>>(
+			(const T *)s->in, (T *)s->out, s->n);
+	else if (s->mode == COPY_PAGES && s->pitch == COPY_PAGES_PITCH_16M)
+		copy_one_pages<T, COPY_PAGES_PITCH_16M><<<gm_blocks_for(s->n, COPY_BLOCK), COPY_BLOCK, 0, gm_stream()>>>(
+			(const T *)s->in, (T *)s->out, s->n);
 	else if (s->mode == COPY_PAGES)
-		copy_one_pages<T><<<gm_blocks_for(s->n, COPY_BLOCK), COPY_BLOCK, 0, gm_stream()>>>(
+		copy_one_pages<T, COPY_PAGES_PITCH><<<gm_blocks_for(s->n, COPY_BLOCK), COPY_BLOCK, 0, gm_stream()>>>(
 			(const T *)s->in, (T *)s->out, s->n);
 	else if (s->mode == COPY_SCATTER)
 		copy_scatter<COPY_SCATTER_S, COPY_SCATTER_K>
@@ -371,7 +380,7 @@ static size_t sink_words(const struct copy_state *s)
 static size_t in_elems(const struct copy_state *s)
 {
 	if (s->mode == COPY_PAGES)
-		return (size_t)COPY_PAGES_ROWS * COPY_PAGES_PITCH;
+		return (size_t)COPY_PAGES_ROWS * s->pitch;
 	return s->mode == COPY_ONE_L2 || s->mode == COPY_LINES_L2 ? COPY_TABLE_ELEMS : s->n;
 }
 
@@ -404,6 +413,7 @@ static gm_status copy_prepare(const struct gm_case *c, const struct gm_run_cfg *
 	s->eb = (int)gm_case_param(c, "elem_bytes", 4);
 	s->ilp = (int)gm_case_param(c, "ilp", 1);
 	s->hint = (int)gm_case_param(c, "streaming", 0);
+	s->pitch = (size_t)gm_case_param(c, "pitch", COPY_PAGES_PITCH);
 	s->n = cfg->array_bytes / s->eb;
 	if (s->mode == COPY_SCATTER || s->mode == COPY_SCATTER_BLOCKS) {
 		/* whole groups of K x S elements (1024 and 2048), so that the scatter is a permutation */
@@ -440,11 +450,12 @@ struct table_map {
 	}
 };
 
-/* The column walk: output element d holds input element (d % ROWS) * PITCH + (d / ROWS) % PITCH. */
+/* The column walk: output element d holds input element (d % ROWS) * pitch + (d / ROWS) % pitch. */
 struct pages_map {
+	size_t pitch;
 	__host__ __device__ long long operator()(size_t d) const
 	{
-		return (long long)((d % COPY_PAGES_ROWS) * COPY_PAGES_PITCH + (d / COPY_PAGES_ROWS) % COPY_PAGES_PITCH);
+		return (long long)((d % COPY_PAGES_ROWS) * pitch + (d / COPY_PAGES_ROWS) % pitch);
 	}
 };
 
@@ -546,7 +557,7 @@ static gm_status copy_verify(void *state, char *why, size_t n)
 		return gm_validate(s->out, nwords, gm_make_gather(m, s->eb / 4, s->seed), s->seed, s->dev, why, n);
 	}
 	if (s->mode == COPY_PAGES)
-		return gm_validate(s->out, nwords, gm_make_gather(pages_map(), s->eb / 4, s->seed), s->seed, s->dev,
+		return gm_validate(s->out, nwords, gm_make_gather(pages_map{ s->pitch }, s->eb / 4, s->seed), s->seed, s->dev,
 				   why, n);
 	if (s->mode == COPY_SCATTER || s->mode == COPY_SCATTER_BLOCKS) {
 		scatter_inverse m = { (size_t)COPY_SCATTER_S, (size_t)COPY_SCATTER_K };
