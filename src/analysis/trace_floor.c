@@ -26,13 +26,15 @@ static double sms_of(const struct gm_trace_kernel *k, const struct gm_profile *p
 }
 
 /*
- * Rule I: the warp instructions the launch issues, from the SASS offsets of its memory instructions (the trace
- * has no other opcode): in pc order, each memory instruction's executions times the SASS from the memory
- * instruction before it to it (16 B an instruction), the code before the first counted with the first. A loop's
- * body runs as often as the memory instruction that ends it, so a loop that computes between its loads and
- * stores is counted at its trip count (quasirandomGenerator's 31-bit XOR chain before its one store); code after
- * the last memory instruction is not counted, and straight code before a loop is counted with the loop's first
- * instruction (an overcount of a few instructions an iteration). The SMs in use issue four a cycle each (one per
+ * Rule I: the warp instructions the launch's loops issue, from the SASS offsets of its memory instructions (the
+ * trace has no other opcode): in pc order, each memory instruction that a warp runs more than once (a loop's)
+ * counts the SASS from the memory instruction before it to it (16 B an instruction) times the fewer executions
+ * of the two (the code before the first counted with the first). A loop's body runs as often as the memory
+ * instruction that ends it, so a loop that computes before its store is counted at its trip count
+ * (quasirandomGenerator's 31-bit XOR chain before its one store); code run once a warp (a prologue, an index
+ * calculator of paths not all taken, as PyTorch's elementwise kernels have) is left out, code after the last
+ * memory instruction is not counted, and straight code before a loop is counted with the loop's first
+ * instruction (an overcount where that code is long: PyTorch's reductions). The SMs in use issue four a cycle each (one per
  * scheduler, sm_70 and later) at the profile's SM clock: the time is a floor, reached only with enough warps
  * and no dependency stall.
  */
@@ -58,10 +60,14 @@ double tk_issue_ms(const struct gm_trace_kernel *k, const struct gm_profile *pro
 	if (!prof || !(prof->sm_clock_mhz > 0) || prof->sm_count <= 0 || !(sms_of(k, prof) > 0))
 		return 0;
 	int n = tk_by_pc(k, ix);
+	double warps = (double)k->l->grid[0] * k->l->grid[1] * k->l->grid[2] *
+		       (double)((k->l->block[0] * k->l->block[1] * k->l->block[2] + GM_WARP_SIZE - 1) / GM_WARP_SIZE);
 	for (int j = 0; j < n; j++) {
 		const struct gm_trace_instr *in = k->ins[ix[j]].in;
 		int64_t from = j ? k->ins[ix[j - 1]].in->pc + 16 : 0;
-		issued += in->executions * (double)(in->pc + 16 - from) / 16;
+		double e = j ? fmin(in->executions, k->ins[ix[j - 1]].in->executions) : in->executions;
+		if (in->executions > warps * 1.0001)   /* a loop's body; code run once a warp is left out */
+			issued += e * (double)(in->pc + 16 - from) / 16;
 	}
 	return issued / 4 / (sms_of(k, prof) * prof->sm_clock_mhz * 1e3);
 }
