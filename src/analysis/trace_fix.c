@@ -82,16 +82,19 @@ static double amdahl(double share, double s)
 }
 
 /* The kernel's speedup when the model's time goes from k->mem_ms to t_new: the saving taken off the
-   measured time (a compute or latency part the model does not see stays), else the predicted ratio. */
-static double kernel_speedup(const struct gm_trace_kernel *k, double t_new, double g)
+   measured time (a compute or latency part the model does not see stays), else the predicted ratio; never
+   below rules I and F's floor (trace_floor.c), its instructions divided by div (the threads that remain). */
+static double kernel_speedup(const struct gm_trace_kernel *k, const struct gm_profile *prof, double t_new, double g,
+			     double div)
 {
 	double tp = k->mem_ms, tm = k->time_ms;   /* both without rule R2's trips: the rewrite's have none */
+	double fl = tk_floor_ms(k, prof, div);
 
 	if (t_new <= 0 || tp <= 0)
 		return 1;
 	if (tm > 0 && tm >= tp)   /* the unexplained part: divided by the parallelism the change adds */
-		return tm / (t_new + (tm - tp) / (g >= 1 ? g : 1));
-	return tp / t_new;
+		return tm / fmax(t_new + (tm - tp) / (g >= 1 ? g : 1), fl);
+	return tp / fmax(t_new, fl);
 }
 
 /*
@@ -305,7 +308,7 @@ static void fix_group(const struct gm_trace_kernel *k, const int *g, int n, cons
 	}
 	fx->share = fmin(1, fx->share);
 	if (k->pred_ok && !tk_predict(k, prof, -1, sw, nsw, &whole, why, sizeof(why))) {
-		fx->kernel_speedup = kernel_speedup(k, whole.time_ms, rows ? parallelism_gain(k, prof) : 1);
+		fx->kernel_speedup = kernel_speedup(k, prof, whole.time_ms, rows ? parallelism_gain(k, prof) : 1, 1);
 		if ((rows || !fx->rewrite[0]) && !tk_predict(k, prof, g[0], NULL, 0, &a, why, sizeof(why)) &&
 		    !tk_predict(k, prof, g[0], me, 1, &b, why, sizeof(why)) && b.time_ms > 0)
 			fx->pattern_speedup = a.time_ms / b.time_ms;
@@ -362,7 +365,7 @@ static int wide_blocks(struct gm_trace_kernel *k, const struct gm_profile *prof,
 	v = size > 0 && size < 16 ? 16 / size : 0;
 	if (v < 2 || tk_predict_wide(k, prof, v, &o) != 0)
 		return 0;
-	double s = kernel_speedup(k, o.time_ms, 1);
+	double s = kernel_speedup(k, prof, o.time_ms, 1, v);
 	if (s < GM_TRACE_WORTH)
 		return 0;
 	long long blocks = (long long)(k->l->grid[0] * k->l->grid[1] * k->l->grid[2]);

@@ -100,4 +100,14 @@ void tk_sms_in_use(const struct gm_trace_kernel *k, const struct gm_profile *pro
 /* rule O: a tile's barrier work behind the other resident blocks' round trips */
 void tk_barrier_overlap(const struct gm_trace_kernel *k, const struct gm_profile *prof, struct gm_launch_out *o);
 
+/* Rules I and F (trace_floor.c): the issue time of the launch's instructions, the larger of it and the shortest
+   launch, and the prediction raised to that floor. */
+double tk_issue_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof);
+double tk_floor_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof, double div);
+/* Rule G (trace_gfold.c): unfitted accesses whose lanes hit the same sectors, one access of a record. */
+int tk_same_sectors(const struct gm_trace_insn *a, const struct gm_trace_insn *b);
+void tk_fold_gathers(const struct gm_trace_kernel *k, const struct tk_swap *sw, int nsw, int *it2, int64_t *step2);
+/* The indices of the instructions that ran, in pc order (ix holds GM_TRACE_MAX_INSNS); returns how many. */
+int tk_by_pc(const struct gm_trace_kernel *k, int *ix);
+void tk_floors(struct gm_trace_kernel *k, const struct gm_profile *prof);
 #endif

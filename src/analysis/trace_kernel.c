@@ -348,7 +348,7 @@ static int tk_round_trips(const struct gm_trace_kernel *k, const struct gm_profi
 {
 	double rb = 0, rl = 0;
 	int nl = 0;
-	int n = 0, run = 0, near = 1;
+	int n = 0, run = 0, near = 1, lead = 0;
 	int64_t last = -1, tpb = (int64_t)k->l->block[0] * k->l->block[1] * k->l->block[2];
 	double warps = 0, trips = 0, fresh = 0;
 	static int ix[GM_TRACE_MAX_INSNS], it[GM_TRACE_MAX_INSNS];
@@ -389,8 +389,10 @@ static int tk_round_trips(const struct gm_trace_kernel *k, const struct gm_profi
 	for (int j = 0; j < n; j++) {
 		const struct gm_trace_insn *x = &k->ins[ix[j]];
 		const struct tk_swap *w = swap_of(sw, nsw, ix[j]);
-		if (x->in->op != GM_TO_LOAD || (last >= 0 && (x->in->pc - last > TK_TRIP_GAP || x->fit.approx))) {
-			/* a store or atomic, the gap, or a gather (its address is an earlier load's data) ends the run */
+		if (x->in->op != GM_TO_LOAD || (last >= 0 && (x->in->pc - last > TK_TRIP_GAP ||
+							      (x->fit.approx && !tk_same_sectors(&k->ins[lead], x))))) {
+			/* a store or atomic, the gap, or a gather (its address is an earlier load's data; not a field
+			   of the record the run's gather reads, rule G) ends the run */
 			trips += near ? 0 : run;
 			if (runs && !near && run > 0 && *nruns < TK_MAX_RUNS)
 				runs[(*nruns)++] = (struct tk_run){ run, nl, rb, rl };
@@ -402,6 +404,7 @@ static int tk_round_trips(const struct gm_trace_kernel *k, const struct gm_profi
 			continue;
 		near &= same[j] || (again[j] && fits);
 		run = it[j] > run ? it[j] : run;
+		lead = last < 0 ? ix[j] : lead;
 		last = x->in->pc;
 		rb += x->in->size;
 		nl++;
@@ -458,13 +461,7 @@ static double steps_ms(const struct gm_trace_kernel *k, const struct gm_profile 
 
 	if (!prof || !(prof->sm_clock_mhz > 0) || prof->sm_count <= 0 || tpb <= GM_WARP_SIZE || !(warps > 0))
 		return 0;
-	for (int i = 0; i < k->nins && n < GM_TRACE_MAX_INSNS; i++)
-		if (k->ins[i].in->executions > 0)
-			ix[n++] = i;
-	for (int a = 1; a < n; a++)   /* by pc */
-		for (int b = a; b > 0 && k->ins[ix[b - 1]].in->pc > k->ins[ix[b]].in->pc; b--) {
-			int t = ix[b]; ix[b] = ix[b - 1]; ix[b - 1] = t;
-		}
+	n = tk_by_pc(k, ix);
 	for (int j = 0; j < n; j++) {
 		const struct gm_trace_instr *in = k->ins[ix[j]].in;
 		int64_t from = j ? k->ins[ix[j - 1]].in->pc + 16 : 0;
@@ -495,6 +492,7 @@ int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, i
 	if (only < 0 && k->nins <= GM_TRACE_MAX_INSNS) {
 		fold(k, sw, nsw, it2, step2);
 		fold_readings(k, sw, nsw, it2, step2, it1, step1);
+		tk_fold_gathers(k, sw, nsw, it2, step2);   /* rule G */
 	} else
 		memset(it2, 0, sizeof(it2));
 	for (int i = 0; i < k->nins; i++) {
@@ -661,6 +659,8 @@ static void predict(struct gm_trace_kernel *k, const struct gm_profile *prof)
 		k->pred.gbs_high *= t0 / k->pred.time_ms;
 		k->pred.gbs = k->pred.useful_bytes / (k->pred.time_ms * 1e-3) / 1e9;
 	}
+	if (k->pred_ok)
+		tk_floors(k, prof);   /* rules I and F */
 }
 
 int tf_same_change(const struct gm_trace_insn *a, const struct gm_trace_insn *b)

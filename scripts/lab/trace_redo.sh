@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# trace_redo.sh GPUMEM OUTDIR RESULTDIR...: analyse every committed trace document of each results directory again,
+# offline (`gpumem trace --from`), into OUTDIR/<results dir name>/NAME.json, two at a time; then score each with
+#   python3 scripts/lab/trace_score.py OUTDIR/DIR [OUTDIR2/DIR]
+set -u
+G=$(readlink -f "$1") O=$2; shift 2
+tmp=$(mktemp -d)
+for d in "$@"; do
+  n=$(basename "$d"); mkdir -p "$O/$n" "$tmp/$n"
+  for t in $(find "$d" -name '*.trace.json.xz' -o -name '*.trace.json.gz' | sort); do
+    b=$(basename "$t"); b=${b%.trace.json.*}
+    case $t in *.xz) xz -dc "$t" ;; *) gzip -dc "$t" ;; esac > "$tmp/$n/$b.trace.json"
+    echo "$tmp/$n/$b.trace.json $O/$n/$b.json"
+  done
+done | xargs -P 2 -n 2 sh -c '"$0" trace --from "$1" --json "$2" >/dev/null 2>&1 || echo "rc=$? $1" >&2' "$G"
+rm -rf "$tmp"
