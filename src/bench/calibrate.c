@@ -376,7 +376,7 @@ static gm_status need_derived(const struct gm_run_result *r, const char *name, d
 	*out = derived(r, name);
 	if (*out > 0)
 		return GM_OK;
-	snprintf(why, n, "the run has no derived result '%s' (run the whole hierarchy family)", name);
+	snprintf(why, n, "the run has no derived result '%s' (run the hierarchy family, or at least its l1_, l1v9x16, l2_ and wr_ series)", name);
 	return GM_ERR_NOT_FOUND;
 }
 

@@ -1,8 +1,8 @@
 /*
  * cmd_calibrate.c - `gpumem calibrate [-o FILE] [--from RUN.json] [--json RUN]`:
  * the device profile of the launch model. Without --from it runs the
- * calibration cases (gm_calibrate_selectors: three copy cases, two stride
- * cases, the hierarchy family, two latencies) exactly as `gpumem run` would,
+ * calibration cases (gm_calibrate_selectors: copy cases, two stride cases,
+ * four series of the hierarchy family, two latencies) exactly as `gpumem run` would,
  * then derives the profile from them; with --from it derives it from a saved
  * run that holds those cases (the default suite does).
  */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gpumem/bench.h"
+#include "gpumem/profile.h"
 
 static void test_names_unique_and_complete(void **state)
 {
@@ -147,6 +148,38 @@ static void test_select(void **state)
 	free(sel);
 }
 
+/* calibrate's selectors pick exactly the series its profile is derived from (src/bench/calibration_cases.c) */
+static int selected(const struct gm_case *all, const unsigned char *sel, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(all[i].name, name))
+			return sel[i];
+	fail_msg("no case '%s'", name);
+	return 0;
+}
+
+static void test_calibrate_select(void **state)
+{
+	int n, bad, nsel = 0, count = 0;
+	const struct gm_case *all = gm_registry_cases(&n);
+	unsigned char *sel = calloc((size_t)n, 1);
+
+	(void)state;
+	while (gm_calibrate_selectors[nsel])
+		nsel++;
+	assert_int_equal(gm_registry_select(gm_calibrate_selectors, nsel, GM_TIER_DEFAULT, sel, &bad), GM_OK);
+	for (int i = 0; i < n; i++)
+		count += sel[i];
+	assert_int_equal(count, 62);
+	assert_true(selected(all, sel, n, "hierarchy.l1_0032k") && selected(all, sel, n, "hierarchy.l1_0512k"));
+	assert_true(selected(all, sel, n, "hierarchy.l1v9x16_0128k"));
+	assert_true(selected(all, sel, n, "hierarchy.l2_0512k") && selected(all, sel, n, "hierarchy.l2_256m"));
+	assert_true(selected(all, sel, n, "hierarchy.wr_1024k") && selected(all, sel, n, "hierarchy.wr_256m"));
+	assert_false(selected(all, sel, n, "hierarchy.l1v1_0128k") || selected(all, sel, n, "hierarchy.l2sh_0512k"));
+	assert_true(selected(all, sel, n, "copy.pages_16m_b4") && selected(all, sel, n, "latency.hbm_128m"));
+	free(sel);
+}
+
 static void test_suggest(void **state)
 {
 	const char *out[4];
@@ -168,7 +201,7 @@ int main(void)
 		cmocka_unit_test(test_names_unique_and_complete),
 		cmocka_unit_test(test_every_family_has_quick_cases),
 		cmocka_unit_test(test_patterns_accepted_by_model), cmocka_unit_test(test_grid_widths),
-		cmocka_unit_test(test_select),
+		cmocka_unit_test(test_select), cmocka_unit_test(test_calibrate_select),
 		cmocka_unit_test(test_suggest),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
