@@ -9,7 +9,10 @@ predicted and measured ms, DRAM fills (64 B pieces read), the share of lanes alo
 and the rules that fired. Then the groups that separate the slow walks (docs/log/2026-11-launch-model.md, 2026-11-29
 h44c).
 
-usage: scripts/lab/colwalk_table.py BIN [--tsv OUT.tsv]
+usage: scripts/lab/colwalk_table.py BIN [--tsv OUT.tsv] [--raw]
+A call's profile measured before rule P4 (no pages_2m_gps / pages_16m_gps) gets the two rates of model-6727113's
+calibrate scaled by the call's own pages_gps (column p4 "scaled"), as a calibrate of that unit today would measure
+them and launch_dev_score.sh's PROFILE_DIR did (h43m); with --raw it is used as committed (P4 off).
 sealed-36i is never read.
 """
 import json
@@ -65,6 +68,23 @@ def pow2(x):
     return x & -x
 
 
+def profile(d, tmpd, raw):
+    """The call's calibrate profile, and how rule P4's rates came: measured, scaled (6727113's ratios) or off."""
+    path = os.path.join(d, "profile-calibrate.json")
+    p = json.load(open(path))
+    if "pages_2m_gps" in p:
+        return path, "measured"
+    if raw or "pages_gps" not in p:
+        return path, "off"
+    ref = json.load(open(os.path.join(ROOT, H2, "model-6727113", "profile-calibrate.json")))
+    for k in ("pages_2m_gps", "pages_16m_gps"):
+        p[k] = p["pages_gps"] * ref[k] / ref["pages_gps"]
+    p["unmeasured"] = [u for u in p.get("unmeasured", []) if u not in ("pages_2m_gps", "pages_16m_gps")]
+    out = os.path.join(tmpd, d.replace("/", "_") + ".json")
+    json.dump(p, open(out, "w"))
+    return out, "scaled"
+
+
 def walks(setf):
     for line in open(os.path.join(ROOT, setf)):
         if line.startswith("#") or not line.strip():
@@ -78,11 +98,13 @@ def walks(setf):
 def main():
     binp = os.path.abspath(sys.argv[1])
     tsv = sys.argv[sys.argv.index("--tsv") + 1] if "--tsv" in sys.argv else None
+    raw = "--raw" in sys.argv
     tmp = tempfile.TemporaryDirectory()
     env = dict(os.environ, XDG_CACHE_HOME=os.path.join(tmp.name, "cache"))  # never a cached profile
     rows = []
     for call, sub, setf in CALLS:
         d = os.path.join(ROOT, H2, call)
+        prof, p4 = profile(d, tmp.name, raw)
         tarf = os.path.join(d, "runs.tar.gz")
         for alt in ("sealed_runs.tar.gz", "unseen_runs.tar.gz"):
             if not os.path.exists(tarf):
@@ -96,27 +118,28 @@ def main():
                 if not run.get("validated"):
                     continue
                 out = subprocess.run([binp, "explain", "--json", "--n", n, "--type", typ, "--block", block, "--op",
-                                      op, "--profile", os.path.join(d, "profile-calibrate.json"), "--", expr],
+                                      op, "--profile", prof, "--", expr],
                                      capture_output=True, text=True, env=env)
                 la = json.loads(out.stdout)["launch"]
                 eb = EB[typ]
                 pb = p * eb
                 rows.append(dict(
                     set=os.path.basename(setf)[:-4], call=re.sub(r"^.*?([0-9a-f]{7}).*$", r"\1", call),
-                    name=name, rows=r, pitch=pb, p2=pow2(pb),
+                    name=name, p4=p4, rows=r, pitch=pb, p2=pow2(pb),
                     rpp=max(1, PAGE // pb) if pb < PAGE else 1, eb=eb, block=block, op=op,
                     lim=la.get("limited_by", ""), rules=",".join(la.get("rules", [])),
                     page_lanes=la.get("page_lanes", 0.0), n=int(n),
                     t=dict((k[2:-3], la[k]) for k in la if k.startswith("t_") and k.endswith("_ms")),
                     pred_ms=la["predicted_ms"], fills=la.get("dram_bytes_read", 0.0) / 64,
                     ratio=run["gbs"]["median"] / la["predicted_gbs"]))
-    hdr = "\t".join(("set call kernel op eb rows pitch_B pow2_B rows/page block limit m/p pred_ms meas_ms fills_M "
+    hdr = "\t".join(("set call p4 kernel op eb rows pitch_B pow2_B rows/page block limit m/p pred_ms meas_ms fills_M "
                      "lone_lanes t_ms(level) rules").split())
     lines = [hdr]
     for x in sorted(rows, key=lambda x: (x["op"], x["ratio"])):
         ts = " ".join("%s=%.3f" % (k, v) for k, v in sorted(x["t"].items()) if v > 0.01)
-        lines.append("%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%.2f\t%.3f\t%.3f\t%.1f\t%.2f\t%s\t%s" % (
-            x["set"], x["call"], x["name"], x["op"], x["eb"], x["rows"], x["pitch"], x["p2"], x["rpp"], x["block"],
+        lines.append("%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%.2f\t%.3f\t%.3f\t%.1f\t%.2f\t%s\t%s" % (
+            x["set"], x["call"], x["p4"], x["name"], x["op"], x["eb"], x["rows"], x["pitch"], x["p2"], x["rpp"],
+            x["block"],
             x["lim"], x["ratio"], x["pred_ms"], x["pred_ms"] / x["ratio"], x["fills"] / 1e6,
             x["page_lanes"] / x["n"], ts, x["rules"]))
     if tsv:
@@ -138,8 +161,9 @@ def main():
     grp("limiting level (loads)", lambda x: x["lim"] if x["op"] == "load" else "(store)")
     grp("rows (loads)", lambda x: ("<=32", "33-64", "65-128", "129-256", "257-1024", ">1024")[
         sum(x["rows"] > b for b in (32, 64, 128, 256, 1024))] if x["op"] == "load" else "(store)")
-    grp("level, pitch a multiple of 128 KiB or not (loads)", lambda x: "%-8s %s" % (
-        x["lim"], "x 128 KiB" if x["p2"] >= 1 << 17 else "other") if x["op"] == "load" else "(store)")
+    grp("level and the pitch's alignment, its largest power-of-two divisor (loads)", lambda x: "%-8s %s" % (
+        x["lim"], ">= 128 KiB" if x["p2"] >= 1 << 17 else "128 B-64 KiB" if x["p2"] >= 128 else "32-64 B"
+        if x["p2"] >= 32 else "<= 16 B") if x["op"] == "load" else "(store)")
     grp("lanes alone in their page", lambda x: "%s %s" % (x["op"], "alone" if x["page_lanes"] > 0 else "share"))
     grp("stores by eb and rows/page", lambda x: "eb %2d, %s" % (x["eb"], "alone" if x["rpp"] == 1 else
                                                              "rows share pages") if x["op"] == "store" else "(load)")
