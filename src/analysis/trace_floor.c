@@ -33,10 +33,11 @@ static double sms_of(const struct gm_trace_kernel *k, const struct gm_profile *p
  * instruction that ends it, so a loop that computes before its store is counted at its trip count
  * (quasirandomGenerator's 31-bit XOR chain before its one store); code run once a warp (a prologue, an index
  * calculator of paths not all taken, as PyTorch's elementwise kernels have) is left out, code after the last
- * memory instruction is not counted, and straight code before a loop is counted with the loop's first
- * instruction (an overcount where that code is long: PyTorch's reductions). The SMs in use issue four a cycle each (one per
- * scheduler, sm_70 and later) at the profile's SM clock: the time is a floor, reached only with enough warps
- * and no dependency stall.
+ * memory instruction is not counted. Of the code before the kernel's first memory instruction only the last
+ * TK_TRIP_GAP bytes (rule R2's gap: longer without a memory instruction is another stretch of the kernel) count
+ * at its executions: PyTorch's reductions hold 5.9 and 44 KB there, an index calculator run once a warp or
+ * skipped, before a loop of 4 and 15 trips. The SMs in use issue four a cycle each (one per scheduler, sm_70 and
+ * later) at the profile's SM clock: the time is a floor, reached only with enough warps and no dependency stall.
  */
 int tk_by_pc(const struct gm_trace_kernel *k, int *ix)
 {
@@ -66,6 +67,9 @@ double tk_issue_ms(const struct gm_trace_kernel *k, const struct gm_profile *pro
 		const struct gm_trace_instr *in = k->ins[ix[j]].in;
 		int64_t from = j ? k->ins[ix[j - 1]].in->pc + 16 : 0;
 		double e = j ? fmin(in->executions, k->ins[ix[j - 1]].in->executions) : in->executions;
+		/* before the kernel's first memory instruction: past rule R2's gap, another stretch (a prologue) */
+		if (!j && in->pc + 16 - from > TK_TRIP_GAP)
+			from = in->pc + 16 - TK_TRIP_GAP;
 		if (in->executions > warps * 1.0001)   /* a loop's body; code run once a warp is left out */
 			issued += e * (double)(in->pc + 16 - from) / 16;
 	}
