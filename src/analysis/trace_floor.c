@@ -33,10 +33,11 @@ static double sms_of(const struct gm_trace_kernel *k, const struct gm_profile *p
  * instruction that ends it, so a loop that computes before its store is counted at its trip count
  * (quasirandomGenerator's 31-bit XOR chain before its one store); code run once a warp (a prologue, an index
  * calculator of paths not all taken, as PyTorch's elementwise kernels have) is left out, code after the last
- * memory instruction is not counted, and straight code before a loop is counted with the loop's first
- * instruction (an overcount where that code is long: PyTorch's reductions). The SMs in use issue four a cycle each (one per
- * scheduler, sm_70 and later) at the profile's SM clock: the time is a floor, reached only with enough warps
- * and no dependency stall.
+ * memory instruction is not counted. Of the code before the kernel's first memory instruction only the last
+ * TK_TRIP_GAP bytes (rule R2's gap: longer without a memory instruction is another stretch of the kernel) count
+ * at its executions: PyTorch's reductions hold 5.9 and 44 KB there, an index calculator run once a warp or
+ * skipped, before a loop of 4 and 15 trips. The SMs in use issue four a cycle each (one per scheduler, sm_70 and
+ * later) at the profile's SM clock: the time is a floor, reached only with enough warps and no dependency stall.
  */
 int tk_by_pc(const struct gm_trace_kernel *k, int *ix)
 {
@@ -66,10 +67,75 @@ double tk_issue_ms(const struct gm_trace_kernel *k, const struct gm_profile *pro
 		const struct gm_trace_instr *in = k->ins[ix[j]].in;
 		int64_t from = j ? k->ins[ix[j - 1]].in->pc + 16 : 0;
 		double e = j ? fmin(in->executions, k->ins[ix[j - 1]].in->executions) : in->executions;
+		/* before the kernel's first memory instruction: past rule R2's gap, another stretch (a prologue) */
+		if (!j && in->pc + 16 - from > TK_TRIP_GAP)
+			from = in->pc + 16 - TK_TRIP_GAP;
 		if (in->executions > warps * 1.0001)   /* a loop's body; code run once a warp is left out */
 			issued += e * (double)(in->pc + 16 - from) / 16;
 	}
 	return issued / 4 / (sms_of(k, prof) * prof->sm_clock_mhz * 1e3);
+}
+
+/*
+ * Rule X: atomics to one address take their turns. An L2 slice applies the updates of one address one after
+ * another, so a launch whose atomics meet on few addresses takes at least the updates of its most updated address
+ * times one update's time. Measured by gpumem's atomics family on an H200 (results/nvidia-h200/latest/suite.json.gz,
+ * `gpumem run` at e0342df, GPU-ed80e09b): every thread of 2^24 adding to one float, f32_one, 2.277 GB/s of 4 B
+ * updates: 1.757 ns an update, each lane its own; to one uint32, u32_one, 168.2 GB/s: 0.761 ns a warp's (the lanes
+ * of a warp on one address are one update). `gpumem calibrate` does not measure them (not in the profile yet).
+ */
+#define TK_ATOMIC_FLOAT_NS 1.757   /* one lane's float update, lanes of a warp on one address (atomics.f32_one) */
+#define TK_ATOMIC_INT_NS 0.761     /* one warp's update of one address (atomics.u32_one) */
+
+/* One global atomic or reduction's updates of its most updated address, from its samples, one after another (ns).
+   A warp's update of an address takes an integer update's time (the warp sends its lanes on one address as one),
+   a float one's lanes on one address each a float update's. The sampled warps stand for the launch's executions; an
+   address that no other sampled warp hits is not taken as shared by the launch. */
+static double atomic_ns(const struct gm_trace_instr *in)
+{
+	int fl = in->sass && strstr(in->sass, ".F") != NULL;
+	double most = 0;
+
+	for (int s = 0; s < in->nsamples; s++) {
+		const struct gm_trace_sample *a = &in->samples[s];
+		for (int l = 0; l < GM_WARP_SIZE; l++) {
+			if (!(a->have >> l & 1))
+				continue;
+			int first = 1, other = 0;
+			double ns = 0;
+			for (int m = 0; m < l && first; m++)
+				first = !(a->have >> m & 1) || a->addr[m] != a->addr[l];
+			if (!first)
+				continue;
+			for (int t = 0; t < in->nsamples; t++) {
+				const struct gm_trace_sample *b = &in->samples[t];
+				int lanes = 0;
+				for (int m = 0; m < GM_WARP_SIZE; m++)
+					lanes += b->have >> m & 1 && b->addr[m] == a->addr[l];
+				if (lanes)
+					ns += fl && lanes > 1 ? lanes * TK_ATOMIC_FLOAT_NS : TK_ATOMIC_INT_NS;
+				other |= lanes && (b->warp != a->warp || memcmp(b->block, a->block, sizeof(a->block)));
+			}
+			if (other && ns > most)
+				most = ns;
+		}
+	}
+	return in->nsamples > 0 ? most * in->executions / in->nsamples : 0;
+}
+
+/* Rule X's floor: the slowest instruction's most updated address (different instructions' addresses, different
+   arrays, are served side by side) */
+double tk_atomic_ms(const struct gm_trace_kernel *k)
+{
+	double ns = 0;
+
+	for (int i = 0; i < k->nins; i++) {
+		const struct gm_trace_instr *in = k->ins[i].in;
+		if (in->space == GM_TS_GLOBAL && (in->op == GM_TO_ATOMIC || in->op == GM_TO_REDUCTION) &&
+		    in->executions > 0)
+			ns = fmax(ns, atomic_ns(in));
+	}
+	return ns * 1e-6;
 }
 
 /* Rule F's floor in ms: the profile's launch_us when measured, else the least launch traced on an H200. */
@@ -80,22 +146,35 @@ static double launch_floor_ms(const struct gm_profile *prof)
 
 double tk_floor_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof, double div)
 {
-	return fmax(tk_issue_ms(k, prof) / (div >= 1 ? div : 1), launch_floor_ms(prof));
+	return fmax(fmax(tk_issue_ms(k, prof) / (div >= 1 ? div : 1), launch_floor_ms(prof)), tk_atomic_ms(k));
+}
+
+/* The prediction raised from t0 to the floor f, limited by `level`. */
+static void tk_raise(struct gm_trace_kernel *k, double t0, double f, const char *level)
+{
+	k->pred.time_ms = f;
+	k->pred.gbs_low *= t0 / f;
+	k->pred.gbs_high *= t0 / f;
+	k->pred.gbs = k->pred.useful_bytes / (f * 1e-3) / 1e9;
+	k->pred.limited_by = level;
 }
 
 /* The prediction raised to the larger floor, with the level that limits it and a note in the prediction's why. */
 void tk_floors(struct gm_trace_kernel *k, const struct gm_profile *prof)
 {
 	double issue = tk_issue_ms(k, prof), launch = launch_floor_ms(prof), t0 = k->pred.time_ms;
-	double f = fmax(issue, launch);
+	double atom = tk_atomic_ms(k), f = fmax(fmax(issue, launch), atom);
 
 	if (!(t0 > 0) || !(f > t0))
 		return;
-	k->pred.time_ms = f;
-	k->pred.gbs_low *= t0 / f;
-	k->pred.gbs_high *= t0 / f;
-	k->pred.gbs = k->pred.useful_bytes / (f * 1e-3) / 1e9;
-	k->pred.limited_by = issue >= launch ? "issue" : "launch";
+	if (atom >= f) {   /* rule X */
+		tk_raise(k, t0, f, "atomics");
+		size_t len = strlen(k->pred_why);
+		snprintf(k->pred_why + len, sizeof(k->pred_why) - len, "%srule X: its atomics on one address take "
+			 "%.4f ms one after another, more than its memory's %.4f", len ? "; " : "", atom, t0);
+		return;
+	}
+	tk_raise(k, t0, f, issue >= launch ? "issue" : "launch");
 	size_t len = strlen(k->pred_why);
 	if (issue >= launch)
 		snprintf(k->pred_why + len, sizeof(k->pred_why) - len, "%srule I: its instructions need %.4f ms at four a "

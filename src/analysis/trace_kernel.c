@@ -250,9 +250,8 @@ static void fold_readings(const struct gm_trace_kernel *k, const struct tk_swap 
  * that every block reads alike (no block id in its map: a weight vector), or one that reads again what an
  * earlier run read (the same warp's sampled lanes at the same addresses) when the bytes the SM's resident
  * threads read first fit in its L1. The trips are the sum over the runs, rounded. A replaced instruction (a fix)
- * counts with its replacement's iterations.
+ * counts with its replacement's iterations. The gap is TK_TRIP_GAP (trace_internal.h; rule I uses it too).
  */
-#define TK_TRIP_GAP 0x400
 
 /* No block id moves the map's addresses: every block reads the same elements. */
 static int alike(const struct gm_trace_kernel *k, const struct gm_trace_insn *x)

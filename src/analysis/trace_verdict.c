@@ -93,6 +93,12 @@ void tk_bottlenecks(struct gm_trace_kernel *k)
 			 "(16-byte loads, a grid-stride loop) so that fewer, fuller blocks do the work", blocks,
 			 l->block[0] * l->block[1] * l->block[2]);
 	}
+	if (k->pred_ok && k->pred.limited_by && !strcmp(k->pred.limited_by, "atomics")) {   /* rule X */
+		c[n].score = 0.9;
+		snprintf(c[n++].text, sizeof(c[0].text), "atomics on one address: the updates of its most updated "
+			 "address, one after another, take %.4f ms (rule X): add within the warp and the block first "
+			 "(a shuffle reduction, shared memory) and send one atomic a block", k->pred.time_ms);
+	}
 	if (k->pred_ok && k->pred.limited_by && !strcmp(k->pred.limited_by, "latency")) {
 		c[n].score = 0.4;
 		snprintf(c[n++].text, sizeof(c[0].text), "latency: too few loads in flight for the bandwidth (the launch "

@@ -47,6 +47,8 @@ check layernorm_rowloop "the row loop gets the warp-per-row fix" says layernorm_
 check smem_transpose "the bank conflict is named" says smem_transpose '32-way bank conflicts'
 check residual1 "a launch limited by block starts gets fewer, fuller blocks" says h200_residual1 'wide_blocks, predicted'
 check residual1_words "the block starts are named as the bottleneck" says h200_residual1 'primary    block starts'
+check atomics "float atomics on one address take their turns (rule X)" says h200_atomics 'limited by atomics'
+check atomics_words "the one-address atomics are named as the bottleneck" says h200_atomics 'primary    atomics on one address'
 # --html: one page with the trace section, every launch a heading and a table
 "$bin" trace --from "$syn/aos.json" --html "$T/aos.html" >/dev/null 2>&1
 check html "--html wrote no page with the trace section" grep -q '<section id="trace">' "$T/aos.html"
