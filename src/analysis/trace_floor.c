@@ -10,10 +10,11 @@
 #include "analysis/trace_internal.h"
 
 /*
- * Rule F: the least device time a launch takes, the profile's launch_floor_us (calibrate's copy.tiny_b4, one
- * warp's copy in one block timed back to back; the built-in H200 profile holds the least launch traced on an
- * H200, llm.c's cast_and_add_kernel, 1.2 us: results/nvidia-h200/trace-heldout3-4e3dde0, mbb7 and mbb8). A
- * profile without it has no floor (named in its unmeasured fields).
+ * Rule F: the least device time a launch takes, the profile's launch_floor_us (the built-in H200 profile holds
+ * the least launch traced on an H200, llm.c's cast_and_add_kernel, 1.2 us: results/nvidia-h200/trace-heldout3-
+ * 4e3dde0, mbb7 and mbb8; calibrate cannot measure it, launches timed back to back take the host's 3.4-4.5 us);
+ * without it the profile's launch_us (calibrate's copy.start_b4, the start-up a launch pays back to back); a
+ * profile with neither has no floor (both named in its unmeasured fields).
  */
 
 /* The SMs a launch can use: its blocks, at most the GPU's. */
@@ -139,10 +140,10 @@ double tk_atomic_ms(const struct gm_trace_kernel *k, const struct gm_profile *pr
 	return ns * 1e-6;
 }
 
-/* Rule F's floor in ms: the profile's shortest launch, 0 when not measured. */
+/* Rule F's floor in ms: the profile's shortest launch, else its start-up, 0 with neither. */
 static double launch_floor_ms(const struct gm_profile *prof)
 {
-	return prof ? prof->launch_floor_us * 1e-3 : 0;
+	return !prof ? 0 : (prof->launch_floor_us > 0 ? prof->launch_floor_us : prof->launch_us) * 1e-3;
 }
 
 double tk_floor_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof, double div)

@@ -42,8 +42,6 @@
  *                    few microseconds a launch, timed back to back): its time
  *                    less the launch model's time for it with every constant
  *                    above, the start-up each launch pays (rule S); last
- *   launch_floor_us  copy.tiny_b4 (one warp's copy in one block, timed back to
- *                    back): the shortest launch (the trace's rule F)
  *   atomic_u32_ns, atomic_f32_ns
  *                    atomics.u32_one, atomics.f32_one_1m (every thread adding to
  *                    one address): a warp's integer update, a lane's float
@@ -415,18 +413,6 @@ static void launch_start(const struct gm_run_result *r, struct gm_profile *p)
 }
 
 /*
- * copy.tiny_b4: copy_one over one warp's 32 elements in one block, timed back to back: the shortest a launch
- * takes on the device, its start and drain with nothing to wait for (the trace's rule F floors every kernel
- * at it). Optional.
- */
-static void launch_floor(const struct gm_run_result *r, struct gm_profile *p)
-{
-	const struct gm_case_result *c = gm_result_find(r, "copy.tiny_b4");
-
-	p->launch_floor_us = c && c->status == GM_CASE_OK && c->ms.median > 0 ? c->ms.median * 1e3 : 0;
-}
-
-/*
  * atomics.u32_one and atomics.f32_one_1m (f32_one on 2^20 elements): every thread of the case adds to one address, the updates applied one
  * after another (the trace's rule X). The integer case's warps each send their lanes as one update: its time
  * over its warps; the float case's lanes are each an update: its time over its elements. Optional.
@@ -489,7 +475,6 @@ gm_status gm_profile_from_run(const struct gm_run_result *r, struct gm_profile *
 	partial_lines_of_l2(r, p);
 	pages_translated(r, p);
 	launch_start(r, p); /* last: the model's time for the case with every other constant */
-	launch_floor(r, p);
 	p->atomic_u32_ns = atomic_ns(r, "atomics.u32_one", 32);
 	p->atomic_f32_ns = atomic_ns(r, "atomics.f32_one_1m", 1);
 	p->dram_latency_ns = derived(r, "latency.hbm_128m_ns");
