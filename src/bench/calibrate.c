@@ -413,9 +413,10 @@ static void launch_start(const struct gm_run_result *r, struct gm_profile *p)
 }
 
 /*
- * atomics.u32_one and atomics.f32_one_1m (f32_one on 2^20 elements): every thread of the case adds to one address, the updates applied one
- * after another (the trace's rule X). The integer case's warps each send their lanes as one update: its time
- * over its warps; the float case's lanes are each an update: its time over its elements. Optional.
+ * atomics.u32_one and atomics.f32_one_1m (f32_one on 2^20 elements): every thread of the case adds to one
+ * address, the updates applied one after another (the trace's rule X). The integer case's warps each send their
+ * lanes as one update: its time over its warps; the float case's lanes are each an update: its time over its
+ * elements. Optional.
  */
 static double atomic_ns(const struct gm_run_result *r, const char *name, double lanes_an_update)
 {
