@@ -23,6 +23,8 @@ sets=(
   e-86d7d21 $dv/dev-36e.tsv $h2/model-86d7d21 sealed36e_run
   e-bda781d $dv/dev-36e.tsv $h2/model-bda781d dev36e_run
   f-bda781d $dv/dev-36f.tsv $h2/model-bda781d sealed36f_run
+  g-6727113 $dv/dev-36g.tsv $h2/model-6727113 sealed36g_run
+  h-df7f3fb $dv/dev-36h.tsv $h2/model-df7f3fb sealed36h_run
 )
 [ -n "${EXTRA_SETS:-}" ] && read -r -a extra <<<"$EXTRA_SETS" && sets+=("${extra[@]}")
 : >"$out/ratios.tsv"

@@ -8,7 +8,9 @@
 # results/nvidia-h200/model-f136fe1/) and dev-36e (measured at 86d7d21 when it was sealed-36e,
 # results/nvidia-h200/model-86d7d21/) and dev-36f (measured at bda781d when it was sealed-36f,
 # results/nvidia-h200/model-bda781d/), and dev-36f, dev-36e and probe-43 as measured at 7346610
-# (results/nvidia-h200/model-7346610/). Never a sealed set (tests/fixtures/sealed/).
+# (results/nvidia-h200/model-7346610/), dev-36g and dev-36e as measured at 6727113 (dev-36g when it was sealed-36g,
+# results/nvidia-h200/model-6727113/) and dev-36h as measured at df7f3fb when it was sealed-36h
+# (results/nvidia-h200/model-df7f3fb/; the three added in branch h45m). Never a sealed set (tests/fixtures/sealed/).
 # usage: scripts/launch_interval_evidence.sh BIN OUTDIR [suites|sets|all]
 #   prints the EVIDENCE arguments of scripts/launch_interval_bands.py, one a line
 set -uo pipefail
@@ -51,6 +53,9 @@ sets=(
   h200-7346610-dev36f tests/fixtures/dev/dev-36f.tsv $h2/model-7346610 dev36f_run
   h200-7346610-dev36e tests/fixtures/dev/dev-36e.tsv $h2/model-7346610 dev36e_run
   h200-7346610-probe43 tests/fixtures/dev/probe-43.tsv $h2/model-7346610 probe43_run
+  h200-6727113-dev36g tests/fixtures/dev/dev-36g.tsv $h2/model-6727113 sealed36g_run
+  h200-6727113-dev36e tests/fixtures/dev/dev-36e.tsv $h2/model-6727113 dev36e_run
+  h200-df7f3fb-dev36h tests/fixtures/dev/dev-36h.tsv $h2/model-df7f3fb sealed36h_run
 )
 for ((i = 0; i < ${#sets[@]}; i += 4)); do
   tag=${sets[i]} set=${sets[i+1]} dir=${sets[i+2]} sub=${sets[i+3]}

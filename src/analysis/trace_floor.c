@@ -10,12 +10,12 @@
 #include "analysis/trace_internal.h"
 
 /*
- * Rule F: the least device time (CUPTI's start to end) of any launch traced on an H200, a launch of one block
- * of trivial work included: llm.c's cast_and_add_kernel, 1.2 us (results/nvidia-h200/trace-heldout3-4e3dde0,
- * mbb7 and mbb8). The profile's launch_us (calibrate's copy.start_b4) is the gap between launches timed back to
- * back, not this, and is unmeasured on the H200; when it is measured it is taken instead.
+ * Rule F: the least device time a launch takes, the profile's launch_floor_us (the built-in H200 profile holds
+ * the least launch traced on an H200, llm.c's cast_and_add_kernel, 1.2 us: results/nvidia-h200/trace-heldout3-
+ * 4e3dde0, mbb7 and mbb8; calibrate cannot measure it, launches timed back to back take the host's 3.4-4.5 us);
+ * without it the profile's launch_us (calibrate's copy.start_b4, the start-up a launch pays back to back); a
+ * profile with neither has no floor (both named in its unmeasured fields).
  */
-#define TK_LAUNCH_FLOOR_US 1.2
 
 /* The SMs a launch can use: its blocks, at most the GPU's. */
 static double sms_of(const struct gm_trace_kernel *k, const struct gm_profile *prof)
@@ -82,16 +82,16 @@ double tk_issue_ms(const struct gm_trace_kernel *k, const struct gm_profile *pro
  * times one update's time. Measured by gpumem's atomics family on an H200 (results/nvidia-h200/latest/suite.json.gz,
  * `gpumem run` at e0342df, GPU-ed80e09b): every thread of 2^24 adding to one float, f32_one, 2.277 GB/s of 4 B
  * updates: 1.757 ns an update, each lane its own; to one uint32, u32_one, 168.2 GB/s: 0.761 ns a warp's (the lanes
- * of a warp on one address are one update). `gpumem calibrate` does not measure them (not in the profile yet).
+ * of a warp on one address are one update). Read from the profile's atomic_f32_ns and atomic_u32_ns (calibrate
+ * measures them with those two cases; the built-in profiles hold the committed suites' values); a profile
+ * without them has no such floor.
  */
-#define TK_ATOMIC_FLOAT_NS 1.757   /* one lane's float update, lanes of a warp on one address (atomics.f32_one) */
-#define TK_ATOMIC_INT_NS 0.761     /* one warp's update of one address (atomics.u32_one) */
 
 /* One global atomic or reduction's updates of its most updated address, from its samples, one after another (ns).
    A warp's update of an address takes an integer update's time (the warp sends its lanes on one address as one),
    a float one's lanes on one address each a float update's. The sampled warps stand for the launch's executions; an
    address that no other sampled warp hits is not taken as shared by the launch. */
-static double atomic_ns(const struct gm_trace_instr *in)
+static double atomic_ns(const struct gm_trace_instr *in, const struct gm_profile *prof)
 {
 	int fl = in->sass && strstr(in->sass, ".F") != NULL;
 	double most = 0;
@@ -113,7 +113,7 @@ static double atomic_ns(const struct gm_trace_instr *in)
 				for (int m = 0; m < GM_WARP_SIZE; m++)
 					lanes += b->have >> m & 1 && b->addr[m] == a->addr[l];
 				if (lanes)
-					ns += fl && lanes > 1 ? lanes * TK_ATOMIC_FLOAT_NS : TK_ATOMIC_INT_NS;
+					ns += fl && lanes > 1 ? lanes * prof->atomic_f32_ns : prof->atomic_u32_ns;
 				other |= lanes && (b->warp != a->warp || memcmp(b->block, a->block, sizeof(a->block)));
 			}
 			if (other && ns > most)
@@ -125,28 +125,30 @@ static double atomic_ns(const struct gm_trace_instr *in)
 
 /* Rule X's floor: the slowest instruction's most updated address (different instructions' addresses, different
    arrays, are served side by side) */
-double tk_atomic_ms(const struct gm_trace_kernel *k)
+double tk_atomic_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof)
 {
 	double ns = 0;
 
+	if (!prof)
+		return 0;
 	for (int i = 0; i < k->nins; i++) {
 		const struct gm_trace_instr *in = k->ins[i].in;
 		if (in->space == GM_TS_GLOBAL && (in->op == GM_TO_ATOMIC || in->op == GM_TO_REDUCTION) &&
 		    in->executions > 0)
-			ns = fmax(ns, atomic_ns(in));
+			ns = fmax(ns, atomic_ns(in, prof));
 	}
 	return ns * 1e-6;
 }
 
-/* Rule F's floor in ms: the profile's launch_us when measured, else the least launch traced on an H200. */
+/* Rule F's floor in ms: the profile's shortest launch, else its start-up, 0 with neither. */
 static double launch_floor_ms(const struct gm_profile *prof)
 {
-	return prof && prof->launch_us > 0 ? prof->launch_us * 1e-3 : TK_LAUNCH_FLOOR_US * 1e-3;
+	return !prof ? 0 : (prof->launch_floor_us > 0 ? prof->launch_floor_us : prof->launch_us) * 1e-3;
 }
 
 double tk_floor_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof, double div)
 {
-	return fmax(fmax(tk_issue_ms(k, prof) / (div >= 1 ? div : 1), launch_floor_ms(prof)), tk_atomic_ms(k));
+	return fmax(fmax(tk_issue_ms(k, prof) / (div >= 1 ? div : 1), launch_floor_ms(prof)), tk_atomic_ms(k, prof));
 }
 
 /* The prediction raised from t0 to the floor f, limited by `level`. */
@@ -163,7 +165,7 @@ static void tk_raise(struct gm_trace_kernel *k, double t0, double f, const char 
 void tk_floors(struct gm_trace_kernel *k, const struct gm_profile *prof)
 {
 	double issue = tk_issue_ms(k, prof), launch = launch_floor_ms(prof), t0 = k->pred.time_ms;
-	double atom = tk_atomic_ms(k), f = fmax(fmax(issue, launch), atom);
+	double atom = tk_atomic_ms(k, prof), f = fmax(fmax(issue, launch), atom);
 
 	if (!(t0 > 0) || !(f > t0))
 		return;

@@ -106,7 +106,7 @@ void tk_barrier_overlap(const struct gm_trace_kernel *k, const struct gm_profile
 #define TK_TRIP_GAP 0x400
 double tk_issue_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof);
 /* Rule X: the time the launch's global atomics take on their most updated address (ms; 0: none shared) */
-double tk_atomic_ms(const struct gm_trace_kernel *k);
+double tk_atomic_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof);
 double tk_floor_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof, double div);
 /* Rule G (trace_gfold.c): unfitted accesses whose lanes hit the same sectors, one access of a record. */
 int tk_same_sectors(const struct gm_trace_insn *a, const struct gm_trace_insn *b);

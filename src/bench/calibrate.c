@@ -42,6 +42,10 @@
  *                    few microseconds a launch, timed back to back): its time
  *                    less the launch model's time for it with every constant
  *                    above, the start-up each launch pays (rule S); last
+ *   atomic_u32_ns, atomic_f32_ns
+ *                    atomics.u32_one, atomics.f32_one_1m (every thread adding to
+ *                    one address): a warp's integer update, a lane's float
+ *                    update of one address (the trace's rule X)
  *   *_latency_ns     the latency family (information only)
  * The two stride rates are rates of the 64 B pieces DRAM reads: the case's
  * time less its stores at write_gbs and the turnaround the copy rate implies.
@@ -286,6 +290,44 @@ static void block_tail(const struct gm_run_result *r, struct gm_profile *p)
 	p->warp_tail = gm_launch_warp_tail_for(g, COPY_BIG_BLOCK);
 }
 
+/* One step of the tail's fixed point: the round trip and knee with tail x, then the tail they give. */
+static double tail_step(const struct gm_run_result *r, struct gm_profile *p, double x)
+{
+	p->warp_tail = x;
+	one_per_thread(r, p);
+	block_tail(r, p);
+	return p->warp_tail;
+}
+
+static int settled(double x, double prev)
+{
+	return fabs(x - prev) <= 1e-12 * (1 + prev);
+}
+
+/*
+ * The round trip and knee, then the tail; again with the tail until it settles: copy.v1_b8's blocks read 16
+ * lines, v0_b4's 8, and their round trips differ by the tail (rule T5). The plain steps close on the fixed point
+ * by about a tenth a step (13 steps, each three launch models); every two steps Aitken's extrapolation jumps
+ * towards it (Steffensen), so it settles in about 7. Each exit is a plain step that moved less than 1e-12: the
+ * same fixed point, the profile's fields as the plain steps give them to the digits a profile holds.
+ */
+static void settle_tail(const struct gm_run_result *r, struct gm_profile *p)
+{
+	double x0 = p->warp_tail;
+
+	for (int it = 0; it < 16; it++) {
+		double x1 = tail_step(r, p, x0), x2, d, xa;
+
+		if (settled(x1, x0))
+			return;
+		if (settled((x2 = tail_step(r, p, x1)), x1))
+			return;
+		d = x2 - 2 * x1 + x0;
+		xa = d != 0 ? x0 - (x1 - x0) * (x1 - x0) / d : x2;
+		x0 = isfinite(xa) && xa > 0 ? xa : x2;
+	}
+}
+
 /*
  * copy.blk64_b4: copy_one in blocks of 64 threads, each copying 4 B and
  * ending. Its time for bandwidth (its latency taken out), when longer than
@@ -370,6 +412,22 @@ static void launch_start(const struct gm_run_result *r, struct gm_profile *p)
 	p->launch_us = (c->ms.median - o.time_ms) * 1e3;
 }
 
+/*
+ * atomics.u32_one and atomics.f32_one_1m (f32_one on 2^20 elements): every thread of the case adds to one
+ * address, the updates applied one after another (the trace's rule X). The integer case's warps each send their
+ * lanes as one update: its time over its warps; the float case's lanes are each an update: its time over its
+ * elements. Optional.
+ */
+static double atomic_ns(const struct gm_run_result *r, const char *name, double lanes_an_update)
+{
+	const struct gm_case_result *c = gm_result_find(r, name);
+	double n = c ? c->traffic.bytes_useful / 4.0 : 0; /* 4 B of input an element */
+
+	if (!c || c->status != GM_CASE_OK || !(c->ms.median > 0) || !(n > 0))
+		return 0;
+	return c->ms.median * 1e6 / (n / lanes_an_update);
+}
+
 static gm_status need_derived(const struct gm_run_result *r, const char *name, double *out, char *why,
 			      size_t n)
 {
@@ -411,22 +469,15 @@ gm_status gm_profile_from_run(const struct gm_run_result *r, struct gm_profile *
 		p->l2_bytes = (double)r->dev.l2_bytes;
 	if (!(p->l1_bytes > 0))
 		p->l1_bytes = 256.0 * 1024;
-	/* the round trip and knee, then the tail; again with the tail until it settles: copy.v1_b8's blocks
-	   read 16 lines, v0_b4's 8, and their round trips differ by the tail (rule T5) */
-	for (int it = 0; it < 32; it++) {
-		double prev = p->warp_tail;
-
-		one_per_thread(r, p);
-		block_tail(r, p);
-		if (fabs(p->warp_tail - prev) <= 1e-12 * (1 + prev))
-			break;
-	}
+	settle_tail(r, p);
 	blocks_started(r, p); /* before wave_l2_ns: copy.table_b4's blocks are part of its time */
 	one_per_thread_l2(r, p);
 	lines_of_l2(r, p);
 	partial_lines_of_l2(r, p);
 	pages_translated(r, p);
 	launch_start(r, p); /* last: the model's time for the case with every other constant */
+	p->atomic_u32_ns = atomic_ns(r, "atomics.u32_one", 32);
+	p->atomic_f32_ns = atomic_ns(r, "atomics.f32_one_1m", 1);
 	p->dram_latency_ns = derived(r, "latency.hbm_128m_ns");
 	p->l2_latency_ns = derived(r, "latency.l2_004m_ns");
 	for (int k = 0; k < gm_profile_nfields; k++) /* what the run could not measure: named, never filled */

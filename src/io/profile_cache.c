@@ -151,7 +151,8 @@ void gm_profile_describe_unmeasured(const struct gm_profile *p, char *buf, size_
 			continue;
 		const char *then = !strcmp(f->name, "pages_gps")	   ? "rule P takes 65.6, an H100's"
 				   : !strncmp(f->name, "pages_", 6) ? "rule P4 takes pages_gps"
-								    : "its rule off";
+				   : !strcmp(f->name, "launch_floor_us") ? "trace rule F takes launch_us"
+									  : "its rule off";
 		int w = snprintf(buf + len, n - len, "%s%s (%s; %s)", len ? ", " : "", f->name, f->source, then);
 
 		if (w < 0 || (size_t)w >= n - len)

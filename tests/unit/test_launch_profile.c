@@ -300,6 +300,23 @@ static void test_from_run_knee(void **state)
 		assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
 		assert_true(p.launch_us == 0);
 	}
+	/* the trace's rule X: the one-address atomics, a warp's integer update and a lane's float update;
+	   unmeasured and named until the run has the cases; the shortest launch (rule F) calibrate never measures */
+	assert_true(p.launch_floor_us == 0 && p.atomic_u32_ns == 0 && p.atomic_f32_ns == 0);
+	assert_true(gm_profile_unmeasured(&p, "launch_floor_us") && gm_profile_unmeasured(&p, "atomic_f32_ns"));
+	{
+		struct gm_case_result *cu, *cf;
+
+		cu = add_case(&r, "atomics.u32_one", 1, 4.0 * (1 << 24));
+		cu->ms.median = 0.4;        /* 2^19 warps: 0.763 ns each */
+		cf = add_case(&r, "atomics.f32_one_1m", 1, 4.0 * (1 << 20));
+		cf->ms.median = 1.8;        /* 2^20 lanes: 1.717 ns each */
+		assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
+		assert_true(p.launch_floor_us == 0 && gm_profile_unmeasured(&p, "launch_floor_us"));
+		assert_true(fabs(p.atomic_u32_ns - 0.4e6 / (1 << 19)) < 1e-9);
+		assert_true(fabs(p.atomic_f32_ns - 1.8e6 / (1 << 20)) < 1e-9);
+		assert_false(gm_profile_unmeasured(&p, "atomic_u32_ns") || gm_profile_unmeasured(&p, "atomic_f32_ns"));
+	}
 	gm_result_release(&r);
 }
 

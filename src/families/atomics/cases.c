@@ -2,7 +2,8 @@
  * cases.c - the atomics family's case table: summing 2^24 values with atomics: one global atomicAdd per
  * element on one address, the same spread over 4096 addresses, and a warp
  * shuffle reduction + one shared-memory atomic per warp + one global atomic
- * per block; 32-bit integer and float. Unit: GB/s of input consumed (4 B per
+ * per block; 32-bit integer and float; and the float on one address over 2^20 elements, calibrate's
+ * (the trace's rule X). Unit: GB/s of input consumed (4 B per
  * element), so the cases compare with each other and with HBM bandwidth.
  * derive(): the speed-up of the block reduction over one address.
  * Kernels: src/families/atomics/atomics.cu.
@@ -40,6 +41,15 @@ static int atomics_enumerate(struct gm_case *out, int max)
 			gm_case_param_add(c, "elems", AT_ELEMS);
 		}
 	}
+	/* f32_one on 2^20 elements (1.8 ms a launch, not 29): the float rate as calibrate measures it (the trace's
+	   rule X), in a twentieth of the time */
+	struct gm_case *c = gm_case_slot(out, max, k++, &scratch);
+	gm_case_begin(c, &gm_family_atomics, AT_ONE, GM_KIND_MEASURE, 0,
+		      "atomicAdd per element, all on one global address, float, 2^20 elements (calibrate's)", "f32_one_1m");
+	gm_case_measure(c, GM_UNIT_GBS, GM_TIME_EVENTS);
+	gm_case_param_add(c, "mode", AT_ONE);
+	gm_case_param_add(c, "float", 1);
+	gm_case_param_add(c, "elems", AT_ELEMS_CAL);
 	return k;
 }
 
