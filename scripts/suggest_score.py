@@ -3,7 +3,8 @@
 scripts/suggest_gpu.sh writes them): for every rewrite that applied, was validated and timed, its predicted
 speedup against the measured one (the headline of each: a layout rewrite with its conversion once, unless
 --layout-free was given). Prints a row per rewrite, then the mean and median |predicted / measured - 1|, the
-share within 10 % and 15 %, by class (DIR/rc.txt) and over all, and each pattern's closing sentence.
+share within 10 % and 15 %, by class (DIR/rc.txt) and over all, by rewrite (mean, signed mean and spread of the
+error: which rewrites carry it), and each pattern's closing sentence.
 Where the error comes from: each row's measured / predicted time of the rewrite and of the original (their ratio
 is measured / predicted speedup) and their mean errors, a diagnosis, not the target. Reads only what the runs
 wrote."""
@@ -47,6 +48,15 @@ for cls in sorted({r[1] for r in rows}) + ["all"]:
         print("%s: %d measured rewrites, mean error %.1f %%, median %.1f %%, within 10 %%: %d (%.0f %%), within 15 %%: %d"
               % (cls, len(es), 100 * statistics.mean(es), 100 * statistics.median(es),
                  sum(e <= 0.10 for e in es), 100 * sum(e <= 0.10 for e in es) / len(es), sum(e <= 0.15 for e in es)))
+print()
+print("By rewrite (a diagnosis): rows, mean |error|, mean signed error (predicted / measured - 1), its spread, within 10 %")
+kinds = {}
+for r in rows:
+    kinds.setdefault(r[2], []).append(r[3] / r[4] - 1)
+for k, es in sorted(kinds.items(), key=lambda kv: -sum(abs(e) for e in kv[1])):
+    print("- %s: %d, %.1f %%, %+.1f %%, %.1f %%, %d" % (k, len(es), 100 * statistics.mean(abs(e) for e in es),
+                                                   100 * statistics.mean(es), 100 * statistics.pstdev(es),
+                                                   sum(abs(e) <= 0.10 for e in es)))
 print()
 print("Diagnosis, not the target: the times alone, mean |measured / predicted ms - 1| (a speedup divides the two, so")
 print("errors the original and its rewrite share cancel; a rewrite's speedup predicted from the original's measured")
