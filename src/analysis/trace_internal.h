@@ -65,8 +65,9 @@ void tf_finish(const struct gm_trace_launch *l, const struct gm_trace_instr *in,
    instructions and CUDA's tiling idiom, each instruction finished again (trace_prior.c). */
 void tf_priors(struct gm_trace_kernel *k);
 
-/* 1 when one change fixes both: the same line (or pc without lines), space, operation, class and stride; rw: a
-   load and a store of the same fitted index count as one operation (reordering the threads moves both). */
+/* 1 when one change fixes both: the same line (or pc without lines), space, operation, class and stride; rw (the
+   fixes): a load and a store of the same fitted index count as one operation (reordering the threads moves
+   both), and without lines any pc (an unrolled copy's pieces in a kernel built without -lineinfo). */
 int tf_same_change(const struct gm_trace_insn *a, const struct gm_trace_insn *b, int rw);
 
 /* The short name of a variable as the expression language spells it ("tx", "gid", "iter"). */

@@ -681,7 +681,7 @@ int tf_same_change(const struct gm_trace_insn *a, const struct gm_trace_insn *b,
 
 	return a->in->line == b->in->line && a->in->space == b->in->space && ops &&
 	       a->fit.cls == b->fit.cls && a->fit.cls_k == b->fit.cls_k &&
-	       ((!a->in->file && !b->in->file && a->in->line == 0 && a->in->pc == b->in->pc) ||
+	       ((!a->in->file && !b->in->file && a->in->line == 0 && (rw || a->in->pc == b->in->pc)) ||
 		(a->in->file && b->in->file && a->in->line > 0 && !strcmp(a->in->file, b->in->file)));
 }
 
