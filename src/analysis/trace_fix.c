@@ -422,27 +422,33 @@ static int wide_blocks(struct gm_trace_kernel *k, const struct gm_profile *prof,
  * Rule block_reduce: a kernel the model finds limited by its atomics on one address (rule X) adds within the
  * warp and the block first and sends one atomic a block (a sum), or keeps the block's own copy of the bins in
  * shared memory and adds it to the global ones once (a histogram). The atomics' turns go: the kernel's time is
- * the model's memory time, at least rules I and F's floor; the time the model does not explain is taken as the
+ * the model's memory time without the global atomics (one a block remains), at least rules I and F's floor; the time the model does not explain is taken as the
  * atomics' too (they limit the kernel). The fix of the instruction with the most updates: its index when it
  * pays, else -1.
  */
 static int block_reduce(struct gm_trace_kernel *k, const struct gm_profile *prof)
 {
-	int at = -1;
+	int at = -1, nsw = 0;
 	double tm = k->time_ms > 0 ? k->time_ms : k->pred.time_ms;
+	struct tk_swap sw[MAXG];
+	struct gm_launch_out o;
+	char why[200];
 
-	if (!k->pred_ok || !k->pred.limited_by || strcmp(k->pred.limited_by, "atomics") || !(k->mem_ms > 0))
+	if (!k->pred_ok || !k->pred.limited_by || strcmp(k->pred.limited_by, "atomics"))
 		return -1;
 	for (int i = 0; i < k->nins; i++) {
 		const struct gm_trace_instr *in = k->ins[i].in;
-		if (in->space == GM_TS_GLOBAL && (in->op == GM_TO_ATOMIC || in->op == GM_TO_REDUCTION) &&
-		    (at < 0 || in->executions > k->ins[at].in->executions))
+		if (in->space != GM_TS_GLOBAL || (in->op != GM_TO_ATOMIC && in->op != GM_TO_REDUCTION))
+			continue;
+		if (nsw < MAXG)   /* left out: one update a block (a bin) remains */
+			sw[nsw++] = (struct tk_swap){ i, NULL, 0, 0 };
+		if (at < 0 || in->executions > k->ins[at].in->executions)
 			at = i;
 	}
-	if (at < 0)
+	if (at < 0 || tk_predict(k, prof, -1, sw, nsw, &o, why, sizeof(why)) || !(o.time_ms > 0))
 		return -1;
 	struct gm_trace_fix *fx = &k->ins[at].fix;
-	double s = tm / fmax(k->mem_ms, tk_floor_free_ms(k, prof, 1));
+	double s = tm / fmax(o.time_ms, tk_floor_free_ms(k, prof, 1));
 	if (s < GM_TRACE_WORTH)
 		return -1;
 	int hist = k->ins[at].fit.cls == GM_TC_GATHER;
