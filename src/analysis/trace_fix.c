@@ -309,6 +309,10 @@ static void fix_group(const struct gm_trace_kernel *k, const int *g, int n, cons
 	fx->share = fmin(1, fx->share);
 	if (k->pred_ok && !tk_predict(k, prof, -1, sw, nsw, &whole, why, sizeof(why))) {
 		fx->kernel_speedup = kernel_speedup(k, prof, whole.time_ms, rows ? parallelism_gain(k, prof) : 1, 1);
+		struct gm_launch_out t0, t1;   /* a rewrite that keeps the thread's loop keeps its round trips */
+		if (!rows && k->trips > 1 && x->fit.iters > 1 && !tk_predict(k, prof, TK_WITH_TRIPS, NULL, 0, &t0, why,
+		    sizeof(why)) && !tk_predict(k, prof, TK_WITH_TRIPS, sw, nsw, &t1, why, sizeof(why)) && t1.time_ms > 0)
+			fx->kernel_speedup = fmin(fx->kernel_speedup, t0.time_ms / t1.time_ms);
 		if ((rows || !fx->rewrite[0]) && !tk_predict(k, prof, g[0], NULL, 0, &a, why, sizeof(why)) &&
 		    !tk_predict(k, prof, g[0], me, 1, &b, why, sizeof(why)) && b.time_ms > 0)
 			fx->pattern_speedup = a.time_ms / b.time_ms;

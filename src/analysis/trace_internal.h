@@ -82,9 +82,11 @@ struct tk_swap {
 };
 
 /*
- * The launch model over the kernel's fitted patterns (only >= 0: that instruction alone), with the nsw
- * replacements sw[]. 0 (why: what was left out, or "") or -1 with why.
+ * The launch model over the kernel's fitted patterns (only >= 0: that instruction alone; TK_WITH_TRIPS: all, with
+ * rule R2's round trips of the replaced kernel), with the nsw replacements sw[]. 0 (why: what was left out, or
+ * "") or -1 with why.
  */
+#define TK_WITH_TRIPS (-2)
 int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, int only, const struct tk_swap *sw,
 	       int nsw, struct gm_launch_out *out, char *why, size_t n);
 /* trace_points.c: the instruction's sampled address range (bytes); 0 without samples */

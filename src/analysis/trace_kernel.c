@@ -524,6 +524,11 @@ int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, i
 	li.n_threads = k->threads;
 	li.one_element_per_thread = all_once;
 	li.round_trips = only < 0 && nsw == 0 && k->trips > 0 ? k->trips : 0;
+	if (only == TK_WITH_TRIPS) {   /* the replacements' own trips (rule R2): a fix that keeps the loop keeps them */
+		static struct tk_run runs[TK_MAX_RUNS];
+		int nruns = 0;
+		li.round_trips = tk_round_trips(k, prof, sw, nsw, runs, &nruns);
+	}
 	li.threads = gm_cores();   /* the windows on every core; the result does not depend on it */
 	if (gm_launch_predict(&li, prof, out, &err) != GM_OK) {
 		snprintf(why, n, "the launch model cannot evaluate it: %.150s", err.msg);
