@@ -309,6 +309,10 @@ static void fix_group(const struct gm_trace_kernel *k, const int *g, int n, cons
 	fx->share = fmin(1, fx->share);
 	if (k->pred_ok && !tk_predict(k, prof, -1, sw, nsw, &whole, why, sizeof(why))) {
 		fx->kernel_speedup = kernel_speedup(k, prof, whole.time_ms, rows ? parallelism_gain(k, prof) : 1, 1);
+		struct gm_launch_out t0, t1;   /* a rewrite that keeps the thread's loop keeps its round trips */
+		if (!rows && k->trips > 1 && x->fit.iters > 1 && !tk_predict(k, prof, TK_WITH_TRIPS, NULL, 0, &t0, why,
+		    sizeof(why)) && !tk_predict(k, prof, TK_WITH_TRIPS, sw, nsw, &t1, why, sizeof(why)) && t1.time_ms > 0)
+			fx->kernel_speedup = fmin(fx->kernel_speedup, t0.time_ms / t1.time_ms);
 		if ((rows || !fx->rewrite[0]) && !tk_predict(k, prof, g[0], NULL, 0, &a, why, sizeof(why)) &&
 		    !tk_predict(k, prof, g[0], me, 1, &b, why, sizeof(why)) && b.time_ms > 0)
 			fx->pattern_speedup = a.time_ms / b.time_ms;
@@ -341,31 +345,47 @@ static double waste(const struct gm_trace_insn *x)
 }
 
 /*
- * Rule wide_blocks: a kernel the launch model finds limited by block starts (rule T4) whose accesses are all
- * global, coalesced and without a loop (an elementwise kernel in small blocks) does the same work with each
- * thread taking v = 16 / (its largest element) consecutive elements as one 16-byte access: v times fewer
- * threads and blocks. Predicted by the launch model at that shape (tk_predict_wide); the fix of the largest
- * instruction, covering them all. 1 when it applies and pays.
+ * Rules wide_blocks and wide_loads: a kernel the launch model finds limited by block starts (rule T4), or by the
+ * loads in flight (latency) with an access that is misaligned, strided or narrower than 4 B, whose accesses are
+ * all global loads and stores without a loop, each coalesced, misaligned or strided (a record's fields: an
+ * elementwise kernel, a copy one element off, bytes of a pixel),
+ * does the same work with each thread taking v consecutive elements (records) as one access, v = 2, 4 .. up to
+ * 16 B / its largest element, the one the model finds fastest (a wider one only when 2 % faster): v times
+ * fewer threads and blocks, v times the bytes a load has in flight; a misaligned access also starts on its
+ * sector (its ideal). Predicted by the launch model at that shape (tk_predict_wide); the fix
+ * of the largest instruction, covering them all. 1 when it applies and pays.
  */
 static int wide_blocks(struct gm_trace_kernel *k, const struct gm_profile *prof, int lead)
 {
 	struct gm_launch_out o;
 	struct gm_trace_fix *fx = &k->ins[lead].fix;
-	int size = 0, v;
+	struct tk_swap sw[MAXG];
+	int size = 0, v, nsw = 0, mis = 0, blk, waste = 0;
 
-	if (!k->pred_ok || !k->pred.limited_by || strcmp(k->pred.limited_by, "blocks") || k->nins < 1)
+	if (!k->pred_ok || !k->pred.limited_by || k->nins < 1)
+		return 0;
+	blk = !strcmp(k->pred.limited_by, "blocks");
+	if (!blk && strcmp(k->pred.limited_by, "latency"))
 		return 0;
 	for (int i = 0; i < k->nins; i++) {
 		const struct gm_trace_insn *x = &k->ins[i];
-		if (x->in->space != GM_TS_GLOBAL || x->fit.cls != GM_TC_COALESCED || x->fit.iters > 1 ||
-		    (x->in->op != GM_TO_LOAD && x->in->op != GM_TO_STORE))
+		enum gm_trace_class c = x->fit.cls;
+		if (x->in->space != GM_TS_GLOBAL || x->fit.iters > 1 || (x->in->op != GM_TO_LOAD && x->in->op != GM_TO_STORE) ||
+		    (c != GM_TC_COALESCED && c != GM_TC_MISALIGNED && c != GM_TC_STRIDED))
 			return 0;
+		if (c == GM_TC_MISALIGNED && nsw < MAXG)
+			sw[nsw++] = ideal_of(k, i), mis = 1;
+		waste |= c != GM_TC_COALESCED || x->in->size < 4;
 		size = x->in->size > size ? x->in->size : size;
 	}
-	v = size > 0 && size < 16 ? 16 / size : 0;
-	if (v < 2 || tk_predict_wide(k, prof, v, &o) != 0)
-		return 0;
-	double s = kernel_speedup(k, prof, o.time_ms, 1, v);
+	if (!blk && !waste)
+		return 0;   /* latency: only where an access wastes sectors or is narrower than a word */
+	double s = 0;
+
+	v = 0;
+	for (int w = 2; size > 0 && w * size <= 16; w *= 2)
+		if (!tk_predict_wide(k, prof, w, sw, nsw, &o) && kernel_speedup(k, prof, o.time_ms, 1, w) > s * 1.02)
+			s = kernel_speedup(k, prof, o.time_ms, 1, w), v = w;
 	if (s < GM_TRACE_WORTH)
 		return 0;
 	long long blocks = (long long)(k->l->grid[0] * k->l->grid[1] * k->l->grid[2]);
@@ -375,21 +395,89 @@ static int wide_blocks(struct gm_trace_kernel *k, const struct gm_profile *prof,
 	fx->ninstr = k->nins;
 	fx->share = 1;
 	fx->pattern_speedup = fx->kernel_speedup = s;
-	snprintf(fx->rewrite, sizeof(fx->rewrite), "wide_blocks");
+	snprintf(fx->rewrite, sizeof(fx->rewrite), blk ? "wide_blocks" : "wide_loads");
+	int vb = v * size;
+	const char *ty = vb >= 16 ? "uint4" : vb == 8 ? "uint2" : vb == 4 ? "unsigned" : "unsigned short";
 	snprintf(fx->change, sizeof(fx->change), "each thread takes %d consecutive elements of every array as one "
-		 "16-byte access: %lld blocks of %d threads instead of %lld", v, blocks / v, bt, blocks);
-	snprintf(fx->words, sizeof(fx->words), "the launch is limited by how fast the SMs start its %lld short blocks "
-		 "(rule T4), not by its accesses: give each thread %d consecutive elements, read and written as one "
-		 "16-byte vector, so that %dx fewer blocks do the same work", blocks, v, v);
-	snprintf(fx->sketch, sizeof(fx->sketch), "// each thread: %d elements as one 16-byte access (n a multiple of %d, "
-		 "arrays 16 B aligned)\nint i = (blockIdx.x * blockDim.x + threadIdx.x) * %d;\n"
-		 "uint4 a = *reinterpret_cast<const uint4 *>(&x[i]);   // %d elements at once\n"
-		 "// ... the same arithmetic on each of them ...\n*reinterpret_cast<uint4 *>(&out[i]) = r;\n"
-		 "// launch with %dx fewer blocks of the same size", v, v, v, v, v);
+		 "%d-byte access%s: %lld blocks of %d threads instead of %lld", v, vb, mis ? ", each starting on its "
+		 "32 B sector" : "", blocks / v, bt, blocks);
+	if (blk)
+		snprintf(fx->words, sizeof(fx->words), "the launch is limited by how fast the SMs start its %lld short "
+			 "blocks (rule T4), not by its accesses: give each thread %d consecutive elements, read and written "
+			 "as one %d-byte vector, so that %dx fewer blocks do the same work", blocks, v, vb, v);
+	else
+		snprintf(fx->words, sizeof(fx->words), "the launch is limited by the loads it has in flight (latency), "
+			 "%d B a thread: give each thread %d consecutive elements%s, read and written as one %d-byte "
+			 "vector%s, so that each load brings %dx the bytes", size, v, k->ins[lead].fit.cls == GM_TC_STRIDED ?
+			 " (whole records)" : "", vb, mis ? " that starts on its 32 B sector (align the arrays, peel the "
+			 "first elements)" : "", v);
+	snprintf(fx->sketch, sizeof(fx->sketch), "// each thread: %d elements as one %d-byte access (n a multiple of %d, "
+		 "arrays %d B aligned)\nint i = (blockIdx.x * blockDim.x + threadIdx.x) * %d;\n"
+		 "%s a = *reinterpret_cast<const %s *>(&x[i]);   // %d elements at once\n"
+		 "// ... the same arithmetic on each of them ...\n*reinterpret_cast<%s *>(&out[i]) = r;\n"
+		 "// launch with %dx fewer blocks of the same size", v, vb, v, vb, v, ty, ty, v, ty, v);
 	for (int i = 0; i < k->nins; i++)
 		if (i != lead)
 			k->ins[i].fix.same_as = lead + 1;
 	return 1;
+}
+
+/*
+ * Rule block_reduce: a kernel the model finds limited by its atomics on one address (rule X) adds within the
+ * warp and the block first and sends one atomic a block (a sum), or keeps the block's own copy of the bins in
+ * shared memory and adds it to the global ones once (a histogram). The atomics' turns go: the kernel's time is
+ * the model's memory time without the global atomics (one a block remains), at least rules I and F's floor; the time the model does not explain is taken as the
+ * atomics' too (they limit the kernel). The fix of the instruction with the most updates: its index when it
+ * pays, else -1.
+ */
+static int block_reduce(struct gm_trace_kernel *k, const struct gm_profile *prof)
+{
+	int at = -1, nsw = 0;
+	double tm = k->time_ms > 0 ? k->time_ms : k->pred.time_ms;
+	struct tk_swap sw[MAXG];
+	struct gm_launch_out o;
+	char why[200];
+
+	if (!k->pred_ok || !k->pred.limited_by || strcmp(k->pred.limited_by, "atomics"))
+		return -1;
+	for (int i = 0; i < k->nins; i++) {
+		const struct gm_trace_instr *in = k->ins[i].in;
+		if (in->space != GM_TS_GLOBAL || (in->op != GM_TO_ATOMIC && in->op != GM_TO_REDUCTION))
+			continue;
+		if (nsw < MAXG)   /* left out: one update a block (a bin) remains */
+			sw[nsw++] = (struct tk_swap){ i, NULL, 0, 0 };
+		if (at < 0 || in->executions > k->ins[at].in->executions)
+			at = i;
+	}
+	if (at < 0 || tk_predict(k, prof, -1, sw, nsw, &o, why, sizeof(why)) || !(o.time_ms > 0))
+		return -1;
+	struct gm_trace_fix *fx = &k->ins[at].fix;
+	double s = tm / fmax(o.time_ms, tk_floor_free_ms(k, prof, 1));
+	if (s < GM_TRACE_WORTH)
+		return -1;
+	int hist = k->ins[at].fit.cls == GM_TC_GATHER;
+	memset(fx, 0, sizeof(*fx));
+	fx->have = fx->worth = 1;
+	fx->ninstr = 1;
+	fx->share = 1;
+	fx->pattern_speedup = fx->kernel_speedup = s;
+	snprintf(fx->rewrite, sizeof(fx->rewrite), "block_reduce");
+	snprintf(fx->change, sizeof(fx->change), "%s", hist ? "each block counts into its own bins in shared memory "
+		 "and adds them to the global bins once: one atomic a bin a block" : "each warp adds its lanes "
+		 "(__shfl_down_sync), each block its warps (shared memory): one atomic a block");
+	snprintf(fx->words, sizeof(fx->words), "the atomics on one address take their turns (rule X) and limit the "
+		 "kernel: %s; the kernel then takes its memory time", fx->change);
+	snprintf(fx->sketch, sizeof(fx->sketch), "%s", hist ?
+		 "__shared__ unsigned bins_s[NBINS];   // zeroed by the block, __syncthreads()\n"
+		 "atomicAdd(&bins_s[bin], 1);          // was: atomicAdd(&bins[bin], 1)\n"
+		 "__syncthreads();\n"
+		 "for (int b = threadIdx.x; b < NBINS; b += blockDim.x) atomicAdd(&bins[b], bins_s[b]);" :
+		 "for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffff, v, o);\n"
+		 "__shared__ float part[32];\n"
+		 "if (threadIdx.x % 32 == 0) part[threadIdx.x / 32] = v;\n"
+		 "__syncthreads();   // warp 0 adds part[], then\n"
+		 "if (threadIdx.x == 0) atomicAdd(out, block_sum);   // was: atomicAdd(out, v) in every thread");
+	return at;
 }
 
 void gm_trace_fixes(struct gm_trace_kernel *k, const struct gm_profile *prof, int top)
@@ -410,12 +498,17 @@ void gm_trace_fixes(struct gm_trace_kernel *k, const struct gm_profile *prof, in
 		pos[order[i]] = i;
 	if (n && top > 0 && wide_blocks(k, prof, order[0]))
 		return;   /* the one change covers every instruction */
+	int at = n && top > 0 ? block_reduce(k, prof) : -1;
+	if (at >= 0) {   /* the atomics' fix first, then the accesses' */
+		done[pos[at]] = 1;
+		groups++;
+	}
 	for (int i = 0; i < n && groups < top; i++) {
 		int g[MAXG], m = 0, r = order[i];
 		if (done[i] || (groups && waste(&k->ins[r]) < 0.005))
 			continue;
 		for (int j = i; j < n && m < MAXG; j++)
-			if (!done[j] && tf_same_change(&k->ins[r], &k->ins[order[j]])) {
+			if (!done[j] && tf_same_change(&k->ins[r], &k->ins[order[j]], 1)) {
 				g[m++] = order[j];
 				done[j] = 1;
 			}

@@ -146,9 +146,14 @@ static double launch_floor_ms(const struct gm_profile *prof)
 	return !prof ? 0 : (prof->launch_floor_us > 0 ? prof->launch_floor_us : prof->launch_us) * 1e-3;
 }
 
+double tk_floor_free_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof, double div)
+{
+	return fmax(tk_issue_ms(k, prof) / (div >= 1 ? div : 1), launch_floor_ms(prof));
+}
+
 double tk_floor_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof, double div)
 {
-	return fmax(fmax(tk_issue_ms(k, prof) / (div >= 1 ? div : 1), launch_floor_ms(prof)), tk_atomic_ms(k, prof));
+	return fmax(tk_floor_free_ms(k, prof, div), tk_atomic_ms(k, prof));
 }
 
 /* The prediction raised from t0 to the floor f, limited by `level`. */

@@ -65,8 +65,10 @@ void tf_finish(const struct gm_trace_launch *l, const struct gm_trace_instr *in,
    instructions and CUDA's tiling idiom, each instruction finished again (trace_prior.c). */
 void tf_priors(struct gm_trace_kernel *k);
 
-/* 1 when one change fixes both: the same line (or pc without lines), space, operation, class and stride. */
-int tf_same_change(const struct gm_trace_insn *a, const struct gm_trace_insn *b);
+/* 1 when one change fixes both: the same line (or pc without lines), space, operation, class and stride; rw (the
+   fixes): a load and a store of the same fitted index count as one operation (reordering the threads moves
+   both), and without lines any pc (an unrolled copy's pieces in a kernel built without -lineinfo). */
+int tf_same_change(const struct gm_trace_insn *a, const struct gm_trace_insn *b, int rw);
 
 /* The short name of a variable as the expression language spells it ("tx", "gid", "iter"). */
 const char *tf_var_name(int var);
@@ -80,9 +82,11 @@ struct tk_swap {
 };
 
 /*
- * The launch model over the kernel's fitted patterns (only >= 0: that instruction alone), with the nsw
- * replacements sw[]. 0 (why: what was left out, or "") or -1 with why.
+ * The launch model over the kernel's fitted patterns (only >= 0: that instruction alone; TK_WITH_TRIPS: all, with
+ * rule R2's round trips of the replaced kernel), with the nsw replacements sw[]. 0 (why: what was left out, or
+ * "") or -1 with why.
  */
+#define TK_WITH_TRIPS (-2)
 int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, int only, const struct tk_swap *sw,
 	       int nsw, struct gm_launch_out *out, char *why, size_t n);
 /* trace_points.c: the instruction's sampled address range (bytes); 0 without samples */
@@ -90,9 +94,10 @@ int tk_range_of(const struct gm_trace_instr *in, int64_t *lo, int64_t *hi);
 /* trace_verdict.c: k->memory_bound from the measured figures; k->primary / k->secondary in words */
 void tk_memory_bound(struct gm_trace_kernel *k, const struct gm_profile *prof);
 void tk_bottlenecks(struct gm_trace_kernel *k);
-/* The kernel with each thread taking v consecutive elements as one 16-byte access (v times fewer threads, blocks
-   of the same size); 0 with *out, -1 when it cannot be predicted. */
-int tk_predict_wide(const struct gm_trace_kernel *k, const struct gm_profile *prof, int v, struct gm_launch_out *out);
+/* The kernel with each thread taking v consecutive elements as one access (v times fewer threads, blocks of the
+   same size; sw[]: replaced patterns, expr NULL left out); 0 with *out, -1 when it cannot be predicted. */
+int tk_predict_wide(const struct gm_trace_kernel *k, const struct gm_profile *prof, int v, const struct tk_swap *sw,
+		    int nsw, struct gm_launch_out *out);
 /* trace_rejoin.c: the time joined again after a rule changed a part (the interval scaled from t0) */
 void tk_rejoin(struct gm_launch_out *o, const struct gm_profile *prof, double t0);
 /* rule U: a launch of fewer blocks than SMs, its L1 time on as many SMs as it has blocks */
@@ -108,6 +113,8 @@ double tk_issue_ms(const struct gm_trace_kernel *k, const struct gm_profile *pro
 /* Rule X: the time the launch's global atomics take on their most updated address (ms; 0: none shared) */
 double tk_atomic_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof);
 double tk_floor_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof, double div);
+/* The same without rule X (the atomics reduced in the block first) */
+double tk_floor_free_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof, double div);
 /* Rule G (trace_gfold.c): unfitted accesses whose lanes hit the same sectors, one access of a record. */
 int tk_same_sectors(const struct gm_trace_insn *a, const struct gm_trace_insn *b);
 void tk_fold_gathers(const struct gm_trace_kernel *k, const struct tk_swap *sw, int nsw, int *it2, int64_t *step2);

@@ -524,6 +524,11 @@ int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, i
 	li.n_threads = k->threads;
 	li.one_element_per_thread = all_once;
 	li.round_trips = only < 0 && nsw == 0 && k->trips > 0 ? k->trips : 0;
+	if (only == TK_WITH_TRIPS) {   /* the replacements' own trips (rule R2): a fix that keeps the loop keeps them */
+		static struct tk_run runs[TK_MAX_RUNS];
+		int nruns = 0;
+		li.round_trips = tk_round_trips(k, prof, sw, nsw, runs, &nruns);
+	}
 	li.threads = gm_cores();   /* the windows on every core; the result does not depend on it */
 	if (gm_launch_predict(&li, prof, out, &err) != GM_OK) {
 		snprintf(why, n, "the launch model cannot evaluate it: %.150s", err.msg);
@@ -543,10 +548,12 @@ int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, i
 
 /*
  * The kernel with every thread taking v consecutive elements of each access as one 16-byte element (trace_fix.c's
- * rule wide_blocks): v times fewer threads in blocks of the same size. For kernels whose accesses are all global,
- * coalesced and without a loop; -1 when the model cannot take it or the launch would not fill the SMs.
+ * rules wide_blocks and widen; a layout rewrite's copy): v times fewer threads in blocks of the same size, the
+ * instructions of sw[] at their replacement's index. For accesses without a loop; -1 when the model cannot take
+ * it or the launch would not fill the SMs.
  */
-int tk_predict_wide(const struct gm_trace_kernel *k, const struct gm_profile *prof, int v, struct gm_launch_out *out)
+int tk_predict_wide(const struct gm_trace_kernel *k, const struct gm_profile *prof, int v, const struct tk_swap *sw,
+		    int nsw, struct gm_launch_out *out)
 {
 	struct gm_access pats[MAX_PATS];
 	struct gm_repeat rep[MAX_PATS];
@@ -554,15 +561,23 @@ int tk_predict_wide(const struct gm_trace_kernel *k, const struct gm_profile *pr
 	struct gm_expr_error err;
 	double blocks = (double)k->l->grid[0] * (double)k->l->grid[1] * (double)k->l->grid[2] / v;
 	int np = 0;
+	static int it2[GM_TRACE_MAX_INSNS];
+	static int64_t step2[GM_TRACE_MAX_INSNS];
 
 	if (v < 2 || k->threads % v || k->nins > MAX_PATS || !prof || blocks < prof->sm_count)
 		return -1;
 	memset(&li, 0, sizeof(li));
+	fold(k, sw, nsw, it2, step2);   /* rule M: a record's pieces, v times as far apart */
 	for (int i = 0; i < k->nins; i++) {
 		const struct gm_trace_insn *x = &k->ins[i];
 		if (!x->fit.expr1d[0] || !model_size(x->in->size * v))
 			return -1;
-		pattern_of(k, x, NULL, 0, 0, 0, 0, &pats[np], &rep[np]);
+		const struct tk_swap *w = swap_of(sw, nsw, i);
+		if ((w && !w->expr) || it2[i] < 0)
+			continue;
+		if (x->fit.iters > 1)
+			return -1;
+		pattern_of(k, x, w, it2[i], step2[i] * v, 0, 0, &pats[np], &rep[np]);
 		pats[np].elem_bytes = x->in->size * v;
 		pats[np].n_threads = k->threads / v;
 		np++;
@@ -662,11 +677,16 @@ static void predict(struct gm_trace_kernel *k, const struct gm_profile *prof)
 		tk_floors(k, prof);   /* rules I and F */
 }
 
-int tf_same_change(const struct gm_trace_insn *a, const struct gm_trace_insn *b)
+int tf_same_change(const struct gm_trace_insn *a, const struct gm_trace_insn *b, int rw)
 {
-	return a->in->line == b->in->line && a->in->space == b->in->space && a->in->op == b->in->op &&
+	int ops = a->in->op == b->in->op ||
+		  (rw && (a->in->op == GM_TO_LOAD || a->in->op == GM_TO_STORE) && a->fit.cls != GM_TC_COALESCED &&
+		   a->fit.cls != GM_TC_BROADCAST && a->fit.cls != GM_TC_SHARED_OK &&
+		   (b->in->op == GM_TO_LOAD || b->in->op == GM_TO_STORE) && !strcmp(a->fit.expr1d, b->fit.expr1d));
+
+	return a->in->line == b->in->line && a->in->space == b->in->space && ops &&
 	       a->fit.cls == b->fit.cls && a->fit.cls_k == b->fit.cls_k &&
-	       ((!a->in->file && !b->in->file && a->in->line == 0 && a->in->pc == b->in->pc) ||
+	       ((!a->in->file && !b->in->file && a->in->line == 0 && (rw || a->in->pc == b->in->pc)) ||
 		(a->in->file && b->in->file && a->in->line > 0 && !strcmp(a->in->file, b->in->file)));
 }
 
@@ -700,7 +720,7 @@ static void time_shares(struct gm_trace_kernel *k, const struct gm_profile *prof
 		if (done[j] || !k->pred_ok || !x->fit.expr1d[0] || k->mem_ms <= 0 || x->excess_bytes <= 0.02 * x->bytes)
 			continue;
 		for (int q = j; q < k->norder && n < 64; q++)
-			if (!done[q] && tf_same_change(x, &k->ins[k->order[q]])) {
+			if (!done[q] && tf_same_change(x, &k->ins[k->order[q]], 0)) {
 				done[q] = 1;
 				out[n++] = (struct tk_swap){ k->order[q], NULL, 0, 0 };
 				bytes += k->ins[k->order[q]].bytes;

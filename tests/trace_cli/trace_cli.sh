@@ -49,6 +49,10 @@ check residual1 "a launch limited by block starts gets fewer, fuller blocks" say
 check residual1_words "the block starts are named as the bottleneck" says h200_residual1 'primary    block starts'
 check atomics "float atomics on one address take their turns (rule X)" says h200_atomics 'limited by atomics'
 check atomics_words "the one-address atomics are named as the bottleneck" says h200_atomics 'primary    atomics on one address'
+check misalign "a copy one float off is aligned and widened (wide_loads)" says h200_misalign 'wide_loads, predicted'
+check rgb_bytes "RGB bytes get several pixels a thread (wide_blocks, v chosen by the model)" says h200_misalign 'wide_blocks, predicted'
+check atomics_fix "atomics on one address get a block reduction, priced without rule X" says h200_atomics 'block_reduce, predicted'
+check atomics_hist "a histogram's atomics get the block's own bins" says h200_atomics 'own bins in shared memory'
 # --html: one page with the trace section, every launch a heading and a table
 "$bin" trace --from "$syn/aos.json" --html "$T/aos.html" >/dev/null 2>&1
 check html "--html wrote no page with the trace section" grep -q '<section id="trace">' "$T/aos.html"
