@@ -3,8 +3,8 @@
 drawn from a seeded grammar so that nobody picks its expressions: the lines scripts/suggest_gpu.sh reads with
 PATTERNS=FILE (name|class|explain arguments), printed to stdout. Written and committed before the rule changes
 it is meant to judge; its measurements are looked at only after those changes are final. A set that a rule has
-been shaped on becomes a development set (renamed, its header says where): tests/suggest/heldout-s38.tsv
-(`suggest_heldout.py 38 30`, names h00-h29) since it was scored at 150fbce, tests/suggest/dev-s38b.tsv (was
+been shaped on becomes a development set (renamed, its header says where): tests/suggest/dev-s38.tsv (was heldout-s38,
+`suggest_heldout.py 38 30`, names h00-h29) since it was scored at 150fbce, tests/suggest/dev-s38b.tsv (was
 heldout-s38b, `suggest_heldout.py 3802 30 k`, names k00-k29) since branch s39s, tests/suggest/dev-s39.tsv (was
 heldout-s39, `suggest_heldout.py 3903 60 m`) since h40s, tests/suggest/dev-s40.tsv (was heldout-s40, `4004 60 q`, scored
 once at 1ff77a7) since h43s; tests/suggest/dev-s41.tsv (was heldout-s41, `4105 60 v`, scored
