@@ -40,6 +40,10 @@ extern "C" {
 #define GM_PAGES_DIST_2M (2.0 * 1024 * 1024 + 128)
 #define GM_PAGES_DIST_4M (4.0 * 1024 * 1024 + 128)
 #define GM_PAGES_DIST_16M (16.0 * 1024 * 1024 + 128)
+/* Rule P5: a request's lone load lanes whose addresses all lie within a line of each other modulo this many
+   bytes share their low address bits (copy.pages_2m_al_b4: rows exactly 2 MiB apart); h44c's column walks are
+   slower at pitches of multiples of 128 KiB, at the calibrated rate at 64 KiB and less (docs/MODEL.md 7.5) */
+#define GM_PAGES_ALIGN_BYTES (128 * 1024)
 
 /* The device constants the launch model reads (JSON: docs/SCHEMA.md, "Device profile"). */
 struct gm_profile {
@@ -163,6 +167,8 @@ struct gm_launch_out {
 	double page_lanes;            /* load lanes that miss L1 alone in their 2 MiB page of the request (rule P) */
 	double page_distance;         /* the mean distance between a request's lone lanes, in bytes (geometric mean
 					 over those lanes; rule P4); 0: none */
+	double page_aligned;          /* of those lanes, the share in requests whose lines share their low address
+					 bits (rule P5) */
 	double t_pages_ms;            /* their translations at pages_gps (rule P); 0 without it */
 	double t_bandwidth_ms;        /* the slowest level's time, max(DRAM, L2, L1, pages, blocks) */
 	double t_start_ms;            /* the launch's fixed start-up, in time_ms (rule S); 0 without launch_us */

@@ -77,12 +77,14 @@ static gm_status block_sectors(struct pat_state *ps, const struct gm_access *w, 
 /*
  * Rule P: the active lanes of a request whose 2 MiB page no other active lane of it touches. Rule P4: *dist,
  * the mean distance between those lanes' addresses (their span over their count less one; the calibrated 4
- * MiB + 128 B for a lane alone).
+ * MiB + 128 B for a lane alone). Rule P5: *aligned, whether two or more lie alone and their addresses all lie
+ * within a line of the first one's modulo GM_PAGES_ALIGN_BYTES (rows 2 MiB + 4 B apart too: their 32 lanes span
+ * 124 B there).
  */
-static int lanes_alone_in_page(const struct gm_prediction *p, double *dist)
+static int lanes_alone_in_page(const struct gm_prediction *p, double *dist, int *aligned)
 {
-	int64_t pg[GM_WARP_SIZE], ad[GM_WARP_SIZE], lo = INT64_MAX, hi = INT64_MIN;
-	int n = 0, alone = 0;
+	int64_t pg[GM_WARP_SIZE], ad[GM_WARP_SIZE], lo = INT64_MAX, hi = INT64_MIN, a0 = 0;
+	int n = 0, alone = 0, near = 1;
 
 	for (int l = 0; l < p->nlanes && n < GM_WARP_SIZE; l++)
 		if (p->lanes[l].active) {
@@ -90,6 +92,7 @@ static int lanes_alone_in_page(const struct gm_prediction *p, double *dist)
 			pg[n++] = p->lanes[l].addr / GM_PAGE_BYTES;
 		}
 	for (int i = 0; i < n; i++) {
+		int64_t m;
 		int k;
 
 		for (k = 0; k < n && (k == i || pg[k] != pg[i]); k++)
@@ -99,8 +102,13 @@ static int lanes_alone_in_page(const struct gm_prediction *p, double *dist)
 		alone++;
 		lo = ad[i] < lo ? ad[i] : lo;
 		hi = ad[i] > hi ? ad[i] : hi;
+		if (alone == 1)
+			a0 = ad[i];
+		m = ((ad[i] - a0) % GM_PAGES_ALIGN_BYTES + GM_PAGES_ALIGN_BYTES) % GM_PAGES_ALIGN_BYTES;
+		near &= m < GM_LINE_BYTES || m > GM_PAGES_ALIGN_BYTES - GM_LINE_BYTES;
 	}
 	*dist = alone > 1 ? (double)(hi - lo) / (alone - 1) : GM_PAGES_DIST_4M;
+	*aligned = alone > 1 && near;
 	return alone;
 }
 
@@ -171,12 +179,14 @@ static gm_status rule_t1_banks(struct warp_ctx *c)
 static gm_status rule_p_alone(struct warp_ctx *c)
 {
 	double dist;
-	int alone = lanes_alone_in_page(c->p, &dist);
+	int aligned, alone = lanes_alone_in_page(c->p, &dist, &aligned);
 
-	if (c->w->op == GM_OP_LOAD)
+	if (c->w->op == GM_OP_LOAD) {
 		c->t->l1_load_alone += (double)alone;
-	else
+		c->t->l1_load_aligned += aligned ? (double)alone : 0; /* rule P5, measured with loads */
+	} else {
 		c->t->l1_store_alone += (double)alone;
+	}
 	if (alone) /* rule P4, measured with loads: a store lane is translated at pages_gps's distance */
 		c->t->alone_log2_dist += alone * log2(c->w->op == GM_OP_LOAD ? dist : GM_PAGES_DIST_4M);
 	return GM_OK;
