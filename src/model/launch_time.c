@@ -385,15 +385,15 @@ static double page_ns(const struct gm_profile *pr, double dist)
 }
 
 /*
- * Rule P5: a request whose lone lanes' lines all lie multiples of 128 KiB apart (GM_PAGES_ALIGN_BYTES) puts them
- * on the same low address bits, and its translations go slower: copy.pages_2m_al_b4 (rows exactly 2 MiB apart)
- * measures the rate, its ratio to copy.pages_2m_b4's is the cost at 2 MiB, and the cost fades, linear in the log
- * of the distance, to none at 16 MiB (probe-45: 2 / 4 / 16 MiB walks at 69-72 / 81-87 / 100 % of + 128 B's).
- * A profile without the rate: none.
+ * Rule P5: a request whose lone lanes lie a power of two apart (2 MiB or more, each within a line; launch_traffic.c)
+ * puts them on the same low address bits, and its translations go slower: copy.pages_2m_al_b4 (rows exactly 2
+ * MiB apart) measures the rate, its ratio to copy.pages_2m_b4's is the cost at 2 MiB, and the cost fades, linear
+ * in the log of the distance, to none at GM_PAGES_ALIGN_END, 8 MiB (probe-45 and probe-46: 2 / 4 / 8 / 16 MiB walks
+ * at 70 / 75-84 / 91 / 100 % of the model without it). A profile without the rate: none.
  */
 static double page_aligned_factor(const struct gm_profile *pr, double dist)
 {
-	const double d0 = log2(GM_PAGES_DIST_2M), d1 = log2(GM_PAGES_DIST_16M);
+	const double d0 = log2(GM_PAGES_DIST_2M), d1 = log2(GM_PAGES_ALIGN_END);
 	double x = dist > 0 ? log2(dist) : d1, r, w;
 
 	if (!(pr->pages_2m_al_gps > 0) || !(pr->pages_2m_gps > 0))

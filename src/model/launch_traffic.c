@@ -77,14 +77,15 @@ static gm_status block_sectors(struct pat_state *ps, const struct gm_access *w, 
 /*
  * Rule P: the active lanes of a request whose 2 MiB page no other active lane of it touches. Rule P4: *dist,
  * the mean distance between those lanes' addresses (their span over their count less one; the calibrated 4
- * MiB + 128 B for a lane alone). Rule P5: *aligned, whether two or more lie alone and their addresses all lie
- * within a line of the first one's modulo GM_PAGES_ALIGN_BYTES (rows 2 MiB + 4 B apart too: their 32 lanes span
- * 124 B there).
+ * MiB + 128 B for a lane alone). Rule P5: *aligned, whether two or more lie alone, their mean distance is near
+ * a power of two P of 2 MiB or more, and their addresses all lie within a line of the lowest one's modulo P
+ * (rows 2 MiB + 4 B apart too: 32 lanes span 124 B there; not 3 or 6 MiB, nor 2 MiB + 128 KiB).
  */
 static int lanes_alone_in_page(const struct gm_prediction *p, double *dist, int *aligned)
 {
-	int64_t pg[GM_WARP_SIZE], ad[GM_WARP_SIZE], lo = INT64_MAX, hi = INT64_MIN, a0 = 0;
+	int64_t pg[GM_WARP_SIZE], ad[GM_WARP_SIZE], lo = INT64_MAX, hi = INT64_MIN, pw;
 	int n = 0, alone = 0, near = 1;
+	char lone[GM_WARP_SIZE];
 
 	for (int l = 0; l < p->nlanes && n < GM_WARP_SIZE; l++)
 		if (p->lanes[l].active) {
@@ -92,23 +93,23 @@ static int lanes_alone_in_page(const struct gm_prediction *p, double *dist, int 
 			pg[n++] = p->lanes[l].addr / GM_PAGE_BYTES;
 		}
 	for (int i = 0; i < n; i++) {
-		int64_t m;
 		int k;
 
 		for (k = 0; k < n && (k == i || pg[k] != pg[i]); k++)
 			;
+		lone[i] = k == n;
 		if (k < n)
 			continue;
 		alone++;
 		lo = ad[i] < lo ? ad[i] : lo;
 		hi = ad[i] > hi ? ad[i] : hi;
-		if (alone == 1)
-			a0 = ad[i];
-		m = ((ad[i] - a0) % GM_PAGES_ALIGN_BYTES + GM_PAGES_ALIGN_BYTES) % GM_PAGES_ALIGN_BYTES;
-		near &= m < GM_LINE_BYTES || m > GM_PAGES_ALIGN_BYTES - GM_LINE_BYTES;
 	}
 	*dist = alone > 1 ? (double)(hi - lo) / (alone - 1) : GM_PAGES_DIST_4M;
-	*aligned = alone > 1 && near;
+	pw = *dist >= 1 && *dist < 0x1p62 ? (int64_t)1 << (int)lround(log2(*dist)) : 1;
+	for (int i = 0; i < n; i++)
+		if (lone[i])
+			near &= (ad[i] - lo) % pw < GM_LINE_BYTES || (ad[i] - lo) % pw > pw - GM_LINE_BYTES;
+	*aligned = alone > 1 && pw >= GM_PAGE_BYTES && near;
 	return alone;
 }
 
