@@ -40,6 +40,9 @@ extern "C" {
 #define GM_PAGES_DIST_2M (2.0 * 1024 * 1024 + 128)
 #define GM_PAGES_DIST_4M (4.0 * 1024 * 1024 + 128)
 #define GM_PAGES_DIST_16M (16.0 * 1024 * 1024 + 128)
+/* Rule P5: the distance between a request's lone lanes a power of two apart at which their cost is gone (probe-46:
+   8 MiB 91 % where 2 MiB measures 70 %, and 16 MiB 100 % in probe-45) */
+#define GM_PAGES_ALIGN_END (8.0 * 1024 * 1024)
 
 /* The device constants the launch model reads (JSON: docs/SCHEMA.md, "Device profile"). */
 struct gm_profile {
@@ -163,6 +166,8 @@ struct gm_launch_out {
 	double page_lanes;            /* load lanes that miss L1 alone in their 2 MiB page of the request (rule P) */
 	double page_distance;         /* the mean distance between a request's lone lanes, in bytes (geometric mean
 					 over those lanes; rule P4); 0: none */
+	double page_aligned;          /* of those lanes, the share in requests whose lines share their low address
+					 bits (rule P5) */
 	double t_pages_ms;            /* their translations at pages_gps (rule P); 0 without it */
 	double t_bandwidth_ms;        /* the slowest level's time, max(DRAM, L2, L1, pages, blocks) */
 	double t_start_ms;            /* the launch's fixed start-up, in time_ms (rule S); 0 without launch_us */

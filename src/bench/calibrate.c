@@ -38,6 +38,8 @@
  *                    copy.pages_2m_b4 and copy.pages_16m_b4 (the same walk,
  *                    rows 2 and 16 MiB + 128 B apart): the rate of
  *                    translations whose pages lie that far apart (rule P4)
+ *   pages_2m_al_gps  copy.pages_2m_al_b4 (rows exactly 2 MiB apart: the request's lines on
+ *                    the same low address bits, rule P5)
  *   launch_us        copy.start_b4 (v0_b4 over 8 waves of resident threads, a
  *                    few microseconds a launch, timed back to back): its time
  *                    less the launch model's time for it with every constant
@@ -245,7 +247,7 @@ static double pages_rate(const struct gm_run_result *r, const char *name, const 
 	struct gm_profile q = *p;
 	double tb;
 
-	q.pages_gps = q.pages_2m_gps = q.pages_16m_gps = 0; /* the other levels alone */
+	q.pages_gps = q.pages_2m_gps = q.pages_16m_gps = q.pages_2m_al_gps = 0; /* the other levels alone */
 	/* rule P2: the translations join the other levels at the knee, so their time is what the join leaves */
 	if (!(c = viewed(r, name, &q, &o)) || !(o.page_lanes > 0) || !((tb = bandwidth_time(c, &q, &o)) > o.t_bandwidth_ms))
 		return 0;
@@ -256,12 +258,14 @@ static double pages_rate(const struct gm_run_result *r, const char *name, const 
    of translations whose pages lie that far apart, as copy.pages_b4's. Optional, with pages_gps measured. */
 static void pages_translated(const struct gm_run_result *r, struct gm_profile *p)
 {
-	p->pages_gps = p->pages_2m_gps = p->pages_16m_gps = 0;
+	p->pages_gps = p->pages_2m_gps = p->pages_16m_gps = p->pages_2m_al_gps = 0;
 	p->pages_gps = pages_rate(r, "copy.pages_b4", p);
 	if (p->pages_gps > 0) {
 		p->pages_2m_gps = pages_rate(r, "copy.pages_2m_b4", p);
 		p->pages_16m_gps = pages_rate(r, "copy.pages_16m_b4", p);
 	}
+	if (p->pages_2m_gps > 0) /* rule P5: rows exactly 2 MiB apart, the ratio to pages_2m_gps its cost */
+		p->pages_2m_al_gps = pages_rate(r, "copy.pages_2m_al_b4", p);
 	if (!(p->pages_gps > 0)) { /* named: the file leaves it out, and every printout says so */
 		p->pages_gps = GM_PAGES_GPS_DEFAULT;
 		gm_profile_note_unmeasured(p, "pages_gps");

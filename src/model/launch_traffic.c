@@ -77,12 +77,15 @@ static gm_status block_sectors(struct pat_state *ps, const struct gm_access *w, 
 /*
  * Rule P: the active lanes of a request whose 2 MiB page no other active lane of it touches. Rule P4: *dist,
  * the mean distance between those lanes' addresses (their span over their count less one; the calibrated 4
- * MiB + 128 B for a lane alone).
+ * MiB + 128 B for a lane alone). Rule P5: *aligned, whether two or more lie alone, their mean distance is near
+ * a power of two P of 2 MiB or more, and their addresses all lie within a line of the lowest one's modulo P
+ * (rows 2 MiB + 4 B apart too: 32 lanes span 124 B there; not 3 or 6 MiB, nor 2 MiB + 128 KiB).
  */
-static int lanes_alone_in_page(const struct gm_prediction *p, double *dist)
+static int lanes_alone_in_page(const struct gm_prediction *p, double *dist, int *aligned)
 {
-	int64_t pg[GM_WARP_SIZE], ad[GM_WARP_SIZE], lo = INT64_MAX, hi = INT64_MIN;
-	int n = 0, alone = 0;
+	int64_t pg[GM_WARP_SIZE], ad[GM_WARP_SIZE], lo = INT64_MAX, hi = INT64_MIN, pw;
+	int n = 0, alone = 0, near = 1;
+	char lone[GM_WARP_SIZE];
 
 	for (int l = 0; l < p->nlanes && n < GM_WARP_SIZE; l++)
 		if (p->lanes[l].active) {
@@ -94,6 +97,7 @@ static int lanes_alone_in_page(const struct gm_prediction *p, double *dist)
 
 		for (k = 0; k < n && (k == i || pg[k] != pg[i]); k++)
 			;
+		lone[i] = k == n;
 		if (k < n)
 			continue;
 		alone++;
@@ -101,6 +105,11 @@ static int lanes_alone_in_page(const struct gm_prediction *p, double *dist)
 		hi = ad[i] > hi ? ad[i] : hi;
 	}
 	*dist = alone > 1 ? (double)(hi - lo) / (alone - 1) : GM_PAGES_DIST_4M;
+	pw = *dist >= 1 && *dist < 0x1p62 ? (int64_t)1 << (int)lround(log2(*dist)) : 1;
+	for (int i = 0; i < n; i++)
+		if (lone[i])
+			near &= (ad[i] - lo) % pw < GM_LINE_BYTES || (ad[i] - lo) % pw > pw - GM_LINE_BYTES;
+	*aligned = alone > 1 && pw >= GM_PAGE_BYTES && near;
 	return alone;
 }
 
@@ -171,12 +180,14 @@ static gm_status rule_t1_banks(struct warp_ctx *c)
 static gm_status rule_p_alone(struct warp_ctx *c)
 {
 	double dist;
-	int alone = lanes_alone_in_page(c->p, &dist);
+	int aligned, alone = lanes_alone_in_page(c->p, &dist, &aligned);
 
-	if (c->w->op == GM_OP_LOAD)
+	if (c->w->op == GM_OP_LOAD) {
 		c->t->l1_load_alone += (double)alone;
-	else
+		c->t->l1_load_aligned += aligned ? (double)alone : 0; /* rule P5, measured with loads */
+	} else {
 		c->t->l1_store_alone += (double)alone;
+	}
 	if (alone) /* rule P4, measured with loads: a store lane is translated at pages_gps's distance */
 		c->t->alone_log2_dist += alone * log2(c->w->op == GM_OP_LOAD ? dist : GM_PAGES_DIST_4M);
 	return GM_OK;

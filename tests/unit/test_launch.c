@@ -598,7 +598,31 @@ static void test_pages(void **state)
 	pats[1].op = GM_OP_LOAD;
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
 	assert_true(fabs(o.t_pages_ms - (double)n / 1e6) < 1e-6 * o.t_pages_ms);
-	p.pages_2m_gps = p.pages_16m_gps = 0;
+	/* rule P5: lone lanes a power of two apart (2 MiB or more, each within a line) cost pages_2m_gps /
+	   pages_2m_al_gps times P4's time at 2 MiB, fading linear in the log of the distance to none at 8 MiB */
+	pats[0].op = GM_OP_LOAD;
+	pats[1].op = GM_OP_STORE;
+	p.pages_2m_al_gps = 1; /* twice P4's 2 MiB time */
+	launch_of("(gid%256)*524288 + gid/256", 4, n, pats, &in); /* exactly 2 MiB: 0.5 x 2 ns */
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.page_aligned - 1) < 1e-9);
+	assert_true(fabs(o.t_pages_ms - 1.0 * n / 1e6) < 1e-6 * o.t_pages_ms);
+	launch_of("(gid%256)*524289 + gid/256", 4, n, pats, &in); /* 2 MiB + 4 B: 32 lanes within 124 B */
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.t_pages_ms - 1.0 * n / 1e6) < 1e-3 * o.t_pages_ms);
+	launch_of("(gid%256)*524320 + gid/256", 4, n, pats, &in); /* 2 MiB + 128 B: P4 alone */
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(o.page_aligned == 0 && fabs(o.t_pages_ms - 0.5 * n / 1e6) < 1e-6 * o.t_pages_ms);
+	launch_of("(gid%256)*1048576 + gid/256", 4, n, pats, &in); /* 4 MiB: 1 ns x (1 + 1/2) */
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.t_pages_ms - 1.5 * n / 1e6) < 1e-3 * o.t_pages_ms);
+	launch_of("(gid%256)*2097152 + gid/256", 4, n, pats, &in); /* 8 MiB: gone, P4's 1.5 ns */
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(o.page_aligned == 1 && fabs(o.t_pages_ms - 1.5 * n / 1e6) < 1e-3 * o.t_pages_ms);
+	launch_of("(gid%256)*786432 + gid/256", 4, n, pats, &in); /* 3 MiB: not a power of two */
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(o.page_aligned == 0);
+	p.pages_2m_gps = p.pages_16m_gps = p.pages_2m_al_gps = 0;
 	/* 32 rows 32 MiB apart: alone, but the block's 8 columns share each sector: L1 serves 7 in 8 */
 	launch_of("(gid%32)*8388608 + gid/32", 4, n, pats, &in);
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);

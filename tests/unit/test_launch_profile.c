@@ -263,6 +263,18 @@ static void test_from_run_knee(void **state)
 		assert_true(fabs(p.pages_2m_gps - 30) < 1e-6);
 		assert_true(fabs(p.pages_16m_gps - 12) < 1e-6);
 		assert_false(gm_profile_unmeasured(&p, "pages_2m_gps"));
+		assert_true(p.pages_2m_al_gps == 0); /* rule P5's walk not in the run */
+	}
+	/* copy.pages_2m_al_b4 (rows exactly 2 MiB apart) timed with a planted rate (rule P5): it comes back, the rest
+	   stays */
+	{
+		struct gm_case_result *ca = add_case(&r, "copy.pages_2m_al_b4", 1, bytes);
+
+		p.pages_2m_al_gps = 15;
+		time_as_predicted(ca, &p, bytes);
+		assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
+		assert_true(fabs(p.pages_2m_al_gps - 15) < 1e-6);
+		assert_true(fabs(p.pages_2m_gps - 30) < 1e-6 && fabs(p.pages_gps - 20) < 1e-6);
 	}
 	/* copy.start_b4 (8 waves of copy_one) timed as the model predicts it plus a planted start-up (rule S):
 	   the start-up comes back, the rest unchanged; with it the model reproduces the case, and every other

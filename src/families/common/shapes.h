@@ -32,6 +32,8 @@ enum { COPY_ONE = 0, COPY_ILP = 1, COPY_READ = 2, COPY_WRITE = 3, COPY_MEMCPY = 
    translation costs more the farther apart the request's pages are) */
 #define COPY_PAGES_PITCH_2M 524320
 #define COPY_PAGES_PITCH_16M 4194336
+/* pages_2m_al_b4: rows exactly 2 MiB apart, the request's 32 lines on the same low address bits (rule P5) */
+#define COPY_PAGES_PITCH_2M_AL 524288
 /* The scatters store 4 B elements in pieces: out[(i/KS)*KS + (i%S)*K + (i/S)%K] = in[i], KS = K x S.
    COPY_SCATTER (S = K = 32, blocks of 1024): the 32 warps of a block each write one element into each of
    the same 32 lines (lanes 128 B apart), a naive transpose's stores in one block;

@@ -39,6 +39,8 @@ static const struct {
 	  "copy, 4 B per thread, a column walk over 256 rows 4 MiB + 128 B apart: each lane in a 2 MiB page of its own" },
 	{ COPY_PAGES, 4, 1, 0, 0, "pages_2m_b4", "as pages_b4, rows 2 MiB + 128 B apart: the request's pages neighbours",
 	  COPY_PAGES_PITCH_2M },
+	{ COPY_PAGES, 4, 1, 0, 0, "pages_2m_al_b4",
+	  "as pages_b4, rows exactly 2 MiB apart: the request's lines on the same low address bits", COPY_PAGES_PITCH_2M_AL },
 	{ COPY_PAGES, 4, 1, 0, 0, "pages_16m_b4", "as pages_b4, rows 16 MiB + 128 B apart: the request's pages far apart",
 	  COPY_PAGES_PITCH_16M },
 	{ COPY_SCATTER, 4, 1, 0, 0, "scatter_b4",

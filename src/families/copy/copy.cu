@@ -32,6 +32,8 @@
  *                nothing merges it.
  *   pages_2m_b4, pages_16m_b4  the same walk, rows 2 MiB + 128 B and 16 MiB + 128 B apart: what a
  *                translation costs as the request's pages lie farther apart (rule P4).
+ *   pages_2m_al_b4  the same walk, rows exactly 2 MiB apart: the request's lines share their
+ *                low address bits (rule P5).
  *   start_b4     v0_b4 over exactly COPY_START_WAVES waves of resident threads (a few
  *                microseconds): what each launch timed back to back pays beyond its
  *                traffic and waves, where the launch model measures its start-up (rule S).
@@ -307,6 +309,9 @@ static void launch_typed(struct copy_state *s)
 			(const T *)s->in, (T *)s->out, s->n);
 	else if (s->mode == COPY_PAGES && s->pitch == COPY_PAGES_PITCH_2M)
 		copy_one_pages<T, COPY_PAGES_PITCH_2M><<<gm_blocks_for(s->n, COPY_BLOCK), COPY_BLOCK, 0, gm_stream()>>>(
+			(const T *)s->in, (T *)s->out, s->n);
+	else if (s->mode == COPY_PAGES && s->pitch == COPY_PAGES_PITCH_2M_AL)
+		copy_one_pages<T, COPY_PAGES_PITCH_2M_AL><<<gm_blocks_for(s->n, COPY_BLOCK), COPY_BLOCK, 0, gm_stream()>>>(
 			(const T *)s->in, (T *)s->out, s->n);
 	else if (s->mode == COPY_PAGES && s->pitch == COPY_PAGES_PITCH_16M)
 		copy_one_pages<T, COPY_PAGES_PITCH_16M><<<gm_blocks_for(s->n, COPY_BLOCK), COPY_BLOCK, 0, gm_stream()>>>(
