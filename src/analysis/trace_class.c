@@ -180,6 +180,15 @@ static void classify_global(const struct gm_trace_launch *l, const struct gm_tra
 		}
 		return;
 	}
+	if (k == 1 && l->block[0] < 32 && l->block[1] > 1) {
+		/* threadIdx.x walks a row but a warp holds 32 / blockDim.x of its rows */
+		int wide = per > 0 && f->ideal_per_req > 0 && per > f->ideal_per_req * 1.02;
+		f->cls = wide ? GM_TC_IRREGULAR : GM_TC_COALESCED, f->cls_k = wide ? l->block[0] : 0;
+		snprintf(f->cls_text, sizeof(f->cls_text), "%s (blockDim.x %d: a warp reads %d rows of %lld B%s)",
+			 wide ? "short rows" : "coalesced", l->block[0], 32 / l->block[0], (long long)l->block[0] * B,
+			 wide ? "; a blockDim.x of 32, or wider accesses a thread" : "");
+		return;
+	}
 	if (l->block[1] > 1 && (sy == 1 || sy == -1) && k > 1) {
 		f->cls = GM_TC_TRANSPOSED, f->cls_k = k;
 		snprintf(f->cls_text, sizeof(f->cls_text), "transposed (threadIdx.x walks a column, rows %lld elements "
@@ -206,9 +215,67 @@ static void classify_global(const struct gm_trace_launch *l, const struct gm_tra
 		 (long long)(k * B), k * B <= 64 ? ": an array of structures or an interleave?" : "");
 }
 
+/* 1 with *stride (bytes) when most neighbouring sampled lanes of a global instruction (3 in 4 of the pairs of
+   active lanes, over at least two warps) sit one distance apart in lane order: an address the ids make lane by
+   lane, even where no map of the ids fits the warps' starts (loop bounds or row offsets that differ by thread, a
+   row that ends inside a warp); addresses read from data are not. */
+static int warp_affine(const struct gm_trace_instr *in, int64_t *stride)
+{
+	int64_t s = 0;
+	int pairs = 0, same = 0, warps = 0, votes = 0;
+
+	/* Boyer-Moore majority vote over the pairs' distances, then a count of the winner */
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; in->space == GM_TS_GLOBAL && i < in->nsamples; i++) {
+			const struct gm_trace_sample *x = &in->samples[i];
+			int prev = -1, n = 0;
+			for (int j = 0; j < GM_WARP_SIZE; j++) {
+				if (!(x->have >> j & 1))
+					continue;
+				if (prev >= 0 && (x->addr[j] - x->addr[prev]) % (j - prev) == 0) {
+					int64_t d = (x->addr[j] - x->addr[prev]) / (j - prev);
+					if (pass == 0) {
+						if (!votes)
+							s = d;
+						votes += d == s ? 1 : -1;
+					} else
+						same += d == s;
+				}
+				if (prev >= 0 && pass == 1)
+					pairs++, n++;
+				prev = j;
+			}
+			warps += n > 0;
+		}
+	if (!pairs || warps < 2 || s == 0 || 4 * same < 3 * pairs)
+		return 0;
+	*stride = s;
+	return 1;
+}
+
+/* The class of an instruction no map fits whose warps are each lanes `s` bytes apart (warp_affine). */
+static void classify_warp_affine(const struct gm_trace_instr *in, struct gm_trace_fit *f, int64_t s)
+{
+	int64_t a = s < 0 ? -s : s, B = in->size > 0 ? in->size : 1, k = a / B;
+	const char *why = "no map of the ids fits their starts";
+
+	f->cls_k = a % B ? 0 : k;
+	if (a >= 128) {
+		f->cls = GM_TC_COLUMN;
+		snprintf(f->cls_text, sizeof(f->cls_text), "column walk (lanes %lld B apart in most of each warp: a row "
+			 "each; %s)", (long long)a, why);
+	} else {
+		f->cls = GM_TC_STRIDED;
+		snprintf(f->cls_text, sizeof(f->cls_text), "strided (lanes %lld B apart in most of each warp; %s)",
+			 (long long)a, why);
+	}
+}
+
 static void classify(const struct gm_trace_launch *l, const struct gm_trace_instr *in, struct gm_trace_fit *f,
 		     const struct counts *smp)
 {
+	int64_t stride = 0;
+
 	if (in->space == GM_TS_LOCAL && all_broadcast(in)) {
 		/* local addresses are the per-thread stack's offset: the hardware interleaves the threads' words */
 		f->cls = GM_TC_COALESCED;
@@ -220,6 +287,9 @@ static void classify(const struct gm_trace_launch *l, const struct gm_trace_inst
 	} else if (!f->lanes) {
 		f->cls = GM_TC_UNSAMPLED;
 		snprintf(f->cls_text, sizeof(f->cls_text), "not sampled (counts only: %.120s)", f->why);
+	} else if (!f->map.known && warp_affine(in, &stride) && stride != in->size && stride != -in->size) {
+		/* consecutive lanes whose warps start where no map fits stay a gather: rows the data picks */
+		classify_warp_affine(in, f, stride);
 	} else if (!f->map.known) {
 		f->cls = GM_TC_GATHER;
 		snprintf(f->cls_text, sizeof(f->cls_text), "data-dependent %s (no map of the ids fits: the addresses "
