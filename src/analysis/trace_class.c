@@ -224,9 +224,11 @@ static int warp_affine(const struct gm_trace_instr *in, int64_t *stride)
 	int64_t s = 0;
 	int pairs = 0, same = 0, warps = 0, votes = 0;
 
+	if (in->space != GM_TS_GLOBAL)
+		return 0;
 	/* Boyer-Moore majority vote over the pairs' distances, then a count of the winner */
 	for (int pass = 0; pass < 2; pass++)
-		for (int i = 0; in->space == GM_TS_GLOBAL && i < in->nsamples; i++) {
+		for (int i = 0; i < in->nsamples; i++) {
 			const struct gm_trace_sample *x = &in->samples[i];
 			int prev = -1, n = 0;
 			for (int j = 0; j < GM_WARP_SIZE; j++) {

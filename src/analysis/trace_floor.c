@@ -82,8 +82,7 @@ double tk_issue_ms(const struct gm_trace_kernel *k, const struct gm_profile *pro
  * times one update's time. Measured by gpumem's atomics family on an H200
  * (results/nvidia-h200/final-e0342df/suite.json.gz, `gpumem run` at e0342df, GPU-ed80e09b): every thread of 2^24
  * adding to one float, f32_one, 2.277 GB/s of 4 B updates: 1.757 ns an update, each lane its own; to one uint32,
- * u32_one, 168.2 GB/s: 0.761 ns a warp's (the lanes
- * of a warp on one address are one update). Read from the profile's atomic_f32_ns and atomic_u32_ns (calibrate
+ * u32_one, 168.2 GB/s: 0.761 ns a warp's (the lanes of a warp on one address are one update). Read from the profile's atomic_f32_ns and atomic_u32_ns (calibrate
  * measures them with those two cases; the built-in profiles hold the committed suites' values); a profile
  * without them has no such floor.
  */

@@ -67,6 +67,15 @@ static const struct fixture fixtures[] = {
 	  { { "tab", "(gid * 2654435761 + (gid >> 7) * 40503) % 1000003", B1(256), B1(4096), 4, G, LD, 1, 0, 0, 0 },
 	    { "out", "gid", B1(256), B1(4096), 4, G, ST, 1, 0, 0, 0 } },
 	  { 9, 9 }, { GM_TC_GATHER, GM_TC_COALESCED }, "its scatter comes from the data" },
+	/* a 2D block narrower than a warp walking rows of bytes: a warp reads 4 rows of 8 B (set 5's byte blur) */
+	{ "short_rows.json", "blur3_byte(unsigned char const*, unsigned char*)",
+	  { { "in", "(by*32 + ty)*8192 + bx*8 + tx", { 8, 32, 1 }, { 64, 16, 1 }, 1, G, LD, 1, 0, 0, 0 } },
+	  { 22 }, { GM_TC_IRREGULAR }, "short rows" },
+	/* a thread a row whose rows start where no map of the ids fits (a causal softmax's row lengths): lanes one
+	   row apart in every warp are a column walk, not a gather by data */
+	{ "uneven_rows.json", "softmax_thread_row(float*, float const*, int)",
+	  { { "row", "gid*1024 + (gid / 32 * 2654435761) % 977", B1(32), B1(512), 4, G, LD, 1, 0, 0, 0 } },
+	  { 223 }, { GM_TC_COLUMN }, "column walk" },
 };
 #define NFIX (sizeof(fixtures) / sizeof(fixtures[0]))
 
