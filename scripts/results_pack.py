@@ -5,11 +5,13 @@ Each small file costs a 4 KiB block on disk and in the device tool's copy, so th
 by path (logs, tables, ncu and peer text, call scripts) go into `packed.tar.xz` of their run folder (the nearest
 folder above them with a COMMANDS.md, else the run's top folder), their paths inside it relative to that folder.
 A file stays loose when any of these holds: it is a document (*.md), a JSON document (runs, profiles: gpumem,
-scripts/results_index.py and tests/harden/runfiles.sh read them), already compressed (.gz, .xz, .tgz), a name a
-script reads inside a run folder (rc.txt, gpu.txt, pairs.txt, patterns.tsv), in a folder that a summary script
-reads whole (soak*, sanitize*, suggest*, fleet, latest) or a traced set's programs/, or its path is named by a
-tracked file outside results/ (docs, docs/log, src, scripts, tests, data), or its name is (a name at most two
-files under results/ have: "model-X/, score_Y.txt"). results/<gpu>/PACKED.md lists every archive: its files and bytes.
+scripts/results_index.py and tests/harden/runfiles.sh read them, also as .json.gz), an archive already (.tar.gz,
+.tgz, .xz: traces, runs), a name a script reads inside a run folder (rc.txt, gpu.txt, pairs.txt, patterns.tsv),
+in a folder that a summary script reads whole (soak*, sanitize*, suggest*, fleet, latest) or a traced set's
+programs/, or its path is named by a tracked file outside results/ (docs, src, scripts, tests, data; not
+docs/log/, whose dated notes name paths as they were: PACKED.md says where those went), or its name is (a name
+at most two files under results/ have: "model-X/, score_Y.txt"). Compressed text (.txt.gz, .csv.gz) packs too.
+results/<gpu>/PACKED.md lists every archive of the folder: its files and their bytes.
 Read one: `tar -xJf results/<gpu>/<run>/packed.tar.xz -C DIR` (or `tar -tJvf` to list it).
 usage: scripts/results_pack.py [--dry-run]
 """
@@ -25,7 +27,7 @@ ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
 ARCHIVE = "packed.tar.xz"
 LOOSE_NAMES = {"rc.txt", "gpu.txt", "pairs.txt", "patterns.tsv"}
 LOOSE_FOLDERS = ("programs",)   # a traced set's programs: kept as sources to run again
-LOOSE_SUFFIXES = (".md", ".json", ".gz", ".xz", ".tgz", ".bz2", ".zip")
+LOOSE_SUFFIXES = (".md", ".json", ".json.gz", ".tar.gz", ".xz", ".tgz", ".bz2", ".zip")
 WHOLE_FOLDERS = ("soak", "sanitize", "suggest", "fleet", "latest")
 
 
@@ -38,7 +40,7 @@ def named_text():
     """Every tracked file outside results/, as one text: the paths it names keep their files loose."""
     out = []
     for p in git_files("."):
-        if p.startswith("results/") or not os.path.isfile(os.path.join(ROOT, p)):
+        if p.startswith(("results/", "docs/log/")) or not os.path.isfile(os.path.join(ROOT, p)):
             continue
         with open(os.path.join(ROOT, p), "rb") as f:
             out.append(f.read().decode("utf-8", "ignore"))
@@ -81,7 +83,6 @@ def main():
     for p in tracked:
         if os.path.isfile(os.path.join(ROOT, p)) and packable(p, text, rare):
             units.setdefault(unit_of(p), []).append(p)
-    listing = {}
     for unit, paths in sorted(units.items()):
         if len(paths) < 2 and not os.path.exists(os.path.join(ROOT, unit, ARCHIVE)):
             continue   # one file: an archive would save nothing
@@ -93,7 +94,6 @@ def main():
         for p in paths:
             with open(os.path.join(ROOT, p), "rb") as f:
                 members[os.path.relpath(p, unit)] = f.read()
-        listing[unit] = sorted((n, len(b)) for n, b in members.items())
         print("%s: %d files, %d bytes" % (unit, len(members), sum(len(b) for b in members.values())))
         if dry:
             continue
@@ -109,22 +109,27 @@ def main():
         for p in paths:
             os.remove(os.path.join(ROOT, p))
     if not dry:
-        write_listing(listing)
+        write_listing()
     return 0
 
 
-def write_listing(listing):
-    """results/<gpu>/PACKED.md: each archive of that GPU folder and what it holds (merged with what it said)."""
+def write_listing():
+    """results/<gpu>/PACKED.md: every packed.tar.xz under that GPU folder and the files it holds."""
     by_gpu = {}
-    for unit, members in listing.items():
-        by_gpu.setdefault(unit.split("/")[1], {})[unit] = members
+    for dp, _, fs in os.walk(os.path.join(ROOT, "results")):
+        if ARCHIVE in fs:
+            unit = os.path.relpath(dp, ROOT)
+            with tarfile.open(os.path.join(dp, ARCHIVE)) as t:
+                members = sorted((m.name, m.size) for m in t.getmembers() if m.isfile())
+            by_gpu.setdefault(unit.split("/")[1], {})[unit] = members
     for gpu, units in by_gpu.items():
         path = os.path.join(ROOT, "results", gpu, "PACKED.md")
         out = ["# Packed text outputs of this folder (scripts/results_pack.py)", "",
                "Text outputs that no doc, script or test names by path, one `%s` a run folder (4 KiB blocks: results/"
                % ARCHIVE,
                "stays small on disk and in the device tool's copy). Read one: `tar -xJf RUN/%s -C DIR`." % ARCHIVE,
-               "Each file is byte for byte what the run wrote; git has it loose at the commit before the packing.", "",
+               "Each file is byte for byte what the run wrote; `git log --diff-filter=D -- PATH` names the commit that packed it.",
+               "",
                "| archive | files | bytes | what it holds |", "| --- | ---: | ---: | --- |"]
         for unit in sorted(units):
             names = [n for n, _ in units[unit]]
