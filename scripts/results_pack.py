@@ -25,7 +25,7 @@ import tarfile
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 ARCHIVE = "packed.tar.xz"
-LOOSE_NAMES = {"rc.txt", "gpu.txt", "pairs.txt", "patterns.tsv"}
+LOOSE_NAMES = {"pairs.txt", "patterns.tsv"}   # rc.txt and gpu.txt: read in suggest* folders, loose whole
 LOOSE_FOLDERS = ("programs",)   # a traced set's programs: kept as sources to run again
 LOOSE_SUFFIXES = (".md", ".json", ".json.gz", ".tar.gz", ".xz", ".tgz", ".bz2", ".zip")
 WHOLE_FOLDERS = ("soak", "sanitize", "suggest", "fleet", "latest")
@@ -69,7 +69,8 @@ def packable(path, text, rare):
         return False
     if any(p.startswith(WHOLE_FOLDERS) or p in LOOSE_FOLDERS for p in parts[2:-1]):
         return False
-    if parts[-1] in rare and cited(parts[-1], text):
+    plain = parts[-1][:-3] if parts[-1].endswith(".gz") else parts[-1]   # a file gzipped in place keeps its reader
+    if parts[-1] in rare and (cited(parts[-1], text) or cited(plain, text)):
         return False   # a name of at most two files under results/, named outside it: the doc means this one
     return path not in text and path[len("results/"):] not in text and "/".join(parts[2:]) not in text
 
