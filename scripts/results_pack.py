@@ -27,7 +27,7 @@ ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
 ARCHIVE = "packed.tar.xz"
 LOOSE_NAMES = {"pairs.txt", "patterns.tsv"}   # rc.txt and gpu.txt: read in suggest* folders, loose whole
 LOOSE_FOLDERS = ("programs",)   # a traced set's programs: kept as sources to run again
-LOOSE_SUFFIXES = (".md", ".json", ".json.gz", ".tar.gz", ".xz", ".tgz", ".bz2", ".zip")
+LOOSE_SUFFIXES = (".md", ".json", ".json.gz", ".tar", ".tar.gz", ".xz", ".tgz", ".bz2", ".zip")
 WHOLE_FOLDERS = ("soak", "sanitize", "suggest", "fleet", "latest")
 
 
