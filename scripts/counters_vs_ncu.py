@@ -47,7 +47,7 @@ def num(s):
 
 def read_ncu(path):
     header, rows = None, {}
-    for row in csv.reader(open(path)):
+    for row in csv.reader(gmopen(path)):
         if len(row) > 2 and row[1] == "ID":
             header = row
         elif header and len(row) == len(header) and row[1].isdigit():

@@ -30,10 +30,9 @@ sets=(
 : >"$out/ratios.tsv"
 for ((i = 0; i < ${#sets[@]}; i += 4)); do
   tag=${sets[i]} set=${sets[i+1]} dir=${sets[i+2]} sub=${sets[i+3]}
-  tarf=$dir/runs.tar.gz
-  [ -f "$tarf" ] || tarf=$dir/sealed_runs.tar.gz
+  for tarf in "$dir"/{runs,sealed_runs}.tar.{xz,gz}; do [ -f "$tarf" ] && break; done
   mkdir -p "$out/$tag/runs"
-  [ -d "$out/$tag/runs/$sub" ] || tar xzf "$tarf" -C "$out/$tag/runs" 2>/dev/null
+  [ -d "$out/$tag/runs/$sub" ] || tar xf "$tarf" -C "$out/$tag/runs" 2>/dev/null
   rm -rf "$out/$tag/pred"
   prof=$dir/profile-calibrate.json
   [ -n "${PROFILE_DIR:-}" ] && [ -f "$PROFILE_DIR/$tag.json" ] && prof=$PROFILE_DIR/$tag.json

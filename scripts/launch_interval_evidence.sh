@@ -59,12 +59,10 @@ sets=(
 )
 for ((i = 0; i < ${#sets[@]}; i += 4)); do
   tag=${sets[i]} set=${sets[i+1]} dir=${sets[i+2]} sub=${sets[i+3]}
-  tarf=$dir/runs.tar.gz
-  [ -f "$tarf" ] || tarf=$dir/unseen_runs.tar.gz
-  [ -f "$tarf" ] || tarf=$dir/sealed_runs.tar.gz
+  for tarf in "$dir"/{runs,unseen_runs,sealed_runs}.tar.{xz,gz}; do [ -f "$tarf" ] && break; done
   if [ ! -d "$out/$tag/pred" ]; then
     mkdir -p "$out/$tag/runs"
-    tar xzf "$tarf" -C "$out/$tag/runs" 2>/dev/null
+    tar xf "$tarf" -C "$out/$tag/runs" 2>/dev/null
     bash scripts/unseen_set.sh predict "$bin" "$set" "$out/$tag/pred" "$dir/profile-calibrate.json" >/dev/null
   fi
   echo "$set:$out/$tag/runs/$sub:$out/$tag/pred"

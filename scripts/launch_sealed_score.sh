@@ -11,9 +11,8 @@ tag=${spec%%=*} set=${spec#*=}
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-tarf=$dir/runs.tar.gz
-[ -f "$tarf" ] || tarf=$dir/sealed_runs.tar.gz
-tar xzf "$tarf" -C "$tmp"
+for tarf in "$dir"/{runs,sealed_runs}.tar.{xz,gz}; do [ -f "$tarf" ] && break; done
+tar xf "$tarf" -C "$tmp"
 run=$tmp/${tag}_run
 export XDG_CACHE_HOME=$tmp/cache
 bash scripts/unseen_set.sh predict "$bin" "$set" "$tmp/builtin" "$builtin" >/dev/null

@@ -37,9 +37,8 @@ sets=(
 for ((i = 0; i < ${#sets[@]}; i += 4)); do
   tag=${sets[i]} set=${sets[i+1]} dir=${sets[i+2]} sub=${sets[i+3]}
   mkdir -p "$out/$tag/runs"
-  tarf=$dir/runs.tar.gz
-  [ -f "$tarf" ] || tarf=$dir/unseen_runs.tar.gz   # s24 / s25: the three sets in one tar
-  tar xzf "$tarf" -C "$out/$tag/runs" 2>/dev/null
+  for tarf in "$dir"/{runs,unseen_runs}.tar.{xz,gz}; do [ -f "$tarf" ] && break; done   # s24 / s25: unseen_runs
+  tar xf "$tarf" -C "$out/$tag/runs" 2>/dev/null
   bash scripts/unseen_set.sh predict "$bin" "tests/gpu/$set.tsv" "$out/$tag/pred" "$dir/profile-calibrate.json" >/dev/null
   python3 scripts/unseen_score.py "tests/gpu/$set.tsv" "$out/$tag/runs/$sub" "$out/$tag/pred" >"$out/$tag.txt"
   printf 'dev %-22s %s\n' "$tag" "$(grep '^all' "$out/$tag.txt" | sed 's/^all *//')"

@@ -105,8 +105,8 @@ def main():
     for call, sub, setf in CALLS:
         d = os.path.join(ROOT, H2, call)
         prof, p4 = profile(d, tmp.name, raw)
-        tarf = os.path.join(d, "runs.tar.gz")
-        for alt in ("sealed_runs.tar.gz", "unseen_runs.tar.gz"):
+        tarf = os.path.join(d, "runs.tar.xz")
+        for alt in ("runs.tar.gz", "sealed_runs.tar.xz", "sealed_runs.tar.gz", "unseen_runs.tar.xz", "unseen_runs.tar.gz"):
             if not os.path.exists(tarf):
                 tarf = os.path.join(d, alt)
         with tarfile.open(tarf) as t:

@@ -6,10 +6,11 @@ set -u
 G=$(readlink -f "$1") O=$2; shift 2
 tmp=$(mktemp -d)
 for d in "$@"; do
-  n=$(basename "$d"); mkdir -p "$O/$n" "$tmp/$n"
-  for t in $(find "$d" -name '*.trace.json.xz' -o -name '*.trace.json.gz' | sort); do
-    b=$(basename "$t"); b=${b%.trace.json.*}
-    case $t in *.xz) xz -dc "$t" ;; *) gzip -dc "$t" ;; esac > "$tmp/$n/$b.trace.json"
+  n=$(basename "$d"); mkdir -p "$O/$n" "$tmp/$n" "$tmp/$n.tar"
+  for a in $(find "$d" -name 'traces.tar*'); do tar -xf "$a" -C "$tmp/$n.tar"; done   # traces packed in one tar (PRUNED.md)
+  for t in $(find "$d" "$tmp/$n.tar" -name '*.trace.json.xz' -o -name '*.trace.json.gz' -o -name '*.trace.json' | sort); do
+    b=$(basename "$t"); b=${b%.trace.json*}
+    case $t in *.xz) xz -dc "$t" ;; *.gz) gzip -dc "$t" ;; *) cat "$t" ;; esac > "$tmp/$n/$b.trace.json"
     echo "$tmp/$n/$b.trace.json $O/$n/$b.json"
   done
 done | xargs -P 2 -n 2 sh -c '"$0" trace --from "$1" --json "$2" >/dev/null 2>&1 || echo "rc=$? $1" >&2' "$G"
