@@ -107,31 +107,45 @@ static struct gm_access access_of(const struct gm_launch_in *in, int pi)
 
 /* ---- rule W: a pattern that describes a shape ---------------------------------------------------- */
 
-/*
- * A pattern whose lanes touch the same addresses in two warps of different
- * blocks says how each access is shaped, not where each warp goes (a loop
- * over rows declared by its first row, `lane`): its warps are taken to touch
- * different data, so no reuse between them is assumed.
- */
-static int warp_invariant(struct pat_state *ps, struct gm_access w, int64_t wpb, int64_t grid_x,
-			  int64_t warps, struct gm_prediction *p0, struct gm_prediction *p1)
+/* Warp wi of w touches what p0 holds (the same lanes active, at the same addresses). */
+static int same_lanes(struct pat_state *ps, struct gm_access *w, int64_t wi, int64_t wpb, int64_t grid_x,
+		      const struct gm_prediction *p0, struct gm_prediction *p1)
 {
 	struct gm_expr_error e;
-	int64_t other = warps > wpb ? wpb + (wpb > 1) : warps - 1;
 
-	if (other <= 0)
-		return 0;
-	place_warp(&w, 0, wpb, grid_x);
-	if (gm_lanes_fill(&w, ps->index, ps->active, p0, &e) != GM_OK)
-		return 0;
-	place_warp(&w, other, wpb, grid_x);
-	if (gm_lanes_fill(&w, ps->index, ps->active, p1, &e) != GM_OK)
+	place_warp(w, wi, wpb, grid_x);
+	if (gm_lanes_fill(w, ps->index, ps->active, p1, &e) != GM_OK)
 		return 0;
 	for (int l = 0; l < GM_WARP_SIZE; l++)
 		if (p0->lanes[l].active != p1->lanes[l].active ||
 		    (p0->lanes[l].active && p0->lanes[l].addr != p1->lanes[l].addr))
 			return 0;
 	return 1;
+}
+
+/*
+ * A pattern whose lanes touch the same addresses in warps of different blocks,
+ * the next block's and one half the launch away, says how each access is
+ * shaped, not where each warp goes (a loop over rows declared by its first row,
+ * `lane`): its warps are taken to touch different data, so no reuse between
+ * them is assumed. Both: neighbouring blocks that read the same data and blocks
+ * far away that do not (a tile's row of pitch 0 read by the R / 32 blocks of a
+ * broadcast's rows, `(bx / 2) * 32 + tx`) are reuse, for rules D1 and D6.
+ */
+static int warp_invariant(struct pat_state *ps, struct gm_access w, int64_t wpb, int64_t grid_x,
+			  int64_t warps, struct gm_prediction *p0, struct gm_prediction *p1)
+{
+	struct gm_expr_error e;
+	int64_t other = warps > wpb ? wpb + (wpb > 1) : warps - 1, far = warps / 2 / wpb * wpb + (wpb > 1);
+
+	if (other <= 0)
+		return 0;
+	place_warp(&w, 0, wpb, grid_x);
+	if (gm_lanes_fill(&w, ps->index, ps->active, p0, &e) != GM_OK)
+		return 0;
+	if (!same_lanes(ps, &w, other, wpb, grid_x, p0, p1))
+		return 0;
+	return far <= other || far >= warps || same_lanes(ps, &w, far, wpb, grid_x, p0, p1);
 }
 
 /* Where a window and the warps before it start. */
