@@ -245,13 +245,24 @@ static void lines_of_l2(const struct gm_run_result *r, struct gm_profile *p)
 
 /*
  * copy.lines_l1_b4: a column walk over the 32 rows of a 4 KiB table, 32 lines of L1 a request. Its time for
- * bandwidth over its L1 wavefronts (rule T1), when that is longer than every level's time with l1_gbs: the
- * rate L1 serves the lines of requests that touch many (rule T11). Optional.
+ * bandwidth, less its other L1 wavefronts (the stores') at l1_gbs, over its loads' wavefronts, when that time is
+ * longer than every level's with l1_gbs: the rate L1 serves the lines of requests that touch many (rule T11).
+ * Optional.
  */
 static void lines_of_l1(const struct gm_run_result *r, struct gm_profile *p)
 {
+	const struct gm_case_result *c;
+	struct gm_launch_out o;
+	double tb, rest;
+
 	p->l1_lines_gps = 0;
-	p->l1_lines_gps = rate_left(r, "copy.lines_l1_b4", p, offsetof(struct gm_launch_out, l1_wavefronts));
+	if (!(c = viewed(r, "copy.lines_l1_b4", p, &o)) || !(o.l1_many_wavefronts > 0) ||
+	    !((tb = bandwidth_time(c, p, &o)) > o.t_bandwidth_ms))
+		return;
+	/* its other wavefronts (the stores') at l1_gbs, rule T1 */
+	rest = (o.l1_wavefronts - o.l1_many_wavefronts) * 128.0 / p->l1_gbs / 1e6;
+	if (tb > rest)
+		p->l1_lines_gps = o.l1_many_wavefronts / ((tb - rest) * 1e6);
 }
 
 /*
