@@ -25,6 +25,7 @@ sets=(
   f-bda781d $dv/dev-36f.tsv $h2/model-bda781d sealed36f_run
   g-6727113 $dv/dev-36g.tsv $h2/model-6727113 sealed36g_run
   h-df7f3fb $dv/dev-36h.tsv $h2/model-df7f3fb sealed36h_run
+  i-1e50f90 $dv/dev-36i.tsv $h2/model-1e50f90 sealed36i_run
 )
 [ -n "${EXTRA_SETS:-}" ] && read -r -a extra <<<"$EXTRA_SETS" && sets+=("${extra[@]}")
 : >"$out/ratios.tsv"

@@ -43,6 +43,9 @@ extern "C" {
 /* Rule P5: the distance between a request's lone lanes a power of two apart at which their cost is gone (probe-46:
    8 MiB 91 % where 2 MiB measures 70 %, and 16 MiB 100 % in probe-45) */
 #define GM_PAGES_ALIGN_END (8.0 * 1024 * 1024)
+/* Rule T11: a load request over this many lines has its L1 wavefronts served at l1_lines_gps (copy.lines_l1_b4,
+   32 lines a request); up to it, at l1_gbs (measured with 16 B lanes: 4 lines a request) */
+#define GM_L1_MANY_LINES 4
 
 /* The device constants the launch model reads (JSON: docs/SCHEMA.md, "Device profile"). */
 struct gm_profile {
@@ -134,6 +137,7 @@ struct gm_launch_out {
 	double l1_sectors;            /* global sectors at L1 (loads + stores) */
 	double l1_lines;              /* global 128 B lines at L1 (per request, summed): L2's lookups (L3) */
 	double l1_wavefronts;         /* L1 data wavefronts of the global requests (rule T1 by banks): L1 time */
+	double l1_many_wavefronts;    /* of them, those of load requests over GM_L1_MANY_LINES lines (rule T11) */
 	double l2_lines;              /* line requests at L2: the lines of the requests L1 does not serve (rule L3) */
 	double l1_load_sectors;       /* of which loads */
 	double l2_load_sectors;       /* load sectors sent to L2 */

@@ -15,10 +15,13 @@
  *   wave_ns, knee    copy.v0_b4 and copy.v1_b8 (one 4 B / 8 B element per
  *                    thread): the loaded round trip of a wave and how it
  *                    joins the DRAM time (rules T2, T3)
- *   wave_l2_ns       copy.table_b4 (the same kernel reading a 4 MiB table):
- *                    the round trip when L2 serves the loads
+ *   wave_l2_ns       copy.table_blk1024_b4 (the same kernel reading a 4 MiB
+ *                    table in blocks of 1024; else copy.table_b4, in blocks of
+ *                    256): the round trip when L2 serves the loads
  *   l2_lines_gps     copy.lines_b4 (that table, lanes 128 B apart): the rate
  *                    L2 looks up the lines of requests (rule L3)
+ *   l1_lines_gps     copy.lines_l1_b4 (a 4 KiB table, lanes 128 B apart): the
+ *                    rate L1 serves the lines of such requests (rule T11)
  *   warp_tail        copy.blk1024_b4 (copy_one in blocks of 1024 threads): how
  *                    much longer a block of 32 warps holds its slots than one
  *                    of 8, as an exponential tail of a warp's round trip (T5)
@@ -160,32 +163,40 @@ static void one_per_thread(const struct gm_run_result *r, struct gm_profile *p)
 }
 
 /*
- * copy.table_b4: one element per thread from a table that stays in L2. The
- * launch model's own view of the case (its waves, DRAM share of the loads,
- * bandwidth time) with the knee gives the round trip that reproduces its
- * time. Optional, like wave_ns.
+ * copy.table_blk1024_b4 (else copy.table_b4): one element per thread from a table that stays in L2. The
+ * launch model's own view of the case (its waves, their tail (rule T5), DRAM share of the loads, bandwidth
+ * time) with the knee gives the round trip that reproduces its time. In blocks of 256 (table_b4) the rate the
+ * SMs start blocks (rule T4) nearly explains the time, and the join leaves little of it to the round trip; in
+ * blocks of 1024 it does not (probe-45: 4 MiB tables in blocks of 512 and 1024 ran at 72 / 66 % of the model
+ * with table_b4's round trip, both 455-460 ns a wave with T5's tail taken out). Optional, like wave_ns.
  */
-static void one_per_thread_l2(const struct gm_run_result *r, struct gm_profile *p)
+static double l2_round_trip(const struct gm_run_result *r, const char *name, const struct gm_profile *p)
 {
 	const struct gm_case_result *c;
 	struct gm_launch_out o;
 	double t, tl, dram, f, wave;
 
-	p->wave_l2_ns = 0;
-	if (!(p->wave_ns > 0) || !(c = viewed(r, "copy.table_b4", p, &o)))
-		return;
+	if (!(p->wave_ns > 0) || !(c = viewed(r, name, p, &o)))
+		return 0;
 	t = c->ms.median;
 	if (!(o.t_bandwidth_ms < t))
-		return; /* bandwidth alone explains it: no round trip to measure */
+		return 0; /* bandwidth alone explains it: no round trip to measure */
 	tl = p->knee > 0 ? latency_at(t, o.t_bandwidth_ms, p->knee) : t;
 	dram = o.dram_read_bytes - o.dram_fill_bytes;
 	f = dram + o.l2_reuse_bytes > 0 ? dram / (dram + o.l2_reuse_bytes) : 1.0;
 	if (f >= 0.5)
-		return; /* the table did not stay in L2 in the model's view */
-	wave = tl * 1e6 / o.waves; /* one round trip per thread */
-	p->wave_l2_ns = (wave - f * p->wave_ns) / (1.0 - f);
+		return 0; /* the table did not stay in L2 in the model's view */
+	wave = tl * 1e6 / (o.waves * o.block_tail); /* one round trip per thread */
+	wave = (wave - f * p->wave_ns) / (1.0 - f);
+	return wave > 0 ? wave : 0;
+}
+
+static void one_per_thread_l2(const struct gm_run_result *r, struct gm_profile *p)
+{
+	p->wave_l2_ns = 0;
+	p->wave_l2_ns = l2_round_trip(r, "copy.table_blk1024_b4", p);
 	if (!(p->wave_l2_ns > 0))
-		p->wave_l2_ns = 0;
+		p->wave_l2_ns = l2_round_trip(r, "copy.table_b4", p);
 }
 
 /* A case's time for bandwidth: its measured time with its threads' latency taken out (rule T3); 0 when
@@ -230,6 +241,28 @@ static void lines_of_l2(const struct gm_run_result *r, struct gm_profile *p)
 {
 	p->l2_lines_gps = 0;
 	p->l2_lines_gps = rate_left(r, "copy.lines_b4", p, offsetof(struct gm_launch_out, l2_lines));
+}
+
+/*
+ * copy.lines_l1_b4: a column walk over the 32 rows of a 4 KiB table, 32 lines of L1 a request. Its time for
+ * bandwidth, less its other L1 wavefronts (the stores') at l1_gbs, over its loads' wavefronts, when that time is
+ * longer than every level's with l1_gbs: the rate L1 serves the lines of requests that touch many (rule T11).
+ * Optional.
+ */
+static void lines_of_l1(const struct gm_run_result *r, struct gm_profile *p)
+{
+	const struct gm_case_result *c;
+	struct gm_launch_out o;
+	double tb, rest;
+
+	p->l1_lines_gps = 0;
+	if (!(c = viewed(r, "copy.lines_l1_b4", p, &o)) || !(o.l1_many_wavefronts > 0) ||
+	    !((tb = bandwidth_time(c, p, &o)) > o.t_bandwidth_ms))
+		return;
+	/* its other wavefronts (the stores') at l1_gbs, rule T1 */
+	rest = (o.l1_wavefronts - o.l1_many_wavefronts) * 128.0 / p->l1_gbs / 1e6;
+	if (tb > rest)
+		p->l1_lines_gps = o.l1_many_wavefronts / ((tb - rest) * 1e6);
 }
 
 /*
@@ -477,6 +510,7 @@ gm_status gm_profile_from_run(const struct gm_run_result *r, struct gm_profile *
 	blocks_started(r, p); /* before wave_l2_ns: copy.table_b4's blocks are part of its time */
 	one_per_thread_l2(r, p);
 	lines_of_l2(r, p);
+	lines_of_l1(r, p);
 	partial_lines_of_l2(r, p);
 	pages_translated(r, p);
 	launch_start(r, p); /* last: the model's time for the case with every other constant */

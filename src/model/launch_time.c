@@ -334,11 +334,16 @@ static void rule_l2_l3_l4_l2(const struct gm_launch_in *in, const struct gm_prof
 }
 
 /* rule T1: L1 serves 128 B a wavefront, a word from each of its 32 banks: a request costs its lines, or fewer
-   when the lines' words fall in different banks */
+   when the lines' words fall in different banks. Rule T11: the wavefronts of a load request over
+   GM_L1_MANY_LINES lines go at the rate copy.lines_l1_b4 measures (32 lines a request), l1_lines_gps */
 static void rule_t1_l1(const struct gm_launch_in *in, const struct gm_profile *pr, struct gm_launch_out *o)
 {
+	double many = pr->l1_lines_gps > 0 ? o->l1_many_wavefronts : 0;
+
 	(void)in;
-	o->t_l1_ms = (o->l1_wavefronts * 128.0 + o->smem_wavefronts * 128.0) / pr->l1_gbs / 1e6;
+	o->t_l1_ms = ((o->l1_wavefronts - many) * 128.0 + o->smem_wavefronts * 128.0) / pr->l1_gbs / 1e6;
+	if (many > 0)
+		o->t_l1_ms += many / pr->l1_lines_gps / 1e6;
 }
 
 /* rule T: the launch takes the slowest level's time */

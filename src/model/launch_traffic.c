@@ -168,10 +168,15 @@ static gm_status rule_l1_block(struct warp_ctx *c)
 	return GM_OK;
 }
 
-/* Rule T1 (global): the wavefronts L1's banks need for the request (after L1, which counts its lines). */
+/* Rule T1 (global): the wavefronts L1's banks need for the request (after L1, which counts its lines); rule
+   T11: those of a load request over GM_L1_MANY_LINES lines apart */
 static gm_status rule_t1_banks(struct warp_ctx *c)
 {
-	c->t->l1_waves += (double)l1_wavefronts(c->p, c->w->elem_bytes);
+	double w = (double)l1_wavefronts(c->p, c->w->elem_bytes);
+
+	c->t->l1_waves += w;
+	if (c->w->op == GM_OP_LOAD && c->p->global.lines > GM_L1_MANY_LINES)
+		c->t->l1_many_waves += w;
 	return GM_OK;
 }
 

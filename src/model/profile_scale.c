@@ -4,7 +4,7 @@
  * figures (docs/MODEL.md 7.7). No constant is fitted to either GPU's cases.
  *
  *   DRAM rates (read, write, copy, half, sparse)   x HBM bandwidth ratio
- *   L1, L2 rates, L2 line and merge rates, blocks  x (SMs x SM clock) ratio: they are the SMs' and the
+ *   L1, L2 rates, L1/L2 line, merge rates, blocks  x (SMs x SM clock) ratio: they are the SMs' and the
  *                                                    L2's clock domain, which the datasheet gives as the SMs'
  *   L2 capacity (the measured knee)                 x L2 size ratio
  *   sm_count, sm_clock_mhz                          the target's
@@ -38,6 +38,7 @@ void gm_profile_from_datasheet(const struct gm_profile *base, const struct gm_da
 	out->l2_read_gbs *= sm;
 	out->l2_write_gbs *= sm;
 	out->l2_lines_gps *= sm;
+	out->l1_lines_gps *= sm;
 	out->l2_merge_lines_gps *= sm;
 	out->l2_part_sectors_gps *= sm;
 	out->blocks_gps *= sm;

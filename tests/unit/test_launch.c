@@ -555,6 +555,30 @@ static void test_l2_lines(void **state)
 	assert_true(fabs(o.l2_lines - 4.0 * warps) < 1e-6 * o.l2_lines);
 }
 
+/* Rule T11: the L1 wavefronts of load requests over GM_L1_MANY_LINES lines at l1_lines_gps, the rest at l1_gbs. */
+static void test_l1_many_lines(void **state)
+{
+	struct gm_profile p = prof();
+	struct gm_access pats[2];
+	struct gm_launch_in in;
+	struct gm_launch_out o;
+	const int64_t n = (int64_t)1 << 24, warps = n / 32;
+	double t1;
+
+	(void)state;
+	launch_of("(gid%32)*32 + (gid/32)%32", 4, n, pats, &in); /* 32 lines a request, each word in bank 0 */
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.l1_many_wavefronts - 32.0 * warps) < 1e-6 * o.l1_many_wavefronts);
+	t1 = o.t_l1_ms;
+	p.l1_lines_gps = 1; /* 1e9 wavefronts a second: those loads' L1 time, plus the stores' at l1_gbs */
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.t_l1_ms - (32.0 * warps / 1e6 + (t1 - 32.0 * warps * 128.0 / p.l1_gbs / 1e6))) <
+		    1e-9 * o.t_l1_ms);
+	launch_of("(gid%4)*32 + (gid/4)%32", 4, n, pats, &in); /* 4 lines a request: T1 alone */
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(o.l1_many_wavefronts == 0);
+}
+
 /* Rule P: load lanes that miss L1 alone in their 2 MiB page of the request, a translation each. */
 static void test_pages(void **state)
 {
@@ -654,6 +678,7 @@ int main(void)
 		cmocka_unit_test(test_footprint_in_l2),
 		cmocka_unit_test(test_cold_window),
 		cmocka_unit_test(test_l2_lines),
+		cmocka_unit_test(test_l1_many_lines),
 		cmocka_unit_test(test_pages),
 		cmocka_unit_test(test_partial_lines),
 		cmocka_unit_test(test_sampled_whole_launch),

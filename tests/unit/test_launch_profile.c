@@ -329,6 +329,18 @@ static void test_from_run_knee(void **state)
 		assert_true(fabs(p.atomic_f32_ns - 1.8e6 / (1 << 20)) < 1e-9);
 		assert_false(gm_profile_unmeasured(&p, "atomic_u32_ns") || gm_profile_unmeasured(&p, "atomic_f32_ns"));
 	}
+	/* copy.lines_l1_b4 (32 lines of L1 a request) timed with a planted rate (rule T11): it comes back
+	   (last: with it the column walks of rule P go slower at L1, and their rates move) */
+	assert_true(p.l1_lines_gps == 0 && gm_profile_unmeasured(&p, "l1_lines_gps"));
+	{
+		struct gm_case_result *cl = add_case(&r, "copy.lines_l1_b4", 1, bytes);
+
+		p.l1_lines_gps = 40;
+		time_as_predicted(cl, &p, bytes);
+		assert_string_equal(cl->launch_limited_by, "L1");
+		assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
+		assert_true(fabs(p.l1_lines_gps - 40) < 1e-6);
+	}
 	gm_result_release(&r);
 }
 

@@ -12,7 +12,7 @@
 enum { COPY_ONE = 0, COPY_ILP = 1, COPY_READ = 2, COPY_WRITE = 3, COPY_MEMCPY = 4,
        COPY_TILE = 5, READ_TILE = 6, WRITE_TILE = 7, COPY_ONE_L2 = 8, COPY_LINES_L2 = 9,
        COPY_SCATTER = 10, COPY_SCATTER_BLOCKS = 11, COPY_ONE_SMALL = 12, COPY_ONE_BIG = 13,
-       COPY_PAGES = 14, COPY_ONE_START = 15 };
+       COPY_PAGES = 14, COPY_ONE_START = 15, COPY_ONE_L2_BIG = 16, COPY_LINES_L1 = 17 };
 #define COPY_BLOCK 256
 /* COPY_ONE_SMALL: COPY_ONE in blocks of this many threads (the rate the SMs start blocks, rule T4) */
 #define COPY_SMALL_BLOCK 64
@@ -24,6 +24,11 @@ enum { COPY_ONE = 0, COPY_ILP = 1, COPY_READ = 2, COPY_WRITE = 3, COPY_MEMCPY = 
 /* COPY_ONE_L2: out[i] = in[i % COPY_TABLE_ELEMS], a 4 MiB table of 4 B elements that stays in L2;
    COPY_LINES_L2: out[i] = in[(i * 32) % COPY_TABLE_ELEMS], each lane of a warp in its own line of it */
 #define COPY_TABLE_ELEMS (1 << 20)
+/* COPY_ONE_L2_BIG: COPY_ONE_L2 in blocks of COPY_BIG_BLOCK threads: the SMs' start rate does not hide the round
+   trip L2 serves (wave_l2_ns) as it does in blocks of 256.
+   COPY_LINES_L1: out[i] = in[(i % 32) * 32 + (i / 32) % 32], a 4 KiB table of 32 rows of 128 B: each warp reads
+   one column of every row, 32 lines a request, all in L1 after a block's first warp (l1_lines_gps) */
+#define COPY_L1_ROWS 32
 /* COPY_PAGES: a column walk, out[i] = in[(i % ROWS) * PITCH + (i / ROWS) % PITCH]: each lane of a warp reads
    its own row, rows 4 MiB + 128 B apart (every lane in a 2 MiB page of its own; rule P) */
 #define COPY_PAGES_ROWS 256

@@ -35,6 +35,10 @@ static const struct {
 	{ COPY_WRITE, 16, 8, 1, 0, "write_b16_ilp8_cs", "write-only stream, 16 B, 8 in flight, streaming hint" },
 	{ COPY_ONE_L2, 4, 1, 0, 0, "table_b4", "copy, 4 B per thread, one element per thread from a 4 MiB table (L2)" },
 	{ COPY_LINES_L2, 4, 1, 0, 0, "lines_b4", "as table_b4, lanes 128 B apart: 32 lines of L2 a request" },
+	{ COPY_ONE_L2_BIG, 4, 1, 0, 0, "table_blk1024_b4",
+	  "as table_b4 in blocks of 1024: the round trip L2 serves, not hidden by the rate the SMs start blocks" },
+	{ COPY_LINES_L1, 4, 1, 0, 0, "lines_l1_b4",
+	  "copy, 4 B per thread, a column walk over 32 rows of a 4 KiB table: 32 lines of L1 a request" },
 	{ COPY_PAGES, 4, 1, 0, 0, "pages_b4",
 	  "copy, 4 B per thread, a column walk over 256 rows 4 MiB + 128 B apart: each lane in a 2 MiB page of its own" },
 	{ COPY_PAGES, 4, 1, 0, 0, "pages_2m_b4", "as pages_b4, rows 2 MiB + 128 B apart: the request's pages neighbours",
@@ -80,15 +84,21 @@ static int copy_enumerate(struct gm_case *out, int max)
 		/* copy_one, copy_one_table: one element per thread, no loop (rule T2) */
 		c->round_trips = mode == COPY_ONE || mode == COPY_ONE_START || mode == COPY_ONE_SMALL || mode == COPY_ONE_BIG ||
 				 mode == COPY_ONE_L2 || mode == COPY_LINES_L2 || mode == COPY_SCATTER ||
-				 mode == COPY_SCATTER_BLOCKS || mode == COPY_PAGES;
+				 mode == COPY_SCATTER_BLOCKS || mode == COPY_PAGES || mode == COPY_ONE_L2_BIG ||
+				 mode == COPY_LINES_L1;
 		/* first access of warp 0: a tile block owns ilp * 256 elements */
 		char table[96];
 		const char *idx = mode >= COPY_TILE && mode <= WRITE_TILE ? "bx*4*bdx + tid" : "bx*bdx + tid";
 
 		snprintf(table, sizeof(table), mode == COPY_LINES_L2 ? "((bx*bdx + tid) * 32) %% %d" : "(bx*bdx + tid) %% %d",
 			 COPY_TABLE_ELEMS);
-		if (mode == COPY_ONE_L2 || mode == COPY_LINES_L2)
+		if (mode == COPY_ONE_L2 || mode == COPY_LINES_L2 || mode == COPY_ONE_L2_BIG)
 			idx = table;
+		if (mode == COPY_LINES_L1) {
+			snprintf(table, sizeof(table), "((bx*bdx + tid) %% %d) * %d + ((bx*bdx + tid) / %d) %% %d", COPY_L1_ROWS,
+				 COPY_L1_ROWS, COPY_L1_ROWS, COPY_L1_ROWS);
+			idx = table;
+		}
 		if (mode == COPY_PAGES) {
 			int pitch = variants[i].pitch ? variants[i].pitch : COPY_PAGES_PITCH;
 
@@ -109,10 +119,11 @@ static int copy_enumerate(struct gm_case *out, int max)
 					    "(bx/8)*2048 + tid*8 + bx%%8");
 			continue;
 		}
-		if (mode == COPY_ONE_SMALL || mode == COPY_ONE_BIG) {
+		if (mode == COPY_ONE_SMALL || mode == COPY_ONE_BIG || mode == COPY_ONE_L2_BIG) {
 			int bt = mode == COPY_ONE_SMALL ? COPY_SMALL_BLOCK : COPY_BIG_BLOCK;
 
-			gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, 4, bt, 1, 0, "bx*bdx + tid");
+			gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, 4, bt, 1, 0, "%s",
+					    mode == COPY_ONE_L2_BIG ? idx : "bx*bdx + tid");
 			gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, 4, bt, 1, 0, "bx*bdx + tid");
 			continue;
 		}
@@ -120,7 +131,8 @@ static int copy_enumerate(struct gm_case *out, int max)
 			gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, eb, 256, 1, 0, "%s", idx);
 		if (mode != COPY_READ && mode != READ_TILE)
 			gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, eb, 256, 1, 0, "%s",
-					    mode == COPY_ONE_L2 || mode == COPY_LINES_L2 || mode == COPY_PAGES ? "bx*bdx + tid"
+					    mode == COPY_ONE_L2 || mode == COPY_LINES_L2 || mode == COPY_PAGES ||
+							    mode == COPY_LINES_L1 ? "bx*bdx + tid"
 												  : idx);
 	}
 	return n;

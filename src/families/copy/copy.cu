@@ -99,6 +99,15 @@ __global__ void copy_one_pages(const T *__restrict__ in, T *__restrict__ out, si
 		out[i] = in[(i % COPY_PAGES_ROWS) * PITCH + (i / COPY_PAGES_ROWS) % PITCH];
 }
 
+/* lines_l1_b4: a column walk over the COPY_L1_ROWS rows of a table of COPY_L1_ROWS^2 elements (shapes.h). */
+template <typename T>
+__global__ void copy_one_l1_lines(const T *__restrict__ in, T *__restrict__ out, size_t n)
+{
+	size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+	if (i < n)
+		out[i] = in[(i % COPY_L1_ROWS) * COPY_L1_ROWS + (i / COPY_L1_ROWS) % COPY_L1_ROWS];
+}
+
 /* scatter_b4, scatter_blocks_b4: 4 B elements stored in pieces (shapes.h). */
 template <size_t S, size_t K>
 __global__ void copy_scatter(const uint32_t *__restrict__ in, uint32_t *__restrict__ out, size_t n)
@@ -307,6 +316,12 @@ static void launch_typed(struct copy_state *s)
 	else if (s->mode == COPY_LINES_L2)
 		copy_one_table<T, 32><<<gm_blocks_for(s->n, COPY_BLOCK), COPY_BLOCK, 0, gm_stream()>>>(
 			(const T *)s->in, (T *)s->out, s->n);
+	else if (s->mode == COPY_ONE_L2_BIG)
+		copy_one_table<T, 1><<<gm_blocks_for(s->n, COPY_BIG_BLOCK), COPY_BIG_BLOCK, 0, gm_stream()>>>(
+			(const T *)s->in, (T *)s->out, s->n);
+	else if (s->mode == COPY_LINES_L1)
+		copy_one_l1_lines<T><<<gm_blocks_for(s->n, COPY_BLOCK), COPY_BLOCK, 0, gm_stream()>>>(
+			(const T *)s->in, (T *)s->out, s->n);
 	else if (s->mode == COPY_PAGES && s->pitch == COPY_PAGES_PITCH_2M)
 		copy_one_pages<T, COPY_PAGES_PITCH_2M><<<gm_blocks_for(s->n, COPY_BLOCK), COPY_BLOCK, 0, gm_stream()>>>(
 			(const T *)s->in, (T *)s->out, s->n);
@@ -386,7 +401,9 @@ static size_t in_elems(const struct copy_state *s)
 {
 	if (s->mode == COPY_PAGES)
 		return (size_t)COPY_PAGES_ROWS * s->pitch;
-	return s->mode == COPY_ONE_L2 || s->mode == COPY_LINES_L2 ? COPY_TABLE_ELEMS : s->n;
+	if (s->mode == COPY_LINES_L1)
+		return (size_t)COPY_L1_ROWS * COPY_L1_ROWS;
+	return s->mode == COPY_ONE_L2 || s->mode == COPY_LINES_L2 || s->mode == COPY_ONE_L2_BIG ? COPY_TABLE_ELEMS : s->n;
 }
 
 static gm_status copy_alloc(struct copy_state *s)
@@ -461,6 +478,14 @@ struct pages_map {
 	__host__ __device__ long long operator()(size_t d) const
 	{
 		return (long long)((d % COPY_PAGES_ROWS) * pitch + (d / COPY_PAGES_ROWS) % pitch);
+	}
+};
+
+/* The L1 walk: output element d holds input element (d % ROWS) * ROWS + (d / ROWS) % ROWS. */
+struct l1_lines_map {
+	__host__ __device__ long long operator()(size_t d) const
+	{
+		return (long long)((d % COPY_L1_ROWS) * COPY_L1_ROWS + (d / COPY_L1_ROWS) % COPY_L1_ROWS);
 	}
 };
 
@@ -556,7 +581,10 @@ static gm_status copy_verify(void *state, char *why, size_t n)
 		write_expect e = { s->seed };
 		return gm_validate(s->out, nwords, e, s->seed, s->dev, why, n);
 	}
-	if (s->mode == COPY_ONE_L2 || s->mode == COPY_LINES_L2) {
+	if (s->mode == COPY_LINES_L1)
+		return gm_validate(s->out, nwords, gm_make_gather(l1_lines_map{}, s->eb / 4, s->seed), s->seed, s->dev, why,
+				   n);
+	if (s->mode == COPY_ONE_L2 || s->mode == COPY_LINES_L2 || s->mode == COPY_ONE_L2_BIG) {
 		table_map m = { s->mode == COPY_LINES_L2 ? (size_t)32 : (size_t)1 };
 
 		return gm_validate(s->out, nwords, gm_make_gather(m, s->eb / 4, s->seed), s->seed, s->dev, why, n);
