@@ -369,6 +369,30 @@ static void gather_stand_in(const struct gm_trace_instr *in, struct gm_trace_fit
 	f->approx = 1;
 }
 
+/* The gaps between the runs of consecutive elements a sampled warp reads (its lanes' addresses sorted, each
+   element once, every address a whole element from lo); -1 when an element repeats or sits between elements. */
+static int run_gaps(const struct gm_trace_sample *a, int size, int64_t lo)
+{
+	int64_t v[GM_WARP_SIZE];
+	int n = 0, gaps = 0;
+
+	for (int l = 0; l < GM_WARP_SIZE; l++)
+		if (a->have >> l & 1) {
+			if ((a->addr[l] - lo) % size)
+				return -1;
+			int j = n++;
+			for (; j > 0 && v[j - 1] > a->addr[l] - lo; j--)
+				v[j] = v[j - 1];
+			v[j] = a->addr[l] - lo;
+		}
+	for (int j = 1; j < n; j++) {
+		if (v[j] == v[j - 1])
+			return -1;
+		gaps += v[j] - v[j - 1] != size;
+	}
+	return gaps;
+}
+
 /*
  * Stage E, a warp's consecutive elements in another lane order (docs/TRACE.md, "How the fit works"): a global
  * access whose measured sectors per request are at most one above its ideal and whose every sampled warp reads
@@ -376,10 +400,15 @@ static void gather_stand_in(const struct gm_trace_instr *in, struct gm_trace_fit
  * lanes 0-16 at i + 96, lanes 17-31 at i + 64) has no map of the ids, but its warps' lowest addresses may have
  * one. The samples are refitted with each warp's lanes in order from its lowest address; a map that fits them
  * stands for the instruction (lanes_sorted = 1: the elements each warp reads, not which lane reads which).
- * Where the lowest addresses come from the data (an embedding row), nothing fits and the gather stays.
+ * Where the lowest addresses come from the data (an embedding row), nothing fits and the gather stays. A warp
+ * may also read two runs of consecutive elements (one gap): a row walked by a loop whose trip count differs by
+ * lane (rows of 1000 floats, 32 lanes a step, unrolled by 4 with the remainder peeled first: lanes 0-25 at
+ * c, lanes 26-31 at c + 96); returns 2 then (lanes_sorted = 2), 1 without a gap, 0 when it does not apply.
  */
 static int lanes_in_order(const struct gm_trace_instr *in, struct gm_trace_instr *out)
 {
+	int gaps = 0;
+
 	if (in->space != GM_TS_GLOBAL || !(in->requests > 0) || !(in->ideal_sectors > 0) ||
 	    in->sectors > in->ideal_sectors + in->requests || !in->nsamples)
 		return 0;
@@ -401,20 +430,23 @@ static int lanes_in_order(const struct gm_trace_instr *in, struct gm_trace_instr
 			}
 		if (!n)
 			continue;
-		if (hi - lo != (int64_t)(n - 1) * in->size)
-			goto no;
-		for (int l = 0; l < GM_WARP_SIZE; l++)   /* each element once */
-			if (a->have >> l & 1) {
-				int64_t k = (a->addr[l] - lo) / in->size;
-				if ((a->addr[l] - lo) % in->size || seen >> k & 1)
-					goto no;
-				seen |= 1u << k;
-			}
+		if (hi - lo != (int64_t)(n - 1) * in->size) {
+			if (run_gaps(a, in->size, lo) != 1)   /* two runs: a trip count that differs by lane */
+				goto no;
+			gaps = 1;
+		} else
+			for (int l = 0; l < GM_WARP_SIZE; l++)   /* each element once */
+				if (a->have >> l & 1) {
+					int64_t k = (a->addr[l] - lo) / in->size;
+					if ((a->addr[l] - lo) % in->size || seen >> k & 1)
+						goto no;
+					seen |= 1u << k;
+				}
 		for (int l = 0, k = 0; l < GM_WARP_SIZE; l++)
 			if (a->have >> l & 1)
 				a->addr[l] = lo + (int64_t)(k++) * in->size;
 	}
-	return 1;
+	return 1 + gaps;
 no:
 	free(out->samples);
 	return 0;
@@ -424,6 +456,7 @@ void gm_trace_fit_instr(const struct gm_trace_launch *l, const struct gm_trace_i
 {
 	struct tf_set s;
 	struct gm_trace_instr e;
+	int runs;
 
 	memset(f, 0, sizeof(*f));
 	f->iters = iters_of(l, in);
@@ -437,7 +470,7 @@ void gm_trace_fit_instr(const struct gm_trace_launch *l, const struct gm_trace_i
 		tf_fit(&s, &f->map, f->why, sizeof(f->why));
 	}
 	free(s.p);
-	if (!f->map.known && lanes_in_order(in, &e)) {   /* stage E */
+	if (!f->map.known && (runs = lanes_in_order(in, &e)) > 0) {   /* stage E */
 		struct gm_trace_map m;
 		char why[200];
 		memset(&s, 0, sizeof(s));
@@ -445,7 +478,7 @@ void gm_trace_fit_instr(const struct gm_trace_launch *l, const struct gm_trace_i
 		m.elem_bytes = in->size;
 		if (!tf_points(l, &e, f->iters, &s, why, sizeof(why)) && (tf_fit(&s, &m, why, sizeof(why)), m.known)) {
 			f->map = m;
-			f->lanes_sorted = 1;
+			f->lanes_sorted = runs;
 		}
 		free(s.p);
 		free(e.samples);
@@ -478,7 +511,8 @@ void tf_finish(const struct gm_trace_launch *l, const struct gm_trace_instr *in,
 	classify(l, in, f, &smp);
 	if (f->lanes_sorted) {   /* stage E: say that the lanes' order is not the map's */
 		size_t len = strlen(f->cls_text);
-		snprintf(f->cls_text + len, sizeof(f->cls_text) - len, "; the warp's lanes in another order");
+		snprintf(f->cls_text + len, sizeof(f->cls_text) - len, "%s", f->lanes_sorted > 1 ? "; lanes in two runs (a "
+			 "trip count that differs by lane, its remainder peeled first)" : "; the warp's lanes in another order");
 	}
 	if (!f->map.known)
 		gather_stand_in(in, f);

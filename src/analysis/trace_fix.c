@@ -8,7 +8,8 @@
  * its own predicted speedup), and the WHOLE kernel's speedup from the launch
  * model with the group's patterns replaced by what the rewrite makes of them
  * (the ideal access of the same bytes; rule warp_rows for a thread's own row
- * walked by its loop), the saving taken off the measured time. Without a
+ * walked by its loop; rule more_threads for a loop in too few threads), the
+ * saving taken off the measured time. Without a
  * prediction, Amdahl over the instruction's share. The change at the user's
  * line in words and as a short CUDA sketch (one row per class below). Under
  * GM_TRACE_WORTH: "nothing worth changing"; a data-dependent gather says that
@@ -261,6 +262,16 @@ static int words_only(const struct gm_trace_insn *x, struct gm_trace_fix *fx)
 	if (c == GM_TC_COALESCED || c == GM_TC_BROADCAST || c == GM_TC_SHARED_OK)
 		return snprintf(fx->words, sizeof(fx->words), "nothing worth changing: the access is %s",
 				x->fit.cls_text), 1;
+	if (!x->fit.map.known && x->in->op != GM_TO_ATOMIC && x->in->op != GM_TO_REDUCTION) {
+		static struct gm_trace_fix a;   /* the class's advice, after the reason */
+		memset(&a, 0, sizeof(a));
+		advise(&x->fit, &a);
+		snprintf(fx->words, sizeof(fx->words), "nothing predicted: no map of the thread ids fits this access, "
+			 "so no rewrite is applied to it and its speedup is not predicted%s%.250s", a.words[0] ? ". To try: " :
+			 "", a.words);
+		snprintf(fx->sketch, sizeof(fx->sketch), "%s", a.sketch);
+		return 1;
+	}
 	if (x->in->op == GM_TO_ATOMIC || x->in->op == GM_TO_REDUCTION ||
 	    (x->in->space == GM_TS_SHARED && x->in->op != GM_TO_LOAD) || !x->fit.map.known) {
 		snprintf(fx->words, sizeof(fx->words), "nothing predicted: explain --suggest rewrites global loads and "
@@ -348,7 +359,8 @@ static double waste(const struct gm_trace_insn *x)
  * Rules wide_blocks and wide_loads: a kernel the launch model finds limited by block starts (rule T4), or by the
  * loads in flight (latency) with an access that is misaligned, strided or narrower than 4 B, whose accesses are
  * all global loads and stores without a loop, each coalesced, misaligned or strided (a record's fields: an
- * elementwise kernel, a copy one element off, bytes of a pixel),
+ * elementwise kernel, a copy one element off, bytes of a pixel) or a scalar every thread reads (a broadcast load:
+ * one sector a warp, left out of the widened kernel's prediction),
  * does the same work with each thread taking v consecutive elements (records) as one access, v = 2, 4 .. up to
  * 16 B / its largest element, the one the model finds fastest (a wider one only when 2 % faster): v times
  * fewer threads and blocks, v times the bytes a load has in flight; a misaligned access also starts on its
@@ -370,6 +382,10 @@ static int wide_blocks(struct gm_trace_kernel *k, const struct gm_profile *prof,
 	for (int i = 0; i < k->nins; i++) {
 		const struct gm_trace_insn *x = &k->ins[i];
 		enum gm_trace_class c = x->fit.cls;
+		if (c == GM_TC_BROADCAST && x->in->op == GM_TO_LOAD && nsw < MAXG) {   /* a scalar every thread reads: */
+			sw[nsw++] = (struct tk_swap){ i, NULL, 0, 0 };                 /* one sector a warp, left out */
+			continue;
+		}
 		if (x->in->space != GM_TS_GLOBAL || x->fit.iters > 1 || (x->in->op != GM_TO_LOAD && x->in->op != GM_TO_STORE) ||
 		    (c != GM_TC_COALESCED && c != GM_TC_MISALIGNED && c != GM_TC_STRIDED))
 			return 0;
@@ -416,6 +432,122 @@ static int wide_blocks(struct gm_trace_kernel *k, const struct gm_profile *prof,
 		 "%s a = *reinterpret_cast<const %s *>(&x[i]);   // %d elements at once\n"
 		 "// ... the same arithmetic on each of them ...\n*reinterpret_cast<%s *>(&out[i]) = r;\n"
 		 "// launch with %dx fewer blocks of the same size", v, vb, v, vb, v, ty, ty, v, ty, v);
+	for (int i = 0; i < k->nins; i++)
+		if (i != lead)
+			k->ins[i].fix.same_as = lead + 1;
+	return 1;
+}
+
+static int name_char(char c)
+{
+	return c == '_' || (c >= '0' && c <= '9') || ((c | 32) >= 'a' && (c | 32) <= 'z');
+}
+
+/* expr (a 1D index of gid) with each gid as gid % t: the original thread of the spread launch's thread */
+static int gid_mod(const char *expr, int64_t t, char *out, size_t n)
+{
+	size_t len = 0;
+
+	for (const char *p = expr; *p; ) {
+		int id = !strncmp(p, "gid", 3) && (p == expr || !name_char(p[-1])) && !name_char(p[3]);
+		int w = id ? snprintf(out + len, n - len, "(gid %% %lld)", (long long)t) : snprintf(out + len, n - len, "%c", *p);
+		if (w < 0 || (size_t)w >= n - len)
+			return -1;
+		len += (size_t)w;
+		p += id ? 3 : 1;
+	}
+	return 0;
+}
+
+#define SPREAD_LEN 240
+static char spread_text[MAXG][SPREAD_LEN];
+
+/*
+ * Rule more_threads: a launch of fewer warps than a quarter of the GPU's resident warps (profile: SMs x threads
+ * per SM / 32) whose global loads and stores are each at their ideal sectors (nothing to fix in the pattern) and
+ * walk a loop: its time is the loop's latency with too few warps in flight. The loop is split over v times the
+ * threads, thread t + j T (T the launch's threads) taking iterations j, j + v, ...: the same pattern, its
+ * iteration j at gid / T, iters / v a thread, the loop's step v times longer (a reduction adds its v partial
+ * results after, one atomic or a second pass: not counted). v = 2, 4 .. up to the iterations and the resident
+ * warps over the launch's, the one the launch model finds fastest (a larger one only when 2 % faster); the time
+ * the model does not explain (the waiting) is divided by the warps added (v, at most what the GPU holds). The fix
+ * of the largest instruction, covering them all; 1 when it applies and pays.
+ */
+static int more_threads(struct gm_trace_kernel *k, const struct gm_profile *prof, int lead)
+{
+	struct tk_swap sw[MAXG];
+	struct gm_launch_out o;
+	struct gm_trace_launch l2;
+	struct gm_trace_kernel k2;
+	double warps = (double)((k->threads + 31) / 32), best = 0, cap;
+	double blocks = (double)k->l->grid[0] * k->l->grid[1] * k->l->grid[2];
+	int nsw = 0, loops = 0, maxit = 0, v = 0;
+	char why[200];
+
+	cap = prof && prof->sm_count > 0 ? prof->sm_count * (prof->threads_per_sm > 0 ? prof->threads_per_sm : 2048) / 32.0 : 0;
+	if (!k->pred_ok || !(k->mem_ms > 0) || cap <= 0 || warps * 16 > cap || k->nins < 1 || k->nins > MAXG || !(blocks > 0))
+		return 0;
+	for (int i = 0; i < k->nins; i++) {
+		const struct gm_trace_insn *x = &k->ins[i];
+		double per = x->fit.meas_per_req > 0 ? x->fit.meas_per_req : x->fit.sample_per_req;
+		if (x->in->space != GM_TS_GLOBAL || !x->fit.map.known || x->fit.approx || !x->fit.expr1d[0] ||
+		    !(per > 0) || !(x->fit.ideal_per_req > 0) || per > x->fit.ideal_per_req * 1.02 ||
+		    (x->fit.iters > 1 && !x->fit.map.iter_step))
+			return 0;
+		loops += x->fit.iters > 1;
+		maxit = x->fit.iters > maxit ? x->fit.iters : maxit;
+	}
+	if (!loops)
+		return 0;
+	for (int w = 2; w <= maxit && warps * w <= cap; w *= 2) {
+		nsw = 0;
+		for (int i = 0; i < k->nins; i++) {
+			const struct gm_trace_insn *x = &k->ins[i];
+			char e[SPREAD_LEN - 40];
+			int64_t step = x->fit.map.iter_step;
+			if (gid_mod(x->fit.expr1d, k->threads, e, sizeof(e)))
+				return 0;
+			if (x->fit.iters > 1)
+				snprintf(spread_text[nsw], SPREAD_LEN, "%s + (gid / %lld) * %lld", e, (long long)k->threads,
+					 (long long)step);
+			else
+				snprintf(spread_text[nsw], SPREAD_LEN, "%s", e);
+			sw[nsw] = (struct tk_swap){ i, spread_text[nsw], x->fit.iters > 1 ? (x->fit.iters + w - 1) / w : 1,
+						    x->fit.iters > 1 ? step * w : 0 };
+			nsw++;
+		}
+		k2 = *k, l2 = *k->l;
+		l2.grid[0] *= w;
+		k2.l = &l2;
+		k2.threads = k->threads * w;
+		if (tk_predict(&k2, prof, -1, sw, nsw, &o, why, sizeof(why)) || !(o.time_ms > 0))
+			continue;
+		/* the same instructions issue on the SMs the spread launch's blocks reach (rule I's floor) */
+		double s = kernel_speedup(k, prof, o.time_ms, w, fmin(prof->sm_count, blocks * w) / fmin(prof->sm_count, blocks));
+		if (s > best * 1.02)
+			best = s, v = w;
+	}
+	if (best < GM_TRACE_WORTH)
+		return 0;
+	struct gm_trace_fix *fx = &k->ins[lead].fix;
+	memset(fx, 0, sizeof(*fx));
+	fx->have = fx->worth = 1;
+	fx->ninstr = k->nins;
+	fx->share = 1;
+	fx->pattern_speedup = fx->kernel_speedup = best;
+	snprintf(fx->rewrite, sizeof(fx->rewrite), "more_threads");
+	snprintf(fx->change, sizeof(fx->change), "the loop split over %dx the threads (%lld instead of %lld), each "
+		 "taking one iteration in %d: %d a thread instead of %d", v, (long long)k->threads * v,
+		 (long long)k->threads, v, (maxit + v - 1) / v, maxit);
+	snprintf(fx->words, sizeof(fx->words), "the launch has %.0f warps where the GPU holds %.0f: its loop waits "
+		 "for one load at a time in too few threads, not for its bytes (each access is at its ideal sectors). "
+		 "Launch %dx the threads, each taking one iteration in %d (a grid-stride loop: a full grid; a "
+		 "reduction: add the partial results after, one atomic a thread or a second pass)", warps, cap, v, v);
+	snprintf(fx->sketch, sizeof(fx->sketch), "// was: %lld threads, each looping over i = t, t + T, ... (T = %lld)\n"
+		 "int T = %lld, j = (blockIdx.x * blockDim.x + threadIdx.x) / T, t = ... %% T;\n"
+		 "for (long i = j; i < iters; i += %d) acc += x[index(t, i)];   // launch %dx the blocks\n"
+		 "atomicAdd(&out[t], acc);   // a reduction: the %d partial results added (a grid-stride loop: none)",
+		 (long long)k->threads, (long long)k->threads, (long long)k->threads, v, v, v);
 	for (int i = 0; i < k->nins; i++)
 		if (i != lead)
 			k->ins[i].fix.same_as = lead + 1;
@@ -496,7 +628,7 @@ void gm_trace_fixes(struct gm_trace_kernel *k, const struct gm_profile *prof, in
 		}
 	for (int i = 0; i < n; i++)
 		pos[order[i]] = i;
-	if (n && top > 0 && wide_blocks(k, prof, order[0]))
+	if (n && top > 0 && (wide_blocks(k, prof, order[0]) || more_threads(k, prof, order[0])))
 		return;   /* the one change covers every instruction */
 	int at = n && top > 0 ? block_reduce(k, prof) : -1;
 	if (at >= 0) {   /* the atomics' fix first, then the accesses' */

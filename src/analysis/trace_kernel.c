@@ -570,10 +570,12 @@ int tk_predict_wide(const struct gm_trace_kernel *k, const struct gm_profile *pr
 	fold(k, sw, nsw, it2, step2);   /* rule M: a record's pieces, v times as far apart */
 	for (int i = 0; i < k->nins; i++) {
 		const struct gm_trace_insn *x = &k->ins[i];
+		const struct tk_swap *w = swap_of(sw, nsw, i);
+		if (w && !w->expr)
+			continue;   /* left out (a broadcast scalar) */
 		if (!x->fit.expr1d[0] || !model_size(x->in->size * v))
 			return -1;
-		const struct tk_swap *w = swap_of(sw, nsw, i);
-		if ((w && !w->expr) || it2[i] < 0)
+		if (it2[i] < 0)
 			continue;
 		if (x->fit.iters > 1)
 			return -1;

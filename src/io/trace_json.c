@@ -63,7 +63,7 @@ static json_t *pattern_json(const struct gm_trace_fit *f)
 		json_array_append_new(tab, json_integer(f->map.iter_tab[q]));
 	return json_pack("{s:b,s:s,s:s,s:I,s:o,s:i,s:I,s:i,s:o,s:b}", "fitted", 1, "expr", f->expr, "expr_1d", f->expr1d,
 			 "iter_step", (json_int_t)f->map.iter_step, "iter_table", tab, "iters", f->iters, "base",
-			 (json_int_t)f->map.base, "lanes", f->lanes, "assumed", as, "lanes_sorted", f->lanes_sorted);
+			 (json_int_t)f->map.base, "lanes", f->lanes, "assumed", as, "lanes_sorted", f->lanes_sorted != 0);
 }
 
 static json_t *per_req_json(const struct gm_trace_fit *f)

@@ -53,6 +53,10 @@ check misalign "a copy one float off is aligned and widened (wide_loads)" says h
 check rgb_bytes "RGB bytes get several pixels a thread (wide_blocks, v chosen by the model)" says h200_misalign 'wide_blocks, predicted'
 check atomics_fix "atomics on one address get a block reduction, priced without rule X" says h200_atomics 'block_reduce, predicted'
 check atomics_hist "a histogram's atomics get the block's own bins" says h200_atomics 'own bins in shared memory'
+check rows_runs "rows whose loop's trip count differs by lane are coalesced in two runs, not a gather" says h200_rows_runs 'coalesced; lanes in two runs'
+check rows_runs_fix "the rows in two runs have nothing to fix" says h200_rows_runs 'nothing worth changing'
+check few_threads "a loop in too few threads is split over more (more_threads)" says h200_few_threads 'more_threads, predicted'
+check half_wide "one half a thread, coalesced, gets wide loads (a broadcast scalar beside it)" says h200_half 'wide_loads, predicted'
 # --html: one page with the trace section, every launch a heading and a table
 "$bin" trace --from "$syn/aos.json" --html "$T/aos.html" >/dev/null 2>&1
 check html "--html wrote no page with the trace section" grep -q '<section id="trace">' "$T/aos.html"
