@@ -278,6 +278,9 @@ struct gm_trace_kernel {
 					 the instructions' time shares and the fixes are weighed against; -1 */
 	int trips;                    /* rule R2: the round trips a thread waits for, in k->pred */
 	double steps_ms;              /* rule B: the barrier steps of a shared-memory loop, added to k->pred */
+	double smem_scale;            /* rule V: the measured shared wavefronts over the launch model's, in every
+					 prediction of the kernel (fixes too); 0 = none */
+	int warp_private;             /* rule P: each warp's shared addresses its own (no block barrier) */
 	void *run;                    /* --run's result for the top fix (a jansson object, owned; NULL = none):
 					 the "suggest" object of explain --suggest --run --json */
 };

@@ -100,6 +100,14 @@ int tk_predict_wide(const struct gm_trace_kernel *k, const struct gm_profile *pr
 		    int nsw, struct gm_launch_out *out);
 /* trace_rejoin.c: the time joined again after a rule changed a part (the interval scaled from t0) */
 void tk_rejoin(struct gm_launch_out *o, const struct gm_profile *prof, double t0);
+/* the slowest level and its name again after a rule changed one (before tk_rejoin) */
+void tk_rebound(struct gm_launch_out *o, const struct gm_profile *prof);
+/* trace_time_smem.c: rule V, the shared wavefronts as measured (the scale from the kernel's first prediction o,
+   0: none; applied to a prediction); rule P, a tile each warp keeps to itself (1), its barrier taken out */
+double tk_smem_ratio(const struct gm_trace_kernel *k, const struct gm_launch_out *o);
+void tk_smem_as_measured(const struct gm_profile *prof, double s, struct gm_launch_out *o);
+int tk_warp_private(const struct gm_trace_kernel *k);
+void tk_no_barrier(const struct gm_profile *prof, struct gm_launch_out *o);
 /* rule U: a launch of fewer blocks than SMs, its L1 time on as many SMs as it has blocks */
 void tk_sms_in_use(const struct gm_trace_kernel *k, const struct gm_profile *prof, struct gm_launch_out *o);
 /* rule O: a tile's barrier work behind the other resident blocks' round trips */

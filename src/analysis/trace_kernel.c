@@ -458,7 +458,8 @@ static double steps_ms(const struct gm_trace_kernel *k, const struct gm_profile 
 	static int ix[GM_TRACE_MAX_INSNS];
 	int n = 0;
 
-	if (!prof || !(prof->sm_clock_mhz > 0) || prof->sm_count <= 0 || tpb <= GM_WARP_SIZE || !(warps > 0))
+	if (!prof || !(prof->sm_clock_mhz > 0) || prof->sm_count <= 0 || tpb <= GM_WARP_SIZE || !(warps > 0) ||
+	    k->warp_private)   /* rule P: no barrier, each warp's tile its own */
 		return 0;
 	n = tk_by_pc(k, ix);
 	for (int j = 0; j < n; j++) {
@@ -534,6 +535,9 @@ int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, i
 		snprintf(why, n, "the launch model cannot evaluate it: %.150s", err.msg);
 		return -1;
 	}
+	tk_smem_as_measured(prof, k->smem_scale, out);   /* rule V */
+	if (k->warp_private)
+		tk_no_barrier(prof, out);   /* rule P */
 	tk_sms_in_use(k, prof, out);
 	int approx = 0;
 	for (int i = 0; i < k->nins; i++)
@@ -654,7 +658,13 @@ static void predict(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	int nruns = 0;
 
 	k->trips = 0;
+	k->smem_scale = 0;
+	k->warp_private = tk_warp_private(k);
 	int mem_ok = !tk_predict(k, prof, -1, NULL, 0, &mem, why, sizeof(why));
+	if (mem_ok) {   /* rule V: the scale from the first prediction, in it and every later one */
+		k->smem_scale = tk_smem_ratio(k, &mem);
+		tk_smem_as_measured(prof, k->smem_scale, &mem);
+	}
 	k->trips = tk_round_trips(k, prof, NULL, 0, runs, &nruns);
 	k->pred_ok = !tk_predict(k, prof, -1, NULL, 0, &k->pred, k->pred_why, sizeof(k->pred_why));
 	k->trips = k->pred_ok ? k->trips : 0;

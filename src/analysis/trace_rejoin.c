@@ -18,6 +18,24 @@ void tk_rejoin(struct gm_launch_out *o, const struct gm_profile *prof, double t0
 	o->gbs = o->time_ms > 0 ? o->useful_bytes / (o->time_ms * 1e-3) / 1e9 : 0;
 }
 
+/* The slowest level again after a rule changed one (the launch model's rules T, P2 and T4), with its name. */
+void tk_rebound(struct gm_launch_out *o, const struct gm_profile *prof)
+{
+	double b = fmax(o->t_dram_ms, fmax(o->t_l2_ms, o->t_l1_ms));
+	const char *by = b == o->t_l1_ms ? "L1" : b == o->t_l2_ms ? "L2" : "DRAM";
+
+	if (o->t_pages_ms > 0) {
+		by = o->t_pages_ms > b ? "pages" : by;
+		b = gm_launch_join(o->t_pages_ms, b, prof->knee);
+	}
+	if (o->t_blocks_ms > b) {
+		b = o->t_blocks_ms;
+		by = "blocks";
+	}
+	o->t_bandwidth_ms = b;
+	o->limited_by = o->t_waves_ms > b ? "latency" : by;
+}
+
 /*
  * Rule U, the SMs in use (the trace's; docs/TRACE.md): the launch model's L1 time spreads the launch's L1
  * wavefronts over every SM (l1_gbs is the GPU's), but a launch of fewer blocks than SMs runs on as many SMs as

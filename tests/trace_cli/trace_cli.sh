@@ -57,6 +57,17 @@ check rows_runs "rows whose loop's trip count differs by lane are coalesced in t
 check rows_runs_fix "the rows in two runs have nothing to fix" says h200_rows_runs 'nothing worth changing'
 check few_threads "a loop in too few threads is split over more (more_threads)" says h200_few_threads 'more_threads, predicted'
 check half_wide "one half a thread, coalesced, gets wide loads (a broadcast scalar beside it)" says h200_half 'wide_loads, predicted'
+smem_rules() { python3 - "$T/h200_smem_tiles.report.json" <<'PY'
+import json, sys
+k = json.load(open(sys.argv[1]))['kernels']
+p0, p1 = k[0]['predicted'], k[1]['predicted']
+# rule P: a tile each warp keeps to itself has no block barrier and no barrier steps (was +44 %, 0.030 ms of steps)
+assert k[0]['name'] == 'rowsum_tile_nopad' and not p0.get('steps_ms') and abs(p0['error_pct']) < 25, p0
+# rule V: the tree's shared wavefronts as measured, not every warp's (was +848 %)
+assert k[1]['name'] == 'blocksum_interleaved' and abs(p1['error_pct']) < 50, p1
+PY
+}
+check smem_tiles "a warp's own tile waits at no barrier (rule P); a tree's wavefronts are the measured ones (rule V)" smem_rules
 # --html: one page with the trace section, every launch a heading and a table
 "$bin" trace --from "$syn/aos.json" --html "$T/aos.html" >/dev/null 2>&1
 check html "--html wrote no page with the trace section" grep -q '<section id="trace">' "$T/aos.html"

@@ -1,0 +1,113 @@
+/*
+ * trace_time_smem.c - the trace's rules on the launch model's shared-memory time (docs/TRACE.md, "The kernel's
+ * prediction"): V, the shared wavefronts the launch ran, as measured; P, a tile each warp keeps to itself waits
+ * at no block barrier.
+ */
+#include <math.h>
+#include <string.h>
+#include "analysis/trace_internal.h"
+
+/*
+ * Rule V, the shared wavefronts as measured: the launch model runs every pattern in every warp of the launch,
+ * executions / warps times (at least once) with all 32 lanes; a tree reduction's steps run in fewer warps each
+ * step and with fewer lanes (`if (idx < 256)`), so the model counted 399.5 M wavefronts where the counters
+ * measured 18.6 M (set 5's blocksum_interleaved). The scale is the measured wavefronts of the shared
+ * instructions the model takes over the model's own count for them, from the kernel's first prediction; never
+ * above 1 (a fitted pattern is exact where a warp runs all its lanes); 0 when one of them has no measured count.
+ */
+double tk_smem_ratio(const struct gm_trace_kernel *k, const struct gm_launch_out *o)
+{
+	double meas = 0;
+
+	if (!(o->smem_wavefronts > 0))
+		return 0;
+	for (int i = 0; i < k->nins; i++) {
+		const struct gm_trace_insn *x = &k->ins[i];
+		if (x->in->space != GM_TS_SHARED || !x->fit.expr1d[0])
+			continue;
+		if (!(x->in->wavefronts >= 0))
+			return 0;
+		meas += x->in->wavefronts;
+	}
+	return meas > 0 && meas < o->smem_wavefronts ? meas / o->smem_wavefronts : 0;
+}
+
+/*
+ * The model's shared wavefronts times the scale (a fix's replacement pattern runs in the same warps: the same
+ * scale), and with them its L1 time and the barrier's share of the wave (rule T6 serves the same wavefronts);
+ * the time joined again (T3).
+ */
+void tk_smem_as_measured(const struct gm_profile *prof, double s, struct gm_launch_out *o)
+{
+	if (!prof || !(prof->l1_gbs > 0) || !(o->smem_wavefronts > 0) || !(s > 0) || !(s < 1))
+		return;
+	double cut = o->smem_wavefronts * (1 - s);
+	o->smem_wavefronts -= cut;
+	o->t_l1_ms = fmax(0, o->t_l1_ms - cut * 128.0 / prof->l1_gbs / 1e6);
+	o->t_waves_ms -= o->t_barrier_ms * (1 - s);
+	o->t_barrier_ms *= s;
+	tk_rebound(o, prof);
+	tk_rejoin(o, prof, o->time_ms);
+}
+
+/*
+ * Rule P, a tile each warp keeps to itself: rule T6 holds the shared work behind a block barrier, every warp of
+ * the block waiting for the block's last load, and rule B adds the steps of a loop of barriers. A warp that reads
+ * back only what it wrote itself (a tile a warp, `tile[warp][...]`, with __syncwarp) waits for no other warp.
+ * Shared addresses are the block's own window, so the sampled warps of every block are taken together by their
+ * index in the block: the range of each index's lanes over every shared instruction meets no other index's.
+ * Needs a block of more than one warp and two warp indices sampled (the sampler takes one warp a block), and every
+ * shared instruction of a loop at the same addresses each iteration (a fitted map without an iteration term): the
+ * sampler takes a warp's first iterations only, and a tree's later steps (`sdata[tid + s]`, s doubling) reach
+ * other warps' words (ec15b0a's reduce0: its first two steps stay in each warp's range).
+ */
+int tk_warp_private(const struct gm_trace_kernel *k)
+{
+	int64_t tpb = (int64_t)k->l->block[0] * k->l->block[1] * k->l->block[2];
+	enum { W = 32 };   /* warps of a 1024-thread block */
+	int64_t lo[W], hi[W];
+	int seen = 0;
+
+	if (tpb <= GM_WARP_SIZE)
+		return 0;
+	for (int w = 0; w < W; w++)
+		lo[w] = INT64_MAX, hi[w] = INT64_MIN;
+	for (int i = 0; i < k->nins; i++) {
+		const struct gm_trace_instr *in = k->ins[i].in;
+		const struct gm_trace_fit *f = &k->ins[i].fit;
+		if (in->space == GM_TS_SHARED && f->iters > 1 &&
+		    (!f->map.known || f->approx || f->map.iter_step || f->map.niter_tab))
+			return 0;   /* a loop whose later iterations go elsewhere: the sampled ones do not tell */
+		for (int q = 0; in->space == GM_TS_SHARED && q < in->nsamples; q++) {
+			const struct gm_trace_sample *s = &in->samples[q];
+			if (s->warp < 0 || s->warp >= W)
+				return 0;
+			for (int ln = 0; ln < GM_WARP_SIZE; ln++)
+				if (s->have >> ln & 1) {
+					lo[s->warp] = s->addr[ln] < lo[s->warp] ? s->addr[ln] : lo[s->warp];
+					hi[s->warp] = s->addr[ln] + in->size - 1 > hi[s->warp] ? s->addr[ln] + in->size - 1
+											       : hi[s->warp];
+				}
+		}
+	}
+	for (int a = 0; a < W; a++) {
+		if (lo[a] > hi[a])
+			continue;
+		seen++;
+		for (int b = a + 1; b < W; b++)
+			if (lo[b] <= hi[b] && lo[a] <= hi[b] && lo[b] <= hi[a])
+				return 0;
+	}
+	return seen >= 2;
+}
+
+/* The barrier's part of the wave taken out (rule P), the time joined again. */
+void tk_no_barrier(const struct gm_profile *prof, struct gm_launch_out *o)
+{
+	if (!(o->t_barrier_ms > 0))
+		return;
+	o->t_waves_ms -= o->t_barrier_ms;
+	o->t_barrier_ms = 0;
+	tk_rebound(o, prof);
+	tk_rejoin(o, prof, o->time_ms);
+}
