@@ -84,14 +84,16 @@ def make_bands(rows):
             lo, hi = min(pct(xs, RULE_Q), 1 - FLOOR), max(pct(xs, 1 - RULE_Q), 1 + FLOOR)
         else:
             lo, hi = 1 - FLOOR, 1 + FLOOR
-        bands[rule] = (lo, hi, len(xs))
+        q = (min(pct(xs, 0.05), 1 - FLOOR), max(pct(xs, 0.95), 1 + FLOOR)) if xs else (lo, hi)
+        bands[rule] = (lo, hi, len(xs)) + q
     return bands
 
 
 def read_bands(cfile):
     bands, sigs, text = {}, {}, open(cfile).read()
     for m in re.finditer(r'\[(GM_RF_\w+)\] = \{ "([^"]+)", "[^"]*", ([0-9.]+), ([0-9.]+), (\d+) \}', text):
-        bands[m.group(2)] = (float(m.group(3)), float(m.group(4)), int(m.group(5)))
+        bands[m.group(2)] = (float(m.group(3)), float(m.group(4)), int(m.group(5)), float(m.group(3)),
+                             float(m.group(4)))
     for m in re.finditer(r'\{ (0x[0-9a-f]+), ([0-9.]+), ([0-9.]+), (\d+) \}, /\* (.*) \*/', text):
         sigs[tuple(m.group(5).split(" + "))] = (float(m.group(2)), float(m.group(3)), int(m.group(4)))
     return bands, sigs
@@ -105,11 +107,39 @@ def make_sigs(rows):
             if len(v) >= SIG_N}
 
 
+# a combination without its own band: "widest" (the widest band of its rules: the tables), or for comparison
+# "nearest" (the banded combination of the most of its rules), "union" (of the nearest ones), "nearest+" (the
+# nearest widened by the dropped rules' 5th-95th percentiles), "p595" (its rules' widest 5th-95th percentiles)
+FALLBACK = os.environ.get("FALLBACK", "widest")
+
+
+def nearest(sigs, k):
+    """The banded combinations nearest to k: those made of k's rules only (k less the fewest rules), the most
+    measured first; none when no banded combination is made of k's rules only."""
+    subs = [c for c in sigs if set(c) <= set(k)]
+    if not subs:
+        return []
+    most = max(len(c) for c in subs)
+    return sorted((c for c in subs if len(c) == most), key=lambda c: -sigs[c][2])
+
+
 def interval(both, rules):
     bands, sigs = both
     k = tuple(sorted(rules, key=ORDER.index))
     if k in sigs:
         return sigs[k][0], sigs[k][1]
+    near = nearest(sigs, k) if FALLBACK != "widest" else []
+    if near and FALLBACK == "nearest":
+        return sigs[near[0]][0], sigs[near[0]][1]
+    if near and FALLBACK == "nearest+":
+        drop = [r for r in k if r not in near[0] and r in bands]
+        return (min([sigs[near[0]][0]] + [bands[r][3] for r in drop]),
+                max([sigs[near[0]][1]] + [bands[r][4] for r in drop]))
+    if FALLBACK == "p595":
+        return (min([1 - FLOOR] + [bands[r][3] for r in rules if r in bands]),
+                max([1 + FLOOR] + [bands[r][4] for r in rules if r in bands]))
+    if near and FALLBACK == "union":
+        return min(sigs[c][0] for c in near), max(sigs[c][1] for c in near)
     lo = min([1.0] + [bands[r][0] for r in rules if r in bands])
     hi = max([1.0] + [bands[r][1] for r in rules if r in bands])
     return lo, hi
@@ -137,7 +167,7 @@ def c_sigs(sigs):
 def c_rows(bands):
     out = ["\t/* BANDS: scripts/launch_interval_bands.py */"]
     for e, rule, ids in zip(ENUM, ORDER, IDS):
-        lo, hi, n = bands[rule]
+        lo, hi, n = bands[rule][:3]
         out.append('\t[%s] = { "%s", "%s", %.3f, %.3f, %d },' % (e, rule, ids, lo, hi, n))
     out.append("\t/* END BANDS */")
     return "\n".join(out)
@@ -152,16 +182,17 @@ def main():
         bands_from, args = args[1], args[2:]
     if not args:
         sys.exit(__doc__)
-    sources = []
+    sources, group = [], []
     for a in args:
         rows = list(set_rows(a) if ":" in a else suite_rows(a))
         sources.append((a if ":" not in a else a.split(":")[1], rows))
+        group.append(a.split(":")[0] if ":" in a else "suites")   # held out together: a set's every measurement
     allrows = [r for _, rows in sources for r in rows]
     both = read_bands(bands_from) if bands_from else (make_bands(allrows), make_sigs(allrows))
     bands, sigs = both
     print("%-14s %-16s %7s %7s %5s %7s %7s" % ("rule", "ids", "lo", "hi", "n", "p5", "p95"))
     for rule, ids in zip(ORDER, IDS):
-        lo, hi, n = bands[rule]
+        lo, hi, n = bands[rule][:3]
         xs = [r for _, r, rules in allrows if rule in rules] or [1.0]
         print("%-14s %-16s %+6.1f%% %+6.1f%% %5d %+6.1f%% %+6.1f%%" % (rule, ids, 100 * (lo - 1), 100 * (hi - 1), n,
               100 * (pct(xs, 0.05) - 1), 100 * (pct(xs, 0.95) - 1)))
@@ -177,13 +208,31 @@ def main():
             continue
         line = "%-60s %3d of %3d inside (%5.1f %%), median width %4.1f %%" % (name[-60:], i, n, 100.0 * i / n, w)
         if not bands_from and len(sources) > 1:
-            rest = [r for j, (_, rr) in enumerate(sources) if j != k for r in rr]
+            rest = [r for j, (_, rr) in enumerate(sources) if group[j] != group[k] for r in rr]
             held = (make_bands(rest), make_sigs(rest))
             hi_, hn, hw = coverage(held, rows)
             line += "; held out %3d (%5.1f %%), width %4.1f %%" % (hi_, 100.0 * hi_ / hn, hw)
         print(line)
     i, n, w = coverage(both, allrows)
     print("%-60s %3d of %3d inside (%5.1f %%), median width %4.1f %%" % ("all", i, n, 100.0 * i / max(n, 1), w))
+    if not bands_from and len(set(group)) > 1:   # each generated set's first measurement, bands made without it
+        tot, inside, widths = 0, 0, []
+        for g in sorted(set(group)):
+            if "/dev/dev-" not in g:
+                continue
+            rows = next(rr for j, (_, rr) in enumerate(sources) if group[j] == g)
+            rest = [r for j, (_, rr) in enumerate(sources) if group[j] != g for r in rr]
+            held = (make_bands(rest), make_sigs(rest))
+            for _, r, rules in rows:
+                lo, hi = interval(held, rules)
+                inside += lo <= r <= hi
+                widths.append(100 * (hi - lo))
+            hi_, hn, hw = coverage(held, rows)
+            print("leave-one-set-out %-40s %3d of %3d inside (%5.1f %%), median width %4.1f %%" % (
+                os.path.basename(g), hi_, hn, 100.0 * hi_ / max(hn, 1), hw))
+        print("leave-one-set-out %-40s %3d of %3d inside (%5.1f %%), median width %4.1f %%" % (
+            "the dev sets", inside, len(widths), 100.0 * inside / max(len(widths), 1),
+            statistics.median(widths) if widths else 0))
     if write:
         s = open(write).read()
         a, b = s.index("\t/* BANDS:"), s.index("\t/* END BANDS */") + len("\t/* END BANDS */")

@@ -10,7 +10,9 @@
 # results/nvidia-h200/model-bda781d/), and dev-36f, dev-36e and probe-43 as measured at 7346610
 # (results/nvidia-h200/model-7346610/), dev-36g and dev-36e as measured at 6727113 (dev-36g when it was sealed-36g,
 # results/nvidia-h200/model-6727113/) and dev-36h as measured at df7f3fb when it was sealed-36h
-# (results/nvidia-h200/model-df7f3fb/; the three added in branch h45m). Never a sealed set (tests/fixtures/sealed/).
+# (results/nvidia-h200/model-df7f3fb/; the three added in branch h45m), dev-36i as measured at 1e50f90 when it was
+# sealed-36i (results/nvidia-h200/model-1e50f90/) and dev-36j as measured at d0741e0 when it was sealed-36j
+# (results/nvidia-h200/model-d0741e0/; the two added in branch h48i). Never a sealed set (tests/fixtures/sealed/).
 # usage: scripts/launch_interval_evidence.sh BIN OUTDIR [suites|sets|all]
 #   prints the EVIDENCE arguments of scripts/launch_interval_bands.py, one a line
 set -uo pipefail
@@ -56,6 +58,8 @@ sets=(
   h200-6727113-dev36g tests/fixtures/dev/dev-36g.tsv $h2/model-6727113 sealed36g_run
   h200-6727113-dev36e tests/fixtures/dev/dev-36e.tsv $h2/model-6727113 dev36e_run
   h200-df7f3fb-dev36h tests/fixtures/dev/dev-36h.tsv $h2/model-df7f3fb sealed36h_run
+  h200-1e50f90-dev36i tests/fixtures/dev/dev-36i.tsv $h2/model-1e50f90 sealed36i_run
+  h200-d0741e0-dev36j tests/fixtures/dev/dev-36j.tsv $h2/model-d0741e0 sealed36j_run
 )
 for ((i = 0; i < ${#sets[@]}; i += 4)); do
   tag=${sets[i]} set=${sets[i+1]} dir=${sets[i+2]} sub=${sets[i+3]}
