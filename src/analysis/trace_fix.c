@@ -65,12 +65,14 @@ static const struct {
 	  "// make threadIdx.x the fastest index of the element" },
 };
 
-static void advise(const struct gm_trace_fit *f, struct gm_trace_fix *fx)
+/* rows: rule warp_rows applies (a thread's own row, looped or unrolled): the words of a row walked by its loop */
+static void advise(const struct gm_trace_fit *f, struct gm_trace_fix *fx, int rows)
 {
-	int loop = f->map.iter_step != 0 && f->iters > 1;
+	int loop = rows || (f->map.iter_step != 0 && f->iters > 1);
+	enum gm_trace_class cls = rows ? GM_TC_COLUMN : f->cls;
 
 	for (size_t i = 0; i < sizeof(advice) / sizeof(advice[0]); i++)
-		if (advice[i].cls == f->cls && (advice[i].cls != GM_TC_COLUMN || advice[i].loop == loop)) {
+		if (advice[i].cls == cls && (advice[i].cls != GM_TC_COLUMN || advice[i].loop == loop)) {
 			snprintf(fx->words, sizeof(fx->words), "%s", advice[i].words);
 			snprintf(fx->sketch, sizeof(fx->sketch), "%s", advice[i].sketch);
 			return;
@@ -111,17 +113,28 @@ static double parallelism_gain(const struct gm_trace_kernel *k, const struct gm_
 	return cap > warps ? fmin(32, cap / warps) : 1;
 }
 
-/* The fitted map is offset + K * gid + s * iter (a thread's own row, walked by its loop). */
+/*
+ * A thread's own row of K: 0 with the map offset + K * gid + s * iter (walked by its loop, iters x |s| at least
+ * half the row: a remainder loop the rest) or offset + K * gid with s = 0 (the loop unrolled whole: its pieces
+ * are instructions); 1 for a row the data chooses (no map; a column walk of lanes K apart, the thread's own row
+ * as far as the samples show; s = 0); -1 otherwise. Unrolled whole, the row is at least a warp wide (K >= 32).
+ */
 static int row_loop(const struct gm_trace_kernel *k, const struct gm_trace_fit *f, int64_t *K, int64_t *s)
 {
 	int64_t g[] = { 0, 1, 37, k->threads / 3, k->threads - 1 }, v[GM_TV_N];
 	const struct gm_trace_launch *l = k->l;
+	int loop = f->iters > 1 && f->map.iter_step;
 
-	if (!f->map.known || f->cls != GM_TC_COLUMN || f->iters <= 1 || !f->map.iter_step || l->grid[1] != 1 ||
-	    l->grid[2] != 1 || l->block[1] != 1 || l->block[2] != 1)
+	if (l->grid[1] != 1 || l->grid[2] != 1 || l->block[1] != 1 || l->block[2] != 1 || f->cls_k < 2)
 		return -1;
 	*K = f->cls_k;
-	*s = f->map.iter_step;
+	*s = loop ? f->map.iter_step : 0;
+	if (!loop && *K < 32)
+		return -1;   /* unrolled whole: a row at least a warp wide (a shorter one is a record: rules layout, wide) */
+	if (!f->map.known)
+		return f->cls == GM_TC_COLUMN && f->iters <= 1 ? 1 : -1;
+	if ((loop && f->cls != GM_TC_COLUMN) || (!loop && f->cls != GM_TC_COLUMN && f->cls != GM_TC_STRIDED))
+		return -1;
 	for (size_t i = 0; i < sizeof(g) / sizeof(g[0]); i++) {
 		memset(v, 0, sizeof(v));
 		v[GM_TV_GID] = g[i];
@@ -132,56 +145,68 @@ static int row_loop(const struct gm_trace_kernel *k, const struct gm_trace_fit *
 		if (d != *K * g[i] + *s)
 			return -1;
 	}
-	return (int64_t)f->iters * (*s < 0 ? -*s : *s) >= *K ? 0 : -1;
+	return !loop || 2 * (int64_t)f->iters * (*s < 0 ? -*s : *s) >= *K ? 0 : -1;
 }
 
 #define MAXG 64
-static char swap_text[MAXG][160];
+#define ROWG (2 * MAXG)   /* rule warp_rows: a row unrolled whole, its loads and stores */
+static char swap_text[ROWG][160];
 
 /*
  * Rule warp_rows (loop interchange), the traced kernel's own: the threads each walk their own row of K in
- * their loop, s elements a step (unrolled: s instructions at offsets c = 0 .. s-1). The warp reads its 32
- * rows together instead, lane l taking element l of each piece: (gid / 32) * 32K + (gid % 32) + 32c +
- * iter * 32s. Every instruction of the kernel that walks rows of K the same way is rewritten (the change is
- * the loop); 0 with the swaps, or -1 when the rule does not apply.
+ * their loop, s elements a step (unrolled: s instructions at offsets c = 0 .. s-1; unrolled whole, s = 0: K
+ * instructions at c = 0 .. K-1, at least half of them there). The warp reads its 32 rows together instead,
+ * lane l taking element l of each piece: (gid / 32) * 32K + (gid % 32) + 32c + iter * 32s. Every instruction
+ * of the kernel that walks rows of K the same way is rewritten (the change is the loop), a row the data
+ * chooses too (its pieces in the order of their pc: the rows' place does not change the sectors a warp's
+ * whole row takes); 0 with the swaps, or -1 when the rule does not apply.
  */
 static int rule_warp_rows(const struct gm_trace_kernel *k, int i, struct tk_swap *sw, int *nsw, char *lines,
 			  size_t ln)
 {
 	const struct gm_trace_insn *x = &k->ins[i];
 	int64_t K, s, K2, s2, as;
-	int n = 0, idx[MAXG];
+	int n = 0, idx[ROWG], kind[ROWG], fitted = 0;
 	size_t len = 0;
 
-	if (row_loop(k, &x->fit, &K, &s))
+	if (row_loop(k, &x->fit, &K, &s) < 0)
 		return -1;
-	as = s < 0 ? -s : s;
-	for (int j = 0; j < k->nins && n < MAXG; j++) {   /* the loop's loads and stores alike */
+	as = s < 0 ? -s : s ? s : K;
+	for (int j = 0; j < k->nins && n < ROWG; j++) {   /* the loop's loads and stores alike */
 		const struct gm_trace_insn *y = &k->ins[j];
-		if (row_loop(k, &y->fit, &K2, &s2) || K2 != K || s2 != s || y->fit.iters != x->fit.iters)
+		int r = row_loop(k, &y->fit, &K2, &s2);
+		if (r < 0 || K2 != K || s2 != s || (!r && y->fit.iters != x->fit.iters) || (r && s))
 			continue;
+		kind[n] = r;
+		fitted += !r;
 		idx[n++] = j;
 	}
+	if (!fitted)
+		return -1;
 	lines[0] = '\0';
 	for (int q = 0; q < n; q++) {
 		const struct gm_trace_insn *y = &k->ins[idx[q]];
-		/* its piece c: the offset from the lowest of the same array's pieces (same base and operation);
-		   the pieces must cover each step once, offsets lo .. lo + |s| - 1 */
-		int64_t lo = y->fit.map.offset, c;
+		/* its piece c: the offset from the lowest of the same array's pieces (same base and operation; a row
+		   from the data: its rank by pc among the same operation's); the pieces must cover each step once,
+		   offsets lo .. lo + as - 1 (unrolled whole: at least half of them) */
+		int64_t lo = kind[q] ? 0 : y->fit.map.offset, c = 0;
 		int pieces = 0;
 		for (int p = 0; p < n; p++) {
-			const struct gm_trace_fit *z = &k->ins[idx[p]].fit;
-			if (z->map.base == y->fit.map.base && k->ins[idx[p]].in->op == y->in->op) {
-				lo = z->map.offset < lo ? z->map.offset : lo;
-				pieces++;
-			}
+			const struct gm_trace_insn *z = &k->ins[idx[p]];
+			if (kind[p] != kind[q] || z->in->op != y->in->op || (!kind[q] && z->fit.map.base != y->fit.map.base))
+				continue;
+			pieces++;
+			if (kind[q])
+				c += z->in->pc < y->in->pc;
+			else
+				lo = z->fit.map.offset < lo ? z->fit.map.offset : lo;
 		}
-		c = y->fit.map.offset - lo;
-		if (c < 0 || c >= as || (as > 1 && pieces % as))
+		c = kind[q] ? c : y->fit.map.offset - lo;
+		if (c < 0 || c >= as || (s && as > 1 && pieces % as) || (!s && 2 * pieces < as))
 			return -1;
 		snprintf(swap_text[q], sizeof(swap_text[0]), "(gid / 32) * %lld + (gid %% 32) + %lld",
 			 (long long)(32 * K), (long long)(lo + 32 * c));
-		sw[q] = (struct tk_swap){ idx[q], swap_text[q], y->fit.iters, 32 * s };
+		sw[q] = (struct tk_swap){ idx[q], swap_text[q], s ? y->fit.iters : 1, 32 * s };
 		int seen = 0;
 		for (int p = 0; p < q; p++)
 			seen |= k->ins[idx[p]].in->line == y->in->line;
@@ -265,7 +290,7 @@ static int words_only(const struct gm_trace_insn *x, struct gm_trace_fix *fx)
 	if (!x->fit.map.known && x->in->op != GM_TO_ATOMIC && x->in->op != GM_TO_REDUCTION) {
 		static struct gm_trace_fix a;   /* the class's advice, after the reason */
 		memset(&a, 0, sizeof(a));
-		advise(&x->fit, &a);
+		advise(&x->fit, &a, 0);
 		snprintf(fx->words, sizeof(fx->words), "nothing predicted: no map of the thread ids fits this access, "
 			 "so no rewrite is applied to it and its speedup is not predicted%s%.250s", a.words[0] ? ". To try: " :
 			 "", a.words);
@@ -277,21 +302,22 @@ static int words_only(const struct gm_trace_insn *x, struct gm_trace_fix *fx)
 		snprintf(fx->words, sizeof(fx->words), "nothing predicted: explain --suggest rewrites global loads and "
 			 "stores and shared loads; this is a %s %s", gm_trace_space_name(x->in->space),
 			 gm_trace_op_name(x->in->op));
-		advise(&x->fit, fx);
+		advise(&x->fit, fx, 0);
 		return 1;
 	}
 	return 0;
 }
 
-/* The fix of group g (g[0] its largest): its rewrite, pattern and kernel speedups, words and sketch. */
-static void fix_group(const struct gm_trace_kernel *k, const int *g, int n, const struct gm_profile *prof,
-		      struct gm_trace_fix *fx, int *covered, int *ncovered)
+/* The fix of group g (g[0] its largest): its rewrite, pattern and kernel speedups, words and sketch (try_rows 0:
+   without rule warp_rows). */
+static void fix_group_as(const struct gm_trace_kernel *k, const int *g, int n, const struct gm_profile *prof,
+			 struct gm_trace_fix *fx, int *covered, int *ncovered, int try_rows)
 {
 	const struct gm_trace_insn *x = &k->ins[g[0]];
-	struct tk_swap sw[MAXG];
+	struct tk_swap sw[ROWG];
 	struct gm_launch_out a, b, whole;
 	char why[200], lines[160] = "";
-	int nsw = 0, rows = !rule_warp_rows(k, g[0], sw, &nsw, lines, sizeof(lines));
+	int nsw = 0, rows = try_rows && !rule_warp_rows(k, g[0], sw, &nsw, lines, sizeof(lines));
 
 	memset(fx, 0, sizeof(*fx));
 	fx->have = 1;
@@ -337,9 +363,28 @@ static void fix_group(const struct gm_trace_kernel *k, const int *g, int n, cons
 			 fx->ninstr > 1 ? "s are" : " is", 100 * fx->share);
 		return;
 	}
-	advise(&x->fit, fx);
+	advise(&x->fit, fx, rows);
 	if (!fx->words[0])
 		snprintf(fx->words, sizeof(fx->words), "%s", fx->change);
+}
+
+/* Rule warp_rows where it applies, or the rewrites of explain --suggest where they are predicted faster. */
+static void fix_group(const struct gm_trace_kernel *k, const int *g, int n, const struct gm_profile *prof,
+		      struct gm_trace_fix *fx, int *covered, int *ncovered)
+{
+	static struct gm_trace_fix alt;
+	static int cov2[ROWG];
+	int nc2 = 0;
+
+	fix_group_as(k, g, n, prof, fx, covered, ncovered, 1);
+	if (strcmp(fx->rewrite, "warp_rows"))
+		return;
+	fix_group_as(k, g, n, prof, &alt, cov2, &nc2, 0);
+	if (alt.kernel_speedup > fx->kernel_speedup) {
+		*fx = alt;
+		memcpy(covered, cov2, sizeof(int) * (size_t)nc2);
+		*ncovered = nc2;
+	}
 }
 
 /* The time an instruction wastes: its share of the memory time x the part of its sectors above the ideal. */
@@ -615,7 +660,7 @@ static int block_reduce(struct gm_trace_kernel *k, const struct gm_profile *prof
 void gm_trace_fixes(struct gm_trace_kernel *k, const struct gm_profile *prof, int top)
 {
 	static int order[GM_TRACE_MAX_INSNS], done[GM_TRACE_MAX_INSNS], pos[GM_TRACE_MAX_INSNS];
-	int n = 0, groups = 0, covered[MAXG], nc;
+	int n = 0, groups = 0, covered[ROWG], nc;
 
 	memset(done, 0, sizeof(done));
 	for (int i = 0; i < k->nins && n < GM_TRACE_MAX_INSNS; i++)

@@ -44,6 +44,7 @@ check random_gather "a gather says its scatter comes from the data" says random_
 check aos "the array of structures is named and fixed" says aos 'structure of arrays'
 check transpose_naive "the transposed store is named" says transpose_naive 'transposed'
 check layernorm_rowloop "the row loop gets the warp-per-row fix" says layernorm_rowloop 'warp_rows'
+check matvec_row_remainder "a row loop with a remainder loop beside it gets the warp-per-row fix" says matvec_row_remainder 'warp_rows, predicted'
 check smem_transpose "the bank conflict is named" says smem_transpose '32-way bank conflicts'
 check residual1 "a launch limited by block starts gets fewer, fuller blocks" says h200_residual1 'wide_blocks, predicted'
 check residual1_words "the block starts are named as the bottleneck" says h200_residual1 'primary    block starts'
