@@ -193,7 +193,6 @@ static double l2_round_trip(const struct gm_run_result *r, const char *name, con
 
 static void one_per_thread_l2(const struct gm_run_result *r, struct gm_profile *p)
 {
-	p->wave_l2_ns = 0;
 	p->wave_l2_ns = l2_round_trip(r, "copy.table_blk1024_b4", p);
 	if (!(p->wave_l2_ns > 0))
 		p->wave_l2_ns = l2_round_trip(r, "copy.table_b4", p);
