@@ -8,7 +8,8 @@ been shaped on becomes a development set (renamed, its header says where): tests
 heldout-s38b, `suggest_heldout.py 3802 30 k`, names k00-k29) since branch s39s, tests/suggest/dev-s39.tsv (was
 heldout-s39, `suggest_heldout.py 3903 60 m`) since h40s, tests/suggest/dev-s40.tsv (was heldout-s40, `4004 60 q`, scored
 once at 1ff77a7) since h43s; tests/suggest/dev-s41.tsv (was heldout-s41, `4105 60 v`, scored
-once at 2fc4302) since h45s; tests/suggest/dev-s42.tsv (was heldout-s42, `4206 60 x`, scored once at 61339a3) since h47s; tests/suggest/heldout-s43.tsv (`4307 60 y`) was scored once at 8b1a6bd; tests/suggest/heldout-s44.tsv (`4408 60 z`) is held out, unmeasured. PREFIX (default h) starts each name, so that two sets' rows never share a name. SET...: pattern files (the development sets) whose patterns
+once at 2fc4302) since h45s; tests/suggest/dev-s42.tsv (was heldout-s42, `4206 60 x`, scored once at 61339a3) since h47s; tests/suggest/heldout-s43.tsv (`4307 60 y`) was scored once at 8b1a6bd; tests/suggest/heldout-s44.tsv (`4408 60 z`) once at 5fef697; tests/suggest/heldout-s45.tsv (`4509 58 w`) is held out, unmeasured. COUNT is at most the grammar's 60 kinds (one pattern of each space, form and element size), fewer where a
+kind's every draw is in SET... (the script says so and exits 1). PREFIX (default h) starts each name, so that two sets' rows never share a name. SET...: pattern files (the development sets) whose patterns
 are not drawn again (the same explain arguments; a drawn one is redrawn), so that none of the held-out patterns is
 one a rule was shaped on.
 
@@ -116,8 +117,12 @@ GLOBAL_LOAD = [g_stride, g_offset, g_stride_offset, g_reverse, g_transpose, g_br
 GLOBAL_STORE = [g_stride, g_offset, g_stride_offset, g_reverse, g_transpose, g_aos]
 SHARED = [s_stride, s_col, s_lane, s_xorrow]
 
-seen, out = set(), []
+seen, out, draws = set(), [], 0
 while len(out) < count:
+    draws += 1
+    if draws > 200000:  # a kind whose every draw is in SET... never fills: say so instead of looping
+        sys.exit(f"suggest_heldout.py: only {len(out)} of {count} patterns after {draws - 1} draws: the kinds left "
+                 "have no draw outside the sets given; ask for fewer")
     space = rng.choices(["load", "store", "shared"], weights=[5, 3, 2])[0]
     if space == "shared":
         eb = rng.choice([4, 4, 8])

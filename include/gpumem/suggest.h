@@ -126,6 +126,13 @@ struct gm_suggest_meas {
  */
 gm_status gm_suggest_build(const struct gm_suggest_in *in, struct gm_suggest *s, struct gm_expr_error *err);
 
+/*
+ * Whether `--run` can time the original of in (in->a, in->n; no profile needed, so the CLI asks before it opens
+ * a GPU): GM_OK, or GM_ERR_INVALID_ARG with why in gm_last_error (--space shared: the original's tile, the
+ * largest EXPR + 1 over the first blocks and the last, past the 48 KiB a block may take).
+ */
+gm_status gm_suggest_runnable(const struct gm_suggest_in *in);
+
 /* The time the headline speedup and the ranking use: the row's predicted time, plus its conversion once when
  * it changes the data's layout and s->in.layout_free is not set. */
 double gm_suggest_headline_ms(const struct gm_suggest *s, const struct gm_rewrite *r);

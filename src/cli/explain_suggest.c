@@ -123,11 +123,12 @@ static void run_row(const struct gm_suggest *s, int k, const char *expr_c, const
 	gm_result_release(&r);
 }
 
+/* Every applicable row through the runner; the first row that failed (-1: none). */
 static int run_all(const struct gm_suggest *s, const char *expr_c, const struct explain_run_opts *ro,
 		   const struct gm_device_info *dev, struct gm_suggest_meas *m)
 {
 	double t0 = now_ms();
-	int failed = 0;
+	int failed = -1;
 
 	m->ran = 1;
 	snprintf(m->device, sizeof(m->device), "%.90s", dev->name);
@@ -135,7 +136,8 @@ static int run_all(const struct gm_suggest *s, const char *expr_c, const struct 
 		if (!s->rows[k].applies)
 			continue;
 		run_row(s, k, expr_c, ro, dev, m);
-		failed |= m->row[k].status == GM_SG_FAILED;
+		if (m->row[k].status == GM_SG_FAILED && failed < 0)
+			failed = k;
 	}
 	for (int k = 0; k < s->nrows; k++)
 		if (m->row[k].status == GM_SG_OK && m->row[0].status == GM_SG_OK) {
@@ -155,6 +157,16 @@ static int render(const struct gm_suggest *s, const struct gm_suggest_meas *m, i
 	return GM_EXIT_OK;
 }
 
+/* The exit of a run in which row k failed: which row, and the runner's why (docs/SUGGEST.md, "Bad input"). */
+static int failure(const struct gm_suggest *s, const struct gm_suggest_meas *m, int k)
+{
+	if (k == 0)
+		return gm_error(GM_EXIT_CASE_FAILED, "the original failed its validation or its run, so no rewrite's "
+				"speedup is measured: %s", m->row[0].message);
+	return gm_error(GM_EXIT_CASE_FAILED, "rewrite '%s' failed its validation or its run (a bug): %s",
+			s->rows[k].name, m->row[k].message);
+}
+
 int explain_suggest(const struct gm_access *acc, const struct explain_run_opts *ro, int run, const char *profile,
 		    int json)
 {
@@ -168,6 +180,11 @@ int explain_suggest(const struct gm_access *acc, const struct explain_run_opts *
 	int rc, have_dev = 0;
 
 	memset(&m, 0, sizeof(m));
+	memset(&in, 0, sizeof(in));
+	in.a = *acc;
+	in.n = acc->n_threads;
+	if (run && !ro->source && gm_suggest_runnable(&in))
+		return gm_error(GM_EXIT_USAGE, "%s", gm_last_error());
 	if (run && !ro->source) {
 		gm_status st = gm_gpu_open(ro->device, &dev);
 		if (st)
@@ -176,9 +193,6 @@ int explain_suggest(const struct gm_access *acc, const struct explain_run_opts *
 	}
 	if ((rc = gm_cli_profile(profile, have_dev ? dev.name : NULL, &p, 0)) != 0)
 		return rc;
-	memset(&in, 0, sizeof(in));
-	in.a = *acc;
-	in.n = acc->n_threads;
 	in.hint = ro->hint;
 	in.prof = &p;
 	in.threads = gm_cores();
@@ -192,11 +206,9 @@ int explain_suggest(const struct gm_access *acc, const struct explain_run_opts *
 		return gm_error(GM_EXIT_USAGE, "%s", err.msg[0] ? err.msg : gm_strerror(st));
 	if (ro->source)
 		return print_sources(&s, expr_c);
-	int failed = have_dev ? run_all(&s, expr_c, ro, &dev, &m) : 0;
+	int failed = have_dev ? run_all(&s, expr_c, ro, &dev, &m) : -1;
 	if (have_dev)
 		gm_gpu_close();
 	rc = render(&s, have_dev ? &m : NULL, json);
-	if (!rc && failed)
-		rc = gm_error(GM_EXIT_CASE_FAILED, "a rewrite failed its validation or its run (a bug: see the table)");
-	return rc;
+	return rc || failed < 0 ? rc : failure(&s, &m, failed);
 }

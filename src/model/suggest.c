@@ -130,6 +130,20 @@ static int64_t tile_of(const struct gm_suggest_in *in)
 	return hi + 1;
 }
 
+gm_status gm_suggest_runnable(const struct gm_suggest_in *in)
+{
+	int64_t S, eb = in->a.elem_bytes;
+
+	if (in->a.space != GM_SPACE_SHARED)
+		return GM_OK;
+	S = tile_of(in);
+	if (S * eb <= SG_SMEM_MAX)
+		return GM_OK;
+	return gm_fail(GM_ERR_INVALID_ARG, "--suggest --run cannot time the original: its shared tile needs %lld B a "
+		       "block (indices 0..%lld of %lld B), past the %d B a block may take; without --run the "
+		       "predictions are printed", (long long)(S * eb), (long long)(S - 1), (long long)eb, SG_SMEM_MAX);
+}
+
 /* The kernel `explain --run` builds, as patterns. */
 static void original_row(struct gm_suggest *s, struct gm_rewrite *r)
 {

@@ -219,6 +219,37 @@ static void test_shared_store_refused(void **state)
 	assert_int_equal(gm_suggest_build(&in, &s, &err), GM_ERR_INVALID_ARG);
 }
 
+/* --run refuses, before a GPU is opened, an original whose shared tile is past 48 KiB (heldout-s43's y47) */
+static void test_runnable(void **state)
+{
+	static const struct {
+		const char *expr;
+		int eb, block;
+		enum gm_space sp;
+		gm_status want;
+	} rows[] = {
+		{ "tid * 16", 8, 512, GM_SPACE_SHARED, GM_ERR_INVALID_ARG }, /* 65416 B */
+		{ "tid * 2", 8, 512, GM_SPACE_SHARED, GM_OK },               /* 8184 B */
+		{ "tid * 12", 8, 512, GM_SPACE_SHARED, GM_OK },              /* 49064 B: fits */
+		{ "gid * 16", 8, 512, GM_SPACE_GLOBAL, GM_OK },
+	};
+	struct gm_suggest_in in;
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
+		memset(&in, 0, sizeof(in));
+		in.a.index = rows[k].expr;
+		in.a.elem_bytes = rows[k].eb;
+		in.a.space = rows[k].sp;
+		in.a.block[0] = rows[k].block;
+		in.a.block[1] = in.a.block[2] = 1;
+		in.n = 1 << 20;
+		assert_int_equal(gm_suggest_runnable(&in), rows[k].want);
+		if (rows[k].want != GM_OK)
+			assert_non_null(strstr(gm_last_error(), "shared tile needs 65416 B a block (indices 0..8176 of 8 B)"));
+	}
+}
+
 /* ---- ranking: the transpose's tiles first, far faster than the naive column walk ------- */
 
 static void test_ranking(void **state)
@@ -520,7 +551,7 @@ int main(void)
 		cmocka_unit_test(test_ranking),      cmocka_unit_test(test_sources),
 		cmocka_unit_test(test_json),         cmocka_unit_test(test_cli),
 		cmocka_unit_test(test_not_worth),    cmocka_unit_test(test_tile_any_order),
-		cmocka_unit_test(test_fill_loop_trips),
+		cmocka_unit_test(test_fill_loop_trips), cmocka_unit_test(test_runnable),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
