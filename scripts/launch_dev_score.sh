@@ -26,6 +26,10 @@ sets=(
   g-6727113 $dv/dev-36g.tsv $h2/model-6727113 sealed36g_run
   h-df7f3fb $dv/dev-36h.tsv $h2/model-df7f3fb sealed36h_run
   i-1e50f90 $dv/dev-36i.tsv $h2/model-1e50f90 sealed36i_run
+  j-d0741e0 $dv/dev-36j.tsv $h2/model-d0741e0 sealed36j_run
+  k-10a753a $dv/dev-36k.tsv $h2/model-10a753a sealed36k_run
+  k-d7a2e60 $dv/dev-36k.tsv $h2/probe49-d7a2e60 dev36k_run
+  j-d7a2e60 $dv/dev-36j.tsv $h2/probe49-d7a2e60 dev36j_run
 )
 [ -n "${EXTRA_SETS:-}" ] && read -r -a extra <<<"$EXTRA_SETS" && sets+=("${extra[@]}")
 : >"$out/ratios.tsv"

@@ -13,7 +13,7 @@ usage: scripts/lab/colwalk_table.py BIN [--tsv OUT.tsv] [--raw]
 A call's profile measured before rule P4 (no pages_2m_gps / pages_16m_gps) gets the two rates of model-6727113's
 calibrate scaled by the call's own pages_gps (column p4 "scaled"), as a calibrate of that unit today would measure
 them and launch_dev_score.sh's PROFILE_DIR did (h43m); with --raw it is used as committed (P4 off).
-sealed-36l is never read (sealed-36k and dev-36j, each scored once, neither: kept as they were scored).
+sealed-36l is never read. dev-36i..k were sealed-36i..k, each read here after its one scoring (h49m).
 """
 import json
 import os
@@ -58,6 +58,15 @@ CALLS = [
     ("model-6727113", "probe43_run", DV + "/probe-43.tsv"),
     ("model-6727113", "sealed36g_run", DV + "/dev-36g.tsv"),
     ("model-df7f3fb", "sealed36h_run", DV + "/dev-36h.tsv"),
+    ("p5-36d2dc3", "dev36g_run", DV + "/dev-36g.tsv"),
+    ("p5-36d2dc3", "dev36h_run", DV + "/dev-36h.tsv"),
+    ("p5-36d2dc3", "probe45_run", DV + "/probe-45.tsv"),
+    ("p5-36d2dc3", "probe46_run", DV + "/probe-46.tsv"),
+    ("model-1e50f90", "sealed36i_run", DV + "/dev-36i.tsv"),
+    ("lines-9e550d1", "dev36i_run", DV + "/dev-36i.tsv"),
+    ("lines-9e550d1", "probe47_run", DV + "/probe-47.tsv"),
+    ("model-d0741e0", "sealed36j_run", DV + "/dev-36j.tsv"),
+    ("model-10a753a", "sealed36k_run", DV + "/dev-36k.tsv"),
 ]
 WALK = re.compile(r"^\(gid%(\d+)\)\*(\d+) \+ gid/(\d+)$")
 EB = {"char": 1, "short": 2, "half": 2, "float": 4, "int": 4, "double": 8, "float2": 8, "float4": 16}

@@ -617,6 +617,11 @@ static void test_pages(void **state)
 	launch_of("(gid%256)*2097184 + gid/256", 4, n, pats, &in); /* 8 MiB + 128 B: halfway in the log, 1.5 ns */
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
 	assert_true(fabs(o.t_pages_ms - 1.5 * n / 1e6) < 1e-3 * o.t_pages_ms);
+	/* h49m: 100 rows 4 MiB + 128 B apart, loads: the warps that wrap to the next column keep the pitch as
+	   their distance (the median gap; the mean took 3.2 pitches for rows 96..99 and 0..27) */
+	launch_of("(gid%100)*1048608 + gid/100", 4, (n / 100) * 100, pats, &in);
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.page_distance - 4194432.0) < 1.0);
 	launch_of("(gid%256)*4194336 + gid/256", 4, n, pats, &in); /* the same walk stored (P3): pages_gps */
 	pats[0].op = GM_OP_STORE;
 	pats[1].op = GM_OP_LOAD;
