@@ -599,64 +599,6 @@ static int more_threads(struct gm_trace_kernel *k, const struct gm_profile *prof
 	return 1;
 }
 
-/*
- * Rule block_reduce: a kernel the model finds limited by its atomics on one address (rule X) adds within the
- * warp and the block first and sends one atomic a block (a sum), or keeps the block's own copy of the bins in
- * shared memory and adds it to the global ones once (a histogram). The atomics' turns go: the kernel's time is
- * the model's memory time without the global atomics (one a block remains), at least rules I and F's floor; the time the model does not explain is taken as the
- * atomics' too (they limit the kernel). The fix of the instruction with the most updates: its index when it
- * pays, else -1.
- */
-static int block_reduce(struct gm_trace_kernel *k, const struct gm_profile *prof)
-{
-	int at = -1, nsw = 0;
-	double tm = k->time_ms > 0 ? k->time_ms : k->pred.time_ms;
-	struct tk_swap sw[MAXG];
-	struct gm_launch_out o;
-	char why[200];
-
-	if (!k->pred_ok || !k->pred.limited_by || strcmp(k->pred.limited_by, "atomics"))
-		return -1;
-	for (int i = 0; i < k->nins; i++) {
-		const struct gm_trace_instr *in = k->ins[i].in;
-		if (in->space != GM_TS_GLOBAL || (in->op != GM_TO_ATOMIC && in->op != GM_TO_REDUCTION))
-			continue;
-		if (nsw < MAXG)   /* left out: one update a block (a bin) remains */
-			sw[nsw++] = (struct tk_swap){ i, NULL, 0, 0 };
-		if (at < 0 || in->executions > k->ins[at].in->executions)
-			at = i;
-	}
-	if (at < 0 || tk_predict(k, prof, -1, sw, nsw, &o, why, sizeof(why)) || !(o.time_ms > 0))
-		return -1;
-	struct gm_trace_fix *fx = &k->ins[at].fix;
-	double s = tm / fmax(o.time_ms, tk_floor_free_ms(k, prof, 1));
-	if (s < GM_TRACE_WORTH)
-		return -1;
-	int hist = k->ins[at].fit.cls == GM_TC_GATHER;
-	memset(fx, 0, sizeof(*fx));
-	fx->have = fx->worth = 1;
-	fx->ninstr = 1;
-	fx->share = 1;
-	fx->pattern_speedup = fx->kernel_speedup = s;
-	snprintf(fx->rewrite, sizeof(fx->rewrite), "block_reduce");
-	snprintf(fx->change, sizeof(fx->change), "%s", hist ? "each block counts into its own bins in shared memory "
-		 "and adds them to the global bins once: one atomic a bin a block" : "each warp adds its lanes "
-		 "(__shfl_down_sync), each block its warps (shared memory): one atomic a block");
-	snprintf(fx->words, sizeof(fx->words), "the atomics on one address take their turns (rule X) and limit the "
-		 "kernel: %s; the kernel then takes its memory time", fx->change);
-	snprintf(fx->sketch, sizeof(fx->sketch), "%s", hist ?
-		 "__shared__ unsigned bins_s[NBINS];   // zeroed by the block, __syncthreads()\n"
-		 "atomicAdd(&bins_s[bin], 1);          // was: atomicAdd(&bins[bin], 1)\n"
-		 "__syncthreads();\n"
-		 "for (int b = threadIdx.x; b < NBINS; b += blockDim.x) atomicAdd(&bins[b], bins_s[b]);" :
-		 "for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffff, v, o);\n"
-		 "__shared__ float part[32];\n"
-		 "if (threadIdx.x % 32 == 0) part[threadIdx.x / 32] = v;\n"
-		 "__syncthreads();   // warp 0 adds part[], then\n"
-		 "if (threadIdx.x == 0) atomicAdd(out, block_sum);   // was: atomicAdd(out, v) in every thread");
-	return at;
-}
-
 void gm_trace_fixes(struct gm_trace_kernel *k, const struct gm_profile *prof, int top)
 {
 	static int order[GM_TRACE_MAX_INSNS], done[GM_TRACE_MAX_INSNS], pos[GM_TRACE_MAX_INSNS];
@@ -675,7 +617,7 @@ void gm_trace_fixes(struct gm_trace_kernel *k, const struct gm_profile *prof, in
 		pos[order[i]] = i;
 	if (n && top > 0 && (wide_blocks(k, prof, order[0]) || more_threads(k, prof, order[0])))
 		return;   /* the one change covers every instruction */
-	int at = n && top > 0 ? block_reduce(k, prof) : -1;
+	int at = n && top > 0 ? tf_block_reduce(k, prof) : -1;
 	if (at >= 0) {   /* the atomics' fix first, then the accesses' */
 		done[pos[at]] = 1;
 		groups++;

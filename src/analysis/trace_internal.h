@@ -89,6 +89,8 @@ struct tk_swap {
 #define TK_WITH_TRIPS (-2)
 int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, int only, const struct tk_swap *sw,
 	       int nsw, struct gm_launch_out *out, char *why, size_t n);
+/* trace_fix_reduce.c: rule block_reduce, the fix of a kernel's global atomics (its instruction, -1: none) */
+int tf_block_reduce(struct gm_trace_kernel *k, const struct gm_profile *prof);
 /* trace_points.c: the instruction's sampled address range (bytes); 0 without samples */
 int tk_range_of(const struct gm_trace_instr *in, int64_t *lo, int64_t *hi);
 /* trace_verdict.c: k->memory_bound from the measured figures; k->primary / k->secondary in words */

@@ -11,6 +11,7 @@
 
 struct cand {
 	double score;
+	int ins;                      /* the instruction it names, -1: none */
 	char text[300];
 };
 
@@ -18,6 +19,24 @@ static int cmp_cand(const void *a, const void *b)
 {
 	double d = ((const struct cand *)b)->score - ((const struct cand *)a)->score;
 	return d > 0 ? 1 : d < 0 ? -1 : 0;
+}
+
+/* The global atomic (or reduction) with the most traffic whose requests take at least twice their ideal sectors
+   and a tenth of the kernel's traffic: its lanes update scattered sectors, each a read-modify-write in L2 that
+   the launch model counts as a sector of traffic only; -1 if none. */
+static int scattered_atomic(const struct gm_trace_kernel *k)
+{
+	int best = -1;
+
+	for (int i = 0; i < k->nins; i++) {
+		const struct gm_trace_insn *x = &k->ins[i];
+		if (x->in->space != GM_TS_GLOBAL || (x->in->op != GM_TO_ATOMIC && x->in->op != GM_TO_REDUCTION) ||
+		    !(x->fit.ideal_per_req > 0) || x->fit.meas_per_req < 2 * x->fit.ideal_per_req || x->share < 0.1)
+			continue;
+		if (best < 0 || x->share > k->ins[best].share)
+			best = i;
+	}
+	return best;
 }
 
 /* The candidates, each scored by the share of the kernel's time or traffic it explains. */
@@ -29,6 +48,8 @@ void tk_bottlenecks(struct gm_trace_kernel *k)
 	double glob = 0;
 
 	memset(c, 0, sizeof(c));
+	for (int q = 0; q < 8; q++)
+		c[q].ins = -1;
 	for (int i = 0; i < k->nins; i++)
 		glob += k->ins[i].in->space != GM_TS_SHARED ? k->ins[i].bytes : 0;
 	for (int j = 0; j < k->norder && n < 4; j++) {
@@ -52,6 +73,7 @@ void tk_bottlenecks(struct gm_trace_kernel *k)
 			snprintf(w + strlen(w), sizeof(w) - strlen(w), " and %d more", more);
 		if (x->fit.cls == GM_TC_GATHER && sh > 0.1) {
 			c[n].score = sh;
+			c[n].ins = k->order[j];
 			snprintf(c[n++].text, sizeof(c[0].text), "a data-dependent %s at %s: %.0f %% of the traffic, its "
 				 "scatter comes from the data", x->in->op == GM_TO_LOAD ? "gather" : "scatter", w, 100 * sh);
 		} else if (x->in->space != GM_TS_SHARED && glob > 0 && ex / glob > 0.05) {
@@ -73,10 +95,22 @@ void tk_bottlenecks(struct gm_trace_kernel *k)
 			 k->gbs, k->roof_pct, k->roof_gbs);
 	}
 	if (k->pred_ok && k->time_ms > 0 && k->pred.time_ms < 0.6 * k->time_ms) {
+		int a = scattered_atomic(k);
 		c[n].score = 1 - k->pred.time_ms / k->time_ms;
-		snprintf(c[n++].text, sizeof(c[0].text), "time outside the memory instructions: the model's memory time "
-			 "is %.0f %% of the measured time (compute, synchronisation, a short launch or the left-out "
-			 "instructions)", 100 * k->pred.time_ms / k->time_ms);
+		if (a >= 0) {   /* the time the model does not see: the scattered updates' read-modify-writes */
+			const struct gm_trace_insn *x = &k->ins[a];
+			for (int q = 0; q < n; q++)   /* named here, not twice */
+				c[q].score = c[q].ins == a ? 0 : c[q].score;
+			gm_trace_where(x->in, 70, w, sizeof(w));
+			snprintf(c[n++].text, sizeof(c[0].text), "scattered atomics at %.60s: %.1f sectors a request where %.1f "
+				 "would do, each an L2 read-modify-write (%.60s); the model's memory time is %.0f %% of the "
+				 "measured, the rest taken as theirs", w, x->fit.meas_per_req, x->fit.ideal_per_req,
+				 x->fit.map.known ? x->fit.cls_text : "the addresses come from the data",
+				 100 * k->pred.time_ms / k->time_ms);
+		} else
+			snprintf(c[n++].text, sizeof(c[0].text), "time outside the memory instructions: the model's memory "
+				 "time is %.0f %% of the measured time (compute, synchronisation, a short launch or the "
+				 "left-out instructions)", 100 * k->pred.time_ms / k->time_ms);
 	}
 	if (k->pred_ok && k->steps_ms > 0 && k->pred.time_ms > 0) {   /* rule B */
 		c[n].score = k->steps_ms / k->pred.time_ms;

@@ -58,6 +58,9 @@ check rows_runs "rows whose loop's trip count differs by lane are coalesced in t
 check rows_runs_fix "the rows in two runs have nothing to fix" says h200_rows_runs 'nothing worth changing'
 check few_threads "a loop in too few threads is split over more (more_threads)" says h200_few_threads 'more_threads, predicted'
 check half_wide "one half a thread, coalesced, gets wide loads (a broadcast scalar beside it)" says h200_half 'wide_loads, predicted'
+check hist4096 "atomics to 4096 bins the data chooses get the block's own bins, though L2 limits the model" says h200_hist4096 'block_reduce, predicted'
+check hist4096_words "the own bins are counted by a grid-stride loop over the blocks the GPU holds" says h200_hist4096 'each of 1056 blocks counts its elements'
+check embbwd "scattered atomics the model does not explain are the primary, not time outside" says h200_embbwd 'primary    scattered atomics at'
 smem_rules() { python3 - "$T/h200_smem_tiles.report.json" <<'PY'
 import json, sys
 k = json.load(open(sys.argv[1]))['kernels']

@@ -1,0 +1,210 @@
+/*
+ * trace_fix_reduce.c - rule block_reduce of the trace's fixes (docs/TRACE.md, "The fix"): global atomics that
+ * add into few places, reduced in the block first. Two forms:
+ * - atomics on one address take their turns (rule X limits the kernel): each warp adds its lanes, each block
+ *   its warps, one atomic a block (a sum), or the block's own bins (a histogram);
+ * - own bins: atomics whose addresses the data chooses inside a footprint that a block's shared memory holds
+ *   (a histogram of a few thousand bins), updated once an element, whatever the launch model found limiting:
+ *   each block counts into its own copy of the bins in shared memory, a grid-stride loop over the blocks the
+ *   GPU holds at once, and adds its copy to the global bins once. Priced by the launch model at that launch.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis/trace_internal.h"
+
+#define RED_MAXG 64
+#define SMEM_BLOCK (48 * 1024)   /* the static shared memory a block may declare (CUDA) */
+
+static int is_global_atomic(const struct gm_trace_instr *in)
+{
+	return in->space == GM_TS_GLOBAL && (in->op == GM_TO_ATOMIC || in->op == GM_TO_REDUCTION);
+}
+
+/* The text of the fix (hist: a histogram's own bins, else a sum's one atomic a block). */
+static void reduce_text(struct gm_trace_fix *fx, int hist, const char *why)
+{
+	snprintf(fx->rewrite, sizeof(fx->rewrite), "block_reduce");
+	if (!fx->change[0])
+		snprintf(fx->change, sizeof(fx->change), "%s", hist ? "each block counts into its own bins in shared "
+			 "memory and adds them to the global bins once: one atomic a bin a block" : "each warp adds its "
+			 "lanes (__shfl_down_sync), each block its warps (shared memory): one atomic a block");
+	snprintf(fx->words, sizeof(fx->words), "%s: %s; the kernel then takes its memory time", why, fx->change);
+	snprintf(fx->sketch, sizeof(fx->sketch), "%s", hist ?
+		 "__shared__ unsigned bins_s[NBINS];   // zeroed by the block, __syncthreads()\n"
+		 "for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)\n"
+		 "    atomicAdd(&bins_s[bin(i)], 1);   // was: atomicAdd(&bins[bin(i)], 1), a thread an element\n"
+		 "__syncthreads();\n"
+		 "for (int b = threadIdx.x; b < NBINS; b += blockDim.x) if (bins_s[b]) atomicAdd(&bins[b], bins_s[b]);" :
+		 "for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffff, v, o);\n"
+		 "__shared__ float part[32];\n"
+		 "if (threadIdx.x % 32 == 0) part[threadIdx.x / 32] = v;\n"
+		 "__syncthreads();   // warp 0 adds part[], then\n"
+		 "if (threadIdx.x == 0) atomicAdd(out, block_sum);   // was: atomicAdd(out, v) in every thread");
+}
+
+/* Rule X's form: the global atomics left out (one update a block, or a bin a block, remains). */
+static int one_address(struct gm_trace_kernel *k, const struct gm_profile *prof)
+{
+	int at = -1, nsw = 0;
+	double tm = k->time_ms > 0 ? k->time_ms : k->pred.time_ms;
+	struct tk_swap sw[RED_MAXG];
+	struct gm_launch_out o;
+	char why[200];
+
+	for (int i = 0; i < k->nins; i++) {
+		const struct gm_trace_instr *in = k->ins[i].in;
+		if (!is_global_atomic(in))
+			continue;
+		if (nsw < RED_MAXG)
+			sw[nsw++] = (struct tk_swap){ i, NULL, 0, 0 };
+		if (at < 0 || in->executions > k->ins[at].in->executions)
+			at = i;
+	}
+	if (at < 0 || tk_predict(k, prof, -1, sw, nsw, &o, why, sizeof(why)) || !(o.time_ms > 0))
+		return -1;
+	struct gm_trace_fix *fx = &k->ins[at].fix;
+	double s = tm / fmax(o.time_ms, tk_floor_free_ms(k, prof, 1));
+	if (s < GM_TRACE_WORTH)
+		return -1;
+	memset(fx, 0, sizeof(*fx));
+	fx->have = fx->worth = 1;
+	fx->ninstr = 1;
+	fx->share = 1;
+	fx->pattern_speedup = fx->kernel_speedup = s;
+	reduce_text(fx, k->ins[at].fit.cls == GM_TC_GATHER, "the atomics on one address take their turns (rule X) "
+		    "and limit the kernel");
+	return at;
+}
+
+/* The bins an atomic hits: its sampled byte range when the data chooses it and a block's shared memory holds
+   it (0 otherwise), updated once an element (executions at least the launch's warps). */
+static int64_t bins_bytes(const struct gm_trace_kernel *k, const struct gm_trace_insn *x)
+{
+	int64_t lo, hi, warps = (k->threads + GM_WARP_SIZE - 1) / GM_WARP_SIZE;
+
+	if (!is_global_atomic(x->in) || x->fit.map.known || x->fit.cls != GM_TC_GATHER || x->in->executions < warps ||
+	    !tk_range_of(x->in, &lo, &hi) || hi + x->in->size - lo > SMEM_BLOCK)
+		return 0;
+	return hi + x->in->size - lo;
+}
+
+/* a fitted global load or store without a loop, affine in gid: its grid-stride step at t threads (-1 if not) */
+static int64_t stride_of(const struct gm_trace_kernel *k, const struct gm_trace_insn *x, int64_t t)
+{
+	int64_t v[GM_TV_N], e[3];
+
+	if (x->in->space != GM_TS_GLOBAL || (x->in->op != GM_TO_LOAD && x->in->op != GM_TO_STORE) ||
+	    !x->fit.map.known || x->fit.approx || x->fit.iters > 1 || !x->fit.expr1d[0] || k->l->block[1] != 1 ||
+	    k->l->block[2] != 1 || k->l->grid[1] != 1 || k->l->grid[2] != 1)
+		return -1;
+	for (int j = 0; j < 3; j++) {
+		memset(v, 0, sizeof(v));
+		v[GM_TV_GID] = j * t;
+		v[GM_TV_TX] = v[GM_TV_GID] % k->l->block[0];
+		v[GM_TV_BX] = v[GM_TV_GID] / k->l->block[0];
+		e[j] = gm_trace_map_eval(&x->fit.map, v);
+	}
+	return e[2] - e[1] == e[1] - e[0] ? e[1] - e[0] : -1;
+}
+
+#define SWAP_LEN 80
+static char swap_text[RED_MAXG][SWAP_LEN];
+
+/*
+ * The own-bins form. The rewritten launch: the blocks the GPU holds at once (SMs x the blocks of this size an
+ * SM holds by threads), at most the original's, each thread walking the elements a grid apart (the kernel's
+ * other accesses, fitted and affine in gid, as a loop of that step); the bins' global atomics become one pass
+ * over the bins a block (coalesced, `tid + iter * block`); the shared-memory atomics that replace them are
+ * left out, as the launch model leaves out a shared access the data chooses.
+ */
+static int own_bins(struct gm_trace_kernel *k, const struct gm_profile *prof)
+{
+	struct tk_swap sw[RED_MAXG];
+	struct gm_launch_out o;
+	struct gm_trace_launch l2;
+	struct gm_trace_kernel k2;
+	char why[200];
+	int at = -1, nsw = 0, bt = k->l->block[0] * k->l->block[1] * k->l->block[2];
+	int64_t bins = 0, blocks = k->l->grid[0] * k->l->grid[1] * k->l->grid[2];
+
+	if (!prof || prof->sm_count <= 0 || bt <= 0 || k->nins > RED_MAXG)
+		return -1;
+	int64_t per_sm = (prof->threads_per_sm > 0 ? prof->threads_per_sm : 2048) / bt;
+	int64_t b2 = (int64_t)prof->sm_count * (per_sm > 0 ? per_sm : 1);
+	b2 = b2 < blocks ? b2 : blocks;
+	int64_t t2 = b2 * bt, iters = (k->threads + t2 - 1) / t2;
+	for (int i = 0; i < k->nins; i++) {
+		int64_t b = bins_bytes(k, &k->ins[i]);
+		if (b > 0 && (at < 0 || k->ins[i].in->executions > k->ins[at].in->executions))
+			at = i, bins = b;
+	}
+	if (at < 0)
+		return -1;
+	int nb = (int)(bins / k->ins[at].in->size);
+	double updates = k->ins[at].in->thread_accesses > 0 ? k->ins[at].in->thread_accesses : (double)k->threads;
+	if ((double)b2 * nb * 4 > updates)
+		return -1;   /* a block's share of the elements would not fill its bins four times over: no gain */
+	for (int i = 0; i < k->nins; i++) {
+		const struct gm_trace_insn *x = &k->ins[i];
+		if (i == at) {
+			sw[nsw] = (struct tk_swap){ i, "tid", (nb + bt - 1) / bt, bt };
+			nsw++;
+			continue;
+		}
+		if (bins_bytes(k, x) > 0) {   /* another histogram's bins: the same change */
+			sw[nsw++] = (struct tk_swap){ i, NULL, 0, 0 };
+			continue;
+		}
+		int64_t step = stride_of(k, x, t2);
+		if (step < 0)
+			return -1;
+		snprintf(swap_text[nsw], SWAP_LEN, "%.70s", x->fit.expr1d);
+		sw[nsw] = (struct tk_swap){ i, swap_text[nsw], (int)iters, step };
+		nsw++;
+	}
+	/* the rewritten kernel: its loop's iterations are each thread's executions at the smaller grid (rule R2's
+	   trips count them from the executions over the launch's warps) */
+	struct gm_trace_insn *ins2 = malloc(sizeof(*ins2) * (size_t)k->nins);
+	if (!ins2)
+		return -1;
+	memcpy(ins2, k->ins, sizeof(*ins2) * (size_t)k->nins);
+	for (int q = 0; q < nsw; q++)
+		ins2[sw[q].ins].fit.iters = sw[q].expr && sw[q].ins != at ? (int)iters : ins2[sw[q].ins].fit.iters;
+	k2 = *k, l2 = *k->l;
+	l2.grid[0] = b2, l2.grid[1] = l2.grid[2] = 1;
+	k2.l = &l2;
+	k2.ins = ins2;
+	k2.threads = t2;
+	int rc = tk_predict(&k2, prof, TK_WITH_TRIPS, sw, nsw, &o, why, sizeof(why));
+	free(ins2);
+	if (rc || !(o.time_ms > 0))
+		return -1;
+	double tm = k->time_ms > 0 ? k->time_ms : k->pred.time_ms;
+	double s = tm / fmax(o.time_ms, tk_floor_free_ms(k, prof, 1));
+	if (s < GM_TRACE_WORTH)
+		return -1;
+	struct gm_trace_fix *fx = &k->ins[at].fix;
+	memset(fx, 0, sizeof(*fx));
+	fx->have = fx->worth = 1;
+	fx->ninstr = 1;
+	fx->share = 1;
+	fx->pattern_speedup = fx->kernel_speedup = s;
+	snprintf(fx->change, sizeof(fx->change), "each of %lld blocks counts its elements (%lld a thread, a grid "
+		 "apart) into its own bins in shared memory (%d sampled), then adds them to the global bins: %lld "
+		 "global atomics, not %.0f", (long long)b2, (long long)iters, nb, (long long)(b2 * nb), updates);
+	reduce_text(fx, 1, "the data chooses the atomics' addresses, but within bins a block's shared memory holds; "
+		    "each global update is an L2 read-modify-write of a sector other warps update too");
+	return at;
+}
+
+int tf_block_reduce(struct gm_trace_kernel *k, const struct gm_profile *prof)
+{
+	if (!k->pred_ok)
+		return -1;
+	int at = own_bins(k, prof);
+	if (at < 0 && k->pred.limited_by && !strcmp(k->pred.limited_by, "atomics"))
+		at = one_address(k, prof);
+	return at;
+}
