@@ -101,6 +101,8 @@ void tk_fold_readings(const struct gm_trace_kernel *k, const struct tk_swap *sw,
 struct tk_run {
 	int trips, nloads;
 	double bytes, lines;
+	int hits;                    /* rule R3: iterations served by L1 without a trip (0: none) */
+	double hit_lines;            /* the lines a block's loads and the stores after them touch in such an iteration */
 };
 #define TK_MAX_RUNS 256
 /* rule R2: the round trips a thread waits for (the replaced kernel's with sw[]), its runs into runs[] */
@@ -112,6 +114,13 @@ int tk_in_l1(const struct gm_trace_kernel *k, const struct gm_profile *prof, con
 /* rule Q: k->pred's trips each by what its run has in flight */
 void tk_runs_own_trips(struct gm_trace_kernel *k, const struct gm_profile *prof, const struct tk_run *runs,
 		       int nruns);
+/* trace_time_row.c, rule R3: the share of x's iterations in which its warp touches a sector it did not touch
+   before (1: every one); x reads, each iteration, sectors that y read in it (the same walk) */
+double tk_row_fresh(const struct gm_trace_insn *x);
+int tk_row_same_sector(const struct gm_trace_insn *x, const struct gm_trace_insn *y);
+/* rule R3: the L1 time of the iterations the runs read from L1, joined with o's round trips */
+void tk_row_hits(const struct gm_trace_kernel *k, const struct gm_profile *prof, const struct tk_run *runs,
+		 int nruns, struct gm_launch_out *o);
 /* trace_time_smem.c: rule B, the barrier steps of a shared-memory loop (ms added to the prediction; 0: none) */
 double tk_steps_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof);
 /* trace_points.c: the instruction's sampled address range (bytes); 0 without samples */

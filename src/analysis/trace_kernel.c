@@ -76,8 +76,10 @@ static void predict(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	k->trips = tk_round_trips(k, prof, NULL, 0, runs, &nruns);
 	k->pred_ok = !tk_predict(k, prof, -1, NULL, 0, &k->pred, k->pred_why, sizeof(k->pred_why));
 	k->trips = k->pred_ok ? k->trips : 0;
-	if (k->pred_ok)
+	if (k->pred_ok) {
 		tk_runs_own_trips(k, prof, runs, nruns);
+		tk_row_hits(k, prof, runs, nruns, &k->pred);   /* rule R3 */
+	}
 	k->steps_ms = k->pred_ok ? tk_steps_ms(k, prof) : 0;
 	if (!(k->steps_ms > 0)) {   /* rule O, in the fixes' time too; a loop of barriers (rule B) keeps the blocks in step */
 		if (k->pred_ok)

@@ -42,6 +42,8 @@ int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, i
 	struct gm_expr_error err;
 	int np = 0, left = 0, all_once = 1;
 	static int it2[GM_TRACE_MAX_INSNS + 1], it1[GM_TRACE_MAX_INSNS + 1];
+	static struct tk_run runs[TK_MAX_RUNS];
+	int nruns = 0;
 	static int64_t step2[GM_TRACE_MAX_INSNS + 1], step1[GM_TRACE_MAX_INSNS + 1];
 
 	memset(&li, 0, sizeof(li));
@@ -83,8 +85,7 @@ int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, i
 	li.one_element_per_thread = all_once;
 	li.round_trips = only < 0 && nsw == 0 && k->trips > 0 ? k->trips : 0;
 	if (only == TK_WITH_TRIPS) {   /* the replacements' own trips (rule R2): a fix that keeps the loop keeps them */
-		static struct tk_run runs[TK_MAX_RUNS];
-		int nruns = 0;
+		nruns = 0;
 		li.round_trips = tk_round_trips(k, prof, sw, nsw, runs, &nruns);
 	}
 	li.threads = gm_cores();   /* the windows on every core; the result does not depend on it */
@@ -96,6 +97,8 @@ int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, i
 	if (k->warp_private)
 		tk_no_barrier(prof, out);   /* rule P */
 	tk_sms_in_use(k, prof, out);
+	if (only == TK_WITH_TRIPS)
+		tk_row_hits(k, prof, runs, nruns, out);   /* rule R3 */
 	int approx = 0;
 	for (int i = 0; i < k->nins; i++)
 		approx += (only < 0 || i == only) && k->ins[i].fit.approx;

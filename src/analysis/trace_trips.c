@@ -17,9 +17,13 @@
  * each such run waits once per iteration of its loop, its iterations being the most warp-level executions
  * of its loads per warp of the launch (a load that only some warps run, rounded up). A run whose every load
  * its SM's L1 serves waits no trip of its own (tens of cycles, hidden among the other warps' trips): a load
- * that every block reads alike (no block id in its map: a weight vector), or one that reads again what an
- * earlier run read (the same warp's sampled lanes at the same addresses) when the bytes the SM's resident
- * threads read first fit in its L1. The trips are the sum over the runs, rounded. A replaced instruction (a fix)
+ * that every block reads alike (no block id in its map: a weight vector) whose footprint fits in L1 (rule A's
+ * test: a launch of one block reads everything alike), or one that reads again what an earlier run read (the
+ * same warp's sampled lanes at the same addresses) when the bytes the SM's resident threads read first fit in
+ * its L1; and rule R3's (trace_time_row.c): a load of a thread's own row waits only in the iterations that
+ * touch a fresh sector, an earlier piece's sector not at all, while a line a lane for each such walk fits in
+ * L1, and the iterations it reads from L1 are charged their L1 time (tk_row_hits). The trips are the sum over
+ * the runs, rounded. A replaced instruction (a fix)
  * counts with its replacement's iterations. The gap is TK_TRIP_GAP (trace_internal.h; rule I uses it too).
  */
 
@@ -105,16 +109,35 @@ static double lines_per_request(const struct gm_trace_insn *x)
 	return x->fit.meas_per_req > 0 ? x->fit.meas_per_req : 1;
 }
 
+/* The 128 B lines a block's requests of x touch in one iteration of its loop. */
+static double lines_of(const struct gm_trace_insn *x, double blocks, int it)
+{
+	return x->in->executions / (blocks * it) * lines_per_request(x);
+}
+
+/* A run ended: its trips (0: near), and the iterations it reads from L1 without a trip of its own (rule R3);
+   the index of its record when it has such iterations (the stores after it add their lines), else -1. */
+static int end_run(struct tk_run *runs, int *nruns, int trips, int nl, double rb, double rl, int hits)
+{
+	hits = hits > 0 ? hits : 0;
+	if (!runs || (trips <= 0 && !hits) || *nruns >= TK_MAX_RUNS)
+		return -1;
+	runs[(*nruns)++] = (struct tk_run){ trips, nl, rb, rl, hits, hits > 0 ? rl : 0 };
+	return hits > 0 ? *nruns - 1 : -1;
+}
+
 int tk_round_trips(const struct gm_trace_kernel *k, const struct gm_profile *prof, const struct tk_swap *sw,
 		   int nsw, struct tk_run *runs, int *nruns)
 {
 	double rb = 0, rl = 0;
-	int nl = 0;
+	int nl = 0, full = 0, r3 = 0, hitrun = -1;
 	int n = 0, run = 0, near = 1, lead = 0;
 	int64_t last = -1, tpb = (int64_t)k->l->block[0] * k->l->block[1] * k->l->block[2];
 	double warps = 0, trips = 0, fresh = 0;
 	static int ix[GM_TRACE_MAX_INSNS], it[GM_TRACE_MAX_INSNS];
-	static char again[GM_TRACE_MAX_INSNS], same[GM_TRACE_MAX_INSNS];
+	static char again[GM_TRACE_MAX_INSNS], same[GM_TRACE_MAX_INSNS], piece[GM_TRACE_MAX_INSNS];
+	static int rowit[GM_TRACE_MAX_INSNS];
+	int walks = 0;
 
 	for (int d = 0; d < 3; d++)
 		warps = d ? warps * (double)k->l->grid[d] : (double)k->l->grid[0];
@@ -138,16 +161,26 @@ int tk_round_trips(const struct gm_trace_kernel *k, const struct gm_profile *pro
 		it[j] = per > 1 ? (int)ceil(per - 1e-6) : 1;
 		if (w && x->fit.iters > 0 && w->iters > 0)
 			it[j] = (int)ceil((double)it[j] * w->iters / x->fit.iters);
-		same[j] = x->in->op == GM_TO_LOAD && tk_alike(k, x);
+		same[j] = x->in->op == GM_TO_LOAD && tk_in_l1(k, prof, x);   /* rule A: its footprint in L1 */
 		again[j] = x->in->op == GM_TO_LOAD && !same[j] && read_before(k, ix, j, x);
 		if (x->in->op == GM_TO_LOAD && !same[j] && !again[j])
 			fresh += (double)it[j] * x->in->size;
+		/* rule R3 (trace_time_row.c): an earlier piece's sector, or a fresh sector only every few iterations */
+		piece[j] = 0, rowit[j] = it[j];
+		if (w || x->in->op != GM_TO_LOAD || same[j])
+			continue;
+		for (int q = 0; q < j && !piece[j]; q++)
+			piece[j] = !tk_swap_of(sw, nsw, ix[q]) && tk_row_same_sector(x, &k->ins[ix[q]]);
+		double f = piece[j] ? 1 : tk_row_fresh(x);
+		rowit[j] = (int)ceil(it[j] * f - 1e-6);
+		walks += !piece[j] && f < 1;
 	}
 	/* resident threads of an SM: whole blocks, the launch spread over the SMs */
 	double per_sm = prof && prof->threads_per_sm > 0 ? (double)(prof->threads_per_sm / tpb) * tpb : 2048;
 	if (prof && prof->sm_count > 0 && ceil(blocks / prof->sm_count) * tpb < per_sm)
 		per_sm = ceil(blocks / prof->sm_count) * tpb;
 	int fits = prof && prof->l1_bytes > 0 && fresh * per_sm <= prof->l1_bytes;
+	int rows = prof && prof->l1_bytes > 0 && walks * per_sm * 128 <= prof->l1_bytes;   /* R3: a line a lane a walk */
 	for (int j = 0; j < n; j++) {
 		const struct gm_trace_insn *x = &k->ins[ix[j]];
 		const struct tk_swap *w = tk_swap_of(sw, nsw, ix[j]);
@@ -156,25 +189,32 @@ int tk_round_trips(const struct gm_trace_kernel *k, const struct gm_profile *pro
 			/* a store or atomic, the gap, or a gather (its address is an earlier load's data; not a field
 			   of the record the run's gather reads, rule G) ends the run */
 			trips += near ? 0 : run;
-			if (runs && !near && run > 0 && *nruns < TK_MAX_RUNS)
-				runs[(*nruns)++] = (struct tk_run){ run, nl, rb, rl };
-			run = 0, near = 1, last = -1, rb = 0, rl = 0, nl = 0;
-			if (x->in->op != GM_TO_LOAD)
+			if (last >= 0)
+				hitrun = end_run(runs, nruns, near ? 0 : run, nl, rb, rl, r3 ? full - (near ? 0 : run) : 0);
+			run = 0, near = 1, last = -1, rb = 0, rl = 0, nl = 0, full = 0, r3 = 0;
+			if (x->in->op != GM_TO_LOAD) {   /* a store after a run: its lines in the run's iterations from L1 */
+				if (hitrun >= 0 && x->in->space == GM_TS_GLOBAL)
+					runs[hitrun].hit_lines += lines_of(x, blocks, it[j]);
 				continue;
+			}
 		}
 		if (w && !w->expr)
 			continue;
-		near &= same[j] || (again[j] && fits);
-		run = it[j] > run ? it[j] : run;
+		near &= same[j] || (again[j] && fits) || (piece[j] && rows);
+		int its = rows ? (piece[j] ? 0 : rowit[j]) : it[j];
+		run = its > run ? its : run;
+		full = it[j] > full ? it[j] : full;
+		r3 |= rows && (piece[j] || rowit[j] < it[j]);
+		hitrun = last < 0 ? -1 : hitrun;
 		lead = last < 0 ? ix[j] : lead;
 		last = x->in->pc;
 		rb += x->in->size;
 		nl++;
-		rl += x->in->executions / (blocks * it[j]) * lines_per_request(x);
+		rl += lines_of(x, blocks, it[j]);
 	}
 	trips += near ? 0 : run;
-	if (runs && !near && run > 0 && *nruns < TK_MAX_RUNS)
-		runs[(*nruns)++] = (struct tk_run){ run, nl, rb, rl };
+	if (last >= 0)
+		end_run(runs, nruns, near ? 0 : run, nl, rb, rl, r3 ? full - (near ? 0 : run) : 0);
 	return (int)lround(trips);
 }
 
