@@ -91,6 +91,40 @@ int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, i
 	       int nsw, struct gm_launch_out *out, char *why, size_t n);
 /* trace_fix_reduce.c: rule block_reduce, the fix of a kernel's global atomics (its instruction, -1: none) */
 int tf_block_reduce(struct gm_trace_kernel *k, const struct gm_profile *prof);
+/* trace_fold.c: rule M, instructions walking the same bytes folded (it2[i] > 0: i carries it2[i] readings or pieces
+   step2[i] bytes apart; < 0: folded into another), and walks of the same bytes from one start flattened (it1,
+   step1: the walk's loop in one direction); tk_swap_of: the replacement of instruction i, NULL if none */
+const struct tk_swap *tk_swap_of(const struct tk_swap *sw, int nsw, int i);
+void tk_fold(const struct gm_trace_kernel *k, const struct tk_swap *sw, int nsw, int *it2, int64_t *step2);
+void tk_fold_readings(const struct gm_trace_kernel *k, const struct tk_swap *sw, int nsw, int *it2, int64_t *step2,
+		      int *it1, int64_t *step1);
+/* trace_trips.c: one run of rule R2 (loads issued together): its trips, the bytes a thread loads in it, the 128 B
+   lines a block reads in it (rule Q) */
+struct tk_run {
+	int trips, nloads;
+	double bytes, lines;
+	int hits;                    /* rule R3: iterations served by L1 without a trip (0: none) */
+	double hit_lines;            /* the lines a block's loads and the stores after them touch in such an iteration */
+};
+#define TK_MAX_RUNS 256
+/* rule R2: the round trips a thread waits for (the replaced kernel's with sw[]), its runs into runs[] */
+int tk_round_trips(const struct gm_trace_kernel *k, const struct gm_profile *prof, const struct tk_swap *sw, int nsw,
+		   struct tk_run *runs, int *nruns);
+/* no block id moves x's addresses (every block reads the same elements); rule A: x is served by its SM's L1 */
+int tk_alike(const struct gm_trace_kernel *k, const struct gm_trace_insn *x);
+int tk_in_l1(const struct gm_trace_kernel *k, const struct gm_profile *prof, const struct gm_trace_insn *x);
+/* rule Q: k->pred's trips each by what its run has in flight */
+void tk_runs_own_trips(struct gm_trace_kernel *k, const struct gm_profile *prof, const struct tk_run *runs,
+		       int nruns);
+/* trace_time_row.c, rule R3: the share of x's iterations in which its warp touches a sector it did not touch
+   before (1: every one); x reads, each iteration, sectors that y read in it (the same walk) */
+double tk_row_fresh(const struct gm_trace_insn *x);
+int tk_row_same_sector(const struct gm_trace_insn *x, const struct gm_trace_insn *y);
+/* rule R3: the L1 time of the iterations the runs read from L1, joined with o's round trips */
+void tk_row_hits(const struct gm_trace_kernel *k, const struct gm_profile *prof, const struct tk_run *runs,
+		 int nruns, struct gm_launch_out *o);
+/* trace_time_smem.c: rule B, the barrier steps of a shared-memory loop (ms added to the prediction; 0: none) */
+double tk_steps_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof);
 /* trace_points.c: the instruction's sampled address range (bytes); 0 without samples */
 int tk_range_of(const struct gm_trace_instr *in, int64_t *lo, int64_t *hi);
 /* trace_verdict.c: k->memory_bound from the measured figures; k->primary / k->secondary in words */

@@ -1,7 +1,7 @@
 /*
  * trace_time_smem.c - the trace's rules on the launch model's shared-memory time (docs/TRACE.md, "The kernel's
  * prediction"): V, the shared wavefronts the launch ran, as measured; P, a tile each warp keeps to itself waits
- * at no block barrier.
+ * at no block barrier; B, the barrier steps of a shared-memory loop.
  */
 #include <math.h>
 #include <string.h>
@@ -110,4 +110,42 @@ void tk_no_barrier(const struct gm_profile *prof, struct gm_launch_out *o)
 	o->t_barrier_ms = 0;
 	tk_rebound(o, prof);
 	tk_rejoin(o, prof, o->time_ms);
+}
+
+/*
+ * Rule B, the barrier steps of a shared-memory loop (docs/TRACE.md, "The kernel's prediction"): a shared
+ * instruction that a block's warps run more often than once each is a step of a loop over shared memory (a
+ * tree reduction), and in a block of more than one warp each step ends at a barrier. Every resident block of
+ * the wave is at the same step then, with no load in flight to hide it behind: the SM issues the step's
+ * instructions for all its resident warps, four a cycle (one per scheduler, sm_70 and later), and serves the
+ * step's shared wavefronts above the ideal (bank conflicts) one a cycle. The instructions of a step are the
+ * SASS between the instruction and the memory instruction before it (16 B an instruction), run as often as the
+ * instruction: the loop's body and its control. Summed over the launch, on the SMs it uses, at the profile's SM
+ * clock, and added to the model's time: the model's round trips and barrier (T2, T6) do not hold them.
+ */
+double tk_steps_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof)
+{
+	const struct gm_trace_launch *l = k->l;
+	int64_t tpb = (int64_t)l->block[0] * l->block[1] * l->block[2];
+	double blocks = (double)l->grid[0] * (double)l->grid[1] * (double)l->grid[2];
+	double warps = blocks * (double)((tpb + GM_WARP_SIZE - 1) / GM_WARP_SIZE), issued = 0, extra = 0;
+	static int ix[GM_TRACE_MAX_INSNS];
+	int n = 0;
+
+	if (!prof || !(prof->sm_clock_mhz > 0) || prof->sm_count <= 0 || tpb <= GM_WARP_SIZE || !(warps > 0) ||
+	    k->warp_private)   /* rule P: no barrier, each warp's tile its own */
+		return 0;
+	n = tk_by_pc(k, ix);
+	for (int j = 0; j < n; j++) {
+		const struct gm_trace_instr *in = k->ins[ix[j]].in;
+		int64_t from = j ? k->ins[ix[j - 1]].in->pc + 16 : 0;
+		if (in->space != GM_TS_SHARED || !(in->executions > warps * 1.0001))
+			continue;
+		issued += in->executions * (double)(in->pc + 16 - from) / 16;
+		double ideal = in->ideal_wavefronts >= 0 ? in->ideal_wavefronts : in->requests * k->ins[ix[j]].fit.ideal_per_req;
+		if (in->wavefronts > 0 && ideal > 0)
+			extra += fmax(0, in->wavefronts - ideal);
+	}
+	double sms = blocks < prof->sm_count ? blocks : prof->sm_count;
+	return (issued / 4 + extra) / (sms * prof->sm_clock_mhz * 1e3);
 }

@@ -72,6 +72,19 @@ assert k[1]['name'] == 'blocksum_interleaved' and abs(p1['error_pct']) < 50, p1
 PY
 }
 check smem_tiles "a warp's own tile waits at no barrier (rule P); a tree's wavefronts are the measured ones (rule V)" smem_rules
+row_rules() { python3 - "$T/h200_thread_rows.report.json" "$T/h200_few_threads.report.json" <<'PY'
+import json, sys
+k = json.load(open(sys.argv[1]))['kernels']
+# rule R3: a thread's own row, its sectors serving the next iterations from L1 (were +91 and +93 %)
+for x in k:
+    assert x['name'] in ('softmax_thread_row', 'unitnorm_thread_row') and abs(x['predicted']['error_pct']) < 15, x['predicted']
+    assert x['predicted']['round_trips'] == 320, x['predicted']
+# rule A in R2: one block's loads are alike, yet 16 MB do not stay in L1: its loop waits (was -85 %, no trip)
+c = [x for x in json.load(open(sys.argv[2]))['kernels'] if x['name'] == 'colsum_thread_col'][0]
+assert c['predicted']['round_trips'] == 1024 and abs(c['predicted']['error_pct']) < 15, c['predicted']
+PY
+}
+check thread_rows "a thread's own row is served from L1 between its sectors (rule R3); one block's column walk waits its trips" row_rules
 # --html: one page with the trace section, every launch a heading and a table
 "$bin" trace --from "$syn/aos.json" --html "$T/aos.html" >/dev/null 2>&1
 check html "--html wrote no page with the trace section" grep -q '<section id="trace">' "$T/aos.html"

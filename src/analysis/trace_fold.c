@@ -1,0 +1,163 @@
+/*
+ * trace_fold.c - rule M, the same bytes walked twice (docs/TRACE.md, "The kernel's prediction"): instructions
+ * that walk the same bytes folded into one pattern's inner repeat before the launch model sees them.
+ */
+#include <math.h>
+#include <string.h>
+#include "analysis/trace_internal.h"
+
+const struct tk_swap *tk_swap_of(const struct tk_swap *sw, int nsw, int i)
+{
+	for (int j = 0; j < nsw; j++)
+		if (sw[j].ins == i)
+			return &sw[j];
+	return NULL;
+}
+
+/* The same per-thread walk of the same array: the modes of the ids equal, offsets aside. */
+static int same_walk(const struct gm_trace_insn *a, const struct gm_trace_insn *b)
+{
+	const struct gm_trace_map *x = &a->fit.map, *y = &b->fit.map;
+	int64_t alo, ahi, blo, bhi;
+
+	if (a->in->space != GM_TS_GLOBAL || b->in->space != GM_TS_GLOBAL || a->in->op != b->in->op ||
+	    a->in->size != b->in->size || !x->known || !y->known || a->fit.approx || b->fit.approx ||
+	    a->fit.iters != b->fit.iters || x->iter_step != y->iter_step || x->niter_tab || y->niter_tab ||
+	    x->nmodes != y->nmodes)
+		return 0;
+	for (int q = 0; q < x->nmodes; q++)
+		if (memcmp(&x->mode[q], &y->mode[q], sizeof(x->mode[q])))
+			return 0;
+	return tk_range_of(a->in, &alo, &ahi) && tk_range_of(b->in, &blo, &bhi) && alo <= bhi && blo <= ahi;
+}
+
+/*
+ * Instructions that walk the same bytes (rule M, the trace's; docs/TRACE.md): the launch model keeps each
+ * pattern's bytes apart, so a loop unrolled into pieces at offsets 0, d, 2d ... of one row, or a row read again
+ * by a later loop, would each be read from DRAM again. They are folded into one pattern's inner repeat
+ * (gm_repeat's iters2, evaluated together: a piece they share is read once): pieces as iters2 = their number,
+ * step2 = d; loads read again as iters2 = the readings, step2 = 0; m readings of the same pieces as m patterns.
+ * it2[i] > 0: instruction i carries it2[i] of them (step2[i]); it2[i] < 0: folded into another.
+ */
+void tk_fold(const struct gm_trace_kernel *k, const struct tk_swap *sw, int nsw, int *it2, int64_t *step2)
+{
+	int n = k->nins;
+
+	for (int i = 0; i < n; i++)
+		it2[i] = 0, step2[i] = 0;
+	for (int i = 0; i < n; i++) {
+		int g[64], m = 0, nd = 0, mult = -1, ok = 1;
+		int64_t A[64], D[64], d = 0;
+		if (it2[i] || tk_swap_of(sw, nsw, i))
+			continue;
+		for (int j = i; j < n && m < 64; j++)
+			if (!it2[j] && !tk_swap_of(sw, nsw, j) && same_walk(&k->ins[i], &k->ins[j]))
+				g[m++] = j;
+		if (m < 2)
+			continue;
+		for (int q = 0; q < m; q++) {
+			const struct gm_trace_insn *y = &k->ins[g[q]];
+			int r = 0;
+			A[q] = y->fit.map.base + y->fit.map.offset * y->in->size;
+			while (r < nd && D[r] != A[q])
+				r++;
+			if (r == nd)
+				D[nd++] = A[q];
+		}
+		for (int a = 1; a < nd; a++)   /* sorted */
+			for (int b = a; b > 0 && D[b] < D[b - 1]; b--) {
+				int64_t t = D[b]; D[b] = D[b - 1]; D[b - 1] = t;
+			}
+		for (int r = 1; r < nd && ok; r++)
+			ok = r == 1 ? (d = D[1] - D[0]) > 0 : D[r] - D[r - 1] == d;
+		for (int r = 0; r < nd && ok; r++) {   /* every piece read equally often */
+			int c = 0;
+			for (int q = 0; q < m; q++)
+				c += A[q] == D[r];
+			ok = mult < 0 || c == mult;
+			mult = c;
+		}
+		if (!ok || (k->ins[i].in->op != GM_TO_LOAD && mult > 1))
+			continue;   /* stores are folded as pieces only: a second write is not a hit */
+		if (nd == 1) {
+			it2[g[0]] = m, step2[g[0]] = 0;
+			for (int q = 1; q < m; q++)
+				it2[g[q]] = -1;
+			continue;
+		}
+		for (int q = 0, lead = 0; q < m; q++)   /* one pattern per reading, from its first piece */
+			if (A[q] == D[0] && lead < mult) {
+				it2[g[q]] = nd, step2[g[q]] = d;
+				lead++;
+			} else
+				it2[g[q]] = -1;
+	}
+}
+
+/* The same modes of the ids, the loop's aside. */
+static int same_ids(const struct gm_trace_map *x, const struct gm_trace_map *y)
+{
+	int i = 0, j = 0;
+
+	for (;;) {
+		while (i < x->nmodes && x->mode[i].var == GM_TV_ITER)
+			i++;
+		while (j < y->nmodes && y->mode[j].var == GM_TV_ITER)
+			j++;
+		if (i == x->nmodes || j == y->nmodes)
+			return i == x->nmodes && j == y->nmodes;
+		if (memcmp(&x->mode[i++], &y->mode[j++], sizeof(x->mode[0])))
+			return 0;
+	}
+}
+
+/*
+ * The second half of rule M: a walk whose pieces tile each step (the loop's step = pieces x their spacing) is
+ * the same walk as a loop over the pieces' spacing; walks of the same bytes from the same start, however they
+ * were unrolled, are readings of one walk: one pattern, its loop flattened (it1, step1 in bytes) and
+ * iters2 = the readings, step2 = 0. Loads only.
+ */
+void tk_fold_readings(const struct gm_trace_kernel *k, const struct tk_swap *sw, int nsw, int *it2,
+		      int64_t *step2, int *it1, int64_t *step1)
+{
+	int n = k->nins;
+	int64_t fi[GM_TRACE_MAX_INSNS], fs[GM_TRACE_MAX_INSNS];
+	int rd[GM_TRACE_MAX_INSNS];
+
+	for (int i = 0; i < n; i++) {
+		const struct gm_trace_insn *x = &k->ins[i];
+		int64_t sB = x->fit.map.iter_step * x->in->size;
+		it1[i] = 0, step1[i] = 0, fi[i] = 0, fs[i] = 0, rd[i] = 0;
+		if (it2[i] < 0 || tk_swap_of(sw, nsw, i) || x->in->space != GM_TS_GLOBAL || x->in->op != GM_TO_LOAD ||
+		    !x->fit.map.known || x->fit.approx || x->fit.map.niter_tab)
+			continue;
+		if (it2[i] > 1 && step2[i] > 0 && sB == it2[i] * step2[i])   /* pieces tiling the step */
+			fi[i] = (int64_t)x->fit.iters * it2[i], fs[i] = step2[i], rd[i] = 1;
+		else if (it2[i] <= 1 || step2[i] == 0)
+			fi[i] = x->fit.iters, fs[i] = sB, rd[i] = it2[i] > 1 ? it2[i] : 1;
+	}
+	for (int i = 0; i < n; i++) {
+		int reads = rd[i], any = 0;
+		int64_t lo, hi, lo2, hi2;
+		const struct gm_trace_insn *x = &k->ins[i];
+		if (!rd[i] || !tk_range_of(x->in, &lo, &hi))
+			continue;
+		int64_t A = x->fit.map.base + x->fit.map.offset * x->in->size;
+		for (int j = i + 1; j < n; j++) {
+			const struct gm_trace_insn *y = &k->ins[j];
+			if (!rd[j] || fi[j] != fi[i] || fs[j] != fs[i] || y->in->size != x->in->size ||
+			    y->fit.map.base + y->fit.map.offset * y->in->size != A || !same_ids(&x->fit.map, &y->fit.map) ||
+			    !tk_range_of(y->in, &lo2, &hi2) || lo2 > hi || lo > hi2)
+				continue;
+			reads += rd[j];
+			rd[j] = 0;
+			it2[j] = -1;
+			any = 1;
+		}
+		if (!any)
+			continue;
+		it1[i] = (int)fi[i], step1[i] = fs[i];
+		it2[i] = reads, step2[i] = 0;
+		rd[i] = 0;
+	}
+}
