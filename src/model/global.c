@@ -45,9 +45,15 @@ static int64_t distinct_bytes(const struct gm_lane lanes[GM_WARP_SIZE],
 	return total;
 }
 
-/* Distinct units of `unit` bytes that the active lanes touch. */
+/* a / 2^shift as C divides (addresses are not negative after gm_lanes_fill: a shift) */
+static inline int64_t unit_of(int64_t a, int shift)
+{
+	return a >= 0 ? a >> shift : a / ((int64_t)1 << shift);
+}
+
+/* Distinct units of 2^shift bytes that the active lanes touch. */
 static int64_t distinct_units(const struct gm_lane lanes[GM_WARP_SIZE],
-			      int elem_bytes, int64_t unit)
+			      int elem_bytes, int shift)
 {
 	int64_t set[2 * GM_WARP_SIZE];
 	int n = 0, lane;
@@ -58,9 +64,9 @@ static int64_t distinct_units(const struct gm_lane lanes[GM_WARP_SIZE],
 		if (!lanes[lane].active)
 			continue;
 		/* an element of <= 16 B spans at most two 32 B units */
-		for (u = lanes[lane].addr / unit;
-		     u <= (lanes[lane].addr + elem_bytes - 1) / unit; u++)
-			gm_set_add(set, &n, u);
+		for (u = unit_of(lanes[lane].addr, shift);
+		     u <= unit_of(lanes[lane].addr + elem_bytes - 1, shift); u++)
+			gm_sorted_add(set, &n, u);
 	}
 	return n;
 }
@@ -77,8 +83,8 @@ void gm_global_counts_of(const struct gm_lane lanes[GM_WARP_SIZE],
 	for (lane = 0; lane < GM_WARP_SIZE; lane++)
 		nactive += lanes[lane].active != 0;
 	c->requests = nactive > 0;
-	c->sectors = distinct_units(lanes, elem_bytes, GM_SECTOR_BYTES);
-	c->lines = distinct_units(lanes, elem_bytes, GM_LINE_BYTES);
+	c->sectors = distinct_units(lanes, elem_bytes, 5);
+	c->lines = distinct_units(lanes, elem_bytes, 7);
 	c->bytes_requested = nactive * elem_bytes;
 	c->bytes_transferred = c->sectors * GM_SECTOR_BYTES;
 	c->min_sectors = (distinct_bytes(lanes, elem_bytes) + GM_SECTOR_BYTES - 1) /

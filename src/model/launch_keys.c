@@ -24,8 +24,12 @@ void gm_keys_sort(int64_t *v, int64_t n)
 {
 	size_t cnt[256];
 	uint64_t all_or = 0, all_and = ~(uint64_t)0;
-	int64_t *tmp, *src = v, *dst, *swap;
+	int64_t *tmp, *src = v, *dst, *swap, k = 1;
 
+	while (k < n && v[k - 1] <= v[k])
+		k++;
+	if (k >= n)
+		return; /* sorted already: a window's keys often come in address order */
 	if (n < 48) {
 		for (int64_t i = 1; i < n; i++) {
 			int64_t x = v[i], j = i;

@@ -168,7 +168,7 @@ static int64_t l1_wavefronts(const struct gm_prediction *p, int elem)
 			continue;
 		if (a / GM_SMEM_BANK_BYTES != (a + elem - 1) / GM_SMEM_BANK_BYTES)
 			return lines;
-		gm_set_add(words, &n, a / GM_SMEM_BANK_BYTES);
+		gm_sorted_add(words, &n, a / GM_SMEM_BANK_BYTES); /* the banks' counts: any order */
 	}
 	for (int k = 0; k < n; k++) {
 		int b = (int)(words[k] % GM_SMEM_BANKS);

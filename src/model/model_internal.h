@@ -32,6 +32,22 @@ static inline int gm_set_add(int64_t *set, int *n, int64_t x)
 	return 1;
 }
 
+/* Add x to a small set kept sorted; returns 1 when it was new (one compare for keys that come in order). */
+static inline int gm_sorted_add(int64_t *set, int *n, int64_t x)
+{
+	int k = *n;
+
+	while (k > 0 && set[k - 1] > x)
+		k--;
+	if (k > 0 && set[k - 1] == x)
+		return 0;
+	for (int j = *n; j > k; j--)
+		set[j] = set[j - 1];
+	set[k] = x;
+	(*n)++;
+	return 1;
+}
+
 /* ---- the launch model's pieces (launch_*.c; docs/MODEL.md section 7) -------------------------------
  *   launch_model.c    gm_launch_predict: check the launch, run the phases, scale; the launch's rules (D9, D7,
  *                     T5's lines) in launch_rules; the profile check
