@@ -295,7 +295,8 @@ static void classify(const struct gm_trace_launch *l, const struct gm_trace_inst
 	} else if (!f->map.known) {
 		f->cls = GM_TC_GATHER;
 		snprintf(f->cls_text, sizeof(f->cls_text), "data-dependent %s (no map of the ids fits: the addresses "
-			 "come from the data)", in->op == GM_TO_LOAD ? "gather" : "scatter");
+			 "come from the data, or from arithmetic no map expresses)", in->op == GM_TO_LOAD ? "gather" :
+			 "scatter");
 	} else if (in->space == GM_TS_SHARED) {
 		double per = f->meas_per_req > 0 ? f->meas_per_req : f->sample_per_req;
 		if (per > 0 && f->ideal_per_req > 0 && per > f->ideal_per_req * 1.02) {

@@ -26,53 +26,62 @@
 static const struct {
 	enum gm_trace_class cls;
 	int loop;                 /* 1: the row is walked by the thread's own loop (iter) */
+	int store;                /* 1: the words of a store (taken before the class's general words) */
 	const char *words, *sketch;
 } advice[] = {
-	{ GM_TC_COLUMN, 1, "each thread walks its own row while the warp's lanes sit a row apart: give a row to a "
+	{ GM_TC_COLUMN, 1, 0, "each thread walks its own row while the warp's lanes sit a row apart: give a row to a "
 	  "warp (or a block) and let the lanes take consecutive elements of it",
 	  "// one warp per row: lanes read consecutive elements\n"
 	  "int row = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32, lane = threadIdx.x % 32;\n"
 	  "for (int i = lane; i < C; i += 32) acc += x[row * C + i];\n"
 	  "acc = warp_sum(acc);   // __shfl_down_sync" },
-	{ GM_TC_COLUMN, 0, "the warp's lanes read down a column: read the tile along its rows into shared memory "
+	{ GM_TC_COLUMN, 0, 1, "the warp's lanes write down a column: gather the tile in shared memory and write it "
+	  "along its rows (or swap which index the lanes vary)",
+	  "__shared__ float tile[32][33];   // +1: no bank conflicts on the column write\n"
+	  "tile[threadIdx.x][threadIdx.y] = v;   // each thread's value, by the column it belongs to\n"
+	  "__syncthreads();\n"
+	  "out[(row0 + threadIdx.y) * W + col0 + threadIdx.x] = tile[threadIdx.y][threadIdx.x];" },
+	{ GM_TC_COLUMN, 0, 0, "the warp's lanes read down a column: read the tile along its rows into shared memory "
 	  "and take the column from there (or swap which index the lanes vary)",
 	  "__shared__ float tile[32][33];   // +1: no bank conflicts on the column read\n"
 	  "tile[threadIdx.y][threadIdx.x] = in[(row0 + threadIdx.y) * W + col0 + threadIdx.x];\n"
 	  "__syncthreads();\n"
 	  "v = tile[threadIdx.x][threadIdx.y];" },
-	{ GM_TC_TRANSPOSED, 0, "threadIdx.x walks a column: swap the roles of threadIdx.x and threadIdx.y in the "
+	{ GM_TC_TRANSPOSED, 0, 0, "threadIdx.x walks a column: swap the roles of threadIdx.x and threadIdx.y in the "
 	  "index, or turn the tile in shared memory so that both the read and the write walk rows",
 	  "// was: a[threadIdx.x * W + threadIdx.y]: the warp walks a column\n"
 	  "__shared__ float tile[32][33];   // +1: the turned read is conflict-free\n"
 	  "tile[threadIdx.y][threadIdx.x] = in[(r0 + threadIdx.y) * W + c0 + threadIdx.x];\n"
 	  "__syncthreads();\n"
 	  "out[(c0 + threadIdx.y) * H + r0 + threadIdx.x] = tile[threadIdx.x][threadIdx.y];" },
-	{ GM_TC_STRIDED, 0, "the lanes read one field of consecutive records: store the field as its own array "
+	{ GM_TC_STRIDED, 0, 0, "the lanes read one field of consecutive records: store the field as its own array "
 	  "(structure of arrays), or load whole records with one wide load and use every field",
 	  "// was: aos[i].f   (records of k elements)\n"
 	  "float *f = soa_f;            // structure of arrays\n"
 	  "v = f[i];                    // or: float4 r = reinterpret_cast<const float4*>(aos)[i];" },
-	{ GM_TC_MISALIGNED, 0, "the warp starts off a 32 B sector: start rows and tiles at a multiple of 32 B "
+	{ GM_TC_MISALIGNED, 0, 0, "the warp starts off a 32 B sector: start rows and tiles at a multiple of 32 B "
 	  "(pad the row pitch, cudaMallocPitch) or peel the first elements so the vector part is aligned",
 	  "size_t pitch; cudaMallocPitch(&p, &pitch, W * sizeof(float), H);   // rows 512 B aligned\n"
 	  "v = *((const float *)((const char *)p + row * pitch) + col);" },
-	{ GM_TC_BANKS, 0, "lanes hit the same bank: pad the shared array's rows by one word, or swizzle the column "
+	{ GM_TC_BANKS, 0, 0, "lanes hit the same bank: pad the shared array's rows by one word, or swizzle the column "
 	  "with the row (c ^ r)",
 	  "__shared__ float tile[32][32 + 1];   // was [32][32]\n"
 	  "v = tile[threadIdx.x][threadIdx.y];  // column reads now hit 32 different banks" },
-	{ GM_TC_IRREGULAR, 0, "the lanes' addresses follow several strides: order the threads so that consecutive "
+	{ GM_TC_IRREGULAR, 0, 0, "the lanes' addresses follow several strides: order the threads so that consecutive "
 	  "lanes take consecutive elements",
 	  "// make threadIdx.x the fastest index of the element" },
 };
 
 /* rows: rule warp_rows applies (a thread's own row, looped or unrolled): the words of a row walked by its loop */
-static void advise(const struct gm_trace_fit *f, struct gm_trace_fix *fx, int rows)
+static void advise(const struct gm_trace_insn *x, struct gm_trace_fix *fx, int rows)
 {
-	int loop = rows || (f->map.iter_step != 0 && f->iters > 1);
+	const struct gm_trace_fit *f = &x->fit;
+	int loop = rows || (f->map.iter_step != 0 && f->iters > 1), store = x->in->op == GM_TO_STORE;
 	enum gm_trace_class cls = rows ? GM_TC_COLUMN : f->cls;
 
 	for (size_t i = 0; i < sizeof(advice) / sizeof(advice[0]); i++)
-		if (advice[i].cls == cls && (advice[i].cls != GM_TC_COLUMN || advice[i].loop == loop)) {
+		if (advice[i].cls == cls && (advice[i].cls != GM_TC_COLUMN || advice[i].loop == loop) &&
+		    (!advice[i].store || store)) {
 			snprintf(fx->words, sizeof(fx->words), "%s", advice[i].words);
 			snprintf(fx->sketch, sizeof(fx->sketch), "%s", advice[i].sketch);
 			return;
@@ -274,9 +283,10 @@ static int words_only(const struct gm_trace_insn *x, struct gm_trace_fix *fx)
 				"each warp's lanes read consecutive elements (%.2f sectors a request, the fewest its "
 				"bytes need)", per), 1;
 	if (c == GM_TC_GATHER) {
-		snprintf(fx->words, sizeof(fx->words), "its scatter comes from the data: the addresses are read from "
-			 "memory, so no rewrite of the index applies. Sorting or binning the indices so that a warp's "
-			 "lanes touch neighbouring elements, or keeping a small table in shared memory, are the options");
+		snprintf(fx->words, sizeof(fx->words), "its scatter comes from the data (or from arithmetic that no map "
+			 "of the thread ids expresses: a float coordinate, a clamp), so no rewrite of the index applies. "
+			 "Where the indices are data, sorting or binning them so that a warp's lanes touch neighbouring "
+			 "elements, or keeping a small table in shared memory, are the options");
 		snprintf(fx->sketch, sizeof(fx->sketch), "// sort the indices once (thrust::sort_by_key) so that\n"
 			 "// neighbouring threads gather neighbouring rows");
 		return 1;
@@ -290,7 +300,7 @@ static int words_only(const struct gm_trace_insn *x, struct gm_trace_fix *fx)
 	if (!x->fit.map.known && x->in->op != GM_TO_ATOMIC && x->in->op != GM_TO_REDUCTION) {
 		static struct gm_trace_fix a;   /* the class's advice, after the reason */
 		memset(&a, 0, sizeof(a));
-		advise(&x->fit, &a, 0);
+		advise(x, &a, 0);
 		snprintf(fx->words, sizeof(fx->words), "nothing predicted: no map of the thread ids fits this access, "
 			 "so no rewrite is applied to it and its speedup is not predicted%s%.250s", a.words[0] ? ". To try: " :
 			 "", a.words);
@@ -302,7 +312,7 @@ static int words_only(const struct gm_trace_insn *x, struct gm_trace_fix *fx)
 		snprintf(fx->words, sizeof(fx->words), "nothing predicted: explain --suggest rewrites global loads and "
 			 "stores and shared loads; this is a %s %s", gm_trace_space_name(x->in->space),
 			 gm_trace_op_name(x->in->op));
-		advise(&x->fit, fx, 0);
+		advise(x, fx, 0);
 		return 1;
 	}
 	return 0;
@@ -363,7 +373,7 @@ static void fix_group_as(const struct gm_trace_kernel *k, const int *g, int n, c
 			 fx->ninstr > 1 ? "s are" : " is", 100 * fx->share);
 		return;
 	}
-	advise(&x->fit, fx, rows);
+	advise(x, fx, rows);
 	if (!fx->words[0])
 		snprintf(fx->words, sizeof(fx->words), "%s", fx->change);
 }

@@ -43,6 +43,7 @@ check clean_copy "a kernel with nothing to fix says so" says clean_copy 'nothing
 check random_gather "a gather says its scatter comes from the data" says random_gather 'its scatter comes from the data'
 check aos "the array of structures is named and fixed" says aos 'structure of arrays'
 check transpose_naive "the transposed store is named" says transpose_naive 'transposed'
+check column_store "a column-walk store's words say write, not read" says column_store 'write down a column'
 check layernorm_rowloop "the row loop gets the warp-per-row fix" says layernorm_rowloop 'warp_rows'
 check matvec_row_remainder "a row loop with a remainder loop beside it gets the warp-per-row fix" says matvec_row_remainder 'warp_rows, predicted'
 check smem_transpose "the bank conflict is named" says smem_transpose '32-way bank conflicts'

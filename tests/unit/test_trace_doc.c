@@ -62,6 +62,12 @@ static const struct fixture fixtures[] = {
 	  { { "in", "(by*32 + ty)*4096 + bx*32 + tx", { 32, 8, 1 }, { 128, 128, 1 }, 4, G, LD, 4, 8 * 4096, 0, 0 },
 	    { "out", "(bx*32 + tx)*4096 + by*32 + ty", { 32, 8, 1 }, { 128, 128, 1 }, 4, G, ST, 4, 8, 0, 0 } },
 	  { 51, 51 }, { GM_TC_COALESCED, GM_TC_TRANSPOSED }, "swap the roles of threadIdx.x and threadIdx.y" },
+	/* a thread a row's element, the lanes writing down a column (rows of 1024 floats) while the blocks walk the
+	   row: the store's words say write, not read (set 7's bias_relu_cn_c_fast, in small) */
+	{ "column_store.json", "bias_relu_c_fast(float const*, float*)",
+	  { { "in", "gid", B1(256), B1(1024), 4, G, LD, 1, 0, 0, 0 },
+	    { "out", "tid*1024 + bx", B1(256), B1(1024), 4, G, ST, 1, 0, 0, 0 } },
+	  { 10, 11 }, { GM_TC_COALESCED, GM_TC_COLUMN }, "write down a column" },
 	{ "smem_transpose.json", "transposeNoBankConflictsMissing(float*, float const*, int, int)",
 	  { { "in", "(by*32 + ty)*4096 + bx*32 + tx", { 32, 8, 1 }, { 128, 128, 1 }, 4, G, LD, 4, 8 * 4096, 0, 0 },
 	    { "tile_st", "ty*32 + tx", { 32, 8, 1 }, { 128, 128, 1 }, 4, S, ST, 4, 8 * 32, 0, 0 },
