@@ -196,9 +196,9 @@ static int radix_search(const int64_t *h, const int64_t *o, int nh, int64_t hmax
 		int have_a = 0, have_b = 0, ok = 1;
 		if ((N & (N - 1)) == 0)
 			continue;   /* a power of two is stage B's */
-		for (int i = 1; i < nh && ok; i++) {
+		for (int i = 1; i < nh && ok && !have_a; i++) {   /* a: from the first pair of one quotient */
 			int64_t dh = h[i] - h[i - 1], dq = h[i] / N - h[i - 1] / N;
-			if (!dq && !have_a) {
+			if (!dq) {
 				if ((o[i] - o[i - 1]) % dh)
 					ok = 0;
 				a = (o[i] - o[i - 1]) / dh, have_a = 1;
