@@ -17,11 +17,6 @@
 #define RED_MAXG 64
 #define SMEM_BLOCK (48 * 1024)   /* the static shared memory a block may declare (CUDA) */
 
-static int is_global_atomic(const struct gm_trace_instr *in)
-{
-	return in->space == GM_TS_GLOBAL && (in->op == GM_TO_ATOMIC || in->op == GM_TO_REDUCTION);
-}
-
 /* The text of the fix (hist: a histogram's own bins, else a sum's one atomic a block). */
 static void reduce_text(struct gm_trace_fix *fx, int hist, const char *why)
 {
@@ -44,35 +39,49 @@ static void reduce_text(struct gm_trace_fix *fx, int hist, const char *why)
 		 "if (threadIdx.x == 0) atomicAdd(out, block_sum);   // was: atomicAdd(out, v) in every thread");
 }
 
+/* Instruction at's fix at the rewritten launch's predicted time o: the whole kernel's speedup, NULL when it is
+   under GM_TRACE_WORTH (or o has no time) */
+static struct gm_trace_fix *priced(struct gm_trace_kernel *k, const struct gm_profile *prof, int at,
+				   const struct gm_launch_out *o)
+{
+	double tm = k->time_ms > 0 ? k->time_ms : k->pred.time_ms;
+
+	if (!(o->time_ms > 0))
+		return NULL;
+	double s = tm / fmax(o->time_ms, tk_floor_free_ms(k, prof, 1));
+	if (s < GM_TRACE_WORTH)
+		return NULL;
+	struct gm_trace_fix *fx = &k->ins[at].fix;
+	memset(fx, 0, sizeof(*fx));
+	fx->have = fx->worth = 1;
+	fx->ninstr = 1;
+	fx->share = 1;
+	fx->pattern_speedup = fx->kernel_speedup = s;
+	return fx;
+}
+
 /* Rule X's form: the global atomics left out (one update a block, or a bin a block, remains). */
 static int one_address(struct gm_trace_kernel *k, const struct gm_profile *prof)
 {
 	int at = -1, nsw = 0;
-	double tm = k->time_ms > 0 ? k->time_ms : k->pred.time_ms;
 	struct tk_swap sw[RED_MAXG];
 	struct gm_launch_out o;
 	char why[200];
 
 	for (int i = 0; i < k->nins; i++) {
 		const struct gm_trace_instr *in = k->ins[i].in;
-		if (!is_global_atomic(in))
+		if (!tk_is_global_atomic(in))
 			continue;
 		if (nsw < RED_MAXG)
 			sw[nsw++] = (struct tk_swap){ i, NULL, 0, 0 };
 		if (at < 0 || in->executions > k->ins[at].in->executions)
 			at = i;
 	}
-	if (at < 0 || tk_predict(k, prof, -1, sw, nsw, &o, why, sizeof(why)) || !(o.time_ms > 0))
+	if (at < 0 || tk_predict(k, prof, -1, sw, nsw, &o, why, sizeof(why)))
 		return -1;
-	struct gm_trace_fix *fx = &k->ins[at].fix;
-	double s = tm / fmax(o.time_ms, tk_floor_free_ms(k, prof, 1));
-	if (s < GM_TRACE_WORTH)
+	struct gm_trace_fix *fx = priced(k, prof, at, &o);
+	if (!fx)
 		return -1;
-	memset(fx, 0, sizeof(*fx));
-	fx->have = fx->worth = 1;
-	fx->ninstr = 1;
-	fx->share = 1;
-	fx->pattern_speedup = fx->kernel_speedup = s;
 	reduce_text(fx, k->ins[at].fit.cls == GM_TC_GATHER, "the atomics on one address take their turns (rule X) "
 		    "and limit the kernel");
 	return at;
@@ -84,7 +93,7 @@ static int64_t bins_bytes(const struct gm_trace_kernel *k, const struct gm_trace
 {
 	int64_t lo, hi, warps = (k->threads + GM_WARP_SIZE - 1) / GM_WARP_SIZE;
 
-	if (!is_global_atomic(x->in) || x->fit.map.known || x->fit.cls != GM_TC_GATHER || x->in->executions < warps ||
+	if (!tk_is_global_atomic(x->in) || x->fit.map.known || x->fit.cls != GM_TC_GATHER || x->in->executions < warps ||
 	    !tk_range_of(x->in, &lo, &hi) || hi + x->in->size - lo > SMEM_BLOCK)
 		return 0;
 	return hi + x->in->size - lo;
@@ -110,7 +119,6 @@ static int64_t stride_of(const struct gm_trace_kernel *k, const struct gm_trace_
 }
 
 #define SWAP_LEN 80
-static char swap_text[RED_MAXG][SWAP_LEN];
 
 /*
  * The own-bins form. The rewritten launch: the blocks the GPU holds at once (SMs x the blocks of this size an
@@ -122,6 +130,7 @@ static char swap_text[RED_MAXG][SWAP_LEN];
 static int own_bins(struct gm_trace_kernel *k, const struct gm_profile *prof)
 {
 	struct tk_swap sw[RED_MAXG];
+	char swap_text[RED_MAXG][SWAP_LEN];   /* the swaps' expressions */
 	struct gm_launch_out o;
 	struct gm_trace_launch l2;
 	struct gm_trace_kernel k2;
@@ -179,18 +188,9 @@ static int own_bins(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	k2.threads = t2;
 	int rc = tk_predict(&k2, prof, TK_WITH_TRIPS, sw, nsw, &o, why, sizeof(why));
 	free(ins2);
-	if (rc || !(o.time_ms > 0))
+	struct gm_trace_fix *fx = rc ? NULL : priced(k, prof, at, &o);
+	if (!fx)
 		return -1;
-	double tm = k->time_ms > 0 ? k->time_ms : k->pred.time_ms;
-	double s = tm / fmax(o.time_ms, tk_floor_free_ms(k, prof, 1));
-	if (s < GM_TRACE_WORTH)
-		return -1;
-	struct gm_trace_fix *fx = &k->ins[at].fix;
-	memset(fx, 0, sizeof(*fx));
-	fx->have = fx->worth = 1;
-	fx->ninstr = 1;
-	fx->share = 1;
-	fx->pattern_speedup = fx->kernel_speedup = s;
 	snprintf(fx->change, sizeof(fx->change), "each of %lld blocks counts its elements (%lld a thread, a grid "
 		 "apart) into its own bins in shared memory (%d sampled), then adds them to the global bins: %lld "
 		 "global atomics, not %.0f", (long long)b2, (long long)iters, nb, (long long)(b2 * nb), updates);

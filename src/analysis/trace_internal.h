@@ -89,6 +89,11 @@ struct tk_swap {
 #define TK_WITH_TRIPS (-2)
 int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, int only, const struct tk_swap *sw,
 	       int nsw, struct gm_launch_out *out, char *why, size_t n);
+/* a global atomic or reduction (rule block_reduce's and the verdict's scattered atomics) */
+static inline int tk_is_global_atomic(const struct gm_trace_instr *in)
+{
+	return in->space == GM_TS_GLOBAL && (in->op == GM_TO_ATOMIC || in->op == GM_TO_REDUCTION);
+}
 /* trace_fix_reduce.c: rule block_reduce, the fix of a kernel's global atomics (its instruction, -1: none) */
 int tf_block_reduce(struct gm_trace_kernel *k, const struct gm_profile *prof);
 /* trace_fold.c: rule M, instructions walking the same bytes folded (it2[i] > 0: i carries it2[i] readings or pieces

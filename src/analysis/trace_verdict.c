@@ -30,8 +30,7 @@ static int scattered_atomic(const struct gm_trace_kernel *k)
 
 	for (int i = 0; i < k->nins; i++) {
 		const struct gm_trace_insn *x = &k->ins[i];
-		if (x->in->space != GM_TS_GLOBAL || (x->in->op != GM_TO_ATOMIC && x->in->op != GM_TO_REDUCTION) ||
-		    !(x->fit.ideal_per_req > 0) || x->fit.meas_per_req < 2 * x->fit.ideal_per_req || x->share < 0.1)
+		if (!tk_is_global_atomic(x->in) || !(x->fit.ideal_per_req > 0) || x->fit.meas_per_req < 2 * x->fit.ideal_per_req || x->share < 0.1)
 			continue;
 		if (best < 0 || x->share > k->ins[best].share)
 			best = i;
@@ -75,7 +74,8 @@ void tk_bottlenecks(struct gm_trace_kernel *k)
 			c[n].score = sh;
 			c[n].ins = k->order[j];
 			snprintf(c[n++].text, sizeof(c[0].text), "a data-dependent %s at %s: %.0f %% of the traffic, its "
-				 "scatter comes from the data (no map of the thread ids fits)", x->in->op == GM_TO_LOAD ? "gather" : "scatter", w, 100 * sh);
+				 "scatter comes from the data (no map of the thread ids fits)",
+				 x->in->op == GM_TO_LOAD ? "gather" : "scatter", w, 100 * sh);
 		} else if (x->in->space != GM_TS_SHARED && glob > 0 && ex / glob > 0.05) {
 			/* near the roof, bytes above the need are the cause of the bandwidth limit: they come first */
 			c[n].score = ex / glob + (k->roof_pct >= 60 ? 0.5 : 0);

@@ -75,25 +75,6 @@ static gm_status block_sectors(struct pat_state *ps, const struct gm_access *w, 
 }
 
 /*
- * Rule P: the active lanes of a request whose 2 MiB page no other active lane of it touches. Rule P4: *dist,
- * the distance between those lanes' neighbouring addresses (their median gap, neighbour_distance; the
- * calibrated 4 MiB + 128 B for a lane alone). Rule P5: *aligned, whether two or more lie alone, their mean distance is near
- * a power of two P of 2 MiB or more, and their addresses all lie within a line of the lowest one's modulo P
- * (rows 2 MiB + 4 B apart too: 32 lanes span 124 B there; not 3 or 6 MiB, nor 2 MiB + 128 KiB).
- */
-/* insertion sort of at most a warp's values */
-static void sort_i64(int64_t *v, int n)
-{
-	for (int i = 1; i < n; i++)
-		for (int k = i; k > 0 && v[k - 1] > v[k]; k--) {
-			int64_t t = v[k];
-
-			v[k] = v[k - 1];
-			v[k - 1] = t;
-		}
-}
-
-/*
  * Rule P4's distance (branch h49m): the median gap between the lone lanes' addresses, sorted. A warp of a
  * column walk over R rows, R not a multiple of 32, wraps to the next column (rows 96..99 of one column and 0..27
  * of the next at R = 100): its gaps are one pitch each but one, the wrap, of the whole walk; the mean distance
@@ -107,13 +88,20 @@ static double neighbour_distance(const int64_t *ad, const char *lone, int n)
 	for (int i = 0; i < n; i++)
 		if (lone[i])
 			v[m++] = ad[i];
-	sort_i64(v, m);
+	gm_keys_sort(v, m);
 	for (int i = 1; i < m; i++)
 		gap[i - 1] = v[i] - v[i - 1];
-	sort_i64(gap, m - 1);
+	gm_keys_sort(gap, m - 1);
 	return (double)gap[(m - 2) / 2];
 }
 
+/*
+ * Rule P: the active lanes of a request whose 2 MiB page no other active lane of it touches. Rule P4: *dist,
+ * the distance between those lanes' neighbouring addresses (their median gap, neighbour_distance; the
+ * calibrated 4 MiB + 128 B for a lane alone). Rule P5: *aligned, whether two or more lie alone, that distance
+ * is near a power of two P of 2 MiB or more, and their addresses all lie within a line of the lowest one's modulo P
+ * (rows 2 MiB + 4 B apart too: 32 lanes span 124 B there; not 3 or 6 MiB, nor 2 MiB + 128 KiB).
+ */
 static int lanes_alone_in_page(const struct gm_prediction *p, double *dist, int *aligned)
 {
 	int64_t pg[GM_WARP_SIZE], ad[GM_WARP_SIZE], lo = INT64_MAX, pw;
