@@ -32,9 +32,6 @@
  *                    pieces: the warps of one block fill the same lines / 8
  *                    blocks fill each sector): the rates L2 takes lines written
  *                    partly, and sectors another running block wrote last (L4)
- *   l2_merge_lines16_gps
- *                    copy.scatter_b16 (scatter_b4 with 16 B lanes): the rate L2
- *                    takes lines written partly by wide lanes (rule L6)
  *   pages_gps        copy.pages_b4 (a column walk over rows 4 MiB + 128 B
  *                    apart, each lane alone in its 2 MiB page): the rate such
  *                    lanes are translated (rule P); GM_PAGES_GPS_DEFAULT,
@@ -433,26 +430,6 @@ static void partial_lines_of_l2(const struct gm_run_result *r, struct gm_profile
 }
 
 /*
- * copy.scatter_b16 (rule L6): copy.scatter_b4 with 16 B lanes, 8 of the
- * block's warps a line: the line time left over its merged lines gives
- * l2_merge_lines16_gps. Optional: 0 without the case or without
- * l2_merge_lines_gps (then every lane width costs that rate).
- */
-static void wide_lines_of_l2(const struct gm_run_result *r, struct gm_profile *p)
-{
-	const struct gm_case_result *c;
-	struct gm_launch_out o;
-	double t;
-
-	p->l2_merge_lines16_gps = 0;
-	if (!(p->l2_merge_lines_gps > 0) || !(c = viewed(r, "copy.scatter_b16", p, &o)) || !(o.l2_merged_lines > 0) ||
-	    o.l2_part_lines > 0)
-		return;
-	if ((t = lines_time_left(c, p, &o)) > 0)
-		p->l2_merge_lines16_gps = o.l2_merged_lines / (t * 1e6);
-}
-
-/*
  * copy.start_b4: copy_one over 8 waves of resident threads, timed back to back
  * like every case (a launch starts when the previous one has ended). Its time
  * less the launch model's time for it with every other constant (its waves,
@@ -534,7 +511,6 @@ gm_status gm_profile_from_run(const struct gm_run_result *r, struct gm_profile *
 	lines_of_l2(r, p);
 	lines_of_l1(r, p);
 	partial_lines_of_l2(r, p);
-	wide_lines_of_l2(r, p);
 	pages_translated(r, p);
 	launch_start(r, p); /* last: the model's time for the case with every other constant */
 	p->atomic_u32_ns = atomic_ns(r, "atomics.u32_one", 32);

@@ -8,8 +8,7 @@
  *       sparse as its read: at the reads' density rate where they are sparse;
  *   L2  L2 time: load sectors at the read rate, store operations at the write
  *       rate; L4 with its two rates: stores carry their bytes, lines written
- *       partly are merged; L3: at least its line lookups; L6: a merged line
- *       costs more the wider the lanes that write it;
+ *       partly are merged; L3: at least its line lookups;
  *   T1  L1 time by wavefronts: a request's lines, fewer when their words fall
  *       in different banks (and shared-memory wavefronts);
  *   T2  threads that end: waves of resident threads x round trips x wave_ns;
@@ -83,25 +82,7 @@ static double dram_ms(const struct gm_profile *pr, const struct gm_launch_out *o
 	return (rd / rate + write_ms(pr, o, rate)) / 1e6 * turnaround(pr, rd, wr);
 }
 
-/* ---- rules L2, L3, L4, L6: L2 time ---------------------------------------------------------------- */
-
-/*
- * Rule L6: what a line a store request writes partly costs grows with the
- * width of the lanes that write it: 1 / l2_merge_lines_gps for 4 B lanes
- * (copy.scatter_b4), 1 / l2_merge_lines16_gps for 16 B lanes
- * (copy.scatter_b16), linear between by the lines' mean lane width, clamped
- * to [4, 16] B. Without the second rate every width costs the first.
- */
-static double merged_line_ns(const struct gm_profile *pr, const struct gm_launch_out *o)
-{
-	double t4 = 1.0 / pr->l2_merge_lines_gps, lines = o->l2_part_lines + o->l2_merged_lines, w;
-
-	if (!(pr->l2_merge_lines16_gps > 0) || !(lines > 0) || !(o->l2_partial_lane_bytes > 0))
-		return t4;
-	w = o->l2_partial_lane_bytes / lines;
-	w = w < 4 ? 4 : w > 16 ? 16 : w;
-	return t4 + (1.0 / pr->l2_merge_lines16_gps - t4) * (w - 4) / 12;
-}
+/* ---- rules L2, L3, L4: L2 time -------------------------------------------------------------------- */
 
 static void l2_time(const struct gm_profile *pr, struct gm_launch_out *o)
 {
@@ -116,10 +97,10 @@ static void l2_time(const struct gm_profile *pr, struct gm_launch_out *o)
 		/* rule L4: stores carry their bytes; a line a request writes partly costs a lookup at the merged
 		   rate, or, when other blocks running beside it wrote x of its sectors last, x sector merges
 		   if they take longer */
-		double part = o->l2_part_lines + o->l2_merged_lines, tp = 0, per = merged_line_ns(pr, o);
+		double part = o->l2_part_lines + o->l2_merged_lines, tp = 0;
 
 		for (int x = 0; x < 5; x++) {
-			double px = x / pr->l2_part_sectors_gps;
+			double per = 1.0 / pr->l2_merge_lines_gps, px = x / pr->l2_part_sectors_gps;
 
 			tp += o->l2_partial_lines[x] * (px > per ? px : per);
 		}

@@ -374,7 +374,6 @@ static gm_status rule_l4_lines(struct warp_ctx *c)
 		cross[k] += had == 2;
 		cnt[k]++;
 	}
-	t->pline_width += (double)nl * c->w->elem_bytes; /* rule L6 */
 	for (int k = 0; k < nl; k++) {
 		t->pline[cross[k] < 4 ? cross[k] : 4] += 1;
 		if (!cross[k])

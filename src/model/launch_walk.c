@@ -480,7 +480,6 @@ static void add_scaled(struct totals *t, const struct totals *u, double f)
 	for (int x = 0; x < 5; x++)
 		t->pline[x] += f * u->pline[x];
 	t->pline0_sectors += f * u->pline0_sectors;
-	t->pline_width += f * u->pline_width;
 	t->wavefronts += f * u->wavefronts;
 	t->read_bytes += f * u->read_bytes;
 	t->write_bytes += f * u->write_bytes;
@@ -618,7 +617,6 @@ void gm_launch_scale(const struct totals *t, const struct gm_launch_in *in, stru
 	for (int x = 0; x < 5; x++)
 		o->l2_partial_lines[x] = t->pline[x] * f;
 	o->l2_merged_lines = o->l2_partial_lines[0];
-	o->l2_partial_lane_bytes = t->pline_width * f;
 	o->l2_part_lines = o->l2_partial_lines[1] + o->l2_partial_lines[2] + o->l2_partial_lines[3] +
 			   o->l2_partial_lines[4];
 	o->smem_wavefronts = t->wavefronts * f;

@@ -137,7 +137,6 @@ struct totals {
 	double pline[5];            /* store lines written partly, by how many of their sectors another block of
 				       the window wrote last (0-4; rule L4) */
 	double pline0_sectors;      /* the partly written sectors of the lines of pline[0] */
-	double pline_width;         /* the lines of pline[], each with its lanes' width in bytes, summed (rule L6) */
 	double read_bytes, write_bytes, fill_bytes;
 	double groups, pieces;      /* for the read density */
 	double reuse_bytes;         /* load pieces found in L2 (read by an earlier warp, rule D6) */

@@ -41,8 +41,7 @@ enum { COPY_ONE = 0, COPY_ILP = 1, COPY_READ = 2, COPY_WRITE = 3, COPY_MEMCPY = 
 #define COPY_PAGES_PITCH_2M_AL 524288
 /* The scatters store 4 B elements in pieces: out[(i/KS)*KS + (i%S)*K + (i/S)%K] = in[i], KS = K x S.
    COPY_SCATTER (S = K = 32, blocks of 1024): the 32 warps of a block each write one element into each of
-   the same 32 lines (lanes 128 B apart), a naive transpose's stores in one block (scatter_b16: the same with
-   16 B elements, lanes 512 B apart, 8 warps a line);
+   the same 32 lines (lanes 128 B apart), a naive transpose's stores in one block;
    COPY_SCATTER_BLOCKS (S = 256, K = 8, blocks of 256): the 8 pieces of a sector from 8 consecutive blocks,
    lanes 32 B apart (8 lines a request). */
 #define COPY_SCATTER_S 32

@@ -49,8 +49,6 @@ static const struct {
 	  COPY_PAGES_PITCH_16M },
 	{ COPY_SCATTER, 4, 1, 0, 0, "scatter_b4",
 	  "copy, 4 B per thread, the 32 warps of a block each store into the same 32 lines (lanes 128 B apart)" },
-	{ COPY_SCATTER, 16, 1, 0, 0, "scatter_b16",
-	  "as scatter_b4 with 16 B elements: each line gets a lane of 8 of the block's warps (lanes 512 B apart)" },
 	{ COPY_SCATTER_BLOCKS, 4, 1, 0, 0, "scatter_blocks_b4",
 	  "copy, 4 B per thread, the 8 pieces of each sector stored by 8 consecutive blocks (lanes 32 B apart)" },
 	{ COPY_ONE_SMALL, 4, 1, 0, 0, "blk64_b4",
@@ -109,9 +107,9 @@ static int copy_enumerate(struct gm_case *out, int max)
 			idx = table;
 		}
 		if (mode == COPY_SCATTER) {
-			gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, eb, COPY_SCATTER_BLOCK, 1, 0,
+			gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, 4, COPY_SCATTER_BLOCK, 1, 0,
 					    "bx*bdx + tid");
-			gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, eb, COPY_SCATTER_BLOCK, 1, 0,
+			gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, 4, COPY_SCATTER_BLOCK, 1, 0,
 					    "bx*1024 + (tid%%32)*32 + tid/32");
 			continue;
 		}

@@ -27,9 +27,6 @@
  *                each store one element into each of the same 32 lines (lanes 128 B
  *                apart), where the launch model measures what a line written partly
  *                that L2 merges with the block's earlier writes costs.
- *   scatter_b16  as scatter_b4 with 16 B elements (uint4): each line gets a lane of 8 of
- *                the block's warps (lanes 512 B apart), where the launch model measures
- *                what such a line costs when the lanes that write it are wide (rule L6).
  *   scatter_blocks_b4  4 B elements, the 8 pieces of each sector from 8 consecutive
  *                blocks (lanes 32 B apart): what a line written partly costs when
  *                nothing merges it.
@@ -111,9 +108,9 @@ __global__ void copy_one_l1_lines(const T *__restrict__ in, T *__restrict__ out,
 		out[i] = in[(i % COPY_L1_ROWS) * COPY_L1_ROWS + (i / COPY_L1_ROWS) % COPY_L1_ROWS];
 }
 
-/* scatter_b4, scatter_b16, scatter_blocks_b4: elements stored in pieces (shapes.h). */
-template <size_t S, size_t K, typename T>
-__global__ void copy_scatter(const T *__restrict__ in, T *__restrict__ out, size_t n)
+/* scatter_b4, scatter_blocks_b4: 4 B elements stored in pieces (shapes.h). */
+template <size_t S, size_t K>
+__global__ void copy_scatter(const uint32_t *__restrict__ in, uint32_t *__restrict__ out, size_t n)
 {
 	size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
 	if (i < n)
@@ -338,13 +335,13 @@ static void launch_typed(struct copy_state *s)
 		copy_one_pages<T, COPY_PAGES_PITCH><<<gm_blocks_for(s->n, COPY_BLOCK), COPY_BLOCK, 0, gm_stream()>>>(
 			(const T *)s->in, (T *)s->out, s->n);
 	else if (s->mode == COPY_SCATTER)
-		copy_scatter<COPY_SCATTER_S, COPY_SCATTER_K, T>
+		copy_scatter<COPY_SCATTER_S, COPY_SCATTER_K>
 			<<<gm_blocks_for(s->n, COPY_SCATTER_BLOCK), COPY_SCATTER_BLOCK, 0, gm_stream()>>>(
-			(const T *)s->in, (T *)s->out, s->n);
+			(const uint32_t *)s->in, (uint32_t *)s->out, s->n);
 	else if (s->mode == COPY_SCATTER_BLOCKS)
-		copy_scatter<COPY_SCATTER_BLOCKS_S, COPY_SCATTER_BLOCKS_K, T>
+		copy_scatter<COPY_SCATTER_BLOCKS_S, COPY_SCATTER_BLOCKS_K>
 			<<<gm_blocks_for(s->n, COPY_BLOCK), COPY_BLOCK, 0, gm_stream()>>>(
-			(const T *)s->in, (T *)s->out, s->n);
+			(const uint32_t *)s->in, (uint32_t *)s->out, s->n);
 	else if (s->mode >= COPY_TILE && s->mode <= WRITE_TILE)
 		s->ilp == 8 ? launch_tile<T, 8>(s) : launch_tile<T, 4>(s);
 	else if (s->ilp == 8)
@@ -442,6 +439,7 @@ static gm_status copy_prepare(const struct gm_case *c, const struct gm_run_cfg *
 	s->n = cfg->array_bytes / s->eb;
 	if (s->mode == COPY_SCATTER || s->mode == COPY_SCATTER_BLOCKS) {
 		/* whole groups of K x S elements (1024 and 2048), so that the scatter is a permutation */
+		s->eb = 4;
 		s->n -= s->n % 2048;
 		if (!s->n)
 			s->n = 2048;
@@ -600,7 +598,7 @@ static gm_status copy_verify(void *state, char *why, size_t n)
 		if (s->mode == COPY_SCATTER_BLOCKS)
 			m = scatter_inverse{ (size_t)COPY_SCATTER_BLOCKS_S, (size_t)COPY_SCATTER_BLOCKS_K };
 
-		return gm_validate(s->out, nwords, gm_make_gather(m, s->eb / 4, s->seed), s->seed, s->dev, why, n);
+		return gm_validate(s->out, nwords, gm_make_gather(m, 1, s->seed), s->seed, s->dev, why, n);
 	}
 	return gm_validate(s->out, nwords, gm_make_gather(gm_identity_map(), s->eb / 4, s->seed),
 			   s->seed, s->dev, why, n);
