@@ -30,6 +30,7 @@ sets=(
   k-10a753a $dv/dev-36k.tsv $h2/model-10a753a sealed36k_run
   k-d7a2e60 $dv/dev-36k.tsv $h2/probe49-d7a2e60 dev36k_run
   j-d7a2e60 $dv/dev-36j.tsv $h2/probe49-d7a2e60 dev36j_run
+  l-d72a308 $dv/dev-36l.tsv $h2/model-d72a308 sealed36l_run
 )
 [ -n "${EXTRA_SETS:-}" ] && read -r -a extra <<<"$EXTRA_SETS" && sets+=("${extra[@]}")
 : >"$out/ratios.tsv"

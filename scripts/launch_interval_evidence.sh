@@ -12,7 +12,10 @@
 # results/nvidia-h200/model-6727113/) and dev-36h as measured at df7f3fb when it was sealed-36h
 # (results/nvidia-h200/model-df7f3fb/; the three added in branch h45m), dev-36i as measured at 1e50f90 when it was
 # sealed-36i (results/nvidia-h200/model-1e50f90/) and dev-36j as measured at d0741e0 when it was sealed-36j
-# (results/nvidia-h200/model-d0741e0/; the two added in branch h48i). Never a sealed set (tests/fixtures/sealed/).
+# (results/nvidia-h200/model-d0741e0/; the two added in branch h48i); dev-36k as measured at 10a753a (when it was
+# sealed-36k) and d7a2e60, dev-36j and probe-49 as measured at d7a2e60 (results/nvidia-h200/probe49-d7a2e60/), dev-36l as
+# measured at d72a308 (when it was sealed-36l) and f29e031 with dev-36j, probe-49 and probe-50 (results/nvidia-h200/l6-f29e031/;
+# the nine added in branch h50m). Never a sealed set (tests/fixtures/sealed/).
 # usage: scripts/launch_interval_evidence.sh BIN OUTDIR [suites|sets|all]
 #   prints the EVIDENCE arguments of scripts/launch_interval_bands.py, one a line
 set -uo pipefail
@@ -60,6 +63,15 @@ sets=(
   h200-df7f3fb-dev36h tests/fixtures/dev/dev-36h.tsv $h2/model-df7f3fb sealed36h_run
   h200-1e50f90-dev36i tests/fixtures/dev/dev-36i.tsv $h2/model-1e50f90 sealed36i_run
   h200-d0741e0-dev36j tests/fixtures/dev/dev-36j.tsv $h2/model-d0741e0 sealed36j_run
+  h200-10a753a-dev36k tests/fixtures/dev/dev-36k.tsv $h2/model-10a753a sealed36k_run
+  h200-d7a2e60-dev36k tests/fixtures/dev/dev-36k.tsv $h2/probe49-d7a2e60 dev36k_run
+  h200-d7a2e60-dev36j tests/fixtures/dev/dev-36j.tsv $h2/probe49-d7a2e60 dev36j_run
+  h200-d7a2e60-probe49 tests/fixtures/dev/probe-49.tsv $h2/probe49-d7a2e60 probe49_run
+  h200-d72a308-dev36l tests/fixtures/dev/dev-36l.tsv $h2/model-d72a308 sealed36l_run
+  h200-f29e031-dev36l tests/fixtures/dev/dev-36l.tsv $h2/l6-f29e031 dev36l_run
+  h200-f29e031-dev36j tests/fixtures/dev/dev-36j.tsv $h2/l6-f29e031 dev36j_run
+  h200-f29e031-probe49 tests/fixtures/dev/probe-49.tsv $h2/l6-f29e031 probe49_run
+  h200-f29e031-probe50 tests/fixtures/dev/probe-50.tsv $h2/l6-f29e031 probe50_run
 )
 for ((i = 0; i < ${#sets[@]}; i += 4)); do
   tag=${sets[i]} set=${sets[i+1]} dir=${sets[i+2]} sub=${sets[i+3]}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The kernels of a set file (tests/gpu/unseen2.tsv and tests/fixtures/dev/dev-36a.tsv, dev-36b.tsv, dev-36d.tsv, dev-36e.tsv, dev-36f.tsv, dev-36g.tsv, dev-36h.tsv, probe-43.tsv, probe-45.tsv, probe-46.tsv, dev-36i.tsv, probe-47.tsv, dev-36j.tsv, dev-36k.tsv and probe-49.tsv, development sets; tests/fixtures/sealed/sealed-36c.tsv and sealed-36l.tsv, the
+# The kernels of a set file (tests/gpu/unseen2.tsv and tests/fixtures/dev/dev-36a.tsv, dev-36b.tsv, dev-36d.tsv, dev-36e.tsv, dev-36f.tsv, dev-36g.tsv, dev-36h.tsv, probe-43.tsv, probe-45.tsv, probe-46.tsv, dev-36i.tsv, probe-47.tsv, dev-36j.tsv, dev-36k.tsv, probe-49.tsv and dev-36l.tsv, development sets; tests/fixtures/sealed/sealed-36c.tsv, the
 # sealed sets; name, --n, --type, --block, --op, EXPR a line) through
 # `gpumem explain`, one JSON document a kernel in OUTDIR/NAME.json:
 #   predict: the launch model alone (explain --n; no GPU), with PROFILE (or the built-in profile)
