@@ -8,15 +8,18 @@ been shaped on becomes a development set (renamed, its header says where): tests
 heldout-s38b, `suggest_heldout.py 3802 30 k`, names k00-k29) since branch s39s, tests/suggest/dev-s39.tsv (was
 heldout-s39, `suggest_heldout.py 3903 60 m`) since h40s, tests/suggest/dev-s40.tsv (was heldout-s40, `4004 60 q`, scored
 once at 1ff77a7) since h43s; tests/suggest/dev-s41.tsv (was heldout-s41, `4105 60 v`, scored
-once at 2fc4302) since h45s; tests/suggest/dev-s42.tsv (was heldout-s42, `4206 60 x`, scored once at 61339a3) since h47s; tests/suggest/heldout-s43.tsv (`4307 60 y`) was scored once at 8b1a6bd; tests/suggest/heldout-s44.tsv (`4408 60 z`) once at 5fef697; tests/suggest/heldout-s45.tsv (`4509 58 w`) is held out, unmeasured. COUNT is at most the grammar's 60 kinds (one pattern of each space, form and element size), fewer where a
+once at 2fc4302) since h45s; tests/suggest/dev-s42.tsv (was heldout-s42, `4206 60 x`, scored once at 61339a3) since h47s; tests/suggest/dev-s43.tsv (was heldout-s43, `4307 60 y`, scored once at 8b1a6bd) and tests/suggest/dev-s44.tsv (was heldout-s44, `4408 60 z`, scored once at 5fef697) since h50s; tests/suggest/heldout-s45.tsv (`4509 58 w`) once at h50s's freeze; tests/suggest/heldout-s46.tsv (`4610 60 u`) is held out, unmeasured. COUNT is at most the grammar's 60 kinds (one pattern of each space, form and element size), fewer where a
 kind's every draw is in SET... (the script says so and exits 1). PREFIX (default h) starts each name, so that two sets' rows never share a name. SET...: pattern files (the development sets) whose patterns
 are not drawn again (the same explain arguments; a drawn one is redrawn), so that none of the held-out patterns is
 one a rule was shaped on.
 
-The grammar: a space (global load, global store, shared load), an element size (1, 2, 4, 8 B; stores and shared
-reads of 1 or 2 B are drawn at 4 B and more, as `--run` needs 4 B stores), a block (1D 64-1024, or 2D for the
-column reads), and one expression form with its constants drawn from ranges that avoid the development set's
-values where a form shares one (tests/suggest/patterns-2026-11-29.tsv). n is 128-256 MiB per array."""
+The grammar: a space (global load, global store, shared load), an element size (1, 2, 4, 8, 16 B; stores and
+shared reads of 1 or 2 B are drawn at 4 B and more, as `--run` needs 4 B stores), a block (1D 64-1024, or 2D for
+the column and row walks), and one expression form with its constants drawn from ranges that avoid the development
+set's values where a form shares one (tests/suggest/patterns-2026-11-29.tsv). n is 128-256 MiB per array. Widened
+by h50s (sets from heldout-s46 on; heldout-s45 and the sets before it were drawn by the grammar before): 16-byte
+elements, 2D launches over rows whose pitch is not a power of two (row2d), column walks of pitches 5120-7168 and
+blocks 32x8, 64x4, 16x16, three-mode maps (batched, a batch of transposes), reversals in blocks of 96-768."""
 import random
 import sys
 
@@ -49,7 +52,7 @@ def g_stride_offset(eb, op):
 
 
 def g_reverse(eb, op):
-    return "'n - 1 - gid'", rng.choice([64, 128, 512, 1024]), n_for(eb)
+    return "'n - 1 - gid'", rng.choice([64, 96, 128, 192, 256, 384, 512, 768, 1024]), n_for(eb)
 
 
 def g_transpose(eb, op):
@@ -83,12 +86,27 @@ def g_hash(eb, op):
 
 
 def g_col2d(eb, op):
-    bx, by = rng.choice([(32, 4), (32, 16), (16, 8), (8, 32)])
-    n = n_for(eb, 256 if eb >= 4 else 128)
-    rows = rng.choice([4096, 8192])
-    cols = n // rows
+    bx, by = rng.choice([(32, 4), (32, 16), (16, 8), (8, 32), (32, 8), (64, 4), (16, 16)])
+    rows = rng.choice([4096, 8192, 5120, 6144, 7168])  # the pitch: a power of two or not (a multiple of 32)
+    cols = n_for(eb, 256 if eb >= 4 else 128) // rows // bx * bx
     per = cols // bx  # blocks along a row of the grid's x
-    return (f"'(bx % {per} * {bx} + tx) * {rows} + bx / {per} * {by} + ty'", f"{bx},{by}", n)
+    return (f"'(bx % {per} * {bx} + tx) * {rows} + bx / {per} * {by} + ty'", f"{bx},{by}", rows * cols)
+
+
+def g_row2d(eb, op):
+    """2D blocks along the rows of a matrix whose pitch (cols + pad elements) is not a power of two."""
+    bx, by = rng.choice([(32, 4), (32, 8), (64, 4), (16, 16), (128, 2)])
+    rows = rng.choice([2048, 4096, 8192])
+    cols = n_for(eb, 128) // rows // bx * bx
+    per, pitch = cols // bx, cols + rng.choice([1, 3, 8, 24, 96])
+    return (f"'(bx / {per} * {by} + ty) * {pitch} + bx % {per} * {bx} + tx'", f"{bx},{by}", rows * cols)
+
+
+def g_batched(eb, op):
+    """A three-mode map: a batch of a x b transposes (NCHW <-> NHWC and the like)."""
+    a, b = rng.choice([32, 64, 256, 1024]), rng.choice([96, 256, 768, 1024])
+    n = n_for(eb, 128) // (a * b) * (a * b)
+    return f"'(gid%{a})*{b} + (gid/{a})%{b} + gid/{a * b}*{a * b}'", rng.choice([128, 256, 512]), n
 
 
 def s_stride(eb):
@@ -113,8 +131,8 @@ def s_xorrow(eb):
 
 
 GLOBAL_LOAD = [g_stride, g_offset, g_stride_offset, g_reverse, g_transpose, g_broadcast, g_aos, g_interleave,
-               g_hash, g_col2d]
-GLOBAL_STORE = [g_stride, g_offset, g_stride_offset, g_reverse, g_transpose, g_aos]
+               g_hash, g_col2d, g_row2d, g_batched]
+GLOBAL_STORE = [g_stride, g_offset, g_stride_offset, g_reverse, g_transpose, g_aos, g_row2d, g_batched]
 SHARED = [s_stride, s_col, s_lane, s_xorrow]
 
 seen, out, draws = set(), [], 0
@@ -131,7 +149,7 @@ while len(out) < count:
         n = n_for(eb, 128)
         args = f"--space shared --bytes {eb} --block {b} --n {n} {expr}"
     else:
-        eb = rng.choice([1, 2, 4, 4, 8]) if space == "load" else rng.choice([4, 4, 8])
+        eb = rng.choice([1, 2, 4, 4, 8, 16]) if space == "load" else rng.choice([4, 4, 8, 16])
         form = rng.choice(GLOBAL_LOAD if space == "load" else GLOBAL_STORE)
         expr, b, n = form(eb, space)
         op = " --op store" if space == "store" else ""

@@ -219,7 +219,7 @@ static void test_shared_store_refused(void **state)
 	assert_int_equal(gm_suggest_build(&in, &s, &err), GM_ERR_INVALID_ARG);
 }
 
-/* --run refuses, before a GPU is opened, an original whose shared tile is past 48 KiB (heldout-s43's y47) */
+/* --run refuses, before a GPU is opened, an original whose shared tile is past 48 KiB (dev-s43's y47, then heldout-s43) */
 static void test_runnable(void **state)
 {
 	static const struct {

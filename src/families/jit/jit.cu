@@ -187,7 +187,9 @@ static int build_run(const struct gm_jit_spec *sp, char *run, size_t n)
 /*
  * explain --suggest's layout rewrite (spec.layout only), the one-off conversion: load: the input stored in
  * the order the threads read it; store: the compact out (element g: what the original stores at EXPR(g))
- * scattered back to the strided layout the original writes.
+ * scattered back to the strided layout the original writes. The load's runs as a grid-stride loop over the
+ * resident blocks (timed_layout); the store's as the original's access, one thread an element (the loop's
+ * scattered stores ran 1.07-1.24x their original on the development sets; docs/SUGGEST.md).
  */
 static const char *const layout_kernel_load =
 	"extern \"C\" __global__ void gm_x_layout(const T *in, T *lay, long long n_arg, long long bdx, long long bdy, long long bdz) {\n"
@@ -434,7 +436,8 @@ static gm_status timed_layout(struct jit_state *s, cudaEvent_t e0, cudaEvent_t e
 	gm_status st;
 
 	GM_CU(cudaEventRecord(e0, gm_stream()));
-	st = launch(s->k_layout, gm_resident_blocks(s->dev, 256), dim3(256), args);
+	st = launch(s->k_layout, s->spec.op == GM_OP_LOAD ? gm_resident_blocks(s->dev, 256) : (unsigned)((n + 255) / 256),
+		    dim3(256), args);
 	if (st)
 		return st;
 	GM_CU(cudaEventRecord(e1, gm_stream()));
