@@ -166,6 +166,7 @@ double tk_floor_ms(const struct gm_trace_kernel *k, const struct gm_profile *pro
 double tk_floor_free_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof, double div);
 /* Rule G (trace_gfold.c): unfitted accesses whose lanes hit the same sectors, one access of a record. */
 int tk_same_sectors(const struct gm_trace_insn *a, const struct gm_trace_insn *b);
+int tk_fixed_offset(const struct gm_trace_insn *a, const struct gm_trace_insn *b);
 void tk_fold_gathers(const struct gm_trace_kernel *k, const struct tk_swap *sw, int nsw, int *it2, int64_t *step2);
 /* The indices of the instructions that ran, in pc order (ix holds GM_TRACE_MAX_INSNS); returns how many. */
 int tk_by_pc(const struct gm_trace_kernel *k, int *ix);

@@ -13,7 +13,8 @@
  * (gm_launch_in.round_trips). A traced kernel's global loads, in pc order, are issued together until a global
  * store or atomic (which the loads after it may alias, so the compiler keeps them behind it) or a gap of more
  * than TK_TRIP_GAP bytes of SASS without a memory instruction (the end of a loop, a dependent computation),
- * or a gather by data (its address is what an earlier load returned);
+ * or a gather by data (its address is what an earlier load returned; not one at a fixed distance from an
+ * earlier load's lanes, rule G's second part: its address is computed);
  * each such run waits once per iteration of its loop, its iterations being the most warp-level executions
  * of its loads per warp of the launch (a load that only some warps run, rounded up). A run whose every load
  * its SM's L1 serves waits no trip of its own (tens of cycles, hidden among the other warps' trips): a load
@@ -115,6 +116,16 @@ static double lines_of(const struct gm_trace_insn *x, double blocks, int it)
 	return x->in->executions / (blocks * it) * lines_per_request(x);
 }
 
+/* Rule G's second part: x (the j-th by pc) is at a fixed distance from an earlier global load, its address
+   computed, not read (trace_gfold.c). */
+static int computed(const struct gm_trace_kernel *k, const int *ix, int j)
+{
+	for (int q = 0; q < j; q++)
+		if (tk_fixed_offset(&k->ins[ix[q]], &k->ins[ix[j]]))
+			return 1;
+	return 0;
+}
+
 /* A run ended: its trips (0: near), and the iterations it reads from L1 without a trip of its own (rule R3);
    the index of its record when it has such iterations (the stores after it add their lines), else -1. */
 static int end_run(struct tk_run *runs, int *nruns, int trips, int nl, double rb, double rl, int hits)
@@ -185,9 +196,10 @@ int tk_round_trips(const struct gm_trace_kernel *k, const struct gm_profile *pro
 		const struct gm_trace_insn *x = &k->ins[ix[j]];
 		const struct tk_swap *w = tk_swap_of(sw, nsw, ix[j]);
 		if (x->in->op != GM_TO_LOAD || (last >= 0 && (x->in->pc - last > TK_TRIP_GAP ||
-							      (x->fit.approx && !tk_same_sectors(&k->ins[lead], x))))) {
+							      (x->fit.approx && !tk_same_sectors(&k->ins[lead], x) && !computed(k, ix, j))))) {
 			/* a store or atomic, the gap, or a gather (its address is an earlier load's data; not a field
-			   of the record the run's gather reads, rule G) ends the run */
+			   of the record the run's gather reads nor at a fixed distance from an earlier load, rule G)
+			   ends the run */
 			trips += near ? 0 : run;
 			if (last >= 0)
 				hitrun = end_run(runs, nruns, near ? 0 : run, nl, rb, rl, r3 ? full - (near ? 0 : run) : 0);

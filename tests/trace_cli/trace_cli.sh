@@ -86,6 +86,16 @@ assert c['predicted']['round_trips'] == 1024 and abs(c['predicted']['error_pct']
 PY
 }
 check thread_rows "a thread's own row is served from L1 between its sectors (rule R3); one block's column walk waits its trips" row_rules
+computed_rules() { python3 - "$T/h200_bilinear.report.json" <<'PY'
+import json, sys
+k = json.load(open(sys.argv[1]))['kernels'][0]
+# rule G's second part: a bilinear sample's 12 unfitted loads at fixed distances from one another are three runs
+# (one a channel, between the stores), not a trip each (was 11 trips, +280 %)
+assert k['name'] == 'resize_pixel_thread' and k['predicted']['round_trips'] == 3, k['predicted']
+assert abs(k['predicted']['error_pct']) < 30, k['predicted']
+PY
+}
+check bilinear "unfitted loads at a fixed distance from an earlier load do not end its run (rule G)" computed_rules
 # --html: one page with the trace section, every launch a heading and a table
 "$bin" trace --from "$syn/aos.json" --html "$T/aos.html" >/dev/null 2>&1
 check html "--html wrote no page with the trace section" grep -q '<section id="trace">' "$T/aos.html"
