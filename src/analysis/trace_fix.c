@@ -67,6 +67,19 @@ static const struct {
 	  "with the row (c ^ r)",
 	  "__shared__ float tile[32][32 + 1];   // was [32][32]\n"
 	  "v = tile[threadIdx.x][threadIdx.y];  // column reads now hit 32 different banks" },
+	{ GM_TC_ROWSTARTS, 0, 0, "each thread walks its own row, from a start it reads (CSR's row_ptr), while the "
+	  "warp's lanes sit a row apart: give each row a warp, the lanes taking consecutive elements of it, and sum "
+	  "the lanes with shuffles",
+	  "// one warp per row: lanes read consecutive elements of the row\n"
+	  "int row = (blockIdx.x * blockDim.x + threadIdx.x) / 32, lane = threadIdx.x % 32;\n"
+	  "for (int j = row_ptr[row] + lane; j < row_ptr[row + 1]; j += 32) acc += val[j] * x[col[j]];\n"
+	  "acc = warp_sum(acc);   // __shfl_down_sync; lane 0 writes the row" },
+	{ GM_TC_COMPUTED, 0, 0, "the lanes read the same or the next element of a scaled coordinate, already "
+	  "neighbours: no order of the threads reads fewer sectors; where a step is a record of several fields (an "
+	  "interleaved pixel), reading the whole record a thread (a float3 or float4) takes its fields together",
+	  "// was: in[((y0 * W + x0) * 3 + ch]   for ch = 0..2, one float each\n"
+	  "const float *p = in + (y0 * W + x0) * 3;   // the pixel's 3 fields read together\n"
+	  "float r = p[0], g = p[1], b = p[2];" },
 	{ GM_TC_IRREGULAR, 0, 0, "the lanes' addresses follow several strides: order the threads so that consecutive "
 	  "lanes take consecutive elements",
 	  "// make threadIdx.x the fastest index of the element" },
