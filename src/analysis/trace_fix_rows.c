@@ -117,7 +117,8 @@ static int others(const struct gm_trace_kernel *k, const struct gm_profile *prof
  * threads, lane l taking every 32nd element of the row: a row walked over W elements (iters x |s|, or the pieces
  * unrolled) takes ceil(W / 32) lane groups, (gid / 32) * K + (gid % 32) + 32 * iter (a last group of fewer
  * elements runs with idle lanes), priced as one pattern, the lowest piece's (the others left out). Every instruction of the kernel that walks rows of K the same way is rewritten (the change is the
- * loop), a row the data chooses too (its pieces in the order of their pc: the rows' place does not change the
+ * loop; another loop of the thread over the same row, a pass of its own step, is rewritten the same way, its
+ * pieces grouped by that loop), a row the data chooses too (its pieces in the order of their pc: the rows' place does not change the
  * sectors a warp's row takes): sw[0 .. *nrow - 1]; the kernel's other accesses follow (others). 0 with the
  * swaps (*nsw in all), or -1 when the rule does not apply.
  */
@@ -127,6 +128,7 @@ int tf_warp_rows(const struct gm_trace_kernel *k, const struct gm_profile *prof,
 	const struct gm_trace_insn *x = &k->ins[i];
 	int64_t K, s, K2, s2, as;
 	int n = 0, idx[GM_TRACE_MAX_INSNS], kind[GM_TRACE_MAX_INSNS], fitted = 0;
+	static int64_t step[GM_TRACE_MAX_INSNS];
 	size_t len = 0;
 
 	if (row_loop(k, &x->fit, &K, &s) < 0)
@@ -135,9 +137,10 @@ int tf_warp_rows(const struct gm_trace_kernel *k, const struct gm_profile *prof,
 	for (int j = 0; j < k->nins && n < GM_TRACE_MAX_INSNS; j++) {   /* the loop's loads and stores alike */
 		const struct gm_trace_insn *y = &k->ins[j];
 		int r = row_loop(k, &y->fit, &K2, &s2);
-		if (r < 0 || K2 != K || s2 != s || (!r && y->fit.iters != x->fit.iters) || (r && s))
-			continue;
+		if (r < 0 || K2 != K || (r && s) || ((s2 != s || y->fit.iters != x->fit.iters) && (s2 == s || !s2 || !s)))
+			continue;   /* another loop over the same row, of its own step (a softmax's passes), is the row's too */
 		kind[n] = r;
+		step[n] = s2;
 		fitted += !r;
 		idx[n++] = j;
 	}
@@ -153,7 +156,8 @@ int tf_warp_rows(const struct gm_trace_kernel *k, const struct gm_profile *prof,
 		int pieces = 0;
 		for (int p = 0; p < n; p++) {
 			const struct gm_trace_insn *z = &k->ins[idx[p]];
-			if (kind[p] != kind[q] || z->in->op != y->in->op || (!kind[q] && z->fit.map.base != y->fit.map.base))
+			if (kind[p] != kind[q] || z->in->op != y->in->op || (!kind[q] && z->fit.map.base != y->fit.map.base) ||
+			    step[p] != step[q] || z->fit.iters != y->fit.iters)
 				continue;
 			pieces++;
 			if (kind[q])
@@ -161,14 +165,15 @@ int tf_warp_rows(const struct gm_trace_kernel *k, const struct gm_profile *prof,
 			else
 				lo = z->fit.map.offset < lo ? z->fit.map.offset : lo;
 		}
+		int64_t sq = step[q], aq = sq < 0 ? -sq : sq ? sq : K;
 		c = kind[q] ? c : y->fit.map.offset - lo;
-		if (c < 0 || c >= as || (s && as > 1 && pieces % as) || (!s && 2 * pieces < as))
+		if (c < 0 || c >= aq || (sq && aq > 1 && pieces % aq) || (!sq && 2 * pieces < aq))
 			return -1;
 		/* the row's walk of W elements in ceil(W / 32) lane groups, one after the other: one pattern, the
 		   lowest piece's (the launch model keeps each pattern's bytes apart: the row is one walk) */
-		int64_t W = s ? (int64_t)y->fit.iters * as : pieces;
+		int64_t W = sq ? (int64_t)y->fit.iters * aq : pieces;
 		snprintf(swap_text[q], TEXT, "(gid / 32) * %lld + (gid %% 32) + %lld", (long long)K, (long long)lo);
-		sw[q] = (struct tk_swap){ idx[q], c ? NULL : swap_text[q], c ? 0 : (int)((W + 31) / 32), s < 0 ? -32 : 32,
+		sw[q] = (struct tk_swap){ idx[q], c ? NULL : swap_text[q], c ? 0 : (int)((W + 31) / 32), sq < 0 ? -32 : 32,
 					  32 * k->threads };
 		int seen = 0;
 		for (int p = 0; p < q; p++)
