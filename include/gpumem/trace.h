@@ -166,6 +166,8 @@ enum gm_trace_class {
 	GM_TC_SHARED_OK,       /* shared: conflict-free */
 	GM_TC_IRREGULAR,       /* a map fits, none of the above (several strides within the warp) */
 	GM_TC_UNSAMPLED,       /* no sampled lane: counts only (--samples 0, or the collector's pool ran out) */
+	GM_TC_ROWSTARTS,       /* no map fits; lanes rise by rows of their own lengths (row starts read, CSR) */
+	GM_TC_COMPUTED,        /* no map fits; lanes rise by 0 or 1 step (a scaled coordinate rounded) */
 	GM_TC_COUNT
 };
 

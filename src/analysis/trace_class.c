@@ -273,6 +273,79 @@ static void classify_warp_affine(const struct gm_trace_instr *in, struct gm_trac
 	}
 }
 
+/*
+ * An instruction no map fits whose sampled lanes rise with the lane (99 in 100 neighbouring pairs of active
+ * lanes, at least two warps): its addresses are made from the thread ids by arithmetic or from row starts the
+ * threads read in order, not picked by the data (a gather's lanes are unordered). GM_TC_ROWSTARTS when the
+ * neighbouring lanes' gaps differ (more than two values in 3 warps of 4) and are rows, at least 2 elements each
+ * (19 gaps in 20) and 4 on average: a thread a row whose starts come from memory (CSR's row_ptr); cls_k the mean
+ * row. GM_TC_COMPUTED when the gaps take two values one unit apart, each at least 4 times a warp (3 warps in 4),
+ * the smaller a multiple of the unit: a scaled coordinate rounded (a resize's floor of x * scale); cls_k the unit
+ * in elements. 0 otherwise (a data gather).
+ */
+static int monotone_lanes(const struct gm_trace_instr *in, struct gm_trace_fit *f)
+{
+	int pairs = 0, rising = 0, warps = 0, varied = 0, two = 0, adj = 0, wide = 0;
+	double sum = 0;
+	int64_t unit = 0, B = in->size > 0 ? in->size : 1;
+
+	if (in->space != GM_TS_GLOBAL || (in->op != GM_TO_LOAD && in->op != GM_TO_STORE))
+		return 0;
+	for (int i = 0; i < in->nsamples; i++) {
+		const struct gm_trace_sample *x = &in->samples[i];
+		int64_t g[2] = { 0, 0 };
+		int ng = 0, cnt[2] = { 0, 0 }, more = 0, prev = -1, n = 0;
+		for (int j = 0; j < GM_WARP_SIZE; j++) {
+			if (!(x->have >> j & 1))
+				continue;
+			if (prev >= 0) {
+				int64_t d = x->addr[j] - x->addr[prev];
+				pairs++, rising += d >= 0, n++;
+				sum += (double)d / (j - prev);
+				if (j == prev + 1) {
+					int q = ng > 0 && g[0] == d ? 0 : ng > 1 && g[1] == d ? 1 : -1;
+					if (q < 0 && ng < 2)
+						g[q = ng++] = d;
+					if (q < 0)
+						more = 1;
+					else
+						cnt[q]++;
+					adj++, wide += d >= 2 * B;
+				}
+			}
+			prev = j;
+		}
+		if (n < 3)
+			continue;
+		warps++;
+		varied += more;
+		if (!more && ng == 2 && cnt[0] >= 4 && cnt[1] >= 4) {
+			int64_t lo = g[0] < g[1] ? g[0] : g[1], u = g[0] < g[1] ? g[1] - g[0] : g[0] - g[1];
+			if (lo >= 0 && u >= B && lo % u == 0 && (!unit || unit == u))
+				two++, unit = u;
+		}
+	}
+	if (warps < 2 || !pairs || 100 * rising < 99 * pairs || !(sum > 0))
+		return 0;
+	double mean = sum / pairs / (double)B;
+	if (4 * varied >= 3 * warps && 20 * wide >= 19 * adj && mean >= 4) {
+		f->cls = GM_TC_ROWSTARTS;
+		f->cls_k = (int64_t)(mean + 0.5);
+		snprintf(f->cls_text, sizeof(f->cls_text), "column walk with irregular row starts (lanes rise by rows of "
+			 "%.0f elements on average, each its own length: row starts read from memory, as CSR's)", mean);
+		return 1;
+	}
+	if (4 * two >= 3 * warps && unit % B == 0) {
+		f->cls = GM_TC_COMPUTED;
+		f->cls_k = unit / B;
+		snprintf(f->cls_text, sizeof(f->cls_text), "computed coordinates (lanes rise by 0 or 1 step of %lld B, "
+			 "in no fixed rhythm: a scaled coordinate rounded, as a resize's; no map of the ids fits)",
+			 (long long)unit);
+		return 1;
+	}
+	return 0;
+}
+
 static void classify(const struct gm_trace_launch *l, const struct gm_trace_instr *in, struct gm_trace_fit *f,
 		     const struct counts *smp)
 {
@@ -292,6 +365,11 @@ static void classify(const struct gm_trace_launch *l, const struct gm_trace_inst
 	} else if (!f->map.known && warp_affine(in, &stride) && stride != in->size && stride != -in->size) {
 		/* consecutive lanes whose warps start where no map fits stay a gather: rows the data picks */
 		classify_warp_affine(in, f, stride);
+	} else if (!f->map.known && monotone_lanes(in, f)) {
+		/* rows whose starts come from memory, or coordinates computed from the ids: not the data's choice */
+		char *tail = strstr(f->why, ": the addresses come from the data");
+		if (tail)
+			snprintf(tail, sizeof(f->why) - (size_t)(tail - f->why), ": the lanes rise in lane order");
 	} else if (!f->map.known) {
 		f->cls = GM_TC_GATHER;
 		snprintf(f->cls_text, sizeof(f->cls_text), "data-dependent %s (no map of the ids fits: the addresses "

@@ -67,6 +67,19 @@ static const struct {
 	  "with the row (c ^ r)",
 	  "__shared__ float tile[32][32 + 1];   // was [32][32]\n"
 	  "v = tile[threadIdx.x][threadIdx.y];  // column reads now hit 32 different banks" },
+	{ GM_TC_ROWSTARTS, 0, 0, "each thread walks its own row, from a start it reads (CSR's row_ptr), while the "
+	  "warp's lanes sit a row apart: give each row a warp, the lanes taking consecutive elements of it, and sum "
+	  "the lanes with shuffles",
+	  "// one warp per row: lanes read consecutive elements of the row\n"
+	  "int row = (blockIdx.x * blockDim.x + threadIdx.x) / 32, lane = threadIdx.x % 32;\n"
+	  "for (int j = row_ptr[row] + lane; j < row_ptr[row + 1]; j += 32) acc += val[j] * x[col[j]];\n"
+	  "acc = warp_sum(acc);   // __shfl_down_sync; lane 0 writes the row" },
+	{ GM_TC_COMPUTED, 0, 0, "the lanes read the same or the next element of a scaled coordinate, already "
+	  "neighbours: no order of the threads reads fewer sectors; where a step is a record of several fields (an "
+	  "interleaved pixel), reading the whole record a thread (a float3 or float4) takes its fields together",
+	  "// was: in[((y0 * W + x0) * 3 + ch]   for ch = 0..2, one float each\n"
+	  "const float *p = in + (y0 * W + x0) * 3;   // the pixel's 3 fields read together\n"
+	  "float r = p[0], g = p[1], b = p[2];" },
 	{ GM_TC_IRREGULAR, 0, 0, "the lanes' addresses follow several strides: order the threads so that consecutive "
 	  "lanes take consecutive elements",
 	  "// make threadIdx.x the fastest index of the element" },
@@ -122,109 +135,8 @@ static double parallelism_gain(const struct gm_trace_kernel *k, const struct gm_
 	return cap > warps ? fmin(32, cap / warps) : 1;
 }
 
-/*
- * A thread's own row of K: 0 with the map offset + K * gid + s * iter (walked by its loop, iters x |s| at least
- * half the row: a remainder loop the rest) or offset + K * gid with s = 0 (the loop unrolled whole: its pieces
- * are instructions); 1 for a row the data chooses (no map; a column walk of lanes K apart, the thread's own row
- * as far as the samples show; s = 0); -1 otherwise. Unrolled whole, the row is at least a warp wide (K >= 32).
- */
-static int row_loop(const struct gm_trace_kernel *k, const struct gm_trace_fit *f, int64_t *K, int64_t *s)
-{
-	int64_t g[] = { 0, 1, 37, k->threads / 3, k->threads - 1 }, v[GM_TV_N];
-	const struct gm_trace_launch *l = k->l;
-	int loop = f->iters > 1 && f->map.iter_step;
-
-	if (l->grid[1] != 1 || l->grid[2] != 1 || l->block[1] != 1 || l->block[2] != 1 || f->cls_k < 2)
-		return -1;
-	*K = f->cls_k;
-	*s = loop ? f->map.iter_step : 0;
-	if (!loop && *K < 32)
-		return -1;   /* unrolled whole: a row at least a warp wide (a shorter one is a record: rules layout, wide) */
-	if (!f->map.known)
-		return f->cls == GM_TC_COLUMN && f->iters <= 1 ? 1 : -1;
-	if ((loop && f->cls != GM_TC_COLUMN) || (!loop && f->cls != GM_TC_COLUMN && f->cls != GM_TC_STRIDED))
-		return -1;
-	for (size_t i = 0; i < sizeof(g) / sizeof(g[0]); i++) {
-		memset(v, 0, sizeof(v));
-		v[GM_TV_GID] = g[i];
-		v[GM_TV_TX] = g[i] % l->block[0];
-		v[GM_TV_BX] = g[i] / l->block[0];
-		v[GM_TV_ITER] = 1;
-		int64_t d = gm_trace_map_eval(&f->map, v) - f->map.offset;
-		if (d != *K * g[i] + *s)
-			return -1;
-	}
-	return !loop || 2 * (int64_t)f->iters * (*s < 0 ? -*s : *s) >= *K ? 0 : -1;
-}
-
 #define MAXG 64
-#define ROWG (2 * MAXG)   /* rule warp_rows: a row unrolled whole, its loads and stores */
-static char swap_text[ROWG][160];
-
-/*
- * Rule warp_rows (loop interchange), the traced kernel's own: the threads each walk their own row of K in
- * their loop, s elements a step (unrolled: s instructions at offsets c = 0 .. s-1; unrolled whole, s = 0: K
- * instructions at c = 0 .. K-1, at least half of them there). The warp reads its 32 rows together instead,
- * lane l taking element l of each piece: (gid / 32) * 32K + (gid % 32) + 32c + iter * 32s. Every instruction
- * of the kernel that walks rows of K the same way is rewritten (the change is the loop), a row the data
- * chooses too (its pieces in the order of their pc: the rows' place does not change the sectors a warp's
- * whole row takes); 0 with the swaps, or -1 when the rule does not apply.
- */
-static int rule_warp_rows(const struct gm_trace_kernel *k, int i, struct tk_swap *sw, int *nsw, char *lines,
-			  size_t ln)
-{
-	const struct gm_trace_insn *x = &k->ins[i];
-	int64_t K, s, K2, s2, as;
-	int n = 0, idx[ROWG], kind[ROWG], fitted = 0;
-	size_t len = 0;
-
-	if (row_loop(k, &x->fit, &K, &s) < 0)
-		return -1;
-	as = s < 0 ? -s : s ? s : K;
-	for (int j = 0; j < k->nins && n < ROWG; j++) {   /* the loop's loads and stores alike */
-		const struct gm_trace_insn *y = &k->ins[j];
-		int r = row_loop(k, &y->fit, &K2, &s2);
-		if (r < 0 || K2 != K || s2 != s || (!r && y->fit.iters != x->fit.iters) || (r && s))
-			continue;
-		kind[n] = r;
-		fitted += !r;
-		idx[n++] = j;
-	}
-	if (!fitted)
-		return -1;
-	lines[0] = '\0';
-	for (int q = 0; q < n; q++) {
-		const struct gm_trace_insn *y = &k->ins[idx[q]];
-		/* its piece c: the offset from the lowest of the same array's pieces (same base and operation; a row
-		   from the data: its rank by pc among the same operation's); the pieces must cover each step once,
-		   offsets lo .. lo + as - 1 (unrolled whole: at least half of them) */
-		int64_t lo = kind[q] ? 0 : y->fit.map.offset, c = 0;
-		int pieces = 0;
-		for (int p = 0; p < n; p++) {
-			const struct gm_trace_insn *z = &k->ins[idx[p]];
-			if (kind[p] != kind[q] || z->in->op != y->in->op || (!kind[q] && z->fit.map.base != y->fit.map.base))
-				continue;
-			pieces++;
-			if (kind[q])
-				c += z->in->pc < y->in->pc;
-			else
-				lo = z->fit.map.offset < lo ? z->fit.map.offset : lo;
-		}
-		c = kind[q] ? c : y->fit.map.offset - lo;
-		if (c < 0 || c >= as || (s && as > 1 && pieces % as) || (!s && 2 * pieces < as))
-			return -1;
-		snprintf(swap_text[q], sizeof(swap_text[0]), "(gid / 32) * %lld + (gid %% 32) + %lld",
-			 (long long)(32 * K), (long long)(lo + 32 * c));
-		sw[q] = (struct tk_swap){ idx[q], swap_text[q], s ? y->fit.iters : 1, 32 * s };
-		int seen = 0;
-		for (int p = 0; p < q; p++)
-			seen |= k->ins[idx[p]].in->line == y->in->line;
-		if (y->in->line > 0 && !seen && len < ln - 16)
-			len += (size_t)snprintf(lines + len, ln - len, "%s%d", len ? ", " : "", y->in->line);
-	}
-	*nsw = n;
-	return 0;
-}
+#define ROWG GM_TRACE_MAX_INSNS   /* rule warp_rows: its rows and the relaunch's other accesses */
 
 /* The ideal access of the same bytes: consecutive lanes, consecutive elements (shared: conflict-free). */
 static struct tk_swap ideal_of(const struct gm_trace_kernel *k, int i)
@@ -234,6 +146,47 @@ static struct tk_swap ideal_of(const struct gm_trace_kernel *k, int i)
 
 	return (struct tk_swap){ i, shared ? "tid" : "gid", x->fit.iters,
 				 shared || x->fit.iters <= 1 ? 0 : k->threads };
+}
+
+/*
+ * The other loads and stores of the kernel with the group's own index (the same fitted expression, loop and
+ * element size, not already its ideal access), at other lines: one index change rewrites them all (y[i] = f(x[i])
+ * with i's lanes a row apart reads and writes down the column); their ideal access added to sw[], their lines to
+ * lines. Not one whose array other instructions of its operation walk too (a stencil's taps, one walk of rule
+ * M: rewriting one tap alone reads its bytes apart). The new count of sw[].
+ */
+static int same_index(const struct gm_trace_kernel *k, const int *g, int n, struct tk_swap *sw, int nsw, char *lines,
+		      size_t ln)
+{
+	const struct gm_trace_insn *x = &k->ins[g[0]];
+	size_t len = 0;
+
+	lines[0] = '\0';
+	if (!x->fit.map.known || !x->fit.expr1d[0] || x->in->space != GM_TS_GLOBAL)
+		return nsw;
+	for (int j = 0; j < k->nins && nsw < ROWG; j++) {
+		const struct gm_trace_insn *y = &k->ins[j];
+		int in_group = 0, seen = 0;
+		for (int q = 0; q < n; q++)
+			in_group |= g[q] == j;
+		if (in_group || !y->fit.map.known || y->in->space != GM_TS_GLOBAL || y->in->size != x->in->size ||
+		    (y->in->op != GM_TO_LOAD && y->in->op != GM_TO_STORE) || y->fit.iters != x->fit.iters ||
+		    y->fit.map.iter_step != x->fit.map.iter_step || strcmp(y->fit.expr1d, x->fit.expr1d) ||
+		    y->fit.cls == GM_TC_COALESCED || y->fit.cls == GM_TC_BROADCAST)
+			continue;
+		int pieces = 0;   /* an array walked by other instructions too (a stencil's taps) is one walk: not alone */
+		for (int z = 0; z < k->nins; z++)
+			pieces += z != j && k->ins[z].in->op == y->in->op && k->ins[z].fit.map.known &&
+				  k->ins[z].fit.map.base == y->fit.map.base;
+		if (pieces)
+			continue;
+		sw[nsw++] = ideal_of(k, j);
+		for (int q = 0; q < nsw - 1; q++)
+			seen |= k->ins[sw[q].ins].in->line == y->in->line;
+		if (y->in->line > 0 && !seen && len < ln - 16)
+			len += (size_t)snprintf(lines + len, ln - len, "%s%d", len ? ", " : "", y->in->line);
+	}
+	return nsw;
 }
 
 /* suggest's rewrites of the fitted pattern: the best one's name, change and speedup; -1 with why in words. */
@@ -324,10 +277,10 @@ static void fix_group_as(const struct gm_trace_kernel *k, const int *g, int n, c
 			 struct gm_trace_fix *fx, int *covered, int *ncovered, int try_rows)
 {
 	const struct gm_trace_insn *x = &k->ins[g[0]];
-	struct tk_swap sw[ROWG];
+	static struct tk_swap sw[ROWG];
 	struct gm_launch_out a, b, whole;
 	char why[200], lines[160] = "";
-	int nsw = 0, rows = try_rows && !rule_warp_rows(k, g[0], sw, &nsw, lines, sizeof(lines));
+	int nsw = 0, nrow = 0, rows = try_rows && !tf_warp_rows(k, prof, g[0], sw, &nsw, &nrow, lines, sizeof(lines));
 
 	memset(fx, 0, sizeof(*fx));
 	fx->have = 1;
@@ -338,18 +291,25 @@ static void fix_group_as(const struct gm_trace_kernel *k, const int *g, int n, c
 	if (rows) {
 		snprintf(fx->rewrite, sizeof(fx->rewrite), "warp_rows");
 		snprintf(fx->change, sizeof(fx->change), "a warp per row, lane l taking element l of each piece (%.60s "
-			 "as the warp's 32 rows; 32x the threads, loops 32x shorter; lines %s)", sw[0].expr, lines);
-		fx->ninstr = nsw;
+			 "as the warp's row; 32x the threads, loops 32x shorter; lines %s)", sw[0].expr, lines);
+		fx->ninstr = nrow;
 	} else {
 		suggest_best(k, x, prof, fx);
 		for (int q = 0; q < n && q < MAXG; q++)
 			sw[nsw++] = ideal_of(k, g[q]);
+		nrow = nsw;   /* the partners are priced with the group, and keep their own fixes */
+		nsw = same_index(k, g, n, sw, nsw, lines, sizeof(lines));
+		if (lines[0] && fx->change[0])
+			snprintf(fx->change + strlen(fx->change), sizeof(fx->change) - strlen(fx->change), "; with it "
+				 "the same index at line %s", lines);
 	}
+	/* the instructions the change fixes: warp_rows's rows (not the relaunch's others), the group's (not the
+	   partners with its index) */
 	*ncovered = 0;
-	for (int q = 0; q < nsw; q++)
+	for (int q = 0; q < nrow; q++)
 		covered[(*ncovered)++] = sw[q].ins;
 	const struct tk_swap *me = &sw[0];
-	for (int q = 0; q < nsw; q++) {
+	for (int q = 0; q < nrow; q++) {
 		me = sw[q].ins == g[0] ? &sw[q] : me;
 		fx->share += k->ins[sw[q].ins].time_share;
 	}

@@ -79,6 +79,7 @@ struct tk_swap {
 	const char *expr;
 	int iters;
 	int64_t step;                /* elements per iteration */
+	int64_t threads;             /* the threads of the replaced kernel (0: the kernel's own; trace_fix.c's warp_rows) */
 };
 
 /*
@@ -94,6 +95,10 @@ static inline int tk_is_global_atomic(const struct gm_trace_instr *in)
 {
 	return in->space == GM_TS_GLOBAL && (in->op == GM_TO_ATOMIC || in->op == GM_TO_REDUCTION);
 }
+/* trace_fix_rows.c: rule warp_rows at instruction i, the relaunch's swaps (the rows' first, *nrow of them; the
+   other accesses after), the rows' lines; -1 where it does not apply */
+int tf_warp_rows(const struct gm_trace_kernel *k, const struct gm_profile *prof, int i, struct tk_swap *sw, int *nsw,
+		 int *nrow, char *lines, size_t ln);
 /* trace_fix_reduce.c: rule block_reduce, the fix of a kernel's global atomics (its instruction, -1: none) */
 int tf_block_reduce(struct gm_trace_kernel *k, const struct gm_profile *prof);
 /* trace_fold.c: rule M, instructions walking the same bytes folded (it2[i] > 0: i carries it2[i] readings or pieces

@@ -26,7 +26,7 @@ static void pattern_of(const struct gm_trace_kernel *k, const struct gm_trace_in
 	a->elem_bytes = x->in->size;
 	memcpy(a->block, k->l->block, sizeof(a->block));
 	a->index = sw ? sw->expr : x->fit.expr1d;
-	a->n_threads = k->threads;
+	a->n_threads = sw && sw->threads > 0 ? sw->threads : k->threads;
 	*r = (struct gm_repeat){ sw ? sw->iters : x->fit.iters, (sw ? sw->step : x->fit.map.iter_step) * x->in->size,
 				 it2 > 1 ? it2 : 1, it2 > 1 ? step2 : 0 };
 	if (!sw && it1 > 0)   /* a flattened walk (rule M): its loop in one direction */
@@ -82,6 +82,8 @@ int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, i
 	li.repeat = rep;
 	memcpy(li.block, k->l->block, sizeof(li.block));
 	li.n_threads = k->threads;
+	for (int q = 0; q < nsw; q++)   /* a fix that changes the launch's threads (warp_rows) */
+		li.n_threads = sw[q].threads > 0 ? sw[q].threads : li.n_threads;
 	li.one_element_per_thread = all_once;
 	li.round_trips = only < 0 && nsw == 0 && k->trips > 0 ? k->trips : 0;
 	if (only == TK_WITH_TRIPS) {   /* the replacements' own trips (rule R2): a fix that keeps the loop keeps them */
@@ -96,7 +98,8 @@ int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, i
 	tk_smem_as_measured(prof, k->smem_scale, out);   /* rule V */
 	if (k->warp_private)
 		tk_no_barrier(prof, out);   /* rule P */
-	tk_sms_in_use(k, prof, out);
+	if (li.n_threads == k->threads)
+		tk_sms_in_use(k, prof, out);
 	if (only == TK_WITH_TRIPS)
 		tk_row_hits(k, prof, runs, nruns, out);   /* rule R3 */
 	int approx = 0;

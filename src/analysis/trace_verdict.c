@@ -38,6 +38,13 @@ static int scattered_atomic(const struct gm_trace_kernel *k)
 	return best;
 }
 
+/* The L1 level's lower bound over the measured time where L1 is the busiest level (memory-bound's test), else 0. */
+static double l1_busiest(const struct gm_trace_kernel *k)
+{
+	return k->bound_level && !strcmp(k->bound_level, "L1") && k->time_ms > 0 && k->bound_l1_ms > 0 ?
+	       fmin(1, k->bound_l1_ms / k->time_ms) : 0;
+}
+
 /* The candidates, each scored by the share of the kernel's time or traffic it explains. */
 void tk_bottlenecks(struct gm_trace_kernel *k)
 {
@@ -82,7 +89,9 @@ void tk_bottlenecks(struct gm_trace_kernel *k)
 			snprintf(c[n++].text, sizeof(c[0].text), "the %s at %s, %s: %.0f %% of the kernel's sectors are "
 				 "more than its bytes need", gm_trace_op_name(x->in->op), w, x->fit.cls_text, 100 * ex / glob);
 		} else if (x->in->space == GM_TS_SHARED && x->bytes > 0 && x->excess_bytes / x->bytes > 0.2) {
-			c[n].score = 0.5 * x->excess_bytes / x->bytes;
+			/* where L1 (shared wavefronts) is the busiest level, the conflicts' part of it: its share of
+			   the measured time times the wavefronts above the ideal */
+			c[n].score = fmax(0.5, l1_busiest(k)) * x->excess_bytes / x->bytes;
 			snprintf(c[n++].text, sizeof(c[0].text), "shared-memory bank conflicts at %s: %s", w, x->fit.cls_text);
 		}
 	}

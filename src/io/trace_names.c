@@ -22,6 +22,7 @@ const char *gm_trace_class_name(enum gm_trace_class c)
 	static const char *const n[GM_TC_COUNT] = {
 		"coalesced", "misaligned", "strided", "column walk", "transposed", "broadcast",
 		"gather by data", "bank conflicts", "conflict-free", "irregular", "not sampled",
+		"column walk with irregular row starts", "computed coordinates",
 	};
 	return c >= 0 && c < GM_TC_COUNT ? n[c] : "?";
 }

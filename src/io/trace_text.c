@@ -189,7 +189,8 @@ static void fix_rows(FILE *f, const struct gm_trace_kernel *k)
 			fprintf(f, "    rewrite: %s\n", x->fix.change);
 		if (!x->fix.worth)
 			fprintf(f, "%s\n", x->fix.words);
-		if (x->fix.sketch[0] && (x->fix.worth || x->fit.cls == GM_TC_GATHER))
+		if (x->fix.sketch[0] && (x->fix.worth || x->fit.cls == GM_TC_GATHER ||
+					    x->fit.cls == GM_TC_ROWSTARTS || x->fit.cls == GM_TC_COMPUTED))
 			sketch(f, x->fix.sketch);
 	}
 }

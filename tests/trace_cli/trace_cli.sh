@@ -42,6 +42,8 @@ says() { grep -q -- "$2" "$T/$1.txt" || { echo "  $1.txt lacks '$2'"; return 1; 
 check clean_copy "a kernel with nothing to fix says so" says clean_copy 'nothing worth changing'
 check random_gather "a gather says its scatter comes from the data" says random_gather 'its scatter comes from the data'
 check aos "the array of structures is named and fixed" says aos 'structure of arrays'
+check csr_rows "a thread a row with its starts from memory is a row walk, not a gather" says csr_rows 'primary .*column walk with irregular row starts'
+check csr_rows_fix "a thread a row with its starts from memory is told to give each row a warp" says csr_rows 'give each row a warp'
 check transpose_naive "the transposed store is named" says transpose_naive 'transposed'
 check column_store "a column-walk store's words say write, not read" says column_store 'write down a column'
 check layernorm_rowloop "the row loop gets the warp-per-row fix" says layernorm_rowloop 'warp_rows'

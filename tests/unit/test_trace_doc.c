@@ -83,6 +83,16 @@ static const struct fixture fixtures[] = {
 	  { { "tab", "(gid * 2654435761 + (gid >> 7) * 40503) % 1000003", B1(256), B1(4096), 4, G, LD, 1, 0, 0, 0 },
 	    { "out", "gid", B1(256), B1(4096), 4, G, ST, 1, 0, 0, 0 } },
 	  { 9, 9 }, { GM_TC_GATHER, GM_TC_COALESCED }, "its scatter comes from the data" },
+	/* a thread a row of a CSR matrix, the row starts from memory (rows of 8 to 64 elements, no map of the ids
+	   fits them) and x gathered by the column indices: the row walks are told from the gather by their lanes
+	   rising in lane order (set 7's spmv_csr_scalar, in small) */
+	{ "csr_rows.json", "spmv_csr_scalar(int const*, int const*, float const*, float const*, float*, int)",
+	  { { "val", "gid*36 + (gid*gid*7) % 29", B1(128), B1(64), 4, G, LD, 8, 1, 0, 0 },
+	    { "col", "gid*36 + (gid*gid*7) % 29", B1(128), B1(64), 4, G, LD, 8, 1, 0, 0 },
+	    { "x", "(gid * 2654435761 + (gid >> 7) * 40503) % 1000003", B1(128), B1(64), 4, G, LD, 1, 0, 0, 0 },
+	    { "y", "gid", B1(128), B1(64), 4, G, ST, 1, 0, 0, 0 } },
+	  { 10, 10, 10, 11 }, { GM_TC_ROWSTARTS, GM_TC_ROWSTARTS, GM_TC_GATHER, GM_TC_COALESCED },
+	  "column walk with irregular row starts" },
 	/* a 2D block narrower than a warp walking rows of bytes: a warp reads 4 rows of 8 B (set 5's byte blur) */
 	{ "short_rows.json", "blur3_byte(unsigned char const*, unsigned char*)",
 	  { { "in", "(by*32 + ty)*8192 + bx*8 + tx", { 8, 32, 1 }, { 64, 16, 1 }, 1, G, LD, 1, 0, 0, 0 } },
