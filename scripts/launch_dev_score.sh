@@ -31,6 +31,9 @@ sets=(
   k-d7a2e60 $dv/dev-36k.tsv $h2/probe49-d7a2e60 dev36k_run
   j-d7a2e60 $dv/dev-36j.tsv $h2/probe49-d7a2e60 dev36j_run
   l-d72a308 $dv/dev-36l.tsv $h2/model-d72a308 sealed36l_run
+  l-f29e031 $dv/dev-36l.tsv $h2/l6-f29e031 dev36l_run
+  j-f29e031 $dv/dev-36j.tsv $h2/l6-f29e031 dev36j_run
+  m-800c3ed $dv/dev-36m.tsv $h2/model-800c3ed sealed36m_run
 )
 [ -n "${EXTRA_SETS:-}" ] && read -r -a extra <<<"$EXTRA_SETS" && sets+=("${extra[@]}")
 : >"$out/ratios.tsv"

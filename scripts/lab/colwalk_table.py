@@ -13,7 +13,7 @@ usage: scripts/lab/colwalk_table.py BIN [--tsv OUT.tsv] [--raw]
 A call's profile measured before rule P4 (no pages_2m_gps / pages_16m_gps) gets the two rates of model-6727113's
 calibrate scaled by the call's own pages_gps (column p4 "scaled"), as a calibrate of that unit today would measure
 them and launch_dev_score.sh's PROFILE_DIR did (h43m); with --raw it is used as committed (P4 off).
-sealed-36m is never read; dev-36l was sealed-36l (scored once at d72a308, development since h50m). dev-36i..k were sealed-36i..k, each read here after its one scoring (h49m).
+dev-36m was sealed-36m (scored once at 800c3ed, development since h51m; not in this table yet); dev-36l was sealed-36l (scored once at d72a308, development since h50m). dev-36i..k were sealed-36i..k, each read here after its one scoring (h49m).
 """
 import json
 import os
