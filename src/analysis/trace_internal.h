@@ -158,6 +158,9 @@ void tk_no_barrier(const struct gm_profile *prof, struct gm_launch_out *o);
 void tk_sms_in_use(const struct gm_trace_kernel *k, const struct gm_profile *prof, struct gm_launch_out *o);
 /* rule O: a tile's barrier work behind the other resident blocks' round trips */
 void tk_barrier_overlap(const struct gm_trace_kernel *k, const struct gm_profile *prof, struct gm_launch_out *o);
+/* trace_time_start.c: rule S2, the launch's start and drain (the profile's launch_floor_us) where the model has no
+   start-up (rule S's launch_us), added to its parts and joined again; the ms added (0: none) */
+double tk_start_drain(const struct gm_profile *prof, struct gm_launch_out *o);
 
 /* Rules I and F (trace_floor.c): the issue time of the launch's instructions, the larger of it and the shortest
    launch, and the prediction raised to that floor. */

@@ -87,6 +87,11 @@ static void predict(struct gm_trace_kernel *k, const struct gm_profile *prof)
 		if (mem_ok)
 			tk_barrier_overlap(k, prof, &mem);
 	}
+	if (k->pred_ok && tk_start_drain(prof, &k->pred) > 0) {   /* rule S2; not in mem_ms, the fixes' base */
+		size_t len = strlen(k->pred_why);
+		snprintf(k->pred_why + len, sizeof(k->pred_why) - len, "%srule S2: %.4f ms of the launch's start and "
+			 "drain added", len ? "; " : "", k->pred.t_start_ms);
+	}
 	k->mem_ms = mem_ok ? mem.time_ms : -1;
 	if (k->steps_ms > 0) {   /* rule B: added to the model's time, the interval moves with it */
 		double t0 = k->pred.time_ms;

@@ -98,6 +98,16 @@ assert abs(k['predicted']['error_pct']) < 30, k['predicted']
 PY
 }
 check bilinear "unfitted loads at a fixed distance from an earlier load do not end its run (rule G)" computed_rules
+start_rules() { python3 - "$T/h200_short_stream.report.json" <<'PY'
+import json, sys
+k = json.load(open(sys.argv[1]))['kernels'][0]
+# rule S2: a 13 us stream limited by DRAM pays the launch's start and drain (launch_floor_us) besides its bytes
+# (was -22 %: its 43.8 MB at the roofs alone)
+assert k['name'] == 'heads_f4' and k['predicted']['limited_by'] == 'DRAM', k['predicted']
+assert abs(k['predicted']['error_pct']) < 15, k['predicted']
+PY
+}
+check short_stream "a short stream pays the launch's start and drain besides its bytes (rule S2)" start_rules
 # --html: one page with the trace section, every launch a heading and a table
 "$bin" trace --from "$syn/aos.json" --html "$T/aos.html" >/dev/null 2>&1
 check html "--html wrote no page with the trace section" grep -q '<section id="trace">' "$T/aos.html"
