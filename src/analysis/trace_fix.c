@@ -106,22 +106,6 @@ static double amdahl(double share, double s)
 	return s > 0 ? 1.0 / ((1.0 - share) + share / s) : 1.0;
 }
 
-/* The kernel's speedup when the model's time goes from k->mem_ms to t_new: the saving taken off the
-   measured time (a compute or latency part the model does not see stays), else the predicted ratio; never
-   below rules I and F's floor (trace_floor.c), its instructions divided by div (the threads that remain). */
-double tf_kernel_speedup(const struct gm_trace_kernel *k, const struct gm_profile *prof, double t_new, double g,
-			 double div)
-{
-	double tp = k->mem_ms, tm = k->time_ms;   /* both without rule R2's trips: the rewrite's have none */
-	double fl = tk_floor_ms(k, prof, div);
-
-	if (t_new <= 0 || tp <= 0)
-		return 1;
-	if (tm > 0 && tm >= tp)   /* the unexplained part: divided by the parallelism the change adds */
-		return tm / fmax(t_new + (tm - tp) / (g >= 1 ? g : 1), fl);
-	return tp / fmax(t_new, fl);
-}
-
 /*
  * warp_rows gives each row a warp: 32 times the threads, each loop 32 times shorter. The time the model does
  * not explain in such a kernel is its loops' latency with too few warps in flight; it shrinks by the warps the

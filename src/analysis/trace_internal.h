@@ -104,7 +104,7 @@ int tf_block_reduce(struct gm_trace_kernel *k, const struct gm_profile *prof);
 /* trace_fix_fields.c: rule wide_fields (a record's fields read one at a time -> one vector); its lead
    instruction (the others of its records same_as it), -1 where it does not apply or pay */
 int tf_wide_fields(struct gm_trace_kernel *k, const struct gm_profile *prof);
-/* trace_fix.c: the whole kernel's speedup when the model's memory time goes to t_new (the time outside the
+/* trace_fix_fields.c (used by trace_fix.c's rules too): the whole kernel's speedup when the model's memory time goes to t_new (the time outside the
    memory instructions divided by g, rule I's floor by div) */
 double tf_kernel_speedup(const struct gm_trace_kernel *k, const struct gm_profile *prof, double t_new, double g,
 			 double div);
