@@ -230,6 +230,9 @@ struct gm_trace_fix {
 	char sketch[600];             /* a short CUDA sketch */
 };
 #define GM_TRACE_WORTH 1.05
+/* a kernel whose model memory time is under this part of its measured time spends it outside the memory
+   instructions (the verdict's primary; wide_loads then amortises the threads' own instructions) */
+#define GM_TRACE_OUTSIDE 0.6
 
 struct gm_trace_insn {
 	const struct gm_trace_instr *in;

@@ -106,22 +106,6 @@ static double amdahl(double share, double s)
 	return s > 0 ? 1.0 / ((1.0 - share) + share / s) : 1.0;
 }
 
-/* The kernel's speedup when the model's time goes from k->mem_ms to t_new: the saving taken off the
-   measured time (a compute or latency part the model does not see stays), else the predicted ratio; never
-   below rules I and F's floor (trace_floor.c), its instructions divided by div (the threads that remain). */
-static double kernel_speedup(const struct gm_trace_kernel *k, const struct gm_profile *prof, double t_new, double g,
-			     double div)
-{
-	double tp = k->mem_ms, tm = k->time_ms;   /* both without rule R2's trips: the rewrite's have none */
-	double fl = tk_floor_ms(k, prof, div);
-
-	if (t_new <= 0 || tp <= 0)
-		return 1;
-	if (tm > 0 && tm >= tp)   /* the unexplained part: divided by the parallelism the change adds */
-		return tm / fmax(t_new + (tm - tp) / (g >= 1 ? g : 1), fl);
-	return tp / fmax(t_new, fl);
-}
-
 /*
  * warp_rows gives each row a warp: 32 times the threads, each loop 32 times shorter. The time the model does
  * not explain in such a kernel is its loops' latency with too few warps in flight; it shrinks by the warps the
@@ -315,7 +299,7 @@ static void fix_group_as(const struct gm_trace_kernel *k, const int *g, int n, c
 	}
 	fx->share = fmin(1, fx->share);
 	if (k->pred_ok && !tk_predict(k, prof, -1, sw, nsw, &whole, why, sizeof(why))) {
-		fx->kernel_speedup = kernel_speedup(k, prof, whole.time_ms, rows ? parallelism_gain(k, prof) : 1, 1);
+		fx->kernel_speedup = tf_kernel_speedup(k, prof, whole.time_ms, rows ? parallelism_gain(k, prof) : 1, 1);
 		struct gm_launch_out t0, t1;   /* a rewrite that keeps the thread's loop keeps its round trips */
 		if (!rows && k->trips > 1 && x->fit.iters > 1 && !tk_predict(k, prof, TK_WITH_TRIPS, NULL, 0, &t0, why,
 		    sizeof(why)) && !tk_predict(k, prof, TK_WITH_TRIPS, sw, nsw, &t1, why, sizeof(why)) && t1.time_ms > 0)
@@ -401,7 +385,8 @@ static int wide_blocks(struct gm_trace_kernel *k, const struct gm_profile *prof,
 			sw[nsw++] = (struct tk_swap){ i, NULL, 0, 0 };                 /* one sector a warp, left out */
 			continue;
 		}
-		if (x->in->space != GM_TS_GLOBAL || x->fit.iters > 1 || (x->in->op != GM_TO_LOAD && x->in->op != GM_TO_STORE) ||
+		if (x->in->space != GM_TS_GLOBAL || x->fit.iters > 1 || x->fit.approx ||   /* a gather's stand-in: no */
+		    (x->in->op != GM_TO_LOAD && x->in->op != GM_TO_STORE) ||                 /* consecutive elements */
 		    (c != GM_TC_COALESCED && c != GM_TC_MISALIGNED && c != GM_TC_STRIDED))
 			return 0;
 		if (c == GM_TC_MISALIGNED && nsw < MAXG)
@@ -409,14 +394,18 @@ static int wide_blocks(struct gm_trace_kernel *k, const struct gm_profile *prof,
 		waste |= c != GM_TC_COALESCED || x->in->size < 4;
 		size = x->in->size > size ? x->in->size : size;
 	}
-	if (!blk && !waste)
-		return 0;   /* latency: only where an access wastes sectors or is narrower than a word */
+	/* the time outside the memory instructions (the verdict's test): a thread's index arithmetic, done once for
+	   its v elements by the widened kernel */
+	int outside = k->time_ms > 0 && k->pred.time_ms < GM_TRACE_OUTSIDE * k->time_ms;
+	if (!blk && !waste && !outside)
+		return 0;   /* latency: only where an access wastes sectors, is narrower than a word or the threads'
+			       own instructions take the time */
 	double s = 0;
 
 	v = 0;
 	for (int w = 2; size > 0 && w * size <= 16; w *= 2)
-		if (!tk_predict_wide(k, prof, w, sw, nsw, &o) && kernel_speedup(k, prof, o.time_ms, 1, w) > s * 1.02)
-			s = kernel_speedup(k, prof, o.time_ms, 1, w), v = w;
+		if (!tk_predict_wide(k, prof, w, sw, nsw, &o) && tf_kernel_speedup(k, prof, o.time_ms, w, w) > s * 1.02)
+			s = tf_kernel_speedup(k, prof, o.time_ms, w, w), v = w;
 	if (s < GM_TRACE_WORTH)
 		return 0;
 	long long blocks = (long long)(k->l->grid[0] * k->l->grid[1] * k->l->grid[2]);
@@ -538,7 +527,7 @@ static int more_threads(struct gm_trace_kernel *k, const struct gm_profile *prof
 		if (tk_predict(&k2, prof, -1, sw, nsw, &o, why, sizeof(why)) || !(o.time_ms > 0))
 			continue;
 		/* the same instructions issue on the SMs the spread launch's blocks reach (rule I's floor) */
-		double s = kernel_speedup(k, prof, o.time_ms, w, fmin(prof->sm_count, blocks * w) / fmin(prof->sm_count, blocks));
+		double s = tf_kernel_speedup(k, prof, o.time_ms, w, fmin(prof->sm_count, blocks * w) / fmin(prof->sm_count, blocks));
 		if (s > best * 1.02)
 			best = s, v = w;
 	}
@@ -585,9 +574,14 @@ void gm_trace_fixes(struct gm_trace_kernel *k, const struct gm_profile *prof, in
 		}
 	for (int i = 0; i < n; i++)
 		pos[order[i]] = i;
-	if (n && top > 0 && (wide_blocks(k, prof, order[0]) || more_threads(k, prof, order[0])))
+	int at = n && top > 0 ? tf_wide_fields(k, prof) : -1;
+	if (at >= 0) {   /* a record's fields as one vector: its instructions done, the others' fixes after */
+		for (int i = 0; i < n; i++)
+			done[pos[i]] |= i == at || k->ins[i].fix.same_as == at + 1;
+		groups++;
+	} else if (n && top > 0 && (wide_blocks(k, prof, order[0]) || more_threads(k, prof, order[0])))
 		return;   /* the one change covers every instruction */
-	int at = n && top > 0 ? tf_block_reduce(k, prof) : -1;
+	at = n && top > 0 ? tf_block_reduce(k, prof) : -1;
 	if (at >= 0) {   /* the atomics' fix first, then the accesses' */
 		done[pos[at]] = 1;
 		groups++;

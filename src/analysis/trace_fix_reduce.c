@@ -60,6 +60,25 @@ static struct gm_trace_fix *priced(struct gm_trace_kernel *k, const struct gm_pr
 	return fx;
 }
 
+/* An atomic that returns its old value (a place, not a sum) sent by one lane a warp in every sample: the warp's
+   lanes already aggregated (nvcc does so for one address; or a ballot in the code). */
+static int one_lane(const struct gm_trace_instr *in)
+{
+	int n = 0;
+
+	if (in->op != GM_TO_ATOMIC)
+		return 0;
+	for (int s = 0; s < in->nsamples; s++) {
+		uint64_t m = in->samples[s].have;
+		if (!m)
+			continue;
+		if (m & (m - 1))
+			return 0;
+		n++;
+	}
+	return n > 0;
+}
+
 /* Rule X's form: the global atomics left out (one update a block, or a bin a block, remains). */
 static int one_address(struct gm_trace_kernel *k, const struct gm_profile *prof)
 {
@@ -82,6 +101,18 @@ static int one_address(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	struct gm_trace_fix *fx = priced(k, prof, at, &o);
 	if (!fx)
 		return -1;
+	if (one_lane(k->ins[at].in)) {   /* already one update a warp: the block's warps are what is left to add */
+		snprintf(fx->change, sizeof(fx->change), "a block scan of the counts, one atomicAdd a block for its "
+			 "base (a thread's place: the base + its prefix)");
+		reduce_text(fx, 0, "atomics on one address take their turns (rule X); each warp already sends one "
+			    "update (one lane a warp sampled: the compiler aggregates them), so a warp ballot gains nothing");
+		snprintf(fx->sketch, sizeof(fx->sketch), "__shared__ cub::BlockScan<int, BLOCK>::TempStorage tmp;\n"
+			 "__shared__ int base;\nint pos, total;\n"
+			 "cub::BlockScan<int, BLOCK>(tmp).ExclusiveSum(keep, pos, total);\n"
+			 "if (threadIdx.x == 0) base = atomicAdd(counter, total);   // one atomic a block, not a warp\n"
+			 "__syncthreads();\nif (keep) out[base + pos] = x;");
+		return at;
+	}
 	reduce_text(fx, k->ins[at].fit.cls == GM_TC_GATHER, "the atomics on one address take their turns (rule X) "
 		    "and limit the kernel");
 	return at;

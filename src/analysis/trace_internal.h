@@ -101,6 +101,13 @@ int tf_warp_rows(const struct gm_trace_kernel *k, const struct gm_profile *prof,
 		 int *nrow, char *lines, size_t ln);
 /* trace_fix_reduce.c: rule block_reduce, the fix of a kernel's global atomics (its instruction, -1: none) */
 int tf_block_reduce(struct gm_trace_kernel *k, const struct gm_profile *prof);
+/* trace_fix_fields.c: rule wide_fields (a record's fields read one at a time -> one vector); its lead
+   instruction (the others of its records same_as it), -1 where it does not apply or pay */
+int tf_wide_fields(struct gm_trace_kernel *k, const struct gm_profile *prof);
+/* trace_fix_fields.c (used by trace_fix.c's rules too): the whole kernel's speedup when the model's memory time goes to t_new (the time outside the
+   memory instructions divided by g, rule I's floor by div) */
+double tf_kernel_speedup(const struct gm_trace_kernel *k, const struct gm_profile *prof, double t_new, double g,
+			 double div);
 /* trace_fold.c: rule M, instructions walking the same bytes folded (it2[i] > 0: i carries it2[i] readings or pieces
    step2[i] bytes apart; < 0: folded into another), and walks of the same bytes from one start flattened (it1,
    step1: the walk's loop in one direction); tk_swap_of: the replacement of instruction i, NULL if none */

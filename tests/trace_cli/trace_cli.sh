@@ -63,6 +63,10 @@ check few_threads "a loop in too few threads is split over more (more_threads)" 
 check half_wide "one half a thread, coalesced, gets wide loads (a broadcast scalar beside it)" says h200_half 'wide_loads, predicted'
 check hist4096 "atomics to 4096 bins the data chooses get the block's own bins, though L2 limits the model" says h200_hist4096 'block_reduce, predicted'
 check hist4096_words "the own bins are counted by a grid-stride loop over the blocks the GPU holds" says h200_hist4096 'each of 1056 blocks counts its elements'
+check fields "a float4 read as four floats is read as one vector (wide_fields)" says h200_narrow 'wide_fields, predicted'
+check narrow "4-byte coalesced lanes with their index arithmetic are named narrow and widened" says h200_narrow 'coalesced but narrow'
+check narrow_fix "the narrow lanes get wide loads" says h200_narrow 'wide_loads, predicted'
+check one_lane "an atomic one lane a warp says a warp ballot gains nothing" says h200_narrow 'a warp ballot gains nothing'
 check embbwd "scattered atomics the model does not explain are the primary, not time outside" says h200_embbwd 'primary    scattered atomics at'
 smem_rules() { python3 - "$T/h200_smem_tiles.report.json" <<'PY'
 import json, sys
