@@ -196,7 +196,7 @@ static void smooth_split(const struct tf_ls *L, int64_t *ci, int64_t *c0)
 		if (ci[b] % den)
 			continue;
 		ci[b] /= den;
-		ci[d] = ci[b] << dist;
+		ci[d] = ci[b] * ((int64_t)1 << dist);   /* a multiply: ci[b] may be negative */
 		changed = 1;
 	}
 	for (int d = 0; changed && d < L->nf; d++) {   /* the bits that never moved continue the bit below */
