@@ -1,7 +1,7 @@
 /*
  * html.c - `gpumem report -o FILE.html`: one self-contained page.
  *
- * The page carries Chart.js, its own script (report.js) and style
+ * The page carries Chart.js, its own scripts (report_charts.js, report.js) and style
  * (report.css), all embedded in the binary at build time, and the runs as a
  * JSON island. The script builds the spec sheet, the charts of
  * report_charts.c and the sortable case table. The page requests nothing:
@@ -18,8 +18,8 @@
 #include "gpumem/findings.h"
 #include "io/report_charts.h"
 
-extern const unsigned char gm_embed_chartjs[], gm_embed_report_js[], gm_embed_report_css[];
-extern const size_t gm_embed_chartjs_len, gm_embed_report_js_len, gm_embed_report_css_len;
+extern const unsigned char gm_embed_chartjs[], gm_embed_report_js[], gm_embed_report_charts_js[], gm_embed_report_css[];
+extern const size_t gm_embed_chartjs_len, gm_embed_report_js_len, gm_embed_report_charts_js_len, gm_embed_report_css_len;
 
 static json_t *params_obj(const struct gm_case_result *c)
 {
@@ -296,6 +296,8 @@ gm_status gm_html_write(FILE *f, const struct gm_report_doc *d)
 	free(text);
 	fputs("</script>\n<script>\n", f);
 	fwrite(gm_embed_chartjs, 1, gm_embed_chartjs_len, f);
+	fputs("\n</script>\n<script>\n", f);
+	fwrite(gm_embed_report_charts_js, 1, gm_embed_report_charts_js_len, f);
 	fputs("\n</script>\n<script>\n", f);
 	fwrite(gm_embed_report_js, 1, gm_embed_report_js_len, f);
 	fputs("\n</script>\n</body></html>\n", f);
