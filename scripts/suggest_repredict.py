@@ -26,8 +26,9 @@ if len(sys.argv) > 3:
 else:
     text = open(os.path.join(here, 'suggest_gpu.sh')).read()
     block = re.search(r"patterns\(\) \{\ncat <<'EOF'\n(.*?)\nEOF", text, re.S).group(1)
-gpu = ''.join(open(f).read() for f in (os.path.join(d, 'gpu.txt'), os.path.join(d, '..', 'gpu.txt'))
-              if os.path.exists(f))  # a call of several sets keeps gpu.txt one level up
+gpu = ''.join(open(f).read() for f in (os.path.join(d, 'gpu.txt'), os.path.join(d, '..', 'gpu.txt'),
+                                         os.path.join(d, '..', 'env.txt'))
+              if os.path.exists(f))  # a call of several sets keeps gpu.txt one level up; suggest-93d0b55 only env.txt
 profile = os.path.join(here, '..', 'data', 'profiles', 'nvidia-h200.json' if 'H200' in gpu else 'nvidia-h100-80gb-hbm3.json')
 rows, ranks, then_in, now_in, n = [], [], 0, 0, 0
 for line in block.splitlines():
