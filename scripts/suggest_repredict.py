@@ -2,7 +2,7 @@
 """suggest_repredict.py BIN DIR [PATTERNS] - the rewrites of a committed `explain --suggest --run` call
 (DIR: what scripts/suggest_gpu.sh wrote) predicted again by BIN's launch model, no GPU: for each pattern of
 suggest_gpu.sh (or of the file PATTERNS, as suggest_gpu.sh reads it with PATTERNS=FILE), `BIN explain --suggest
---json --profile P ARGS`, P the built-in profile of the GPU the call ran on (DIR/gpu.txt or DIR/../gpu.txt: the
+--json --profile P ARGS`, P the built-in profile of the GPU the call ran on (DIR/gpu.txt, DIR/../gpu.txt or DIR/../env.txt: the
 H200's for an H200, else the H100's), joined by rewrite name with the committed measurement. Prints, per rewrite
 run, the predicted speedup then (in the documents) and now against the measured one; then and now, the share
 within 15 % (issue 24's target), the mean and median |predicted / measured - 1| and the share within 10 % (issue
