@@ -2,7 +2,7 @@
 """suggest_repredict.py BIN DIR [PATTERNS] - the rewrites of a committed `explain --suggest --run` call
 (DIR: what scripts/suggest_gpu.sh wrote) predicted again by BIN's launch model, no GPU: for each pattern of
 suggest_gpu.sh (or of the file PATTERNS, as suggest_gpu.sh reads it with PATTERNS=FILE), `BIN explain --suggest
---json --profile P ARGS`, P the built-in profile of the GPU the call ran on (DIR/gpu.txt or DIR/../gpu.txt: the
+--json --profile P ARGS`, P the built-in profile of the GPU the call ran on (DIR/gpu.txt, DIR/../gpu.txt or DIR/../env.txt: the
 H200's for an H200, else the H100's), joined by rewrite name with the committed measurement. Prints, per rewrite
 run, the predicted speedup then (in the documents) and now against the measured one; then and now, the share
 within 15 % (issue 24's target), the mean and median |predicted / measured - 1| and the share within 10 % (issue
@@ -26,8 +26,9 @@ if len(sys.argv) > 3:
 else:
     text = open(os.path.join(here, 'suggest_gpu.sh')).read()
     block = re.search(r"patterns\(\) \{\ncat <<'EOF'\n(.*?)\nEOF", text, re.S).group(1)
-gpu = ''.join(open(f).read() for f in (os.path.join(d, 'gpu.txt'), os.path.join(d, '..', 'gpu.txt'))
-              if os.path.exists(f))  # a call of several sets keeps gpu.txt one level up
+gpu = ''.join(open(f).read() for f in (os.path.join(d, 'gpu.txt'), os.path.join(d, '..', 'gpu.txt'),
+                                         os.path.join(d, '..', 'env.txt'))
+              if os.path.exists(f))  # a call of several sets keeps gpu.txt one level up; suggest-93d0b55 only env.txt
 profile = os.path.join(here, '..', 'data', 'profiles', 'nvidia-h200.json' if 'H200' in gpu else 'nvidia-h100-80gb-hbm3.json')
 rows, ranks, then_in, now_in, n = [], [], 0, 0, 0
 for line in block.splitlines():

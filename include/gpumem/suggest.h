@@ -26,6 +26,7 @@ extern "C" {
 
 #define GM_SUGGEST_MAX 16        /* rows: the original, then one per rule (a static assertion in suggest_rules.c) */
 #define GM_SUGGEST_PATS 16       /* access patterns of one rewritten launch */
+#define GM_SUGGEST_IDX 1280      /* characters of one pattern's index expression, with its NUL */
 #define GM_SUGGEST_MODES 8       /* modes of a mixed-radix index map */
 #define GM_SUGGEST_SRC 6144      /* the timed kernel's source */
 
@@ -64,8 +65,9 @@ struct gm_rewrite {
 	/* the rewritten launch, for the model */
 	struct gm_access pats[GM_SUGGEST_PATS];
 	struct gm_repeat rep[GM_SUGGEST_PATS];
-	char idx[GM_SUGGEST_PATS][256];
+	char idx[GM_SUGGEST_PATS][GM_SUGGEST_IDX];
 	int npats;
+	int pats_lost;                /* a pattern had no room (too many, or its index too long): the rule is refused */
 	int block[3];
 	int64_t threads;              /* threads of the rewritten launch */
 	int round_trips;

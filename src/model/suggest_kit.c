@@ -142,13 +142,17 @@ int sg_pat(struct gm_rewrite *r, enum gm_space sp, enum gm_op op, int eb, int it
 	va_list ap;
 	int k = r->npats;
 
-	if (k >= GM_SUGGEST_PATS)
+	if (k >= GM_SUGGEST_PATS) {
+		r->pats_lost = 1;
 		return -1;
+	}
 	va_start(ap, fmt);
 	int len = vsnprintf(r->idx[k], sizeof(r->idx[k]), fmt, ap);
 	va_end(ap);
-	if (len < 0 || (size_t)len >= sizeof(r->idx[k]))
+	if (len < 0 || (size_t)len >= sizeof(r->idx[k])) {
+		r->pats_lost = 1; /* a launch without this pattern would be predicted (until 2026-11-30 it was) */
 		return -1;
+	}
 	memset(&r->pats[k], 0, sizeof(r->pats[k]));
 	r->pats[k].space = sp;
 	r->pats[k].op = op;

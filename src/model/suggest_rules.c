@@ -457,4 +457,9 @@ void sg_rule_build(int k, const struct gm_suggest *s, struct gm_rewrite *r)
 		r->applies = 0;
 		snprintf(r->why_not, sizeof(r->why_not), "the generated kernel is too long");
 	}
+	if (r->applies && r->pats_lost) {
+		r->applies = 0;
+		snprintf(r->why_not, sizeof(r->why_not), "an access pattern of the rewritten launch does not fit the "
+			 "model's room (%d patterns of %d characters)", GM_SUGGEST_PATS, GM_SUGGEST_IDX - 1);
+	}
 }

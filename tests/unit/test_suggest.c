@@ -543,6 +543,32 @@ static void test_fill_loop_trips(void **state)
 	assert_int_equal(row(s, "tile_padded")->round_trips, 1);
 }
 
+/* Every access pattern of a rewrite reaches the model: block_work's four loads of a map of four modes with long
+   constants (dev-s46's u25 as a 1D launch, its pitch longer) are each longer than 256 characters, the room a pattern had until
+   2026-11-30, when the third and fourth loads were dropped silently (the rewrite predicted with half its reads). */
+static void test_all_patterns_kept(void **state)
+{
+	struct gm_suggest *s;
+	const struct gm_rewrite *r;
+	int loads = 0;
+
+	(void)state;
+	s = build("(gid / 262144 * 16 + gid / 16 % 16) * 1016392 + gid / 256 % 1024 * 16 + gid % 16", 4, GM_OP_LOAD,
+		  GM_SPACE_GLOBAL, 256, 1 << 25);
+	r = row(s, "block_work");
+	assert_true(r->applies);
+	assert_int_equal(r->pats_lost, 0);
+	assert_int_equal(r->npats, 8);
+	for (int k = 0; k < r->npats; k++) {
+		loads += r->pats[k].op == GM_OP_LOAD;
+		assert_true(strlen(r->idx[k]) > 0);
+	}
+	assert_int_equal(loads, 4);
+	assert_true(strlen(r->idx[6]) > 255); /* the fourth load: past the old room */
+	/* all four loads read: as many DRAM bytes as the original, not half */
+	assert_true(r->pred.dram_read_bytes > 0.95 * s->rows[0].pred.dram_read_bytes);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -552,6 +578,7 @@ int main(void)
 		cmocka_unit_test(test_json),         cmocka_unit_test(test_cli),
 		cmocka_unit_test(test_not_worth),    cmocka_unit_test(test_tile_any_order),
 		cmocka_unit_test(test_fill_loop_trips), cmocka_unit_test(test_runnable),
+		cmocka_unit_test(test_all_patterns_kept),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

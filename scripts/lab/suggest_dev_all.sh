@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Every suggest development set's committed `explain --suggest --run` call re-predicted by BIN
+# (scripts/suggest_repredict.py, no GPU); dev-s38: its ten patterns measured again at 3a25276 (devh/), as h51s scored it, one table a set under OUTDIR, then suggest_sides.py over them all.
+# usage: scripts/lab/suggest_dev_all.sh BIN OUTDIR
+set -uo pipefail
+bin=$(readlink -f "$1") out=$(mkdir -p "$2" && readlink -f "$2")
+cd "$(dirname "$0")/../.."
+h2=results/nvidia-h200 ts=tests/suggest
+sets=(
+  dev-s38 $h2/suggest-3a25276/devh
+  dev-s38b $h2/suggest-3a25276/devk
+  dev-s39 $h2/suggest-3a25276/heldout
+  patterns-2026-11-29 $h2/suggest-3a25276/dev
+  dev-s40 $h2/suggest-1ff77a7/heldout
+  dev-s41 $h2/suggest-2fc4302/heldout
+  dev-s42 $h2/suggest-61339a3/heldout
+  dev-s43 $h2/suggest-8b1a6bd/heldout
+  dev-s44 $h2/suggest-5fef697/heldout
+  dev-s45 $h2/suggest-e1ee178/heldout
+  dev-s46 $h2/suggest-800c3ed/heldout
+  dev-s47 $h2/suggest-93d0b55/heldout
+)
+for ((i = 0; i < ${#sets[@]}; i += 2)); do
+  s=${sets[i]} d=${sets[i+1]}
+  python3 scripts/suggest_repredict.py "$bin" "$d" "$ts/$s.tsv" >"$out/$s.md" 2>"$out/$s.err" &
+  (( (i / 2) % 2 == 1 )) && wait
+done
+wait
+for ((i = 0; i < ${#sets[@]}; i += 2)); do
+  echo "${sets[i]}: $(grep -i 'now' "$out/${sets[i]}.md" | tail -2 | tr '\n' ' ')"
+done
+python3 scripts/suggest_sides.py "$out"/*.md >"$out/sides.txt"
