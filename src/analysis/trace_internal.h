@@ -140,6 +140,10 @@ int tk_row_same_sector(const struct gm_trace_insn *x, const struct gm_trace_insn
 /* rule R3: the L1 time of the iterations the runs read from L1, joined with o's round trips */
 void tk_row_hits(const struct gm_trace_kernel *k, const struct gm_profile *prof, const struct tk_run *runs,
 		 int nruns, struct gm_launch_out *o);
+/* trace_time_lines.c: the distinct 128 B lines of a sampled request (mean); rule LG: a written gather's stand-in
+   with the sampled lines a request where its sectors lie on lines of their own (in buf; NULL: as it is) */
+double tk_lines_per_request(const struct gm_trace_insn *x);
+const char *tk_gather_lines(const struct gm_trace_insn *x, char *buf, size_t n);
 /* trace_time_smem.c: rule B, the barrier steps of a shared-memory loop (ms added to the prediction; 0: none) */
 double tk_steps_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof);
 /* trace_points.c: the instruction's sampled address range (bytes); 0 without samples */

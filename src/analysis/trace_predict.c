@@ -9,6 +9,7 @@
 #include "analysis/trace_internal.h"
 
 #define MAX_PATS 256
+#define LG_LEN 64
 
 static int model_size(int b)
 {
@@ -16,16 +17,19 @@ static int model_size(int b)
 }
 
 /* One instruction's pattern for the launch model: its fitted 1D expression and loop, or the replacement;
-   it2 / step2: the pieces or re-reads of the same bytes folded into it (below). */
+   it2 / step2: the pieces or re-reads of the same bytes folded into it (below); lg: room for rule LG's stand-in
+   (trace_time_lines.c: a gather's lanes as many lines apart as its sampled requests touch). */
 static void pattern_of(const struct gm_trace_kernel *k, const struct gm_trace_insn *x, const struct tk_swap *sw,
-		       int it2, int64_t step2, int it1, int64_t step1, struct gm_access *a, struct gm_repeat *r)
+		       int it2, int64_t step2, int it1, int64_t step1, struct gm_access *a, struct gm_repeat *r, char *lg)
 {
+	const char *g = sw ? NULL : tk_gather_lines(x, lg, LG_LEN);
+
 	memset(a, 0, sizeof(*a));
 	a->space = x->in->space == GM_TS_SHARED ? GM_SPACE_SHARED : GM_SPACE_GLOBAL;
 	a->op = x->in->op == GM_TO_LOAD ? GM_OP_LOAD : GM_OP_STORE;
 	a->elem_bytes = x->in->size;
 	memcpy(a->block, k->l->block, sizeof(a->block));
-	a->index = sw ? sw->expr : x->fit.expr1d;
+	a->index = sw ? sw->expr : g ? g : x->fit.expr1d;
 	a->n_threads = sw && sw->threads > 0 ? sw->threads : k->threads;
 	*r = (struct gm_repeat){ sw ? sw->iters : x->fit.iters, (sw ? sw->step : x->fit.map.iter_step) * x->in->size,
 				 it2 > 1 ? it2 : 1, it2 > 1 ? step2 : 0 };
@@ -38,6 +42,7 @@ int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, i
 {
 	struct gm_access pats[MAX_PATS];
 	struct gm_repeat rep[MAX_PATS];
+	static char lg[MAX_PATS][LG_LEN];
 	struct gm_launch_in li;
 	struct gm_expr_error err;
 	int np = 0, left = 0, all_once = 1;
@@ -69,7 +74,7 @@ int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, i
 			continue;   /* rule A: every block reads it from its SM's L1 */
 		int in_tab = i < GM_TRACE_MAX_INSNS;
 		pattern_of(k, x, w, in_tab ? it2[i] : 0, in_tab ? step2[i] : 0, in_tab ? it1[i] : 0, in_tab ? step1[i] : 0,
-			   &pats[np], &rep[np]);
+			   &pats[np], &rep[np], lg[np]);
 		all_once &= rep[np].iters <= 1;
 		np++;
 	}
@@ -128,6 +133,7 @@ int tk_predict_wide(const struct gm_trace_kernel *k, const struct gm_profile *pr
 	struct gm_expr_error err;
 	double blocks = (double)k->l->grid[0] * (double)k->l->grid[1] * (double)k->l->grid[2] / v;
 	int np = 0;
+	static char lg[MAX_PATS][LG_LEN];
 	static int it2[GM_TRACE_MAX_INSNS];
 	static int64_t step2[GM_TRACE_MAX_INSNS];
 
@@ -146,7 +152,7 @@ int tk_predict_wide(const struct gm_trace_kernel *k, const struct gm_profile *pr
 			continue;
 		if (x->fit.iters > 1)
 			return -1;
-		pattern_of(k, x, w, it2[i], step2[i] * v, 0, 0, &pats[np], &rep[np]);
+		pattern_of(k, x, w, it2[i], step2[i] * v, 0, 0, &pats[np], &rep[np], lg[np]);
 		pats[np].elem_bytes = x->in->size * v;
 		pats[np].n_threads = k->threads / v;
 		np++;

@@ -83,37 +83,10 @@ static int read_before(const struct gm_trace_kernel *k, const int *ix, int from,
 }
 
 
-/* The distinct 128 B lines a sampled warp's request touches, the mean over the samples; without samples a
-   sector a line. */
-static double lines_per_request(const struct gm_trace_insn *x)
-{
-	double tot = 0;
-	int n = 0;
-
-	for (int i = 0; i < x->in->nsamples; i++) {
-		const struct gm_trace_sample *a = &x->in->samples[i];
-		int64_t seen[GM_WARP_SIZE];
-		int m = 0;
-		for (int l = 0; l < GM_WARP_SIZE; l++)
-			if (a->have >> l & 1) {
-				int64_t line = a->addr[l] >> 7, q = 0;
-				while (q < m && seen[q] != line)
-					q++;
-				if (q == m)
-					seen[m++] = line;
-			}
-		if (m)
-			tot += m, n++;
-	}
-	if (n)
-		return tot / n;
-	return x->fit.meas_per_req > 0 ? x->fit.meas_per_req : 1;
-}
-
 /* The 128 B lines a block's requests of x touch in one iteration of its loop. */
 static double lines_of(const struct gm_trace_insn *x, double blocks, int it)
 {
-	return x->in->executions / (blocks * it) * lines_per_request(x);
+	return x->in->executions / (blocks * it) * tk_lines_per_request(x);
 }
 
 /* Rule G's second part: x (the j-th by pc) is at a fixed distance from an earlier global load, its address
