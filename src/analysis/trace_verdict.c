@@ -46,17 +46,17 @@ static double l1_busiest(const struct gm_trace_kernel *k)
 }
 
 /* The widest element of a kernel whose global accesses are all coalesced loads and stores of at most 4 B
-   without a loop (narrow lanes: a thread's instructions per byte), else 0. */
+   without a loop (narrow lanes: a thread's instructions per byte), else 0; a row the data places whose warps
+   take consecutive elements counts as coalesced (tf_consecutive), a scalar every thread reads is left out. */
 static int narrow_lanes(const struct gm_trace_kernel *k)
 {
 	int w = 0;
 
 	for (int i = 0; i < k->nins; i++) {
 		const struct gm_trace_insn *x = &k->ins[i];
-		if (x->in->space != GM_TS_GLOBAL)
+		if (x->in->space != GM_TS_GLOBAL || (x->fit.cls == GM_TC_BROADCAST && x->in->op == GM_TO_LOAD))
 			continue;
-		if ((x->in->op != GM_TO_LOAD && x->in->op != GM_TO_STORE) || x->fit.cls != GM_TC_COALESCED ||
-		    x->in->size > 4 || x->fit.iters > 1)   /* a loop: its threads' count, not their width */
+		if (!tf_consecutive(x) || x->in->size > 4)   /* a loop: its threads' count, not their width */
 			return 0;
 		w = x->in->size > w ? x->in->size : w;
 	}
