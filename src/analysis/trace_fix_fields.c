@@ -6,7 +6,10 @@
  * and whose strides K divides are one record; the kernel is priced by the launch model with each record's
  * accesses as one pattern of K x s-byte elements (the map's strides and offset over K), the others as they are,
  * the saving taken off the measured time with the time outside the memory instructions divided by K (a record's
- * address arithmetic and issue done once, not K times).
+ * address arithmetic and issue done once, not K times). Rule record_lanes: a thread's own record of 32 or 64 B
+ * given to K x s / 16 lanes, each reading and writing its 16 B as one vector (a warp 32 / lanes whole records),
+ * priced at that many times the threads. Also the whole kernel's speedup the fixes share (tf_kernel_speedup) and
+ * which accesses take consecutive elements (tf_consecutive).
  */
 #include <math.h>
 #include <stdio.h>
@@ -96,8 +99,10 @@ static int gid_record(const struct gm_trace_kernel *k, const struct gm_trace_ins
 }
 
 /*
- * Instruction i's record: the fields g[] (g[0] at the lowest offset), K of them at offsets o, o+1 .. o+K-1, K
- * dividing every stride and o, K x s = 8 or 16 B; the fused index as text in fused[]. 0 when not a record.
+ * Instruction i's record: the fields g[] (*pm of them, g[0] at the lowest offset; a field read again counts once),
+ * K distinct offsets o, o+1 .. o+K-1, K dividing every stride and o, K x s = 8 or 16 B (wide_fields; the fused
+ * index as text in fused[]) or 32 or 64 B, the thread's own record (record_lanes: "gid + o x s / 16" in 16-byte
+ * elements). K, or 0 when not a record.
  */
 static int record_of(const struct gm_trace_kernel *k, int i, const int *used, int *g, int *pm, char *fused, size_t n)
 {
