@@ -154,23 +154,20 @@ int tf_warp_rows(const struct gm_trace_kernel *k, const struct gm_profile *prof,
 	}
 	if (!fitted)
 		return -1;
-	for (int q = 0, m; q < n; q++) {   /* a row the data places in a loop: its pieces one step's, else not the row's */
+	static int drop[GM_TRACE_MAX_INSNS];   /* a row the data places in a loop: its pieces exactly one step of */
+	for (int q = 0; q < n; q++) {          /* the row's loop, else not the row's (an inner loop's gathers) */
 		const struct gm_trace_insn *y = &k->ins[idx[q]];
-		if (!kind[q] || !step[q])
-			continue;
-		int pieces = 0, c = 0;
-		for (int p = 0; p < n; p++) {
-			const struct gm_trace_insn *z = &k->ins[idx[p]];
-			if (kind[p] && z->in->op == y->in->op && step[p] == step[q] && z->fit.iters == y->fit.iters)
-				pieces++, c += z->in->pc < y->in->pc;
-		}
-		int64_t aq = step[q] < 0 ? -step[q] : step[q];
-		if (c < aq && pieces % aq == 0)
-			continue;
-		for (m = q; m + 1 < n; m++)
-			idx[m] = idx[m + 1], kind[m] = kind[m + 1], step[m] = step[m + 1];
-		n--, q--;
+		int pieces = 0;
+		for (int p = 0; p < n && kind[q] && step[q]; p++)
+			pieces += kind[p] && k->ins[idx[p]].in->op == y->in->op && step[p] == step[q] &&
+				  k->ins[idx[p]].fit.iters == y->fit.iters;
+		drop[q] = kind[q] && step[q] && pieces != (step[q] < 0 ? -step[q] : step[q]);
 	}
+	int kept = 0;
+	for (int q = 0; q < n; q++)
+		if (!drop[q])
+			idx[kept] = idx[q], kind[kept] = kind[q], step[kept] = step[q], kept++;
+	n = kept;
 	lines[0] = '\0';
 	for (int q = 0; q < n; q++) {
 		const struct gm_trace_insn *y = &k->ins[idx[q]];
