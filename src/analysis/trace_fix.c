@@ -255,6 +255,27 @@ static int words_only(const struct gm_trace_insn *x, struct gm_trace_fix *fx)
 	return 0;
 }
 
+/*
+ * The part of the kernel's global sectors above their need that the swapped instructions sw[0 .. n-1] waste:
+ * the verdict's share of the time the model does not explain that goes with them (a scattered pattern's own
+ * cost is often more than the model's rates price; trace_verdict.c), which the change removes with them.
+ */
+static double excess_part(const struct gm_trace_kernel *k, const struct tk_swap *sw, int n)
+{
+	double glob = 0, ex = 0;
+
+	for (int i = 0; i < k->nins; i++)
+		glob += k->ins[i].in->space != GM_TS_SHARED ? k->ins[i].bytes : 0;
+	for (int q = 0; q < n; q++) {
+		const struct gm_trace_insn *y = &k->ins[sw[q].ins];
+		int seen = 0;
+		for (int p = 0; p < q; p++)
+			seen |= sw[p].ins == sw[q].ins;
+		ex += !seen && y->in->space != GM_TS_SHARED ? y->excess_bytes : 0;
+	}
+	return glob > 0 ? fmin(1, ex / glob) : 0;
+}
+
 /* The fix of group g (g[0] its largest): its rewrite, pattern and kernel speedups, words and sketch (try_rows 0:
    without rule warp_rows). */
 static void fix_group_as(const struct gm_trace_kernel *k, const int *g, int n, const struct gm_profile *prof,
@@ -299,7 +320,8 @@ static void fix_group_as(const struct gm_trace_kernel *k, const int *g, int n, c
 	}
 	fx->share = fmin(1, fx->share);
 	if (k->pred_ok && !tk_predict(k, prof, -1, sw, nsw, &whole, why, sizeof(why))) {
-		fx->kernel_speedup = tf_kernel_speedup(k, prof, whole.time_ms, rows ? parallelism_gain(k, prof) : 1, 1);
+		fx->kernel_speedup = tf_kernel_speedup_ex(k, prof, whole.time_ms, rows ? parallelism_gain(k, prof) : 1, 1,
+							  excess_part(k, sw, rows ? nrow : nsw));
 		struct gm_launch_out t0, t1;   /* a rewrite that keeps the thread's loop keeps its round trips */
 		if (!rows && k->trips > 1 && x->fit.iters > 1 && !tk_predict(k, prof, TK_WITH_TRIPS, NULL, 0, &t0, why,
 		    sizeof(why)) && !tk_predict(k, prof, TK_WITH_TRIPS, sw, nsw, &t1, why, sizeof(why)) && t1.time_ms > 0)
@@ -385,13 +407,14 @@ static int wide_blocks(struct gm_trace_kernel *k, const struct gm_profile *prof,
 			sw[nsw++] = (struct tk_swap){ i, NULL, 0, 0 };                 /* one sector a warp, left out */
 			continue;
 		}
-		if (x->in->space != GM_TS_GLOBAL || x->fit.iters > 1 || x->fit.approx ||   /* a gather's stand-in: no */
-		    (x->in->op != GM_TO_LOAD && x->in->op != GM_TO_STORE) ||                 /* consecutive elements */
-		    (c != GM_TC_COALESCED && c != GM_TC_MISALIGNED && c != GM_TC_STRIDED))
+		int placed = c == GM_TC_GATHER && tf_consecutive(x);   /* a row the data places, warps on one run */
+		if (x->in->space != GM_TS_GLOBAL || x->fit.iters > 1 || (x->fit.approx && !placed) ||   /* a gather's */
+		    (x->in->op != GM_TO_LOAD && x->in->op != GM_TO_STORE) ||      /* stand-in: no consecutive elements */
+		    (c != GM_TC_COALESCED && c != GM_TC_MISALIGNED && c != GM_TC_STRIDED && !placed))
 			return 0;
-		if (c == GM_TC_MISALIGNED && nsw < MAXG)
-			sw[nsw++] = ideal_of(k, i), mis = 1;
-		waste |= c != GM_TC_COALESCED || x->in->size < 4;
+		if ((c == GM_TC_MISALIGNED || placed) && nsw < MAXG)   /* placed: priced as the run it is */
+			sw[nsw++] = ideal_of(k, i), mis |= c == GM_TC_MISALIGNED;
+		waste |= (c != GM_TC_COALESCED && !placed) || x->in->size < 4;
 		size = x->in->size > size ? x->in->size : size;
 	}
 	/* the time outside the memory instructions (the verdict's test): a thread's index arithmetic, done once for

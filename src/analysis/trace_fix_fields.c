@@ -6,7 +6,10 @@
  * and whose strides K divides are one record; the kernel is priced by the launch model with each record's
  * accesses as one pattern of K x s-byte elements (the map's strides and offset over K), the others as they are,
  * the saving taken off the measured time with the time outside the memory instructions divided by K (a record's
- * address arithmetic and issue done once, not K times).
+ * address arithmetic and issue done once, not K times). Rule record_lanes: a thread's own record of 32 or 64 B
+ * given to K x s / 16 lanes, each reading and writing its 16 B as one vector (a warp 32 / lanes whole records),
+ * priced at that many times the threads. Also the whole kernel's speedup the fixes share (tf_kernel_speedup) and
+ * which accesses take consecutive elements (tf_consecutive).
  */
 #include <math.h>
 #include <stdio.h>
@@ -18,19 +21,42 @@
 #define FLD_LEN 160
 
 /* The kernel's speedup when the model's time goes from k->mem_ms to t_new: the saving taken off the
-   measured time (a compute or latency part the model does not see stays), else the predicted ratio; never
-   below rules I and F's floor (trace_floor.c), its instructions divided by div (the threads that remain). */
-double tf_kernel_speedup(const struct gm_trace_kernel *k, const struct gm_profile *prof, double t_new, double g,
-			 double div)
+   measured time (a compute or latency part the model does not see stays, but for the part ex that goes with
+   the sectors the change removes, and the rest divided by the parallelism g the change adds), else the
+   predicted ratio; never below rules I and F's floor (trace_floor.c), its instructions divided by div (the
+   threads that remain). */
+double tf_kernel_speedup_ex(const struct gm_trace_kernel *k, const struct gm_profile *prof, double t_new, double g,
+			    double div, double ex)
 {
 	double tp = k->mem_ms, tm = k->time_ms;   /* both without rule R2's trips: the rewrite's have none */
 	double fl = tk_floor_ms(k, prof, div);
 
 	if (t_new <= 0 || tp <= 0)
 		return 1;
-	if (tm > 0 && tm >= tp)   /* the unexplained part: divided by the parallelism the change adds */
-		return tm / fmax(t_new + (tm - tp) / (g >= 1 ? g : 1), fl);
+	ex = ex > 0 ? fmin(ex, 1) : 0;
+	if (tm > 0 && tm >= tp)   /* the unexplained part: less the wasted sectors' part, divided by the parallelism */
+		return tm / fmax(t_new + (tm - tp) * (1 - ex) / (g >= 1 ? g : 1), fl);
 	return tp / fmax(t_new, fl);
+}
+
+double tf_kernel_speedup(const struct gm_trace_kernel *k, const struct gm_profile *prof, double t_new, double g,
+			 double div)
+{
+	return tf_kernel_speedup_ex(k, prof, t_new, g, div, 0);
+}
+
+/* A global load or store without a loop whose warps take consecutive elements: coalesced, or placed by the data
+   (no map fits: a row at pos[b]) with its measured sectors a request at the ideal, each warp's lanes on one run */
+int tf_consecutive(const struct gm_trace_insn *x)
+{
+	double per = x->fit.meas_per_req > 0 ? x->fit.meas_per_req : x->fit.sample_per_req;
+
+	if (x->in->space != GM_TS_GLOBAL || (x->in->op != GM_TO_LOAD && x->in->op != GM_TO_STORE) || x->fit.iters > 1)
+		return 0;
+	if (x->fit.cls == GM_TC_COALESCED)
+		return 1;
+	return x->fit.cls == GM_TC_GATHER && !x->fit.map.known && per > 0 && x->fit.ideal_per_req > 0 &&
+	       per <= x->fit.ideal_per_req * 1.02;
 }
 
 /* a fitted global load or store without a loop that a record's field can be */
@@ -53,11 +79,32 @@ static int same_record(const struct gm_trace_insn *a, const struct gm_trace_insn
 	return 1;
 }
 
+/* the record of K fields is the thread's own: a 1D launch, the map K x gid + its offset */
+static int gid_record(const struct gm_trace_kernel *k, const struct gm_trace_insn *x, int K)
+{
+	const struct gm_trace_launch *l = k->l;
+	int64_t g[] = { 0, 1, 37, k->threads / 3, k->threads - 1 }, v[GM_TV_N];
+
+	if (l->grid[1] != 1 || l->grid[2] != 1 || l->block[1] != 1 || l->block[2] != 1)
+		return 0;
+	for (size_t i = 0; i < sizeof(g) / sizeof(g[0]); i++) {
+		memset(v, 0, sizeof(v));
+		v[GM_TV_GID] = g[i];
+		v[GM_TV_TX] = g[i] % l->block[0];
+		v[GM_TV_BX] = g[i] / l->block[0];
+		if (gm_trace_map_eval(&x->fit.map, v) - x->fit.map.offset != K * g[i])
+			return 0;
+	}
+	return 1;
+}
+
 /*
- * Instruction i's record: the fields g[] (g[0] at the lowest offset), K of them at offsets o, o+1 .. o+K-1, K
- * dividing every stride and o, K x s = 8 or 16 B; the fused index as text in fused[]. 0 when not a record.
+ * Instruction i's record: the fields g[] (*pm of them, g[0] at the lowest offset; a field read again counts once),
+ * K distinct offsets o, o+1 .. o+K-1, K dividing every stride and o, K x s = 8 or 16 B (wide_fields; the fused
+ * index as text in fused[]) or 32 or 64 B, the thread's own record (record_lanes: "gid + o x s / 16" in 16-byte
+ * elements). K, or 0 when not a record.
  */
-static int record_of(const struct gm_trace_kernel *k, int i, const int *used, int *g, char *fused, size_t n)
+static int record_of(const struct gm_trace_kernel *k, int i, const int *used, int *g, int *pm, char *fused, size_t n)
 {
 	const struct gm_trace_insn *x = &k->ins[i];
 	int m = 0;
@@ -65,25 +112,26 @@ static int record_of(const struct gm_trace_kernel *k, int i, const int *used, in
 
 	if (!field_like(x) || used[i])
 		return 0;
-	for (int j = 0; j < k->nins && m < FLD_MAXG; j++)
+	for (int j = 0; j < k->nins && m < GM_TRACE_MAX_INSNS; j++)
 		if (!used[j] && field_like(&k->ins[j]) && same_record(x, &k->ins[j])) {
 			g[m++] = j;
 			lo = k->ins[j].fit.map.offset < lo ? k->ins[j].fit.map.offset : lo;
 		}
-	int K = m, vb = K * x->in->size;
-	if (K < 2 || (vb != 8 && vb != 16) || lo % K)
-		return 0;
-	unsigned seen = 0;
+	unsigned seen = 0;   /* the fields' offsets from lo: each once or more (a field read again, unrolled) */
 	for (int q = 0; q < m; q++) {
 		int64_t d = k->ins[g[q]].fit.map.offset - lo;
-		if (d < 0 || d >= K || (seen >> d & 1))
+		if (d < 0 || d >= 32)
 			return 0;
 		seen |= 1u << d;
-		if (!d) {   /* the lowest field first */
+		if (!d && k->ins[g[0]].fit.map.offset != lo) {   /* the lowest field first */
 			int t = g[0];
 			g[0] = g[q], g[q] = t;
 		}
 	}
+	int K = __builtin_popcount(seen), vb = K * x->in->size;
+	*pm = m;
+	if (K < 2 || seen != (K == 32 ? ~0u : (1u << K) - 1) || (vb != 8 && vb != 16 && vb != 32 && vb != 64) || lo % K)
+		return 0;
 	struct gm_trace_map f = x->fit.map;
 	for (int q = 0; q < f.nmodes; q++) {
 		if (f.mode[q].stride % K)
@@ -92,18 +140,21 @@ static int record_of(const struct gm_trace_kernel *k, int i, const int *used, in
 	}
 	f.offset = lo / K;
 	f.elem_bytes = vb;
+	if (vb > 16)   /* record_lanes: a thread's record, gid's own (K x gid + lo, a 1D launch), as vb / 16 lanes */
+		return gid_record(k, x, K) && snprintf(fused, n, "gid + %lld", (long long)(lo * x->in->size / 16)) <
+		       (int)n && (lo * x->in->size) % 16 == 0 ? K : 0;
 	return gm_trace_map_expr(&f, k->l->block, k->l->grid, 1, 0, fused, n) < 0 ? 0 : K;
 }
 
 int tf_wide_fields(struct gm_trace_kernel *k, const struct gm_profile *prof)
 {
-	static int used[GM_TRACE_MAX_INSNS], g[FLD_MAXG];
+	static int used[GM_TRACE_MAX_INSNS], g[GM_TRACE_MAX_INSNS];
 	static char fused[FLD_MAXG][FLD_LEN];
 	static struct gm_trace_instr wide[FLD_MAXG];
-	struct tk_swap sw[FLD_MAXG];
+	static struct tk_swap sw[GM_TRACE_MAX_INSNS];
 	struct gm_launch_out o;
 	char why[200];
-	int nsw = 0, nrec = 0, lead = -1, K = 0, nf = 0;
+	int nsw = 0, nrec = 0, lead = -1, K = 0, nf = 0, L = 1;   /* L: lanes a record (record_lanes), one L */
 
 	if (!k->pred_ok || !(k->time_ms > 0) || k->nins > GM_TRACE_MAX_INSNS)
 		return -1;
@@ -113,21 +164,25 @@ int tf_wide_fields(struct gm_trace_kernel *k, const struct gm_profile *prof)
 		return -1;
 	memcpy(ins2, k->ins, sizeof(*ins2) * (size_t)k->nins);
 	for (int i = 0; i < k->nins && nrec < FLD_MAXG; i++) {
-		int r = record_of(k, i, used, g, fused[nrec], FLD_LEN);
-		if (!r || nsw + r > FLD_MAXG)
+		int m = 0, r = record_of(k, i, used, g, &m, fused[nrec], FLD_LEN);
+		int lr = r ? r * k->ins[g[0]].in->size / 16 : 0;
+		if (!r || nsw + m > GM_TRACE_MAX_INSNS || (lr > 1 && L > 1 && lr != L))
 			continue;
+		L = lr > 1 ? lr : L;
 		wide[nrec] = *k->ins[g[0]].in;
-		wide[nrec].size = k->ins[g[0]].in->size * r;
+		wide[nrec].size = lr > 1 ? 16 : k->ins[g[0]].in->size * r;
 		ins2[g[0]].in = &wide[nrec];
-		sw[nsw++] = (struct tk_swap){ g[0], fused[nrec], 1, 0, 0 };
-		for (int q = 0; q < r; q++) {
+		sw[nsw++] = (struct tk_swap){ g[0], fused[nrec], 1, 0, lr > 1 ? lr * k->threads : 0 };
+		for (int q = 0; q < m; q++) {
 			used[g[q]] = 1;
 			if (q)
 				sw[nsw++] = (struct tk_swap){ g[q], NULL, 0, 0, 0 };   /* the record's other fields: in it */
 		}
-		if (lead < 0 || k->ins[g[0]].bytes > k->ins[lead].bytes)
+		int lanes_lead = lead >= 0 && K * k->ins[lead].in->size > 16;   /* record_lanes's records lead: */
+		if (lead < 0 || (lr > 1 && !lanes_lead) ||                      /* they set the launch */
+		    ((lr > 1) == lanes_lead && k->ins[g[0]].bytes > k->ins[lead].bytes))
 			lead = g[0], K = r;
-		nf += r;
+		nf += m;
 		nrec++;
 	}
 	struct gm_trace_kernel k2 = *k;
@@ -136,17 +191,36 @@ int tf_wide_fields(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	free(ins2);
 	if (rc)
 		return -1;
-	double s = tf_kernel_speedup(k, prof, o.time_ms, K, K);
+	const struct gm_trace_insn *x = &k->ins[lead];
+	int vb = K * x->in->size, lanes = vb > 16 ? vb / 16 : 1;
+	double s = tf_kernel_speedup(k, prof, o.time_ms, (double)K / lanes, (double)K / lanes);
 	if (s < GM_TRACE_WORTH)
 		return -1;
 	struct gm_trace_fix *fx = &k->ins[lead].fix;
-	const struct gm_trace_insn *x = &k->ins[lead];
-	int vb = K * x->in->size;
 	memset(fx, 0, sizeof(*fx));
 	fx->have = fx->worth = 1;
 	fx->ninstr = nf;
 	fx->share = 1;
 	fx->pattern_speedup = fx->kernel_speedup = s;
+	if (lanes > 1) {
+		snprintf(fx->rewrite, sizeof(fx->rewrite), "record_lanes");
+		snprintf(fx->change, sizeof(fx->change), "%d lanes a %d-byte record, each reading and writing 16 B of it as "
+			 "one vector (a warp %d records; %dx the threads), not a thread a record in %d accesses of %d B",
+			 lanes, vb, 32 / lanes, lanes, K, x->in->size);
+		snprintf(fx->words, sizeof(fx->words), "each thread walks its own %d-byte record in %d accesses of %d B "
+			 "while the warp's lanes sit a record apart (%d B): give a record to %d lanes, each taking 16 B of "
+			 "it as a float4 / uint4, so that a warp reads %d whole records in one coalesced access", vb, K,
+			 x->in->size, vb, lanes, 32 / lanes);
+		snprintf(fx->sketch, sizeof(fx->sketch), "// %d lanes a record: lane q of record r reads its 16 B q\n"
+			 "long t = (long)blockIdx.x * blockDim.x + threadIdx.x, r = t / %d;   // %dx the threads\n"
+			 "float4 v = reinterpret_cast<const float4 *>(x)[t];   // record r's part t %% %d\n"
+			 "// ... shuffle within the %d lanes where a result needs the whole record ...\n"
+			 "reinterpret_cast<float4 *>(out)[t] = v;", lanes, lanes, lanes, lanes, lanes);
+		for (int i = 0; i < k->nins; i++)
+			if (i != lead && used[i])
+				k->ins[i].fix.same_as = lead + 1;
+		return lead;
+	}
 	snprintf(fx->rewrite, sizeof(fx->rewrite), "wide_fields");
 	snprintf(fx->change, sizeof(fx->change), "each thread reads and writes its %d-byte record as one %d-byte vector, "
 		 "not as %d accesses of %d B (%d instructions -> %d)", vb, vb, K, x->in->size, nf, nrec);

@@ -13,20 +13,24 @@
  * are instructions); 1 for a row the data chooses (no map; a column walk of lanes K apart, the thread's own row
  * as far as the samples show; s = 0); -1 otherwise. Unrolled whole, the row is at least a warp wide (K >= 32).
  */
-static int row_loop(const struct gm_trace_kernel *k, const struct gm_trace_fit *f, int64_t *K, int64_t *s)
+static int row_loop(const struct gm_trace_kernel *k, const struct gm_trace_fit *f, int64_t *K, int64_t *s, int loop_ok)
 {
 	int64_t g[] = { 0, 1, 37, k->threads / 3, k->threads - 1 }, v[GM_TV_N];
 	const struct gm_trace_launch *l = k->l;
 	int loop = f->iters > 1 && f->map.iter_step;
 
-	if (l->grid[1] != 1 || l->grid[2] != 1 || l->block[1] != 1 || l->block[2] != 1 || f->cls_k < 2)
+	if (l->grid[1] != 1 || l->grid[2] != 1 || l->block[1] != 1 || l->block[2] != 1)
 		return -1;
 	*K = f->cls_k;
 	*s = loop ? f->map.iter_step : 0;
+	if (loop_ok && !f->map.known && f->cls == GM_TC_GATHER && f->iters > 1)
+		return 1;   /* a table's row idx[i] in a loop: the caller asks for the row's own loop */
+	if (f->cls_k < 2)
+		return -1;
 	if (!loop && *K < 32)
 		return -1;   /* unrolled whole: a row at least a warp wide (a shorter one is a record: rules layout, wide) */
-	if (!f->map.known)
-		return f->cls == GM_TC_COLUMN && f->iters <= 1 ? 1 : -1;
+	if (!f->map.known)   /* unrolled whole (iters 1), or in a loop: the caller asks for the row's own loop */
+		return f->cls == GM_TC_COLUMN ? 1 : -1;
 	if ((loop && f->cls != GM_TC_COLUMN) || (!loop && f->cls != GM_TC_COLUMN && f->cls != GM_TC_STRIDED))
 		return -1;
 	for (size_t i = 0; i < sizeof(g) / sizeof(g[0]); i++) {
@@ -131,13 +135,17 @@ int tf_warp_rows(const struct gm_trace_kernel *k, const struct gm_profile *prof,
 	static int64_t step[GM_TRACE_MAX_INSNS];
 	size_t len = 0;
 
-	if (row_loop(k, &x->fit, &K, &s) < 0)
+	if (row_loop(k, &x->fit, &K, &s, 0) < 0)
 		return -1;
 	as = s < 0 ? -s : s ? s : K;
 	for (int j = 0; j < k->nins && n < GM_TRACE_MAX_INSNS; j++) {   /* the loop's loads and stores alike */
 		const struct gm_trace_insn *y = &k->ins[j];
-		int r = row_loop(k, &y->fit, &K2, &s2);
-		if (r < 0 || K2 != K || (r && s) || ((s2 != s || y->fit.iters != x->fit.iters) && (s2 == s || !s2 || !s)))
+		int r = row_loop(k, &y->fit, &K2, &s2, 1);
+		if (r > 0 && s && y->fit.iters == x->fit.iters && y->fit.iters > 1)
+			K2 = K, s2 = s;   /* a row the data places, walked in the row's own loop (a cache row at pos[b], */
+		else if (r > 0 && (s || y->fit.iters > 1 || y->fit.cls != GM_TC_COLUMN))   /* a table's row idx[i]) */
+			continue;
+		if (r < 0 || K2 != K || ((s2 != s || y->fit.iters != x->fit.iters) && (s2 == s || !s2 || !s)))
 			continue;   /* another loop over the same row, of its own step (a softmax's passes), is the row's too */
 		kind[n] = r;
 		step[n] = s2;
@@ -146,6 +154,20 @@ int tf_warp_rows(const struct gm_trace_kernel *k, const struct gm_profile *prof,
 	}
 	if (!fitted)
 		return -1;
+	static int drop[GM_TRACE_MAX_INSNS];   /* a row the data places in a loop: its pieces exactly one step of */
+	for (int q = 0; q < n; q++) {          /* the row's loop, else not the row's (an inner loop's gathers) */
+		const struct gm_trace_insn *y = &k->ins[idx[q]];
+		int pieces = 0;
+		for (int p = 0; p < n && kind[q] && step[q]; p++)
+			pieces += kind[p] && k->ins[idx[p]].in->op == y->in->op && step[p] == step[q] &&
+				  k->ins[idx[p]].fit.iters == y->fit.iters;
+		drop[q] = kind[q] && step[q] && pieces != (step[q] < 0 ? -step[q] : step[q]);
+	}
+	int kept = 0;
+	for (int q = 0; q < n; q++)
+		if (!drop[q])
+			idx[kept] = idx[q], kind[kept] = kind[q], step[kept] = step[q], kept++;
+	n = kept;
 	lines[0] = '\0';
 	for (int q = 0; q < n; q++) {
 		const struct gm_trace_insn *y = &k->ins[idx[q]];

@@ -108,6 +108,13 @@ int tf_wide_fields(struct gm_trace_kernel *k, const struct gm_profile *prof);
    memory instructions divided by g, rule I's floor by div) */
 double tf_kernel_speedup(const struct gm_trace_kernel *k, const struct gm_profile *prof, double t_new, double g,
 			 double div);
+/* trace_fix_fields.c: a global load or store without a loop whose warps take consecutive elements (coalesced,
+   or no map fits but its measured sectors a request are the ideal: rows the data places) */
+int tf_consecutive(const struct gm_trace_insn *x);
+/* the same, the part ex (0 .. 1) of the time outside going with the sectors the change removes (the verdict's
+   split: the model may price a scattered pattern low) */
+double tf_kernel_speedup_ex(const struct gm_trace_kernel *k, const struct gm_profile *prof, double t_new, double g,
+			    double div, double ex);
 /* trace_fold.c: rule M, instructions walking the same bytes folded (it2[i] > 0: i carries it2[i] readings or pieces
    step2[i] bytes apart; < 0: folded into another), and walks of the same bytes from one start flattened (it1,
    step1: the walk's loop in one direction); tk_swap_of: the replacement of instruction i, NULL if none */

@@ -46,21 +46,36 @@ static double l1_busiest(const struct gm_trace_kernel *k)
 }
 
 /* The widest element of a kernel whose global accesses are all coalesced loads and stores of at most 4 B
-   without a loop (narrow lanes: a thread's instructions per byte), else 0. */
+   without a loop (narrow lanes: a thread's instructions per byte), else 0; a row the data places whose warps
+   take consecutive elements counts as coalesced (tf_consecutive), a scalar every thread reads is left out. */
 static int narrow_lanes(const struct gm_trace_kernel *k)
 {
 	int w = 0;
 
 	for (int i = 0; i < k->nins; i++) {
 		const struct gm_trace_insn *x = &k->ins[i];
-		if (x->in->space != GM_TS_GLOBAL)
+		if (x->in->space != GM_TS_GLOBAL || (x->fit.cls == GM_TC_BROADCAST && x->in->op == GM_TO_LOAD))
 			continue;
-		if ((x->in->op != GM_TO_LOAD && x->in->op != GM_TO_STORE) || x->fit.cls != GM_TC_COALESCED ||
-		    x->in->size > 4 || x->fit.iters > 1)   /* a loop: its threads' count, not their width */
+		if (!tf_consecutive(x) || x->in->size > 4)   /* a loop: its threads' count, not their width */
 			return 0;
 		w = x->in->size > w ? x->in->size : w;
 	}
 	return w;
+}
+
+/* Where the narrow kernel's largest global load or store is (its file:line), into w; its index, or -1. */
+static int narrow_where(const struct gm_trace_kernel *k, char *w, size_t n)
+{
+	int best = -1;
+
+	for (int i = 0; i < k->nins; i++) {
+		const struct gm_trace_insn *x = &k->ins[i];
+		if (x->in->space == GM_TS_GLOBAL && tf_consecutive(x) && (best < 0 || x->bytes > k->ins[best].bytes))
+			best = i;
+	}
+	if (best >= 0)
+		gm_trace_where(k->ins[best].in, 60, w, n);
+	return best;
 }
 
 /* The candidates, each scored by the share of the kernel's time or traffic it explains. */
@@ -99,7 +114,9 @@ void tk_bottlenecks(struct gm_trace_kernel *k)
 		gm_trace_where(x->in, 70, w, sizeof(w));
 		if (more > 0)
 			snprintf(w + strlen(w), sizeof(w) - strlen(w), " and %d more", more);
-		if (x->fit.cls == GM_TC_GATHER && sh > 0.1) {
+		if (x->fit.cls == GM_TC_GATHER && sh > 0.1 && tf_consecutive(x)) {
+			continue;   /* rows the data places, each warp on one run: nothing to name (f52) */
+		} else if (x->fit.cls == GM_TC_GATHER && sh > 0.1) {
 			c[n].score = sh;
 			c[n].ins = k->order[j];
 			snprintf(c[n++].text, sizeof(c[0].text), "a data-dependent %s at %s: %.0f %% of the traffic, its "
@@ -142,12 +159,13 @@ void tk_bottlenecks(struct gm_trace_kernel *k)
 				 "measured, the rest taken as theirs", w, x->fit.meas_per_req, x->fit.ideal_per_req,
 				 x->fit.map.known ? x->fit.cls_text : "the addresses come from the data",
 				 100 * k->pred.time_ms / k->time_ms);
-		} else if (narrow_lanes(k) > 0)
+		} else if (narrow_lanes(k) > 0) {
+			c[n].ins = narrow_where(k, w, sizeof(w));
 			snprintf(c[n++].text, sizeof(c[0].text), "time outside the memory instructions, coalesced but "
-				 "narrow: %d B a thread a load, the threads' own instructions (index arithmetic) per byte "
-				 "take the time (the model's memory time is %.0f %% of the measured): wider elements",
-				 narrow_lanes(k), 100 * k->pred.time_ms / k->time_ms);
-		else
+				 "narrow: %d B a thread a load (the largest at %.60s), the threads' own instructions (index "
+				 "arithmetic) per byte take the time (the model's memory time is %.0f %% of the measured): "
+				 "wider elements", narrow_lanes(k), w, 100 * k->pred.time_ms / k->time_ms);
+		} else
 			snprintf(c[n++].text, sizeof(c[0].text), "time outside the memory instructions: the model's memory "
 				 "time is %.0f %% of the measured time (compute, synchronisation, a short launch or the "
 				 "left-out instructions)", 100 * k->pred.time_ms / k->time_ms);
@@ -175,11 +193,12 @@ void tk_bottlenecks(struct gm_trace_kernel *k)
 	}
 	if (k->pred_ok && k->pred.limited_by && !strcmp(k->pred.limited_by, "latency")) {
 		c[n].score = 0.4;
-		if (narrow_lanes(k) > 0)
-			snprintf(c[n++].text, sizeof(c[0].text), "latency, coalesced but narrow: %d B a thread a load, too "
-				 "few bytes in flight for the bandwidth (the launch model's limit): wider elements",
-				 narrow_lanes(k));
-		else
+		if (narrow_lanes(k) > 0) {
+			c[n].ins = narrow_where(k, w, sizeof(w));
+			snprintf(c[n++].text, sizeof(c[0].text), "latency, coalesced but narrow: %d B a thread a load (the "
+				 "largest at %.60s), too few bytes in flight for the bandwidth (the launch model's limit): "
+				 "wider elements", narrow_lanes(k), w);
+		} else
 			snprintf(c[n++].text, sizeof(c[0].text), "latency: too few loads in flight for the bandwidth (the "
 				 "launch model's limit)");
 	}
