@@ -138,6 +138,7 @@ struct gm_launch_out {
 	double l1_lines;              /* global 128 B lines at L1 (per request, summed): L2's lookups (L3) */
 	double l1_wavefronts;         /* L1 data wavefronts of the global requests (rule T1 by banks): L1 time */
 	double l1_many_wavefronts;    /* of them, those of load requests over GM_L1_MANY_LINES lines (rule T11) */
+	double l1_spread_wavefronts;  /* load wavefronts beyond a dense request's (rule T13) */
 	double l2_lines;              /* line requests at L2: the lines of the requests L1 does not serve (rule L3) */
 	double l1_load_sectors;       /* of which loads */
 	double l2_load_sectors;       /* load sectors sent to L2 */
@@ -163,6 +164,7 @@ struct gm_launch_out {
 					 and what their barriers hold back (t_barrier_ms) */
 	double t_barrier_ms;          /* of it, the shared wavefronts or stores a barrier holds back until the
 					 block's last load is back, a wave after the other (rule T6); 0: none */
+	double t_spread_ms;           /* of it, the wait of blocks' spread load wavefronts at L1 (rule T13); 0: none */
 	double blocks;                /* blocks of a launch whose threads end (rules T2, T4); 0 otherwise */
 	double block_tail;            /* the round trip of its blocks over that of 256-thread blocks (rule T5) */
 	double block_lines;           /* distinct 128 B lines a block's loads read in a round trip (rule T5); 0: none */

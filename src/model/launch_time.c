@@ -20,6 +20,7 @@
  *   T9  a phase that ends at a barrier and reads no memory is an on-chip round trip, and a
  *       wave that crosses such barriers waits its round trips whole;
  *   T10 a thread's global requests past copy_one's two issue one after another, at T1's rate;
+ *   T13 a block's load wavefronts beyond dense requests' delay its round trip, at T1's rate;
  *   T   the launch takes the slowest level's time, joined with latency by
  *   T3  the knee;
  *   S   every launch pays a fixed start-up (launch_us), after all of that.
@@ -250,6 +251,29 @@ static double issue_ns(const struct gm_launch_in *in, const struct gm_profile *p
 }
 
 /*
+ * Rule T13: a block's warps start together and each sends its load request to L1; a request whose lanes spread
+ * over lines needs more wavefronts than a dense request of the same bytes (rule T1's count), and the block's last
+ * warp waits for the block's wavefronts before its own request leaves, then for them again as their data come
+ * back through L1. A round trip of the block lasts longer by its spread wavefronts twice, at rule T1's rate (128 B
+ * at the SM's share of l1_gbs); the resident blocks of an SM do this side by side, so a wave lasts longer by the
+ * SM's spread wavefronts x min(1, 2 / resident blocks). copy_one (which wave_ns is measured with) and every dense
+ * request have none. Only where rule T10 applies (one round trip, global patterns alone). No constant of its own.
+ */
+static double spread_ms(const struct gm_launch_in *in, const struct gm_profile *pr, const struct gm_launch_out *o,
+			int trips, int64_t blocks_per_sm)
+{
+	double share = 2.0 / (double)blocks_per_sm;
+
+	if (trips != 1 || !(pr->l1_gbs > 0) || !(o->l1_spread_wavefronts > 0) || blocks_per_sm < 1)
+		return 0;
+	for (int k = 0; k < in->npats; k++)
+		if (in->pats[k].space != GM_SPACE_GLOBAL)
+			return 0;
+	/* bytes / (GB/s) = ns; the whole launch's spread wavefronts, each SM's share of them in each wave */
+	return o->l1_spread_wavefronts * 128.0 / pr->l1_gbs * 1e-6 * (share < 1 ? share : 1);
+}
+
+/*
  * Threads that load, store and end: a wave of resident threads takes the
  * loaded round trip once per time a thread waits for its loads, whatever
  * DRAM could do (rule T2, docs/MODEL.md 7.2). One element per thread is one
@@ -291,6 +315,10 @@ static void waves(const struct gm_launch_in *in, const struct gm_profile *pr, st
 	o->t_waves_ms = o->waves * trips * wave * o->block_tail * 1e-6; /* 0 without wave_ns (calibrate) */
 	if (o->t_waves_ms > 0) /* rule T10 */
 		o->t_waves_ms += o->waves * issue_ns(in, pr, trips, per_sm) * 1e-6;
+	if (o->t_waves_ms > 0 && in->barrier_phases <= 0) { /* rule T13 */
+		o->t_spread_ms = spread_ms(in, pr, o, trips, blocks_per_sm);
+		o->t_waves_ms += o->t_spread_ms;
+	}
 	/* rule T9: each phase that ends at a barrier and reads no memory, an on-chip round trip of the wave */
 	if (o->t_waves_ms > 0 && in->barrier_phases > 0)
 		o->t_waves_ms += o->waves * in->barrier_phases * pr->wave_l2_ns * 1e-6;
@@ -452,7 +480,7 @@ static void rule_s_start(const struct gm_launch_in *in, const struct gm_profile 
 
 /* The registry of the time phase: MODEL.md 7.2's ids, the function, in the order applied. */
 const struct gm_time_rule gm_time_rules[] = {
-	{ "T2 T5 T6 T7 T9 T10", "waves of resident threads, their round trips, tails, barriers, requests",
+	{ "T2 T5 T6 T7 T9 T10 T13", "waves of resident threads, their round trips, tails, barriers, requests",
 	  rule_t2_waves },
 	{ "D3 D4 D10", "DRAM time by read density, filled pieces written back, the bus turnaround", rule_d3_d4_dram },
 	{ "L2 L3 L4", "L2 time: sectors, line lookups, lines written partly", rule_l2_l3_l4_l2 },

@@ -188,6 +188,16 @@ static gm_status rule_l1_block(struct warp_ctx *c)
 	return GM_OK;
 }
 
+/* Rule T13 (helper m52's, launch_time.c uses it): a load request's wavefronts beyond those of a dense request of
+   the same bytes (128 B a wavefront, at least one) */
+static double spread_wavefronts(const struct gm_prediction *p, double w)
+{
+	double dense = ceil((double)p->global.bytes_requested / 128.0);
+
+	dense = dense < 1 ? 1 : dense;
+	return w > dense ? w - dense : 0;
+}
+
 /* Rule T1 (global): the wavefronts L1's banks need for the request (after L1, which counts its lines); rule
    T11: those of a load request over GM_L1_MANY_LINES lines apart */
 static gm_status rule_t1_banks(struct warp_ctx *c)
@@ -195,6 +205,8 @@ static gm_status rule_t1_banks(struct warp_ctx *c)
 	double w = (double)l1_wavefronts(c->p, c->w->elem_bytes);
 
 	c->t->l1_waves += w;
+	if (c->w->op == GM_OP_LOAD) /* rule T13 */
+		c->t->l1_spread_waves += spread_wavefronts(c->p, w);
 	if (c->w->op == GM_OP_LOAD && c->p->global.lines > GM_L1_MANY_LINES)
 		c->t->l1_many_waves += w;
 	return GM_OK;

@@ -468,6 +468,7 @@ static void add_scaled(struct totals *t, const struct totals *u, double f)
 	t->l1_load_lines += f * u->l1_load_lines;
 	t->l1_waves += f * u->l1_waves;
 	t->l1_many_waves += f * u->l1_many_waves;
+	t->l1_spread_waves += f * u->l1_spread_waves;
 	t->l1_load_alone += f * u->l1_load_alone;
 	t->l1_store_alone += f * u->l1_store_alone;
 	t->l1_load_aligned += f * u->l1_load_aligned;
@@ -595,6 +596,7 @@ void gm_launch_scale(const struct totals *t, const struct gm_launch_in *in, stru
 	o->l1_lines = t->l1_lines * f;
 	o->l1_wavefronts = t->l1_waves * f;
 	o->l1_many_wavefronts = t->l1_many_waves * f;
+	o->l1_spread_wavefronts = t->l1_spread_waves * f;
 	/* L2 looks up the lines of the requests L1 does not serve: a load's lines in the share of its sectors
 	   that go on to L2 (rule L1), every store's */
 	o->l2_lines = (t->l1_load > 0 ? t->l1_load_lines * t->l2_load / t->l1_load : 0) +

@@ -2,7 +2,8 @@
  * test_launch_barrier.c - rule T6 of the launch model (docs/MODEL.md 7.2) on planted launches: a block that
  * exchanges a tile through shared memory waits at its barrier for its last load, and what the barrier holds
  * back (the shared wavefronts, the stores) follows the round trip, a wave after the other: the longer of the
- * SM's wavefronts at its share of l1_gbs and its stores at its share of l2_write_gbs. No GPU.
+ * SM's wavefronts at its share of l1_gbs and its stores at its share of l2_write_gbs; rule T13, a block's spread
+ * load wavefronts added to its round trip. No GPU.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -121,12 +122,44 @@ static void test_barrier_none(void **state)
 	assert_string_equal(t.o.limited_by, "L1"); /* the wavefronts stay a level of their own (rule T1) */
 }
 
+/*
+ * Rule T13: out[gid] = in[gid*32], no shared pattern: each lane's 4 B word in a line of its own, all in bank 0: 32
+ * wavefronts a request where a dense request of 128 B needs one, 31 spread. 64000 warps x 31 wavefronts x 128 B at
+ * 12800 GB/s = 19840 ns; blocks of 1024 (two an SM): all of it (min(1, 2 / 2)); blocks of 256 (eight): a quarter;
+ * the coalesced load in[gid], none.
+ */
+static void test_spread_wavefronts(void **state)
+{
+	struct gm_profile p = barrier_prof();
+	struct gm_access pats[2];
+	struct gm_launch_in in;
+	struct gm_launch_out o, o0;
+
+	(void)state;
+	launch_of("gid*32", 4, 100 * 2048 * 10, pats, &in);
+	in.block[0] = 1024;
+	in.round_trips = 1;
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.l1_spread_wavefronts - 64000.0 * 31) < 1e-6);
+	assert_true(fabs(o.t_spread_ms - 19840e-6) < 1e-12);
+	in.block[0] = 256;
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.t_spread_ms - 19840e-6 / 4) < 1e-12);
+	/* the waves without it: the same launch's round trips, the spread's time added on top */
+	launch_of("gid", 4, 100 * 2048 * 10, pats, &in);
+	in.round_trips = 1;
+	assert_int_equal(gm_launch_predict(&in, &p, &o0, NULL), GM_OK);
+	assert_true(o0.l1_spread_wavefronts == 0 && o0.t_spread_ms == 0);
+	assert_true(fabs(o.t_waves_ms - o.t_spread_ms - o0.t_waves_ms) < 1e-12);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_barrier_stores),
 		cmocka_unit_test(test_barrier_conflicts),
 		cmocka_unit_test(test_barrier_none),
+		cmocka_unit_test(test_spread_wavefronts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
