@@ -35,6 +35,7 @@ sets=(
   j-f29e031 $dv/dev-36j.tsv $h2/l6-f29e031 dev36j_run
   m-800c3ed $dv/dev-36m.tsv $h2/model-800c3ed sealed36m_run
   n-93d0b55 $dv/dev-36n.tsv $h2/model-93d0b55 sealed36n_run
+  o-20ef76f $dv/dev-36o.tsv $h2/model-20ef76f sealed36o_run
 )
 [ -n "${EXTRA_SETS:-}" ] && read -r -a extra <<<"$EXTRA_SETS" && sets+=("${extra[@]}")
 : >"$out/ratios.tsv"
