@@ -144,6 +144,8 @@ void tk_runs_own_trips(struct gm_trace_kernel *k, const struct gm_profile *prof,
    before (1: every one); x reads, each iteration, sectors that y read in it (the same walk) */
 double tk_row_fresh(const struct gm_trace_insn *x);
 int tk_row_same_sector(const struct gm_trace_insn *x, const struct gm_trace_insn *y);
+/* rule R4: x is a global load whose fitted address does not move with its loop (the same bytes every iteration) */
+int tk_row_invariant(const struct gm_trace_insn *x);
 /* rule R3: the L1 time of the iterations the runs read from L1, joined with o's round trips */
 void tk_row_hits(const struct gm_trace_kernel *k, const struct gm_profile *prof, const struct tk_run *runs,
 		 int nruns, struct gm_launch_out *o);

@@ -155,7 +155,11 @@ int tk_round_trips(const struct gm_trace_kernel *k, const struct gm_profile *pro
 			continue;
 		for (int q = 0; q < j && !piece[j]; q++)
 			piece[j] = !tk_swap_of(sw, nsw, ix[q]) && tk_row_same_sector(x, &k->ins[ix[q]]);
-		double f = piece[j] ? 1 : tk_row_fresh(x);
+		/* rule R4 (trace_time_row.c): a load that does not move with its loop waits its first iteration; one
+		   that an earlier such load read (the same bytes, the same iteration) none */
+		int inv = tk_row_invariant(x);
+		piece[j] |= inv && again[j];
+		double f = piece[j] ? 1 : inv ? 1.0 / it[j] : tk_row_fresh(x);
 		rowit[j] = (int)ceil(it[j] * f - 1e-6);
 		walks += !piece[j] && f < 1;
 	}
