@@ -138,6 +138,46 @@ int tk_row_same_sector(const struct gm_trace_insn *x, const struct gm_trace_insn
 }
 
 /*
+ * Rule R3b, an L1 hit's wavefronts are its banks' (docs/TRACE.md): L1's data array is the SM's 32 banks of 4 B,
+ * shared memory's, and a request whose lines are there takes one wavefront per distinct 4 B word in its busiest
+ * bank, as a shared request does (lanes on one word share it; the words of one 128 B line lie in 32 different
+ * banks). Lanes a row of 4096 B apart hit one bank, 32 wavefronts (a line a lane, as rule R3 had it); lanes 4000 B
+ * apart (1000 words: bank 8 l mod 32) four banks, 8 wavefronts. Elements over 4 B keep a line a wavefront. No
+ * samples: the measured sectors' lines (tk_lines_per_request).
+ */
+double tk_row_wavefronts(const struct gm_trace_insn *x)
+{
+	double tot = 0;
+	int n = 0;
+
+	if (x->in->size > 4)
+		return tk_lines_per_request(x);
+	for (int i = 0; i < x->in->nsamples; i++) {
+		const struct gm_trace_sample *a = &x->in->samples[i];
+		int64_t w[GM_WARP_SIZE];
+		int m = 0, most = 0;
+		for (int l = 0; l < GM_WARP_SIZE; l++)
+			if (a->have >> l & 1) {
+				int64_t v = a->addr[l] >> 2;
+				int q = 0;
+				while (q < m && w[q] != v)
+					q++;
+				if (q == m)
+					w[m++] = v;
+			}
+		for (int q = 0; q < m; q++) {
+			int c = 0;
+			for (int o = 0; o < m; o++)
+				c += (w[o] & 31) == (w[q] & 31);
+			most = c > most ? c : most;
+		}
+		if (m)
+			tot += most, n++;
+	}
+	return n ? tot / n : tk_lines_per_request(x);
+}
+
+/*
  * The iterations a run reads from L1 are not free: with the lines resident, each still waits while its SM's L1
  * serves the resident warps' requests of that iteration, a 128 B line a wavefront (lanes a row apart: 32 lines
  * a request), the loads' and the stores' issued after them, at the SM's share of l1_gbs. A thread's iterations
@@ -156,7 +196,7 @@ void tk_row_hits(const struct gm_trace_kernel *k, const struct gm_profile *prof,
 	if (!(wf > 0))
 		return;
 	double per_sm = fmin((double)(prof->threads_per_sm / tpb), ceil(blocks / prof->sm_count));
-	double rate = prof->l1_gbs * 1e9 / (prof->sm_count * 128.0);   /* wavefronts a second, one SM */
+	double rate = prof->l1_gbs * 1e9 / (prof->sm_count * 128.0);   /* wavefronts a second, one SM (128 B each) */
 	o->t_waves_ms += wf * per_sm / rate * 1e3;
 	o->limited_by = o->t_waves_ms > o->t_bandwidth_ms ? "latency" : o->limited_by;
 	tk_rejoin(o, prof, o->time_ms);

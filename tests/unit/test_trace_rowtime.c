@@ -1,7 +1,8 @@
-/* test_trace_rowtime.c - rule R4 of `gpumem trace`'s kernel prediction (docs/TRACE.md, "The kernel's
+/* test_trace_rowtime.c - rules R4 and R3b of `gpumem trace`'s kernel prediction (docs/TRACE.md, "The kernel's
  * prediction"): a fitted global load whose address does not move with its loop (set 10's dq_row: s[r] loaded
  * again after every store of the row, which may alias it) waits its first iteration's round trip only, where
- * rule R2 charged it one every iteration. Table-driven on synthetic instructions with the built-in H200 profile. */
+ * rule R2 charged it one every iteration; an L1 hit takes its busiest bank's wavefronts (set 9's count_thread_row:
+ * rows of 4000 B, 8). Table-driven on synthetic instructions with the built-in H200 profile. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -91,11 +92,51 @@ static void test_trips(void **state)
 	}
 }
 
+struct wf_row {
+	int size;
+	int64_t lane_bytes;   /* lane l at l * lane_bytes */
+	double want;
+};
+
+static const struct wf_row wf_rows[] = {
+	{ 1, 4096, 32 },   /* dq_row: a row of 4096 B a lane, one bank */
+	{ 1, 4000, 8 },    /* count_thread_row: 1000 words a row, banks 8 l mod 32 */
+	{ 4, 4, 1 },       /* coalesced: one line */
+	{ 1, 1, 1 },       /* 32 bytes in 8 words of one line */
+	{ 4, 0, 1 },       /* one word: a broadcast */
+	{ 8, 4096, 32 },   /* wider than a bank: a line a lane */
+};
+
+static void test_wavefronts(void **state)
+{
+	struct gm_trace_instr in;
+	struct gm_trace_sample a;
+	struct gm_trace_insn x;
+	(void)state;
+	for (size_t i = 0; i < sizeof(wf_rows) / sizeof(wf_rows[0]); i++) {
+		const struct wf_row *r = &wf_rows[i];
+		memset(&in, 0, sizeof(in));
+		memset(&x, 0, sizeof(x));
+		memset(&a, 0, sizeof(a));
+		in.space = GM_TS_GLOBAL;
+		in.op = GM_TO_LOAD;
+		in.size = r->size;
+		a.have = a.mask = 0xffffffffu;
+		for (int l = 0; l < 32; l++)
+			a.addr[l] = 1 << 20 | (int64_t)l * r->lane_bytes;
+		in.samples = &a;
+		in.nsamples = 1;
+		x.in = &in;
+		assert_true(tk_row_wavefronts(&x) == r->want);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = {
 		cmocka_unit_test(test_invariant),
 		cmocka_unit_test(test_trips),
+		cmocka_unit_test(test_wavefronts),
 	};
 	return cmocka_run_group_tests(t, setup, NULL);
 }
