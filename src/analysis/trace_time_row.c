@@ -56,12 +56,14 @@ static int64_t row_step(const struct gm_trace_insn *x)
  * Rule R4, a load that does not move with its loop: a fitted global load whose map has no iteration term in a loop
  * of its own (iterations >= 2) reads the same bytes every iteration, re-read because a store between may alias it
  * (`w[r * C + c] = q[r * C + c] * s[r]`: s[r] loaded again after each store). Its first iteration fetches the
- * line; the next ones find it in L1 while the SM holds it (rule R2's line budget, as rule R3's walks).
+ * line; the next ones find it in L1 while the SM holds it (rule R2's line budget, as rule R3's walks). Only where
+ * the samples saw the load at more than one iteration (a map whose iteration never varied says nothing of it).
  */
 int tk_row_invariant(const struct gm_trace_insn *x)
 {
 	return x->in->space == GM_TS_GLOBAL && x->in->op == GM_TO_LOAD && x->fit.map.known && !x->fit.approx &&
-	       !x->fit.map.niter_tab && x->fit.iters >= 2 && x->fit.map.iter_step == 0;
+	       !x->fit.map.niter_tab && x->fit.iters >= 2 && x->fit.map.iter_step == 0 &&
+	       !(x->fit.map.open >> GM_TV_ITER & 1);   /* the samples saw it at two iterations at least */
 }
 
 /* The share of the loop's iterations in which a sampled warp touches a sector it did not touch before: 1 for a

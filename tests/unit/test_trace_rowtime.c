@@ -26,6 +26,7 @@ struct inv_row {
 	int op, known, approx, iters;
 	int64_t step;
 	int want;
+	unsigned open;   /* the map's ids the samples never varied */
 };
 
 static const struct inv_row inv_rows[] = {
@@ -35,6 +36,7 @@ static const struct inv_row inv_rows[] = {
 	{ GM_TO_LOAD, 1, 1, 256, 0, 0 },    /* a gather's stand-in says nothing of its iterations */
 	{ GM_TO_LOAD, 0, 0, 256, 0, 0 },
 	{ GM_TO_STORE, 1, 0, 256, 0, 0 },
+	{ GM_TO_LOAD, 1, 0, 256, 0, 0, 1u << GM_TV_ITER },   /* sampled at one iteration only: step unknown */
 };
 
 static void test_invariant(void **state)
@@ -54,6 +56,7 @@ static void test_invariant(void **state)
 		x.fit.approx = r->approx;
 		x.fit.iters = r->iters;
 		x.fit.map.iter_step = r->step;
+		x.fit.map.open = r->open;
 		assert_int_equal(tk_row_invariant(&x), r->want);
 	}
 }
