@@ -128,7 +128,8 @@ struct tk_run {
 	int trips, nloads;
 	double bytes, lines;
 	int hits;                    /* rule R3: iterations served by L1 without a trip (0: none) */
-	double hit_lines;            /* the lines a block's loads and the stores after them touch in such an iteration */
+	double hit_lines;            /* the L1 wavefronts a block's loads and the stores after them take in such an
+					iteration (rule R3b) */
 };
 #define TK_MAX_RUNS 256
 /* rule R2: the round trips a thread waits for (the replaced kernel's with sw[]), its runs into runs[] */
@@ -144,6 +145,10 @@ void tk_runs_own_trips(struct gm_trace_kernel *k, const struct gm_profile *prof,
    before (1: every one); x reads, each iteration, sectors that y read in it (the same walk) */
 double tk_row_fresh(const struct gm_trace_insn *x);
 int tk_row_same_sector(const struct gm_trace_insn *x, const struct gm_trace_insn *y);
+/* rule R4: x is a global load whose fitted address does not move with its loop (the same bytes every iteration) */
+int tk_row_invariant(const struct gm_trace_insn *x);
+/* rule R3b: the L1 wavefronts a request of x takes when its lines are there (mean over its sampled requests) */
+double tk_row_wavefronts(const struct gm_trace_insn *x);
 /* rule R3: the L1 time of the iterations the runs read from L1, joined with o's round trips */
 void tk_row_hits(const struct gm_trace_kernel *k, const struct gm_profile *prof, const struct tk_run *runs,
 		 int nruns, struct gm_launch_out *o);

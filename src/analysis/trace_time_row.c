@@ -52,6 +52,20 @@ static int64_t row_step(const struct gm_trace_insn *x)
 	return x->fit.map.iter_step * x->in->size;
 }
 
+/*
+ * Rule R4, a load that does not move with its loop: a fitted global load whose map has no iteration term in a loop
+ * of its own (iterations >= 2) reads the same bytes every iteration, re-read because a store between may alias it
+ * (`w[r * C + c] = q[r * C + c] * s[r]`: s[r] loaded again after each store). Its first iteration fetches the
+ * line; the next ones find it in L1 while the SM holds it (rule R2's line budget, as rule R3's walks). Only where
+ * the samples saw the load at more than one iteration (a map whose iteration never varied says nothing of it).
+ */
+int tk_row_invariant(const struct gm_trace_insn *x)
+{
+	return x->in->space == GM_TS_GLOBAL && x->in->op == GM_TO_LOAD && x->fit.map.known && !x->fit.approx &&
+	       !x->fit.map.niter_tab && x->fit.iters >= 2 && x->fit.map.iter_step == 0 &&
+	       !(x->fit.map.open >> GM_TV_ITER & 1);   /* the samples saw it at two iterations at least */
+}
+
 /* The share of the loop's iterations in which a sampled warp touches a sector it did not touch before: 1 for a
    step of a sector or more (or no samples). */
 double tk_row_fresh(const struct gm_trace_insn *x)
@@ -126,6 +140,46 @@ int tk_row_same_sector(const struct gm_trace_insn *x, const struct gm_trace_insn
 }
 
 /*
+ * Rule R3b, an L1 hit's wavefronts are its banks' (docs/TRACE.md): L1's data array is the SM's 32 banks of 4 B,
+ * shared memory's, and a request whose lines are there takes one wavefront per distinct 4 B word in its busiest
+ * bank, as a shared request does (lanes on one word share it; the words of one 128 B line lie in 32 different
+ * banks). Lanes a row of 4096 B apart hit one bank, 32 wavefronts (a line a lane, as rule R3 had it); lanes 4000 B
+ * apart (1000 words: bank 8 l mod 32) four banks, 8 wavefronts. Elements over 4 B keep a line a wavefront. No
+ * samples: the measured sectors' lines (tk_lines_per_request).
+ */
+double tk_row_wavefronts(const struct gm_trace_insn *x)
+{
+	double tot = 0;
+	int n = 0;
+
+	if (x->in->size > 4)
+		return tk_lines_per_request(x);
+	for (int i = 0; i < x->in->nsamples; i++) {
+		const struct gm_trace_sample *a = &x->in->samples[i];
+		int64_t w[GM_WARP_SIZE];
+		int m = 0, most = 0;
+		for (int l = 0; l < GM_WARP_SIZE; l++)
+			if (a->have >> l & 1) {
+				int64_t v = a->addr[l] >> 2;
+				int q = 0;
+				while (q < m && w[q] != v)
+					q++;
+				if (q == m)
+					w[m++] = v;
+			}
+		for (int q = 0; q < m; q++) {
+			int c = 0;
+			for (int o = 0; o < m; o++)
+				c += (w[o] & 31) == (w[q] & 31);
+			most = c > most ? c : most;
+		}
+		if (m)
+			tot += most, n++;
+	}
+	return n ? tot / n : tk_lines_per_request(x);
+}
+
+/*
  * The iterations a run reads from L1 are not free: with the lines resident, each still waits while its SM's L1
  * serves the resident warps' requests of that iteration, a 128 B line a wavefront (lanes a row apart: 32 lines
  * a request), the loads' and the stores' issued after them, at the SM's share of l1_gbs. A thread's iterations
@@ -144,7 +198,7 @@ void tk_row_hits(const struct gm_trace_kernel *k, const struct gm_profile *prof,
 	if (!(wf > 0))
 		return;
 	double per_sm = fmin((double)(prof->threads_per_sm / tpb), ceil(blocks / prof->sm_count));
-	double rate = prof->l1_gbs * 1e9 / (prof->sm_count * 128.0);   /* wavefronts a second, one SM */
+	double rate = prof->l1_gbs * 1e9 / (prof->sm_count * 128.0);   /* wavefronts a second, one SM (128 B each) */
 	o->t_waves_ms += wf * per_sm / rate * 1e3;
 	o->limited_by = o->t_waves_ms > o->t_bandwidth_ms ? "latency" : o->limited_by;
 	tk_rejoin(o, prof, o->time_ms);

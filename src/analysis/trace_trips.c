@@ -83,10 +83,16 @@ static int read_before(const struct gm_trace_kernel *k, const int *ix, int from,
 }
 
 
-/* The 128 B lines a block's requests of x touch in one iteration of its loop. */
+/* The 128 B lines a block's requests of x touch in one iteration of its loop; with wf, the L1 wavefronts they
+   take when they hit there (rule R3b, trace_time_row.c). */
 static double lines_of(const struct gm_trace_insn *x, double blocks, int it)
 {
 	return x->in->executions / (blocks * it) * tk_lines_per_request(x);
+}
+
+static double wavefronts_of(const struct gm_trace_insn *x, double blocks, int it)
+{
+	return x->in->executions / (blocks * it) * tk_row_wavefronts(x);
 }
 
 /* Rule G's second part: x (the j-th by pc) is at a fixed distance from an earlier global load, its address
@@ -101,19 +107,19 @@ static int computed(const struct gm_trace_kernel *k, const int *ix, int j)
 
 /* A run ended: its trips (0: near), and the iterations it reads from L1 without a trip of its own (rule R3);
    the index of its record when it has such iterations (the stores after it add their lines), else -1. */
-static int end_run(struct tk_run *runs, int *nruns, int trips, int nl, double rb, double rl, int hits)
+static int end_run(struct tk_run *runs, int *nruns, int trips, int nl, double rb, double rl, double rw, int hits)
 {
 	hits = hits > 0 ? hits : 0;
 	if (!runs || (trips <= 0 && !hits) || *nruns >= TK_MAX_RUNS)
 		return -1;
-	runs[(*nruns)++] = (struct tk_run){ trips, nl, rb, rl, hits, hits > 0 ? rl : 0 };
+	runs[(*nruns)++] = (struct tk_run){ trips, nl, rb, rl, hits, hits > 0 ? rw : 0 };
 	return hits > 0 ? *nruns - 1 : -1;
 }
 
 int tk_round_trips(const struct gm_trace_kernel *k, const struct gm_profile *prof, const struct tk_swap *sw,
 		   int nsw, struct tk_run *runs, int *nruns)
 {
-	double rb = 0, rl = 0;
+	double rb = 0, rl = 0, rw = 0;
 	int nl = 0, full = 0, r3 = 0, hitrun = -1;
 	int n = 0, run = 0, near = 1, lead = 0;
 	int64_t last = -1, tpb = (int64_t)k->l->block[0] * k->l->block[1] * k->l->block[2];
@@ -155,7 +161,11 @@ int tk_round_trips(const struct gm_trace_kernel *k, const struct gm_profile *pro
 			continue;
 		for (int q = 0; q < j && !piece[j]; q++)
 			piece[j] = !tk_swap_of(sw, nsw, ix[q]) && tk_row_same_sector(x, &k->ins[ix[q]]);
-		double f = piece[j] ? 1 : tk_row_fresh(x);
+		/* rule R4 (trace_time_row.c): a load that does not move with its loop waits its first iteration; one
+		   that an earlier such load read (the same bytes, the same iteration) none */
+		int inv = tk_row_invariant(x);
+		piece[j] |= inv && again[j];
+		double f = piece[j] ? 1 : inv ? 1.0 / it[j] : tk_row_fresh(x);
 		rowit[j] = (int)ceil(it[j] * f - 1e-6);
 		walks += !piece[j] && f < 1;
 	}
@@ -175,11 +185,11 @@ int tk_round_trips(const struct gm_trace_kernel *k, const struct gm_profile *pro
 			   ends the run */
 			trips += near ? 0 : run;
 			if (last >= 0)
-				hitrun = end_run(runs, nruns, near ? 0 : run, nl, rb, rl, r3 ? full - (near ? 0 : run) : 0);
-			run = 0, near = 1, last = -1, rb = 0, rl = 0, nl = 0, full = 0, r3 = 0;
+				hitrun = end_run(runs, nruns, near ? 0 : run, nl, rb, rl, rw, r3 ? full - (near ? 0 : run) : 0);
+			run = 0, near = 1, last = -1, rb = 0, rl = 0, rw = 0, nl = 0, full = 0, r3 = 0;
 			if (x->in->op != GM_TO_LOAD) {   /* a store after a run: its lines in the run's iterations from L1 */
 				if (hitrun >= 0 && x->in->space == GM_TS_GLOBAL)
-					runs[hitrun].hit_lines += lines_of(x, blocks, it[j]);
+					runs[hitrun].hit_lines += wavefronts_of(x, blocks, it[j]);
 				continue;
 			}
 		}
@@ -196,10 +206,11 @@ int tk_round_trips(const struct gm_trace_kernel *k, const struct gm_profile *pro
 		rb += x->in->size;
 		nl++;
 		rl += lines_of(x, blocks, it[j]);
+		rw += wavefronts_of(x, blocks, it[j]);
 	}
 	trips += near ? 0 : run;
 	if (last >= 0)
-		end_run(runs, nruns, near ? 0 : run, nl, rb, rl, r3 ? full - (near ? 0 : run) : 0);
+		end_run(runs, nruns, near ? 0 : run, nl, rb, rl, rw, r3 ? full - (near ? 0 : run) : 0);
 	return (int)lround(trips);
 }
 
