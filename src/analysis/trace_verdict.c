@@ -213,10 +213,13 @@ void tk_bottlenecks(struct gm_trace_kernel *k)
 		const struct gm_trace_launch *l = k->l;
 		long long blocks = (long long)(l->grid[0] * l->grid[1] * l->grid[2]);
 		c[n].score = 0.6;
+		c[n].ins = k->norder > 0 ? k->order[0] : -1;   /* the access with the most bytes: where to widen */
+		if (c[n].ins >= 0)
+			gm_trace_where(k->ins[c[n].ins].in, 60, w, sizeof(w));
 		snprintf(c[n++].text, sizeof(c[0].text), "block starts: %lld blocks of %d threads, more than the SMs can "
-			 "start in the time (the launch model's limit, rule T4): give each thread more elements "
-			 "(16-byte loads, a grid-stride loop) so that fewer, fuller blocks do the work", blocks,
-			 l->block[0] * l->block[1] * l->block[2]);
+			 "start in the time (rule T4): give each thread more elements (16-byte loads, a grid-stride "
+			 "loop; the largest access at %.60s) so that fewer, fuller blocks do the work", blocks,
+			 l->block[0] * l->block[1] * l->block[2], k->norder > 0 ? w : "none");
 	}
 	if (k->pred_ok && k->pred.limited_by && !strcmp(k->pred.limited_by, "atomics")) {   /* rule X */
 		c[n].score = 0.9;
