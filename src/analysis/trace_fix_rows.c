@@ -80,6 +80,24 @@ static int by_row(const char *expr, int bt, char *out, size_t n)
 	return 0;
 }
 
+/*
+ * The same array's piece under another base register: the compiler may split one unrolled step over two bases
+ * (x and x + 64 elements). z's offset moved onto y's base: *sh elements, when the bases differ by whole elements
+ * and by less than a step of a elements (two arrays lie further apart); 0, else -1.
+ */
+static int base_shift(const struct gm_trace_insn *z, const struct gm_trace_insn *y, int64_t a, int64_t *sh)
+{
+	int64_t d = z->fit.map.base - y->fit.map.base, e = y->fit.map.elem_bytes;
+
+	*sh = 0;
+	if (!d)
+		return 0;
+	if (e <= 0 || z->fit.map.elem_bytes != e || d % e || (d < 0 ? -d : d) >= a * e)
+		return -1;
+	*sh = d / e;
+	return 0;
+}
+
 #define TEXT 720
 static char swap_text[GM_TRACE_MAX_INSNS][TEXT];
 
@@ -174,20 +192,21 @@ int tf_warp_rows(const struct gm_trace_kernel *k, const struct gm_profile *prof,
 		/* its piece c: the offset from the lowest of the same array's pieces (same base and operation; a row
 		   from the data: its rank by pc among the same operation's); the pieces must cover each step once,
 		   offsets lo .. lo + as - 1 (unrolled whole: at least half of them) */
+		int64_t sq = step[q], aq = sq < 0 ? -sq : sq ? sq : K;
 		int64_t lo = kind[q] ? 0 : y->fit.map.offset, c = 0;
 		int pieces = 0;
 		for (int p = 0; p < n; p++) {
 			const struct gm_trace_insn *z = &k->ins[idx[p]];
-			if (kind[p] != kind[q] || z->in->op != y->in->op || (!kind[q] && z->fit.map.base != y->fit.map.base) ||
-			    step[p] != step[q] || z->fit.iters != y->fit.iters)
+			int64_t sh = 0;
+			if (kind[p] != kind[q] || z->in->op != y->in->op || step[p] != step[q] ||
+			    z->fit.iters != y->fit.iters || (!kind[q] && base_shift(z, y, aq, &sh)))
 				continue;
 			pieces++;
 			if (kind[q])
 				c += z->in->pc < y->in->pc;
 			else
-				lo = z->fit.map.offset < lo ? z->fit.map.offset : lo;
+				lo = z->fit.map.offset + sh < lo ? z->fit.map.offset + sh : lo;
 		}
-		int64_t sq = step[q], aq = sq < 0 ? -sq : sq ? sq : K;
 		c = kind[q] ? c : y->fit.map.offset - lo;
 		if (c < 0 || c >= aq || (sq && aq > 1 && pieces % aq) || (!sq && 2 * pieces < aq))
 			return -1;

@@ -101,6 +101,9 @@ int tf_warp_rows(const struct gm_trace_kernel *k, const struct gm_profile *prof,
 		 int *nrow, char *lines, size_t ln);
 /* trace_fix_reduce.c: rule block_reduce, the fix of a kernel's global atomics (its instruction, -1: none) */
 int tf_block_reduce(struct gm_trace_kernel *k, const struct gm_profile *prof);
+/* trace_fix_reduce.c: a float global atomic's active lanes over its distinct addresses, the mean of its sampled
+   warps (a run of one address a warp: rule block_reduce's warp runs, the verdict's words); 0 for another */
+double tk_warp_runs(const struct gm_trace_instr *in);
 /* trace_fix_fields.c: rule wide_fields (a record's fields read one at a time -> one vector); its lead
    instruction (the others of its records same_as it), -1 where it does not apply or pay */
 int tf_wide_fields(struct gm_trace_kernel *k, const struct gm_profile *prof);

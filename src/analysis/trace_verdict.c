@@ -38,6 +38,20 @@ static int scattered_atomic(const struct gm_trace_kernel *k)
 	return best;
 }
 
+/* The float global atomic with the most executions whose sampled warps put 4 lanes or more on an address (a
+   run of one key: tk_warp_runs), its runs in *runs; -1 if none. */
+static int run_atomic(const struct gm_trace_kernel *k, double *runs)
+{
+	int best = -1;
+
+	for (int i = 0; i < k->nins; i++) {
+		double r = tk_warp_runs(k->ins[i].in);
+		if (r >= 4 && (best < 0 || k->ins[i].in->executions > k->ins[best].in->executions))
+			best = i, *runs = r;
+	}
+	return best;
+}
+
 /* The L1 level's lower bound over the measured time where L1 is the busiest level (memory-bound's test), else 0. */
 static double l1_busiest(const struct gm_trace_kernel *k)
 {
@@ -114,9 +128,11 @@ void tk_bottlenecks(struct gm_trace_kernel *k)
 		gm_trace_where(x->in, 70, w, sizeof(w));
 		if (more > 0)
 			snprintf(w + strlen(w), sizeof(w) - strlen(w), " and %d more", more);
+		/* shared: wavefronts above the ideal are bank conflicts, whether a map or the data chooses the words */
+		int conflicts = x->in->space == GM_TS_SHARED && x->bytes > 0 && x->excess_bytes / x->bytes > 0.2;
 		if (x->fit.cls == GM_TC_GATHER && sh > 0.1 && tf_consecutive(x)) {
 			continue;   /* rows the data places, each warp on one run: nothing to name (f52) */
-		} else if (x->fit.cls == GM_TC_GATHER && sh > 0.1) {
+		} else if (x->fit.cls == GM_TC_GATHER && sh > 0.1 && !conflicts) {
 			c[n].score = sh;
 			c[n].ins = k->order[j];
 			snprintf(c[n++].text, sizeof(c[0].text), "a data-dependent %s at %s: %.0f %% of the traffic, its "
@@ -132,7 +148,16 @@ void tk_bottlenecks(struct gm_trace_kernel *k)
 			/* where L1 (shared wavefronts) is the busiest level, the conflicts' part of it: its share of
 			   the measured time times the wavefronts above the ideal */
 			c[n].score = fmax(0.5, l1_busiest(k)) * x->excess_bytes / x->bytes;
-			snprintf(c[n++].text, sizeof(c[0].text), "shared-memory bank conflicts at %s: %s", w, x->fit.cls_text);
+			c[n].ins = k->order[j];
+			if (x->fit.cls == GM_TC_GATHER)   /* the data chooses the words: the lanes' own part shares banks */
+				snprintf(c[n++].text, sizeof(c[0].text), "shared-memory bank conflicts at %s: %.1f wavefronts "
+					 "a request where %.1f would do, at words the data chooses (a thread id strided in the index, "
+					 "c[tid * K + d] with K even, puts several lanes on one bank: the thread "
+					 "id in the low part, c[d * threads + tid], spreads them)", w, x->fit.meas_per_req,
+					 x->fit.ideal_per_req > 0 ? x->fit.ideal_per_req : 1.0);
+			else
+				snprintf(c[n++].text, sizeof(c[0].text), "shared-memory bank conflicts at %s: %s", w,
+					 x->fit.cls_text);
 		}
 	}
 	/* predicted bytes the measured time could not have moved: the model reads more than the kernel did (its
@@ -144,7 +169,8 @@ void tk_bottlenecks(struct gm_trace_kernel *k)
 			 k->gbs, k->roof_pct, k->roof_gbs);
 	}
 	if (k->pred_ok && k->time_ms > 0 && k->pred.time_ms < GM_TRACE_OUTSIDE * k->time_ms) {
-		int a = scattered_atomic(k);
+		int a = scattered_atomic(k), r;
+		double runs;
 		/* the time the model does not explain, less the part the wasted sectors may take (the model prices
 		   them at the launch's rates; a scattered pattern's own cost is often more): a pattern of large
 		   excess is named before it */
@@ -158,6 +184,13 @@ void tk_bottlenecks(struct gm_trace_kernel *k)
 				 "would do, each an L2 read-modify-write (%.60s); the model's memory time is %.0f %% of the "
 				 "measured, the rest taken as theirs", w, x->fit.meas_per_req, x->fit.ideal_per_req,
 				 x->fit.map.known ? x->fit.cls_text : "the addresses come from the data",
+				 100 * k->pred.time_ms / k->time_ms);
+		} else if ((r = run_atomic(k, &runs)) >= 0) {   /* the time the model does not see: the runs' turns */
+			c[n].ins = r;
+			gm_trace_where(k->ins[r].in, 70, w, sizeof(w));
+			snprintf(c[n++].text, sizeof(c[0].text), "float atomics on few addresses a warp at %.60s: %.1f lanes "
+				 "an address, each waiting at the L2 for the one before it; the model's memory time is %.0f "
+				 "%% of the measured, the rest their turns: add each run in the warp first", w, runs,
 				 100 * k->pred.time_ms / k->time_ms);
 		} else if (narrow_lanes(k) > 0) {
 			c[n].ins = narrow_where(k, w, sizeof(w));
@@ -180,10 +213,13 @@ void tk_bottlenecks(struct gm_trace_kernel *k)
 		const struct gm_trace_launch *l = k->l;
 		long long blocks = (long long)(l->grid[0] * l->grid[1] * l->grid[2]);
 		c[n].score = 0.6;
+		c[n].ins = k->norder > 0 ? k->order[0] : -1;   /* the access with the most bytes: where to widen */
+		if (c[n].ins >= 0)
+			gm_trace_where(k->ins[c[n].ins].in, 60, w, sizeof(w));
 		snprintf(c[n++].text, sizeof(c[0].text), "block starts: %lld blocks of %d threads, more than the SMs can "
-			 "start in the time (the launch model's limit, rule T4): give each thread more elements "
-			 "(16-byte loads, a grid-stride loop) so that fewer, fuller blocks do the work", blocks,
-			 l->block[0] * l->block[1] * l->block[2]);
+			 "start in the time (rule T4): give each thread more elements (16-byte loads, a grid-stride "
+			 "loop; the largest access at %.60s) so that fewer, fuller blocks do the work", blocks,
+			 l->block[0] * l->block[1] * l->block[2], k->norder > 0 ? w : "none");
 	}
 	if (k->pred_ok && k->pred.limited_by && !strcmp(k->pred.limited_by, "atomics")) {   /* rule X */
 		c[n].score = 0.9;

@@ -1,7 +1,8 @@
 /* test_trace_fix.c - the arithmetic of `gpumem trace`'s fix (docs/TRACE.md, "The fix"), table-driven with the
  * built-in H200 profile: the whole kernel's speedup when the time the launch model does not explain partly goes
  * with the wasted sectors the change removes (tf_kernel_speedup_ex), and which accesses count as taking
- * consecutive elements (tf_consecutive: a row the data places, at its ideal sectors). */
+ * consecutive elements (tf_consecutive: a row the data places, at its ideal sectors), and a float atomic's lanes an
+ * address a warp (tk_warp_runs: rule block_reduce's warp runs). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -94,11 +95,54 @@ static void test_consecutive(void **state)
 	}
 }
 
+struct runs_row {
+	const char *sass;
+	enum gm_trace_op op;
+	int keys;          /* lanes a key: addresses 4 * (lane / keys); 0: one address a lane */
+	unsigned mask;     /* active lanes */
+	double want;
+};
+
+/* seg_atomic (set 10): sorted keys, a warp's lanes on one or two addresses */
+static const struct runs_row runs_rows[] = {
+	{ "REDG.E.ADD.F32.FTZ.RN.STRONG.GP", GM_TO_REDUCTION, 32, 0xffffffffu, 32 },
+	{ "REDG.E.ADD.F32.FTZ.RN.STRONG.GP", GM_TO_REDUCTION, 16, 0xffffffffu, 16 },
+	{ "REDG.E.ADD.F32.FTZ.RN.STRONG.GP", GM_TO_REDUCTION, 0, 0xffffffffu, 1 },
+	{ "REDG.E.ADD.F32.FTZ.RN.STRONG.GP", GM_TO_REDUCTION, 32, 0x80000001u, 2 },   /* a run's last lanes only */
+	{ "REDG.E.ADD.STRONG.GPU", GM_TO_REDUCTION, 32, 0xffffffffu, 0 },            /* an integer add: one update */
+	{ "LDG.E", GM_TO_LOAD, 32, 0xffffffffu, 0 },
+};
+
+static void test_warp_runs(void **state)
+{
+	static struct gm_trace_sample smp[2];
+	struct gm_trace_instr in;
+	(void)state;
+	for (size_t i = 0; i < sizeof(runs_rows) / sizeof(runs_rows[0]); i++) {
+		const struct runs_row *r = &runs_rows[i];
+		memset(&in, 0, sizeof(in));
+		memset(smp, 0, sizeof(smp));
+		in.space = GM_TS_GLOBAL;
+		in.op = r->op;
+		in.size = 4;
+		in.sass = (char *)r->sass;
+		in.samples = smp;
+		in.nsamples = 2;
+		for (int s = 0; s < 2; s++) {
+			smp[s].have = smp[s].mask = r->mask;
+			for (int l = 0; l < 32; l++)
+				smp[s].addr[l] = 4096 * s + 4 * (r->keys ? l / r->keys : l);
+		}
+		assert_true(fabs(tk_warp_runs(&in) - r->want) < 1e-12);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_speedup_ex),
 		cmocka_unit_test(test_consecutive),
+		cmocka_unit_test(test_warp_runs),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
