@@ -165,6 +165,10 @@ struct reuse_ctx {
 	int64_t wpb;                /* warps a block */
 };
 
+/* launch_partner.c: rule D8's far partners of a store's partly written sector, solved from the index. */
+int gm_store_partner_dists(const struct gm_access *w, const struct gm_expr *index, const struct gm_expr *active,
+			   int64_t wi, int64_t wpb, int64_t grid_x, int64_t warps, int64_t *d, int max);
+
 /* launch_keys.c */
 int gm_keys_cmp(const void *x, const void *y);           /* qsort / bsearch order of int64_t */
 
