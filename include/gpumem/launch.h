@@ -145,7 +145,7 @@ struct gm_launch_out {
 	double l2_store_sectors;      /* store sector operations at L2 (partial ones count twice) */
 	double l2_sectors;            /* sum of the two above */
 	double partial_store_sectors; /* store sectors written partly by a warp */
-	double l2_store_bytes;        /* bytes the stores carry to L2 */
+	double l2_store_bytes;        /* bytes L2 writes for the stores: whole sectors (L4) */
 	double l2_partial_lines[5];   /* store lines written partly, by how many of their sectors another block of
 					 the window wrote last (0-4; rule L4) */
 	double l2_part_lines;         /* of them, those with such sectors (x >= 1) */

@@ -95,9 +95,9 @@ static void l2_time(const struct gm_profile *pr, struct gm_launch_out *o)
 	t_lines = pr->l2_lines_gps > 0 ? o->l2_lines / pr->l2_lines_gps / 1e6 : 0;
 
 	if (pr->l2_part_sectors_gps > 0 && pr->l2_merge_lines_gps > 0) {
-		/* rule L4: stores carry their bytes; a line a request writes partly costs a lookup at the merged
-		   rate, or, when other blocks running beside it wrote x of its sectors last, x sector merges
-		   if they take longer */
+		/* rule L4: a store writes whole sectors, however few of their bytes it carries; a line a
+		   request writes partly costs a lookup at the merged rate, or, when other blocks running beside
+		   it wrote x of its sectors last, x sector merges if they take longer */
 		double part = o->l2_part_lines + o->l2_merged_lines, tp = 0;
 
 		for (int x = 0; x < 5; x++) {

@@ -234,13 +234,14 @@ static gm_status rule_p_alone(struct warp_ctx *c)
 
 /*
  * The store sectors of one warp: how many it writes partly (fewer than 32
- * bytes by the warp), listed in psec[], and the bytes it writes.
+ * bytes by the warp), listed in psec[], and the bytes L2 writes for them:
+ * a whole sector each, however few of its bytes the warp carries (rule L4).
  */
 static int warp_store_sectors(const struct gm_prediction *p, int elem, double *bytes_out, int64_t *psec)
 {
 	int64_t sec[GM_WARP_SIZE * 2];
 	int bytes[GM_WARP_SIZE * 2];
-	int n = 0, partial = 0, total = 0;
+	int n = 0, partial = 0;
 
 	for (int l = 0; l < p->nlanes; l++) {
 		if (!p->lanes[l].active)
@@ -262,16 +263,15 @@ static int warp_store_sectors(const struct gm_prediction *p, int elem, double *b
 			b = stop;
 		}
 	}
-	for (int k = 0; k < n; k++) {
-		total += bytes[k] < GM_SECTOR_BYTES ? bytes[k] : GM_SECTOR_BYTES;
+	for (int k = 0; k < n; k++)
 		if (bytes[k] < GM_SECTOR_BYTES)
 			psec[partial++] = sec[k];
-	}
-	*bytes_out = total;
+	*bytes_out = (double)n * GM_SECTOR_BYTES;
 	return partial;
 }
 
-/* Rule L2: the warp's store operations at L2 and the bytes they carry; its partly written sectors into c->psec. */
+/* Rule L2: the warp's store operations at L2 and the bytes L2 writes for them (rule L4: whole sectors); its
+   partly written sectors into c->psec. */
 static gm_status rule_l2_partial(struct warp_ctx *c)
 {
 	double bytes;

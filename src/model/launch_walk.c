@@ -31,6 +31,7 @@
 #define DEFAULT_WINDOW_WARPS 256
 #define LOOKBACK_WARPS 2048  /* warps before a window looked at one by one for L2 reuse (rule D6) */
 #define CHUNK_WARPS 256      /* the lookback in chunks of this many warps, each with its distance */
+#define PARTNER_DISTS 4      /* store partners solved from the index, at most (rule D8) */
 
 /* ---- the patterns and their warps ----------------------------------------------------------------- */
 
@@ -272,6 +273,15 @@ static int has_partial(const struct pat_state *ps)
 	return 0;
 }
 
+/* Whether one of d[0..nd) is dist. */
+static int probed(const int64_t *d, int nd, int64_t dist)
+{
+	for (int k = 0; k < nd; k++)
+		if (d[k] == dist)
+			return 1;
+	return 0;
+}
+
 /*
  * The warps a window's reuse is looked for in (rules D6, D8), nearest first.
  * Loads: the warps before it, one by one in chunks of CHUNK_WARPS up to
@@ -310,6 +320,16 @@ static gm_status build_sets(struct pat_state *ps, struct gm_access w, const stru
 	for (int k = 1; k <= 2; k++)
 		if (row * k > dense && row * k <= r && (row * k & (row * k - 1)) != 0)
 			d[nd++] = row * k;
+	if (store) { /* and the partners the index gives (launch_partner.c) that no probe above holds (nearer than
+			sub warps, a probe at the next power of two, clipped to the window, holds them) */
+		int64_t pd[PARTNER_DISTS];
+		int np = gm_store_partner_dists(&w, ps->index, ps->active, first, wp->wpb, wp->grid_x, wp->warps, pd,
+						PARTNER_DISTS);
+
+		for (int k = 0; k < np; k++)
+			if (pd[k] >= sub && pd[k] <= r && nd < 64 && !probed(d, nd, pd[k]))
+				d[nd++] = pd[k];
+	}
 	qsort(d, (size_t)nd, sizeof(d[0]), gm_keys_cmp);
 	for (int k = 0; k < nd && s == GM_OK; k++) {
 		int64_t b0 = first - d[k], b1 = first - d[k] + sub; /* behind: the first warps' partners */

@@ -134,7 +134,7 @@ struct totals {
 	double l1_store_alone;      /* store lanes alone in their 2 MiB page of the request (rule P3) */
 	double alone_log2_dist;     /* those lanes (loads and stores) x log2 of their request's distance (P4) */
 	double l1_load_aligned;     /* of the load lanes alone, those whose request's lines share low bits (P5) */
-	double store_bytes;         /* bytes the stores carry to L2 */
+	double store_bytes;         /* bytes L2 writes for the stores: whole sectors (L4) */
 	double pline[5];            /* store lines written partly, by how many of their sectors another block of
 				       the window wrote last (0-4; rule L4) */
 	double pline0_sectors;      /* the partly written sectors of the lines of pline[0] */
@@ -164,6 +164,10 @@ struct reuse_ctx {
 	int64_t resident;           /* warps that run at once (rule L4) */
 	int64_t wpb;                /* warps a block */
 };
+
+/* launch_partner.c: rule D8's far partners of a store's partly written sector, solved from the index. */
+int gm_store_partner_dists(const struct gm_access *w, const struct gm_expr *index, const struct gm_expr *active,
+			   int64_t wi, int64_t wpb, int64_t grid_x, int64_t warps, int64_t *d, int max);
 
 /* launch_keys.c */
 int gm_keys_cmp(const void *x, const void *y);           /* qsort / bsearch order of int64_t */
