@@ -182,6 +182,12 @@ int tk_warp_private(const struct gm_trace_kernel *k);
 void tk_no_barrier(const struct gm_profile *prof, struct gm_launch_out *o);
 /* rule U: a launch of fewer blocks than SMs, its L1 time on as many SMs as it has blocks */
 void tk_sms_in_use(const struct gm_trace_kernel *k, const struct gm_profile *prof, struct gm_launch_out *o);
+/* rule WS: L2's store time from the stores' measured sectors, each written whole */
+void tk_whole_sectors(const struct gm_trace_kernel *k, const struct gm_profile *prof, struct gm_launch_out *o);
+/* rule SG: the wavefronts of shared accesses the data addresses, at the L1 level */
+void tk_shared_gathers(const struct gm_trace_kernel *k, const struct gm_profile *prof, struct gm_launch_out *o);
+/* rule L1S: L1's time at least the measured sectors' and wavefronts' at l1_gbs */
+void tk_l1_measured(const struct gm_trace_kernel *k, const struct gm_profile *prof, struct gm_launch_out *o);
 /* rule O: a tile's barrier work behind the other resident blocks' round trips */
 void tk_barrier_overlap(const struct gm_trace_kernel *k, const struct gm_profile *prof, struct gm_launch_out *o);
 /* trace_time_start.c: rule S2, the launch's start and drain (the profile's launch_floor_us) where the model has no

@@ -79,6 +79,9 @@ static void predict(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	if (k->pred_ok) {
 		tk_runs_own_trips(k, prof, runs, nruns);
 		tk_row_hits(k, prof, runs, nruns, &k->pred);   /* rule R3 */
+		tk_whole_sectors(k, prof, &k->pred);   /* rule WS; not in mem_ms, the fixes' base */
+		tk_shared_gathers(k, prof, &k->pred);   /* rule SG */
+		tk_l1_measured(k, prof, &k->pred);   /* rule L1S */
 	}
 	k->steps_ms = k->pred_ok ? tk_steps_ms(k, prof) : 0;
 	if (!(k->steps_ms > 0)) {   /* rule O, in the fixes' time too; a loop of barriers (rule B) keeps the blocks in step */

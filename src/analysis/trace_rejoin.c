@@ -96,3 +96,64 @@ void tk_barrier_overlap(const struct gm_trace_kernel *k, const struct gm_profile
 				o->t_bandwidth_ms == o->t_blocks_ms ? "blocks" : o->t_bandwidth_ms == o->t_pages_ms ? "pages" : "DRAM";
 	tk_rejoin(o, prof, o->time_ms);
 }
+
+/*
+ * Rule WS, a sector written partly is a whole sector's write (docs/TRACE.md, "The kernel's prediction"): the
+ * launch model's rule L4 carries a store's bytes to L2 at `l2_write_gbs` and prices a line a request writes partly
+ * as one lookup. A store whose pieces of a sector come in several requests (a thread's record written as 2-4
+ * narrower stores, lanes 12-32 B apart: set 10's dq_v16 and nv12_4px) has L2 write each sector once a request: the
+ * measured store sectors x 32 B at `l2_write_gbs` give their time within 5 %, the bytes about half or a third of
+ * it. Rule M folds such pieces into one pattern, so the model sees whole sectors. Where the global stores'
+ * measured sectors x 32 exceed the bytes the model's stores carry, L2's sector time is taken with them (the
+ * model's load sectors at `l2_read_gbs` beside), if longer than the model's L2 time (its line lookups, rules L3
+ * and L4), and the time joined again. Only with rule L4's two rates (a profile without them has rule L2's
+ * sectors already). No new constant.
+ */
+void tk_whole_sectors(const struct gm_trace_kernel *k, const struct gm_profile *prof, struct gm_launch_out *o)
+{
+	double st = 0;
+
+	if (!prof || !(prof->l2_merge_lines_gps > 0) || !(prof->l2_part_sectors_gps > 0) || !(prof->l2_write_gbs > 0) ||
+	    !(prof->l2_read_gbs > 0))
+		return;
+	for (int i = 0; i < k->nins; i++) {
+		const struct gm_trace_insn *x = &k->ins[i];
+		if (x->in->space == GM_TS_GLOBAL && x->in->op == GM_TO_STORE)
+			st += x->bytes;   /* measured sectors x 32 (trace_kernel.c); atomics keep rule X and L4 */
+	}
+	if (!(st > o->l2_store_bytes))
+		return;
+	double t = (o->l2_load_sectors * GM_SECTOR_BYTES / prof->l2_read_gbs + st / prof->l2_write_gbs) / 1e6;
+	if (!(t > o->t_l2_ms))
+		return;
+	o->t_l2_ms = t;
+	o->l2_by_lines = 0;
+	tk_rebound(o, prof);
+	tk_rejoin(o, prof, o->time_ms);
+}
+
+/*
+ * Rule L1S, L1 as busy as its measured traffic: the launch model's L1 time counts its patterns' wavefronts, a
+ * 128 B line a lane of a column walk at most, and nothing for the instructions it has no pattern for. The trace
+ * measured every global instruction's sectors and every shared one's wavefronts: L1 moves at least those, sectors
+ * x 32 B and wavefronts x 128 B, at `l1_gbs` (on the SMs the launch uses, rule U), the report's L1 bound
+ * ("Memory-bound"). Where that is longer than the model's L1 time, it is the L1 time, and the time is joined again
+ * (T3). Set 7's conv1d_mc_chan_fast (lanes a channel's row apart, 17 taps of x and w each its own line): the model's
+ * L1 time 0.29 of its 0.56 ms measured, the sectors' 0.61. No constant.
+ */
+void tk_l1_measured(const struct gm_trace_kernel *k, const struct gm_profile *prof, struct gm_launch_out *o)
+{
+	double blocks = (double)k->l->grid[0] * (double)k->l->grid[1] * (double)k->l->grid[2], b = 0;
+
+	if (!prof || !(prof->l1_gbs > 0) || prof->sm_count <= 0 || !(blocks > 0))
+		return;
+	for (int i = 0; i < k->nins; i++)
+		b += k->ins[i].bytes;   /* sectors x 32, shared wavefronts x 128 (trace_kernel.c) */
+	double sms = blocks < prof->sm_count ? blocks / prof->sm_count : 1;
+	double t = b / (prof->l1_gbs * sms) / 1e6;
+	if (!(t > o->t_l1_ms))
+		return;
+	o->t_l1_ms = t;
+	tk_rebound(o, prof);
+	tk_rejoin(o, prof, o->time_ms);
+}

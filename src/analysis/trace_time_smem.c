@@ -112,6 +112,35 @@ void tk_no_barrier(const struct gm_profile *prof, struct gm_launch_out *o)
 	tk_rejoin(o, prof, o->time_ms);
 }
 
+/* Rule SG's test: a shared instruction that no map of the ids fits and whose lanes, in some sampled warp, are not
+   evenly spaced (at least three lanes): its words are the data's choice, not a stride the loop changes (a tree's
+   `sdata[2 * s * tid]`, evenly spaced in every warp, is still a step of rule B). */
+static int data_chosen(const struct gm_trace_insn *x)
+{
+	const struct gm_trace_instr *in = x->in;
+
+	if (in->space != GM_TS_SHARED || x->fit.cls != GM_TC_GATHER)
+		return 0;
+	for (int q = 0; q < in->nsamples; q++) {
+		const struct gm_trace_sample *sm = &in->samples[q];
+		int first = -1, prev = -1, n = 0;
+		int64_t step = 0;
+		for (int ln = 0; ln < GM_WARP_SIZE; ln++) {
+			if (!(sm->have >> ln & 1))
+				continue;
+			if (first < 0)
+				first = ln;
+			else if (n == 1)
+				step = (sm->addr[ln] - sm->addr[first]) / (ln - first);
+			if (n >= 1 && sm->addr[ln] - sm->addr[prev] != step * (ln - prev))
+				return 1;
+			prev = ln;
+			n++;
+		}
+	}
+	return 0;
+}
+
 /*
  * Rule B, the barrier steps of a shared-memory loop (docs/TRACE.md, "The kernel's prediction"): a shared
  * instruction that a block's warps run more often than once each is a step of a loop over shared memory (a
@@ -139,7 +168,8 @@ double tk_steps_ms(const struct gm_trace_kernel *k, const struct gm_profile *pro
 	for (int j = 0; j < n; j++) {
 		const struct gm_trace_instr *in = k->ins[ix[j]].in;
 		int64_t from = j ? k->ins[ix[j - 1]].in->pc + 16 : 0;
-		if (in->space != GM_TS_SHARED || !(in->executions > warps * 1.0001))
+		if (in->space != GM_TS_SHARED || !(in->executions > warps * 1.0001) ||
+		    data_chosen(&k->ins[ix[j]]))   /* rule SG: no step */
 			continue;
 		issued += in->executions * (double)(in->pc + 16 - from) / 16;
 		double ideal = in->ideal_wavefronts >= 0 ? in->ideal_wavefronts : in->requests * k->ins[ix[j]].fit.ideal_per_req;
@@ -148,4 +178,35 @@ double tk_steps_ms(const struct gm_trace_kernel *k, const struct gm_profile *pro
 	}
 	double sms = blocks < prof->sm_count ? blocks : prof->sm_count;
 	return (issued / 4 + extra) / (sms * prof->sm_clock_mhz * 1e3);
+}
+
+/*
+ * Rule SG, shared accesses at addresses the data chooses (docs/TRACE.md, "The kernel's prediction"): a counter a
+ * thread bumps at a digit it loaded (`c[tid * 16 + digit]++`, set 10's radix), a table looked up, a binary search.
+ * No map of the ids fits them, so the launch model has no pattern for them, and rule B took each of their
+ * executions for a step of a loop of barriers, added to the time. Warps that read and write shared words the data
+ * chooses exchange nothing at fixed steps: no barrier holds them in the loop, and each warp's shared work overlaps
+ * the other warps' loads. Their measured wavefronts (bank conflicts included) join the L1 level instead, at
+ * `l1_gbs` a 128 B wavefront as the model's own shared wavefronts (on the SMs the launch uses, rule U), and the time
+ * is joined again (T3). No constant.
+ */
+void tk_shared_gathers(const struct gm_trace_kernel *k, const struct gm_profile *prof, struct gm_launch_out *o)
+{
+	double blocks = (double)k->l->grid[0] * (double)k->l->grid[1] * (double)k->l->grid[2], wf = 0;
+
+	if (!prof || !(prof->l1_gbs > 0) || prof->sm_count <= 0 || !(blocks > 0))
+		return;
+	for (int i = 0; i < k->nins; i++) {
+		const struct gm_trace_insn *x = &k->ins[i];
+		const struct gm_trace_instr *in = x->in;
+		double req = in->requests > 0 ? in->requests : in->executions;
+		if (data_chosen(x) && !x->fit.expr1d[0])
+			wf += in->wavefronts >= 0 ? in->wavefronts : req > 0 ? req * x->fit.sample_per_req : 0;
+	}
+	if (!(wf > 0))
+		return;
+	double sms = blocks < prof->sm_count ? blocks / prof->sm_count : 1;
+	o->t_l1_ms += wf * 128.0 / (prof->l1_gbs * sms) / 1e6;
+	tk_rebound(o, prof);
+	tk_rejoin(o, prof, o->time_ms);
 }
