@@ -5,9 +5,9 @@
  * elements as one access of v x the element, v = 2, 4 .. up to 16 B over the largest element: what rules
  * wide_blocks and wide_loads do to a kernel whose accesses are already at their ideal. A fix of the pattern alone
  * leaves that kernel's narrow accesses narrow (a warp a row of 1-byte elements reads 32 B a request; the one-hot
- * rows reordered still start 4-byte blocks by the million), so its speedup stops short of the hand version's.
+ * rows reordered still start 4-byte blocks by the million). Offered beside the rewrite's own speedup, not as it:
+ * on the development pairs most hand versions keep one element a thread (docs/log/2026-11-30-trace-f54.md).
  */
-#include <math.h>
 #include <string.h>
 #include "analysis/trace_internal.h"
 
