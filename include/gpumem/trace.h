@@ -226,6 +226,9 @@ struct gm_trace_fix {
 	double kernel_speedup;        /* the whole kernel: the launch model with the group's patterns replaced,
 					 the saving off the measured time (Amdahl without a prediction) */
 	int worth;                    /* kernel_speedup >= GM_TRACE_WORTH */
+	int wide;                     /* rule wide_fix: the elements a thread (lane) of the fixed kernel would take as
+					 one access (0: none) */
+	double wide_speedup;          /* the whole kernel's speedup with them (not in kernel_speedup) */
 	char words[400];              /* the change at the user's line, in words */
 	char sketch[600];             /* a short CUDA sketch */
 };

@@ -276,6 +276,28 @@ static double excess_part(const struct gm_trace_kernel *k, const struct tk_swap 
 	return glob > 0 ? fmin(1, ex / glob) : 0;
 }
 
+/* Rule wide_fix (trace_fix_wide.c): the fixed kernel, where the model finds it limited by blocks or latency,
+   with v elements a thread (a lane) as one access, offered beside the rewrite (its own speedup, not the headline:
+   the development pairs' hand versions mostly keep one element a thread; docs/TRACE.md) */
+static void widen(const struct gm_trace_kernel *k, const struct gm_profile *prof, int lead, int rows,
+		  const struct tk_swap *sw, int nsw, int nrow, const char *limited, double gain, double ex,
+		  struct gm_trace_fix *fx)
+{
+	int v = 1, size = k->ins[lead].in->size;
+	double s;
+	size_t len = strlen(fx->change);
+
+	if (!strncmp(fx->rewrite, "tile", 4))
+		return;   /* a transposing tile: its rows and columns are not v consecutive elements of one access */
+	s = tf_widen_fix(k, prof, lead, rows, sw, nsw, nrow, limited, fx->kernel_speedup, gain, ex, &v);
+	if (v <= 1)
+		return;
+	fx->wide = v;
+	fx->wide_speedup = s;
+	snprintf(fx->change + len, sizeof(fx->change) - len, "%s%d elements a %s as one %d-B access: %.2fx (wide_fix)",
+		 len ? "; then " : "", v, rows ? "lane" : "thread", v * size, s);
+}
+
 /* The fix of group g (g[0] its largest): its rewrite, pattern and kernel speedups, words and sketch (try_rows 0:
    without rule warp_rows). */
 static void fix_group_as(const struct gm_trace_kernel *k, const int *g, int n, const struct gm_profile *prof,
@@ -284,8 +306,9 @@ static void fix_group_as(const struct gm_trace_kernel *k, const int *g, int n, c
 	const struct gm_trace_insn *x = &k->ins[g[0]];
 	static struct tk_swap sw[ROWG];
 	struct gm_launch_out a, b, whole;
+	const char *whole_lim = "";
 	char why[200], lines[160] = "";
-	int nsw = 0, nrow = 0, rows = try_rows && !tf_warp_rows(k, prof, g[0], sw, &nsw, &nrow, lines, sizeof(lines));
+	int nsw = 0, nrow = 0, rows = try_rows && !tf_warp_rows(k, prof, g[0], sw, &nsw, &nrow, lines, sizeof(lines), 1);
 
 	memset(fx, 0, sizeof(*fx));
 	fx->have = 1;
@@ -320,12 +343,15 @@ static void fix_group_as(const struct gm_trace_kernel *k, const int *g, int n, c
 	}
 	fx->share = fmin(1, fx->share);
 	if (k->pred_ok && !tk_predict(k, prof, -1, sw, nsw, &whole, why, sizeof(why))) {
-		fx->kernel_speedup = tf_kernel_speedup_ex(k, prof, whole.time_ms, rows ? parallelism_gain(k, prof) : 1, 1,
-							  excess_part(k, sw, rows ? nrow : nsw));
+		double gain = rows ? parallelism_gain(k, prof) : 1, ex = excess_part(k, sw, rows ? nrow : nsw);
+		whole_lim = whole.limited_by ? whole.limited_by : "";
+		fx->kernel_speedup = tf_kernel_speedup_ex(k, prof, whole.time_ms, gain, 1, ex);
 		struct gm_launch_out t0, t1;   /* a rewrite that keeps the thread's loop keeps its round trips */
 		if (!rows && k->trips > 1 && x->fit.iters > 1 && !tk_predict(k, prof, TK_WITH_TRIPS, NULL, 0, &t0, why,
 		    sizeof(why)) && !tk_predict(k, prof, TK_WITH_TRIPS, sw, nsw, &t1, why, sizeof(why)) && t1.time_ms > 0)
 			fx->kernel_speedup = fmin(fx->kernel_speedup, t0.time_ms / t1.time_ms);
+		else   /* rule wide_fix: the fixed kernel's narrow accesses widened (none for a rewrite that keeps a loop) */
+			widen(k, prof, g[0], rows, sw, nsw, nrow, whole.limited_by, gain, ex, fx);
 		if ((rows || !fx->rewrite[0]) && !tk_predict(k, prof, g[0], NULL, 0, &a, why, sizeof(why)) &&
 		    !tk_predict(k, prof, g[0], me, 1, &b, why, sizeof(why)) && b.time_ms > 0)
 			fx->pattern_speedup = a.time_ms / b.time_ms;
@@ -342,6 +368,12 @@ static void fix_group_as(const struct gm_trace_kernel *k, const int *g, int n, c
 	advise(x, fx, rows);
 	if (!fx->words[0])
 		snprintf(fx->words, sizeof(fx->words), "%s", fx->change);
+	else if (fx->wide > 1) {   /* rule wide_fix: the fixed kernel's accesses widened too */
+		size_t len = strlen(fx->words);
+		snprintf(fx->words + len, sizeof(fx->words) - len, "; then, the fixed kernel limited by %s, %d elements "
+			 "a %s as one %d-byte vector: %.2fx", whole_lim, fx->wide, rows ? "lane" : "thread",
+			 fx->wide * x->in->size, fx->wide_speedup);
+	}
 }
 
 /* Rule warp_rows where it applies, or the rewrites of explain --suggest where they are predicted faster. */

@@ -145,7 +145,7 @@ static int others(const struct gm_trace_kernel *k, const struct gm_profile *prof
  * swaps (*nsw in all), or -1 when the rule does not apply.
  */
 int tf_warp_rows(const struct gm_trace_kernel *k, const struct gm_profile *prof, int i, struct tk_swap *sw, int *nsw,
-		 int *nrow, char *lines, size_t ln)
+		 int *nrow, char *lines, size_t ln, int v)
 {
 	const struct gm_trace_insn *x = &k->ins[i];
 	int64_t K, s, K2, s2, as;
@@ -213,9 +213,13 @@ int tf_warp_rows(const struct gm_trace_kernel *k, const struct gm_profile *prof,
 		/* the row's walk of W elements in ceil(W / 32) lane groups, one after the other: one pattern, the
 		   lowest piece's (the launch model keeps each pattern's bytes apart: the row is one walk) */
 		int64_t W = sq ? (int64_t)y->fit.iters * aq : pieces;
-		snprintf(swap_text[q], TEXT, "(gid / 32) * %lld + (gid %% 32) + %lld", (long long)K, (long long)lo);
-		sw[q] = (struct tk_swap){ idx[q], c ? NULL : swap_text[q], c ? 0 : (int)((W + 31) / 32), sq < 0 ? -32 : 32,
-					  32 * k->threads };
+		v = v > 1 ? v : 1;   /* widened: v consecutive elements a lane, one vector (K, lo and W in vectors) */
+		if (v > 1 && (K % v || lo % v || y->in->size * v > 16))
+			return -1;
+		snprintf(swap_text[q], TEXT, "(gid / 32) * %lld + (gid %% 32) + %lld", (long long)(K / v),
+			 (long long)(lo / v));
+		sw[q] = (struct tk_swap){ idx[q], c ? NULL : swap_text[q], c ? 0 : (int)((W + 32 * v - 1) / (32 * v)),
+					  sq < 0 ? -32 : 32, 32 * k->threads, v };
 		int seen = 0;
 		for (int p = 0; p < q; p++)
 			seen |= k->ins[idx[p]].in->line == y->in->line;

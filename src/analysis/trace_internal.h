@@ -80,6 +80,8 @@ struct tk_swap {
 	int iters;
 	int64_t step;                /* elements per iteration */
 	int64_t threads;             /* the threads of the replaced kernel (0: the kernel's own; trace_fix.c's warp_rows) */
+	int vec;                     /* elements an access (0, 1: one; trace_fix_wide.c's widened fix: expr and step count
+					vectors of vec elements) */
 };
 
 /*
@@ -96,9 +98,15 @@ static inline int tk_is_global_atomic(const struct gm_trace_instr *in)
 	return in->space == GM_TS_GLOBAL && (in->op == GM_TO_ATOMIC || in->op == GM_TO_REDUCTION);
 }
 /* trace_fix_rows.c: rule warp_rows at instruction i, the relaunch's swaps (the rows' first, *nrow of them; the
-   other accesses after), the rows' lines; -1 where it does not apply */
+   other accesses after), the rows' lines; each lane taking v consecutive elements of its row as one access (v > 1:
+   the widened fix); -1 where it does not apply */
 int tf_warp_rows(const struct gm_trace_kernel *k, const struct gm_profile *prof, int i, struct tk_swap *sw, int *nsw,
-		 int *nrow, char *lines, size_t ln);
+		 int *nrow, char *lines, size_t ln, int v);
+/* trace_fix_wide.c: rule wide_fix, the fixed kernel widened where the model finds it limited by blocks or
+   latency: its speedup (s0 where widening does not pay by GM_TRACE_WORTH) and *v, its elements an access */
+double tf_widen_fix(const struct gm_trace_kernel *k, const struct gm_profile *prof, int lead, int rows,
+		    const struct tk_swap *sw, int nsw, int nrow, const char *limited, double s0, double g, double ex,
+		    int *v);
 /* trace_fix_reduce.c: rule block_reduce, the fix of a kernel's global atomics (its instruction, -1: none) */
 int tf_block_reduce(struct gm_trace_kernel *k, const struct gm_profile *prof);
 /* trace_fix_reduce.c: a float global atomic's active lanes over its distinct addresses, the mean of its sampled

@@ -27,11 +27,12 @@ static void pattern_of(const struct gm_trace_kernel *k, const struct gm_trace_in
 	memset(a, 0, sizeof(*a));
 	a->space = x->in->space == GM_TS_SHARED ? GM_SPACE_SHARED : GM_SPACE_GLOBAL;
 	a->op = x->in->op == GM_TO_LOAD ? GM_OP_LOAD : GM_OP_STORE;
-	a->elem_bytes = x->in->size;
+	int vec = sw && sw->vec > 1 ? sw->vec : 1;   /* a widened fix: vectors of vec elements */
+	a->elem_bytes = x->in->size * vec;
 	memcpy(a->block, k->l->block, sizeof(a->block));
 	a->index = sw ? sw->expr : g ? g : x->fit.expr1d;
 	a->n_threads = sw && sw->threads > 0 ? sw->threads : k->threads;
-	*r = (struct gm_repeat){ sw ? sw->iters : x->fit.iters, (sw ? sw->step : x->fit.map.iter_step) * x->in->size,
+	*r = (struct gm_repeat){ sw ? sw->iters : x->fit.iters, (sw ? sw->step : x->fit.map.iter_step) * a->elem_bytes,
 				 it2 > 1 ? it2 : 1, it2 > 1 ? step2 : 0 };
 	if (!sw && it1 > 0)   /* a flattened walk (rule M): its loop in one direction */
 		r->iters = it1, r->step_bytes = step1;
@@ -63,11 +64,11 @@ int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, i
 		const struct gm_trace_insn *x = &k->ins[i];
 		if ((only >= 0 && i != only) || (i < GM_TRACE_MAX_INSNS && it2[i] < 0))
 			continue;
-		if (!x->fit.expr1d[0] || !model_size(x->in->size) || np == MAX_PATS) {
+		const struct tk_swap *w = tk_swap_of(sw, nsw, i);
+		if (!x->fit.expr1d[0] || !model_size(x->in->size * (w && w->vec > 1 ? w->vec : 1)) || np == MAX_PATS) {
 			left++;
 			continue;
 		}
-		const struct tk_swap *w = tk_swap_of(sw, nsw, i);
 		if (w && !w->expr)
 			continue;   /* left out on purpose: the kernel without this instruction */
 		if (only < 0 && !w && tk_in_l1(k, prof, x))

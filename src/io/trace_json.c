@@ -40,11 +40,12 @@ static json_t *fix_json(const struct gm_trace_kernel *k, const struct gm_trace_f
 		return json_pack("{s:I}", "same_as_pc", (json_int_t)k->ins[x->same_as - 1].in->pc);
 	if (!x->have)
 		return json_null();
-	return json_pack("{s:i,s:f,s:o,s:o,s:f,s:f,s:b,s:s,s:s}", "instructions", x->ninstr, "time_share", x->share,
-			 "rewrite", x->rewrite[0] ? json_string(x->rewrite) : json_null(),
+	return json_pack("{s:i,s:f,s:o,s:o,s:f,s:f,s:i,s:o,s:b,s:s,s:s}", "instructions", x->ninstr, "time_share",
+			 x->share, "rewrite", x->rewrite[0] ? json_string(x->rewrite) : json_null(),
 			 "change", x->change[0] ? json_string(x->change) : json_null(), "pattern_speedup",
-			 x->pattern_speedup, "kernel_speedup", x->kernel_speedup, "worth_changing", x->worth, "words",
-			 x->words, "sketch", x->sketch);
+			 x->pattern_speedup, "kernel_speedup", x->kernel_speedup, "wide_elements", x->wide > 1 ? x->wide : 1,
+			 "wide_speedup", x->wide > 1 ? json_real(x->wide_speedup) : json_null(), "worth_changing", x->worth,
+			 "words", x->words, "sketch", x->sketch);
 }
 
 static json_t *pattern_json(const struct gm_trace_fit *f)
