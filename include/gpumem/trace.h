@@ -45,8 +45,11 @@ struct gm_trace_sample {
 struct gm_trace_instr {
 	int64_t pc;                   /* SASS offset in the function, bytes */
 	char *sass;                   /* opcode text or NULL */
-	char *file;                   /* NULL without line information */
+	char *file;                   /* NULL without line information; the user's call site where the line is in a
+	                                 toolkit header inlined there (gm_trace_read) */
 	int line;                     /* 0 = unknown */
+	char *file_inner;             /* the header's own file:line where file:line is its call site, else NULL, 0 */
+	int line_inner;
 	enum gm_trace_space space;
 	enum gm_trace_op op;
 	int size;                     /* bytes per thread access */
@@ -278,6 +281,7 @@ struct gm_trace_kernel {
 	double pred_err_pct;          /* 100 * (predicted / measured - 1), when both */
 	double pred_lo_ms, pred_hi_ms; /* the launch model's interval (docs/MODEL.md 7.6) as times; -1 = none */
 	const char *limited_by;       /* the prediction's slowest level, or "unknown" */
+	int atomic_at;                /* rule X limits the prediction: the atomic of its address (k->ins), else -1 */
 	char primary[300], secondary[300];
 	int order[GM_TRACE_MAX_INSNS]; /* instructions by traffic, largest first (at most GM_TRACE_MAX_INSNS:
 					  the rest are not listed, the report says how many) */

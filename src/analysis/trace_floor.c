@@ -123,21 +123,30 @@ static double atomic_ns(const struct gm_trace_instr *in, const struct gm_profile
 	return in->nsamples > 0 ? most * in->executions / in->nsamples : 0;
 }
 
-/* Rule X's floor: the slowest instruction's most updated address (different instructions' addresses, different
-   arrays, are served side by side) */
-double tk_atomic_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof)
+/* The instruction of rule X's floor (its index in k->ins, -1: none): the slowest instruction's most updated
+   address (different instructions' addresses, different arrays, are served side by side); *ms its time. */
+static int atomic_at(const struct gm_trace_kernel *k, const struct gm_profile *prof, double *ms)
 {
 	double ns = 0;
+	int at = -1;
 
-	if (!prof)
-		return 0;
-	for (int i = 0; i < k->nins; i++) {
+	for (int i = 0; prof && i < k->nins; i++) {
 		const struct gm_trace_instr *in = k->ins[i].in;
+		double t;
 		if (in->space == GM_TS_GLOBAL && (in->op == GM_TO_ATOMIC || in->op == GM_TO_REDUCTION) &&
-		    in->executions > 0)
-			ns = fmax(ns, atomic_ns(in, prof));
+		    in->executions > 0 && (t = atomic_ns(in, prof)) > ns)
+			ns = t, at = i;
 	}
-	return ns * 1e-6;
+	*ms = ns * 1e-6;
+	return at;
+}
+
+double tk_atomic_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof)
+{
+	double ms;
+
+	atomic_at(k, prof, &ms);
+	return ms;
 }
 
 /* Rule F's floor in ms: the profile's shortest launch, else its start-up, 0 with neither. */
@@ -176,6 +185,7 @@ void tk_floors(struct gm_trace_kernel *k, const struct gm_profile *prof)
 		return;
 	if (atom >= f) {   /* rule X */
 		tk_raise(k, t0, f, "atomics");
+		k->atomic_at = atomic_at(k, prof, &atom);
 		size_t len = strlen(k->pred_why);
 		snprintf(k->pred_why + len, sizeof(k->pred_why) - len, "%srule X: its atomics on one address take "
 			 "%.4f ms one after another, more than its memory's %.4f", len ? "; " : "", atom, t0);

@@ -108,6 +108,50 @@ static int op_of(const char *s, enum gm_trace_op *out)
 	return -1;
 }
 
+/* A file of the CUDA toolkit, the C library or a Python package (pip's CUDA headers, CuPy's), not the user's:
+   the toolkit's include folders, /usr/include, /usr/lib, site- or dist-packages, NVRTC's built-in headers
+   (no folder). */
+static int toolkit_file(const char *f)
+{
+	static const char *const prefix[] = { "/usr/local/cuda", "/usr/include/", "/usr/lib/", "/opt/nvidia/" };
+	static const char *const part[] = { "/site-packages/", "/dist-packages/", "/include/cuda/std/", "/include/cub/",
+					    "/include/thrust/", "/include/cccl/" };
+	const char *t = strstr(f, "/targets/");
+
+	for (size_t i = 0; i < sizeof(prefix) / sizeof(prefix[0]); i++)
+		if (!strncmp(f, prefix[i], strlen(prefix[i])))
+			return 1;
+	for (size_t i = 0; i < sizeof(part) / sizeof(part[0]); i++)
+		if (strstr(f, part[i]))
+			return 1;
+	return (t && strstr(t, "/include/")) || (!strchr(f, '/') && !strncmp(f, "__nv", 4));
+}
+
+/*
+ * The user's line (TRACE.md, "Lines inlined from a header"): an instruction whose line is in a toolkit file
+ * (atomicMax's wrapper in device_atomic_functions.hpp, an intrinsic) is named at the innermost of its call sites
+ * ("inlined_at", innermost first) in a file of the user's, the header's line kept as file_inner:line_inner. A
+ * document without call sites, or with none of the user's, keeps its line.
+ */
+static int user_site(const json_t *o, struct gm_trace_instr *in)
+{
+	const json_t *at = json_object_get(o, "inlined_at"), *s;
+	size_t i;
+
+	if (!in->file || in->line <= 0 || !toolkit_file(in->file))
+		return 0;
+	json_array_foreach(at, i, s) {
+		const char *f = json_string_value(json_object_get(s, "file"));
+		int line = (int)int_of(s, "line", 0);
+		if (!f || line <= 0 || toolkit_file(f))
+			continue;
+		in->file_inner = in->file, in->line_inner = in->line;
+		in->file = strdup(f), in->line = line;
+		return in->file ? 0 : -1;
+	}
+	return 0;
+}
+
 static gm_status instr_of(struct rd *r, const json_t *o, struct gm_trace_instr *in)
 {
 	const json_t *sm = json_object_get(o, "samples");
@@ -120,6 +164,8 @@ static gm_status instr_of(struct rd *r, const json_t *o, struct gm_trace_instr *
 	in->sass = str_of(o, "sass");
 	in->file = str_of(o, "file");
 	in->line = (int)int_of(o, "line", 0);
+	if (user_site(o, in))
+		return r->st = gm_fail(GM_ERR_NOMEM, "out of memory reading '%s'", r->origin);
 	in->size = (int)int_of(o, "size", 0);
 	if (space_of(sp, &in->space) || op_of(op, &in->op))
 		return bad(r, "an instruction's 'space' or 'op' is missing or unknown");
@@ -274,6 +320,7 @@ static void free_instr(struct gm_trace_instr *in)
 {
 	free(in->sass);
 	free(in->file);
+	free(in->file_inner);
 	free(in->samples);
 }
 

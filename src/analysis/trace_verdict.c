@@ -223,9 +223,13 @@ void tk_bottlenecks(struct gm_trace_kernel *k)
 	}
 	if (k->pred_ok && k->pred.limited_by && !strcmp(k->pred.limited_by, "atomics")) {   /* rule X */
 		c[n].score = 0.9;
-		snprintf(c[n++].text, sizeof(c[0].text), "atomics on one address: the updates of its most updated "
-			 "address, one after another, take %.4f ms (rule X): add within the warp and the block first "
-			 "(a shuffle reduction, shared memory) and send one atomic a block", k->pred.time_ms);
+		c[n].ins = k->atomic_at;
+		if (k->atomic_at >= 0)
+			gm_trace_where(k->ins[k->atomic_at].in, 60, w, sizeof(w));
+		snprintf(c[n++].text, sizeof(c[0].text), "atomics on one address at %.60s: the updates of its most "
+			 "updated address, one after another, take %.4f ms (rule X): add within the warp and the block "
+			 "first (a shuffle reduction, shared memory) and send one atomic a block",
+			 k->atomic_at >= 0 ? w : "?", k->pred.time_ms);
 	}
 	if (k->pred_ok && k->pred.limited_by && !strcmp(k->pred.limited_by, "latency")) {
 		c[n].score = 0.4;

@@ -80,9 +80,11 @@ static json_t *instr_json(const struct gm_trace_kernel *k, const struct gm_trace
 {
 	const struct gm_trace_instr *in = x->in;
 
-	return json_pack("{s:I,s:o,s:o,s:o,s:s,s:s,s:i,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:f,s:f,s:o,s:s,s:I,s:s,s:o}",
-			 "pc", (json_int_t)in->pc, "sass", str(in->sass), "file", str(in->file), "line",
-			 in->line > 0 ? json_integer(in->line) : json_null(), "space", gm_trace_space_name(in->space),
+	return json_pack("{s:I,s:o,s:o,s:o,s:o,s:o,s:s,s:s,s:i,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:f,s:f,s:o,s:s,s:I,s:s,"
+			 "s:o}", "pc", (json_int_t)in->pc, "sass", str(in->sass), "file", str(in->file), "line",
+			 in->line > 0 ? json_integer(in->line) : json_null(), "file_inner", str(in->file_inner),
+			 "line_inner", in->line_inner > 0 ? json_integer(in->line_inner) : json_null(),
+			 "space", gm_trace_space_name(in->space),
 			 "op", gm_trace_op_name(in->op), "size", in->size, "executions", num(in->executions), "requests",
 			 num(in->requests), "sectors", num(in->sectors), "wavefronts", num(in->wavefronts),
 			 "ideal_sectors", num(in->ideal_sectors), "per_request", per_req_json(&x->fit), "bytes",

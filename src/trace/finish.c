@@ -1,6 +1,6 @@
 /*
  * finish.c - the final trace document: the trace pass's launches, the time pass's times matched by
- * launch ordinal and kernel name, SASS opcodes from nvdisasm, and what gpumem knows about the run
+ * launch ordinal and kernel name, SASS opcodes and inlined lines' call sites from nvdisasm, and what gpumem knows about the run
  * ("tool", "program", "options", "notes"). Written atomically (src/io/outfile.c).
  */
 #include <dirent.h>
@@ -84,6 +84,29 @@ static void add_times(json_t *launches, const char *time_part, json_t *notes)
 	json_decref(doc);
 }
 
+static const char *base_name(const char *p)
+{
+	const char *s = p ? strrchr(p, '/') : NULL;
+
+	return s ? s + 1 : p ? p : "";
+}
+
+/* "inlined_at": the call sites of an instruction's line when nvdisasm's innermost line is the document's (CUPTI
+   and nvdisasm read the same line table; a file named apart, its directory aside) */
+static void set_inlined_at(json_t *ins, const struct gmt_sass_row *r)
+{
+	const char *file = json_string_value(json_object_get(ins, "file"));
+	json_t *at;
+
+	if (!r->nat || !file || json_integer_value(json_object_get(ins, "line")) != (json_int_t)r->line ||
+	    strcmp(base_name(file), base_name(r->file)) != 0)
+		return;
+	at = json_array();
+	for (int k = 0; k < r->nat; k++)
+		json_array_append_new(at, json_pack("{s:s, s:i}", "file", r->at_file[k], "line", (int)r->at_line[k]));
+	json_object_set_new(ins, "inlined_at", at);
+}
+
 static void set_sass(json_t *ins, const struct gmt_sass_row *rows, size_t n)
 {
 	json_int_t pc = json_integer_value(json_object_get(ins, "pc"));
@@ -98,6 +121,7 @@ static void set_sass(json_t *ins, const struct gmt_sass_row *rows, size_t n)
 			json_object_set_new(ins, "file", json_string(rows[i].file));
 			json_object_set_new(ins, "line", json_integer(rows[i].line));
 		}
+		set_inlined_at(ins, &rows[i]);
 		return;
 	}
 }

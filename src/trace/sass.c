@@ -1,6 +1,6 @@
 /*
- * sass.c - SASS opcodes (and, where CUPTI gave none, file:line) of a traced kernel, from nvdisasm -c -g
- * run on the cubin the injection library saved. nvdisasm ships with the CUDA toolkit; without it the
+ * sass.c - SASS opcodes, where CUPTI gave none file:line, and the call sites of lines inlined from another
+ * function (a header's atomicMax wrapper), from nvdisasm -c -gi run on the cubin the injection library saved. nvdisasm ships with the CUDA toolkit; without it the
  * opcodes stay null and the document says so.
  */
 #include <errno.h>
@@ -31,21 +31,69 @@ static int section_name(const char *line, char *name, size_t n)
 	return 1;
 }
 
-/* //## File "X", line N  ->  file, line */
-static int file_line(const char *line, char *file, size_t n, unsigned *ln)
+/* "X", line N  ->  file, line; the text after it, or NULL when p does not start so */
+static const char *quoted_line(const char *p, char *file, size_t n, unsigned *ln)
 {
-	const char *p = strstr(line, "//## File \""), *q;
+	const char *q;
+
+	if (*p != '"' || !(q = strchr(p + 1, '"')))
+		return NULL;
+	snprintf(file, n, "%.*s", (int)(q - p - 1), p + 1);
+	p = strstr(q, "line ");
+	*ln = p ? (unsigned)strtoul(p + 5, (char **)&q, 10) : 0;
+	return p ? q : q + 1;
+}
+
+/* One location of a -gi run: file:line, and where it was inlined (at_line 0: not inlined). */
+struct loc {
+	char file[512], at_file[512];
+	unsigned line, at_line;
+};
+
+/* //## File "X", line N [inlined at "Y", line M]  ->  a loc */
+static int file_line(const char *line, struct loc *l)
+{
+	const char *p = strstr(line, "//## File "), *q;
 
 	if (!p)
 		return 0;
-	p += 11;
-	q = strchr(p, '"');
-	if (!q)
+	memset(l, 0, sizeof(*l));
+	if (!(q = quoted_line(p + 10, l->file, sizeof(l->file), &l->line)))
 		return 0;
-	snprintf(file, n, "%.*s", (int)(q - p), p);
-	p = strstr(q, "line ");
-	*ln = p ? (unsigned)strtoul(p + 5, NULL, 10) : 0;
+	p = strstr(q, "inlined at ");
+	if (p && !quoted_line(p + 11, l->at_file, sizeof(l->at_file), &l->at_line))
+		l->at_line = 0;
 	return 1;
+}
+
+/* A run of locations into the row's file:line and call sites: the innermost is the one no other names as its
+   call site; then each call site in turn (nvdisasm prints the innermost first). */
+static void resolve(const struct loc *g, int ng, struct gmt_sass_row *r)
+{
+	int in = 0, seen = 0;
+
+	r->file[0] = 0, r->line = 0, r->nat = 0;
+	if (ng <= 0)
+		return;
+	for (int i = 0; i < ng; i++) {
+		int named = 0;
+		for (int j = 0; j < ng && !named; j++)
+			named = j != i && g[j].at_line == g[i].line && !strcmp(g[j].at_file, g[i].file);
+		if (!named) {
+			in = i;
+			break;
+		}
+	}
+	snprintf(r->file, sizeof(r->file), "%s", g[in].file);
+	r->line = g[in].line;
+	for (const struct loc *c = &g[in]; c && c->at_line && r->nat < GMT_INLINE_MAX && seen++ < ng;) {
+		const struct loc *next = NULL;
+		snprintf(r->at_file[r->nat], sizeof(r->at_file[0]), "%s", c->at_file);
+		r->at_line[r->nat++] = c->at_line;
+		for (int j = 0; j < ng && !next; j++)
+			next = g[j].line == c->at_line && !strcmp(g[j].file, c->at_file) ? &g[j] : NULL;
+		c = next;
+	}
 }
 
 /* An instruction line (the pc in a C comment, an optional predicate, the opcode): "<slash-star>0070<star-slash>
@@ -79,16 +127,19 @@ static int instruction(const char *line, unsigned long long *pc, char *op, size_
 	return k > 0;
 }
 
+#define RUN_MAX 8   /* locations of one -gi run read */
+
 struct gmt_sass_row *gmt_sass_parse(const char *text, const char *kernel, size_t *n)
 {
-	struct gmt_sass_row *rows = NULL, row;
-	char func[1024] = "", file[512] = "", op[32];
-	unsigned ln = 0;
+	struct gmt_sass_row *rows = NULL, *row = calloc(1, sizeof(*row));
+	struct loc *run = calloc(RUN_MAX, sizeof(*run));
+	char func[1024] = "", op[32];
 	size_t cap = 0, nfuncs = 0;
+	int nrun = 0, closed = 1;   /* closed: an instruction came after the run, the next location starts one */
 	const char *line = text;
 
 	*n = 0;
-	while (line && *line) {
+	while (row && run && line && *line) {
 		const char *next = strchr(line, '\n');
 		char buf[2048];
 		unsigned long long pc;
@@ -97,12 +148,22 @@ struct gmt_sass_row *gmt_sass_parse(const char *text, const char *kernel, size_t
 		line = next ? next + 1 : NULL;
 		if (section_name(buf, func, sizeof(func))) {
 			nfuncs++;
-			file[0] = 0, ln = 0;
+			nrun = 0, closed = 1;
+			resolve(run, 0, row);
 			continue;
 		}
-		if (file_line(buf, file, sizeof(file), &ln))
+		if (strstr(buf, "//## File ")) {
+			nrun = closed ? 0 : nrun, closed = 0;
+			if (nrun < RUN_MAX && file_line(buf, &run[nrun]))
+				nrun++;
 			continue;
-		if (!instruction(buf, &pc, op, sizeof(op)) || (kernel && strcmp(func, kernel) != 0))
+		}
+		if (!instruction(buf, &pc, op, sizeof(op)))
+			continue;
+		if (!closed)
+			resolve(run, nrun, row);
+		closed = 1;
+		if (kernel && strcmp(func, kernel) != 0)
 			continue;
 		if (!kernel && nfuncs > 1)
 			break;   /* "the only function" was not the only one */
@@ -110,18 +171,18 @@ struct gmt_sass_row *gmt_sass_parse(const char *text, const char *kernel, size_t
 			struct gmt_sass_row *p = realloc(rows, (cap = cap ? cap * 2 : 256) * sizeof(*p));
 			if (!p) {
 				free(rows);
+				rows = NULL;
 				*n = 0;
-				return NULL;
+				break;
 			}
 			rows = p;
 		}
-		memset(&row, 0, sizeof(row));
-		row.pc = pc;
-		snprintf(row.op, sizeof(row.op), "%s", op);
-		snprintf(row.file, sizeof(row.file), "%s", file);
-		row.line = ln;
-		rows[(*n)++] = row;
+		row->pc = pc;
+		snprintf(row->op, sizeof(row->op), "%s", op);
+		rows[(*n)++] = *row;
 	}
+	free(row);
+	free(run);
 	return rows;
 }
 
@@ -145,7 +206,7 @@ const char *gmt_nvdisasm_path(char *buf, size_t n)
 	return gmt_resolve_program("nvdisasm", buf, n) == GM_OK ? buf : (gm_clear_error(), NULL);
 }
 
-char *gmt_nvdisasm_run(const char *nvdisasm, const char *cubin)
+static char *nvdisasm_with(const char *nvdisasm, const char *cubin, const char *line_flag)
 {
 	int fds[2], st = 0;
 	size_t len = 0, cap = 1 << 16;
@@ -164,7 +225,7 @@ char *gmt_nvdisasm_run(const char *nvdisasm, const char *cubin)
 		dup2(fds[1], 1);
 		if (!freopen("/dev/null", "w", stderr))
 			_exit(126);
-		execl(nvdisasm, nvdisasm, "-c", "-g", cubin, (char *)NULL);
+		execl(nvdisasm, nvdisasm, "-c", line_flag, cubin, (char *)NULL);
 		_exit(127);
 	}
 	close(fds[1]);
@@ -191,4 +252,11 @@ char *gmt_nvdisasm_run(const char *nvdisasm, const char *cubin)
 		return NULL;
 	}
 	return text;
+}
+
+char *gmt_nvdisasm_run(const char *nvdisasm, const char *cubin)
+{
+	char *text = nvdisasm_with(nvdisasm, cubin, "-gi");   /* the lines with their inlined-at call sites */
+
+	return text ? text : nvdisasm_with(nvdisasm, cubin, "-g");
 }

@@ -51,19 +51,26 @@ int gmt_lib_loads(const char *lib, char *why, size_t n);
 int gmt_profiling_restricted(void);
 
 /* ---- sass.c: SASS opcodes and lines from nvdisasm ---- */
+#define GMT_INLINE_MAX 4   /* call sites kept of an inlined line */
 struct gmt_sass_row {
 	unsigned long long pc;
 	char op[32];
 	char file[512];
 	unsigned line;
+	/* where file:line was inlined (nvdisasm -gi), the innermost call site first; nat of them */
+	char at_file[GMT_INLINE_MAX][512];
+	unsigned at_line[GMT_INLINE_MAX];
+	int nat;
 };
-/* Parse nvdisasm -c -g output of one function's section (the text of the whole cubin; rows of
- * function `kernel` only, or of the only function when kernel is NULL). Returns the rows (malloc'ed;
- * *n of them) or NULL. */
+/* Parse nvdisasm -c -gi (or -g) output of one function's section (the text of the whole cubin; rows of
+ * function `kernel` only, or of the only function when kernel is NULL). A location of -gi is a run of
+ * "//## File" lines, each naming where the one before it was inlined ("inlined at"); the row's file:line is
+ * the innermost, its at_file/at_line the call sites out to the kernel's own line. Returns the rows
+ * (malloc'ed; *n of them) or NULL. */
 struct gmt_sass_row *gmt_sass_parse(const char *text, const char *kernel, size_t *n);
 /* nvdisasm's path (GPUMEM_NVDISASM, $CUDA_HOME/bin, /usr/local/cuda/bin, PATH) or NULL. */
 const char *gmt_nvdisasm_path(char *buf, size_t n);
-/* Run nvdisasm -c -g on a cubin; malloc'ed text or NULL. */
+/* Run nvdisasm -c -gi on a cubin (-g where this nvdisasm has no -gi); malloc'ed text or NULL. */
 char *gmt_nvdisasm_run(const char *nvdisasm, const char *cubin);
 
 /* ---- finish.c: the final document ---- */

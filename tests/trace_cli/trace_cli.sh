@@ -56,6 +56,15 @@ check atomics_words "the one-address atomics are named as the bottleneck" says h
 check misalign "a copy one float off is aligned and widened (wide_loads)" says h200_misalign 'wide_loads, predicted'
 check rgb_bytes "RGB bytes get several pixels a thread (wide_blocks, v chosen by the model)" says h200_misalign 'wide_blocks, predicted'
 check atomics_fix "atomics on one address get a block reduction, priced without rule X" says h200_atomics 'block_reduce, predicted'
+check quant_line "an atomic inlined from a toolkit header is named at the user's line, in the primary and the fix" \
+  says h200_quant_atomic 'primary    atomics on one address at p11_quant.cu:34'
+check quant_fix_line "the fix row names the user's line" says h200_quant_atomic '^  p11_quant.cu:34 reduction: block_reduce'
+check quant_inner "the header's line is kept as line_inner" python3 -c "
+import json, sys
+k = json.load(open('$T/h200_quant_atomic.report.json'))['kernels'][0]
+r = [i for i in k['instructions'] if i['op'] == 'reduction'][0]
+assert r['line'] == 34 and r['file'].endswith('p11_quant.cu'), r['file']
+assert r['line_inner'] == 152 and r['file_inner'].endswith('device_atomic_functions.hpp'), r['file_inner']"
 check atomics_hist "a histogram's atomics get the block's own bins" says h200_atomics 'own bins in shared memory'
 check rows_runs "rows whose loop's trip count differs by lane are coalesced in two runs, not a gather" says h200_rows_runs 'coalesced; lanes in two runs'
 check rows_runs_fix "the rows in two runs have nothing to fix" says h200_rows_runs 'nothing worth changing'

@@ -595,6 +595,45 @@ static void test_sass_parse(void **state)
 	free(r);
 }
 
+/* nvdisasm -gi: a location is a run of lines, the innermost first, each "inlined at" the next; the row takes the
+   innermost and its call sites out to the kernel's line, and keeps them until the next run */
+static void test_sass_parse_inline(void **state)
+{
+	const char *text =
+		"\t.section\t.text._Z1fPiPKf,\"ax\",@progbits\n"
+		"\t//## File \"/src/k.cu\", line 4\n"
+		"        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+		"\t//## File \"/usr/local/cuda/include/device_atomic_functions.hpp\", line 152 inlined at "
+		"\"/src/util.cuh\", line 20\n"
+		"\t//## File \"/src/util.cuh\", line 20 inlined at \"/src/k.cu\", line 34\n"
+		"\t//## File \"/src/k.cu\", line 34\n"
+		"        /*0170*/                   REDG.E.MAX.S32.STRONG.GPU desc[UR4][R2.64], R5 ;\n"
+		"        /*0180*/                   EXIT ;\n"
+		"\t//## File \"/src/k.cu\", line 35\n"
+		"        /*0190*/                   BRA 0x190;\n";
+	struct gmt_sass_row *r;
+	size_t n;
+
+	(void)state;
+	r = gmt_sass_parse(text, "_Z1fPiPKf", &n);
+	assert_non_null(r);
+	assert_int_equal(n, 4);
+	assert_int_equal(r[0].nat, 0);
+	assert_int_equal(r[0].line, 4);
+	assert_string_equal(r[1].op, "REDG.E.MAX.S32.STRONG.GPU");
+	assert_string_equal(r[1].file, "/usr/local/cuda/include/device_atomic_functions.hpp");
+	assert_int_equal(r[1].line, 152);
+	assert_int_equal(r[1].nat, 2);
+	assert_string_equal(r[1].at_file[0], "/src/util.cuh");
+	assert_int_equal(r[1].at_line[0], 20);
+	assert_string_equal(r[1].at_file[1], "/src/k.cu");
+	assert_int_equal(r[1].at_line[1], 34);
+	assert_int_equal(r[2].nat, 2);   /* the same location until the next run */
+	assert_int_equal(r[3].line, 35);
+	assert_int_equal(r[3].nat, 0);
+	free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -615,6 +654,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_collect_no_kernels, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_collect_bad_input, setup, teardown),
 		cmocka_unit_test(test_sass_parse),
+		cmocka_unit_test(test_sass_parse_inline),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -374,6 +374,47 @@ static void test_reader_refuses(void **state)
 	}
 }
 
+/* A line in a toolkit header is named at the user's innermost call site, the header's kept as file_inner; a user
+   file's line, or one without a call site of the user's, stays. */
+static void test_reader_user_line(void **state)
+{
+	static const struct { const char *file, *at, *want; int line, want_line, inner; } rows[] = {
+		{ "/usr/local/cuda/targets/x86_64-linux/include/device_atomic_functions.hpp",
+		  "[{\"file\":\"/w/util.cuh\",\"line\":20},{\"file\":\"/w/k.cu\",\"line\":34}]", "/w/util.cuh", 152, 20, 152 },
+		{ "/opt/conda/targets/x86_64-linux/include/sm_60_atomic_functions.hpp",
+		  "[{\"file\":\"/usr/local/cuda/include/x.hpp\",\"line\":9},{\"file\":\"/w/k.cu\",\"line\":34}]", "/w/k.cu", 7, 34,
+		  7 },
+		{ "/usr/local/cuda/include/cuda_fp16.hpp", "[{\"file\":\"/usr/local/cuda/include/x.hpp\",\"line\":9}]",
+		  "/usr/local/cuda/include/cuda_fp16.hpp", 5, 5, 0 },
+		{ "/w/k.cu", "[{\"file\":\"/w/main.cu\",\"line\":3}]", "/w/k.cu", 12, 12, 0 },
+		{ "/usr/local/cuda/include/device_atomic_functions.hpp", "null", "/usr/local/cuda/include/device_atomic_functions.hpp",
+		  152, 152, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		char text[1024];
+		json_error_t e;
+		struct gm_trace t;
+		snprintf(text, sizeof(text), "{\"schema\":\"gpumem-trace/1\",\"launches\":[{\"kernel\":\"k\",\"grid\":[1],"
+			 "\"block\":[32],\"instructions\":[{\"space\":\"global\",\"op\":\"reduction\",\"size\":4,"
+			 "\"file\":\"%s\",\"line\":%d,\"inlined_at\":%s}]}]}", rows[i].file, rows[i].line, rows[i].at);
+		json_t *doc = json_loads(text, 0, &e);
+		assert_non_null(doc);
+		assert_int_equal(gm_trace_read_json(doc, "row", &t), GM_OK);
+		const struct gm_trace_instr *in = &t.launches[0].ins[0];
+		assert_string_equal(in->file, rows[i].want);
+		assert_int_equal(in->line, rows[i].want_line);
+		assert_int_equal(in->line_inner, rows[i].inner);
+		if (rows[i].inner)
+			assert_string_equal(in->file_inner, rows[i].file);
+		else
+			assert_null(in->file_inner);
+		gm_trace_free(&t);
+		json_decref(doc);
+	}
+}
+
 int main(void)
 {
 	const char *dir = getenv("GM_TRACE_WRITE_FIXTURES");
@@ -381,6 +422,7 @@ int main(void)
 		cmocka_unit_test(test_fixtures),
 		cmocka_unit_test(test_report_json),
 		cmocka_unit_test(test_reader_refuses),
+		cmocka_unit_test(test_reader_user_line),
 		cmocka_unit_test(test_real_traces),
 	};
 

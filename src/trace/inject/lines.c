@@ -1,7 +1,7 @@
 /*
  * lines.c - pc offset -> file:line through CUPTI's cuptiGetSassToSourceCorrelation (cupti_pcsampling.h)
  * on the module's cubin. libcupti is opened with dlopen from the usual toolkit places; without it the
- * collector falls back on nvdisasm -g.
+ * collector falls back on nvdisasm -gi (finish.c; which also gives an inlined line its call sites).
  */
 #include <dlfcn.h>
 #include <stdlib.h>
