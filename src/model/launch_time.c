@@ -476,7 +476,7 @@ static void rule_t3_join(const struct gm_launch_in *in, const struct gm_profile 
  * feeding a wide store) does not overlap the two as a copy does: each load waits in DRAM's queues behind the writes.
  * The knee that joins the round trips with DRAM's time falls from the profile's (measured on copies, half reads) to
  * one (a sum) as x = (2 x written share - 1) x the loads' DRAM share goes from 0 to 1; the launch takes the longer of
- * that and T3's time. No constant of its own: k = 1 is no overlap, the profile's knee a copy's.
+ * that and T3's time, its limit T3's. No constant of its own: k = 1 is no overlap, the profile's knee a copy's.
  */
 static void rule_t14_writes_ahead(const struct gm_launch_in *in, const struct gm_profile *pr, struct gm_launch_out *o)
 {
@@ -490,10 +490,8 @@ static void rule_t14_writes_ahead(const struct gm_launch_in *in, const struct gm
 	if (!(x > 0))
 		return;
 	t = gm_launch_join(o->t_waves_ms, o->t_dram_ms, pr->knee - (pr->knee - 1.0) * x);
-	if (t > o->time_ms) {
-		o->time_ms = t;
-		o->limited_by = "latency";
-	}
+	if (t > o->time_ms)
+		o->time_ms = t; /* the limit stays rule T3's: the larger of the terms joined */
 }
 
 /* rule S: launches timed back to back each pay a fixed start-up (the grid's start and drain, the gap to the
