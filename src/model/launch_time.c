@@ -23,6 +23,8 @@
  *   T13 a block's load wavefronts beyond dense requests' delay its round trip, at T1's rate;
  *   T   the launch takes the slowest level's time, joined with latency by
  *   T3  the knee;
+ *   T14 loads that DRAM serves behind a launch's writes wait for them: the knee
+ *       between their round trips and DRAM's time falls towards a sum (k = 1);
  *   S   every launch pays a fixed start-up (launch_us), after all of that.
  */
 #include <math.h>
@@ -469,6 +471,29 @@ static void rule_t3_join(const struct gm_launch_in *in, const struct gm_profile 
 		o->limited_by = "latency";
 }
 
+/*
+ * Rule T14: a launch whose DRAM traffic is mostly writes and whose loads DRAM serves (a broadcast or a narrow read
+ * feeding a wide store) does not overlap the two as a copy does: each load waits in DRAM's queues behind the writes.
+ * The knee that joins the round trips with DRAM's time falls from the profile's (measured on copies, half reads) to
+ * one (a sum) as x = (2 x written share - 1) x the loads' DRAM share goes from 0 to 1; the launch takes the longer of
+ * that and T3's time, its limit T3's. No constant of its own: k = 1 is no overlap, the profile's knee a copy's.
+ */
+static void rule_t14_writes_ahead(const struct gm_launch_in *in, const struct gm_profile *pr, struct gm_launch_out *o)
+{
+	double dram = o->dram_read_bytes + o->dram_write_bytes, loads = o->dram_read_bytes + o->l2_reuse_bytes;
+	double x, t;
+
+	(void)in;
+	if (!(pr->knee > 1) || !(o->t_waves_ms > 0) || !(o->t_dram_ms > 0) || !(dram > 0) || !(loads > 0))
+		return;
+	x = (2.0 * o->dram_write_bytes / dram - 1.0) * (o->dram_read_bytes / loads);
+	if (!(x > 0))
+		return;
+	t = gm_launch_join(o->t_waves_ms, o->t_dram_ms, pr->knee - (pr->knee - 1.0) * x);
+	if (t > o->time_ms)
+		o->time_ms = t; /* the limit stays rule T3's: the larger of the terms joined */
+}
+
 /* rule S: launches timed back to back each pay a fixed start-up (the grid's start and drain, the gap to the
    next launch) that neither latency nor bandwidth hides: added, whatever limits the rest */
 static void rule_s_start(const struct gm_launch_in *in, const struct gm_profile *pr, struct gm_launch_out *o)
@@ -489,6 +514,7 @@ const struct gm_time_rule gm_time_rules[] = {
 	{ "P", "translations of lanes alone in their page, a level", rule_p_pages },
 	{ "T4", "blocks the SMs start, a level", rule_t4_blocks },
 	{ "T3", "latency and bandwidth joined at the knee", rule_t3_join },
+	{ "T14", "loads DRAM serves behind the writes: a softer knee", rule_t14_writes_ahead },
 	{ "S", "the fixed start-up of a launch", rule_s_start },
 	{ NULL, NULL, NULL },
 };
