@@ -37,6 +37,7 @@ sets=(
   n-93d0b55 $dv/dev-36n.tsv $h2/model-93d0b55 sealed36n_run
   o-20ef76f $dv/dev-36o.tsv $h2/model-20ef76f sealed36o_run
   p-f048626 $dv/dev-36p.tsv $h2/model-f048626 sealed36p_run
+  q-3e03402 $dv/dev-36q.tsv $h2/model-3e03402 sealed36q_run
 )
 [ -n "${EXTRA_SETS:-}" ] && read -r -a extra <<<"$EXTRA_SETS" && sets+=("${extra[@]}")
 : >"$out/ratios.tsv"

@@ -21,6 +21,7 @@ sets=(
   dev-s47 $h2/suggest-93d0b55/heldout
   dev-s48 $h2/suggest-20ef76f/heldout
   dev-s49 $h2/suggest-f048626/heldout
+  dev-s50 $h2/suggest-3e03402/heldout
 )
 for ((i = 0; i < ${#sets[@]}; i += 2)); do
   s=${sets[i]} d=${sets[i+1]}
