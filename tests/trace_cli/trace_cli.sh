@@ -56,6 +56,8 @@ check atomics_words "the one-address atomics are named as the bottleneck" says h
 check misalign "a copy one float off is aligned and widened (wide_loads)" says h200_misalign 'wide_loads, predicted'
 check rgb_bytes "RGB bytes get several pixels a thread (wide_blocks, v chosen by the model)" says h200_misalign 'wide_blocks, predicted'
 check atomics_fix "atomics on one address get a block reduction, priced without rule X" says h200_atomics 'block_reduce, predicted'
+check onehot_wide_fix "the fixed one-hot rows, limited by block starts, are widened too (wide_fix, beside the fix)" \
+  says h200_onehot 'then 4 elements a thread as one 16-B access: [0-9.]*x (wide_fix)'
 check quant_line "an atomic inlined from a toolkit header is named at the user's line, in the primary and the fix" \
   says h200_quant_atomic 'primary    atomics on one address at p11_quant.cu:34'
 check quant_fix_line "the fix row names the user's line" says h200_quant_atomic '^  p11_quant.cu:34 reduction: block_reduce'
