@@ -14,6 +14,15 @@ const struct tk_swap *tk_swap_of(const struct tk_swap *sw, int nsw, int i)
 	return NULL;
 }
 
+static int64_t gcd64(int64_t a, int64_t b)
+{
+	while (b) {
+		int64_t t = a % b;
+		a = b, b = t;
+	}
+	return a < 0 ? -a : a;
+}
+
 /* The same per-thread walk of the same array: the modes of the ids equal, offsets aside. */
 static int same_walk(const struct gm_trace_insn *a, const struct gm_trace_insn *b)
 {
@@ -68,8 +77,13 @@ void tk_fold(const struct gm_trace_kernel *k, const struct tk_swap *sw, int nsw,
 			for (int b = a; b > 0 && D[b] < D[b - 1]; b--) {
 				int64_t t = D[b]; D[b] = D[b - 1]; D[b - 1] = t;
 			}
-		for (int r = 1; r < nd && ok; r++)
-			ok = r == 1 ? (d = D[1] - D[0]) > 0 : D[r] - D[r - 1] == d;
+		for (int r = 1; r < nd; r++)   /* the pieces' spacing: the gcd of their gaps */
+			d = gcd64(d, D[r] - D[r - 1]);
+		int64_t sp = nd > 1 && d > 0 ? (D[nd - 1] - D[0]) / d + 1 : nd;
+		int span = (int)(sp <= 2 * nd ? sp : nd);
+		/* a record with a few pieces not loaded (or not sampled): at most half holes, loads only (a store's hole
+		   is a sector written partly, rule L4's) */
+		ok = sp == nd || (sp <= 2 * nd && k->ins[i].in->op == GM_TO_LOAD);
 		for (int r = 0; r < nd && ok; r++) {   /* every piece read equally often */
 			int c = 0;
 			for (int q = 0; q < m; q++)
@@ -87,7 +101,7 @@ void tk_fold(const struct gm_trace_kernel *k, const struct tk_swap *sw, int nsw,
 		}
 		for (int q = 0, lead = 0; q < m; q++)   /* one pattern per reading, from its first piece */
 			if (A[q] == D[0] && lead < mult) {
-				it2[g[q]] = nd, step2[g[q]] = d;
+				it2[g[q]] = span, step2[g[q]] = d;
 				lead++;
 			} else
 				it2[g[q]] = -1;
