@@ -14,6 +14,15 @@ const struct tk_swap *tk_swap_of(const struct tk_swap *sw, int nsw, int i)
 	return NULL;
 }
 
+static int64_t gcd64(int64_t a, int64_t b)
+{
+	while (b) {
+		int64_t t = a % b;
+		a = b, b = t;
+	}
+	return a < 0 ? -a : a;
+}
+
 /* The same per-thread walk of the same array: the modes of the ids equal, offsets aside. */
 static int same_walk(const struct gm_trace_insn *a, const struct gm_trace_insn *b)
 {
@@ -32,11 +41,53 @@ static int same_walk(const struct gm_trace_insn *a, const struct gm_trace_insn *
 }
 
 /*
+ * One cluster of a group's pieces (rule M): the instructions g[0..m) at addresses A[], whose distinct addresses
+ * D[0..nd) (sorted). Pieces at a spacing d (the gcd of their gaps), each read equally often, with none missing,
+ * or, for loads at a spacing under a sector, at most half the span missing (a record whose other pieces were not
+ * loaded or not sampled: the holes lie in the sectors the pieces read; a store's hole is a sector written partly,
+ * rule L4's): folded as iters2 = the span's pieces, step2 = d, or, one address, as its readings.
+ */
+static void fold_cluster(const int *g, const int64_t *A, int m, const int64_t *D, int nd, int load, int *it2,
+			 int64_t *step2)
+{
+	int mult = -1, ok = 1;
+	int64_t d = 0;
+
+	for (int r = 1; r < nd; r++)
+		d = gcd64(d, D[r] - D[r - 1]);
+	int64_t sp = nd > 1 && d > 0 ? (D[nd - 1] - D[0]) / d + 1 : nd;
+	ok = sp == nd || (load && d < 32 && sp <= 2 * nd);
+	for (int r = 0; r < nd && ok; r++) {   /* every piece read equally often */
+		int c = 0;
+		for (int q = 0; q < m; q++)
+			c += A[q] == D[r];
+		ok = mult < 0 || c == mult;
+		mult = c;
+	}
+	if (!ok || m < 2 || (!load && mult > 1))
+		return;   /* stores are folded as pieces only: a second write is not a hit */
+	if (nd == 1) {
+		it2[g[0]] = m, step2[g[0]] = 0;
+		for (int q = 1; q < m; q++)
+			it2[g[q]] = -1;
+		return;
+	}
+	for (int q = 0, lead = 0; q < m; q++)   /* one pattern per reading, from its first piece */
+		if (A[q] == D[0] && lead < mult) {
+			it2[g[q]] = (int)sp, step2[g[q]] = d;
+			lead++;
+		} else
+			it2[g[q]] = -1;
+}
+
+/*
  * Instructions that walk the same bytes (rule M, the trace's; docs/TRACE.md): the launch model keeps each
  * pattern's bytes apart, so a loop unrolled into pieces at offsets 0, d, 2d ... of one row, or a row read again
  * by a later loop, would each be read from DRAM again. They are folded into one pattern's inner repeat
  * (gm_repeat's iters2, evaluated together: a piece they share is read once): pieces as iters2 = their number,
  * step2 = d; loads read again as iters2 = the readings, step2 = 0; m readings of the same pieces as m patterns.
+ * A group of loads that does not fold whole is split where two neighbouring pieces lie more than a sector apart
+ * (a stencil's rows above and below its own) and each cluster folded alone; stores fold whole or not at all.
  * it2[i] > 0: instruction i carries it2[i] of them (step2[i]); it2[i] < 0: folded into another.
  */
 void tk_fold(const struct gm_trace_kernel *k, const struct tk_swap *sw, int nsw, int *it2, int64_t *step2)
@@ -46,8 +97,8 @@ void tk_fold(const struct gm_trace_kernel *k, const struct tk_swap *sw, int nsw,
 	for (int i = 0; i < n; i++)
 		it2[i] = 0, step2[i] = 0;
 	for (int i = 0; i < n; i++) {
-		int g[64], m = 0, nd = 0, mult = -1, ok = 1;
-		int64_t A[64], D[64], d = 0;
+		int g[64], m = 0, nd = 0, load = k->ins[i].in->op == GM_TO_LOAD;
+		int64_t A[64], D[64];
 		if (it2[i] || tk_swap_of(sw, nsw, i))
 			continue;
 		for (int j = i; j < n && m < 64; j++)
@@ -68,29 +119,19 @@ void tk_fold(const struct gm_trace_kernel *k, const struct tk_swap *sw, int nsw,
 			for (int b = a; b > 0 && D[b] < D[b - 1]; b--) {
 				int64_t t = D[b]; D[b] = D[b - 1]; D[b - 1] = t;
 			}
-		for (int r = 1; r < nd && ok; r++)
-			ok = r == 1 ? (d = D[1] - D[0]) > 0 : D[r] - D[r - 1] == d;
-		for (int r = 0; r < nd && ok; r++) {   /* every piece read equally often */
-			int c = 0;
-			for (int q = 0; q < m; q++)
-				c += A[q] == D[r];
-			ok = mult < 0 || c == mult;
-			mult = c;
-		}
-		if (!ok || (k->ins[i].in->op != GM_TO_LOAD && mult > 1))
-			continue;   /* stores are folded as pieces only: a second write is not a hit */
-		if (nd == 1) {
-			it2[g[0]] = m, step2[g[0]] = 0;
-			for (int q = 1; q < m; q++)
-				it2[g[q]] = -1;
+		fold_cluster(g, A, m, D, nd, load, it2, step2);
+		if (it2[g[0]] || !load)
 			continue;
+		for (int c0 = 0, c1; c0 < nd; c0 = c1) {   /* else clusters of loads: neighbours within a sector */
+			int cg[64], cm = 0;
+			int64_t cA[64];
+			for (c1 = c0 + 1; c1 < nd && D[c1] - D[c1 - 1] <= 32; c1++)
+				;
+			for (int q = 0; q < m; q++)
+				if (A[q] >= D[c0] && A[q] <= D[c1 - 1])
+					cg[cm] = g[q], cA[cm++] = A[q];
+			fold_cluster(cg, cA, cm, D + c0, c1 - c0, load, it2, step2);
 		}
-		for (int q = 0, lead = 0; q < m; q++)   /* one pattern per reading, from its first piece */
-			if (A[q] == D[0] && lead < mult) {
-				it2[g[q]] = nd, step2[g[q]] = d;
-				lead++;
-			} else
-				it2[g[q]] = -1;
 	}
 }
 
