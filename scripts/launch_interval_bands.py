@@ -35,7 +35,7 @@ IDS = ["D1 D2 D4", "D3", "L2 L4", "L3", "L1 T1", "P", "T4", "T2 T3 T5", "D6 D7 D
        "L1 L3", "S"]
 FLOOR = 0.03   # no band narrower than +-3 %: the run-to-run spread of a case between processes
 RULE_Q = 0.0   # a rule's band: its whole measured range
-SIG_N, SIG_LO, SIG_HI = 32, 0.07, 0.07   # a combination's band: measured 32+ times, 7th to 93rd percentile (h50m)
+SIG_N, SIG_LO, SIG_HI = 48, 0.05, 0.10   # a combination's band: measured 48+ times, 5th to 90th percentile (m56)
 
 
 def load(p):

@@ -9,10 +9,10 @@
  * request, a launch of a few microseconds). Each has a band [lo, hi] of
  * measured / predicted, the lowest and highest over the committed
  * measurements where it fired (the development sets only: the suites, the
- * unseen2 / unseen3 sets, dev-36a to dev-36l and probe-36c, probe-43 with their calls'
+ * unseen2 / unseen3 sets, dev-36a to dev-36q and probe-36c, probe-43 with their calls'
  * profiles; scripts/launch_interval_bands.py writes the tables below). A
- * launch whose rules fired in a combination measured at least 32 times takes
- * that combination's band, its 7th to 93rd percentile; any other the widest
+ * launch whose rules fired in a combination measured at least 48 times takes
+ * that combination's band, its 5th to 90th percentile; any other the widest
  * band of its rules, the whole range they were measured in. A band wider
  * than 20 %, or a rule that rests on fewer than 8 measurements, makes the
  * prediction weak: the output says so and offers explain --run.
@@ -30,20 +30,20 @@ enum {
 /* measured / predicted, lowest and highest, over n committed measurements (development sets) */
 static const struct gm_rule_band bands[GM_RF_COUNT] = {
 	/* BANDS: scripts/launch_interval_bands.py */
-	[GM_RF_DRAM] = { "DRAM", "D1 D2 D4", 0.739, 1.660, 1017 },
-	[GM_RF_SPARSE] = { "DRAM sparse", "D3", 0.589, 1.404, 847 },
-	[GM_RF_L2] = { "L2", "L2 L4", 0.555, 1.485, 24 },
-	[GM_RF_LINES] = { "L2 lines", "L3", 0.511, 1.489, 186 },
-	[GM_RF_L1] = { "L1", "L1 T1", 0.441, 1.044, 81 },
-	[GM_RF_PAGES] = { "pages", "P", 0.511, 1.489, 484 },
-	[GM_RF_BLOCKS] = { "blocks", "T4", 0.787, 1.123, 447 },
-	[GM_RF_LATENCY] = { "latency", "T2 T3 T5", 0.319, 1.370, 1088 },
-	[GM_RF_REUSE] = { "L2 reuse", "D6 D7 D8 D9 T7", 0.319, 1.485, 474 },
-	[GM_RF_FILL] = { "fills", "D5 D10", 0.776, 1.660, 41 },
-	[GM_RF_PARTIAL] = { "partial lines", "L4", 0.511, 1.660, 507 },
-	[GM_RF_BARRIER] = { "barrier", "T6", 0.594, 1.098, 119 },
-	[GM_RF_WALK] = { "many lines", "L1 L3", 0.441, 1.660, 1632 },
-	[GM_RF_SMALL] = { "small launch", "S", 0.713, 1.030, 15 },
+	[GM_RF_DRAM] = { "DRAM", "D1 D2 D4", 0.720, 1.143, 1061 },
+	[GM_RF_SPARSE] = { "DRAM sparse", "D3", 0.589, 1.674, 868 },
+	[GM_RF_L2] = { "L2", "L2 L4", 0.555, 1.705, 43 },
+	[GM_RF_LINES] = { "L2 lines", "L3", 0.511, 1.530, 230 },
+	[GM_RF_L1] = { "L1", "L1 T1", 0.441, 1.070, 45 },
+	[GM_RF_PAGES] = { "pages", "P", 0.511, 1.489, 612 },
+	[GM_RF_BLOCKS] = { "blocks", "T4", 0.780, 1.159, 558 },
+	[GM_RF_LATENCY] = { "latency", "T2 T3 T5", 0.319, 1.416, 1318 },
+	[GM_RF_REUSE] = { "L2 reuse", "D6 D7 D8 D9 T7", 0.319, 1.485, 583 },
+	[GM_RF_FILL] = { "fills", "D5 D10", 0.765, 1.672, 46 },
+	[GM_RF_PARTIAL] = { "partial lines", "L4", 0.511, 1.705, 597 },
+	[GM_RF_BARRIER] = { "barrier", "T6", 0.610, 1.118, 119 },
+	[GM_RF_WALK] = { "many lines", "L1 L3", 0.441, 1.705, 1863 },
+	[GM_RF_SMALL] = { "small launch", "S", 0.713, 1.674, 14 },
 	/* END BANDS */
 };
 
@@ -55,29 +55,26 @@ static const struct {
 	int n;
 } sigs[] = {
 	/* SIGNATURES: scripts/launch_interval_bands.py */
-	{ 0x1002, 0.951, 1.073, 461 }, /* DRAM sparse + many lines */
-	{ 0x1001, 0.924, 1.030, 358 }, /* DRAM + many lines */
-	{ 0x1, 0.949, 1.030, 343 }, /* DRAM */
-	{ 0x80, 0.886, 1.030, 300 }, /* latency */
-	{ 0x401, 0.943, 1.030, 182 }, /* DRAM + partial lines */
-	{ 0xc0, 0.910, 1.059, 175 }, /* blocks + latency */
-	{ 0x1022, 0.970, 1.077, 141 }, /* DRAM sparse + pages + many lines */
-	{ 0x40, 0.970, 1.030, 113 }, /* blocks */
-	{ 0x180, 0.632, 1.126, 61 }, /* latency + L2 reuse */
-	{ 0x1428, 0.613, 1.135, 54 }, /* L2 lines + pages + partial lines + many lines */
-	{ 0x1108, 0.782, 1.030, 50 }, /* L2 lines + L2 reuse + many lines */
-	{ 0x11a0, 0.762, 1.075, 49 }, /* pages + latency + L2 reuse + many lines */
-	{ 0x81, 0.921, 1.030, 43 }, /* DRAM + latency */
-	{ 0x140, 0.920, 1.030, 38 }, /* blocks + L2 reuse */
-	{ 0x1408, 0.542, 1.315, 36 }, /* L2 lines + partial lines + many lines */
-	{ 0x882, 0.911, 1.078, 35 }, /* DRAM sparse + latency + barrier */
-	{ 0x82, 0.757, 1.030, 33 }, /* DRAM sparse + latency */
+	{ 0x1002, 0.946, 1.068, 466 }, /* DRAM sparse + many lines */
+	{ 0x1001, 0.918, 1.030, 375 }, /* DRAM + many lines */
+	{ 0x1, 0.905, 1.030, 343 }, /* DRAM */
+	{ 0x80, 0.888, 1.030, 343 }, /* latency */
+	{ 0xc0, 0.912, 1.059, 214 }, /* blocks + latency */
+	{ 0x401, 0.942, 1.030, 182 }, /* DRAM + partial lines */
+	{ 0x40, 0.970, 1.030, 146 }, /* blocks */
+	{ 0x1022, 0.970, 1.069, 139 }, /* DRAM sparse + pages + many lines */
+	{ 0x1428, 0.543, 1.134, 83 }, /* L2 lines + pages + partial lines + many lines */
+	{ 0x11a0, 0.802, 1.140, 77 }, /* pages + latency + L2 reuse + many lines */
+	{ 0x180, 0.632, 1.123, 71 }, /* latency + L2 reuse */
+	{ 0x10a0, 0.772, 1.103, 58 }, /* pages + latency + many lines */
+	{ 0x81, 0.930, 1.030, 56 }, /* DRAM + latency */
+	{ 0x140, 0.892, 1.030, 50 }, /* blocks + L2 reuse */
 	/* END SIGNATURES */
 };
 
 #define WEAK_WIDTH 0.20
 #define WEAK_N 8
-#define SIG_N 32
+#define SIG_N 48
 
 int gm_launch_nbands(void)
 {
