@@ -43,13 +43,13 @@ static void reduce_text(struct gm_trace_fix *fx, int hist, const char *why)
 /* Instruction at's fix at the rewritten launch's predicted time o: the whole kernel's speedup, NULL when it is
    under GM_TRACE_WORTH (or o has no time) */
 static struct gm_trace_fix *priced(struct gm_trace_kernel *k, const struct gm_profile *prof, int at,
-				   const struct gm_launch_out *o)
+				   const struct gm_launch_out *o, int div)
 {
 	double tm = k->time_ms > 0 ? k->time_ms : k->pred.time_ms;
 
 	if (!(o->time_ms > 0))
 		return NULL;
-	double s = tm / fmax(o->time_ms, tk_floor_free_ms(k, prof, 1));
+	double s = tm / fmax(o->time_ms, tk_floor_free_ms(k, prof, div));
 	if (s < GM_TRACE_WORTH)
 		return NULL;
 	struct gm_trace_fix *fx = &k->ins[at].fix;
@@ -80,6 +80,37 @@ static int one_lane(const struct gm_trace_instr *in)
 	return n > 0;
 }
 
+/*
+ * The one-address form's launch as a block reduction is written (CUB's BlockReduce over a tile of items a thread,
+ * the CUDA samples' reduction): where the kernel left once its atomics go, o, is limited by the loads in flight
+ * (latency) or by block starts, and its accesses have no loop, each thread takes v consecutive elements as one
+ * access (v = 2, 4 .. up to 16 B over the largest element, the fastest by the model, a wider one only when 2 %
+ * faster; tk_predict_wide), its instructions' floor divided by v. o unchanged otherwise; the v taken (1: none),
+ * *bytes its access.
+ */
+static int reduce_wide(const struct gm_trace_kernel *k, const struct gm_profile *prof, const struct tk_swap *sw,
+		       int nsw, struct gm_launch_out *o, int *bytes)
+{
+	int size = 0, best = 1;
+	double t = fmax(o->time_ms, tk_floor_free_ms(k, prof, 1));
+	struct gm_launch_out w, keep = *o;
+
+	if (!o->limited_by || (strcmp(o->limited_by, "latency") && strcmp(o->limited_by, "blocks")))
+		return 1;
+	for (int i = 0; i < k->nins; i++)
+		if (!tk_swap_of(sw, nsw, i) && k->ins[i].in->size > size)
+			size = k->ins[i].in->size;
+	for (int v = 2; size > 0 && v * size <= 16; v *= 2)
+		if (!tk_predict_wide(k, prof, v, sw, nsw, &w) && w.time_ms > 0 &&
+		    fmax(w.time_ms, tk_floor_free_ms(k, prof, v)) * 1.02 < t) {
+			t = fmax(w.time_ms, tk_floor_free_ms(k, prof, v));
+			keep = w, best = v;
+		}
+	*o = keep;
+	*bytes = best * size;
+	return best;
+}
+
 /* Rule X's form: the global atomics left out (one update a block, or a bin a block, remains). */
 static int one_address(struct gm_trace_kernel *k, const struct gm_profile *prof)
 {
@@ -99,9 +130,14 @@ static int one_address(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	}
 	if (at < 0 || tk_predict(k, prof, -1, sw, nsw, &o, why, sizeof(why)))
 		return -1;
-	struct gm_trace_fix *fx = priced(k, prof, at, &o);
+	int bytes = 0, v = one_lane(k->ins[at].in) ? 1 : reduce_wide(k, prof, sw, nsw, &o, &bytes);
+	struct gm_trace_fix *fx = priced(k, prof, at, &o, v);
 	if (!fx)
 		return -1;
+	if (v > 1)
+		snprintf(fx->change, sizeof(fx->change), "each thread adds %d consecutive elements (one %d-byte vector "
+			 "load), each warp its lanes (__shfl_down_sync), each block its warps (shared memory): one "
+			 "atomic a block", v, bytes);
 	if (one_lane(k->ins[at].in)) {   /* already one update a warp: the block's warps are what is left to add */
 		snprintf(fx->change, sizeof(fx->change), "a block scan of the counts, one atomicAdd a block for its "
 			 "base (a thread's place: the base + its prefix)");
@@ -220,7 +256,7 @@ static int own_bins(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	k2.threads = t2;
 	int rc = tk_predict(&k2, prof, TK_WITH_TRIPS, sw, nsw, &o, why, sizeof(why));
 	free(ins2);
-	struct gm_trace_fix *fx = rc ? NULL : priced(k, prof, at, &o);
+	struct gm_trace_fix *fx = rc ? NULL : priced(k, prof, at, &o, 1);
 	if (!fx)
 		return -1;
 	snprintf(fx->change, sizeof(fx->change), "each of %lld blocks counts its elements (%lld a thread, a grid "
@@ -285,7 +321,7 @@ static int warp_runs(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	struct gm_launch_out o;
 	memset(&o, 0, sizeof(o));
 	o.time_ms = k->pred.time_ms;
-	struct gm_trace_fix *fx = priced(k, prof, at, &o);
+	struct gm_trace_fix *fx = priced(k, prof, at, &o, 1);
 	if (!fx)
 		return -1;
 	snprintf(fx->change, sizeof(fx->change), "each run of lanes on one address added in the warp first (a "

@@ -61,6 +61,8 @@ check onehot_wide_fix "the fixed one-hot rows, limited by block starts, are wide
 check quant_line "an atomic inlined from a toolkit header is named at the user's line, in the primary and the fix" \
   says h200_quant_atomic 'primary    atomics on one address at p11_quant.cu:34'
 check quant_fix_line "the fix row names the user's line" says h200_quant_atomic '^  p11_quant.cu:34 reduction: block_reduce'
+check quant_wide "one-address atomics reduced in the block, the loads left limited by latency: 4 floats a thread (reduce_wide)" \
+  says h200_quant_atomic 'each thread adds 4 consecutive elements (one 16-byte vector load)'
 check quant_inner "the header's line is kept as line_inner" python3 -c "
 import json, sys
 k = json.load(open('$T/h200_quant_atomic.report.json'))['kernels'][0]
