@@ -14,7 +14,9 @@
  *   D7  a footprint that stays in L2 is moved from DRAM once (over the
  *       launch, after the walk; D8's bounds say how much of it stays);
  *   L4  (beyond the window) sectors D8's probes find completed by blocks
- *       running beside the window count as other blocks' sectors.
+ *       running beside the window count as other blocks' sectors;
+ *   T7  (its bytes) the hits whose piece a warp of the same resident wave
+ *       read first, which wait for that read (the time: launch_time.c).
  * It calls into launch_loops.c and launch_keys.c only: the walk and the
  * traffic call it, never the other way (no circle between files).
  * The warps a window's reuse is looked for in (the lookback and probes) are
@@ -315,23 +317,60 @@ static void store_sectors(struct pat_state *ps, int atom, struct totals *t, cons
 /* ---- rules D1, D6, D8: the window's loads -------------------------------------------------------- */
 
 /*
+ * Rule T7: whether a hit found d warps back waits for a DRAM read: no warp a
+ * resident wave or more back holds its piece (among the keysets), so a warp
+ * that runs beside the window's read it first, and that read is still on its
+ * way.
+ */
+static int same_wave(const struct pat_state *ps, int64_t key, int64_t d, const struct reuse_ctx *c)
+{
+	if (d < 0 || d >= c->resident)
+		return 0;
+	for (int k = 0; k < ps->nks; k++)
+		if (ps->ks[k].dist >= c->resident && ps->ks[k].n && gm_keys_has(ps->ks[k].v, ps->ks[k].n, key))
+			return 0;
+	return 1;
+}
+
+/* Rule T7: of the first warps' hits, the share first read within the resident wave (the probes hold only
+   those warps' partners, so the share is judged there and applied to all the window's hits). */
+static double same_wave_share(const struct pat_state *ps, const struct reuse_ctx *c)
+{
+	double hit = 0, wave = 0;
+
+	for (int64_t j = 0; j < ps->nsub; j++) {
+		int64_t d = nearest(ps, ps->sub[j], 0);
+		double kk;
+
+		if (d < 0)
+			d = nearest(ps, ps->sub[j], 1);
+		if (d < 0 || !((kk = keep(c, d, KEEP_CLEAN_LO, KEEP_CLEAN_HI)) > 0))
+			continue;
+		hit += kk;
+		wave += kk * same_wave(ps, ps->sub[j], d, c);
+	}
+	return hit > 0 ? wave / hit : 0;
+}
+
+/*
  * A window's load pieces: those an earlier warp left in L2 are hits (rules
  * D6, D8), in the share keep(distance) of the nearest lookback chunk that
  * holds them; beyond the chunks, the first warps' pieces are looked for in
  * the probes, and the share they find applies to all pieces not found near.
- * The rest are DRAM reads. u: the window's distinct pieces.
+ * The rest are DRAM reads. u: the window's distinct pieces. Of the hits,
+ * those first read within the resident wave are counted apart (rule T7).
  */
 static void load_pieces(struct pat_state *ps, int64_t u, int atom, struct totals *t, const struct reuse_ctx *c)
 {
 	int64_t m = 0, not_near = 0;
-	double hits = 0;
+	double hits = 0, full = 0;
 
 	for (int64_t k = 0; k < u; k++) {
 		int64_t d = c && ps->nks ? nearest(ps, ps->pieces[k], 0) : -1;
 		double kk = d >= 0 ? keep(c, d, KEEP_CLEAN_LO, KEEP_CLEAN_HI) : 0;
 
 		if (kk >= 1.0) {
-			t->reuse_bytes += atom;
+			full += 1;
 			continue;
 		}
 		hits += kk;
@@ -354,7 +393,9 @@ static void load_pieces(struct pat_state *ps, int64_t u, int atom, struct totals
 			hits += found / cnt * (double)not_near;
 	}
 	hits = hits < (double)m ? hits : (double)m;
-	t->reuse_bytes += hits * atom;
+	t->reuse_bytes += (full + hits) * atom;
+	if (c && ps->nks && full + hits > 0)
+		t->reuse_wave_bytes += (full + hits) * atom * same_wave_share(ps, c);
 	t->read_bytes += ((double)m - hits) * atom;
 	t->pieces += (double)m - hits;
 	if (m)

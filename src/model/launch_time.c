@@ -12,7 +12,8 @@
  *   T1  L1 time by wavefronts: a request's lines, fewer when their words fall
  *       in different banks (and shared-memory wavefronts);
  *   T2  threads that end: waves of resident threads x round trips x wave_ns;
- *   T7  a hit of a pattern that also reads from DRAM waits with those reads;
+ *   T7  a hit of a pattern that also reads from DRAM waits with those reads,
+ *       as does one whose piece a warp of the same resident wave read first;
  *   P   a load lane alone in its 2 MiB page is a translation: a level at pages_gps;
  *   T4  the SMs start blocks at a rate of their own: a level like the others;
  *   T5  a block holds its slots until the last line its loads read returns;

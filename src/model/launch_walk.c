@@ -508,8 +508,9 @@ static void add_scaled(struct totals *t, const struct totals *u, double f)
 	t->groups += f * u->groups;
 	t->pieces += f * u->pieces;
 	t->reuse_bytes += f * u->reuse_bytes;
-	if (u->read_bytes > 0)
-		t->reuse_wait_bytes += f * u->reuse_bytes;
+	/* rule T7: a window that reads from DRAM waits for all its hits; one that does not, for the hits whose
+	   piece a warp of the same resident wave is still reading */
+	t->reuse_wait_bytes += f * (u->read_bytes > 0 ? u->reuse_bytes : u->reuse_wave_bytes);
 }
 
 /*
