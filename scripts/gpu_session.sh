@@ -317,5 +317,6 @@ for s in "$@"; do
   "stage_$s" 2>&1 | tee "$W/stage_$s.log"
 done
 echo "$gpu" >"$W/gpu_name.txt"
+mkdir -p "$OUT"   # a caller may name a folder that does not exist yet (the final calls' $F/trace)
 tar -C "$W" -czf "$OUT/session.tar.gz" .
 cp "$W"/suite.json "$W"/suite.csv "$W"/report.html "$OUT"/ 2>/dev/null || true
