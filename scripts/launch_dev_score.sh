@@ -38,6 +38,7 @@ sets=(
   o-20ef76f $dv/dev-36o.tsv $h2/model-20ef76f sealed36o_run
   p-f048626 $dv/dev-36p.tsv $h2/model-f048626 sealed36p_run
   q-3e03402 $dv/dev-36q.tsv $h2/model-3e03402 sealed36q_run
+  r-a4fa7e2 $dv/dev-36r.tsv $h2/model-a4fa7e2 sealed36r_run
 )
 [ -n "${EXTRA_SETS:-}" ] && read -r -a extra <<<"$EXTRA_SETS" && sets+=("${extra[@]}")
 : >"$out/ratios.tsv"

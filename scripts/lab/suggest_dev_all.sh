@@ -22,6 +22,7 @@ sets=(
   dev-s48 $h2/suggest-20ef76f/heldout
   dev-s49 $h2/suggest-f048626/heldout
   dev-s50 $h2/suggest-3e03402/heldout
+  dev-s51 $h2/suggest-a4fa7e2/heldout
 )
 for ((i = 0; i < ${#sets[@]}; i += 2)); do
   s=${sets[i]} d=${sets[i+1]}
