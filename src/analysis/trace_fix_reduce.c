@@ -7,7 +7,8 @@
  *   (a histogram of a few thousand bins), updated once an element, whatever the launch model found limiting:
  *   each block counts into its own copy of the bins in shared memory, a grid-stride loop over the blocks the
  *   GPU holds at once, and adds its copy to the global bins once. Priced by the launch model at that launch;
- * - warp runs: float atomics whose warp's lanes share an address (sorted keys), added in the warp first.
+ * - warp runs: atomics (float or integer) whose warp's lanes share an address (sorted keys, bins the data
+ *   chooses), added in the warp first.
  */
 #include <math.h>
 #include <stdio.h>
@@ -313,7 +314,8 @@ static int warp_runs(struct gm_trace_kernel *k, const struct gm_profile *prof)
 			 "int kn = __shfl_down_sync(0xffffffff, key, 1);\n"
 			 "if (lane == 31 || kn != key) atomicAdd(&out[key], v);   // was: atomicAdd(&out[key], v) in every lane");
 	else
-		snprintf(fx->sketch, sizeof(fx->sketch), "unsigned peers = __match_any_sync(__activemask(), key);   // lanes of one address\n"
+		snprintf(fx->sketch, sizeof(fx->sketch),
+			 "unsigned peers = __match_any_sync(__activemask(), key);   // lanes of one address\n"
 			 "int sum = __reduce_add_sync(peers, v);   // __popc(peers) where v is 1\n"
 			 "if (lane == __ffs(peers) - 1) atomicAdd(&out[key], sum);   // was: atomicAdd(&out[key], v) in every lane");
 	return at;
