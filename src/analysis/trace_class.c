@@ -346,6 +346,45 @@ static int monotone_lanes(const struct gm_trace_instr *in, struct gm_trace_fit *
 	return 0;
 }
 
+double tk_turn_ns(const struct gm_trace_instr *in, const struct gm_profile *prof)
+{
+	if (!prof)
+		return 0;
+	return in->sass && strstr(in->sass, ".F") ? prof->atomic_f32_ns : prof->atomic_u32_ns;
+}
+
+double tk_warp_runs(const struct gm_trace_instr *in, double *addrs_out)
+{
+	double sum = 0, asum = 0;
+	int n = 0;
+
+	if (addrs_out)
+		*addrs_out = 0;
+	if (!tk_is_global_atomic(in))
+		return 0;
+	for (int s = 0; s < in->nsamples; s++) {
+		const struct gm_trace_sample *a = &in->samples[s];
+		int lanes = 0, addrs = 0;
+		for (int l = 0; l < GM_WARP_SIZE; l++) {
+			int first = 1;
+			if (!(a->have >> l & 1))
+				continue;
+			for (int m = 0; m < l && first; m++)
+				first = !(a->have >> m & 1) || a->addr[m] != a->addr[l];
+			lanes++;
+			addrs += first;
+		}
+		if (addrs) {
+			sum += (double)lanes / addrs;
+			asum += addrs;
+			n++;
+		}
+	}
+	if (addrs_out && n)
+		*addrs_out = asum / n;
+	return n ? sum / n : 0;
+}
+
 static void classify(const struct gm_trace_launch *l, const struct gm_trace_instr *in, struct gm_trace_fit *f,
 		     const struct counts *smp)
 {
@@ -371,10 +410,15 @@ static void classify(const struct gm_trace_launch *l, const struct gm_trace_inst
 		if (tail)
 			snprintf(tail, sizeof(f->why) - (size_t)(tail - f->why), ": the lanes rise in lane order");
 	} else if (!f->map.known) {
+		double addrs, runs = tk_warp_runs(in, &addrs);
 		f->cls = GM_TC_GATHER;
-		snprintf(f->cls_text, sizeof(f->cls_text), "data-dependent %s (no map of the ids fits: the addresses "
-			 "come from the data, or from arithmetic no map expresses)", in->op == GM_TO_LOAD ? "gather" :
-			 "scatter");
+		if (runs >= 2)   /* lanes collide: the data chose few addresses a warp */
+			snprintf(f->cls_text, sizeof(f->cls_text), "atomics on %.1f addresses a warp (from the data: %.1f "
+				 "lanes an address, no map of the ids fits)", addrs, runs);
+		else
+			snprintf(f->cls_text, sizeof(f->cls_text), "data-dependent %s (no map of the ids fits: the "
+				 "addresses come from the data, or from arithmetic no map expresses)", in->op == GM_TO_LOAD ?
+				 "gather" : "scatter");
 	} else if (in->space == GM_TS_SHARED) {
 		double per = f->meas_per_req > 0 ? f->meas_per_req : f->sample_per_req;
 		if (per > 0 && f->ideal_per_req > 0 && per > f->ideal_per_req * 1.02) {

@@ -7,7 +7,8 @@
  *   (a histogram of a few thousand bins), updated once an element, whatever the launch model found limiting:
  *   each block counts into its own copy of the bins in shared memory, a grid-stride loop over the blocks the
  *   GPU holds at once, and adds its copy to the global bins once. Priced by the launch model at that launch;
- * - warp runs: float atomics whose warp's lanes share an address (sorted keys), added in the warp first.
+ * - warp runs: atomics (float or integer) whose warp's lanes share an address (sorted keys, bins the data
+ *   chooses), added in the warp first.
  */
 #include <math.h>
 #include <stdio.h>
@@ -267,56 +268,32 @@ static int own_bins(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	return at;
 }
 
-double tk_warp_runs(const struct gm_trace_instr *in)
-{
-	double sum = 0;
-	int n = 0;
-
-	if (!tk_is_global_atomic(in) || !in->sass || !strstr(in->sass, ".F"))
-		return 0;
-	for (int s = 0; s < in->nsamples; s++) {
-		const struct gm_trace_sample *a = &in->samples[s];
-		int lanes = 0, addrs = 0;
-		for (int l = 0; l < GM_WARP_SIZE; l++) {
-			int first = 1;
-			if (!(a->have >> l & 1))
-				continue;
-			for (int m = 0; m < l && first; m++)
-				first = !(a->have >> m & 1) || a->addr[m] != a->addr[l];
-			lanes++;
-			addrs += first;
-		}
-		if (addrs) {
-			sum += (double)lanes / addrs;
-			n++;
-		}
-	}
-	return n ? sum / n : 0;
-}
-
 /*
- * The warp-runs form: float atomics whose warp's lanes fall on few addresses (a run of equal keys, RUNS_MIN lanes
- * an address or more in the mean sampled warp) where the launch model explains less than GM_TRACE_OUTSIDE of the
- * measured time: a float update on one address waits for the one before it at the L2 (atomic_f32_ns each, rule
- * X's constant), and the lanes of a run are such updates. The rewrite adds each run in the warp first (a
- * segmented shuffle scan; its last lane sends the one atomic): the atomic's requests and sectors stay, its turns
- * leave, and the kernel is priced at the launch model's time. It applies only where the turns, taken one after
- * another, could fill the time the model does not explain.
+ * The warp-runs form: atomics whose warp's lanes fall on few addresses chosen by the data (RUNS_MIN lanes an
+ * address or more in the mean sampled warp) where the launch model explains less than GM_TRACE_OUTSIDE of the
+ * measured time. The L2 applies the lanes of one address one after another, each an update's turn at the
+ * profile's one-address rate (tk_turn_ns: atomic_f32_ns for a float, atomic_u32_ns for an integer; assumed: an
+ * integer lane not aggregated by the compiler takes the aggregated warp's turn). The rewrite adds each address's
+ * lanes in the warp first (warp aggregation, __match_any_sync; a float run by a segmented shuffle scan) and sends
+ * one atomic an address: the atomic's requests and sectors stay, its turns leave, and the kernel is priced at the
+ * launch model's time. It applies only where the turns, taken one after another, could fill the time the model
+ * does not explain; a warp of distinct addresses (no runs) is left to the other forms.
  */
 #define RUNS_MIN 4.0
 static int warp_runs(struct gm_trace_kernel *k, const struct gm_profile *prof)
 {
 	int at = -1;
-	double tm = k->time_ms, runs = 0;
+	double tm = k->time_ms, runs = 0, addrs = 0;
 
-	if (!prof || !(prof->atomic_f32_ns > 0) || !(tm > 0) || !(k->pred.time_ms < GM_TRACE_OUTSIDE * tm))
+	if (!prof || !(tm > 0) || !(k->pred.time_ms < GM_TRACE_OUTSIDE * tm))
 		return -1;
 	for (int i = 0; i < k->nins; i++) {
-		double r = tk_warp_runs(k->ins[i].in);
-		if (r >= RUNS_MIN && (at < 0 || k->ins[i].in->executions > k->ins[at].in->executions))
-			at = i, runs = r;
+		double a, r = tk_warp_runs(k->ins[i].in, &a);
+		if (r >= RUNS_MIN && tk_turn_ns(k->ins[i].in, prof) > 0 &&
+		    (at < 0 || k->ins[i].in->executions > k->ins[at].in->executions))
+			at = i, runs = r, addrs = a;
 	}
-	if (at < 0 || k->ins[at].in->executions * runs * prof->atomic_f32_ns * 1e-6 < tm - k->pred.time_ms)
+	if (at < 0 || k->ins[at].in->executions * runs * tk_turn_ns(k->ins[at].in, prof) * 1e-6 < tm - k->pred.time_ms)
 		return -1;
 	struct gm_launch_out o;
 	memset(&o, 0, sizeof(o));
@@ -324,16 +301,23 @@ static int warp_runs(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	struct gm_trace_fix *fx = priced(k, prof, at, &o, 1);
 	if (!fx)
 		return -1;
-	snprintf(fx->change, sizeof(fx->change), "each run of lanes on one address added in the warp first (a "
-		 "segmented shuffle scan), the run's last lane sending the one atomicAdd: %.1f lanes a warp's address "
-		 "sampled", runs);
-	reduce_text(fx, 0, "float atomics on few addresses a warp: the lanes of one address take their turns at the L2 "
-		    "(a float update waits for the one before it)");
-	snprintf(fx->sketch, sizeof(fx->sketch), "for (int o = 1; o < 32; o *= 2) {   // a run: lanes of one key\n"
-		 "    float u = __shfl_up_sync(0xffffffff, v, o); int ku = __shfl_up_sync(0xffffffff, key, o);\n"
-		 "    if (lane >= o && ku == key) v += u;\n}\n"
-		 "int kn = __shfl_down_sync(0xffffffff, key, 1);\n"
-		 "if (lane == 31 || kn != key) atomicAdd(&out[key], v);   // was: atomicAdd(&out[key], v) in every lane");
+	int fl = k->ins[at].in->sass && strstr(k->ins[at].in->sass, ".F") != NULL;
+	snprintf(fx->change, sizeof(fx->change), "each address's lanes added in the warp first (%s), one atomic an "
+		 "address: %.1f addresses a warp, %.1f lanes an address sampled", fl ? "a segmented shuffle scan" :
+		 "__match_any_sync", addrs, runs);
+	reduce_text(fx, 0, "atomics on few addresses a warp, chosen by the data: the lanes of one address take their "
+		    "turns at the L2 (each update waits for the one before it)");
+	if (fl)
+		snprintf(fx->sketch, sizeof(fx->sketch), "for (int o = 1; o < 32; o *= 2) {   // a run: lanes of one key\n"
+			 "    float u = __shfl_up_sync(0xffffffff, v, o); int ku = __shfl_up_sync(0xffffffff, key, o);\n"
+			 "    if (lane >= o && ku == key) v += u;\n}\n"
+			 "int kn = __shfl_down_sync(0xffffffff, key, 1);\n"
+			 "if (lane == 31 || kn != key) atomicAdd(&out[key], v);   // was: atomicAdd(&out[key], v) in every lane");
+	else
+		snprintf(fx->sketch, sizeof(fx->sketch),
+			 "unsigned peers = __match_any_sync(__activemask(), key);   // lanes of one address\n"
+			 "int sum = __reduce_add_sync(peers, v);   // __popc(peers) where v is 1\n"
+			 "if (lane == __ffs(peers) - 1) atomicAdd(&out[key], sum);   // was: atomicAdd(&out[key], v) in every lane");
 	return at;
 }
 

@@ -109,9 +109,14 @@ double tf_widen_fix(const struct gm_trace_kernel *k, const struct gm_profile *pr
 		    int *v);
 /* trace_fix_reduce.c: rule block_reduce, the fix of a kernel's global atomics (its instruction, -1: none) */
 int tf_block_reduce(struct gm_trace_kernel *k, const struct gm_profile *prof);
-/* trace_fix_reduce.c: a float global atomic's active lanes over its distinct addresses, the mean of its sampled
-   warps (a run of one address a warp: rule block_reduce's warp runs, the verdict's words); 0 for another */
-double tk_warp_runs(const struct gm_trace_instr *in);
+/* trace_class.c: a global atomic's active lanes over its distinct addresses, the mean of its sampled warps
+   (lanes of one address a warp: rule block_reduce's warp runs, the verdict's words), *addrs (optional) the mean
+   distinct addresses a sampled warp; 0 for another instruction. A warp the compiler aggregated (an integer add
+   to a uniform address) is sampled with one lane, so its runs are 1. */
+double tk_warp_runs(const struct gm_trace_instr *in, double *addrs);
+/* trace_class.c: one update's turn at its address (ns): a float atomic's atomic_f32_ns, another's
+   atomic_u32_ns (the profile's one-address rates, rule X); 0 where the profile lacks it */
+double tk_turn_ns(const struct gm_trace_instr *in, const struct gm_profile *prof);
 /* trace_fix_fields.c: rule wide_fields (a record's fields read one at a time -> one vector); its lead
    instruction (the others of its records same_as it), -1 where it does not apply or pay */
 int tf_wide_fields(struct gm_trace_kernel *k, const struct gm_profile *prof);

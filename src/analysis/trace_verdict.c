@@ -38,16 +38,16 @@ static int scattered_atomic(const struct gm_trace_kernel *k)
 	return best;
 }
 
-/* The float global atomic with the most executions whose sampled warps put 4 lanes or more on an address (a
-   run of one key: tk_warp_runs), its runs in *runs; -1 if none. */
-static int run_atomic(const struct gm_trace_kernel *k, double *runs)
+/* The global atomic with the most executions whose sampled warps put 4 lanes or more on an address (lanes of one
+   key: tk_warp_runs), its lanes an address in *runs, its distinct addresses a warp in *addrs; -1 if none. */
+static int run_atomic(const struct gm_trace_kernel *k, double *runs, double *addrs)
 {
 	int best = -1;
 
 	for (int i = 0; i < k->nins; i++) {
-		double r = tk_warp_runs(k->ins[i].in);
+		double a, r = tk_warp_runs(k->ins[i].in, &a);
 		if (r >= 4 && (best < 0 || k->ins[i].in->executions > k->ins[best].in->executions))
-			best = i, *runs = r;
+			best = i, *runs = r, *addrs = a;
 	}
 	return best;
 }
@@ -170,7 +170,7 @@ void tk_bottlenecks(struct gm_trace_kernel *k)
 	}
 	if (k->pred_ok && k->time_ms > 0 && k->pred.time_ms < GM_TRACE_OUTSIDE * k->time_ms) {
 		int a = scattered_atomic(k), r;
-		double runs;
+		double runs, addrs;
 		/* the time the model does not explain, less the part the wasted sectors may take (the model prices
 		   them at the launch's rates; a scattered pattern's own cost is often more): a pattern of large
 		   excess is named before it */
@@ -185,13 +185,13 @@ void tk_bottlenecks(struct gm_trace_kernel *k)
 				 "measured, the rest taken as theirs", w, x->fit.meas_per_req, x->fit.ideal_per_req,
 				 x->fit.map.known ? x->fit.cls_text : "the addresses come from the data",
 				 100 * k->pred.time_ms / k->time_ms);
-		} else if ((r = run_atomic(k, &runs)) >= 0) {   /* the time the model does not see: the runs' turns */
+		} else if ((r = run_atomic(k, &runs, &addrs)) >= 0) {   /* the time the model does not see: turns */
 			c[n].ins = r;
 			gm_trace_where(k->ins[r].in, 70, w, sizeof(w));
-			snprintf(c[n++].text, sizeof(c[0].text), "float atomics on few addresses a warp at %.60s: %.1f lanes "
-				 "an address, each waiting at the L2 for the one before it; the model's memory time is %.0f "
-				 "%% of the measured, the rest their turns: add each run in the warp first", w, runs,
-				 100 * k->pred.time_ms / k->time_ms);
+			snprintf(c[n++].text, sizeof(c[0].text), "atomics on %.1f addresses a warp (from the data) at %.60s: "
+				 "%.1f lanes an address, each waiting at the L2 for the one before it; the model's memory time "
+				 "is %.0f %% of the measured, the rest their turns: add each address's lanes in the warp "
+				 "first", addrs, w, runs, 100 * k->pred.time_ms / k->time_ms);
 		} else if (narrow_lanes(k) > 0) {
 			c[n].ins = narrow_where(k, w, sizeof(w));
 			snprintf(c[n++].text, sizeof(c[0].text), "time outside the memory instructions, coalesced but "

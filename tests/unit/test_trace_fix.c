@@ -101,16 +101,21 @@ struct runs_row {
 	int keys;          /* lanes a key: addresses 4 * (lane / keys); 0: one address a lane */
 	unsigned mask;     /* active lanes */
 	double want;
+	double addrs;      /* distinct addresses a warp */
 };
 
-/* seg_atomic (set 10): sorted keys, a warp's lanes on one or two addresses */
+/* seg_atomic (set 10): sorted keys, a warp's lanes on one or two addresses; vox_atomic (set 12): an integer
+   count a lane, the lanes of a warp on one or two voxels (the hardware applies each lane: the compiler
+   aggregates only a uniform address, and such a warp is sampled with one lane) */
 static const struct runs_row runs_rows[] = {
-	{ "REDG.E.ADD.F32.FTZ.RN.STRONG.GP", GM_TO_REDUCTION, 32, 0xffffffffu, 32 },
-	{ "REDG.E.ADD.F32.FTZ.RN.STRONG.GP", GM_TO_REDUCTION, 16, 0xffffffffu, 16 },
-	{ "REDG.E.ADD.F32.FTZ.RN.STRONG.GP", GM_TO_REDUCTION, 0, 0xffffffffu, 1 },
-	{ "REDG.E.ADD.F32.FTZ.RN.STRONG.GP", GM_TO_REDUCTION, 32, 0x80000001u, 2 },   /* a run's last lanes only */
-	{ "REDG.E.ADD.STRONG.GPU", GM_TO_REDUCTION, 32, 0xffffffffu, 0 },            /* an integer add: one update */
-	{ "LDG.E", GM_TO_LOAD, 32, 0xffffffffu, 0 },
+	{ "REDG.E.ADD.F32.FTZ.RN.STRONG.GP", GM_TO_REDUCTION, 32, 0xffffffffu, 32, 1 },
+	{ "REDG.E.ADD.F32.FTZ.RN.STRONG.GP", GM_TO_REDUCTION, 16, 0xffffffffu, 16, 2 },
+	{ "REDG.E.ADD.F32.FTZ.RN.STRONG.GP", GM_TO_REDUCTION, 0, 0xffffffffu, 1, 32 },
+	{ "REDG.E.ADD.F32.FTZ.RN.STRONG.GP", GM_TO_REDUCTION, 32, 0x80000001u, 2, 1 },   /* a run's last lanes only */
+	{ "REDG.E.ADD.STRONG.GPU", GM_TO_REDUCTION, 16, 0xffffffffu, 16, 2 },   /* an integer count a lane */
+	{ "REDG.E.ADD.STRONG.GPU", GM_TO_REDUCTION, 32, 0x00000001u, 1, 1 },    /* aggregated: one lane */
+	{ "ATOMG.E.ADD.STRONG.GPU", GM_TO_ATOMIC, 8, 0xffffffffu, 8, 4 },
+	{ "LDG.E", GM_TO_LOAD, 32, 0xffffffffu, 0, 0 },
 };
 
 static void test_warp_runs(void **state)
@@ -133,8 +138,26 @@ static void test_warp_runs(void **state)
 			for (int l = 0; l < 32; l++)
 				smp[s].addr[l] = 4096 * s + 4 * (r->keys ? l / r->keys : l);
 		}
-		assert_true(fabs(tk_warp_runs(&in) - r->want) < 1e-12);
+		double addrs;
+		assert_true(fabs(tk_warp_runs(&in, &addrs) - r->want) < 1e-12);
+		assert_true(fabs(addrs - r->addrs) < 1e-12);
 	}
+}
+
+/* one update's turn: a float atomic's at the float one-address rate, an integer's at the integer one */
+static void test_turn_ns(void **state)
+{
+	struct gm_profile prof;
+	struct gm_trace_instr in;
+	(void)state;
+	memset(&prof, 0, sizeof(prof));
+	memset(&in, 0, sizeof(in));
+	prof.atomic_f32_ns = 1.757, prof.atomic_u32_ns = 0.761;
+	in.sass = (char *)"REDG.E.ADD.F32.FTZ.RN.STRONG.GP";
+	assert_true(tk_turn_ns(&in, &prof) == 1.757);
+	in.sass = (char *)"REDG.E.ADD.STRONG.GPU";
+	assert_true(tk_turn_ns(&in, &prof) == 0.761);
+	assert_true(tk_turn_ns(&in, NULL) == 0);
 }
 
 int main(void)
@@ -143,6 +166,7 @@ int main(void)
 		cmocka_unit_test(test_speedup_ex),
 		cmocka_unit_test(test_consecutive),
 		cmocka_unit_test(test_warp_runs),
+		cmocka_unit_test(test_turn_ns),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
