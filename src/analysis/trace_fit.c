@@ -12,7 +12,11 @@
  *      lane/warp splits); a bit the samples never vary takes the value that
  *      continues its neighbour's mode (the simplest map);
  *   C  B's low bits of gid plus one more radix N of any size above them
- *      (a*(h % N) + b*(h / N), h = gid >> k), searched over N.
+ *      (a*(h % N) + b*(h / N), h = gid >> k), searched over N;
+ *   D  the ids as A or B plus a table of one offset per loop iteration;
+ *   F  a grid-stride loop: stage A on the indices modulo a launch-wide step
+ *      (the trips a lane starts the compiler's unrolled body at vary with gid);
+ *   (E, a warp's lanes in another order, is trace_class.c's refit).
  * The bits of each variable are then grouped into modes: a run of bits whose
  * coefficients double is one mode stride * ((v / 2^j) % 2^m).
  */
@@ -492,16 +496,87 @@ static int stages_without_loop(const struct tf_set *s, int64_t step, struct gm_t
 	return ok;
 }
 
+/* The lane with the smallest gid among those at the smallest sampled iteration. */
+static int first_lane(const struct tf_set *s)
+{
+	int r = 0;
+
+	for (int i = 1; i < s->n; i++) {
+		const int64_t *v = s->p[i].v, *w = s->p[r].v;
+		if (v[GM_TV_ITER] < w[GM_TV_ITER] || (v[GM_TV_ITER] == w[GM_TV_ITER] && v[GM_TV_GID] < w[GM_TV_GID]))
+			r = i;
+	}
+	return r;
+}
+
+/* Stage A on every lane's index modulo the launch-wide step S, moved into the first lane's trip. 1 when it
+   fits and the lanes lie in at least two different trips (else the stages before would have fitted). A map
+   affine in the ids only: a step S that cuts through the thread's own offsets (e too small) leaves a wrap that
+   only the power-of-two modes could fit, and wrongly. */
+static int stages_modulo(const struct tf_set *s, int64_t S, int ref, struct gm_trace_map *m)
+{
+	struct tf_set t = *s;
+	int64_t r = s->p[ref].idx, k0 = 0;
+	int ok = 0, trips = 0;
+
+	if (!(t.p = malloc(sizeof(*t.p) * (size_t)s->n)))
+		return 0;
+	for (int i = 0; i < s->n; i++) {
+		int64_t y = ((s->p[i].idx - r) % S + S) % S, k = (s->p[i].idx - r - y) / S;
+		trips |= i && k != k0;
+		k0 = i ? k0 : k;
+		t.p[i] = s->p[i];
+		t.p[i].idx = r + y;
+		t.p[i].v[GM_TV_ITER] = 0;
+	}
+	t.range[GM_TV_ITER] = 1;
+	ok = trips && !stage_affine(&t, m);
+	free(t.p);
+	return ok;
+}
+
+/*
+ * Stage F, a grid-stride loop (i = gid; i < n; i += gridDim.x * blockDim.x), also as the compiler unrolls it:
+ * a lane's trip count differs by one across the launch (n % the step), so the unrolled body's first trip is
+ * gid plus one or two steps, a step function of gid that no map of the ids expresses. Every lane's index is
+ * its thread's own offset plus a whole number of launch-wide steps S = e * (threads in a row of the grid, or
+ * in the grid): stage A fits the indices modulo S, and the loop's step (from the pairs) is put back.
+ */
+static int stage_grid_stride(const struct tf_set *s, int64_t step, struct gm_trace_map *m)
+{
+	int64_t units[2] = { s->range[GM_TV_TX] * s->range[GM_TV_BX], s->range[GM_TV_GID] };
+	int ref = first_lane(s);
+
+	for (int u = 0; u < 2; u++) {
+		int64_t g = units[u], per = step ? step / g : 16;
+		if (g < 2 || (u && g == units[0]) || (step && (step % g || per < 1)))
+			continue;
+		for (int64_t e = 1; e <= per && e <= 64; e++) {
+			if (step && per % e)
+				continue;
+			if (stages_modulo(s, e * g, ref, m)) {
+				if (step)
+					add_mode(m, GM_TV_ITER, 1, 0, step);
+				return 0;
+			}
+		}
+	}
+	return -1;
+}
+
 int tf_fit(const struct tf_set *s, struct gm_trace_map *m, char *why, size_t n)
 {
 	int64_t step = 0;
 	int ok = stages(s, m) || (s->range[GM_TV_ITER] > 1 && !pair_step(s, &step) && stages_without_loop(s, step, m));
 
+	if (!ok && (s->range[GM_TV_ITER] <= 1 || !pair_step(s, &step)))
+		ok = !stage_grid_stride(s, step, m);
+
 	if (!ok) {
 		memset(m, 0, sizeof(*m));
 		m->elem_bytes = s->elem;
 		snprintf(why, n, "no map of the thread and block ids reproduces the %d sampled lanes "
-			 "(affine, power-of-two modes, one more radix, a table per iteration): the addresses come from "
+			 "(affine, power-of-two modes, one more radix, a table per iteration, a grid-stride loop): the addresses come from "
 			 "the data", s->n);
 		return -1;
 	}

@@ -115,6 +115,30 @@ static void test_rows(void **state)
 		one(&rows[i]);
 }
 
+/* Grid-stride loops as the compiler unrolls them (by 4): a thread whose gid is below n % S runs one trip more,
+   so the unrolled body starts 1 + [gid < T] launch-wide steps S past gid (the launch's n threads, e elements
+   each: (n + T - 1 - gid) / n is 1 below T). No map of the ids gives that step function: the fit works modulo S
+   (stage F), and the class is the one trip's. A hash with a loop stays a gather. */
+static const struct row grid_stride_rows[] = {
+	{ { "grid_stride_unrolled", "gid + (1 + (n + 9999 - gid) / n) * n", { 256, 1, 1 }, { 264, 1, 1 }, 16, G, LD, 3,
+	    4 * 67584, 0 }, GM_TC_COALESCED, 0, 1 },
+	{ { "grid_stride_unrolled_2d", "gid + (2 + (n + 1000 - gid) / n) * n", { 32, 8, 1 }, { 16, 16, 1 }, 8, G, ST, 2,
+	    4 * 65536, 0 }, GM_TC_COALESCED, 0, 1 },
+	{ { "grid_stride_unrolled_pairs", "gid*2 + (1 + (n + 9999 - gid) / n) * 2 * n", { 256, 1, 1 }, { 264, 1, 1 }, 4,
+	    G, LD, 2, 8 * 67584, 0 }, GM_TC_STRIDED, 2, 1 },
+	{ { "grid_stride_no_pairs", "gid + (1 + (n + 9999 - gid) / n) * n", { 256, 1, 1 }, { 264, 1, 1 }, 16, G, LD, 1,
+	    0, 0 }, GM_TC_COALESCED, 0, 1 },
+	{ { "gather_hash_loop", "(gid * 2654435761 + (gid >> 7) * 40503) % 1000003", { 256, 1, 1 }, { 264, 1, 1 }, 4, G,
+	    LD, 2, 67584, 0 }, GM_TC_GATHER, 0, 0 },
+};
+
+static void test_grid_stride(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(grid_stride_rows) / sizeof(grid_stride_rows[0]); i++)
+		one(&grid_stride_rows[i]);
+}
+
 /* The fitted expression, parsed again, gives the same element index as the original for every thread
    of a small launch (through the 1D form the launch model and --suggest read). */
 static void test_expr_roundtrip(void **state)
@@ -300,6 +324,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows),
+		cmocka_unit_test(test_grid_stride),
 		cmocka_unit_test(test_expr_roundtrip),
 		cmocka_unit_test(test_prior),
 		cmocka_unit_test(test_random_maps),
