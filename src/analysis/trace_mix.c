@@ -6,12 +6,11 @@
  * covers) whose lane 0 starts at each byte of a sector; the check counts each sampled warp, with its own mask,
  * at each of those offsets.
  */
+#include <math.h>
 #include <string.h>
 #include "analysis/trace_internal.h"
 
 #define MIX_CAP 65536   /* executions looked at; past it a fixed pseudo-random choice of them */
-
-static const unsigned lane_vars = 1u << GM_TV_TX | 1u << GM_TV_TY | 1u << GM_TV_TZ | 1u << GM_TV_GID;
 
 static int64_t gcd64(int64_t a, int64_t b)
 {
@@ -106,9 +105,35 @@ static int iter_moves(const struct gm_trace_map *m)
 }
 
 /*
+ * 1 when the samples never varied an id that takes more than one value in the launch and their lanes a request
+ * are not the launch's (within 1 %): the warps not sampled are masked otherwise (a pitched copy's samples all in
+ * blockIdx.x 0, the launch's last column of blocks partly masked), and the samples' masks cannot stand for them.
+ */
+static int open_ids(const struct gm_trace_launch *l, const struct gm_trace_instr *in, const struct gm_trace_fit *f)
+{
+	int64_t n[GM_TV_N] = { l->block[0], l->block[1], l->block[2], l->grid[0], l->grid[1], l->grid[2], f->iters,
+			       2 };
+	double lanes = 0, warps = 0;
+	int open = 0;
+
+	for (int v = 0; v < GM_TV_N; v++)
+		open |= (f->map.open >> v & 1) && n[v] > 1;
+	if (!open)
+		return 0;
+	for (int i = 0; i < in->nsamples; i++)
+		if (in->samples[i].have) {
+			lanes += __builtin_popcount(in->samples[i].mask);
+			warps++;
+		}
+	return !(warps > 0 && in->requests > 0 && in->thread_accesses > 0) ||
+	       fabs(lanes / warps / (in->thread_accesses / in->requests) - 1) > 0.01;
+}
+
+/*
  * The launch's mix: w[r] = the share of its executions whose lane 0 starts at byte r of a sector. Returns 0,
- * or -1 where it does not apply (no map, not global, a warp's shape that moves, a thread id the samples never
- * varied, or an instruction that far fewer warps run than the launch has: the samples are its warps then).
+ * or -1 where it does not apply (no map, not global, a warp's shape that moves, an id the samples never varied
+ * with other masks outside them, or an instruction that far fewer warps run than the launch has: the samples
+ * are its warps then).
  */
 int tm_mix(const struct gm_trace_launch *l, const struct gm_trace_instr *in, const struct gm_trace_fit *f,
 	   double w[GM_SECTOR_BYTES])
@@ -118,7 +143,7 @@ int tm_mix(const struct gm_trace_launch *l, const struct gm_trace_instr *in, con
 	int64_t blocks = l->grid[0] * l->grid[1] * l->grid[2], iters = iter_moves(m) ? f->iters : 1, n, take;
 
 	memset(w, 0, sizeof(double) * GM_SECTOR_BYTES);
-	if (!m->known || in->space != GM_TS_GLOBAL || (m->open & lane_vars) || !tm_shape_fixed(l, m) || tpb <= 0 ||
+	if (!m->known || in->space != GM_TS_GLOBAL || open_ids(l, in, f) || !tm_shape_fixed(l, m) || tpb <= 0 ||
 	    blocks <= 0 || iters < 1 || m->elem_bytes <= 0)
 		return -1;
 	n = blocks * wpb * iters;
