@@ -81,12 +81,36 @@ static void count_samples(const struct gm_trace_instr *in, struct counts *c)
 	finish(c);
 }
 
-/* The warp model on the fitted expression (gm_model_predict), each sampled warp with its mask and iter. */
+/* One sampled warp's model lanes at each offset of the launch's mix (trace_mix.c), weighted by its share:
+   the same lanes and mask, lane 0 moved to byte r of its sector. */
+static void count_mixed(const struct gm_trace_instr *in, const struct gm_lane ln[GM_WARP_SIZE], int r0,
+			const double mix[GM_SECTOR_BYTES], struct counts *c)
+{
+	struct gm_lane sh[GM_WARP_SIZE];
+	struct gm_global_counts gc;
+
+	for (int r = 0; r < GM_SECTOR_BYTES; r++) {
+		if (!(mix[r] > 0))
+			continue;
+		memcpy(sh, ln, sizeof(sh));
+		for (int k = 0; k < GM_WARP_SIZE; k++)
+			sh[k].addr += (r - r0 + GM_SECTOR_BYTES) % GM_SECTOR_BYTES;
+		gm_global_counts_of(sh, in->size, &gc);
+		c->per_req += mix[r] * (double)gc.sectors;
+		c->ideal += mix[r] * (double)gc.min_sectors;
+	}
+	c->warps++;
+}
+
+/* The warp model on the fitted expression (gm_model_predict), each sampled warp with its mask and iter; a
+   global access at the launch's mix of sector offsets where it has one (docs/TRACE.md, "The check"). */
 static void count_model(const struct gm_trace_launch *l, const struct gm_trace_instr *in,
 			const struct gm_trace_fit *f, struct counts *c)
 {
 	struct gm_prediction p;
 	struct gm_expr_error err;
+	double mix[GM_SECTOR_BYTES];
+	int mixed = model_size(in->size) && !tm_mix(l, in, f, mix);
 
 	memset(c, 0, sizeof(*c));
 	for (int i = 0; f->map.known && model_size(in->size) && i < in->nsamples; i++) {
@@ -109,7 +133,10 @@ static void count_model(const struct gm_trace_launch *l, const struct gm_trace_i
 		}
 		for (int k = 0; k < GM_WARP_SIZE; k++)
 			p.lanes[k].active = p.lanes[k].exists && (s->have >> k & 1);
-		count_lanes(in, p.lanes, c);
+		if (mixed)
+			count_mixed(in, p.lanes, tm_lane0_offset(l, &f->map, s), mix, c);
+		else
+			count_lanes(in, p.lanes, c);
 	}
 	finish(c);
 }

@@ -61,6 +61,15 @@ void tf_normalise(struct gm_trace_map *m, const int64_t range[GM_TV_N]);
 /* After the map changed (or was fitted): the expressions, the counts, the check, the class. */
 void tf_finish(const struct gm_trace_launch *l, const struct gm_trace_instr *in, struct gm_trace_fit *f);
 
+/* The launch's alignment mix (trace_mix.c): w[r] = the share of the executions the map covers whose lane 0
+   starts at byte r of its 32 B sector; -1 where it does not apply (the samples stand for the launch then). */
+int tm_mix(const struct gm_trace_launch *l, const struct gm_trace_instr *in, const struct gm_trace_fit *f,
+	   double w[GM_SECTOR_BYTES]);
+/* The byte of its sector where map m puts lane 0 of warp s. */
+int tm_lane0_offset(const struct gm_trace_launch *l, const struct gm_trace_map *m, const struct gm_trace_sample *s);
+/* 1 when every warp's lanes sit at the same offsets from its lane 0 under m (only shifted from warp to warp). */
+int tm_shape_fixed(const struct gm_trace_launch *l, const struct gm_trace_map *m);
+
 /* The open strides of k's fitted maps (ids the samples never varied), from the kernel's other
    instructions and CUDA's tiling idiom, each instruction finished again (trace_prior.c). */
 void tf_priors(struct gm_trace_kernel *k);

@@ -8,10 +8,12 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "gpumem/profile.h"
 #include "gpumem/trace.h"
+#include "analysis/trace_internal.h"
 #include "trace_synth.h"
 
 struct row {
@@ -320,6 +322,64 @@ static void test_random_maps(void **state)
 	}
 }
 
+/* Rows of an odd pitch (509 halves = 1018 B: each row's start 26 B further round its 32 B sector, the same
+   again every 16 rows): a few sampled warps are not the launch's mix of offsets, and the check counts them at
+   the launch's (trace_mix.c). Each row: its expression, 32 sampled warps, and whether the sampled figure alone
+   is more than the check's 1 % off. */
+static void test_mix(void **state)
+{
+	static const struct { struct synth s; int off; } rows[] = {
+		{ { "warp_a_row_509", "(gid / 32) * 509 + gid % 32", { 256, 1, 1 }, { 2048, 1, 1 }, 2, G, LD, 1, 0, 32 }, 0 },
+		{ { "rows_509_2d", "(by*8 + ty) * 509 + bx*32 + tx", { 32, 8, 1 }, { 15, 64, 1 }, 2, G, LD, 1, 0, 32 }, 0 },
+		{ { "rows_509_loop", "(gid / 32) * 509 + gid % 32", { 256, 1, 1 }, { 512, 1, 1 }, 2, G, LD, 6, 11, 32 }, 1 },
+		{ { "rows_1001_floats", "(gid / 32) * 1001 + gid % 32", { 128, 1, 1 }, { 1024, 1, 1 }, 4, G, LD, 1, 0, 32 }, 1 },
+	};
+	double w[GM_SECTOR_BYTES];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct gm_trace_launch l;
+		struct gm_trace_fit f;
+		double sum = 0;
+		assert_int_equal(synth_launch(&rows[i].s, 0x7f1200000000ll, &l), 0);
+		gm_trace_fit_instr(&l, &l.ins[0], &f);
+		print_message("%-18s expr '%s' sampled %.4f model %.4f measured %.4f\n", rows[i].s.name, f.expr,
+			      f.sample_per_req, f.model_per_req, f.meas_per_req);
+		assert_int_equal(f.map.known, 1);
+		assert_int_equal(tm_mix(&l, &l.ins[0], &f, w), 0);
+		for (int r = 0; r < GM_SECTOR_BYTES; r++)
+			sum += w[r];
+		assert_true(fabs(sum - 1) < 1e-9);
+		assert_int_equal(f.check_ok, 1);
+		assert_int_equal(fabs(f.sample_per_req / f.meas_per_req - 1) > 0.01, rows[i].off);
+		synth_free(&l);
+	}
+}
+
+/* Where a warp's lanes sit at offsets that change from warp to warp (gid / 3: a lane's element depends on the
+   warp's start mod 3), or on shared memory, the mix does not apply and the sampled warps stand. */
+static void test_mix_refused(void **state)
+{
+	static const struct synth thirds = { "thirds", "gid / 3", { 256, 1, 1 }, { 64, 1, 1 }, 4, G, LD, 1, 0, 0 };
+	static const struct synth shared = { "shared", "tx * 3", { 256, 1, 1 }, { 64, 1, 1 }, 4, S, LD, 1, 0, 0 };
+	struct gm_trace_launch l;
+	struct gm_trace_fit f;
+	double w[GM_SECTOR_BYTES];
+
+	(void)state;
+	assert_int_equal(synth_launch(&thirds, 0x7f1200000000ll, &l), 0);
+	gm_trace_fit_instr(&l, &l.ins[0], &f);
+	if (f.map.known) {
+		assert_int_equal(tm_shape_fixed(&l, &f.map), 0);
+		assert_int_equal(tm_mix(&l, &l.ins[0], &f, w), -1);
+	}
+	synth_free(&l);
+	assert_int_equal(synth_launch(&shared, 0x7f1200000000ll, &l), 0);
+	gm_trace_fit_instr(&l, &l.ins[0], &f);
+	assert_int_equal(tm_mix(&l, &l.ins[0], &f, w), -1);
+	synth_free(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -328,6 +388,8 @@ int main(void)
 		cmocka_unit_test(test_expr_roundtrip),
 		cmocka_unit_test(test_prior),
 		cmocka_unit_test(test_random_maps),
+		cmocka_unit_test(test_mix),
+		cmocka_unit_test(test_mix_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
