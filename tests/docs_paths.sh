@@ -20,4 +20,11 @@ if [ -n "$missing" ]; then
   for p in $missing; do echo "  $p  (named in: $(grep -rlF "$p" $files | head -3 | tr '\n' ' '))"; done
   exit 1
 fi
+# a doc is text a person reads: one over 1 MB is an accident (an edit that once put a paragraph between every
+# character of docs/TRACE.md made it 40 MB, and every path in it still existed)
+big=$(git ls-files docs README.md CONTRIBUTING.md | while read -r f; do [ "$(stat -c %s "$f")" -gt 1000000 ] && echo "$f"; done)
+if [ -n "$big" ]; then
+  echo "docs over 1 MB (an accident?): $big"
+  exit 1
+fi
 echo "docs paths: every named path exists"
