@@ -14,15 +14,6 @@ const struct tk_swap *tk_swap_of(const struct tk_swap *sw, int nsw, int i)
 	return NULL;
 }
 
-static int64_t gcd64(int64_t a, int64_t b)
-{
-	while (b) {
-		int64_t t = a % b;
-		a = b, b = t;
-	}
-	return a < 0 ? -a : a;
-}
-
 /* The same per-thread walk of the same array: the modes of the ids equal, offsets aside. */
 static int same_walk(const struct gm_trace_insn *a, const struct gm_trace_insn *b)
 {
@@ -54,7 +45,7 @@ static void fold_cluster(const int *g, const int64_t *A, int m, const int64_t *D
 	int64_t d = 0;
 
 	for (int r = 1; r < nd; r++)
-		d = gcd64(d, D[r] - D[r - 1]);
+		d = tk_gcd64(d, D[r] - D[r - 1]);
 	int64_t sp = nd > 1 && d > 0 ? (D[nd - 1] - D[0]) / d + 1 : nd;
 	ok = sp == nd || (load && d < 32 && sp <= 2 * nd);
 	for (int r = 0; r < nd && ok; r++) {   /* every piece read equally often */

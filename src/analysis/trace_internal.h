@@ -101,6 +101,15 @@ struct tk_swap {
 #define TK_WITH_TRIPS (-2)
 int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, int only, const struct tk_swap *sw,
 	       int nsw, struct gm_launch_out *out, char *why, size_t n);
+/* the greatest common divisor, >= 0 (trace_fold.c, trace_prior.c, trace_mix.c, trace_time_lines.c) */
+static inline int64_t tk_gcd64(int64_t a, int64_t b)
+{
+	while (b) {
+		int64_t t = a % b;
+		a = b, b = t;
+	}
+	return a < 0 ? -a : a;
+}
 /* a global atomic or reduction (rule block_reduce's and the verdict's scattered atomics) */
 static inline int tk_is_global_atomic(const struct gm_trace_instr *in)
 {

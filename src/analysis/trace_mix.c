@@ -12,15 +12,6 @@
 
 #define MIX_CAP 65536   /* executions looked at; past it a fixed pseudo-random choice of them */
 
-static int64_t gcd64(int64_t a, int64_t b)
-{
-	while (b) {
-		int64_t t = a % b;
-		a = b, b = t;
-	}
-	return a;
-}
-
 /*
  * How a thread variable moves inside a warp: v = v0 + d(lane) with d the same in every warp, 0 <= d < p and
  * v0 a multiple of p (returns p); 0 when v does not move inside a warp; -1 when neither holds.
@@ -31,7 +22,7 @@ static int64_t lane_period(const struct gm_trace_launch *l, int var)
 
 	switch (var) {
 	case GM_TV_GID:
-		return gcd64(tpb, GM_WARP_SIZE) == GM_WARP_SIZE ? GM_WARP_SIZE : -1;
+		return tk_gcd64(tpb, GM_WARP_SIZE) == GM_WARP_SIZE ? GM_WARP_SIZE : -1;
 	case GM_TV_TX:
 		return bx % GM_WARP_SIZE == 0 ? GM_WARP_SIZE : GM_WARP_SIZE % bx == 0 ? bx : -1;
 	case GM_TV_TY:

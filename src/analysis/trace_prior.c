@@ -53,18 +53,6 @@ static int same_modes(const struct gm_trace_map *a, const struct gm_trace_map *b
 	return 1;
 }
 
-static int64_t gcd64(int64_t a, int64_t b)
-{
-	a = a < 0 ? -a : a;
-	b = b < 0 ? -b : b;
-	while (b) {
-		int64_t t = a % b;
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 #define SIB_MAX_ELEMS ((int64_t)1 << 26)   /* an unrolled tile's rows are closer than this; two arrays rarely */
 
 /* Instructions of the same line with the same map but the offset, the offsets an arithmetic progression
@@ -88,7 +76,7 @@ static void siblings(const struct gm_trace_kernel *k, int i, int *U, int64_t *d)
 			  (x->fit.map.base + x->fit.map.offset * x->in->size)) / x->in->size;
 		lo = off[n] < lo ? off[n] : lo;
 		hi = off[n] > hi ? off[n] : hi;
-		*d = gcd64(*d, off[n++]);
+		*d = tk_gcd64(*d, off[n++]);
 	}
 	if (n < 2 || !*d || hi - lo != *d * (n - 1) || hi - lo > SIB_MAX_ELEMS) {
 		*d = 0;

@@ -49,15 +49,6 @@ double tk_lines_per_request(const struct gm_trace_insn *x)
 	return x->fit.meas_per_req > 0 ? x->fit.meas_per_req : 1;
 }
 
-static int64_t gcd64(int64_t a, int64_t b)
-{
-	while (b) {
-		int64_t t = a % b;
-		a = b, b = t;
-	}
-	return a;
-}
-
 const char *tk_gather_lines(const struct gm_trace_insn *x, char *buf, size_t n)
 {
 	long long k = 0, span = 0;
@@ -77,7 +68,7 @@ const char *tk_gather_lines(const struct gm_trace_insn *x, char *buf, size_t n)
 		return NULL;
 	if (span < s * k2)
 		span = s * k2;
-	while (gcd64(span, k2) != 1)   /* every element of the span, each wrap shifted by one */
+	while (tk_gcd64(span, k2) != 1)   /* every element of the span, each wrap shifted by one */
 		span++;
 	if (s >= LG_SECTORS)
 		snprintf(buf, n, "(gid * %lld) %% %lld", k2, span);
