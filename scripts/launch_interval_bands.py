@@ -8,7 +8,8 @@ measured `explain --run --json` documents, PREDDIR the `explain --n --json` pred
 Every launch prediction names the rules that fired (launch.rules); for each rule the lowest and highest
 measured / predicted over the measurements where it fired is its band (a combination of rules the evidence lacks
 takes the widest band of its rules: the model is weak there and says so); a combination of rules measured SIG_N
-times or more has its own band, the SIG_LO-th and (1 - SIG_HI)-th quantiles of its measurements. Printed: the
+times or more has its own band, the SIG_LO-th and (1 - SIG_HI)-th quantiles of its measurements, one measured
+SIG_MIN to SIG_N - 1 times the whole range of its measurements. Printed: the
 bands (C rows for src/model/launch_interval.c between its BANDS markers, with --write), then the coverage of the resulting
 intervals (the fired rules' widest band) on each evidence source and in all, and their median width.
 With --bands-from C_FILE the bands are read from that file instead (coverage of a set the bands were not made
@@ -36,6 +37,9 @@ IDS = ["D1 D2 D4", "D3", "L2 L4", "L3", "L1 T1", "P", "T4", "T2 T3 T5", "D6 D7 D
 FLOOR = 0.03   # no band narrower than +-3 %: the run-to-run spread of a case between processes
 RULE_Q = 0.0   # a rule's band: its whole measured range
 SIG_N, SIG_LO, SIG_HI = 48, 0.05, 0.10   # a combination's band: measured 48+ times, 5th to 90th percentile (m56)
+# a combination measured SIG_MIN to SIG_N - 1 times: its whole measured range (a new launch like them falls inside
+# the lowest and highest of n with probability (n - 1) / (n + 1), whatever the distribution) (m58)
+SIG_MIN = int(os.environ.get("SIG_MIN", "24"))
 
 
 def load(p):
@@ -103,8 +107,9 @@ def make_sigs(rows):
     by = {}
     for _, r, rules in rows:
         by.setdefault(tuple(sorted(rules, key=ORDER.index)), []).append(r)
-    return {k: (min(pct(v, SIG_LO), 1 - FLOOR), max(pct(v, 1 - SIG_HI), 1 + FLOOR), len(v)) for k, v in by.items()
-            if len(v) >= SIG_N}
+    return {k: (min(pct(v, SIG_LO if len(v) >= SIG_N else 0), 1 - FLOOR),
+                max(pct(v, 1 - SIG_HI if len(v) >= SIG_N else 1), 1 + FLOOR), len(v)) for k, v in by.items()
+            if len(v) >= SIG_MIN}
 
 
 # a combination without its own band: "widest" (the widest band of its rules: the tables), or for comparison
@@ -196,7 +201,8 @@ def main():
         xs = [r for _, r, rules in allrows if rule in rules] or [1.0]
         print("%-14s %-16s %+6.1f%% %+6.1f%% %5d %+6.1f%% %+6.1f%%" % (rule, ids, 100 * (lo - 1), 100 * (hi - 1), n,
               100 * (pct(xs, 0.05) - 1), 100 * (pct(xs, 0.95) - 1)))
-    print("\ncombinations measured %d times or more:" % SIG_N)
+    print("\ncombinations measured %d times or more (%d or more: 5th-90th percentile; fewer: whole range):" % (
+        SIG_MIN, SIG_N))
     for k in sorted(sigs, key=lambda k: -sigs[k][2]):
         print("  %-60s %+6.1f%% %+6.1f%% %5d" % (" + ".join(k), 100 * (sigs[k][0] - 1), 100 * (sigs[k][1] - 1),
                                                sigs[k][2]))
