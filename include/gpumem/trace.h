@@ -290,6 +290,8 @@ struct gm_trace_kernel {
 					 the instructions' time shares and the fixes are weighed against; -1 */
 	int trips;                    /* rule R2: the round trips a thread waits for, in k->pred */
 	double steps_ms;              /* rule B: the barrier steps of a shared-memory loop, added to k->pred */
+	double turns_ms;              /* rule A: the turns of atomics' lanes on one address a warp, added to k->pred */
+	int turns_at;                 /* rule A: the atomic with the most turns (k->ins), else -1 */
 	double smem_scale;            /* rule V: the measured shared wavefronts over the launch model's, in every
 					 prediction of the kernel (fixes too); 0 = none */
 	int warp_private;             /* rule P: each warp's shared addresses its own (no block barrier) */

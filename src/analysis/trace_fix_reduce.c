@@ -275,17 +275,18 @@ static int own_bins(struct gm_trace_kernel *k, const struct gm_profile *prof)
  * profile's one-address rate (tk_turn_ns: atomic_f32_ns for a float, atomic_u32_ns for an integer; assumed: an
  * integer lane not aggregated by the compiler takes the aggregated warp's turn). The rewrite adds each address's
  * lanes in the warp first (warp aggregation, __match_any_sync; a float run by a segmented shuffle scan) and sends
- * one atomic an address: the atomic's requests and sectors stay, its turns leave, and the kernel is priced at the
- * launch model's time. It applies only where the turns, taken one after another, could fill the time the model
- * does not explain; a warp of distinct addresses (no runs) is left to the other forms.
+ * one atomic an address: the atomic's requests and sectors stay, its turns leave (rule A's time, trace_floor.c,
+ * taken off the prediction), and the kernel is priced at the launch model's time. It applies where rule A priced
+ * turns, or where the turns, taken one after another, could fill the time the model does not explain; a warp of
+ * distinct addresses (no runs) is left to the other forms.
  */
 #define RUNS_MIN 4.0
 static int warp_runs(struct gm_trace_kernel *k, const struct gm_profile *prof)
 {
 	int at = -1;
-	double tm = k->time_ms, runs = 0, addrs = 0;
+	double tm = k->time_ms, runs = 0, addrs = 0, turns = k->turns_ms > 0 ? k->turns_ms : 0;
 
-	if (!prof || !(tm > 0) || !(k->pred.time_ms < GM_TRACE_OUTSIDE * tm))
+	if (!prof || !(tm > 0) || !(k->pred.time_ms - turns < GM_TRACE_OUTSIDE * tm))
 		return -1;
 	for (int i = 0; i < k->nins; i++) {
 		double a, r = tk_warp_runs(k->ins[i].in, &a);
@@ -293,11 +294,12 @@ static int warp_runs(struct gm_trace_kernel *k, const struct gm_profile *prof)
 		    (at < 0 || k->ins[i].in->executions > k->ins[at].in->executions))
 			at = i, runs = r, addrs = a;
 	}
-	if (at < 0 || k->ins[at].in->executions * runs * tk_turn_ns(k->ins[at].in, prof) * 1e-6 < tm - k->pred.time_ms)
+	if (at < 0 || (!(turns > 0) && k->ins[at].in->executions * runs * tk_turn_ns(k->ins[at].in, prof) * 1e-6 <
+			tm - k->pred.time_ms))
 		return -1;
 	struct gm_launch_out o;
 	memset(&o, 0, sizeof(o));
-	o.time_ms = k->pred.time_ms;
+	o.time_ms = k->pred.time_ms - turns;   /* rule A: an address's lanes one update, no lane waits */
 	struct gm_trace_fix *fx = priced(k, prof, at, &o, 1);
 	if (!fx)
 		return -1;

@@ -1,8 +1,10 @@
 /*
- * trace_floor.c - the two floors under the trace's kernel time (docs/TRACE.md, "The kernel's prediction"):
+ * trace_floor.c - the floors under the trace's kernel time (docs/TRACE.md, "The kernel's prediction"):
  * rule I, the instructions the SMs must issue, and rule F, the shortest time a launch takes on the device. The
  * launch model sees only the memory instructions' traffic; a kernel that computes, or one so short that its
- * start and drain are all of it, takes at least these.
+ * start and drain are all of it, takes at least these. The atomics' time the model does not see: rule X, the
+ * updates of one address one after another (a floor), and rule A, the turns of a warp's lanes on one word
+ * (added).
  */
 #include <math.h>
 #include <stdio.h>
@@ -149,6 +151,101 @@ double tk_atomic_ms(const struct gm_trace_kernel *k, const struct gm_profile *pr
 	return ms;
 }
 
+/*
+ * Rule A: the lanes of one warp on one address take their turns. A warp's atomic sends its lanes to the L2 slice
+ * of each sector; the slice's atomic unit applies the lanes on distinct words of a sector together, but a second
+ * lane on the same word waits for the first (a read-modify-write of the word it just wrote), so a sector costs as
+ * many turns as its most updated word has lanes. The turns beyond a sector's first are time the launch model
+ * (which prices the sectors) does not see; the slices serve them side by side, so the launch's turns take their
+ * count times the GPU's time a turn, the profile's atomic_turn_ns (atomics.u32_lanes32: every warp's 32 lanes on
+ * one address of its own, 31 turns a warp; TURNS_OF). Added to the prediction, like rule B's steps. Only where a
+ * sampled warp's lanes meet on a word (TK_TURNS_MIN lanes a word on average or more: the data chose few addresses
+ * a warp); the turns of a warp whose lanes each have a word are the sectors' time, the model's.
+ */
+#define TK_TURNS_MIN 2.0
+
+/* One sampled warp's waiting turns: over its sectors, the lanes of the sector's most updated word but one. */
+static int warp_turns(const struct gm_trace_sample *a)
+{
+	int turns = 0;
+	uint32_t done = 0;
+
+	for (int l = 0; l < GM_WARP_SIZE; l++) {
+		int most = 0;
+		if (!(a->have >> l & 1) || done >> l & 1)
+			continue;
+		for (int m = l; m < GM_WARP_SIZE; m++) {   /* the words of l's sector, each counted once */
+			int lanes = 0;
+			if (!(a->have >> m & 1) || done >> m & 1 || a->addr[m] >> 5 != a->addr[l] >> 5)
+				continue;
+			for (int q = m; q < GM_WARP_SIZE; q++)
+				if (a->have >> q & 1 && a->addr[q] == a->addr[m])
+					lanes++, done |= 1u << q;
+			most = lanes > most ? lanes : most;
+		}
+		turns += most - 1;
+	}
+	return turns;
+}
+
+double tk_warp_turns(const struct gm_trace_instr *in)
+{
+	double sum = 0;
+	int n = 0;
+
+	if (!tk_is_global_atomic(in) || !(tk_warp_runs(in, NULL) >= TK_TURNS_MIN))
+		return 0;
+	for (int s = 0; s < in->nsamples; s++)
+		if (in->samples[s].have) {
+			sum += warp_turns(&in->samples[s]);
+			n++;
+		}
+	return n ? sum / n : 0;
+}
+
+/* Rule A's time (ms) and the instruction with the most turns (*at, -1: none). */
+static double turns_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof, int *at)
+{
+	double ms = 0, most = 0;
+
+	*at = -1;
+	if (!prof || !(prof->atomic_turn_ns > 0))
+		return 0;
+	for (int i = 0; i < k->nins; i++) {
+		double t = k->ins[i].in->executions * tk_warp_turns(k->ins[i].in) * prof->atomic_turn_ns * 1e-6;
+		if (t > most)
+			most = t, *at = i;
+		ms += t;
+	}
+	return ms;
+}
+
+double tk_turns_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof, int *at)
+{
+	int i;
+
+	return turns_ms(k, prof, at ? at : &i);
+}
+
+/* Rule A added to the prediction (before the floors: the turns are the launch's own time). */
+static void add_turns(struct gm_trace_kernel *k, const struct gm_profile *prof)
+{
+	double t0 = k->pred.time_ms;
+
+	k->turns_ms = tk_turns_ms(k, prof, &k->turns_at);
+	if (!(k->turns_ms > 0) || !(t0 > 0))
+		return;
+	k->pred.time_ms += k->turns_ms;
+	k->pred.gbs_low *= t0 / k->pred.time_ms;
+	k->pred.gbs_high *= t0 / k->pred.time_ms;
+	k->pred.gbs = k->pred.useful_bytes / (k->pred.time_ms * 1e-3) / 1e9;
+	if (k->turns_ms > t0)
+		k->pred.limited_by = "atomic turns";
+	size_t len = strlen(k->pred_why);
+	snprintf(k->pred_why + len, sizeof(k->pred_why) - len, "%srule A: %.4f ms of atomic turns added",
+		 len ? "; " : "", k->turns_ms);
+}
+
 /* Rule F's floor in ms: the profile's shortest launch, else its start-up, 0 with neither. */
 static double launch_floor_ms(const struct gm_profile *prof)
 {
@@ -178,6 +275,7 @@ static void tk_raise(struct gm_trace_kernel *k, double t0, double f, const char 
 /* The prediction raised to the larger floor, with the level that limits it and a note in the prediction's why. */
 void tk_floors(struct gm_trace_kernel *k, const struct gm_profile *prof)
 {
+	add_turns(k, prof);
 	double issue = tk_issue_ms(k, prof), launch = launch_floor_ms(prof), t0 = k->pred.time_ms;
 	double atom = tk_atomic_ms(k, prof), f = fmax(fmax(issue, launch), atom);
 

@@ -233,6 +233,11 @@ double tk_issue_ms(const struct gm_trace_kernel *k, const struct gm_profile *pro
 /* Rule X: the time the launch's global atomics take on their most updated address (ms; 0: none shared) */
 double tk_atomic_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof);
 double tk_floor_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof, double div);
+/* Rule A (trace_floor.c): a global atomic's mean waiting turns a sampled warp (over its sectors, the lanes of the
+   most updated word but one; 0 where its warps' lanes do not meet on words), and the launch's turns in ms (the
+   profile's atomic_turn_ns each; *at the instruction with the most, -1: none; at may be NULL) */
+double tk_warp_turns(const struct gm_trace_instr *in);
+double tk_turns_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof, int *at);
 /* The same without rule X (the atomics reduced in the block first) */
 double tk_floor_free_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof, double div);
 /* Rule G (trace_gfold.c): unfitted accesses whose lanes hit the same sectors, one access of a record. */

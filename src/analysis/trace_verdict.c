@@ -95,13 +95,15 @@ static int narrow_where(const struct gm_trace_kernel *k, char *w, size_t n)
 /* The candidates, each scored by the share of the kernel's time or traffic it explains. */
 void tk_bottlenecks(struct gm_trace_kernel *k)
 {
-	struct cand c[8];
+	struct cand c[10];   /* 4 patterns, DRAM, outside, B, A and one of T4, X, latency */
 	int n = 0;
 	char w[96];
 	double glob = 0, exmax = 0;   /* exmax: the largest share of sectors above the need of one pattern */
+	int turns = k->pred_ok && k->turns_ms > 0 && k->turns_at >= 0 && k->pred.time_ms > 0 &&
+		    k->turns_ms >= 0.5 * k->pred.time_ms;   /* rule A's atomics named below, not as time outside */
 
 	memset(c, 0, sizeof(c));
-	for (int q = 0; q < 8; q++)
+	for (int q = 0; q < 10; q++)
 		c[q].ins = -1;
 	for (int i = 0; i < k->nins; i++)
 		glob += k->ins[i].in->space != GM_TS_SHARED ? k->ins[i].bytes : 0;
@@ -185,7 +187,7 @@ void tk_bottlenecks(struct gm_trace_kernel *k)
 				 "measured, the rest taken as theirs", w, x->fit.meas_per_req, x->fit.ideal_per_req,
 				 x->fit.map.known ? x->fit.cls_text : "the addresses come from the data",
 				 100 * k->pred.time_ms / k->time_ms);
-		} else if ((r = run_atomic(k, &runs, &addrs)) >= 0) {   /* the time the model does not see: turns */
+		} else if (!turns && (r = run_atomic(k, &runs, &addrs)) >= 0) {   /* the time the model does not see: turns */
 			c[n].ins = r;
 			gm_trace_where(k->ins[r].in, 70, w, sizeof(w));
 			snprintf(c[n++].text, sizeof(c[0].text), "atomics on %.1f addresses a warp (from the data) at %.60s: "
@@ -220,6 +222,17 @@ void tk_bottlenecks(struct gm_trace_kernel *k)
 			 "start in the time (rule T4): give each thread more elements (16-byte loads, a grid-stride "
 			 "loop; the largest access at %.60s) so that fewer, fuller blocks do the work", blocks,
 			 l->block[0] * l->block[1] * l->block[2], k->norder > 0 ? w : "none");
+	}
+	if (turns) {   /* rule A: the turns are most of the prediction */
+		double runs, addrs;
+		c[n].score = k->turns_ms / k->pred.time_ms;
+		c[n].ins = k->turns_at;
+		runs = tk_warp_runs(k->ins[k->turns_at].in, &addrs);
+		gm_trace_where(k->ins[k->turns_at].in, 60, w, sizeof(w));
+		snprintf(c[n++].text, sizeof(c[0].text), "atomics on %.1f addresses a warp (from the data) at %.60s: %.1f "
+			 "lanes an address, each waiting at the L2 for the one before it, %.4f ms of turns (rule A, %.0f %% "
+			 "of the predicted time): add each address's lanes in the warp first", addrs, w, runs, k->turns_ms,
+			 100 * k->turns_ms / k->pred.time_ms);
 	}
 	if (k->pred_ok && k->pred.limited_by && !strcmp(k->pred.limited_by, "atomics")) {   /* rule X */
 		c[n].score = 0.9;

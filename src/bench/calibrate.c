@@ -51,6 +51,9 @@
  *                    atomics.u32_one, atomics.f32_one_1m (every thread adding to
  *                    one address): a warp's integer update, a lane's float
  *                    update of one address (the trace's rule X)
+ *   atomic_turn_ns   atomics.u32_lanes32 (each warp's 32 lanes on one address of its
+ *                    own): its time over its waiting lanes (31 a warp), the GPU's
+ *                    time a turn (the trace's rule A)
  *   *_latency_ns     the latency family (information only)
  * The two stride rates are rates of the 64 B pieces DRAM reads: the case's
  * time less its stores at write_gbs and the turnaround the copy rate implies.
@@ -452,7 +455,7 @@ static void launch_start(const struct gm_run_result *r, struct gm_profile *p)
  * atomics.u32_one and atomics.f32_one_1m (f32_one on 2^20 elements): every thread of the case adds to one
  * address, the updates applied one after another (the trace's rule X). The integer case's warps each send their
  * lanes as one update: its time over its warps; the float case's lanes are each an update: its time over its
- * elements. Optional.
+ * elements. atomics.u32_lanes32 (rule A): its time over the lanes that wait, 31 of a warp's 32. Optional.
  */
 static double atomic_ns(const struct gm_run_result *r, const char *name, double lanes_an_update)
 {
@@ -515,6 +518,7 @@ gm_status gm_profile_from_run(const struct gm_run_result *r, struct gm_profile *
 	launch_start(r, p); /* last: the model's time for the case with every other constant */
 	p->atomic_u32_ns = atomic_ns(r, "atomics.u32_one", 32);
 	p->atomic_f32_ns = atomic_ns(r, "atomics.f32_one_1m", 1);
+	p->atomic_turn_ns = atomic_ns(r, "atomics.u32_lanes32", 32.0 / 31);   /* 31 lanes of a warp wait */
 	p->dram_latency_ns = derived(r, "latency.hbm_128m_ns");
 	p->l2_latency_ns = derived(r, "latency.l2_004m_ns");
 	for (int k = 0; k < gm_profile_nfields; k++) /* what the run could not measure: named, never filled */

@@ -328,6 +328,13 @@ static void test_from_run_knee(void **state)
 		assert_true(fabs(p.atomic_u32_ns - 0.4e6 / (1 << 19)) < 1e-9);
 		assert_true(fabs(p.atomic_f32_ns - 1.8e6 / (1 << 20)) < 1e-9);
 		assert_false(gm_profile_unmeasured(&p, "atomic_u32_ns") || gm_profile_unmeasured(&p, "atomic_f32_ns"));
+		/* rule A: atomics.u32_lanes32's time over its waiting lanes, 31 of each warp's 32 */
+		assert_true(p.atomic_turn_ns == 0 && gm_profile_unmeasured(&p, "atomic_turn_ns"));
+		struct gm_case_result *ct = add_case(&r, "atomics.u32_lanes32", 1, 4.0 * (1 << 24));
+		ct->ms.median = 0.5;
+		assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
+		assert_true(fabs(p.atomic_turn_ns - 0.5e6 / ((1 << 24) / 32.0 * 31)) < 1e-9);
+		assert_false(gm_profile_unmeasured(&p, "atomic_turn_ns"));
 	}
 	/* copy.lines_l1_b4 (32 lines of L1 a request) timed with a planted rate (rule T11): it comes back
 	   (last: with it the column walks of rule P go slower at L1, and their rates move) */

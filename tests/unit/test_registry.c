@@ -170,7 +170,7 @@ static void test_calibrate_select(void **state)
 	assert_int_equal(gm_registry_select(gm_calibrate_selectors, nsel, GM_TIER_DEFAULT, sel, &bad), GM_OK);
 	for (int i = 0; i < n; i++)
 		count += sel[i];
-	assert_int_equal(count, 67);
+	assert_int_equal(count, 68);
 	assert_true(selected(all, sel, n, "hierarchy.l1_0032k") && selected(all, sel, n, "hierarchy.l1_0512k"));
 	assert_true(selected(all, sel, n, "hierarchy.l1v9x16_0128k"));
 	assert_true(selected(all, sel, n, "hierarchy.l2_0512k") && selected(all, sel, n, "hierarchy.l2_256m"));
@@ -179,6 +179,8 @@ static void test_calibrate_select(void **state)
 	assert_true(selected(all, sel, n, "copy.pages_16m_b4") && selected(all, sel, n, "latency.hbm_128m"));
 	/* the trace's one-address atomics (rule X; the float one on 2^20 elements) */
 	assert_true(selected(all, sel, n, "atomics.u32_one"));
+	/* rule A's turns: each warp's lanes on one address of its own (the prefix selects no other case) */
+	assert_true(selected(all, sel, n, "atomics.u32_lanes32") && !selected(all, sel, n, "atomics.u32_lanes16"));
 	assert_true(selected(all, sel, n, "atomics.f32_one_1m") && !selected(all, sel, n, "atomics.f32_one"));
 	/* wave_l2_ns in blocks of 1024, rule T11's L1 rate (h47m) */
 	assert_true(selected(all, sel, n, "copy.table_blk1024_b4") && selected(all, sel, n, "copy.lines_l1_b4"));

@@ -2,7 +2,7 @@
  * built-in H200 profile: the whole kernel's speedup when the time the launch model does not explain partly goes
  * with the wasted sectors the change removes (tf_kernel_speedup_ex), and which accesses count as taking
  * consecutive elements (tf_consecutive: a row the data places, at its ideal sectors), and a float atomic's lanes an
- * address a warp (tk_warp_runs: rule block_reduce's warp runs). */
+ * address a warp (tk_warp_runs: rule block_reduce's warp runs) and their waiting turns (tk_warp_turns: rule A). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -102,20 +102,22 @@ struct runs_row {
 	unsigned mask;     /* active lanes */
 	double want;
 	double addrs;      /* distinct addresses a warp */
+	double turns;      /* rule A's waiting turns a warp: over its sectors, the most updated word's lanes but one */
 };
 
 /* seg_atomic (set 10): sorted keys, a warp's lanes on one or two addresses; vox_atomic (set 12): an integer
    count a lane, the lanes of a warp on one or two voxels (the hardware applies each lane: the compiler
    aggregates only a uniform address, and such a warp is sampled with one lane) */
 static const struct runs_row runs_rows[] = {
-	{ "REDG.E.ADD.F32.FTZ.RN.STRONG.GP", GM_TO_REDUCTION, 32, 0xffffffffu, 32, 1 },
-	{ "REDG.E.ADD.F32.FTZ.RN.STRONG.GP", GM_TO_REDUCTION, 16, 0xffffffffu, 16, 2 },
-	{ "REDG.E.ADD.F32.FTZ.RN.STRONG.GP", GM_TO_REDUCTION, 0, 0xffffffffu, 1, 32 },
-	{ "REDG.E.ADD.F32.FTZ.RN.STRONG.GP", GM_TO_REDUCTION, 32, 0x80000001u, 2, 1 },   /* a run's last lanes only */
-	{ "REDG.E.ADD.STRONG.GPU", GM_TO_REDUCTION, 16, 0xffffffffu, 16, 2 },   /* an integer count a lane */
-	{ "REDG.E.ADD.STRONG.GPU", GM_TO_REDUCTION, 32, 0x00000001u, 1, 1 },    /* aggregated: one lane */
-	{ "ATOMG.E.ADD.STRONG.GPU", GM_TO_ATOMIC, 8, 0xffffffffu, 8, 4 },
-	{ "LDG.E", GM_TO_LOAD, 32, 0xffffffffu, 0, 0 },
+	{ "REDG.E.ADD.F32.FTZ.RN.STRONG.GP", GM_TO_REDUCTION, 32, 0xffffffffu, 32, 1, 31 },
+	{ "REDG.E.ADD.F32.FTZ.RN.STRONG.GP", GM_TO_REDUCTION, 16, 0xffffffffu, 16, 2, 15 },   /* 2 words, 1 sector */
+	{ "REDG.E.ADD.F32.FTZ.RN.STRONG.GP", GM_TO_REDUCTION, 0, 0xffffffffu, 1, 32, 0 },
+	{ "REDG.E.ADD.F32.FTZ.RN.STRONG.GP", GM_TO_REDUCTION, 32, 0x80000001u, 2, 1, 1 },   /* a run's last lanes only */
+	{ "REDG.E.ADD.STRONG.GPU", GM_TO_REDUCTION, 16, 0xffffffffu, 16, 2, 15 },   /* an integer count a lane */
+	{ "REDG.E.ADD.STRONG.GPU", GM_TO_REDUCTION, 32, 0x00000001u, 1, 1, 0 },    /* aggregated: one lane */
+	{ "ATOMG.E.ADD.STRONG.GPU", GM_TO_ATOMIC, 8, 0xffffffffu, 8, 4, 7 },   /* atomics.u32_lanes08: 4 words, 1 sector */
+	{ "ATOMG.E.ADD.STRONG.GPU", GM_TO_ATOMIC, 2, 0xffffffffu, 2, 16, 2 },   /* u32_lanes02: 2 sectors of 8 words */
+	{ "LDG.E", GM_TO_LOAD, 32, 0xffffffffu, 0, 0, 0 },
 };
 
 static void test_warp_runs(void **state)
@@ -141,6 +143,7 @@ static void test_warp_runs(void **state)
 		double addrs;
 		assert_true(fabs(tk_warp_runs(&in, &addrs) - r->want) < 1e-12);
 		assert_true(fabs(addrs - r->addrs) < 1e-12);
+		assert_true(fabs(tk_warp_turns(&in) - r->turns) < 1e-12);
 	}
 }
 

@@ -9,6 +9,10 @@
  *              address drops, every element is still one L2 atomic.
  *   v2 block   warp shuffle reduction, one shared-memory atomic per warp, one
  *              global atomic per block (grid-stride, resident blocks).
+ *   v3 lanes   atomicAdd(&bins[(i / r) % B], x): r lanes of a warp on each
+ *              address (r = 1 .. 32), B bins; B = 2^20 keeps every warp on
+ *              its own addresses, a small B puts all warps on few (the
+ *              device constant of the trace's atomics: gpumem run atomics.u32_lanes).
  * Input: uint32 words gm_hash(seed, i) (sums wrap mod 2^32, exact); float
  * values (gm_hash & 1) in {0, 1}, so every partial sum <= 2^24 is exact in
  * float and the order of the atomics cannot change the result. The launch
@@ -41,6 +45,14 @@ template <typename T> __global__ void at_spread(const uint32_t *__restrict__ in,
 		atomicAdd(&bins[i % AT_BINS], at_val<T>(in, i));
 }
 
+template <typename T> __global__ void at_lanes(const uint32_t *__restrict__ in, size_t n, T *bins, unsigned r,
+					       unsigned nbins)
+{
+	size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+	if (i < n)   /* r and nbins are run-time values: the compiler cannot see lanes on one address */
+		atomicAdd(&bins[(i / r) % nbins], at_val<T>(in, i));
+}
+
 template <typename T> __global__ void at_block(const uint32_t *__restrict__ in, size_t n, T *sum)
 {
 	__shared__ T block_sum;
@@ -63,6 +75,7 @@ template <typename T> __global__ void at_block(const uint32_t *__restrict__ in, 
 
 struct at_state {
 	int mode, is_float;
+	unsigned r, nbins;   /* lanes: r lanes an address, nbins bins */
 	size_t n;
 	uint32_t *in;
 	void *out;           /* one value or AT_BINS bins */
@@ -70,7 +83,18 @@ struct at_state {
 	const struct gm_device_info *dev;
 };
 
-static size_t out_bytes(const struct at_state *s) { return (s->mode == AT_SPREAD ? AT_BINS : 1) * 4; }
+static size_t out_count(const struct at_state *s)
+{
+	return s->mode == AT_SPREAD ? AT_BINS : s->mode == AT_LANES ? s->nbins : 1;
+}
+
+static size_t out_bytes(const struct at_state *s) { return out_count(s) * 4; }
+
+/* the bin of element i */
+static size_t out_bin(const struct at_state *s, size_t i)
+{
+	return s->mode == AT_LANES ? (i / s->r) % s->nbins : i % out_count(s);
+}
 
 static void at_release(void *state)
 {
@@ -94,6 +118,8 @@ static gm_status at_prepare(const struct gm_case *c, const struct gm_run_cfg *cf
 	s->mode = (int)gm_case_param(c, "mode", AT_ONE);
 	s->is_float = (int)gm_case_param(c, "float", 0);
 	s->n = (size_t)gm_case_param(c, "elems", AT_ELEMS);
+	s->r = (unsigned)gm_case_param(c, "r", 1);
+	s->nbins = (unsigned)gm_case_param(c, "bins", AT_LANES_BINS);
 	s->seed = cfg->seed;
 	s->dev = cfg->dev;
 	st = gm_gpu_alloc((void **)&s->in, s->n * 4);
@@ -122,6 +148,9 @@ template <typename T> static gm_status at_run(struct at_state *s)
 		at_one<T><<<gm_blocks_for(s->n, AT_BLOCK_THREADS), AT_BLOCK_THREADS, 0, st>>>(s->in, s->n, out);
 	else if (s->mode == AT_SPREAD)
 		at_spread<T><<<gm_blocks_for(s->n, AT_BLOCK_THREADS), AT_BLOCK_THREADS, 0, st>>>(s->in, s->n, out);
+	else if (s->mode == AT_LANES)
+		at_lanes<T><<<gm_blocks_for(s->n, AT_BLOCK_THREADS), AT_BLOCK_THREADS, 0, st>>>(s->in, s->n, out, s->r,
+												   s->nbins);
 	else
 		at_block<T><<<gm_resident_blocks(s->dev, AT_BLOCK_THREADS), AT_BLOCK_THREADS, 0, st>>>(s->in, s->n,
 												   out);
@@ -139,7 +168,7 @@ static gm_status at_launch(void *state)
 static gm_status at_verify(void *state, char *why, size_t n)
 {
 	struct at_state *s = (struct at_state *)state;
-	size_t nb = s->mode == AT_SPREAD ? AT_BINS : 1;
+	size_t nb = out_count(s);
 	uint32_t *got = (uint32_t *)malloc(nb * 4), *want = (uint32_t *)calloc(nb, 4);
 	double *wantf = (double *)calloc(nb, sizeof(double));
 	gm_status st = got && want && wantf ? GM_OK : GM_ERR_NOMEM;
@@ -156,8 +185,8 @@ static gm_status at_verify(void *state, char *why, size_t n)
 		st = gm_cuda_status(e, "cudaMemcpy(result)", __FILE__, __LINE__);
 	for (size_t i = 0; !st && i < s->n; i++) {
 		uint32_t x = gm_hash(s->seed, i);
-		want[i % nb] += x;
-		wantf[i % nb] += (double)(x & 1u);
+		want[out_bin(s, i)] += x;
+		wantf[out_bin(s, i)] += (double)(x & 1u);
 	}
 	for (size_t b = 0; !st && b < nb; b++) {
 		float gf;

@@ -3,7 +3,8 @@
  * element on one address, the same spread over 4096 addresses, and a warp
  * shuffle reduction + one shared-memory atomic per warp + one global atomic
  * per block; 32-bit integer and float; and the float on one address over 2^20 elements, calibrate's
- * (the trace's rule X). Unit: GB/s of input consumed (4 B per
+ * (the trace's rule X); r lanes of a warp on each address (r = 1 .. 32, every warp on its own addresses, and
+ * all warps on few: the atomic unit's turns, the trace's atomics rule). Unit: GB/s of input consumed (4 B per
  * element), so the cases compare with each other and with HBM bandwidth.
  * derive(): the speed-up of the block reduction over one address.
  * Kernels: src/families/atomics/atomics.cu.
@@ -22,6 +23,44 @@ static const struct {
 	{ AT_SPREAD, 0, "spread", "atomicAdd per element over 4096 global addresses (i mod 4096)" },
 	{ AT_BLOCK, 1, "block", "warp shuffle reduction, shared atomic per warp, one global atomic per block" },
 };
+
+/* v3 lanes: atomicAdd(&bins[(i / r) % bins], x); bins 2^20 (each warp its own addresses) for r = 1 .. 32, then
+   all warps on few addresses (2^20 elements: a launch of 1-30 ms) */
+static const struct {
+	int is_float, r, bins;
+} lanes[] = {
+	{ 0, 1, AT_LANES_BINS }, { 0, 2, AT_LANES_BINS }, { 0, 4, AT_LANES_BINS }, { 0, 8, AT_LANES_BINS },
+	{ 0, 16, AT_LANES_BINS }, { 0, 32, AT_LANES_BINS }, { 1, 1, AT_LANES_BINS }, { 1, 2, AT_LANES_BINS },
+	{ 1, 4, AT_LANES_BINS }, { 1, 8, AT_LANES_BINS }, { 1, 16, AT_LANES_BINS }, { 1, 32, AT_LANES_BINS },
+	{ 0, 32, 1 }, { 0, 32, 64 }, { 0, 1, 32 }, { 0, 4, 256 }, { 1, 1, 32 },
+};
+
+static int lanes_enumerate(struct gm_case *out, int max, int k)
+{
+	struct gm_case scratch;
+
+	for (size_t j = 0; j < sizeof(lanes) / sizeof(lanes[0]); j++, k++) {
+		struct gm_case *c = gm_case_slot(out, max, k, &scratch);
+		int few = lanes[j].bins != AT_LANES_BINS;
+		char desc[160];
+		snprintf(desc, sizeof(desc), "atomicAdd(&bins[(i / %d) %% %d], x): %d lanes of a warp an address, %s, %s",
+			 lanes[j].r, lanes[j].bins, lanes[j].r, few ? "all warps on these bins, 2^20 elements" :
+			 "every warp on its own bins", lanes[j].is_float ? "float" : "uint32");
+		if (few)
+			gm_case_begin(c, &gm_family_atomics, AT_LANES, GM_KIND_MEASURE, 0, desc, "%s_few%d_lanes%02d",
+				      lanes[j].is_float ? "f32" : "u32", lanes[j].bins, lanes[j].r);
+		else
+			gm_case_begin(c, &gm_family_atomics, AT_LANES, GM_KIND_MEASURE, 0, desc, "%s_lanes%02d",
+				      lanes[j].is_float ? "f32" : "u32", lanes[j].r);
+		gm_case_measure(c, GM_UNIT_GBS, GM_TIME_EVENTS);
+		gm_case_param_add(c, "mode", AT_LANES);
+		gm_case_param_add(c, "float", lanes[j].is_float);
+		gm_case_param_add(c, "elems", few ? AT_ELEMS_CAL : AT_ELEMS);
+		gm_case_param_add(c, "r", lanes[j].r);
+		gm_case_param_add(c, "bins", lanes[j].bins);
+	}
+	return k;
+}
 
 static int atomics_enumerate(struct gm_case *out, int max)
 {
@@ -50,7 +89,7 @@ static int atomics_enumerate(struct gm_case *out, int max)
 	gm_case_param_add(c, "mode", AT_ONE);
 	gm_case_param_add(c, "float", 1);
 	gm_case_param_add(c, "elems", AT_ELEMS_CAL);
-	return k;
+	return lanes_enumerate(out, max, k);
 }
 
 static double ok_value(const struct gm_run_result *r, const char *name)

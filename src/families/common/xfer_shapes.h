@@ -47,10 +47,11 @@ enum { OV_STAGE_H2D = 0, OV_STAGE_KERNEL = 1, OV_STAGE_D2H = 2, OV_PIPE = 3 };
 enum { AL_MALLOC = 0, AL_POOL = 1, AL_POOL_KEEP = 2, AL_TOO_BIG = 3 };
 
 /* atomics: variants */
-enum { AT_ONE = 0, AT_SPREAD = 1, AT_BLOCK = 2 };
+enum { AT_ONE = 0, AT_SPREAD = 1, AT_BLOCK = 2, AT_LANES = 3 };
 #define AT_BINS 4096
 #define AT_ELEMS (1ll << 24)   /* 2^24: float sums of 0/1 values stay exact */
 #define AT_ELEMS_CAL (1ll << 20)   /* atomics.f32_one_1m: the one-address float rate in 1.8 ms a launch */
+#define AT_LANES_BINS (1 << 20)   /* atomics.*_lanes*: 4 MiB of bins, every warp of a launch on its own */
 
 /* managed: variants */
 enum { MG_FAULT = 0, MG_PREFETCH = 1, MG_READMOSTLY = 2, MG_PREFERRED = 3, MG_ACCESSED_BY = 4,
