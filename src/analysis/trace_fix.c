@@ -342,8 +342,8 @@ static int fix_group_as(const struct gm_trace_kernel *k, const int *g, int n, co
 		snprintf(fx->rewrite, sizeof(fx->rewrite), "swap_xy");
 		nrow = nsw;
 		swap_lines(k, sw, nsw, lines, sizeof(lines));
-		snprintf(fx->change, sizeof(fx->change), "threadIdx.x on the contiguous dimension: the launch's x and y "
-			 "exchanged (the same blocks), every access re-mapped (%d instructions; lines %s)", nsw, lines);
+		snprintf(fx->change, sizeof(fx->change), "x and y of the launch exchanged, threadIdx.x on the "
+			 "contiguous dimension (lines %.40s)", lines);
 		fx->ninstr = nsw;
 	} else if (rows) {
 		snprintf(fx->rewrite, sizeof(fx->rewrite), "warp_rows");
@@ -375,8 +375,9 @@ static int fix_group_as(const struct gm_trace_kernel *k, const int *g, int n, co
 		double gain = rows ? parallelism_gain(k, prof) : 1, ex = excess_part(k, sw, rows ? nrow : nsw);
 		whole_lim = whole.limited_by ? whole.limited_by : "";
 		fx->kernel_speedup = tf_kernel_speedup_ex(k, prof, whole.time_ms, gain, 1, ex);
-		if (xy && k->time_ms > 0 && k->time_ms < k->mem_ms)   /* every access re-mapped: none of the patterns
-			the model over-predicts stays, so the measured time over the re-mapped kernel's */
+		if (xy && k->time_ms > 0 && k->time_ms < k->mem_ms && k->time_ms < k->pred.time_ms)
+			/* every access re-mapped: none of the patterns the model over-predicts stays, so the measured
+			   time over the re-mapped kernel's */
 			fx->kernel_speedup = k->time_ms / fmax(whole.time_ms, tk_floor_ms(k, prof, 1));
 		struct gm_launch_out t0, t1;   /* a rewrite that keeps the thread's loop keeps its round trips */
 		if (!rows && k->trips > 1 && x->fit.iters > 1 && !tk_predict(k, prof, TK_WITH_TRIPS, NULL, 0, &t0, why,
