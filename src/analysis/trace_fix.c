@@ -276,6 +276,21 @@ static double excess_part(const struct gm_trace_kernel *k, const struct tk_swap 
 	return glob > 0 ? fmin(1, ex / glob) : 0;
 }
 
+/* the lines of the swapped instructions sw[0 .. n-1], each once: "22, 23" */
+static void swap_lines(const struct gm_trace_kernel *k, const struct tk_swap *sw, int n, char *lines, size_t ln)
+{
+	size_t len = 0;
+
+	lines[0] = '\0';
+	for (int q = 0; q < n; q++) {
+		int line = k->ins[sw[q].ins].in->line, seen = 0;
+		for (int p = 0; p < q; p++)
+			seen |= k->ins[sw[p].ins].in->line == line;
+		if (line > 0 && !seen && len < ln - 16)
+			len += (size_t)snprintf(lines + len, ln - len, "%s%d", len ? ", " : "", line);
+	}
+}
+
 /* Rule wide_fix (trace_fix_wide.c): the fixed kernel, where the model finds it limited by blocks or latency,
    with v elements a thread (a lane) as one access, offered beside the rewrite (its own speedup, not the headline:
    the development pairs' hand versions mostly keep one element a thread; docs/TRACE.md) */
@@ -298,25 +313,39 @@ static void widen(const struct gm_trace_kernel *k, const struct gm_profile *prof
 		 len ? "; then " : "", v, rows ? "lane" : "thread", v * size, s);
 }
 
-/* The fix of group g (g[0] its largest): its rewrite, pattern and kernel speedups, words and sketch (try_rows 0:
-   without rule warp_rows). */
-static void fix_group_as(const struct gm_trace_kernel *k, const int *g, int n, const struct gm_profile *prof,
-			 struct gm_trace_fix *fx, int *covered, int *ncovered, int try_rows)
+enum { AS_SUGGEST, AS_ROWS, AS_SWAP };
+
+/* The fix of group g (g[0] its largest) as `how` says (suggest's rewrites, rule warp_rows where it applies, rule
+   swap_xy where it applies): its rewrite, pattern and kernel speedups, words and sketch; 0, or -1 where warp_rows
+   or swap_xy does not apply (fx then has suggest's) */
+static int fix_group_as(const struct gm_trace_kernel *k, const int *g, int n, const struct gm_profile *prof,
+			struct gm_trace_fix *fx, int *covered, int *ncovered, int how)
 {
 	const struct gm_trace_insn *x = &k->ins[g[0]];
 	static struct tk_swap sw[ROWG];
 	struct gm_launch_out a, b, whole;
 	const char *whole_lim = "";
 	char why[200], lines[160] = "";
-	int nsw = 0, nrow = 0, rows = try_rows && !tf_warp_rows(k, prof, g[0], sw, &nsw, &nrow, lines, sizeof(lines), 1);
+	int nsw = 0, nrow = 0, rows = how == AS_ROWS && !tf_warp_rows(k, prof, g[0], sw, &nsw, &nrow, lines,
+									 sizeof(lines), 1);
+	int clean = how == AS_SWAP ? tf_swap_xy(k, g[0], sw, &nsw, ROWG) : -1, xy = clean >= 0;
 
 	memset(fx, 0, sizeof(*fx));
 	fx->have = 1;
 	fx->ninstr = n;
 	fx->pattern_speedup = fx->kernel_speedup = 1;
-	if (!rows && words_only(x, fx))
-		return;
-	if (rows) {
+	if (how == AS_SWAP && !xy)
+		return -1;
+	if (!rows && !xy && words_only(x, fx))
+		return 0;
+	if (xy) {
+		snprintf(fx->rewrite, sizeof(fx->rewrite), "swap_xy");
+		nrow = nsw;
+		swap_lines(k, sw, nsw, lines, sizeof(lines));
+		snprintf(fx->change, sizeof(fx->change), "x and y of the launch exchanged, threadIdx.x on the "
+			 "contiguous dimension (lines %.40s)", lines);
+		fx->ninstr = nsw;
+	} else if (rows) {
 		snprintf(fx->rewrite, sizeof(fx->rewrite), "warp_rows");
 		snprintf(fx->change, sizeof(fx->change), "a warp per row, lane l taking element l of each piece (%.60s "
 			 "as the warp's row; 32x the threads, loops 32x shorter; lines %s)", sw[0].expr, lines);
@@ -346,13 +375,17 @@ static void fix_group_as(const struct gm_trace_kernel *k, const int *g, int n, c
 		double gain = rows ? parallelism_gain(k, prof) : 1, ex = excess_part(k, sw, rows ? nrow : nsw);
 		whole_lim = whole.limited_by ? whole.limited_by : "";
 		fx->kernel_speedup = tf_kernel_speedup_ex(k, prof, whole.time_ms, gain, 1, ex);
+		if (xy && k->time_ms > 0 && k->time_ms < k->mem_ms && k->time_ms < k->pred.time_ms)
+			/* every access re-mapped: none of the patterns the model over-predicts stays, so the measured
+			   time over the re-mapped kernel's */
+			fx->kernel_speedup = k->time_ms / fmax(whole.time_ms, tk_floor_ms(k, prof, 1));
 		struct gm_launch_out t0, t1;   /* a rewrite that keeps the thread's loop keeps its round trips */
 		if (!rows && k->trips > 1 && x->fit.iters > 1 && !tk_predict(k, prof, TK_WITH_TRIPS, NULL, 0, &t0, why,
 		    sizeof(why)) && !tk_predict(k, prof, TK_WITH_TRIPS, sw, nsw, &t1, why, sizeof(why)) && t1.time_ms > 0)
 			fx->kernel_speedup = fmin(fx->kernel_speedup, t0.time_ms / t1.time_ms);
 		else   /* rule wide_fix: the fixed kernel's narrow accesses widened (none for a rewrite that keeps a loop) */
 			widen(k, prof, g[0], rows, sw, nsw, nrow, whole.limited_by, gain, ex, fx);
-		if ((rows || !fx->rewrite[0]) && !tk_predict(k, prof, g[0], NULL, 0, &a, why, sizeof(why)) &&
+		if ((rows || xy || !fx->rewrite[0]) && !tk_predict(k, prof, g[0], NULL, 0, &a, why, sizeof(why)) &&
 		    !tk_predict(k, prof, g[0], me, 1, &b, why, sizeof(why)) && b.time_ms > 0)
 			fx->pattern_speedup = a.time_ms / b.time_ms;
 	} else
@@ -363,9 +396,18 @@ static void fix_group_as(const struct gm_trace_kernel *k, const int *g, int n, c
 			 "kernel (the instruction%s %.0f %% of its memory time)", fx->rewrite[0] ? "the best rewrite (" : "",
 			 fx->rewrite, fx->rewrite[0] ? ") " : "the ideal access ", fx->kernel_speedup,
 			 fx->ninstr > 1 ? "s are" : " is", 100 * fx->share);
-		return;
+		return xy ? clean : 0;
 	}
-	advise(x, fx, rows);
+	if (xy) {
+		snprintf(fx->words, sizeof(fx->words), "threadIdx.x runs along the slow dimension (consecutive lanes a "
+			 "row apart at every access): put it on the contiguous one, exchanging x and y in the index "
+			 "and the grid (lines %s)", lines);
+		snprintf(fx->sketch, sizeof(fx->sketch), "// was: r = blockIdx.x * blockDim.x + threadIdx.x, "
+			 "c = blockIdx.y * blockDim.y + threadIdx.y\n"
+			 "int c = blockIdx.x * blockDim.x + threadIdx.x, r = blockIdx.y * blockDim.y + threadIdx.y;\n"
+			 "// launch dim3 grid((C + bx - 1) / bx, (R + by - 1) / by): lanes on consecutive elements");
+	} else
+		advise(x, fx, rows);
 	if (!fx->words[0])
 		snprintf(fx->words, sizeof(fx->words), "%s", fx->change);
 	else if (fx->wide > 1) {   /* rule wide_fix: the fixed kernel's accesses widened too */
@@ -374,9 +416,13 @@ static void fix_group_as(const struct gm_trace_kernel *k, const int *g, int n, c
 			 "a %s as one %d-byte vector: %.2fx", whole_lim, fx->wide, rows ? "lane" : "thread",
 			 fx->wide * x->in->size, fx->wide_speedup);
 	}
+	return xy ? clean : 0;
 }
 
-/* Rule warp_rows where it applies, or the rewrites of explain --suggest where they are predicted faster. */
+/* Rule warp_rows where it applies, or the rewrites of explain --suggest where they are predicted faster; then
+   rule swap_xy where it applies and is predicted faster, or, where it scatters no access that was consecutive in
+   x (every access walks x down the rows), where it is worth changing at all and warp_rows is not the fix: the
+   exchange fixes every access, suggest's rewrite the leader's pattern alone. */
 static void fix_group(const struct gm_trace_kernel *k, const int *g, int n, const struct gm_profile *prof,
 		      struct gm_trace_fix *fx, int *covered, int *ncovered)
 {
@@ -384,11 +430,16 @@ static void fix_group(const struct gm_trace_kernel *k, const int *g, int n, cons
 	static int cov2[ROWG];
 	int nc2 = 0;
 
-	fix_group_as(k, g, n, prof, fx, covered, ncovered, 1);
-	if (strcmp(fx->rewrite, "warp_rows"))
-		return;
-	fix_group_as(k, g, n, prof, &alt, cov2, &nc2, 0);
-	if (alt.kernel_speedup > fx->kernel_speedup) {
+	fix_group_as(k, g, n, prof, fx, covered, ncovered, AS_ROWS);
+	if (!strcmp(fx->rewrite, "warp_rows") && !fix_group_as(k, g, n, prof, &alt, cov2, &nc2, AS_SUGGEST) &&
+	    alt.kernel_speedup > fx->kernel_speedup) {
+		*fx = alt;
+		memcpy(covered, cov2, sizeof(int) * (size_t)nc2);
+		*ncovered = nc2;
+	}
+	int clean = fix_group_as(k, g, n, prof, &alt, cov2, &nc2, AS_SWAP);
+	if ((clean == 0 && alt.worth && strcmp(fx->rewrite, "warp_rows")) ||
+	    (clean >= 0 && alt.kernel_speedup > fx->kernel_speedup)) {
 		*fx = alt;
 		memcpy(covered, cov2, sizeof(int) * (size_t)nc2);
 		*ncovered = nc2;

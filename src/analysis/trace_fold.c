@@ -14,6 +14,14 @@ const struct tk_swap *tk_swap_of(const struct tk_swap *sw, int nsw, int i)
 	return NULL;
 }
 
+/* replaced by another walk (not one that moves every instruction of the original's walk alike: swap's walk) */
+static int moved(const struct tk_swap *sw, int nsw, int i)
+{
+	const struct tk_swap *w = tk_swap_of(sw, nsw, i);
+
+	return w && !w->walk;
+}
+
 /* The same per-thread walk of the same array: the modes of the ids equal, offsets aside. */
 static int same_walk(const struct gm_trace_insn *a, const struct gm_trace_insn *b)
 {
@@ -90,10 +98,11 @@ void tk_fold(const struct gm_trace_kernel *k, const struct tk_swap *sw, int nsw,
 	for (int i = 0; i < n; i++) {
 		int g[64], m = 0, nd = 0, load = k->ins[i].in->op == GM_TO_LOAD;
 		int64_t A[64], D[64];
-		if (it2[i] || tk_swap_of(sw, nsw, i))
+		if (it2[i] || moved(sw, nsw, i))
 			continue;
 		for (int j = i; j < n && m < 64; j++)
-			if (!it2[j] && !tk_swap_of(sw, nsw, j) && same_walk(&k->ins[i], &k->ins[j]))
+			if (!it2[j] && !moved(sw, nsw, j) && same_walk(&k->ins[i], &k->ins[j]) &&
+			    !tk_swap_of(sw, nsw, i) == !tk_swap_of(sw, nsw, j))
 				g[m++] = j;
 		if (m < 2)
 			continue;
