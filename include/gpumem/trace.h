@@ -250,6 +250,8 @@ struct gm_trace_insn {
 					 (trace_fix's one change) / with it, split by bytes, x min(1, predicted /
 					 measured); its traffic share x that where the model was not asked */
 	struct gm_trace_fix fix;
+	int sector_hit;               /* rule H (trace_fold.c): a load of a walk whose every sampled lane reads a sector
+					 other walks of its warps read; left out of the model's patterns */
 };
 
 /* The share of the measured time the busiest memory level needs at its roof above which a kernel counts as

@@ -1,6 +1,7 @@
 /*
  * trace_fold.c - rule M, the same bytes walked twice (docs/TRACE.md, "The kernel's prediction"): instructions
- * that walk the same bytes folded into one pattern's inner repeat before the launch model sees them.
+ * that walk the same bytes folded into one pattern's inner repeat before the launch model sees them; and rule H,
+ * a walk whose sectors the other walks of its warps read, left out of the patterns.
  */
 #include <math.h>
 #include <string.h>
@@ -201,4 +202,92 @@ void tk_fold_readings(const struct gm_trace_kernel *k, const struct tk_swap *sw,
 		it2[i] = reads, step2[i] = 0;
 		rd[i] = 0;
 	}
+}
+
+/* Clears from *left each lane of s whose sector y's samples of s's warp (any iteration) read; 1 when none is left. */
+static int warp_reads(const struct gm_trace_instr *y, const struct gm_trace_sample *s, uint32_t *left)
+{
+	for (int q = 0; q < y->nsamples && *left; q++) {
+		const struct gm_trace_sample *t = &y->samples[q];
+		if (s->block[0] != t->block[0] || s->block[1] != t->block[1] || s->block[2] != t->block[2] ||
+		    s->warp != t->warp)
+			continue;
+		for (int l = 0; l < GM_WARP_SIZE; l++) {
+			if (!(*left >> l & 1))
+				continue;
+			for (int u = 0; u < GM_WARP_SIZE; u++)
+				if ((t->have >> u & 1) && t->addr[u] >> 5 == s->addr[l] >> 5) {
+					*left &= ~(1u << l);
+					break;
+				}
+		}
+	}
+	return !*left;
+}
+
+static int fitted_load(const struct gm_trace_insn *x)
+{
+	return x->in->space == GM_TS_GLOBAL && x->in->op == GM_TO_LOAD && x->fit.map.known && !x->fit.approx &&
+	       !x->fit.map.niter_tab && x->in->nsamples > 0;
+}
+
+/*
+ * Rule H, a walk whose sectors another walk of its warps reads (docs/TRACE.md, "The kernel's prediction"): the
+ * launch model reads each pattern's bytes apart, and rule M folds only loads of the same map of the ids (its
+ * loop aside). A warp's remainder lanes, peeled into code of their own (`for (x = lane; x < 509; x += 32)`: lanes
+ * 29-31 run one trip less, under another map), read again the sectors the other lanes' pieces read, from DRAM in
+ * the model. The fitted global loads are taken by walk (the same map of the ids, loop aside: rule M's groups), the
+ * walks by their measured sectors, most first: a walk whose every load, in every warp it was sampled in, has every
+ * lane on a sector that the loads of earlier walks (not themselves hits, any load of theirs) read in the same warp
+ * is a hit (its sectors are in L1 or L2) and leaves the model's patterns. A loop's load needs samples at two
+ * iterations at least (its later iterations reach other sectors). Unfitted loads (rule G's) are never hits.
+ */
+void tk_sector_hits(struct gm_trace_kernel *k)
+{
+	int n = k->nins < GM_TRACE_MAX_INSNS ? k->nins : GM_TRACE_MAX_INSNS, walk[GM_TRACE_MAX_INSNS];
+	int lead[GM_TRACE_MAX_INSNS], nw = 0, hit[GM_TRACE_MAX_INSNS];
+	double sec[GM_TRACE_MAX_INSNS];
+
+	for (int i = 0; i < n; i++) {
+		const struct gm_trace_insn *x = &k->ins[i];
+		k->ins[i].sector_hit = 0;
+		walk[i] = -1;
+		if (x->in->space != GM_TS_GLOBAL || x->in->op != GM_TO_LOAD || x->in->nsamples <= 0)
+			continue;
+		int w = 0;
+		while (w < nw && !(fitted_load(x) && fitted_load(&k->ins[lead[w]]) &&
+				   x->in->size == k->ins[lead[w]].in->size && same_ids(&x->fit.map, &k->ins[lead[w]].fit.map)))
+			w++;
+		if (w == nw)
+			lead[nw] = i, sec[nw] = 0, hit[nw++] = 0;
+		walk[i] = w;
+		sec[w] += x->in->sectors;
+	}
+	for (int done = 0; done < nw; done++) {
+		int w = -1;
+		for (int c = 0; c < nw; c++)   /* the next walk by its sectors, most first */
+			if (!hit[c] && (w < 0 || sec[c] > sec[w]))
+				w = c;
+		int ok = done > 0 && fitted_load(&k->ins[lead[w]]), lanes = 0;
+		for (int i = 0; i < n && ok; i++) {
+			const struct gm_trace_instr *x = k->ins[i].in;
+			int iter2 = 0;
+			if (walk[i] != w)
+				continue;
+			for (int p = 0; p < x->nsamples && ok; p++) {
+				const struct gm_trace_sample *s = &x->samples[p];
+				uint32_t left = s->have;
+				lanes += left != 0;
+				iter2 |= s->iter != x->samples[0].iter;
+				for (int j = 0; j < n && left; j++)
+					if (walk[j] >= 0 && walk[j] != w && hit[walk[j]] < 0)
+						warp_reads(k->ins[j].in, s, &left);
+				ok = !left;
+			}
+			ok = ok && (k->ins[i].fit.iters <= 1 || iter2);
+		}
+		hit[w] = ok && lanes ? 2 : -1;   /* -1: taken and read; 2: taken, a hit */
+	}
+	for (int i = 0; i < n; i++)
+		k->ins[i].sector_hit = walk[i] >= 0 && hit[walk[i]] == 2;
 }

@@ -250,6 +250,8 @@ double tk_floor_free_ms(const struct gm_trace_kernel *k, const struct gm_profile
 int tk_same_sectors(const struct gm_trace_insn *a, const struct gm_trace_insn *b);
 int tk_fixed_offset(const struct gm_trace_insn *a, const struct gm_trace_insn *b);
 void tk_fold_gathers(const struct gm_trace_kernel *k, const struct tk_swap *sw, int nsw, int *it2, int64_t *step2);
+/* Rule H (trace_fold.c): marks the global loads of each walk whose sampled sectors other walks of its warps read. */
+void tk_sector_hits(struct gm_trace_kernel *k);
 /* The indices of the instructions that ran, in pc order (ix holds GM_TRACE_MAX_INSNS); returns how many. */
 int tk_by_pc(const struct gm_trace_kernel *k, int *ix);
 void tk_floors(struct gm_trace_kernel *k, const struct gm_profile *prof);

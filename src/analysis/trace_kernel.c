@@ -68,6 +68,7 @@ static void predict(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	k->trips = 0;
 	k->smem_scale = 0;
 	k->warp_private = tk_warp_private(k);
+	tk_sector_hits(k);   /* rule H */
 	int mem_ok = !tk_predict(k, prof, -1, NULL, 0, &mem, why, sizeof(why));
 	if (mem_ok) {   /* rule V: the scale from the first prediction, in it and every later one */
 		k->smem_scale = tk_smem_ratio(k, &mem);

@@ -2,7 +2,7 @@
  * global instructions that walk the same bytes are folded into one pattern's pieces (iters2, step2) before the
  * launch model sees them. Table-driven on synthetic instructions: each row a group of loads or stores of one walk
  * (the same map of gid, lanes 32 KiB apart so the sampled ranges overlap) at element offsets, and what the fold
- * gives the first instruction that carries one. */
+ * gives the first instruction that carries one; and rule H, a walk whose sectors another walk of its warps reads. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -91,10 +91,82 @@ static void test_fold(void **state)
 	}
 }
 
+/* Rule H (trace_fold.c tk_sector_hits): a walk whose sampled lanes all read sectors another walk of the same warps
+   reads. A: a warp's 128 B row (lanes 4 B apart, gid), the most sectors; B: one load of another walk, per row. */
+struct hit_row {
+	const char *what;
+	int64_t b_size;      /* B's mode: gid modulo this (0: none, A's walk) */
+	int warp;            /* the warp B was sampled in (A: warp 0) */
+	int64_t b_off;       /* B's lanes' bytes from A's row start */
+	int iters, iter2;    /* B's loop trips; its second sample's iteration (-1: one sample) */
+	int hit;
+};
+
+static const struct hit_row hit_rows[] = {
+	{ "remainder lanes on the row's sectors: a hit", 4, 0, 96, 1, -1, 1 },
+	{ "a loop over them, sampled at two iterations: a hit", 4, 0, 96, 3, 1, 1 },
+	{ "a loop sampled at one iteration: not (its later trips reach other sectors)", 4, 0, 96, 3, -1, 0 },
+	{ "past the row's last sector: not", 4, 0, 128, 1, -1, 0 },
+	{ "sampled in a warp A was not: not", 4, 1, 96, 1, -1, 0 },
+	{ "the same walk as A: rule M's, not", 0, 0, 96, 1, -1, 0 },
+};
+
+static void test_sector_hits(void **state)
+{
+	struct gm_trace_launch l;
+	struct gm_trace_instr in[2];
+	struct gm_trace_sample s[3];
+	struct gm_trace_insn x[2];
+	struct gm_trace_kernel k;
+	(void)state;
+	memset(&l, 0, sizeof(l));
+	l.grid[0] = 1024, l.grid[1] = l.grid[2] = 1;
+	l.block[0] = 256, l.block[1] = l.block[2] = 1;
+	for (size_t r = 0; r < sizeof(hit_rows) / sizeof(hit_rows[0]); r++) {
+		const struct hit_row *w = &hit_rows[r];
+		memset(in, 0, sizeof(in));
+		memset(s, 0, sizeof(s));
+		memset(x, 0, sizeof(x));
+		for (int i = 0; i < 2; i++) {
+			in[i].space = GM_TS_GLOBAL;
+			in[i].op = GM_TO_LOAD;
+			in[i].size = 4;
+			in[i].pc = 16 * (i + 1);
+			in[i].executions = 8192;
+			in[i].sectors = i ? 100 : 1000;
+			x[i].in = &in[i];
+			x[i].fit.map.known = 1;
+			x[i].fit.map.nmodes = 1;
+			x[i].fit.map.mode[0] = (struct gm_trace_mode){ GM_TV_GID, 1, i ? w->b_size : 0, 1 };
+			x[i].fit.map.base = 1 << 24;
+			x[i].fit.iters = i ? w->iters : 1;
+		}
+		s[0].have = s[0].mask = 0xffffffffu;
+		for (int lane = 0; lane < 32; lane++)
+			s[0].addr[lane] = (1 << 24) + lane * 4;
+		for (int q = 1; q < 3; q++) {
+			s[q].warp = w->warp;
+			s[q].have = s[q].mask = 0xf0000000u;   /* lanes 28-31 */
+			s[q].iter = q == 2 ? w->iter2 : 0;
+			for (int lane = 28; lane < 32; lane++)
+				s[q].addr[lane] = (1 << 24) + w->b_off + (lane - 28) * 4 - (q == 2 ? 64 : 0);
+		}
+		in[0].samples = &s[0], in[0].nsamples = 1;
+		in[1].samples = &s[1], in[1].nsamples = w->iter2 < 0 ? 1 : 2;
+		memset(&k, 0, sizeof(k));
+		k.l = &l, k.ins = x, k.nins = 2, k.threads = 1024 * 256;
+		tk_sector_hits(&k);
+		print_message("%s\n", w->what);
+		assert_int_equal(x[0].sector_hit, 0);
+		assert_int_equal(x[1].sector_hit, w->hit);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = {
 		cmocka_unit_test(test_fold),
+		cmocka_unit_test(test_sector_hits),
 	};
 	return cmocka_run_group_tests(t, NULL, NULL);
 }
