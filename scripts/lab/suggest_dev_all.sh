@@ -23,6 +23,7 @@ sets=(
   dev-s49 $h2/suggest-f048626/heldout
   dev-s50 $h2/suggest-3e03402/heldout
   dev-s51 $h2/suggest-a4fa7e2/heldout
+  dev-s52 $h2/suggest-d7da685/heldout
 )
 for ((i = 0; i < ${#sets[@]}; i += 2)); do
   s=${sets[i]} d=${sets[i+1]}
