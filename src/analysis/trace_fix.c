@@ -328,7 +328,8 @@ static int fix_group_as(const struct gm_trace_kernel *k, const int *g, int n, co
 	char why[200], lines[160] = "";
 	int nsw = 0, nrow = 0, rows = how == AS_ROWS && !tf_warp_rows(k, prof, g[0], sw, &nsw, &nrow, lines,
 									 sizeof(lines), 1);
-	int clean = how == AS_SWAP ? tf_swap_xy(k, g[0], sw, &nsw, ROWG) : -1, xy = clean >= 0;
+	int dim = 1, clean = how == AS_SWAP ? tf_swap_xy(k, g[0], sw, &nsw, ROWG, &dim) : -1, xy = clean >= 0;
+	const char ax = dim == 2 ? 'z' : 'y';   /* swap_xy's dimension exchanged with x */
 
 	memset(fx, 0, sizeof(*fx));
 	fx->have = 1;
@@ -342,8 +343,8 @@ static int fix_group_as(const struct gm_trace_kernel *k, const int *g, int n, co
 		snprintf(fx->rewrite, sizeof(fx->rewrite), "swap_xy");
 		nrow = nsw;
 		swap_lines(k, sw, nsw, lines, sizeof(lines));
-		snprintf(fx->change, sizeof(fx->change), "x and y of the launch exchanged, threadIdx.x on the "
-			 "contiguous dimension (lines %.40s)", lines);
+		snprintf(fx->change, sizeof(fx->change), "x and %c of the launch exchanged, threadIdx.x on the "
+			 "contiguous dimension (lines %.40s)", ax, lines);
 		fx->ninstr = nsw;
 	} else if (rows) {
 		snprintf(fx->rewrite, sizeof(fx->rewrite), "warp_rows");
@@ -400,12 +401,19 @@ static int fix_group_as(const struct gm_trace_kernel *k, const int *g, int n, co
 	}
 	if (xy) {
 		snprintf(fx->words, sizeof(fx->words), "threadIdx.x runs along the slow dimension (consecutive lanes a "
-			 "row apart at every access): put it on the contiguous one, exchanging x and y in the index "
-			 "and the grid (lines %s)", lines);
-		snprintf(fx->sketch, sizeof(fx->sketch), "// was: r = blockIdx.x * blockDim.x + threadIdx.x, "
-			 "c = blockIdx.y * blockDim.y + threadIdx.y\n"
-			 "int c = blockIdx.x * blockDim.x + threadIdx.x, r = blockIdx.y * blockDim.y + threadIdx.y;\n"
-			 "// launch dim3 grid((C + bx - 1) / bx, (R + by - 1) / by): lanes on consecutive elements");
+			 "%s apart at every access): put it on the contiguous one, exchanging x and %c in the index "
+			 "and the grid (lines %s)", dim == 2 ? "row or plane" : "row", ax, lines);
+		if (dim == 2)   /* the same block (its sizes as they were), the grid's x and z exchanged */
+			snprintf(fx->sketch, sizeof(fx->sketch), "// was: p = blockIdx.x * blockDim.x + threadIdx.x, "
+				 "c = blockIdx.z * blockDim.z + threadIdx.z\n"
+				 "int c = blockIdx.x * blockDim.x + threadIdx.x, p = blockIdx.z * blockDim.z + threadIdx.z;\n"
+				 "// launch dim3 grid((C + bx - 1) / bx, gy, (P + bz - 1) / bz), the same block: lanes on "
+				 "consecutive elements");
+		else
+			snprintf(fx->sketch, sizeof(fx->sketch), "// was: r = blockIdx.x * blockDim.x + threadIdx.x, "
+				 "c = blockIdx.y * blockDim.y + threadIdx.y\n"
+				 "int c = blockIdx.x * blockDim.x + threadIdx.x, r = blockIdx.y * blockDim.y + threadIdx.y;\n"
+				 "// launch dim3 grid((C + bx - 1) / bx, (R + by - 1) / by): lanes on consecutive elements");
 	} else
 		advise(x, fx, rows);
 	if (!fx->words[0])

@@ -1,11 +1,13 @@
 /*
- * trace_fix_swap.c - rule swap_xy of the fix (docs/TRACE.md, "The fix"): a 2D launch whose threadIdx.x runs
- * along the slow dimension (a column walk or a transposed access: `r = blockIdx.x * blockDim.x + threadIdx.x`
- * on the rows, `c = blockIdx.y * blockDim.y + threadIdx.y` on the columns) is launched again with x and y
- * exchanged: the same blocks, threadIdx.x on the columns. That moves every access of the kernel at once (the
- * loads, the stores, a stencil's taps), which a fix of the leader's pattern alone does not: each global load and
- * store whose map is linear in the launch's x and y (tx + bx * bdx, ty + by * bdy) is priced by the launch model
- * with its two strides exchanged; the grid becomes (ceil(Y / bdx), ceil(X / bdy)).
+ * trace_fix_swap.c - rule swap_xy of the fix (docs/TRACE.md, "The fix"): a launch whose threadIdx.x runs along a
+ * slow dimension (a column walk or a transposed access: `r = blockIdx.x * blockDim.x + threadIdx.x` on the rows,
+ * `c = blockIdx.y * blockDim.y + threadIdx.y` on the columns; or, in a 3D launch, x on the planes and z on the
+ * columns) is launched again with x and that dimension d (y or z: the one whose index moves the leader by the
+ * fewest bytes) exchanged: the same blocks, threadIdx.x on the contiguous dimension. That moves every access of
+ * the kernel at once (the loads, the stores, a stencil's taps), which a fix of the leader's pattern alone does
+ * not: each global load and store whose map is linear in the launch's x and d (tx + bx * bdx, td + bd * bdd) is
+ * priced by the launch model with its two strides exchanged; the grid's x becomes ceil(D / bdx) and its d
+ * ceil(X / bdd).
  */
 #include <math.h>
 #include <stdio.h>
@@ -17,68 +19,78 @@
 #define MAX_KEPT 0.1       /* the part of the global bytes an exchange may leave as they are (not linear in x, y) */
 #define SAME_SECTORS 0.1   /* a gather's measured sectors a request within this of a re-mapped access of its line */
 
-/* the map's strides on the launch's x (tx + bx * bdx) and y (ty + by * bdy); -1 when it is not linear in them */
-static int xy_strides(const struct gm_trace_map *m, const int block[3], const int64_t grid[3], int64_t *sx, int64_t *sy)
+/* the map's strides on the launch's x (tx + bx * bdx) and dimension d (1: y, 2: z; td + bd * bdd); -1 when it is
+   not linear in them */
+static int xd_strides(const struct gm_trace_map *m, int d, const int block[3], const int64_t grid[3], int64_t *sx,
+		      int64_t *sd)
 {
-	int64_t s[4] = { 0, 0, 0, 0 };   /* tx, ty, bx, by */
+	int64_t s[4] = { 0, 0, 0, 0 };   /* tx, td, bx, bd */
 	int seen[4] = { 0, 0, 0, 0 };
 
 	for (int i = 0; i < m->nmodes; i++) {
-		const struct gm_trace_mode *d = &m->mode[i];
-		int v = d->var == GM_TV_TX ? 0 : d->var == GM_TV_TY ? 1 : d->var == GM_TV_BX ? 2 : d->var == GM_TV_BY ? 3 : -1;
-		if (v < 0 || d->stride == 0)
+		const struct gm_trace_mode *e = &m->mode[i];
+		int v = e->var == GM_TV_TX ? 0 : e->var == GM_TV_TX + d ? 1 : e->var == GM_TV_BX ? 2 :
+			e->var == GM_TV_BX + d ? 3 : -1;
+		if (v < 0 || e->stride == 0)
 			continue;
-		int64_t range = v < 2 ? block[v] : grid[v - 2];
-		if (d->div != 1 || (d->size && d->size < range) || seen[v])
+		int64_t range = v == 0 ? block[0] : v == 1 ? block[d] : v == 2 ? grid[0] : grid[d];
+		if (e->div != 1 || (e->size && e->size < range) || seen[v])
 			return -1;
 		seen[v] = 1;
-		s[v] = d->stride;
+		s[v] = e->stride;
 	}
-	if ((grid[0] > 1 && s[2] != s[0] * block[0]) || (grid[1] > 1 && s[3] != s[1] * block[1]))
+	if ((grid[0] > 1 && s[2] != s[0] * block[0]) || (grid[d] > 1 && s[3] != s[1] * block[d]))
 		return -1;
-	*sx = s[0], *sy = s[1];
+	*sx = s[0], *sd = s[1];
 	return 0;
 }
 
 /* the text of one variable of the original launch in the exchanged one's 1D form (block b, grid g2: blockIdx.x
-   the linear block number): the old x is the new y, the old y the new x; NULL where it has none */
-static const char *var_swapped(int var, const int b[3], const int64_t g2[3], char *buf, size_t n)
+   the linear block number; x exchanged with dimension d): the old x is the new d, the old d the new x, the third
+   dimension as it was; NULL where it has none */
+static const char *var_swapped(int var, int d, const int b[3], const int64_t g2[3], char *buf, size_t n)
 {
-	char gx[96], gy[96];
+	char c[3][96];   /* the new launch's global coordinate of each dimension */
 
-	snprintf(gx, sizeof(gx), "((bx %% %lld) * %d + tx)", (long long)g2[0], b[0]);
-	snprintf(gy, sizeof(gy), "((bx / %lld %% %lld) * %d + ty)", (long long)g2[0], (long long)g2[1], b[1]);
-	switch (var) {
-	case GM_TV_TX: snprintf(buf, n, "(%s %% %d)", gy, b[0]); break;
-	case GM_TV_BX: snprintf(buf, n, "(%s / %d)", gy, b[0]); break;
-	case GM_TV_TY: snprintf(buf, n, "(%s %% %d)", gx, b[1]); break;
-	case GM_TV_BY: snprintf(buf, n, "(%s / %d)", gx, b[1]); break;
-	case GM_TV_TZ: snprintf(buf, n, "tz"); break;
-	case GM_TV_BZ: snprintf(buf, n, "(bx / %lld)", (long long)(g2[0] * g2[1])); break;
-	default: return NULL;
+	snprintf(c[0], sizeof(c[0]), "((bx %% %lld) * %d + tx)", (long long)g2[0], b[0]);
+	snprintf(c[1], sizeof(c[1]), "((bx / %lld %% %lld) * %d + ty)", (long long)g2[0], (long long)g2[1], b[1]);
+	snprintf(c[2], sizeof(c[2]), "((bx / %lld) * %d + tz)", (long long)(g2[0] * g2[1]), b[2]);
+	if (var < GM_TV_TX || var > GM_TV_BZ)
+		return NULL;
+	int dim = var % 3, blk = var >= GM_TV_BX, from = dim == 0 ? d : dim == d ? 0 : dim;
+	if (from == dim) {   /* the dimension the exchange leaves: its own thread and block index */
+		static const char *const t[3] = { "tx", "ty", "tz" };
+		if (!blk)
+			snprintf(buf, n, "%s", t[dim]);
+		else if (dim == 1)
+			snprintf(buf, n, "(bx / %lld %% %lld)", (long long)g2[0], (long long)g2[1]);
+		else
+			snprintf(buf, n, "(bx / %lld)", (long long)(g2[0] * g2[1]));
+		return buf;
 	}
+	snprintf(buf, n, blk ? "(%s / %d)" : "(%s %% %d)", c[from], b[dim]);
 	return buf;
 }
 
-/* the map with the launch's x and y exchanged, as a 1D expression for the grid g2 (the loop's modes left to the
+/* the map with the launch's x and dimension d exchanged, as a 1D expression for the grid g2 (the loop's modes left to the
    repeat, as the fit's expr1d); -1 where a mode's variable has no place in it */
-static int swapped_expr(const struct gm_trace_map *m, const int b[3], const int64_t g2[3], char *out, size_t n)
+static int swapped_expr(const struct gm_trace_map *m, int d, const int b[3], const int64_t g2[3], char *out, size_t n)
 {
 	size_t len = 0;
 	char v[200];
 
 	for (int i = 0; i < m->nmodes; i++) {
-		const struct gm_trace_mode *d = &m->mode[i];
-		if (d->var == GM_TV_ITER || d->stride == 0)
+		const struct gm_trace_mode *e = &m->mode[i];
+		if (e->var == GM_TV_ITER || e->stride == 0)
 			continue;
-		if (!var_swapped(d->var, b, g2, v, sizeof(v)))
+		if (!var_swapped(e->var, d, b, g2, v, sizeof(v)))
 			return -1;
-		int k = snprintf(out + len, n - len, "%s(%s / %lld", len ? (d->stride < 0 ? " - " : " + ") :
-				 d->stride < 0 ? "-" : "", v, (long long)d->div);
-		if (k > 0 && (size_t)k < n - len && d->size)
-			k += snprintf(out + len + k, n - len - k, " %% %lld", (long long)d->size);
+		int k = snprintf(out + len, n - len, "%s(%s / %lld", len ? (e->stride < 0 ? " - " : " + ") :
+				 e->stride < 0 ? "-" : "", v, (long long)e->div);
+		if (k > 0 && (size_t)k < n - len && e->size)
+			k += snprintf(out + len + k, n - len - k, " %% %lld", (long long)e->size);
 		if (k > 0 && (size_t)k < n - len)
-			k += snprintf(out + len + k, n - len - k, ")*%lld", (long long)(d->stride < 0 ? -d->stride : d->stride));
+			k += snprintf(out + len + k, n - len - k, ")*%lld", (long long)(e->stride < 0 ? -e->stride : e->stride));
 		if (k < 0 || (size_t)k >= n - len)
 			return -1;
 		len += (size_t)k;
@@ -88,20 +100,37 @@ static int swapped_expr(const struct gm_trace_map *m, const int b[3], const int6
 	return k < 0 || (size_t)k >= n - len ? -1 : 0;
 }
 
-int tf_swap_xy(const struct gm_trace_kernel *k, int lead, struct tk_swap *sw, int *nsw, int max)
+/* the dimension (1: y, 2: z) whose exchange with x makes the leader's map consecutive in x: a block of two
+   threads or more on it, the map linear in x and in it, its stride on it below its stride on x (the smallest such,
+   the contiguous one; y on a tie); 0 where none */
+static int swap_dim(const struct gm_trace_launch *l, const struct gm_trace_map *m)
+{
+	int best = 0;
+	int64_t sx, sd, bs = 0;
+
+	for (int d = 1; d <= 2 && l->block[0] > 1; d++)
+		if (l->block[d] > 1 && !xd_strides(m, d, l->block, l->grid, &sx, &sd) && sd &&
+		    (!sx || llabs(sd) < llabs(sx)) && (!best || llabs(sd) < bs))
+			best = d, bs = llabs(sd);
+	return best;
+}
+
+int tf_swap_xy(const struct gm_trace_kernel *k, int lead, struct tk_swap *sw, int *nsw, int max, int *dim)
 {
 	static char text[GM_TRACE_MAX_INSNS][SWAP_LEN];
 	const struct gm_trace_launch *l = k->l;
 	const struct gm_trace_insn *x = &k->ins[lead];
-	int64_t sx, sy, X = (int64_t)l->block[0] * l->grid[0], Y = (int64_t)l->block[1] * l->grid[1];
-	int64_t g2[3] = { (Y + l->block[0] - 1) / l->block[0], (X + l->block[1] - 1) / l->block[1], l->grid[2] };
-	int64_t threads = g2[0] * g2[1] * g2[2] * l->block[0] * l->block[1] * l->block[2];
+	int d = x->in->space == GM_TS_GLOBAL && x->fit.map.known &&
+		(x->fit.cls == GM_TC_TRANSPOSED || x->fit.cls == GM_TC_COLUMN) ? swap_dim(l, &x->fit.map) : 0;
+	int64_t sx, sd, X = (int64_t)l->block[0] * l->grid[0], D = (int64_t)l->block[d] * l->grid[d], g2[3];
 
 	*nsw = 0;
-	if (l->block[0] < 2 || l->block[1] < 2 || x->in->space != GM_TS_GLOBAL || !x->fit.map.known ||
-	    (x->fit.cls != GM_TC_TRANSPOSED && x->fit.cls != GM_TC_COLUMN) ||
-	    xy_strides(&x->fit.map, l->block, l->grid, &sx, &sy) || !sy || (sx && llabs(sy) >= llabs(sx)))
-		return -1;   /* not a 2D launch whose leader the exchange makes consecutive in x */
+	*dim = d;
+	if (!d)
+		return -1;   /* not a launch whose leader the exchange makes consecutive in x */
+	for (int j = 0; j < 3; j++)   /* the same blocks: the new x covers the old d's extent, the new d the old x's */
+		g2[j] = j == 0 ? (D + l->block[0] - 1) / l->block[0] : j == d ? (X + l->block[d] - 1) / l->block[d] : l->grid[j];
+	int64_t threads = g2[0] * g2[1] * g2[2] * l->block[0] * l->block[1] * l->block[2];
 	double glob = 0, kept = 0;
 	int scatters = 0;   /* accesses consecutive in x before that the exchange scatters (a true transpose's) */
 	for (int i = 0; i < k->nins && i < GM_TRACE_MAX_INSNS && *nsw < max; i++) {
@@ -112,13 +141,15 @@ int tf_swap_xy(const struct gm_trace_kernel *k, int lead, struct tk_swap *sw, in
 		if (!y->fit.map.known || y->fit.approx)
 			continue;   /* the data's gathers: below */
 		int moves = 0;
-		for (int q = 0; q < y->fit.map.nmodes; q++)
-			moves |= y->fit.map.mode[q].stride && y->fit.map.mode[q].var <= GM_TV_BY &&
-				  y->fit.map.mode[q].var != GM_TV_TZ;
+		for (int q = 0; q < y->fit.map.nmodes; q++) {
+			int v = y->fit.map.mode[q].var;
+			moves |= y->fit.map.mode[q].stride && (v == GM_TV_TX || v == GM_TV_BX || v == GM_TV_TX + d ||
+							       v == GM_TV_BX + d);
+		}
 		if (!moves)
 			continue;   /* a broadcast, or a walk of the loop alone: the exchange leaves it as it is */
-		scatters += !xy_strides(&y->fit.map, l->block, l->grid, &sx, &sy) && sx && sy && llabs(sx) < llabs(sy);
-		if (swapped_expr(&y->fit.map, l->block, g2, text[i], SWAP_LEN)) {
+		scatters += !xd_strides(&y->fit.map, d, l->block, l->grid, &sx, &sd) && sx && sd && llabs(sx) < llabs(sd);
+		if (swapped_expr(&y->fit.map, d, l->block, g2, text[i], SWAP_LEN)) {
 			kept += y->bytes;   /* an access the exchange cannot re-map: as it is */
 			continue;
 		}

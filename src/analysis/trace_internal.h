@@ -122,10 +122,11 @@ static inline int tk_is_global_atomic(const struct gm_trace_instr *in)
    the widened fix); -1 where it does not apply */
 int tf_warp_rows(const struct gm_trace_kernel *k, const struct gm_profile *prof, int i, struct tk_swap *sw, int *nsw,
 		 int *nrow, char *lines, size_t ln, int v);
-/* trace_fix_swap.c: rule swap_xy at instruction lead, a 2D launch relaunched with x and y exchanged: each global
-   load and store it moves as a swap (at most max); 0 where no access consecutive in x before is scattered by it,
-   1 where one is (a transpose: the exchange moves its scatter to the other side), -1 where it does not apply */
-int tf_swap_xy(const struct gm_trace_kernel *k, int lead, struct tk_swap *sw, int *nsw, int max);
+/* trace_fix_swap.c: rule swap_xy at instruction lead, a launch relaunched with x and y (or z: *dim, 1 or 2, the
+   dimension whose index moves the leader least) exchanged: each global load and store it moves as a swap (at most
+   max); 0 where no access consecutive in x before is scattered by it, 1 where one is (a transpose: the exchange
+   moves its scatter to the other side), -1 where it does not apply */
+int tf_swap_xy(const struct gm_trace_kernel *k, int lead, struct tk_swap *sw, int *nsw, int max, int *dim);
 /* trace_fix_wide.c: rule wide_fix, the fixed kernel widened where the model finds it limited by blocks or
    latency: its speedup (s0 where widening does not pay by GM_TRACE_WORTH) and *v, its elements an access */
 double tf_widen_fix(const struct gm_trace_kernel *k, const struct gm_profile *prof, int lead, int rows,

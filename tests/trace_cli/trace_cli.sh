@@ -78,6 +78,8 @@ check hist4096 "atomics to 4096 bins the data chooses get the block's own bins, 
 check hist4096_words "the own bins are counted by a grid-stride loop over the blocks the GPU holds" says h200_hist4096 'each of 1056 blocks counts its elements'
 check swap_xy "a 2D launch with threadIdx.x down the rows gets x and y exchanged, every access re-mapped (swap_xy)" \
   says h200_demosaic 'store (12 instructions, one change): swap_xy, predicted'
+check swap_xz "a 3D launch with threadIdx.x on z (lanes a plane apart) gets x and z exchanged, every access re-mapped" \
+  says h200_fdtd 'exchanging x and z in the index and the grid'
 check fields "a float4 read as four floats is read as one vector (wide_fields)" says h200_narrow 'wide_fields, predicted'
 check narrow "4-byte coalesced lanes with their index arithmetic are named narrow and widened" says h200_narrow 'coalesced but narrow'
 check narrow_fix "the narrow lanes get wide loads" says h200_narrow 'wide_loads, predicted'
