@@ -99,7 +99,9 @@ double tk_issue_ms(const struct gm_trace_kernel *k, const struct gm_profile *pro
  * (u32_few64_lanes32), 1 KB of words takes half that rate a pass (u32_few256_lanes04, 4 passes a warp: 0.0482 ms
  * for 2^15 warps, 0.368 ns a pass), two slices: 512 B a slice. Only for a region of TK_SLICE_BYTES that every
  * sampled warp, from two blocks or more, sends lanes to (the data sends the launch there, not a warp's own
- * neighbourhood); its passes over the samples times the executions over the samples are the slice's.
+ * neighbourhood), and an instruction run once a warp at most (a loop's samples are its first trips: llm.c's
+ * layernorm_backward adds a block's partial sums channel by channel, and every warp's first trip is the same
+ * channels); its passes over the samples times the executions over the samples are the slice's.
  */
 #define TK_SLICE_BYTES 512
 
@@ -138,7 +140,7 @@ static double region_ns(const struct gm_trace_sample *a, int64_t r, int fl, cons
 }
 
 /* Rule C's time (ns) of one instruction: its hottest region's passes, 0 where no region takes every sample. */
-double tk_slice_ns(const struct gm_trace_instr *in, const struct gm_profile *prof)
+double tk_slice_ns(const struct gm_trace_instr *in, const struct gm_profile *prof, double warps)
 {
 	int fl = in->sass && strstr(in->sass, ".F") != NULL, blocks = 0;
 	const struct gm_trace_sample *a0 = in->nsamples > 0 ? &in->samples[0] : NULL;
@@ -146,7 +148,7 @@ double tk_slice_ns(const struct gm_trace_instr *in, const struct gm_profile *pro
 
 	for (int s = 1; a0 && s < in->nsamples; s++)
 		blocks |= memcmp(in->samples[s].block, a0->block, sizeof(a0->block)) != 0;
-	if (!blocks || !(prof->atomic_u32_ns > 0))
+	if (!blocks || !(prof->atomic_u32_ns > 0) || in->executions > warps * 1.0001)
 		return 0;
 	for (int l = 0; l < GM_WARP_SIZE; l++) {   /* the candidates: the regions of the first sample */
 		double sum = 0, ns = 0;
@@ -166,7 +168,7 @@ double tk_slice_ns(const struct gm_trace_instr *in, const struct gm_profile *pro
    A warp's update of an address takes an integer update's time (the warp sends its lanes on one address as one),
    a float one's lanes on one address each a float update's. The sampled warps stand for the launch's executions; an
    address that no other sampled warp hits is not taken as shared by the launch. Rule C's slice time, where more. */
-static double atomic_ns(const struct gm_trace_instr *in, const struct gm_profile *prof)
+static double atomic_ns(const struct gm_trace_instr *in, const struct gm_profile *prof, double warps)
 {
 	int fl = in->sass && strstr(in->sass, ".F") != NULL;
 	double most = 0;
@@ -195,21 +197,22 @@ static double atomic_ns(const struct gm_trace_instr *in, const struct gm_profile
 				most = ns;
 		}
 	}
-	return in->nsamples > 0 ? fmax(most * in->executions / in->nsamples, tk_slice_ns(in, prof)) : 0;
+	return in->nsamples > 0 ? fmax(most * in->executions / in->nsamples, tk_slice_ns(in, prof, warps)) : 0;
 }
 
 /* The instruction of rule X's floor (its index in k->ins, -1: none): the slowest instruction's most updated
    address (different instructions' addresses, different arrays, are served side by side); *ms its time. */
 static int atomic_at(const struct gm_trace_kernel *k, const struct gm_profile *prof, double *ms)
 {
-	double ns = 0;
+	double ns = 0, warps = (double)k->l->grid[0] * k->l->grid[1] * k->l->grid[2] *
+		(double)((k->l->block[0] * k->l->block[1] * k->l->block[2] + GM_WARP_SIZE - 1) / GM_WARP_SIZE);
 	int at = -1;
 
 	for (int i = 0; prof && i < k->nins; i++) {
 		const struct gm_trace_instr *in = k->ins[i].in;
 		double t;
 		if (in->space == GM_TS_GLOBAL && (in->op == GM_TO_ATOMIC || in->op == GM_TO_REDUCTION) &&
-		    in->executions > 0 && (t = atomic_ns(in, prof)) > ns)
+		    in->executions > 0 && (t = atomic_ns(in, prof, warps)) > ns)
 			ns = t, at = i;
 	}
 	*ms = ns * 1e-6;

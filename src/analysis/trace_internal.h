@@ -241,8 +241,8 @@ double tk_atomic_ms(const struct gm_trace_kernel *k, const struct gm_profile *pr
 /* Rule C: a global atomic's passes (a sector's most updated word's lanes) on its hottest TK_SLICE_BYTES region, one
    L2 slice, over the launch (ns): the region's passes over the samples, each atomic_u32_ns (a float pass of lanes on
    one word atomic_f32_ns), times executions / samples; 0 unless every sample, of two blocks or more, has lanes
-   there. */
-double tk_slice_ns(const struct gm_trace_instr *in, const struct gm_profile *prof);
+   there and the instruction runs once a warp at most (executions <= warps, the launch's). */
+double tk_slice_ns(const struct gm_trace_instr *in, const struct gm_profile *prof, double warps);
 double tk_floor_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof, double div);
 /* Rule A (trace_floor.c): a global atomic's mean waiting turns a sampled warp (over its sectors, the lanes of the
    most updated word but one; 0 where its warps' lanes do not meet on words), and the launch's turns in ms (the

@@ -183,22 +183,23 @@ static void test_slice_ns(void **state)
 		for (int l = 0; l < 32; l++)
 			smp[s].addr[l] = 1 << 20 | 4 * (17 * s % 64);
 	}
-	assert_true(fabs(tk_slice_ns(&in, &prof) - 32 * 0.761 * 1000) < 1e-9);
+	assert_true(fabs(tk_slice_ns(&in, &prof, 1000) - 32 * 0.761 * 1000) < 1e-9);
 	in.sass = (char *)"REDG.E.ADD.F32.FTZ.RN.STRONG.GP";   /* a float's lanes on one word wait for the add before */
-	assert_true(fabs(tk_slice_ns(&in, &prof) - 32 * 1.757 * 1000) < 1e-9);
+	assert_true(fabs(tk_slice_ns(&in, &prof, 1000) - 32 * 1.757 * 1000) < 1e-9);
 	for (int s = 0; s < 4; s++)   /* a word a lane, 4 sectors: a pass a sector, at the integer rate */
 		for (int l = 0; l < 32; l++)
 			smp[s].addr[l] = 1 << 20 | 4 * l;
-	assert_true(fabs(tk_slice_ns(&in, &prof) - 4 * 0.761 * 1000) < 1e-9);
+	assert_true(fabs(tk_slice_ns(&in, &prof, 1000) - 4 * 0.761 * 1000) < 1e-9);
+	assert_true(tk_slice_ns(&in, &prof, 100) == 0);   /* a loop's: its samples are every warp's first trips */
 	for (int s = 0; s < 4; s++)
 		smp[s].block[0] = 0;   /* the samples of one block: its neighbourhood, not the launch's */
-	assert_true(tk_slice_ns(&in, &prof) == 0);
+	assert_true(tk_slice_ns(&in, &prof, 1000) == 0);
 	for (int s = 0; s < 4; s++) {   /* each warp lines of its own */
 		smp[s].block[0] = s;
 		for (int l = 0; l < 32; l++)
 			smp[s].addr[l] = 4096 * s + 4 * l;
 	}
-	assert_true(tk_slice_ns(&in, &prof) == 0);
+	assert_true(tk_slice_ns(&in, &prof, 1000) == 0);
 }
 
 int main(void)
