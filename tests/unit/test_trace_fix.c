@@ -147,15 +147,21 @@ static void test_warp_runs(void **state)
 	}
 }
 
+/* The H200's one-address atomic rates (rule X's profile fields) and an empty instruction. */
+static void h200_atomics(struct gm_profile *prof, struct gm_trace_instr *in)
+{
+	memset(prof, 0, sizeof(*prof));
+	memset(in, 0, sizeof(*in));
+	prof->atomic_f32_ns = 1.757, prof->atomic_u32_ns = 0.761;
+}
+
 /* one update's turn: a float atomic's at the float one-address rate, an integer's at the integer one */
 static void test_turn_ns(void **state)
 {
 	struct gm_profile prof;
 	struct gm_trace_instr in;
 	(void)state;
-	memset(&prof, 0, sizeof(prof));
-	memset(&in, 0, sizeof(in));
-	prof.atomic_f32_ns = 1.757, prof.atomic_u32_ns = 0.761;
+	h200_atomics(&prof, &in);
 	in.sass = (char *)"REDG.E.ADD.F32.FTZ.RN.STRONG.GP";
 	assert_true(tk_turn_ns(&in, &prof) == 1.757);
 	in.sass = (char *)"REDG.E.ADD.STRONG.GPU";
@@ -171,9 +177,7 @@ static void test_slice_ns(void **state)
 	struct gm_profile prof;
 	struct gm_trace_instr in;
 	(void)state;
-	memset(&prof, 0, sizeof(prof));
-	memset(&in, 0, sizeof(in));
-	prof.atomic_f32_ns = 1.757, prof.atomic_u32_ns = 0.761;
+	h200_atomics(&prof, &in);
 	in.space = GM_TS_GLOBAL, in.op = GM_TO_REDUCTION, in.size = 4, in.samples = smp, in.nsamples = 4;
 	in.executions = 1000;
 	in.sass = (char *)"REDG.E.ADD.STRONG.GPU";
