@@ -89,11 +89,86 @@ double tk_issue_ms(const struct gm_trace_kernel *k, const struct gm_profile *pro
  * without them has no such floor.
  */
 
+/*
+ * Rule C: atomics that every warp sends to the same few lines queue at one L2 slice. The slice's atomic unit takes
+ * a warp's sector in as many passes as the sector's most updated word has lanes (rule A's passes), one after
+ * another with every other warp's passes on its lines, at one update's time each: the profile's atomic_u32_ns
+ * (u32_one, 0.761 ns; atomics-7ad015e: u32_few64_lanes32, 64 words in 256 B, all 2^20 lanes in one slice by ncu,
+ * 0.698 ns a lane; u32_few1_lanes32 0.737), a float pass of lanes on one word atomic_f32_ns (f32_one: a float
+ * add waits for the one before it). The slice's share of the addresses is TK_SLICE_BYTES: 256 B were one slice
+ * (u32_few64_lanes32), 1 KB of words takes half that rate a pass (u32_few256_lanes04, 4 passes a warp: 0.0482 ms
+ * for 2^15 warps, 0.368 ns a pass), two slices: 512 B a slice. Only for a region of TK_SLICE_BYTES that every
+ * sampled warp, from two blocks or more, sends lanes to (the data sends the launch there, not a warp's own
+ * neighbourhood), and an instruction run once a warp at most (a loop's samples are its first trips: llm.c's
+ * layernorm_backward adds a block's partial sums channel by channel, and every warp's first trip is the same
+ * channels); its passes over the samples times the executions over the samples are the slice's.
+ */
+#define TK_SLICE_BYTES 512
+
+/* The lanes of the most updated word of lane l's sector (its pass count at the slice), each lane of that sector
+   marked in *done so that a sector is counted once. */
+static int sector_passes(const struct gm_trace_sample *a, int l, uint32_t *done)
+{
+	int most = 0;
+
+	for (int m = l; m < GM_WARP_SIZE; m++) {   /* the words of l's sector, each counted once */
+		int lanes = 0;
+		if (!(a->have >> m & 1) || *done >> m & 1 || a->addr[m] >> 5 != a->addr[l] >> 5)
+			continue;
+		for (int q = m; q < GM_WARP_SIZE; q++)
+			if (a->have >> q & 1 && a->addr[q] == a->addr[m])
+				lanes++, *done |= 1u << q;
+		most = lanes > most ? lanes : most;
+	}
+	return most;
+}
+
+/* One sampled warp's time (ns) at the slice of region r: over its sectors in r, the most updated word's lanes,
+   each a pass; -1 where no lane of the warp is in r. */
+static double region_ns(const struct gm_trace_sample *a, int64_t r, int fl, const struct gm_profile *prof)
+{
+	double ns = -1;
+	uint32_t done = 0;
+
+	for (int l = 0; l < GM_WARP_SIZE; l++) {
+		if (!(a->have >> l & 1) || done >> l & 1 || (int64_t)(a->addr[l] / TK_SLICE_BYTES) != r)
+			continue;
+		int most = sector_passes(a, l, &done);
+		ns = (ns < 0 ? 0 : ns) + most * (fl && most > 1 ? prof->atomic_f32_ns : prof->atomic_u32_ns);
+	}
+	return ns;
+}
+
+/* Rule C's time (ns) of one instruction: its hottest region's passes, 0 where no region takes every sample. */
+double tk_slice_ns(const struct gm_trace_instr *in, const struct gm_profile *prof, double warps)
+{
+	int fl = in->sass && strstr(in->sass, ".F") != NULL, blocks = 0;
+	const struct gm_trace_sample *a0 = in->nsamples > 0 ? &in->samples[0] : NULL;
+	double most = 0;
+
+	for (int s = 1; a0 && s < in->nsamples; s++)
+		blocks |= memcmp(in->samples[s].block, a0->block, sizeof(a0->block)) != 0;
+	if (!blocks || !(prof->atomic_u32_ns > 0) || in->executions > warps * 1.0001)
+		return 0;
+	for (int l = 0; l < GM_WARP_SIZE; l++) {   /* the candidates: the regions of the first sample */
+		double sum = 0, ns = 0;
+		if (!(a0->have >> l & 1))
+			continue;
+		int64_t r = (int64_t)(a0->addr[l] / TK_SLICE_BYTES);
+		for (int s = 0; s < in->nsamples && ns >= 0; s++)
+			if ((ns = region_ns(&in->samples[s], r, fl, prof)) >= 0)
+				sum += ns;
+		if (ns >= 0 && sum > most)
+			most = sum;
+	}
+	return most * in->executions / in->nsamples;
+}
+
 /* One global atomic or reduction's updates of its most updated address, from its samples, one after another (ns).
    A warp's update of an address takes an integer update's time (the warp sends its lanes on one address as one),
    a float one's lanes on one address each a float update's. The sampled warps stand for the launch's executions; an
-   address that no other sampled warp hits is not taken as shared by the launch. */
-static double atomic_ns(const struct gm_trace_instr *in, const struct gm_profile *prof)
+   address that no other sampled warp hits is not taken as shared by the launch. Rule C's slice time, where more. */
+static double atomic_ns(const struct gm_trace_instr *in, const struct gm_profile *prof, double warps)
 {
 	int fl = in->sass && strstr(in->sass, ".F") != NULL;
 	double most = 0;
@@ -122,21 +197,22 @@ static double atomic_ns(const struct gm_trace_instr *in, const struct gm_profile
 				most = ns;
 		}
 	}
-	return in->nsamples > 0 ? most * in->executions / in->nsamples : 0;
+	return in->nsamples > 0 ? fmax(most * in->executions / in->nsamples, tk_slice_ns(in, prof, warps)) : 0;
 }
 
 /* The instruction of rule X's floor (its index in k->ins, -1: none): the slowest instruction's most updated
    address (different instructions' addresses, different arrays, are served side by side); *ms its time. */
 static int atomic_at(const struct gm_trace_kernel *k, const struct gm_profile *prof, double *ms)
 {
-	double ns = 0;
+	double ns = 0, warps = (double)k->l->grid[0] * k->l->grid[1] * k->l->grid[2] *
+		(double)((k->l->block[0] * k->l->block[1] * k->l->block[2] + GM_WARP_SIZE - 1) / GM_WARP_SIZE);
 	int at = -1;
 
 	for (int i = 0; prof && i < k->nins; i++) {
 		const struct gm_trace_instr *in = k->ins[i].in;
 		double t;
 		if (in->space == GM_TS_GLOBAL && (in->op == GM_TO_ATOMIC || in->op == GM_TO_REDUCTION) &&
-		    in->executions > 0 && (t = atomic_ns(in, prof)) > ns)
+		    in->executions > 0 && (t = atomic_ns(in, prof, warps)) > ns)
 			ns = t, at = i;
 	}
 	*ms = ns * 1e-6;
@@ -170,21 +246,9 @@ static int warp_turns(const struct gm_trace_sample *a)
 	int turns = 0;
 	uint32_t done = 0;
 
-	for (int l = 0; l < GM_WARP_SIZE; l++) {
-		int most = 0;
-		if (!(a->have >> l & 1) || done >> l & 1)
-			continue;
-		for (int m = l; m < GM_WARP_SIZE; m++) {   /* the words of l's sector, each counted once */
-			int lanes = 0;
-			if (!(a->have >> m & 1) || done >> m & 1 || a->addr[m] >> 5 != a->addr[l] >> 5)
-				continue;
-			for (int q = m; q < GM_WARP_SIZE; q++)
-				if (a->have >> q & 1 && a->addr[q] == a->addr[m])
-					lanes++, done |= 1u << q;
-			most = lanes > most ? lanes : most;
-		}
-		turns += most - 1;
-	}
+	for (int l = 0; l < GM_WARP_SIZE; l++)
+		if (a->have >> l & 1 && !(done >> l & 1))
+			turns += sector_passes(a, l, &done) - 1;
 	return turns;
 }
 
@@ -285,8 +349,8 @@ void tk_floors(struct gm_trace_kernel *k, const struct gm_profile *prof)
 		tk_raise(k, t0, f, "atomics");
 		k->atomic_at = atomic_at(k, prof, &atom);
 		size_t len = strlen(k->pred_why);
-		snprintf(k->pred_why + len, sizeof(k->pred_why) - len, "%srule X: its atomics on one address take "
-			 "%.4f ms one after another, more than its memory's %.4f", len ? "; " : "", atom, t0);
+		snprintf(k->pred_why + len, sizeof(k->pred_why) - len, "%srules X, C: its atomics on one address or "
+			 "slice take %.4f ms one after another, more than its memory's %.4f", len ? "; " : "", atom, t0);
 		return;
 	}
 	tk_raise(k, t0, f, issue >= launch ? "issue" : "launch");

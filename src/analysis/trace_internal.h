@@ -239,6 +239,11 @@ double tk_start_drain(const struct gm_profile *prof, struct gm_launch_out *o);
 double tk_issue_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof);
 /* Rule X: the time the launch's global atomics take on their most updated address (ms; 0: none shared) */
 double tk_atomic_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof);
+/* Rule C: a global atomic's passes (a sector's most updated word's lanes) on its hottest TK_SLICE_BYTES region, one
+   L2 slice, over the launch (ns): the region's passes over the samples, each atomic_u32_ns (a float pass of lanes on
+   one word atomic_f32_ns), times executions / samples; 0 unless every sample, of two blocks or more, has lanes
+   there and the instruction runs once a warp at most (executions <= warps, the launch's). */
+double tk_slice_ns(const struct gm_trace_instr *in, const struct gm_profile *prof, double warps);
 double tk_floor_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof, double div);
 /* Rule A (trace_floor.c): a global atomic's mean waiting turns a sampled warp (over its sectors, the lanes of the
    most updated word but one; 0 where its warps' lanes do not meet on words), and the launch's turns in ms (the

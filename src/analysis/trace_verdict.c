@@ -234,14 +234,14 @@ void tk_bottlenecks(struct gm_trace_kernel *k)
 			 "of the predicted time): add each address's lanes in the warp first", addrs, w, runs, k->turns_ms,
 			 100 * k->turns_ms / k->pred.time_ms);
 	}
-	if (k->pred_ok && k->pred.limited_by && !strcmp(k->pred.limited_by, "atomics")) {   /* rule X */
-		c[n].score = 0.9;
+	if (k->pred_ok && k->pred.limited_by && !strcmp(k->pred.limited_by, "atomics")) {   /* rules X and C: the floor is the whole prediction */
+		c[n].score = 1.0;
 		c[n].ins = k->atomic_at;
 		if (k->atomic_at >= 0)
 			gm_trace_where(k->ins[k->atomic_at].in, 60, w, sizeof(w));
-		snprintf(c[n++].text, sizeof(c[0].text), "atomics on one address at %.60s: the updates of its most "
-			 "updated address, one after another, take %.4f ms (rule X): add within the warp and the block "
-			 "first (a shuffle reduction, shared memory) and send one atomic a block",
+		snprintf(c[n++].text, sizeof(c[0].text), "atomics on one address or line at %.60s: its most updated "
+			 "address or L2 slice takes %.4f ms, one update after another (rules X, C): add within the warp and "
+			 "the block first (shuffles, shared memory) and send one atomic a block",
 			 k->atomic_at >= 0 ? w : "?", k->pred.time_ms);
 	}
 	if (k->pred_ok && k->pred.limited_by && !strcmp(k->pred.limited_by, "latency")) {

@@ -59,7 +59,7 @@ check atomics_fix "atomics on one address get a block reduction, priced without 
 check onehot_wide_fix "the fixed one-hot rows, limited by block starts, are widened too (wide_fix, beside the fix)" \
   says h200_onehot 'then 4 elements a thread as one 16-B access: [0-9.]*x (wide_fix)'
 check quant_line "an atomic inlined from a toolkit header is named at the user's line, in the primary and the fix" \
-  says h200_quant_atomic 'primary    atomics on one address at p11_quant.cu:34'
+  says h200_quant_atomic 'primary    atomics on one address or line at p11_quant.cu:34'
 check quant_fix_line "the fix row names the user's line" says h200_quant_atomic '^  p11_quant.cu:34 reduction: block_reduce'
 check quant_wide "one-address atomics reduced in the block, the loads left limited by latency: 4 floats a thread (reduce_wide)" \
   says h200_quant_atomic 'each thread adds 4 consecutive elements (one 16-byte vector load)'

@@ -291,8 +291,9 @@ static void test_real_traces(void **state)
 		{ "h200_planted_colwalk.json", "transpose<1>", "", "", 0 },
 		{ "h200_control_1gib.json", "saxpy", "DRAM bandwidth", "", 0 },
 		{ "h200_cupy_transpose.json", "transpose_naive", ":6, transposed", "thread_order|tile_padded|tile_xor|tile_wide", 1 },
-		/* 4096 bins the data chooses, an atomic an element: the block's own bins in shared memory (set 6) */
-		{ "h200_hist4096.json", "hist_global", "scattered atomics at", "block_reduce", 1 },
+		/* bins the data chooses, an atomic an element, every warp on the same lines: their L2 slice's passes
+		   (rule C) named at the line; the block's own bins in shared memory (set 6) */
+		{ "h200_hist4096.json", "hist_global", "atomics on one address or line at", "block_reduce", 1 },
 		/* an integer count a point into its voxel, a warp's lanes on one or two voxels: their turns (set 12) */
 		{ "h200_vox.json", "vox_atomic", "atomics on 1.2 addresses a warp (from the data) at", "block_reduce", 1 },
 		/* the embedding backward with lanes on tokens: the scattered atomics named, not "time outside" (set 6) */

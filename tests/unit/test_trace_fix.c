@@ -147,20 +147,63 @@ static void test_warp_runs(void **state)
 	}
 }
 
+/* The H200's one-address atomic rates (rule X's profile fields) and an empty instruction. */
+static void h200_atomics(struct gm_profile *prof, struct gm_trace_instr *in)
+{
+	memset(prof, 0, sizeof(*prof));
+	memset(in, 0, sizeof(*in));
+	prof->atomic_f32_ns = 1.757, prof->atomic_u32_ns = 0.761;
+}
+
 /* one update's turn: a float atomic's at the float one-address rate, an integer's at the integer one */
 static void test_turn_ns(void **state)
 {
 	struct gm_profile prof;
 	struct gm_trace_instr in;
 	(void)state;
-	memset(&prof, 0, sizeof(prof));
-	memset(&in, 0, sizeof(in));
-	prof.atomic_f32_ns = 1.757, prof.atomic_u32_ns = 0.761;
+	h200_atomics(&prof, &in);
 	in.sass = (char *)"REDG.E.ADD.F32.FTZ.RN.STRONG.GP";
 	assert_true(tk_turn_ns(&in, &prof) == 1.757);
 	in.sass = (char *)"REDG.E.ADD.STRONG.GPU";
 	assert_true(tk_turn_ns(&in, &prof) == 0.761);
 	assert_true(tk_turn_ns(&in, NULL) == 0);
+}
+
+/* Rule C: every warp's lanes on the same few lines queue at one L2 slice, a pass (a sector's most updated word's
+   lanes) at one update's time; not where a warp has lines of its own or the samples are of one block */
+static void test_slice_ns(void **state)
+{
+	static struct gm_trace_sample smp[4];
+	struct gm_profile prof;
+	struct gm_trace_instr in;
+	(void)state;
+	h200_atomics(&prof, &in);
+	in.space = GM_TS_GLOBAL, in.op = GM_TO_REDUCTION, in.size = 4, in.samples = smp, in.nsamples = 4;
+	in.executions = 1000;
+	in.sass = (char *)"REDG.E.ADD.STRONG.GPU";
+	for (int s = 0; s < 4; s++) {   /* atomics.u32_few64_lanes32: a warp's 32 lanes on one of 64 words in 256 B */
+		smp[s].have = smp[s].mask = 0xffffffffu;
+		smp[s].block[0] = s;
+		for (int l = 0; l < 32; l++)
+			smp[s].addr[l] = 1 << 20 | 4 * (17 * s % 64);
+	}
+	assert_true(fabs(tk_slice_ns(&in, &prof, 1000) - 32 * 0.761 * 1000) < 1e-9);
+	in.sass = (char *)"REDG.E.ADD.F32.FTZ.RN.STRONG.GP";   /* a float's lanes on one word wait for the add before */
+	assert_true(fabs(tk_slice_ns(&in, &prof, 1000) - 32 * 1.757 * 1000) < 1e-9);
+	for (int s = 0; s < 4; s++)   /* a word a lane, 4 sectors: a pass a sector, at the integer rate */
+		for (int l = 0; l < 32; l++)
+			smp[s].addr[l] = 1 << 20 | 4 * l;
+	assert_true(fabs(tk_slice_ns(&in, &prof, 1000) - 4 * 0.761 * 1000) < 1e-9);
+	assert_true(tk_slice_ns(&in, &prof, 100) == 0);   /* a loop's: its samples are every warp's first trips */
+	for (int s = 0; s < 4; s++)
+		smp[s].block[0] = 0;   /* the samples of one block: its neighbourhood, not the launch's */
+	assert_true(tk_slice_ns(&in, &prof, 1000) == 0);
+	for (int s = 0; s < 4; s++) {   /* each warp lines of its own */
+		smp[s].block[0] = s;
+		for (int l = 0; l < 32; l++)
+			smp[s].addr[l] = 4096 * s + 4 * l;
+	}
+	assert_true(tk_slice_ns(&in, &prof, 1000) == 0);
 }
 
 int main(void)
@@ -170,6 +213,7 @@ int main(void)
 		cmocka_unit_test(test_consecutive),
 		cmocka_unit_test(test_warp_runs),
 		cmocka_unit_test(test_turn_ns),
+		cmocka_unit_test(test_slice_ns),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
