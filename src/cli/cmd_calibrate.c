@@ -106,9 +106,15 @@ static int derive(const char *run, const char *out, int cache)
 /* Run the calibration cases through `gpumem run` into a run file. */
 static int measure(const char *json, const char *device)
 {
-	const char *argv[32];
-	int argc = 0;
+	int nsel = 0;
+	while (gm_calibrate_selectors[nsel])
+		nsel++;
+	/* "run", the selectors, --json FILE, --device ID, NULL */
+	const char **argv = calloc((size_t)nsel + 6, sizeof *argv);
+	int argc = 0, rc;
 
+	if (!argv)
+		return gm_error(GM_EXIT_USAGE, "out of memory");
 	argv[argc++] = "run";
 	for (int k = 0; gm_calibrate_selectors[k]; k++)
 		argv[argc++] = gm_calibrate_selectors[k];
@@ -120,7 +126,9 @@ static int measure(const char *json, const char *device)
 	}
 	argv[argc] = NULL;
 	gm_cli_quiet_hint = 1;
-	return cmd_run(argc, (char **)argv);
+	rc = cmd_run(argc, (char **)argv);
+	free(argv);
+	return rc;
 }
 
 struct calibrate_args {
