@@ -27,6 +27,13 @@ static double sms_of(const struct gm_trace_kernel *k, const struct gm_profile *p
 	return blocks < prof->sm_count ? blocks : prof->sm_count;
 }
 
+/* The launch's warps: its blocks times the warps of a block. */
+static double launch_warps(const struct gm_trace_kernel *k)
+{
+	return (double)k->l->grid[0] * k->l->grid[1] * k->l->grid[2] *
+	       (double)((k->l->block[0] * k->l->block[1] * k->l->block[2] + GM_WARP_SIZE - 1) / GM_WARP_SIZE);
+}
+
 /*
  * Rule I: the warp instructions the launch's loops issue, from the SASS offsets of its memory instructions (the
  * trace has no other opcode): in pc order, each memory instruction that a warp runs more than once (a loop's)
@@ -63,8 +70,7 @@ double tk_issue_ms(const struct gm_trace_kernel *k, const struct gm_profile *pro
 	if (!prof || !(prof->sm_clock_mhz > 0) || prof->sm_count <= 0 || !(sms_of(k, prof) > 0))
 		return 0;
 	int n = tk_by_pc(k, ix);
-	double warps = (double)k->l->grid[0] * k->l->grid[1] * k->l->grid[2] *
-		       (double)((k->l->block[0] * k->l->block[1] * k->l->block[2] + GM_WARP_SIZE - 1) / GM_WARP_SIZE);
+	double warps = launch_warps(k);
 	for (int j = 0; j < n; j++) {
 		const struct gm_trace_instr *in = k->ins[ix[j]].in;
 		int64_t from = j ? k->ins[ix[j - 1]].in->pc + 16 : 0;
@@ -204,8 +210,7 @@ static double atomic_ns(const struct gm_trace_instr *in, const struct gm_profile
    address (different instructions' addresses, different arrays, are served side by side); *ms its time. */
 static int atomic_at(const struct gm_trace_kernel *k, const struct gm_profile *prof, double *ms)
 {
-	double ns = 0, warps = (double)k->l->grid[0] * k->l->grid[1] * k->l->grid[2] *
-		(double)((k->l->block[0] * k->l->block[1] * k->l->block[2] + GM_WARP_SIZE - 1) / GM_WARP_SIZE);
+	double ns = 0, warps = launch_warps(k);
 	int at = -1;
 
 	for (int i = 0; prof && i < k->nins; i++) {
