@@ -9,7 +9,8 @@ Every launch prediction names the rules that fired (launch.rules); for each rule
 measured / predicted over the measurements where it fired is its band (a combination of rules the evidence lacks
 takes the widest band of its rules: the model is weak there and says so); a combination of rules measured SIG_N
 times or more has its own band, the SIG_LO-th and (1 - SIG_HI)-th quantiles of its measurements, one measured
-SIG_MIN to SIG_N - 1 times the whole range of its measurements. Printed: the
+SIG_MIN to SIG_N - 1 times the whole range of its measurements, one measured FEW_MIN to SIG_MIN - 1 times that range
+widened by FEW_WIDEN of itself each side. Printed: the
 bands (C rows for src/model/launch_interval.c between its BANDS markers, with --write), then the coverage of the resulting
 intervals (the fired rules' widest band) on each evidence source and in all, and their median width.
 With --bands-from C_FILE the bands are read from that file instead (coverage of a set the bands were not made
@@ -40,6 +41,10 @@ SIG_N, SIG_LO, SIG_HI = 48, 0.05, 0.10   # a combination's band: measured 48+ ti
 # a combination measured SIG_MIN to SIG_N - 1 times: its whole measured range (a new launch like them falls inside
 # the lowest and highest of n with probability (n - 1) / (n + 1), whatever the distribution) (m58)
 SIG_MIN = int(os.environ.get("SIG_MIN", "24"))
+# a combination measured FEW_MIN to SIG_MIN - 1 times: its whole range widened by FEW_WIDEN of itself each side (the
+# range of n like it holds a new launch with probability (n - 1) / (n + 1), 88-92 % at 16-23) (m60)
+FEW_MIN = int(os.environ.get("FEW_MIN", "16"))
+FEW_WIDEN = float(os.environ.get("FEW_WIDEN", "0.25"))
 
 
 def load(p):
@@ -103,18 +108,26 @@ def read_bands(cfile):
     return bands, sigs
 
 
+def sig_band(v):
+    if len(v) >= SIG_N:
+        return min(pct(v, SIG_LO), 1 - FLOOR), max(pct(v, 1 - SIG_HI), 1 + FLOOR), len(v)
+    lo, hi = min(v), max(v)
+    if len(v) < SIG_MIN:   # fewer: the range widened by FEW_WIDEN of itself each side
+        lo, hi = lo - FEW_WIDEN * (hi - lo), hi + FEW_WIDEN * (hi - lo)
+    return min(lo, 1 - FLOOR), max(hi, 1 + FLOOR), len(v)
+
+
 def make_sigs(rows):
     by = {}
     for _, r, rules in rows:
         by.setdefault(tuple(sorted(rules, key=ORDER.index)), []).append(r)
-    return {k: (min(pct(v, SIG_LO if len(v) >= SIG_N else 0), 1 - FLOOR),
-                max(pct(v, 1 - SIG_HI if len(v) >= SIG_N else 1), 1 + FLOOR), len(v)) for k, v in by.items()
-            if len(v) >= SIG_MIN}
+    return {k: sig_band(v) for k, v in by.items() if len(v) >= FEW_MIN}
 
 
 # a combination without its own band: "widest" (the widest band of its rules: the tables), or for comparison
 # "nearest" (the banded combination of the most of its rules), "union" (of the nearest ones), "nearest+" (the
-# nearest widened by the dropped rules' 5th-95th percentiles), "p595" (its rules' widest 5th-95th percentiles)
+# nearest widened by the dropped rules' 5th-95th percentiles), "p595" (its rules' widest 5th-95th percentiles),
+# "poolD[:LO:HI]" (the launches whose rules differ from it by at most D rules, pooled, from SIG_MIN of them; m60)
 FALLBACK = os.environ.get("FALLBACK", "widest")
 
 
@@ -128,11 +141,24 @@ def nearest(sigs, k):
     return sorted((c for c in subs if len(c) == most), key=lambda c: -sigs[c][2])
 
 
+def pooled(rows, k, dist):
+    """measured / predicted of the launches whose rules differ from k by at most dist rules"""
+    ks = set(k)
+    return [r for _, r, rules in rows if len(ks ^ set(rules)) <= dist]
+
+
 def interval(both, rules):
-    bands, sigs = both
+    bands, sigs = both[:2]
     k = tuple(sorted(rules, key=ORDER.index))
     if k in sigs:
         return sigs[k][0], sigs[k][1]
+    if FALLBACK.startswith("pool") and len(both) > 2:
+        f = FALLBACK[4:].split(":")
+        xs = pooled(both[2], k, int(f[0] or 1))
+        qlo, qhi = (float(f[1]), float(f[2])) if len(f) > 2 else (SIG_LO, SIG_HI)
+        if len(xs) >= SIG_MIN:
+            return (min(pct(xs, qlo if len(xs) >= SIG_N else 0), 1 - FLOOR),
+                    max(pct(xs, 1 - qhi if len(xs) >= SIG_N else 1), 1 + FLOOR))
     near = nearest(sigs, k) if FALLBACK != "widest" else []
     if near and FALLBACK == "nearest":
         return sigs[near[0]][0], sigs[near[0]][1]
@@ -193,16 +219,16 @@ def main():
         sources.append((a if ":" not in a else a.split(":")[1], rows))
         group.append(a.split(":")[0] if ":" in a else "suites")   # held out together: a set's every measurement
     allrows = [r for _, rows in sources for r in rows]
-    both = read_bands(bands_from) if bands_from else (make_bands(allrows), make_sigs(allrows))
-    bands, sigs = both
+    both = read_bands(bands_from) if bands_from else (make_bands(allrows), make_sigs(allrows), allrows)
+    bands, sigs = both[:2]
     print("%-14s %-16s %7s %7s %5s %7s %7s" % ("rule", "ids", "lo", "hi", "n", "p5", "p95"))
     for rule, ids in zip(ORDER, IDS):
         lo, hi, n = bands[rule][:3]
         xs = [r for _, r, rules in allrows if rule in rules] or [1.0]
         print("%-14s %-16s %+6.1f%% %+6.1f%% %5d %+6.1f%% %+6.1f%%" % (rule, ids, 100 * (lo - 1), 100 * (hi - 1), n,
               100 * (pct(xs, 0.05) - 1), 100 * (pct(xs, 0.95) - 1)))
-    print("\ncombinations measured %d times or more (%d or more: 5th-90th percentile; fewer: whole range):" % (
-        SIG_MIN, SIG_N))
+    print("\ncombinations measured %d times or more (%d or more: 5th-90th percentile; %d or more: whole range; "
+          "fewer: whole range widened by %g each side):" % (FEW_MIN, SIG_N, SIG_MIN, FEW_WIDEN))
     for k in sorted(sigs, key=lambda k: -sigs[k][2]):
         print("  %-60s %+6.1f%% %+6.1f%% %5d" % (" + ".join(k), 100 * (sigs[k][0] - 1), 100 * (sigs[k][1] - 1),
                                                sigs[k][2]))
@@ -215,7 +241,7 @@ def main():
         line = "%-60s %3d of %3d inside (%5.1f %%), median width %4.1f %%" % (name[-60:], i, n, 100.0 * i / n, w)
         if not bands_from and len(sources) > 1:
             rest = [r for j, (_, rr) in enumerate(sources) if group[j] != group[k] for r in rr]
-            held = (make_bands(rest), make_sigs(rest))
+            held = (make_bands(rest), make_sigs(rest), rest)
             hi_, hn, hw = coverage(held, rows)
             line += "; held out %3d (%5.1f %%), width %4.1f %%" % (hi_, 100.0 * hi_ / hn, hw)
         print(line)
@@ -228,7 +254,7 @@ def main():
                 continue
             rows = next(rr for j, (_, rr) in enumerate(sources) if group[j] == g)
             rest = [r for j, (_, rr) in enumerate(sources) if group[j] != g for r in rr]
-            held = (make_bands(rest), make_sigs(rest))
+            held = (make_bands(rest), make_sigs(rest), rest)
             for _, r, rules in rows:
                 lo, hi = interval(held, rules)
                 inside += lo <= r <= hi

@@ -17,7 +17,8 @@
 # measured at d72a308 (when it was sealed-36l) and f29e031 with dev-36j, probe-49 and probe-50 (results/nvidia-h200/l6-f29e031/;
 # the nine added in branch h50m); dev-36m, dev-36n, dev-36o, dev-36p and dev-36q as measured when each was sealed (at
 # 800c3ed, 93d0b55, 20ef76f, f048626 and 3e03402: results/nvidia-h200/model-COMMIT/; the five added in branch m56);
-# dev-36r as measured at a4fa7e2 when it was sealed-36r (results/nvidia-h200/model-a4fa7e2/; added in branch m58).
+# dev-36r as measured at a4fa7e2 when it was sealed-36r (results/nvidia-h200/model-a4fa7e2/; added in branch m58);
+# dev-36s as measured at d7da685 when it was sealed-36s (results/nvidia-h200/model-d7da685/; added in branch m60).
 # Never a sealed set (tests/fixtures/sealed/).
 # usage: scripts/launch_interval_evidence.sh BIN OUTDIR [suites|sets|all]
 #   prints the EVIDENCE arguments of scripts/launch_interval_bands.py, one a line
@@ -81,6 +82,7 @@ sets=(
   h200-f048626-dev36p tests/fixtures/dev/dev-36p.tsv $h2/model-f048626 sealed36p_run
   h200-3e03402-dev36q tests/fixtures/dev/dev-36q.tsv $h2/model-3e03402 sealed36q_run
   h200-a4fa7e2-dev36r tests/fixtures/dev/dev-36r.tsv $h2/model-a4fa7e2 sealed36r_run
+  h200-d7da685-dev36s tests/fixtures/dev/dev-36s.tsv $h2/model-d7da685 sealed36s_run
 )
 for ((i = 0; i < ${#sets[@]}; i += 4)); do
   tag=${sets[i]} set=${sets[i+1]} dir=${sets[i+2]} sub=${sets[i+3]}
