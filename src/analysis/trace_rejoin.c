@@ -91,6 +91,8 @@ void tk_barrier_overlap(const struct gm_trace_kernel *k, const struct gm_profile
 		return;
 	double x = o->t_barrier_ms * extra / wf, rest = o->t_waves_ms - x;
 	o->t_waves_ms = fmax(rest, x) + fmin(rest, x) / per_sm;
+	if (x >= rest && o->t_l1_ms >= x)
+		o->t_waves_ms -= x;   /* the replays are the L1 level's own wavefronts: one pipe, not two times to join */
 	if (o->t_waves_ms <= o->t_bandwidth_ms && o->limited_by && !strcmp(o->limited_by, "latency"))
 		o->limited_by = o->t_bandwidth_ms == o->t_l1_ms ? "L1" : o->t_bandwidth_ms == o->t_l2_ms ? "L2" :
 				o->t_bandwidth_ms == o->t_blocks_ms ? "blocks" : o->t_bandwidth_ms == o->t_pages_ms ? "pages" : "DRAM";

@@ -152,6 +152,50 @@ static int data_chosen(const struct gm_trace_insn *x)
  * instruction: the loop's body and its control. Summed over the launch, on the SMs it uses, at the profile's SM
  * clock, and added to the model's time: the model's round trips and barrier (T2, T6) do not hold them.
  */
+/* The sampled byte range of a shared instruction's lanes, every sampled warp; 0 when none was sampled. */
+static int sampled_range(const struct gm_trace_instr *in, int64_t *lo, int64_t *hi)
+{
+	*lo = INT64_MAX, *hi = INT64_MIN;
+	for (int q = 0; q < in->nsamples; q++)
+		for (int ln = 0; ln < GM_WARP_SIZE; ln++)
+			if (in->samples[q].have >> ln & 1) {
+				*lo = in->samples[q].addr[ln] < *lo ? in->samples[q].addr[ln] : *lo;
+				*hi = in->samples[q].addr[ln] + in->size - 1 > *hi ? in->samples[q].addr[ln] + in->size - 1 : *hi;
+			}
+	return *lo <= *hi;
+}
+
+/* A step instruction's loop (the step instructions its warps run as often as it, within 1 %) exchanges words between
+   warps: one of its stores writes bytes one of its loads reads (sampled ranges that meet; an instruction without a
+   sampled lane is taken to meet every other), or it has a shared atomic. Without that the loop needs no barrier (rule B). ex[] caches the
+   answer of each loop: -1 not asked yet. */
+static int loop_exchanges(const struct gm_trace_kernel *k, const int *ix, const char *step, int n, int j, signed char *ex)
+{
+	static int64_t lo[GM_TRACE_MAX_INSNS], hi[GM_TRACE_MAX_INSNS];
+	static char has[GM_TRACE_MAX_INSNS];
+	double e = k->ins[ix[j]].in->executions;
+	int r = 0, m = 0;
+	static int mem[GM_TRACE_MAX_INSNS];
+
+	if (ex[j] >= 0)
+		return ex[j];
+	for (int a = 0; a < n; a++)
+		if (step[a] && fabs(k->ins[ix[a]].in->executions - e) <= 0.01 * e) {
+			mem[m++] = a;
+			has[a] = (char)sampled_range(k->ins[ix[a]].in, &lo[a], &hi[a]);
+		}
+	for (int p = 0; p < m && !r; p++)
+		for (int q = 0; q < m && !r; q++) {
+			int a = mem[p], b = mem[q];
+			enum gm_trace_op oa = k->ins[ix[a]].in->op, ob = k->ins[ix[b]].in->op;
+			r = oa == GM_TO_ATOMIC || oa == GM_TO_REDUCTION ||   /* shared atomics: their turns, as before */
+			    (oa == GM_TO_STORE && ob == GM_TO_LOAD && (!has[a] || !has[b] || (lo[b] <= hi[a] && lo[a] <= hi[b])));
+		}
+	for (int p = 0; p < m; p++)
+		ex[mem[p]] = (signed char)r;
+	return r;
+}
+
 double tk_steps_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof)
 {
 	const struct gm_trace_launch *l = k->l;
@@ -164,12 +208,19 @@ double tk_steps_ms(const struct gm_trace_kernel *k, const struct gm_profile *pro
 	if (!prof || !(prof->sm_clock_mhz > 0) || prof->sm_count <= 0 || tpb <= GM_WARP_SIZE || !(warps > 0) ||
 	    k->warp_private)   /* rule P: no barrier, each warp's tile its own */
 		return 0;
+	static char step[GM_TRACE_MAX_INSNS];
+	static signed char ex[GM_TRACE_MAX_INSNS];
 	n = tk_by_pc(k, ix);
+	memset(ex, -1, sizeof(ex));
+	for (int j = 0; j < n; j++) {
+		const struct gm_trace_instr *in = k->ins[ix[j]].in;
+		step[j] = in->space == GM_TS_SHARED && in->executions > warps * 1.0001 &&
+			  !data_chosen(&k->ins[ix[j]]);   /* rule SG: no step */
+	}
 	for (int j = 0; j < n; j++) {
 		const struct gm_trace_instr *in = k->ins[ix[j]].in;
 		int64_t from = j ? k->ins[ix[j - 1]].in->pc + 16 : 0;
-		if (in->space != GM_TS_SHARED || !(in->executions > warps * 1.0001) ||
-		    data_chosen(&k->ins[ix[j]]))   /* rule SG: no step */
+		if (!step[j] || !loop_exchanges(k, ix, step, n, j, ex))   /* no barrier in its loop */
 			continue;
 		issued += in->executions * (double)(in->pc + 16 - from) / 16;
 		double ideal = in->ideal_wavefronts >= 0 ? in->ideal_wavefronts : in->requests * k->ins[ix[j]].fit.ideal_per_req;
