@@ -12,6 +12,7 @@
 # fuzz/out/<target>-crash-*. The last lines give each target's final stats.
 #   GPUMEM_FUZZ_BUILD  build directory (default build-fuzz)
 #   GPUMEM_FUZZ_KEEP   a directory: keep each target's grown corpus there
+#   GPUMEM_FUZZ_JOBS   how many targets fuzz at once (default 1; GPUMEM_FUZZ_PARALLEL=1: all)
 set -euo pipefail
 
 secs=${1:-60}
@@ -79,9 +80,13 @@ run_target() {
 	fi
 }
 
-# GPUMEM_FUZZ_PARALLEL=1: every target at once (a long run in the background), else one after another
+# GPUMEM_FUZZ_PARALLEL=1: every target at once (a long run in the background); GPUMEM_FUZZ_JOBS=N: N at a time
+# (each target still has a core for its SECONDS: scripts/harden.sh runs one a core); else one after another
+jobs=${GPUMEM_FUZZ_JOBS:-1}
+[ "${GPUMEM_FUZZ_PARALLEL:-0}" = 1 ] && jobs=${#targets[@]}
 for t in "${targets[@]}"; do
-	if [ "${GPUMEM_FUZZ_PARALLEL:-0}" = 1 ]; then
+	if [ "$jobs" -gt 1 ]; then
+		while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
 		run_target "$t" >"$work/$t.out" 2>&1 &
 	else
 		run_target "$t"
@@ -91,7 +96,7 @@ wait
 fails=0
 summary=""
 for t in "${targets[@]}"; do
-	[ "${GPUMEM_FUZZ_PARALLEL:-0}" = 1 ] && cat "$work/$t.out"
+	[ "$jobs" -gt 1 ] && cat "$work/$t.out"
 	summary+="$(cat "$work/$t.verdict" 2>/dev/null || echo "fuzz_$t: FAILED (no verdict)")"$'\n'
 	grep -q ': ok,' "$work/$t.verdict" 2>/dev/null || fails=$((fails + 1))
 done

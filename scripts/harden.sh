@@ -8,8 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build}
 stage() { echo "== $1 ($(date +%T))"; }
-stage "fuzz: every target for ${GPUMEM_FUZZ_SECONDS:-30} s (fuzz/run.sh)"
-bash fuzz/run.sh "${GPUMEM_FUZZ_SECONDS:-30}" >fuzz-run.log 2>&1 || {
+stage "fuzz: every target for ${GPUMEM_FUZZ_SECONDS:-30} s, one a core (fuzz/run.sh)"
+GPUMEM_FUZZ_JOBS=${GPUMEM_FUZZ_JOBS:-$(nproc)} bash fuzz/run.sh "${GPUMEM_FUZZ_SECONDS:-30}" >fuzz-run.log 2>&1 || {
   tail -40 fuzz-run.log
   echo "error: fuzz/run.sh failed: the fuzz target did not build, or the fuzzer found a crash (fuzz-run.log; a reproducer lands in fuzz/out/)" >&2
   exit 1
@@ -30,7 +30,7 @@ cmake -S . -B build-fault-cpu -DGPUMEM_CUDA=OFF -DGPUMEM_FAULT=ON >/dev/null
 cmake --build build-fault-cpu -j"$(nproc)" --target gpumem >fault-build.log 2>&1 || { cat fault-build.log; exit 1; }
 ctest --test-dir build-fault-cpu --output-on-failure -R '^fault_fs$'
 stage "run --mpi: the pure-C tier with MPI, four ranks on this CPU machine (tests/mpi/mpi4.sh)"
-BUILD_DIR=build-mpi GPUMEM_CUDA=OFF GPUMEM_MPI=ON bash scripts/build.sh
+BUILD_DIR=build-mpi GPUMEM_CUDA=OFF GPUMEM_MPI=ON GPUMEM_TARGETS=gpumem bash scripts/build.sh
 ctest --test-dir build-mpi --output-on-failure -L mpi
 stage "the report in headless Chromium, explain --suggest's kernels through nvcc, the package, a 100 MB run file"
 ctest --test-dir "$build" --output-on-failure -j2 -L 'browser|nvcc|package|scale'

@@ -15,28 +15,49 @@ check() { # name, condition text, command...
   local name=$1 what=$2; shift 2
   if "$@"; then n=$((n + 1)); else echo "FAIL $name: $what"; fail=$((fail + 1)); fi
 }
-for f in $(find "$root/tests/fixtures/trace" -name '*.json' -not -path '*/bad/*' | sort); do
+# every fixture analysed once, on all cores, the largest (the longest) first; the checks below read their files
+find "$root/tests/fixtures/trace" -name '*.json' -not -path '*/bad/*' -printf '%s %p\n' | sort -k1,1nr -k2 |
+  cut -d' ' -f2- >"$T/fixtures"
+analyse() { # fixture: its text, diagnostics, exit status and JSON report in $T/<name>.*
+  local b
+  b=$(basename "$1" .json)
+  "$bin" trace --from "$1" --json "$T/$b.report.json" >"$T/$b.txt" 2>"$T/$b.err"
+  echo $? >"$T/$b.rc"
+}
+export -f analyse
+export bin T
+xargs -d '\n' -P "$(nproc)" -n 1 bash -c 'analyse "$1"' _ <"$T/fixtures"
+while read -r f; do
   b=$(basename "$f" .json)
-  "$bin" trace --from "$f" --json "$T/$b.report.json" >"$T/$b.txt" 2>"$T/$b.err"
-  rc=$?
-  check "$b" "exit $rc (want 0): $(head -2 "$T/$b.err")" [ $rc = 0 ]
+  rc=$(cat "$T/$b.rc")
+  check "$b" "exit $rc (want 0): $(head -2 "$T/$b.err")" [ "$rc" = 0 ]
   check "$b" "no '== launch' in the text" grep -q '^== launch' "$T/$b.txt"
-  check "$b" "the JSON report is not gpumem-trace-report/1 with one kernel per launch" python3 - "$f" \
-    "$T/$b.report.json" <<'PY'
-import gzip, json, sys
+done <"$T/fixtures"
+# each JSON report is gpumem-trace-report/1 with one kernel per launch (one interpreter for all of them)
+python3 - "$T" "$T/fixtures" >"$T/schema" <<'PY'
+import gzip, json, os, sys
 def load(p):
     with open(p, 'rb') as fh:
         b = fh.read()
     return json.loads(gzip.decompress(b) if b[:2] == b'\x1f\x8b' else b)
-trace, rep = load(sys.argv[1]), load(sys.argv[2])
-assert rep['schema'] == 'gpumem-trace-report/1'
-assert len(rep['kernels']) == len(trace['launches'])
-for k, l in zip(rep['kernels'], trace['launches']):
-    assert len(k['instructions']) == len(l['instructions'])
-    for i in k['instructions']:
-        assert i['class'] and i['per_request']['check'] in ('ok', 'differs', 'not checked')
+for f in open(sys.argv[2]).read().splitlines():
+    b = os.path.basename(f)[:-len('.json')]
+    try:
+        trace, rep = load(f), load(os.path.join(sys.argv[1], b + '.report.json'))
+        assert rep['schema'] == 'gpumem-trace-report/1'
+        assert len(rep['kernels']) == len(trace['launches'])
+        for k, l in zip(rep['kernels'], trace['launches']):
+            assert len(k['instructions']) == len(l['instructions'])
+            for i in k['instructions']:
+                assert i['class'] and i['per_request']['check'] in ('ok', 'differs', 'not checked')
+        print('ok', b)
+    except Exception as e:
+        print('bad', b, repr(e)[:200])
 PY
-done
+while read -r verdict b why; do
+  check "$b" "the JSON report is not gpumem-trace-report/1 with one kernel per launch: $why" [ "$verdict" = ok ]
+done <"$T/schema"
+check schema_all "the JSON reports were not all checked" [ "$(grep -c . "$T/schema")" = "$(grep -c . "$T/fixtures")" ]
 syn=$root/tests/fixtures/trace/synthetic
 says() { grep -q -- "$2" "$T/$1.txt" || { echo "  $1.txt lacks '$2'"; return 1; }; }
 check clean_copy "a kernel with nothing to fix says so" says clean_copy 'nothing worth changing'
@@ -142,12 +163,11 @@ assert abs(k['predicted']['error_pct']) < 15, k['predicted']
 PY
 }
 check gather_lines "a written gather whose lanes write a line each is priced by its lines (rule LG)" lines_rules
-# --html: one page with the trace section, every launch a heading and a table
-"$bin" trace --from "$syn/aos.json" --html "$T/aos.html" >/dev/null 2>&1
+# the same document twice gives the same report (no state, no time in it); the second analysis writes --html too:
+# one page with the trace section, every launch a heading and a table
+"$bin" trace --from "$syn/aos.json" --html "$T/aos.html" >"$T/again.txt" 2>/dev/null
 check html "--html wrote no page with the trace section" grep -q '<section id="trace">' "$T/aos.html"
 check html_table "the page has no instruction table" grep -q '<th>where</th>' "$T/aos.html"
-# the same document twice gives the same report (no state, no time in it)
-"$bin" trace --from "$syn/aos.json" >"$T/again.txt" 2>/dev/null
 check determinism "two analyses of one document differ" cmp -s "$T/aos.txt" "$T/again.txt"
 # --json into a folder that does not exist: refused (5), nothing written
 "$bin" trace --from "$syn/aos.json" --json "$T/sub/x.json" >/dev/null 2>&1
