@@ -7,7 +7,6 @@
  * that loses bits) evaluation stops with GM_ERR_EVAL instead.
  */
 #include <stdio.h>
-#include <string.h>
 #include "model/expr_internal.h"
 
 enum eval_fault { FAULT_NONE, FAULT_DIV0, FAULT_MOD0, FAULT_SHIFT, FAULT_OVERFLOW };
@@ -178,7 +177,11 @@ gm_status gm_expr_eval(const struct gm_expr *e, const struct gm_thread_vars *v,
 
 	if (!err)
 		err = &dummy;
-	memset(err, 0, sizeof(*err));
+	/* Fields, not a memset of the 184-byte struct: this runs once a lane
+	 * and the clear was 13 % of its time (docs/log/2026-11-30-tests-t60.md). */
+	err->pos = 0;
+	err->msg[0] = '\0';
+	err->text = NULL;
 	err->lane = v ? (int)v->lane : -1;
 	if (!e || !v || !out || e->n == 0 || e->max_stack > GM_EXPR_STACK)
 		return GM_ERR_INVALID_ARG;
