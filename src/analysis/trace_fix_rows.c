@@ -98,6 +98,40 @@ static int base_shift(const struct gm_trace_insn *z, const struct gm_trace_insn 
 	return 0;
 }
 
+/* Piece p of the row's walk is piece q's kind: the same operation, step and loop (a fitted piece: the same array,
+   *sh its offset moved onto q's base) */
+static int same_walk(const struct gm_trace_kernel *k, const int *idx, const int *kind, const int64_t *step, int p,
+		     int q, int64_t aq, int64_t *sh)
+{
+	const struct gm_trace_insn *z = &k->ins[idx[p]], *y = &k->ins[idx[q]];
+
+	*sh = 0;
+	return kind[p] == kind[q] && z->in->op == y->in->op && step[p] == step[q] && z->fit.iters == y->fit.iters &&
+	       (kind[q] || !base_shift(z, y, aq, sh));
+}
+
+/*
+ * The pass of the row a fitted piece q belongs to: two loops of the thread over the same row with the same step
+ * and trip count (a min-max pass from element 1, then the scaling pass from 0: pieces at 1 .. s and at 0 .. s-1)
+ * are m x s pieces of one kind; by pc, each loop's s pieces lie together, so the piece's rank by pc over s is its
+ * pass (0 where the pieces are one step's).
+ */
+static int pass_of(const struct gm_trace_kernel *k, const int *idx, const int *kind, const int64_t *step, int n,
+		   int q, int64_t aq)
+{
+	int pieces = 0, rank = 0;
+	int64_t sh;
+
+	if (kind[q] || !step[q] || aq <= 1)
+		return 0;
+	for (int p = 0; p < n; p++)
+		if (same_walk(k, idx, kind, step, p, q, aq, &sh)) {
+			pieces++;
+			rank += k->ins[idx[p]].in->pc < k->ins[idx[q]].in->pc;
+		}
+	return pieces > aq && pieces % aq == 0 ? (int)(rank / aq) : 0;
+}
+
 #define TEXT 720
 static char swap_text[GM_TRACE_MAX_INSNS][TEXT];
 
@@ -194,12 +228,11 @@ int tf_warp_rows(const struct gm_trace_kernel *k, const struct gm_profile *prof,
 		   offsets lo .. lo + as - 1 (unrolled whole: at least half of them) */
 		int64_t sq = step[q], aq = sq < 0 ? -sq : sq ? sq : K;
 		int64_t lo = kind[q] ? 0 : y->fit.map.offset, c = 0;
-		int pieces = 0;
+		int pieces = 0, pass = pass_of(k, idx, kind, step, n, q, aq);
 		for (int p = 0; p < n; p++) {
 			const struct gm_trace_insn *z = &k->ins[idx[p]];
 			int64_t sh = 0;
-			if (kind[p] != kind[q] || z->in->op != y->in->op || step[p] != step[q] ||
-			    z->fit.iters != y->fit.iters || (!kind[q] && base_shift(z, y, aq, &sh)))
+			if (!same_walk(k, idx, kind, step, p, q, aq, &sh) || pass_of(k, idx, kind, step, n, p, aq) != pass)
 				continue;
 			pieces++;
 			if (kind[q])

@@ -101,6 +101,8 @@ check swap_xy "a 2D launch with threadIdx.x down the rows gets x and y exchanged
   says h200_demosaic 'store (12 instructions, one change): swap_xy, predicted'
 check swap_xz "a 3D launch with threadIdx.x on z (lanes a plane apart) gets x and z exchanged, every access re-mapped" \
   says h200_fdtd 'exchanging x and z in the index and the grid'
+check two_passes "a thread a row read in two loops of the same step from different elements (min-max from 1, then 0) gets a warp a row" \
+  says h200_minmax 'store (48 instructions, one change): warp_rows, predicted'
 check fields "a float4 read as four floats is read as one vector (wide_fields)" says h200_narrow 'wide_fields, predicted'
 check narrow "4-byte coalesced lanes with their index arithmetic are named narrow and widened" says h200_narrow 'coalesced but narrow'
 check narrow_fix "the narrow lanes get wide loads" says h200_narrow 'wide_loads, predicted'
