@@ -40,6 +40,7 @@ sets=(
   q-3e03402 $dv/dev-36q.tsv $h2/model-3e03402 sealed36q_run
   r-a4fa7e2 $dv/dev-36r.tsv $h2/model-a4fa7e2 sealed36r_run
   s-d7da685 $dv/dev-36s.tsv $h2/model-d7da685 sealed36s_run
+  t-fac3346 $dv/dev-36t.tsv $h2/model-fac3346 sealed36t_run
 )
 [ -n "${EXTRA_SETS:-}" ] && read -r -a extra <<<"$EXTRA_SETS" && sets+=("${extra[@]}")
 : >"$out/ratios.tsv"

@@ -24,6 +24,7 @@ sets=(
   dev-s50 $h2/suggest-3e03402/heldout
   dev-s51 $h2/suggest-a4fa7e2/heldout
   dev-s52 $h2/suggest-d7da685/heldout
+  dev-s53 $h2/suggest-fac3346/heldout
 )
 for ((i = 0; i < ${#sets[@]}; i += 2)); do
   s=${sets[i]} d=${sets[i+1]}
