@@ -2,7 +2,8 @@
  * prediction"): a fitted global load whose address does not move with its loop (set 10's dq_row: s[r] loaded
  * again after every store of the row, which may alias it) waits its first iteration's round trip only, where
  * rule R2 charged it one every iteration; an L1 hit takes its busiest bank's wavefronts (set 9's count_thread_row:
- * rows of 4000 B, 8). Table-driven on synthetic instructions with the built-in H200 profile. */
+ * rows of 4000 B, 8); a neighbour clamped at an edge computes its address (rule G's second part). Table-driven
+ * on synthetic instructions with the built-in H200 profile. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -134,12 +135,55 @@ static void test_wavefronts(void **state)
 	}
 }
 
+/* Rule G's second part (trace_gfold.c): an unfitted load at one distance from an earlier load's lanes computes
+   its address; so does a neighbour clamped at an edge (set 14's grad: `v[max(x - 1, 0)]` against `v[x + 1]`, its
+   border lane 4 B away instead of 8); a lane elsewhere (a data gather) does not. Two warps of 32 lanes. */
+static void test_fixed_offset(void **state)
+{
+	/* the later load's lane 0 of warp 0 at this distance from the earlier one's, the others at -8 */
+	static const struct { int64_t edge, d; int want; } rows[] = {
+		{ -8, -8, 1 },       /* every lane at one distance */
+		{ -4, -8, 1 },       /* clamped: between 0 and d, on the earlier load's bytes */
+		{ 0, -8, 1 },        /* clamped onto the earlier load's lane */
+		{ -12, -8, 0 },      /* beyond d */
+		{ 4096, -8, 0 },     /* elsewhere */
+	};
+	struct gm_trace_instr in[2];
+	struct gm_trace_sample s[2][2];
+	struct gm_trace_insn x[2];
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		memset(in, 0, sizeof(in));
+		memset(s, 0, sizeof(s));
+		memset(x, 0, sizeof(x));
+		for (int j = 0; j < 2; j++) {
+			for (int w = 0; w < 2; w++) {
+				s[j][w].warp = w;
+				s[j][w].have = s[j][w].mask = 0xffffffffu;
+				for (int l = 0; l < 32; l++)
+					s[j][w].addr[l] = (1 << 20) + (int64_t)(w * 32 + l) * 4 + 4 +
+							  (j ? (w == 0 && l == 0 ? rows[i].edge : rows[i].d) : 0);
+			}
+			in[j].space = GM_TS_GLOBAL;
+			in[j].op = GM_TO_LOAD;
+			in[j].size = 4;
+			in[j].executions = 2;
+			in[j].samples = s[j];
+			in[j].nsamples = 2;
+			x[j].in = &in[j];
+		}
+		x[1].fit.approx = 1;
+		assert_int_equal(tk_fixed_offset(&x[0], &x[1]), rows[i].want);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = {
 		cmocka_unit_test(test_invariant),
 		cmocka_unit_test(test_trips),
 		cmocka_unit_test(test_wavefronts),
+		cmocka_unit_test(test_fixed_offset),
 	};
 	return cmocka_run_group_tests(t, setup, NULL);
 }
