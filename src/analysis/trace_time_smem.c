@@ -141,17 +141,6 @@ static int data_chosen(const struct gm_trace_insn *x)
 	return 0;
 }
 
-/*
- * Rule B, the barrier steps of a shared-memory loop (docs/TRACE.md, "The kernel's prediction"): a shared
- * instruction that a block's warps run more often than once each is a step of a loop over shared memory (a
- * tree reduction), and in a block of more than one warp each step ends at a barrier. Every resident block of
- * the wave is at the same step then, with no load in flight to hide it behind: the SM issues the step's
- * instructions for all its resident warps, four a cycle (one per scheduler, sm_70 and later), and serves the
- * step's shared wavefronts above the ideal (bank conflicts) one a cycle. The instructions of a step are the
- * SASS between the instruction and the memory instruction before it (16 B an instruction), run as often as the
- * instruction: the loop's body and its control. Summed over the launch, on the SMs it uses, at the profile's SM
- * clock, and added to the model's time: the model's round trips and barrier (T2, T6) do not hold them.
- */
 /* The sampled byte range of a shared instruction's lanes, every sampled warp; 0 when none was sampled. */
 static int sampled_range(const struct gm_trace_instr *in, int64_t *lo, int64_t *hi)
 {
@@ -196,6 +185,18 @@ static int loop_exchanges(const struct gm_trace_kernel *k, const int *ix, const 
 	return r;
 }
 
+/*
+ * Rule B, the barrier steps of a shared-memory loop (docs/TRACE.md, "The kernel's prediction"): a shared
+ * instruction that a block's warps run more often than once each is a step of a loop over shared memory (a
+ * tree reduction), and in a block of more than one warp each step ends at a barrier where the loop exchanges
+ * words between warps (loop_exchanges). Every resident block of
+ * the wave is at the same step then, with no load in flight to hide it behind: the SM issues the step's
+ * instructions for all its resident warps, four a cycle (one per scheduler, sm_70 and later), and serves the
+ * step's shared wavefronts above the ideal (bank conflicts) one a cycle. The instructions of a step are the
+ * SASS between the instruction and the memory instruction before it (16 B an instruction), run as often as the
+ * instruction: the loop's body and its control. Summed over the launch, on the SMs it uses, at the profile's SM
+ * clock, and added to the model's time: the model's round trips and barrier (T2, T6) do not hold them.
+ */
 double tk_steps_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof)
 {
 	const struct gm_trace_launch *l = k->l;
