@@ -326,7 +326,8 @@ static int fix_group_as(const struct gm_trace_kernel *k, const int *g, int n, co
 	struct gm_launch_out a, b, whole;
 	const char *whole_lim = "";
 	char why[200], lines[160] = "";
-	int nsw = 0, nrow = 0, rows = how == AS_ROWS && !tf_warp_rows(k, prof, g[0], sw, &nsw, &nrow, lines,
+	double merge = 0;
+	int vals = 0, nsw = 0, nrow = 0, rows = how == AS_ROWS && !tf_warp_rows(k, prof, g[0], sw, &nsw, &nrow, lines,
 									 sizeof(lines), 1);
 	int dim = 1, clean = how == AS_SWAP ? tf_swap_xy(k, g[0], sw, &nsw, ROWG, &dim) : -1, xy = clean >= 0;
 	const char ax = dim == 2 ? 'z' : 'y';   /* swap_xy's dimension exchanged with x */
@@ -374,6 +375,8 @@ static int fix_group_as(const struct gm_trace_kernel *k, const int *g, int n, co
 	fx->share = fmin(1, fx->share);
 	if (k->pred_ok && !tk_predict(k, prof, -1, sw, nsw, &whole, why, sizeof(why))) {
 		double gain = rows ? parallelism_gain(k, prof) : 1, ex = excess_part(k, sw, rows ? nrow : nsw);
+		merge = rows ? tf_merge_ms(k, prof, sw, nrow, &vals) : 0;
+		whole.time_ms += merge;   /* a reduction's lanes merged in shuffle rounds, after the relaunch's loads */
 		whole_lim = whole.limited_by ? whole.limited_by : "";
 		fx->kernel_speedup = tf_kernel_speedup_ex(k, prof, whole.time_ms, gain, 1, ex);
 		if (xy && k->time_ms > 0 && k->time_ms < k->mem_ms && k->time_ms < k->pred.time_ms)
@@ -416,6 +419,9 @@ static int fix_group_as(const struct gm_trace_kernel *k, const int *g, int n, co
 				 "// launch dim3 grid((C + bx - 1) / bx, (R + by - 1) / by): lanes on consecutive elements");
 	} else
 		advise(x, fx, rows);
+	if (merge > 0)   /* warp_rows of a reduction: the merge its price counts */
+		snprintf(fx->words + strlen(fx->words), sizeof(fx->words) - strlen(fx->words), " (priced with the lanes' "
+			 "%d partial value%s merged in 5 shuffle rounds: %.4f ms)", vals, vals > 1 ? "s" : "", merge);
 	if (!fx->words[0])
 		snprintf(fx->words, sizeof(fx->words), "%s", fx->change);
 	else if (fx->wide > 1) {   /* rule wide_fix: the fixed kernel's accesses widened too */

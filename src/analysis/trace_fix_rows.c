@@ -263,3 +263,58 @@ int tf_warp_rows(const struct gm_trace_kernel *k, const struct gm_profile *prof,
 	*nsw = others(k, prof, x, as, s != 0, sw, n);
 	return *nsw < 0 ? -1 : 0;
 }
+
+/*
+ * The lanes' merge a warp-a-row reduction ends with: where the row's pieces sw[0 .. nrow-1] are all loads (the
+ * row's loop only reads: a sum, a max, a top-2) and the thread stores its result once after the loop (global
+ * stores of one execution a thread), the relaunch's 32 lanes hold 32 partial results that log2(32) = 5 rounds
+ * of __shfl_xor_sync merge before the store, V values a round (the result's 4-byte words: a top-2's two values
+ * and two indices, 16 B, is V = 4). Measured (results/nvidia-h200/probe-merge-store-240908c, probe.txt: each
+ * thread loads V floats, then R rounds on them; 2^26 threads) the merge adds to a memory-bound kernel's time
+ * rather than hiding under it: the extra time of 5 rounds over none, per warp and round, in SM cycles at the
+ * profile's clock, between the measured V (linear, beyond 4 on the last two points' slope). 0 where it does not
+ * apply; the milliseconds it adds to the relaunch of k->threads warps otherwise.
+ */
+static const struct { int v; double r0_ms, r5_ms; } merge_probe[] = {   /* probe.txt, merge V=.. R=0 / R=5 */
+	{ 1, 0.1671, 0.1830 }, { 2, 0.1802, 0.2171 }, { 4, 0.2100, 0.3164 },
+};
+#define MERGE_PROBE_WARPS (double)(1 << 21)   /* 2^26 threads */
+#define MERGE_PROBE_SMS 132                   /* the probe's H200 */
+#define MERGE_ROUNDS 5
+
+static double merge_cycles(double v, double mhz)
+{
+	int n = (int)(sizeof(merge_probe) / sizeof(merge_probe[0])), j = 1;
+	double c[3];
+
+	for (int i = 0; i < n; i++)   /* a warp's round: SM cycles */
+		c[i] = (merge_probe[i].r5_ms - merge_probe[i].r0_ms) / (MERGE_PROBE_WARPS * MERGE_ROUNDS) *
+		       MERGE_PROBE_SMS * mhz * 1e3;
+	while (j < n - 1 && v > merge_probe[j].v)
+		j++;
+	return c[j - 1] + (c[j] - c[j - 1]) * (v - merge_probe[j - 1].v) / (merge_probe[j].v - merge_probe[j - 1].v);
+}
+
+double tf_merge_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof, const struct tk_swap *sw, int nrow,
+		   int *values)
+{
+	double warps = (double)k->threads, per = (double)((k->threads + 31) / 32), bytes = 0;
+
+	*values = 0;
+	if (!prof || prof->sm_count <= 0 || !(prof->sm_clock_mhz > 0) || nrow < 1)
+		return 0;
+	for (int q = 0; q < nrow; q++)
+		if (k->ins[sw[q].ins].in->op != GM_TO_LOAD)
+			return 0;   /* the row's loop writes the row: no result merged at its end */
+	for (int j = 0; j < k->nins; j++) {
+		const struct gm_trace_instr *in = k->ins[j].in;
+		if (in->space == GM_TS_GLOBAL && in->op == GM_TO_STORE && !tk_swap_of(sw, nrow, j) &&
+		    in->executions <= per * 1.0001)
+			bytes += in->size;
+	}
+	if (!(bytes > 0))
+		return 0;
+	*values = (int)((bytes + 3) / 4);
+	return warps * MERGE_ROUNDS * merge_cycles(*values, prof->sm_clock_mhz) /
+	       (prof->sm_count * prof->sm_clock_mhz * 1e3);
+}

@@ -58,7 +58,8 @@ double tf_widen_fix(const struct gm_trace_kernel *k, const struct gm_profile *pr
 			if (tf_warp_rows(k, prof, lead, w2, &n2, &r2, lines, sizeof(lines), w) ||
 			    tk_predict(k, prof, -1, w2, n2, &o, why, sizeof(why)) || !(o.time_ms > 0))
 				continue;
-			s = tf_kernel_speedup_ex(k, prof, o.time_ms, g * w, w, ex);
+			int vals;   /* a reduction's lanes still merge their partial results */
+			s = tf_kernel_speedup_ex(k, prof, o.time_ms + tf_merge_ms(k, prof, w2, r2, &vals), g * w, w, ex);
 		} else {
 			if (tk_predict_wide(k, prof, w, sw, nsw, &o) || !(o.time_ms > 0))
 				continue;

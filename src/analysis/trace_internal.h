@@ -122,6 +122,11 @@ static inline int tk_is_global_atomic(const struct gm_trace_instr *in)
    the widened fix); -1 where it does not apply */
 int tf_warp_rows(const struct gm_trace_kernel *k, const struct gm_profile *prof, int i, struct tk_swap *sw, int *nsw,
 		 int *nrow, char *lines, size_t ln, int v);
+/* trace_fix_rows.c: the shuffle merge of the lanes' partial results that warp_rows's relaunch of a reduction ends
+   with (the row's pieces sw[0 .. nrow-1] all loads, the result stored once a thread): the ms it adds, *values the
+   4-byte words merged a round; 0 where the row is not a reduction */
+double tf_merge_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof, const struct tk_swap *sw, int nrow,
+		   int *values);
 /* trace_fix_swap.c: rule swap_xy at instruction lead, a launch relaunched with x and y (or z: *dim, 1 or 2, the
    dimension whose index moves the leader least) exchanged: each global load and store it moves as a swap (at most
    max); 0 where no access consecutive in x before is scattered by it, 1 where one is (a transpose: the exchange

@@ -58,6 +58,11 @@ static const struct fixture fixtures[] = {
 	    { "x2", "2", B1(128), B1(64), 8, G, LD, 48, 4, 0, 0 }, { "x3", "3", B1(128), B1(64), 8, G, LD, 48, 4, 0, 0 } },
 	  { 18, 18, 18, 18, 18, 18, 18, 18 }, { GM_TC_COLUMN, GM_TC_COLUMN, GM_TC_COLUMN, GM_TC_COLUMN, GM_TC_BROADCAST,
 	  GM_TC_BROADCAST, GM_TC_BROADCAST, GM_TC_BROADCAST }, "warp_rows", 0x0f },
+	/* a thread a row of 1024 floats summed by its loop, the sum stored once after it: rule warp_rows with the lanes'
+	   merge (a reduction: 5 shuffle rounds of one value, the probe's price; set 7's rowmax_thread in small) */
+	{ "row_sum_store.json", "row_sum_thread(float const*, float*, int)",
+	  { { "x", "gid*1024", B1(128), B1(64), 4, G, LD, 1024, 1, 0, 0 }, { "y", "gid", B1(128), B1(64), 4, G, ST, 1, 0, 0, 0 } },
+	  { 14, 16 }, { GM_TC_COLUMN, GM_TC_COALESCED }, "partial value merged in 5 shuffle rounds" },
 	{ "transpose_naive.json", "transposeNaive(float*, float const*, int, int)",
 	  { { "in", "(by*32 + ty)*4096 + bx*32 + tx", { 32, 8, 1 }, { 128, 128, 1 }, 4, G, LD, 4, 8 * 4096, 0, 0 },
 	    { "out", "(bx*32 + tx)*4096 + by*32 + ty", { 32, 8, 1 }, { 128, 128, 1 }, 4, G, ST, 4, 8, 0, 0 } },

@@ -2,7 +2,8 @@
  * built-in H200 profile: the whole kernel's speedup when the time the launch model does not explain partly goes
  * with the wasted sectors the change removes (tf_kernel_speedup_ex), and which accesses count as taking
  * consecutive elements (tf_consecutive: a row the data places, at its ideal sectors), and a float atomic's lanes an
- * address a warp (tk_warp_runs: rule block_reduce's warp runs) and their waiting turns (tk_warp_turns: rule A). */
+ * address a warp (tk_warp_runs: rule block_reduce's warp runs) and their waiting turns (tk_warp_turns: rule A), and
+ * the merge a warp-a-row reduction ends with (tf_merge_ms: rule warp_rows, the probe's shuffle rounds). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -206,6 +207,50 @@ static void test_slice_ns(void **state)
 	assert_true(tk_slice_ns(&in, &prof, 1000) == 0);
 }
 
+struct merge_row {
+	enum gm_trace_op row_op;   /* the row's piece */
+	int store_size;            /* the store after the loop (0: none), one execution a thread */
+	double probe_ms;           /* want: 5 rounds over none at 2^21 warps on the probe's 132 SMs (0: no merge) */
+	int values;
+};
+
+/* tf_merge_ms (rule warp_rows's merge of a reduction's lanes) at the probe's 2^21 warps gives back the probe's
+   own extra time (results/nvidia-h200/probe-merge-store-240908c/probe.txt), scaled to the profile's SMs */
+static const struct merge_row merge_rows[] = {
+	{ GM_TO_LOAD, 4, 0.1830 - 0.1671, 1 },
+	{ GM_TO_LOAD, 8, 0.2171 - 0.1802, 2 },
+	{ GM_TO_LOAD, 16, 0.3164 - 0.2100, 4 },
+	{ GM_TO_LOAD, 12, ((0.2171 - 0.1802) + (0.3164 - 0.2100)) / 2, 3 },   /* between the measured V */
+	{ GM_TO_STORE, 4, 0, 0 },   /* the row is written in the loop: no reduction */
+	{ GM_TO_LOAD, 0, 0, 0 },    /* nothing stored after the loop */
+};
+
+static void test_merge(void **state)
+{
+	struct gm_trace_instr in[2];
+	struct gm_trace_insn x[2];
+	struct gm_trace_kernel k;
+	struct tk_swap sw = { 0, NULL, 0, 0, 0, 0, 0 };
+	(void)state;
+	for (size_t i = 0; i < sizeof(merge_rows) / sizeof(merge_rows[0]); i++) {
+		const struct merge_row *r = &merge_rows[i];
+		int v = -1;
+		memset(in, 0, sizeof(in));
+		memset(x, 0, sizeof(x));
+		memset(&k, 0, sizeof(k));
+		k.threads = 1 << 21;   /* the relaunch: a warp a thread's row */
+		in[0].space = in[1].space = GM_TS_GLOBAL;
+		in[0].op = r->row_op, in[0].size = 4, in[0].executions = 64.0 * (1 << 16);
+		in[1].op = r->store_size ? GM_TO_STORE : GM_TO_LOAD, in[1].size = r->store_size ? r->store_size : 4;
+		in[1].executions = r->store_size ? (1 << 16) : 64.0 * (1 << 16);
+		x[0].in = &in[0], x[1].in = &in[1];
+		k.ins = x, k.nins = 2;
+		double ms = tf_merge_ms(&k, &P, &sw, 1, &v);
+		assert_int_equal(v, r->values);
+		assert_true(fabs(ms - r->probe_ms * 132 / P.sm_count) < 1e-9);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -214,6 +259,7 @@ int main(void)
 		cmocka_unit_test(test_warp_runs),
 		cmocka_unit_test(test_turn_ns),
 		cmocka_unit_test(test_slice_ns),
+		cmocka_unit_test(test_merge),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
