@@ -27,6 +27,7 @@
  *   T14 loads that DRAM serves behind a launch's writes wait for them: the knee
  *       between their round trips and DRAM's time falls towards a sum (k = 1);
  *   S   every launch pays a fixed start-up (launch_us), after all of that.
+ *   S3  a launch timed back to back joins the pace of launches, floor_us, at the knee (launch_back.c).
  */
 #include <math.h>
 #include <stdint.h>
@@ -517,6 +518,7 @@ const struct gm_time_rule gm_time_rules[] = {
 	{ "T3", "latency and bandwidth joined at the knee", rule_t3_join },
 	{ "T14", "loads DRAM serves behind the writes: a softer knee", rule_t14_writes_ahead },
 	{ "S", "the fixed start-up of a launch", rule_s_start },
+	{ "S3", "the pace of launches timed back to back, joined", gm_rule_s3_floor },
 	{ NULL, NULL, NULL },
 };
 
