@@ -1,10 +1,8 @@
 /*
- * launch_back.c - a launch timed back to back on the same arrays (explain --run's kernel; gm_launch_in's
- * back_to_back), docs/MODEL.md 7.2:
- *   D11  the previous launch's lines are in L2: the share of the launch's lines L2 keeps (rule D8's bounds for a
- *        clean piece, over the launch's footprint in 128 B lines) reads, fills and writes no DRAM;
- *   S3   the pace of launches so timed, the profile's floor_us (calibrate's copy.floor_b4: one block), joined with
- *        the launch's time at the knee.
+ * launch_back.c - rule D11, a launch timed back to back on the same arrays (explain --run's kernel; gm_launch_in's
+ * back_to_back), docs/MODEL.md 7.2: the previous launch's lines are in L2, and the share of the launch's lines L2
+ * keeps (rule D8's bounds for a clean piece, over the launch's footprint in 128 B lines) reads, fills and writes no
+ * DRAM. Its time partner is rule S3 (launch_time.c: the pace of launches so timed, the profile's floor_us).
  * Both need floor_us: without the floor, the kept launches go to L2's time, 2x too fast
  * (results/nvidia-h200/l2keep-ae8ba9b/, docs/log/2026-11-30-model-m60.md); a profile without it: neither.
  */
@@ -44,17 +42,4 @@ void gm_rule_d11_kept_lines(const struct gm_launch_in *in, const struct gm_profi
 	/* not counted as L2 reuse: their round trip stays a DRAM one's (rule T2). A dense float copy of 17-42 MB
 	   back to back, latency-limited, ran 1.01-1.12x the DRAM round trip's prediction, not the 4 MiB table's
 	   L2 hit (l2keep-ae8ba9b): lines spread over the whole L2, not one hot table */
-}
-
-/* Joined at the knee (rule T3's form and constant, as P2 joins translations): a launch's own time overlaps the
-   pace of launches only in part. A dense copy of 1 M threads back to back, 3.77 us of model time, measured 4.66 us
-   where the larger of the two is 3.77 and the join 4.07 (results/nvidia-h200/floor-c5bd278/) */
-void gm_rule_s3_floor(const struct gm_launch_in *in, const struct gm_profile *pr, struct gm_launch_out *o)
-{
-	double floor = pr->floor_us * 1e-3;
-
-	if (!in->back_to_back || !(floor > 0) || !(o->time_ms > 0))
-		return;
-	o->t_floor_ms = floor;
-	o->time_ms = gm_launch_join(o->time_ms, floor, pr->knee);
 }
