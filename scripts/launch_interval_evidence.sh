@@ -18,10 +18,12 @@
 # the nine added in branch h50m); dev-36m, dev-36n, dev-36o, dev-36p and dev-36q as measured when each was sealed (at
 # 800c3ed, 93d0b55, 20ef76f, f048626 and 3e03402: results/nvidia-h200/model-COMMIT/; the five added in branch m56);
 # dev-36r as measured at a4fa7e2 when it was sealed-36r (results/nvidia-h200/model-a4fa7e2/; added in branch m58);
-# dev-36s as measured at d7da685 when it was sealed-36s (results/nvidia-h200/model-d7da685/; added in branch m60).
+# dev-36s as measured at d7da685 when it was sealed-36s (results/nvidia-h200/model-d7da685/; added in branch m60);
+# dev-36t as measured at fac3346 when it was sealed-36t (results/nvidia-h200/model-fac3346/; added in branch m62).
 # Never a sealed set (tests/fixtures/sealed/).
 # usage: scripts/launch_interval_evidence.sh BIN OUTDIR [suites|sets|all]
 #   prints the EVIDENCE arguments of scripts/launch_interval_bands.py, one a line
+#   PROFILE_DIR: where PROFILE_DIR/TAG.json exists, that profile instead of the set's call's (as launch_dev_score.sh)
 set -uo pipefail
 bin=$(readlink -f "$1") out=$(mkdir -p "$2" && readlink -f "$2") which=${3:-all}
 cd "$(dirname "$0")/.."
@@ -83,6 +85,7 @@ sets=(
   h200-3e03402-dev36q tests/fixtures/dev/dev-36q.tsv $h2/model-3e03402 sealed36q_run
   h200-a4fa7e2-dev36r tests/fixtures/dev/dev-36r.tsv $h2/model-a4fa7e2 sealed36r_run
   h200-d7da685-dev36s tests/fixtures/dev/dev-36s.tsv $h2/model-d7da685 sealed36s_run
+  h200-fac3346-dev36t tests/fixtures/dev/dev-36t.tsv $h2/model-fac3346 sealed36t_run
 )
 for ((i = 0; i < ${#sets[@]}; i += 4)); do
   tag=${sets[i]} set=${sets[i+1]} dir=${sets[i+2]} sub=${sets[i+3]}
@@ -90,7 +93,9 @@ for ((i = 0; i < ${#sets[@]}; i += 4)); do
   if [ ! -d "$out/$tag/pred" ]; then
     mkdir -p "$out/$tag/runs"
     tar xf "$tarf" -C "$out/$tag/runs" 2>/dev/null
-    bash scripts/unseen_set.sh predict "$bin" "$set" "$out/$tag/pred" "$dir/profile-calibrate.json" >/dev/null
+    prof=$dir/profile-calibrate.json
+    [ -n "${PROFILE_DIR:-}" ] && [ -f "$PROFILE_DIR/$tag.json" ] && prof=$PROFILE_DIR/$tag.json
+    bash scripts/unseen_set.sh predict "$bin" "$set" "$out/$tag/pred" "$prof" >/dev/null
   fi
   echo "$set:$out/$tag/runs/$sub:$out/$tag/pred"
 done

@@ -127,6 +127,9 @@ struct gm_launch_in {
 					 this many times (rule T2); 0 = one_element_per_thread ? 1 : not known */
 	int barrier_phases;           /* phases before the loads that end at a barrier and read no memory (a block's
 					 range: a warp reduction, shared atomics; rule T9); 0 = none */
+	int back_to_back;             /* the launch is timed repeated back to back on the same arrays, as explain
+					 --run times its kernel: the previous launch's lines in L2 (rule D11), the
+					 least time a launch so timed takes (rule S3); 0 = a launch on its own */
 };
 
 struct gm_launch_out {
@@ -177,6 +180,9 @@ struct gm_launch_out {
 	double t_pages_ms;            /* their translations at pages_gps (rule P); 0 without it */
 	double t_bandwidth_ms;        /* the slowest level's time, max(DRAM, L2, L1, pages, blocks) */
 	double t_start_ms;            /* the launch's fixed start-up, in time_ms (rule S); 0 without launch_us */
+	double t_floor_ms;            /* the pace of launches timed back to back (rule S3, the profile's floor_us),
+					 joined in time_ms; else 0 */
+	double l2_kept_bytes;         /* DRAM bytes the previous launch's lines in L2 spared it (rule D11) */
 	double waves;
 	double time_ms;
 	double useful_bytes;

@@ -47,6 +47,8 @@
  *                    few microseconds a launch, timed back to back): its time
  *                    less the launch model's time for it with every constant
  *                    above, the start-up each launch pays (rule S); last
+ *   floor_us         copy.floor_b4 (v0_b4 over one block, timed back to back):
+ *                    its time, the least a launch so timed takes (rule S3)
  *   atomic_u32_ns, atomic_f32_ns
  *                    atomics.u32_one, atomics.f32_one_1m (every thread adding to
  *                    one address): a warp's integer update, a lane's float
@@ -452,6 +454,27 @@ static void launch_start(const struct gm_run_result *r, struct gm_profile *p)
 }
 
 /*
+ * copy.floor_b4: copy_one over one block, timed back to back like every case: the pace of launches so timed
+ * (rule S3: the host's rate of queueing launches and the GPU's of starting them; 2.9-3.4 us from one block to
+ * half a wave on an H200, results/nvidia-h200/floor-c5bd278/). The case's time is that pace joined at the knee
+ * with the model's time for it; the pace is what the join leaves. After launch_start (the model's time holds
+ * launch_us). Optional: 0 without the case or where the model is not faster than it.
+ */
+static void launch_floor(const struct gm_run_result *r, struct gm_profile *p)
+{
+	const struct gm_case_result *c;
+	struct gm_launch_out o;
+	double m, t, k = p->knee > 0 ? p->knee : 1e3; /* no knee: the larger, which a large exponent approaches */
+
+	p->floor_us = 0;
+	if (!(c = viewed(r, "copy.floor_b4", p, &o)) || !(o.time_ms > 0) || !(c->ms.median > o.time_ms))
+		return;
+	m = c->ms.median * 1e3;
+	t = o.time_ms * 1e3;
+	p->floor_us = m * pow(1.0 - pow(t / m, k), 1.0 / k);
+}
+
+/*
  * atomics.u32_one and atomics.f32_one_1m (f32_one on 2^20 elements): every thread of the case adds to one
  * address, the updates applied one after another (the trace's rule X). The integer case's warps each send their
  * lanes as one update: its time over its warps; the float case's lanes are each an update: its time over its
@@ -515,7 +538,8 @@ gm_status gm_profile_from_run(const struct gm_run_result *r, struct gm_profile *
 	lines_of_l1(r, p);
 	partial_lines_of_l2(r, p);
 	pages_translated(r, p);
-	launch_start(r, p); /* last: the model's time for the case with every other constant */
+	launch_start(r, p); /* the model's time for the case with every other constant */
+	launch_floor(r, p); /* last: after launch_us */
 	p->atomic_u32_ns = atomic_ns(r, "atomics.u32_one", 32);
 	p->atomic_f32_ns = atomic_ns(r, "atomics.f32_one_1m", 1);
 	p->atomic_turn_ns = atomic_ns(r, "atomics.u32_lanes32", 32.0 / 31);   /* 31 lanes of a warp wait */

@@ -196,6 +196,10 @@ static json_t *launch_json(const struct gm_explain_launch_view *v)
 	json_object_set_new(j, "t_bandwidth_ms", json_real(o->t_bandwidth_ms));
 	if (o->t_start_ms > 0) /* rule S, only with the profile's launch_us */
 		json_object_set_new(j, "t_start_ms", json_real(o->t_start_ms));
+	if (o->t_floor_ms > 0) /* rule S3, only back to back with the profile's floor_us */
+		json_object_set_new(j, "t_floor_ms", json_real(o->t_floor_ms));
+	if (o->l2_kept_bytes > 0) /* rule D11, the same */
+		json_object_set_new(j, "l2_kept_bytes", json_real(o->l2_kept_bytes));
 	json_object_set_new(j, "knee", json_real(p->knee));
 	json_object_set_new(j, "predicted_ms", json_real(o->time_ms));
 	json_object_set_new(j, "predicted_gbs", json_real(o->gbs));

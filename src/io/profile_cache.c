@@ -153,6 +153,7 @@ void gm_profile_describe_unmeasured(const struct gm_profile *p, char *buf, size_
 				   : !strcmp(f->name, "pages_2m_al_gps") ? "rule P5 off"
 				   : !strncmp(f->name, "pages_", 6) ? "rule P4 takes pages_gps"
 				   : !strcmp(f->name, "launch_floor_us") ? "trace rule F takes launch_us"
+				   : !strcmp(f->name, "floor_us")	   ? "rules D11 and S3 off"
 									  : "its rule off";
 		int w = snprintf(buf + len, n - len, "%s%s (%s; %s)", len ? ", " : "", f->name, f->source, then);
 

@@ -9,7 +9,7 @@
  * of each warp (launch_traffic.c, gm_traffic_rules: T1, L1, P, L2, L4), the
  * DRAM bytes of each warp and window (launch_dram.c, gm_dram_warp_rules: D1,
  * D2; gm_dram_window_rules: D1 D6 D8, D2 D5 D8 L4), the sample scaled to the
- * launch and the launch's rules below (D9, D7, T5's lines), then the time
+ * launch and the launch's rules below (D9, D7, D11, T5's lines), then the time
  * (launch_time.c, gm_time_rules). Shared declarations: model_internal.h.
  */
 #include <stddef.h>
@@ -66,7 +66,7 @@ static void rule_t5_block_lines(const struct gm_launch_in *in, const struct gm_p
 }
 
 /* The rules over the whole launch, after the walk and its scaling, in order: the DRAM phase's D9 and D7
-   (launch_dram.c), then T5's lines for the time phase. The walk's rules (W, R) are launch_walk.c's registry,
+   (launch_dram.c), D11 (launch_back.c), then T5's lines for the time phase. The walk's rules (W, R) are launch_walk.c's registry,
    the traffic's (T1, L1, P, L2, L4) gm_traffic_rules, the DRAM phase's per warp and per window (D1, D2; D1 D6
    D8, D2 D5 D8 L4) gm_dram_warp_rules and gm_dram_window_rules, the time phase's gm_time_rules. */
 static const struct launch_rule {
@@ -76,6 +76,7 @@ static const struct launch_rule {
 } launch_rules[] = {
 	{ "D9", gm_rule_d9_cold_window },
 	{ "D7", rule_d7 },
+	{ "D11", gm_rule_d11_kept_lines },
 	{ "T5", rule_t5_block_lines },
 	{ NULL, NULL },
 };

@@ -27,6 +27,7 @@
  *   T14 loads that DRAM serves behind a launch's writes wait for them: the knee
  *       between their round trips and DRAM's time falls towards a sum (k = 1);
  *   S   every launch pays a fixed start-up (launch_us), after all of that.
+ *   S3  a launch timed back to back joins the pace of launches, floor_us, at the knee.
  */
 #include <math.h>
 #include <stdint.h>
@@ -504,6 +505,21 @@ static void rule_s_start(const struct gm_launch_in *in, const struct gm_profile 
 	o->time_ms += o->t_start_ms;
 }
 
+/* rule S3: launches timed back to back (explain's kernel, gm_launch_in.back_to_back) keep a pace, the profile's
+   floor_us (calibrate's copy.floor_b4: one block), joined with the launch's time at the knee (rule T3's form and
+   constant, as P2 joins translations): its own time overlaps the pace only in part. A dense copy of 1 M threads
+   back to back, 3.77 us of model time, measured 4.66 us where the larger of the two is 3.77 and the join 4.07
+   (results/nvidia-h200/floor-c5bd278/). Without floor_us: nothing (and rule D11 off, launch_back.c) */
+static void rule_s3_floor(const struct gm_launch_in *in, const struct gm_profile *pr, struct gm_launch_out *o)
+{
+	double floor = pr->floor_us * 1e-3;
+
+	if (!in->back_to_back || !(floor > 0) || !(o->time_ms > 0))
+		return;
+	o->t_floor_ms = floor;
+	o->time_ms = gm_launch_join(o->time_ms, floor, pr->knee);
+}
+
 /* The registry of the time phase: MODEL.md 7.2's ids, the function, in the order applied. */
 const struct gm_time_rule gm_time_rules[] = {
 	{ "T2 T5 T6 T7 T9 T10 T13", "waves of resident threads, their round trips, tails, barriers, requests",
@@ -517,6 +533,7 @@ const struct gm_time_rule gm_time_rules[] = {
 	{ "T3", "latency and bandwidth joined at the knee", rule_t3_join },
 	{ "T14", "loads DRAM serves behind the writes: a softer knee", rule_t14_writes_ahead },
 	{ "S", "the fixed start-up of a launch", rule_s_start },
+	{ "S3", "the pace of launches timed back to back, joined", rule_s3_floor },
 	{ NULL, NULL, NULL },
 };
 

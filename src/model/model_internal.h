@@ -250,6 +250,10 @@ void gm_rule_d9_cold_window(const struct gm_launch_in *in, const struct gm_profi
 			    struct pat_sum *sums, double f, struct gm_launch_out *o);
 void gm_rule_d7_footprints(const struct gm_launch_in *in, const struct gm_profile *pr, const struct pat_state *ps,
 			   const struct pat_sum *sums, double f, struct gm_launch_out *o);
+/* launch_back.c: rule D11 (a launch rule, after D7), a launch timed back to back finds the previous launch's lines
+   in L2; only with the profile's floor_us (rule S3's, launch_time.c). */
+void gm_rule_d11_kept_lines(const struct gm_launch_in *in, const struct gm_profile *pr, const struct pat_state *ps,
+			    struct pat_sum *sums, double f, struct gm_launch_out *o);
 /* Close a window: gm_dram_window_rules turn its distinct pieces / sectors into DRAM bytes; c: the reuse across
    windows (NULL: none). */
 void gm_window_close(struct pat_state *ps, int atom, struct totals *t, const struct reuse_ctx *c);

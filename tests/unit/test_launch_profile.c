@@ -312,6 +312,24 @@ static void test_from_run_knee(void **state)
 		assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
 		assert_true(p.launch_us == 0);
 	}
+	/* copy.floor_b4 (one block of copy_one) timed as the model's time joined at the knee with a planted pace of
+	   launches (rule S3): the pace comes back; a case no slower than the model measures none */
+	assert_true(p.floor_us == 0 && gm_profile_unmeasured(&p, "floor_us"));
+	{
+		struct gm_case_result *cf = add_case(&r, "copy.floor_b4", 1, 256.0 * 8);
+		double t_one;
+
+		assert_int_equal(gm_launch_predict_case(cf, &p), GM_OK);
+		t_one = cf->launch_ms;
+		cf->ms.median = gm_launch_join(t_one, 3.0e-3, p.knee);
+		assert_true(cf->ms.median > 3.0e-3 && cf->ms.median > t_one);
+		assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
+		assert_true(fabs(p.floor_us - 3.0) < 1e-6);
+		assert_false(gm_profile_unmeasured(&p, "floor_us"));
+		cf->ms.median = t_one * 0.99;
+		assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
+		assert_true(p.floor_us == 0 && gm_profile_unmeasured(&p, "floor_us"));
+	}
 	/* the trace's rule X: the one-address atomics, a warp's integer update and a lane's float update;
 	   unmeasured and named until the run has the cases; the shortest launch (rule F) calibrate never measures */
 	assert_true(p.launch_floor_us == 0 && p.atomic_u32_ns == 0 && p.atomic_f32_ns == 0);

@@ -1,7 +1,7 @@
 /*
  * test_launch_time.c - the launch model's time rules on planted launches (docs/MODEL.md 7.2): the read/write
  * turnaround, filled pieces written back (D10), waves (T1, T2), the block tail and lines (T5), blocks started a
- * second (T4), the knee (T3), the phases that end at a barrier (T9).
+ * second (T4), the knee (T3), the phases that end at a barrier (T9), a launch timed back to back (D11, S3).
  * The traffic rules are in test_launch.c. No GPU.
  */
 #include <stdarg.h>
@@ -52,6 +52,41 @@ static void test_hits_wait(void **state)
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
 	per_wave = o.t_waves_ms * 1e6 / o.waves / o.block_tail;
 	assert_true(o.l2_reuse_wait_bytes == 0 && per_wave < 1000 * 0.99);
+}
+
+/*
+ * Rules D11 and S3, a launch timed back to back (explain --run's): with the profile's floor_us, a launch whose lines
+ * fit in L2 (rule D8's clean bounds of l2_bytes) moves no DRAM bytes, and the pace of launches joins its time at the
+ * knee; far past L2's bounds its DRAM stays; without floor_us, or not back to back, neither rule acts.
+ */
+static void test_back_to_back(void **state)
+{
+	struct gm_profile p = wave_prof();
+	struct gm_access pats[2];
+	struct gm_launch_in in;
+	struct gm_launch_out a, b;
+
+	(void)state;
+	p.knee = 4;
+	p.floor_us = 3;
+	launch_of("gid", 4, (int64_t)1 << 16, pats, &in); /* 512 KiB of lines, L2 50 MB (the fixture's) */
+	in.one_element_per_thread = 1;
+	assert_int_equal(gm_launch_predict(&in, &p, &a, NULL), GM_OK);
+	assert_true(a.l2_kept_bytes == 0 && a.t_floor_ms == 0 && a.dram_read_bytes > 0);
+	in.back_to_back = 1;
+	assert_int_equal(gm_launch_predict(&in, &p, &b, NULL), GM_OK);
+	assert_true(b.dram_read_bytes == 0 && b.dram_write_bytes == 0);
+	assert_true(fabs(b.l2_kept_bytes - a.dram_read_bytes - a.dram_write_bytes) < 1e-6);
+	assert_true(b.t_floor_ms == 3e-3 && b.time_ms > 3e-3 && b.time_ms < 3e-3 + a.time_ms);
+	p.floor_us = 0;
+	assert_int_equal(gm_launch_predict(&in, &p, &b, NULL), GM_OK);
+	assert_true(b.l2_kept_bytes == 0 && b.t_floor_ms == 0 && fabs(b.time_ms - a.time_ms) < 1e-12);
+	p.floor_us = 3;
+	launch_of("gid", 4, (int64_t)1 << 26, pats, &in); /* 512 MiB of lines: none kept */
+	in.one_element_per_thread = 1;
+	in.back_to_back = 1;
+	assert_int_equal(gm_launch_predict(&in, &p, &b, NULL), GM_OK);
+	assert_true(b.l2_kept_bytes == 0 && b.dram_read_bytes > 0 && b.t_floor_ms == 3e-3);
 }
 
 /*
@@ -309,6 +344,7 @@ int main(void)
 		cmocka_unit_test(test_blocks),
 		cmocka_unit_test(test_knee),
 		cmocka_unit_test(test_hits_wait),
+		cmocka_unit_test(test_back_to_back),
 		cmocka_unit_test(test_barrier_phases),
 	};
 

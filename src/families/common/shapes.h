@@ -12,7 +12,8 @@
 enum { COPY_ONE = 0, COPY_ILP = 1, COPY_READ = 2, COPY_WRITE = 3, COPY_MEMCPY = 4,
        COPY_TILE = 5, READ_TILE = 6, WRITE_TILE = 7, COPY_ONE_L2 = 8, COPY_LINES_L2 = 9,
        COPY_SCATTER = 10, COPY_SCATTER_BLOCKS = 11, COPY_ONE_SMALL = 12, COPY_ONE_BIG = 13,
-       COPY_PAGES = 14, COPY_ONE_START = 15, COPY_ONE_L2_BIG = 16, COPY_LINES_L1 = 17 };
+       COPY_PAGES = 14, COPY_ONE_START = 15, COPY_ONE_L2_BIG = 16, COPY_LINES_L1 = 17,
+       COPY_ONE_FLOOR = 18 };
 #define COPY_BLOCK 256
 /* COPY_ONE_SMALL: COPY_ONE in blocks of this many threads (the rate the SMs start blocks, rule T4) */
 #define COPY_SMALL_BLOCK 64
@@ -21,6 +22,8 @@ enum { COPY_ONE = 0, COPY_ILP = 1, COPY_READ = 2, COPY_WRITE = 3, COPY_MEMCPY = 
 /* COPY_ONE_START: COPY_ONE over exactly this many waves of resident threads (sm_count x max threads an SM),
    a few microseconds a launch: what a launch costs beyond its traffic and waves (rule S) */
 #define COPY_START_WAVES 8
+/* COPY_ONE_FLOOR: COPY_ONE over one block of COPY_BLOCK threads, timed back to back: the least a launch so timed
+   takes, the host's and the GPU's rate of launches (rule S3) */
 /* COPY_ONE_L2: out[i] = in[i % COPY_TABLE_ELEMS], a 4 MiB table of 4 B elements that stays in L2;
    COPY_LINES_L2: out[i] = in[(i * 32) % COPY_TABLE_ELEMS], each lane of a warp in its own line of it */
 #define COPY_TABLE_ELEMS (1 << 20)

@@ -57,6 +57,8 @@ static const struct {
 	  "copy, 4 B per thread, one element per thread, blocks of 1024: a block ends with its slowest warp" },
 	{ COPY_ONE_START, 4, 1, 0, 0, "start_b4",
 	  "copy, 4 B per thread, one element per thread, over 8 waves of resident threads: a launch's start-up" },
+	{ COPY_ONE_FLOOR, 4, 1, 0, 0, "floor_b4",
+	  "copy, 4 B per thread, one block of 256 threads timed back to back: the least a launch takes" },
 	{ COPY_MEMCPY, 16, 1, 0, 1, "memcpy_d2d", "cudaMemcpyAsync device-to-device (reference)" },
 };
 
@@ -82,7 +84,7 @@ static int copy_enumerate(struct gm_case *out, int max)
 		if (mode == COPY_MEMCPY)
 			continue;
 		/* copy_one, copy_one_table: one element per thread, no loop (rule T2) */
-		c->round_trips = mode == COPY_ONE || mode == COPY_ONE_START || mode == COPY_ONE_SMALL || mode == COPY_ONE_BIG ||
+		c->round_trips = mode == COPY_ONE || mode == COPY_ONE_START || mode == COPY_ONE_FLOOR || mode == COPY_ONE_SMALL || mode == COPY_ONE_BIG ||
 				 mode == COPY_ONE_L2 || mode == COPY_LINES_L2 || mode == COPY_SCATTER ||
 				 mode == COPY_SCATTER_BLOCKS || mode == COPY_PAGES || mode == COPY_ONE_L2_BIG ||
 				 mode == COPY_LINES_L1;

@@ -37,6 +37,8 @@
  *   start_b4     v0_b4 over exactly COPY_START_WAVES waves of resident threads (a few
  *                microseconds): what each launch timed back to back pays beyond its
  *                traffic and waves, where the launch model measures its start-up (rule S).
+ *   floor_b4     v0_b4 over one block of 256 threads: the least a launch timed back to back
+ *                takes (about 3 us on an H200: the host's and the GPU's rate of launches; rule S3).
  *   memcpy_d2d   cudaMemcpyAsync, the reference every version is compared with.
  */
 #include "families/common/common.cuh"
@@ -301,7 +303,7 @@ static void launch_ilp(struct copy_state *s)
 template <typename T>
 static void launch_typed(struct copy_state *s)
 {
-	if (s->mode == COPY_ONE || s->mode == COPY_ONE_START)
+	if (s->mode == COPY_ONE || s->mode == COPY_ONE_START || s->mode == COPY_ONE_FLOOR)
 		copy_one<T><<<gm_blocks_for(s->n, COPY_BLOCK), COPY_BLOCK, 0, gm_stream()>>>(
 			(const T *)s->in, (T *)s->out, s->n);
 	else if (s->mode == COPY_ONE_SMALL)
@@ -447,6 +449,8 @@ static gm_status copy_prepare(const struct gm_case *c, const struct gm_run_cfg *
 	if (s->mode == COPY_ONE_START) /* a few waves, whatever the array size (rule S) */
 		s->n = (size_t)COPY_START_WAVES * (size_t)cfg->dev->sm_count *
 		       (size_t)(cfg->dev->max_threads_per_sm > 0 ? cfg->dev->max_threads_per_sm : 2048);
+	if (s->mode == COPY_ONE_FLOOR) /* one block, whatever the array size (rule S3) */
+		s->n = COPY_BLOCK;
 	s->seed = cfg->seed;
 	s->dev = cfg->dev;
 	s->grid = gm_resident_blocks(cfg->dev, COPY_BLOCK);
