@@ -16,7 +16,8 @@
  *   L4  (beyond the window) sectors D8's probes find completed by blocks
  *       running beside the window count as other blocks' sectors;
  *   T7  (its bytes) the hits whose piece a warp of the same resident wave
- *       read first, which wait for that read (the time: launch_time.c).
+ *       read first wait for the part of that read's trip still left (the
+ *       time: launch_time.c).
  * It calls into launch_loops.c and launch_keys.c only: the walk and the
  * traffic call it, never the other way (no circle between files).
  * The warps a window's reuse is looked for in (the lookback and probes) are
@@ -317,23 +318,31 @@ static void store_sectors(struct pat_state *ps, int atom, struct totals *t, cons
 /* ---- rules D1, D6, D8: the window's loads -------------------------------------------------------- */
 
 /*
- * Rule T7: whether a hit found d warps back waits for a DRAM read: no warp a
- * resident wave or more back holds its piece (among the keysets), so a warp
- * that runs beside the window's read it first, and that read is still on its
- * way.
+ * Rule T7: the part of the DRAM round trip a hit found d warps back waits for.
+ * None where a warp a resident wave or more back holds its piece (among the
+ * keysets): that read is back. Otherwise the farthest keyset that holds it,
+ * D warps back, is its first reader, and that read is still on its way:
+ * blocks start one after another as others end, so it began D / resident of
+ * a round trip before the hit and 1 - D / resident of the trip is left.
+ * Blocks that meet at barriers start their wave together: all of it.
  */
-static int same_wave(const struct pat_state *ps, int64_t key, int64_t d, const struct reuse_ctx *c)
+static double same_wave(const struct pat_state *ps, int64_t key, int64_t d, const struct reuse_ctx *c)
 {
+	int64_t first = d;
+
 	if (d < 0 || d >= c->resident)
 		return 0;
 	for (int k = 0; k < ps->nks; k++)
-		if (ps->ks[k].dist >= c->resident && ps->ks[k].n && gm_keys_has(ps->ks[k].v, ps->ks[k].n, key))
-			return 0;
-	return 1;
+		if (ps->ks[k].n && gm_keys_has(ps->ks[k].v, ps->ks[k].n, key)) {
+			if (ps->ks[k].dist >= c->resident)
+				return 0;
+			first = ps->ks[k].dist > first ? ps->ks[k].dist : first;
+		}
+	return c->lockstep ? 1.0 : 1.0 - (double)first / (double)c->resident;
 }
 
-/* Rule T7: of the first warps' hits, the share first read within the resident wave (the probes hold only
-   those warps' partners, so the share is judged there and applied to all the window's hits). */
+/* Rule T7: of the first warps' hits, the share of the round trip they wait for their first reader's read (the
+   probes hold only those warps' partners, so the share is judged there and applied to all the window's hits). */
 static double same_wave_share(const struct pat_state *ps, const struct reuse_ctx *c)
 {
 	double hit = 0, wave = 0;

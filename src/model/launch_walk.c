@@ -350,6 +350,17 @@ static gm_status build_sets(struct pat_state *ps, struct gm_access w, const stru
 
 /* ---- the windows ---------------------------------------------------------------------------------- */
 
+/* Whether the blocks meet at barriers: a phase that ends at one (rule T9), or a tile exchanged through shared
+   memory (rule T6). */
+static int barriers(const struct gm_launch_in *in)
+{
+	int shared = in->barrier_phases > 0;
+
+	for (int k = 0; k < in->npats; k++)
+		shared |= in->pats[k].space == GM_SPACE_SHARED;
+	return shared;
+}
+
 /*
  * One window: every pattern's warps, then (rules D6, D8) the warps its reuse
  * is looked for in, judged by the DRAM bytes per warp the window moves before
@@ -362,7 +373,7 @@ static gm_status one_window(struct pat_state *ps, const struct gm_launch_in *in,
 			    struct gm_expr_error *err)
 {
 	int64_t first = wp->nwin == 1 ? 0 : (int64_t)((double)k * (double)(wp->warps - wp->ww) / (wp->nwin - 1));
-	struct reuse_ctx c = { 0, wp->l2_bytes, wp->resident, wp->wpb };
+	struct reuse_ctx c = { 0, wp->l2_bytes, wp->resident, wp->wpb, barriers(in) };
 	gm_status s = GM_OK;
 
 	for (int pi = 0; pi < in->npats && s == GM_OK; pi++) {

@@ -142,7 +142,7 @@ struct totals {
 	double groups, pieces;      /* for the read density */
 	double reuse_bytes;         /* load pieces found in L2 (read by an earlier warp, rule D6) */
 	double reuse_wait_bytes;    /* of those, a pattern's whose window also reads from DRAM (rule T7) */
-	double reuse_wave_bytes;    /* of reuse_bytes, pieces first read less than a resident wave before (T7) */
+	double reuse_wave_bytes;    /* of reuse_bytes, pieces first read under a resident wave before, x the trip left (T7) */
 	double blk_lines, blk_count; /* distinct load lines of the whole blocks evaluated, and those blocks (T5) */
 	int64_t warps;
 	int64_t lo, hi;             /* bytes [lo, hi] the pattern touched (any = 1), for rule D7 */
@@ -164,6 +164,7 @@ struct reuse_ctx {
 	double alloc_pw, l2_bytes;
 	int64_t resident;           /* warps that run at once (rule L4) */
 	int64_t wpb;                /* warps a block */
+	int lockstep;               /* the blocks meet at barriers: a wave's blocks start together (rule T7) */
 };
 
 /* launch_partner.c: rule D8's far partners of a store's partly written sector, solved from the index. */
