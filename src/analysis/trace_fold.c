@@ -40,11 +40,6 @@ static int same_walk(const struct gm_trace_insn *a, const struct gm_trace_insn *
 	return tk_range_of(a->in, &alo, &ahi) && tk_range_of(b->in, &blo, &bhi) && alo <= bhi && blo <= ahi;
 }
 
-int tk_same_walk(const struct gm_trace_insn *a, const struct gm_trace_insn *b)
-{
-	return same_walk(a, b);
-}
-
 /*
  * One cluster of a group's pieces (rule M): the instructions g[0..m) at addresses A[], whose distinct addresses
  * D[0..nd) (sorted). Pieces at a spacing d (the gcd of their gaps), each read equally often, with none missing,

@@ -208,12 +208,6 @@ void tk_bottlenecks(struct gm_trace_kernel *k);
    same size; sw[]: replaced patterns, expr NULL left out); 0 with *out, -1 when it cannot be predicted. */
 int tk_predict_wide(const struct gm_trace_kernel *k, const struct gm_profile *prof, int v, const struct tk_swap *sw,
 		    int nsw, struct gm_launch_out *out);
-/* trace_fold.c: rule M's group, the same per-thread walk of the same array (the modes of the ids, offsets aside) */
-int tk_same_walk(const struct gm_trace_insn *a, const struct gm_trace_insn *b);
-/* trace_time_merge.c: the global stores' measured sector bytes with a record's pieces merged where one warp's
-   sibling stores write a sector whole (*raw: without); rule WM, the model's L2 store bytes scaled by that share */
-double tk_store_sector_bytes(const struct gm_trace_kernel *k, double *raw);
-void tk_merged_stores(const struct gm_trace_kernel *k, const struct gm_profile *prof, struct gm_launch_out *o);
 /* trace_rejoin.c: the time joined again after a rule changed a part (the interval scaled from t0) */
 void tk_rejoin(struct gm_launch_out *o, const struct gm_profile *prof, double t0);
 /* the slowest level and its name again after a rule changed one (before tk_rejoin) */

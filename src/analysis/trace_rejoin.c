@@ -113,14 +113,16 @@ void tk_barrier_overlap(const struct gm_trace_kernel *k, const struct gm_profile
  */
 void tk_whole_sectors(const struct gm_trace_kernel *k, const struct gm_profile *prof, struct gm_launch_out *o)
 {
-	double raw;
+	double st = 0;
 
 	if (!prof || !(prof->l2_merge_lines_gps > 0) || !(prof->l2_part_sectors_gps > 0) || !(prof->l2_write_gbs > 0) ||
 	    !(prof->l2_read_gbs > 0))
 		return;
-	tk_merged_stores(k, prof, o);   /* rule WM */
-	/* measured sectors x 32 (trace_kernel.c), a record's sibling pieces merged (rule WM); atomics keep X and L4 */
-	double st = tk_store_sector_bytes(k, &raw);
+	for (int i = 0; i < k->nins; i++) {
+		const struct gm_trace_insn *x = &k->ins[i];
+		if (x->in->space == GM_TS_GLOBAL && x->in->op == GM_TO_STORE)
+			st += x->bytes;   /* measured sectors x 32 (trace_kernel.c); atomics keep rule X and L4 */
+	}
 	if (!(st > o->l2_store_bytes))
 		return;
 	double t = (o->l2_load_sectors * GM_SECTOR_BYTES / prof->l2_read_gbs + st / prof->l2_write_gbs) / 1e6;

@@ -2,8 +2,7 @@
  * prediction"): a fitted global load whose address does not move with its loop (set 10's dq_row: s[r] loaded
  * again after every store of the row, which may alias it) waits its first iteration's round trip only, where
  * rule R2 charged it one every iteration; an L1 hit takes its busiest bank's wavefronts (set 9's count_thread_row:
- * rows of 4000 B, 8); a neighbour clamped at an edge computes its address (rule G's second part); a record's
- * pieces that one warp's sibling stores write whole cost L2 a sector once (rule WM). Table-driven
+ * rows of 4000 B, 8); a neighbour clamped at an edge computes its address (rule G's second part). Table-driven
  * on synthetic instructions with the built-in H200 profile. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -178,55 +177,6 @@ static void test_fixed_offset(void **state)
 	}
 }
 
-/* Rule WM (trace_time_merge.c): n sibling stores of `size` B, lane l's piece q at l * stride + q * size, two warps,
-   pc bytes apart in the SASS (16: back to back); the measured sector bytes L2 writes over those the requests carry. */
-static void test_merged_stores(void **state)
-{
-	static const struct { int n, size, stride, pc; double want; } rows[] = {
-		{ 3, 4, 12, 16, 1.0 / 3 },   /* float3 as three 4 B stores (set 14's grad<Aos>): each sector whole once */
-		{ 4, 4, 16, 16, 1.0 / 4 },   /* float4 as four */
-		{ 2, 4, 12, 16, 1.0 },       /* two of three fields: every sector still partly written, a sector a piece */
-		{ 3, 1, 3, 16, 1.0 / 3 },    /* three bytes, lanes 3 B apart (b64_quad) */
-		{ 4, 4, 16, 48, 1.0 },       /* a load between the stores (set 8's scale4_scalar): measured unmerged */
-		{ 2, 16, 32, 16, 1.0 },      /* 16 B halves: not measured back to back */
-		{ 8, 4, 256, 16, 1.0 },      /* a thread's 32 B of a row, lanes 256 B apart: beyond the measured span */
-	};
-	struct gm_trace_instr in[8];
-	struct gm_trace_sample s[8][2];
-	struct gm_trace_insn x[8];
-	struct gm_trace_kernel k;
-	(void)state;
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		memset(in, 0, sizeof(in));
-		memset(s, 0, sizeof(s));
-		memset(x, 0, sizeof(x));
-		memset(&k, 0, sizeof(k));
-		for (int q = 0; q < rows[i].n; q++) {
-			for (int w = 0; w < 2; w++) {
-				s[q][w].warp = w;
-				s[q][w].have = s[q][w].mask = 0xffffffffu;
-				for (int l = 0; l < 32; l++)
-					s[q][w].addr[l] = (1 << 20) + (int64_t)(w * 32 + l) * rows[i].stride + q * rows[i].size;
-			}
-			in[q].space = GM_TS_GLOBAL;
-			in[q].op = GM_TO_STORE;
-			in[q].pc = 1024 + q * rows[i].pc;
-			in[q].size = rows[i].size;
-			in[q].samples = s[q];
-			in[q].nsamples = 2;
-			x[q].in = &in[q];
-			x[q].fit.map.known = 1;
-			x[q].fit.map.offset = q;
-			x[q].bytes = 1000;
-		}
-		k.ins = x;
-		k.nins = rows[i].n;
-		double raw, st = tk_store_sector_bytes(&k, &raw);
-		assert_true(raw == 1000.0 * rows[i].n);
-		assert_true(st > raw * rows[i].want - 1e-6 && st < raw * rows[i].want + 1e-6);
-	}
-}
-
 int main(void)
 {
 	const struct CMUnitTest t[] = {
@@ -234,7 +184,6 @@ int main(void)
 		cmocka_unit_test(test_trips),
 		cmocka_unit_test(test_wavefronts),
 		cmocka_unit_test(test_fixed_offset),
-		cmocka_unit_test(test_merged_stores),
 	};
 	return cmocka_run_group_tests(t, setup, NULL);
 }
