@@ -41,6 +41,7 @@ sets=(
   r-a4fa7e2 $dv/dev-36r.tsv $h2/model-a4fa7e2 sealed36r_run
   s-d7da685 $dv/dev-36s.tsv $h2/model-d7da685 sealed36s_run
   t-fac3346 $dv/dev-36t.tsv $h2/model-fac3346 sealed36t_run
+  u-cdb1b27 $dv/dev-36u.tsv $h2/model-cdb1b27 sealed36u_run
 )
 [ -n "${EXTRA_SETS:-}" ] && read -r -a extra <<<"$EXTRA_SETS" && sets+=("${extra[@]}")
 : >"$out/ratios.tsv"

@@ -25,6 +25,7 @@ sets=(
   dev-s51 $h2/suggest-a4fa7e2/heldout
   dev-s52 $h2/suggest-d7da685/heldout
   dev-s53 $h2/suggest-fac3346/heldout
+  dev-s54 $h2/suggest-cdb1b27/heldout
 )
 for ((i = 0; i < ${#sets[@]}; i += 2)); do
   s=${sets[i]} d=${sets[i+1]}
