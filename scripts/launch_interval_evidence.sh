@@ -19,7 +19,9 @@
 # 800c3ed, 93d0b55, 20ef76f, f048626 and 3e03402: results/nvidia-h200/model-COMMIT/; the five added in branch m56);
 # dev-36r as measured at a4fa7e2 when it was sealed-36r (results/nvidia-h200/model-a4fa7e2/; added in branch m58);
 # dev-36s as measured at d7da685 when it was sealed-36s (results/nvidia-h200/model-d7da685/; added in branch m60);
-# dev-36t as measured at fac3346 when it was sealed-36t (results/nvidia-h200/model-fac3346/; added in branch m62).
+# dev-36t as measured at fac3346 when it was sealed-36t (results/nvidia-h200/model-fac3346/; added in branch m62);
+# probe-36d, column walks of the rule combinations that had no band, measured at cdb1b27
+# (results/nvidia-h200/probe36d-cdb1b27/; added in branch m63).
 # Never a sealed set (tests/fixtures/sealed/).
 # usage: scripts/launch_interval_evidence.sh BIN OUTDIR [suites|sets|all]
 #   prints the EVIDENCE arguments of scripts/launch_interval_bands.py, one a line
@@ -86,6 +88,7 @@ sets=(
   h200-a4fa7e2-dev36r tests/fixtures/dev/dev-36r.tsv $h2/model-a4fa7e2 sealed36r_run
   h200-d7da685-dev36s tests/fixtures/dev/dev-36s.tsv $h2/model-d7da685 sealed36s_run
   h200-fac3346-dev36t tests/fixtures/dev/dev-36t.tsv $h2/model-fac3346 sealed36t_run
+  h200-cdb1b27-probe36d tests/fixtures/dev/probe-36d.tsv $h2/probe36d-cdb1b27 probe36d_run
 )
 for ((i = 0; i < ${#sets[@]}; i += 4)); do
   tag=${sets[i]} set=${sets[i+1]} dir=${sets[i+2]} sub=${sets[i+3]}

@@ -107,8 +107,8 @@ SHAPES = [("stream", stream), ("colwalk", colwalk), ("tile", lambda r, n, e: til
           ("swizzle", swizzle), ("reuse", reuse)]
 
 
-def kernel(r, i):
-    shape, fn = r.choice(SHAPES)
+def kernel(r, i, shapes=SHAPES):
+    shape, fn = r.choice(shapes)
     tname, elem = r.choice(TYPES)
     n, expr, one_to_one, block = fn(r, pick_n(r, elem), elem)
     op = "store" if one_to_one and elem >= 4 and r.random() < 0.4 else "load"
@@ -121,7 +121,10 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=36)
     ap.add_argument("--count", type=int, default=64)
+    ap.add_argument("--shapes", default="", help="comma-separated shapes to draw from (a probe of some shapes); "
+                    "default all")
     a = ap.parse_args()
+    shapes = [s for s in SHAPES if s[0] in a.shapes.split(",")] if a.shapes else SHAPES
     r = random.Random(a.seed)
     print("# The sealed set of the launch model, seed %d, %d kernels: scripts/sealed_gen.py --seed %d --count %d."
           % (a.seed, a.count, a.seed, a.count))
@@ -129,7 +132,7 @@ def main():
     print("# scripts/unseen_set.sh: name, --n, --type, --block, --op, EXPR (explain --run's kernel).")
     print("# name\tn\ttype\tblock\top\texpr")
     for i in range(a.count):
-        print(kernel(r, i))
+        print(kernel(r, i, shapes))
 
 
 if __name__ == "__main__":
