@@ -62,6 +62,19 @@ int tk_by_pc(const struct gm_trace_kernel *k, int *ix)
 	return n;
 }
 
+/*
+ * A path not taken between two memory instructions: a memory instruction between them in pc order that no warp
+ * ran (PyTorch's unrolled path beside its vectorised one). Straight-line code between two memory instructions
+ * counts only without one: the SASS between them is then the code every warp that ran both issued.
+ */
+static int path_between(const struct gm_trace_kernel *k, int64_t lo, int64_t hi)
+{
+	for (int i = 0; i < k->nins; i++)
+		if (k->ins[i].in->pc > lo && k->ins[i].in->pc < hi && !(k->ins[i].in->executions > 0))
+			return 1;
+	return 0;
+}
+
 double tk_issue_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof)
 {
 	static int ix[GM_TRACE_MAX_INSNS];
@@ -78,7 +91,8 @@ double tk_issue_ms(const struct gm_trace_kernel *k, const struct gm_profile *pro
 		/* before the kernel's first memory instruction: past rule R2's gap, another stretch (a prologue) */
 		if (!j && in->pc + 16 - from > TK_TRIP_GAP)
 			from = in->pc + 16 - TK_TRIP_GAP;
-		if (in->executions > warps * 1.0001)   /* a loop's body; code run once a warp is left out */
+		/* a loop's body; straight-line code where no path lies between (a branch not taken) */
+		if (in->executions > warps * 1.0001 || !path_between(k, j ? k->ins[ix[j - 1]].in->pc : -1, in->pc))
 			issued += e * (double)(in->pc + 16 - from) / 16;
 	}
 	return issued / 4 / (sms_of(k, prof) * prof->sm_clock_mhz * 1e3);
