@@ -63,16 +63,23 @@ int tk_by_pc(const struct gm_trace_kernel *k, int *ix)
 }
 
 /*
- * A path not taken between two memory instructions: a memory instruction between them in pc order that no warp
- * ran (PyTorch's unrolled path beside its vectorised one). Straight-line code between two memory instructions
- * counts only without one: the SASS between them is then the code every warp that ran both issued.
+ * Straight-line code (a memory instruction a warp runs once at most, and the SASS before it back to the memory
+ * instruction before) counts where the trace shows it all ran: not where a memory instruction between the two
+ * ran in no warp (a path not taken: PyTorch's unrolled path beside its vectorised one), and not in a kernel whose
+ * first memory instruction follows more than rule R2's gap of SASS (an index calculator for any number of
+ * dimensions, whose unrolled steps past the tensor's dimensions are skipped, as PyTorch's elementwise kernels and
+ * reductions have: the same code before their later memory instructions does not all run either).
  */
-static int path_between(const struct gm_trace_kernel *k, int64_t lo, int64_t hi)
+static int straight_ran(const struct gm_trace_kernel *k, const int *ix, int j)
 {
+	int64_t lo = j ? k->ins[ix[j - 1]].in->pc : -1, hi = k->ins[ix[j]].in->pc;
+
+	if (k->ins[ix[0]].in->pc + 16 > TK_TRIP_GAP)
+		return 0;
 	for (int i = 0; i < k->nins; i++)
 		if (k->ins[i].in->pc > lo && k->ins[i].in->pc < hi && !(k->ins[i].in->executions > 0))
-			return 1;
-	return 0;
+			return 0;
+	return 1;
 }
 
 double tk_issue_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof)
@@ -91,8 +98,8 @@ double tk_issue_ms(const struct gm_trace_kernel *k, const struct gm_profile *pro
 		/* before the kernel's first memory instruction: past rule R2's gap, another stretch (a prologue) */
 		if (!j && in->pc + 16 - from > TK_TRIP_GAP)
 			from = in->pc + 16 - TK_TRIP_GAP;
-		/* a loop's body; straight-line code where no path lies between (a branch not taken) */
-		if (in->executions > warps * 1.0001 || !path_between(k, j ? k->ins[ix[j - 1]].in->pc : -1, in->pc))
+		/* a loop's body, or straight-line code that all ran */
+		if (in->executions > warps * 1.0001 || straight_ran(k, ix, j))
 			issued += e * (double)(in->pc + 16 - from) / 16;
 	}
 	return issued / 4 / (sms_of(k, prof) * prof->sm_clock_mhz * 1e3);
