@@ -35,17 +35,16 @@ static double launch_warps(const struct gm_trace_kernel *k)
 }
 
 /*
- * Rule I: the warp instructions the launch's loops issue, from the SASS offsets of its memory instructions (the
+ * Rule I: the warp instructions the launch issues, from the SASS offsets of its memory instructions (the
  * trace has no other opcode): in pc order, each memory instruction that a warp runs more than once (a loop's)
  * counts the SASS from the memory instruction before it to it (16 B an instruction) times the fewer executions
  * of the two (the code before the first counted with the first). A loop's body runs as often as the memory
  * instruction that ends it, so a loop that computes before its store is counted at its trip count
- * (quasirandomGenerator's 31-bit XOR chain before its one store); code run once a warp (a prologue, an index
- * calculator of paths not all taken, as PyTorch's elementwise kernels have) is left out, code after the last
- * memory instruction is not counted. Of the code before the kernel's first memory instruction only the last
- * TK_TRIP_GAP bytes (rule R2's gap: longer without a memory instruction is another stretch of the kernel) count
- * at its executions: PyTorch's reductions hold 5.9 and 44 KB there, an index calculator run once a warp or
- * skipped, before a loop of 4 and 15 trips. The SMs in use issue four a cycle each (one per scheduler, sm_70 and
+ * (quasirandomGenerator's 31-bit XOR chain before its one store); straight-line code where it all ran
+ * (straight_ran); code after the last memory instruction is not counted. Of the code before the kernel's first
+ * memory instruction only the last TK_TRIP_GAP bytes (rule R2's gap: longer without a memory instruction is
+ * another stretch of the kernel) count at its executions: PyTorch's reductions hold 5.9 and 44 KB there, an index
+ * calculator run once a warp or skipped, before a loop of 4 and 15 trips. The SMs in use issue four a cycle each (one per scheduler, sm_70 and
  * later) at the profile's SM clock: the time is a floor, reached only with enough warps and no dependency stall.
  */
 int tk_by_pc(const struct gm_trace_kernel *k, int *ix)
