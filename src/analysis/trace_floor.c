@@ -35,17 +35,16 @@ static double launch_warps(const struct gm_trace_kernel *k)
 }
 
 /*
- * Rule I: the warp instructions the launch's loops issue, from the SASS offsets of its memory instructions (the
+ * Rule I: the warp instructions the launch issues, from the SASS offsets of its memory instructions (the
  * trace has no other opcode): in pc order, each memory instruction that a warp runs more than once (a loop's)
  * counts the SASS from the memory instruction before it to it (16 B an instruction) times the fewer executions
  * of the two (the code before the first counted with the first). A loop's body runs as often as the memory
  * instruction that ends it, so a loop that computes before its store is counted at its trip count
- * (quasirandomGenerator's 31-bit XOR chain before its one store); code run once a warp (a prologue, an index
- * calculator of paths not all taken, as PyTorch's elementwise kernels have) is left out, code after the last
- * memory instruction is not counted. Of the code before the kernel's first memory instruction only the last
- * TK_TRIP_GAP bytes (rule R2's gap: longer without a memory instruction is another stretch of the kernel) count
- * at its executions: PyTorch's reductions hold 5.9 and 44 KB there, an index calculator run once a warp or
- * skipped, before a loop of 4 and 15 trips. The SMs in use issue four a cycle each (one per scheduler, sm_70 and
+ * (quasirandomGenerator's 31-bit XOR chain before its one store); straight-line code where it all ran
+ * (straight_ran); code after the last memory instruction is not counted. Of the code before the kernel's first
+ * memory instruction only the last TK_TRIP_GAP bytes (rule R2's gap: longer without a memory instruction is
+ * another stretch of the kernel) count at its executions: PyTorch's reductions hold 5.9 and 44 KB there, an index
+ * calculator run once a warp or skipped, before a loop of 4 and 15 trips. The SMs in use issue four a cycle each (one per scheduler, sm_70 and
  * later) at the profile's SM clock: the time is a floor, reached only with enough warps and no dependency stall.
  */
 int tk_by_pc(const struct gm_trace_kernel *k, int *ix)
@@ -60,6 +59,26 @@ int tk_by_pc(const struct gm_trace_kernel *k, int *ix)
 			int t = ix[b]; ix[b] = ix[b - 1]; ix[b - 1] = t;
 		}
 	return n;
+}
+
+/*
+ * Straight-line code (a memory instruction a warp runs once at most, and the SASS before it back to the memory
+ * instruction before) counts where the trace shows it all ran: not where a memory instruction between the two
+ * ran in no warp (a path not taken: PyTorch's unrolled path beside its vectorised one), and not in a kernel whose
+ * first memory instruction follows more than rule R2's gap of SASS (an index calculator for any number of
+ * dimensions, whose unrolled steps past the tensor's dimensions are skipped, as PyTorch's elementwise kernels and
+ * reductions have: the same code before their later memory instructions does not all run either).
+ */
+static int straight_ran(const struct gm_trace_kernel *k, const int *ix, int j)
+{
+	int64_t lo = j ? k->ins[ix[j - 1]].in->pc : -1, hi = k->ins[ix[j]].in->pc;
+
+	if (k->ins[ix[0]].in->pc + 16 > TK_TRIP_GAP)
+		return 0;
+	for (int i = 0; i < k->nins; i++)
+		if (k->ins[i].in->pc > lo && k->ins[i].in->pc < hi && !(k->ins[i].in->executions > 0))
+			return 0;
+	return 1;
 }
 
 double tk_issue_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof)
@@ -78,7 +97,8 @@ double tk_issue_ms(const struct gm_trace_kernel *k, const struct gm_profile *pro
 		/* before the kernel's first memory instruction: past rule R2's gap, another stretch (a prologue) */
 		if (!j && in->pc + 16 - from > TK_TRIP_GAP)
 			from = in->pc + 16 - TK_TRIP_GAP;
-		if (in->executions > warps * 1.0001)   /* a loop's body; code run once a warp is left out */
+		/* a loop's body, or straight-line code that all ran */
+		if (in->executions > warps * 1.0001 || straight_ran(k, ix, j))
 			issued += e * (double)(in->pc + 16 - from) / 16;
 	}
 	return issued / 4 / (sms_of(k, prof) * prof->sm_clock_mhz * 1e3);

@@ -3,7 +3,8 @@
  * with the wasted sectors the change removes (tf_kernel_speedup_ex), and which accesses count as taking
  * consecutive elements (tf_consecutive: a row the data places, at its ideal sectors), and a float atomic's lanes an
  * address a warp (tk_warp_runs: rule block_reduce's warp runs) and their waiting turns (tk_warp_turns: rule A), and
- * the merge a warp-a-row reduction ends with (tf_merge_ms: rule warp_rows, the probe's shuffle rounds). */
+ * the merge a warp-a-row reduction ends with (tf_merge_ms: rule warp_rows, the probe's shuffle rounds), and rule I's
+ * instructions (tk_issue_ms: a loop's body and straight-line code that all ran). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -251,6 +252,41 @@ static void test_merge(void **state)
 	}
 }
 
+struct issue_row {
+	int64_t pc[4];        /* the memory instructions' SASS offsets (0 after the first: none) */
+	double per_warp[4];   /* their executions a warp (0: a path no warp took) */
+	double want;          /* rule I's warp instructions a warp */
+};
+
+/* Rule I (tk_issue_ms): a loop's body and the straight-line code between memory instructions that all ran */
+static const struct issue_row issue_rows[] = {
+	{ { 176, 4896, 4912, 4928 }, { 1, 1, 1, 1 }, 12 + 295 + 1 + 1 },   /* set 14's b64_16: straight-line */
+	{ { 176, 2000, 4896, 4912 }, { 1, 0, 1, 1 }, 12 + 1 },              /* a path not taken between: not counted */
+	{ { 5104, 5168, 10192, 10256 }, { 1, 1, 1, 1 }, 0 },   /* 5 KB before the first: a general index calculator */
+	{ { 176, 4896, 0, 0 }, { 4, 1, 0, 0 }, 4 * 12 + 295 },   /* a loop of 4 trips, then straight-line code once */
+};
+
+static void test_issue(void **state)
+{
+	struct gm_trace_instr in[4];
+	struct gm_trace_insn x[4];
+	struct gm_trace_launch l;
+	struct gm_trace_kernel k;
+	(void)state;
+	for (size_t i = 0; i < sizeof(issue_rows) / sizeof(issue_rows[0]); i++) {
+		const struct issue_row *r = &issue_rows[i];
+		memset(in, 0, sizeof(in)), memset(x, 0, sizeof(x)), memset(&l, 0, sizeof(l)), memset(&k, 0, sizeof(k));
+		l.grid[0] = 256, l.grid[1] = l.grid[2] = 1, l.block[0] = 128, l.block[1] = l.block[2] = 1;   /* 1024 warps */
+		for (int j = 0; j < 4 && (!j || r->pc[j]); j++) {
+			in[j].space = GM_TS_GLOBAL, in[j].op = GM_TO_LOAD, in[j].size = 4;
+			in[j].pc = r->pc[j], in[j].executions = r->per_warp[j] * 1024;
+			x[j].in = &in[j], k.nins = j + 1;
+		}
+		k.l = &l, k.ins = x;
+		assert_true(fabs(tk_issue_ms(&k, &P) - r->want * 1024 / 4 / (132 * P.sm_clock_mhz * 1e3)) < 1e-12);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -260,6 +296,7 @@ int main(void)
 		cmocka_unit_test(test_turn_ns),
 		cmocka_unit_test(test_slice_ns),
 		cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_issue),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
