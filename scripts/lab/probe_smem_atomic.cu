@@ -8,11 +8,7 @@
 //     atomicAdd(&g[blockIdx.x * S + t], s[t]) for t < W (S = W: windows apart; S = 0: every block on the same W
 //     words, a k-means' accumulators), reported as us a block and ns a word.
 // Every kernel's output is checked on the host before its time is printed; each time is the median of 20 launches.
-#include <cstdio>
-#include <cstdlib>
-#include <vector>
-#include <algorithm>
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); exit(2); } } while (0)
+#include "probe_time.cuh"
 
 enum { BT = 256, REPS = 256 };
 
@@ -40,22 +36,6 @@ __global__ void flush(float *g, int W, int S)
 	__syncthreads();
 	for (int t = threadIdx.x; t < W; t += blockDim.x)
 		atomicAdd(&g[(long)blockIdx.x * S + t], w[t]);
-}
-
-template <class F> static float median_ms(F launch)
-{
-	cudaEvent_t a, b;
-	CK(cudaEventCreate(&a)); CK(cudaEventCreate(&b));
-	for (int w = 0; w < 3; w++) launch();
-	CK(cudaGetLastError()); CK(cudaDeviceSynchronize());
-	std::vector<float> t;
-	for (int s = 0; s < 20; s++) {
-		CK(cudaEventRecord(a)); launch(); CK(cudaEventRecord(b)); CK(cudaEventSynchronize(b));
-		float ms; CK(cudaEventElapsedTime(&ms, a, b)); t.push_back(ms);
-	}
-	std::sort(t.begin(), t.end());
-	CK(cudaEventDestroy(a)); CK(cudaEventDestroy(b));
-	return t[t.size() / 2];
 }
 
 template <class T, int BW> static void run_lanes(const char *ty, int L, int *idx, void *outv, long blocks, int sms)
