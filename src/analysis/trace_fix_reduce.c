@@ -10,7 +10,7 @@
  * - warp runs: atomics (float or integer) whose warp's lanes share an address (sorted keys, bins the data
  *   chooses), added in the warp first.
  * Where a thread adds floats to two or more words the data chooses, the one-address and warp-runs forms stage the
- * block's part of the output in shared memory instead (smem_turns_ms): a float's shared atomic is a
+ * block's part of the output in shared memory instead (tf_window_ms): a float's shared atomic is a
  * compare-and-swap loop, so the lanes of a word keep the turns the data chose there, at the probe's rate.
  */
 #include <math.h>
@@ -75,7 +75,7 @@ static int data_float(const struct gm_trace_insn *x)
  * seg_warp), which leaves no turns. 0 otherwise.
  */
 #define WINDOW_MIN 2
-static double smem_turns_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof)
+double tf_window_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof)
 {
 	double ns = 0;
 	int n = 0;
@@ -112,7 +112,7 @@ static void reduce_text(struct gm_trace_fix *fx, int hist, const char *why)
 		 "if (threadIdx.x == 0) atomicAdd(out, block_sum);   // was: atomicAdd(out, v) in every thread");
 }
 
-/* The text of the shared window's fix (data-chosen float atomics, smem_turns_ms priced): rounds, the most
+/* The text of the shared window's fix (data-chosen float atomics, tf_window_ms priced): rounds, the most
    updated word's lanes in the mean sampled warp. */
 static void window_text(struct gm_trace_fix *fx, double rounds, const char *why)
 {
@@ -217,7 +217,7 @@ static int one_address(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	}
 	if (at < 0 || tk_predict(k, prof, -1, sw, nsw, &o, why, sizeof(why)))
 		return -1;
-	double sm = data_float(&k->ins[at]) ? smem_turns_ms(k, prof) : 0;   /* the data picks the word: a window */
+	double sm = data_float(&k->ins[at]) ? tf_window_ms(k, prof) : 0;   /* the data picks the word: a window */
 	int bytes = 0, v = one_lane(k->ins[at].in) || sm > 0 ? 1 : reduce_wide(k, prof, sw, nsw, &o, &bytes);
 	o.time_ms += sm;
 	struct gm_trace_fix *fx = priced(k, prof, at, &o, v);
@@ -392,7 +392,7 @@ static int warp_runs(struct gm_trace_kernel *k, const struct gm_profile *prof)
 		return -1;
 	struct gm_launch_out o;
 	memset(&o, 0, sizeof(o));
-	double sm = data_float(&k->ins[at]) ? smem_turns_ms(k, prof) : 0;
+	double sm = data_float(&k->ins[at]) ? tf_window_ms(k, prof) : 0;
 	o.time_ms = k->pred.time_ms - turns + sm;   /* rule A's turns leave the L2 (a float's stay in shared memory) */
 	struct gm_trace_fix *fx = priced(k, prof, at, &o, 1);
 	if (!fx)
