@@ -5,11 +5,7 @@
 // (2) K 4-byte stores a thread, 4*K bytes apart (an array of K-float structures, g[K*i + c]) against K planes
 //     (g[c*n + i]), the same bytes: what stores whose instructions together write whole sectors cost.
 // PROBE_ONCE=1 launches each kernel once (for ncu). Every kernel's output is checked on the host before it is timed; each time is the median of 20 launches (events).
-#include <cstdio>
-#include <cstdlib>
-#include <vector>
-#include <algorithm>
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); exit(2); } } while (0)
+#include "probe_time.cuh"
 
 template <int V, int R> __global__ void merge(const float *in, float *out, long n)
 {
@@ -47,26 +43,6 @@ template <int K> __global__ void soa(const float *in, float *g, long n)
 #pragma unroll
 	for (int c = 0; c < K; c++)
 		g[c * n + i] = x + c;
-}
-
-template <class F> static float median_ms(F launch)
-{
-	if (getenv("PROBE_ONCE")) {  // one launch each, for ncu
-		launch(); CK(cudaGetLastError()); CK(cudaDeviceSynchronize());
-		return 1.f;
-	}
-	cudaEvent_t a, b;
-	CK(cudaEventCreate(&a)); CK(cudaEventCreate(&b));
-	for (int w = 0; w < 3; w++) launch();
-	CK(cudaGetLastError()); CK(cudaDeviceSynchronize());
-	std::vector<float> t;
-	for (int s = 0; s < 20; s++) {
-		CK(cudaEventRecord(a)); launch(); CK(cudaEventRecord(b)); CK(cudaEventSynchronize(b));
-		float ms; CK(cudaEventElapsedTime(&ms, a, b)); t.push_back(ms);
-	}
-	std::sort(t.begin(), t.end());
-	CK(cudaEventDestroy(a)); CK(cudaEventDestroy(b));
-	return t[t.size() / 2];
 }
 
 static std::vector<float> host_in;

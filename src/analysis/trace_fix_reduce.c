@@ -9,6 +9,9 @@
  *   GPU holds at once, and adds its copy to the global bins once. Priced by the launch model at that launch;
  * - warp runs: atomics (float or integer) whose warp's lanes share an address (sorted keys, bins the data
  *   chooses), added in the warp first.
+ * Where a thread adds floats to two or more words the data chooses, the one-address and warp-runs forms stage the
+ * block's part of the output in shared memory instead (tf_window_ms): a float's shared atomic is a
+ * compare-and-swap loop, so the lanes of a word keep the turns the data chose there, at the probe's rate.
  */
 #include <math.h>
 #include <stdio.h>
@@ -18,6 +21,74 @@
 
 #define RED_MAXG 64
 #define SMEM_BLOCK (48 * 1024)   /* the static shared memory a block may declare (CUDA) */
+
+/*
+ * The shared-memory stage's turns (results/nvidia-h200/probe-smem-atomic-cdb1b27, H200 GPU-887e8c64): a float
+ * atomicAdd on shared memory is a compare-and-swap loop (ATOMS.CAST.SPIN) in which one lane of each word wins a
+ * round, so a warp's instruction takes as many rounds as its most updated word has lanes; with each warp on its
+ * own words an SM runs a round in SMEM_CAS_NS and a warp instruction in SMEM_CAS_BASE_NS more (1.628 ns at 1 lane a
+ * word, 48.614 ns at 32: 0.11 + 1.515 x lanes). Not calibrated: the probe's constants. The 8 warps of a block on
+ * the same words took 4.4x as long; the trace cannot tell when a block's warps meet on a word, so the warps' own
+ * rate is taken (a lower edge). An integer add of 1 (ATOMS.POPC.INC, 0.61 ns flat) has no turns.
+ */
+#define SMEM_CAS_NS 1.515
+#define SMEM_CAS_BASE_NS 0.11
+
+/* The mean over an instruction's sampled warps of the lanes on the warp's most updated word (the loop's rounds). */
+static double most_lanes(const struct gm_trace_instr *in)
+{
+	double sum = 0;
+	int n = 0;
+
+	for (int s = 0; s < in->nsamples; s++) {
+		const struct gm_trace_sample *a = &in->samples[s];
+		int most = 0;
+		for (int l = 0; l < GM_WARP_SIZE; l++) {
+			int c = 0;
+			for (int m = 0; m < GM_WARP_SIZE && a->have >> l & 1; m++)
+				c += (a->have >> m & 1) && a->addr[m] == a->addr[l];
+			most = c > most ? c : most;
+		}
+		if (most) {
+			sum += most;
+			n++;
+		}
+	}
+	return n ? sum / n : 0;
+}
+
+/* A global float atomic whose addresses the data chooses (no map fits, more than one word sampled): its rewrite
+   stages the block's part of the output in shared memory, where the lanes of a word still take their turns. */
+static int data_float(const struct gm_trace_insn *x)
+{
+	int64_t lo, hi;
+
+	return tk_is_global_atomic(x->in) && x->in->sass && strstr(x->in->sass, ".F") && !x->fit.map.known &&
+	       tk_range_of(x->in, &lo, &hi) && hi > lo;
+}
+
+/*
+ * ms the rewrite's shared float atomics take: each data-chosen float atomic's warp executions x (its rounds at the
+ * probe's rate), the SMs side by side. Only where a thread adds to WINDOW_MIN such words or more (a stencil's
+ * corners, a record's fields: the block stages its part of the output in shared memory, as set 14's deposit_block
+ * and set 13's km_update_shared do); one update a thread is added in the warp (a segmented shuffle scan, set 10's
+ * seg_warp), which leaves no turns. 0 otherwise.
+ */
+#define WINDOW_MIN 2
+double tf_window_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof)
+{
+	double ns = 0;
+	int n = 0;
+
+	if (!prof || !(prof->sm_count > 0))
+		return 0;
+	for (int i = 0; i < k->nins; i++)
+		if (data_float(&k->ins[i])) {
+			ns += k->ins[i].in->executions * (SMEM_CAS_BASE_NS + SMEM_CAS_NS * most_lanes(k->ins[i].in));
+			n++;
+		}
+	return n >= WINDOW_MIN ? ns * 1e-6 / prof->sm_count : 0;
+}
 
 /* The text of the fix (hist: a histogram's own bins, else a sum's one atomic a block). */
 static void reduce_text(struct gm_trace_fix *fx, int hist, const char *why)
@@ -39,6 +110,21 @@ static void reduce_text(struct gm_trace_fix *fx, int hist, const char *why)
 		 "if (threadIdx.x % 32 == 0) part[threadIdx.x / 32] = v;\n"
 		 "__syncthreads();   // warp 0 adds part[], then\n"
 		 "if (threadIdx.x == 0) atomicAdd(out, block_sum);   // was: atomicAdd(out, v) in every thread");
+}
+
+/* The text of the shared window's fix (data-chosen float atomics, tf_window_ms priced): rounds, the most
+   updated word's lanes in the mean sampled warp. */
+static void window_text(struct gm_trace_fix *fx, double rounds, const char *why)
+{
+	snprintf(fx->change, sizeof(fx->change), "each block adds into its window of the output in shared memory, "
+		 "then adds the window to the output once (a float's shared atomic is a CAS loop: %.1f rounds a warp)", rounds);
+	reduce_text(fx, 0, why);
+	snprintf(fx->sketch, sizeof(fx->sketch),
+		 "__shared__ float win[WIN];   // the block's part of the output: zeroed, __syncthreads()\n"
+		 "atomicAdd(&win[key - first], v);   // was: atomicAdd(&out[key], v); a word's lanes still take turns\n"
+		 "__syncthreads();\n"
+		 "for (int t = threadIdx.x; t < WIN; t += blockDim.x)\n"
+		 "    if (win[t] != 0.f) atomicAdd(&out[first + t], win[t]);   // once a block");
 }
 
 /* Instruction at's fix at the rewritten launch's predicted time o: the whole kernel's speedup, NULL when it is
@@ -131,10 +217,17 @@ static int one_address(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	}
 	if (at < 0 || tk_predict(k, prof, -1, sw, nsw, &o, why, sizeof(why)))
 		return -1;
-	int bytes = 0, v = one_lane(k->ins[at].in) ? 1 : reduce_wide(k, prof, sw, nsw, &o, &bytes);
+	double sm = data_float(&k->ins[at]) ? tf_window_ms(k, prof) : 0;   /* the data picks the word: a window */
+	int bytes = 0, v = one_lane(k->ins[at].in) || sm > 0 ? 1 : reduce_wide(k, prof, sw, nsw, &o, &bytes);
+	o.time_ms += sm;
 	struct gm_trace_fix *fx = priced(k, prof, at, &o, v);
 	if (!fx)
 		return -1;
+	if (sm > 0) {
+		window_text(fx, most_lanes(k->ins[at].in), "the atomics on one address take their turns (rule X) and "
+			    "limit the kernel; the data chooses the address");
+		return at;
+	}
 	if (v > 1)
 		snprintf(fx->change, sizeof(fx->change), "each thread adds %d consecutive elements (one %d-byte vector "
 			 "load), each warp its lanes (__shfl_down_sync), each block its warps (shared memory): one "
@@ -299,10 +392,16 @@ static int warp_runs(struct gm_trace_kernel *k, const struct gm_profile *prof)
 		return -1;
 	struct gm_launch_out o;
 	memset(&o, 0, sizeof(o));
-	o.time_ms = k->pred.time_ms - turns;   /* rule A: an address's lanes one update, no lane waits */
+	double sm = data_float(&k->ins[at]) ? tf_window_ms(k, prof) : 0;
+	o.time_ms = k->pred.time_ms - turns + sm;   /* rule A's turns leave the L2 (a float's stay in shared memory) */
 	struct gm_trace_fix *fx = priced(k, prof, at, &o, 1);
 	if (!fx)
 		return -1;
+	if (sm > 0) {
+		window_text(fx, most_lanes(k->ins[at].in), "atomics on few addresses a warp, chosen by the data: the "
+			    "lanes of one address take their turns at the L2 (each update waits for the one before it)");
+		return at;
+	}
 	int fl = k->ins[at].in->sass && strstr(k->ins[at].in->sass, ".F") != NULL;
 	snprintf(fx->change, sizeof(fx->change), "each address's lanes added in the warp first (%s), one atomic an "
 		 "address: %.1f addresses a warp, %.1f lanes an address sampled", fl ? "a segmented shuffle scan" :

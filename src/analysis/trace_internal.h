@@ -127,6 +127,10 @@ int tf_warp_rows(const struct gm_trace_kernel *k, const struct gm_profile *prof,
    4-byte words merged a round; 0 where the row is not a reduction */
 double tf_merge_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof, const struct tk_swap *sw, int nrow,
 		   int *values);
+/* trace_fix_reduce.c: the ms block_reduce's shared window adds (each global float atomic the data addresses, its warp
+   executions x the probe's compare-and-swap rounds at its most updated word's lanes, over the SMs), where a kernel
+   has two or more of them; 0 otherwise */
+double tf_window_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof);
 /* trace_fix_swap.c: rule swap_xy at instruction lead, a launch relaunched with x and y (or z: *dim, 1 or 2, the
    dimension whose index moves the leader least) exchanged: each global load and store it moves as a swap (at most
    max); 0 where no access consecutive in x before is scattered by it, 1 where one is (a transpose: the exchange

@@ -3,8 +3,9 @@
  * with the wasted sectors the change removes (tf_kernel_speedup_ex), and which accesses count as taking
  * consecutive elements (tf_consecutive: a row the data places, at its ideal sectors), and a float atomic's lanes an
  * address a warp (tk_warp_runs: rule block_reduce's warp runs) and their waiting turns (tk_warp_turns: rule A), and
- * the merge a warp-a-row reduction ends with (tf_merge_ms: rule warp_rows, the probe's shuffle rounds), and rule I's
- * instructions (tk_issue_ms: a loop's body and straight-line code that all ran). */
+ * the merge a warp-a-row reduction ends with (tf_merge_ms: rule warp_rows, the probe's shuffle rounds), rule I's
+ * instructions (tk_issue_ms: a loop's body and straight-line code that all ran), and the shared window's
+ * compare-and-swap rounds (tf_window_ms: rule block_reduce, probe-smem-atomic-cdb1b27). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -287,6 +288,55 @@ static void test_issue(void **state)
 	}
 }
 
+struct window_row {
+	const char *sass;
+	int keys, natomics;   /* lanes a word (addresses 4 * (lane / keys)); the kernel's atomics alike */
+	double probe_ns;      /* want: ns a warp instruction an SM (probe-smem-atomic-cdb1b27/probe.txt; 0: no window) */
+};
+
+/* tf_window_ms at the probe's own lanes gives back its measured ns a warp's float atomic an SM within 2 % */
+static const struct window_row window_rows[] = {
+	{ "REDG.E.ADD.F32.FTZ.RN.STRONG.GP", 1, 2, 1.628 },
+	{ "REDG.E.ADD.F32.FTZ.RN.STRONG.GP", 4, 2, 6.188 },
+	{ "REDG.E.ADD.F32.FTZ.RN.STRONG.GP", 8, 4, 12.238 },
+	{ "REDG.E.ADD.F32.FTZ.RN.STRONG.GP", 32, 13, 48.614 },
+	{ "REDG.E.ADD.F32.FTZ.RN.STRONG.GP", 8, 1, 0 },   /* one update a thread: the warp's segmented scan */
+	{ "REDG.E.ADD.STRONG.GPU", 8, 2, 0 },             /* integers: no compare-and-swap loop */
+};
+
+static void test_window(void **state)
+{
+	static struct gm_trace_sample smp[16][2];
+	struct gm_trace_instr in[16];
+	struct gm_trace_insn x[16];
+	struct gm_trace_kernel k;
+	(void)state;
+	for (size_t i = 0; i < sizeof(window_rows) / sizeof(window_rows[0]); i++) {
+		const struct window_row *r = &window_rows[i];
+		memset(in, 0, sizeof(in));
+		memset(x, 0, sizeof(x));
+		memset(smp, 0, sizeof(smp));
+		memset(&k, 0, sizeof(k));
+		for (int a = 0; a < r->natomics; a++) {
+			in[a].space = GM_TS_GLOBAL, in[a].op = GM_TO_REDUCTION, in[a].size = 4;
+			in[a].sass = (char *)r->sass, in[a].executions = 1 << 16;
+			in[a].samples = smp[a], in[a].nsamples = 2;
+			for (int s = 0; s < 2; s++) {
+				smp[a][s].have = smp[a][s].mask = 0xffffffffu;
+				for (int l = 0; l < 32; l++)   /* the data's words: no map (fit.map.known 0) */
+					smp[a][s].addr[l] = 4096 * s + 4 * (l / r->keys);
+			}
+			x[a].in = &in[a];
+		}
+		k.ins = x, k.nins = r->natomics;
+		double ns = tf_window_ms(&k, &P) * 1e6 * P.sm_count / (r->natomics * (double)(1 << 16));
+		if (r->probe_ns > 0)
+			assert_true(fabs(ns / r->probe_ns - 1) < 0.02);
+		else
+			assert_true(ns == 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -297,6 +347,7 @@ int main(void)
 		cmocka_unit_test(test_slice_ns),
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_issue),
+		cmocka_unit_test(test_window),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
