@@ -45,6 +45,7 @@ extern "C" {
 #define GM_PAGES_ALIGN_END (8.0 * 1024 * 1024)
 /* Rule T11: a load request over this many lines has its L1 wavefronts served at l1_lines_gps (copy.lines_l1_b4,
    32 lines a request); up to it, at l1_gbs (measured with 16 B lanes: 4 lines a request) */
+#define GM_READ_SPACING_BINS 13 /* rule D3: spacings 1 (dense) .. 4 (sparse) in quarters */
 #define GM_L1_MANY_LINES 4
 
 /* The device constants the launch model reads (JSON: docs/SCHEMA.md, "Device profile"). */
@@ -161,6 +162,8 @@ struct gm_launch_out {
 	double l2_reuse_wait_bytes;   /* of those, a pattern's that also reads from DRAM in the window (rule T7) */
 	double l2_footprint_bytes;    /* DRAM bytes rule D7 removed: footprints that stay in L2 (reads and writes) */
 	double read_density;          /* 64 B pieces read / pieces of their 256 B groups */
+	double read_spacing[GM_READ_SPACING_BINS]; /* the pieces read by the spacing of their pattern in its window,
+					 1 / its density, 1 + k / 4 at bin k, shared linearly with the neighbour (rule D3) */
 	double t_dram_ms, t_l2_ms, t_l1_ms;
 	int l2_by_lines;              /* t_l2_ms is L2's line lookups (rule L3), not its sectors */
 	double t_waves_ms;            /* threads that end: waves of resident threads x round trips x wave_ns,

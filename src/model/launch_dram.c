@@ -227,6 +227,24 @@ static void rule_l4_far_partners(struct totals *t, double f)
 }
 
 /*
+ * Rule D3: the pieces a pattern reads in the window, by its spacing there (its 256 B groups x 4 / its pieces:
+ * 1 dense, 2 half, 4 or more sparse), shared linearly between the two nearest quarter bins.
+ */
+static void add_spacing(struct totals *t, double pieces, double groups, double distinct)
+{
+	double x = distinct > 0 ? 4.0 * groups / distinct : 1.0, b, w;
+	int k;
+
+	x = x < 1.0 ? 1.0 : x > 4.0 ? 4.0 : x;
+	b = (x - 1.0) * 4.0;
+	k = (int)b;
+	k = k > GM_READ_SPACING_BINS - 2 ? GM_READ_SPACING_BINS - 2 : k;
+	w = b - k;
+	t->spacing[k] += pieces * (1.0 - w);
+	t->spacing[k + 1] += pieces * w;
+}
+
+/*
  * The window's stores: distinct sectors are written to DRAM (rule D2). A
  * sector the window leaves partly written must first be read (rule D5, ECC).
  * Rule D8: where the rest of its bytes is written by a warp outside the
@@ -310,8 +328,11 @@ static void store_sectors(struct pat_state *ps, int atom, struct totals *t, cons
 	if (nfill) {
 		t->read_bytes += fill_sum * atom;
 		t->fill_bytes += fill_sum * atom;
+		double g = (double)gm_keys_groups(v, nfill, atom);
+
 		t->pieces += fill_sum;
-		t->groups += (double)gm_keys_groups(v, nfill, atom) * fill_sum / (double)nfill;
+		t->groups += g * fill_sum / (double)nfill;
+		add_spacing(t, fill_sum, g, (double)nfill);
 	}
 }
 
@@ -407,8 +428,12 @@ static void load_pieces(struct pat_state *ps, int64_t u, int atom, struct totals
 		t->reuse_wave_bytes += (full + hits) * atom * same_wave_share(ps, c);
 	t->read_bytes += ((double)m - hits) * atom;
 	t->pieces += (double)m - hits;
-	if (m)
-		t->groups += (double)gm_keys_groups(ps->pieces, m, atom) * ((double)m - hits) / (double)m;
+	if (m) {
+		double g = (double)gm_keys_groups(ps->pieces, m, atom);
+
+		t->groups += g * ((double)m - hits) / (double)m;
+		add_spacing(t, (double)m - hits, g, (double)m);
+	}
 }
 
 /* ---- the window's close: its registry -------------------------------------------------------------- */

@@ -2,7 +2,7 @@
  * launch_time.c - how long each level needs for a launch's traffic, and how
  * long the launch takes (docs/MODEL.md 7.2), one section a rule:
  *   D3  reads go at the rate of their density (pieces read / pieces of their
- *       256 B groups: 1 dense, 1/2, <= 1/4 sparse; linear between);
+ *       256 B groups: 1 dense, 1/2, <= 1/4 sparse; linear in 1 / density between);
  *   D4  reads and writes mixed turn the bus around (the copy rate says how much);
  *   D10 a sector filled before its write (D5) is written back with its piece, as
  *       sparse as its read: at the reads' density rate where they are sparse;
@@ -35,15 +35,22 @@
 
 /* ---- rules D3, D4: DRAM time ---------------------------------------------------------------------- */
 
+/*
+ * Rule D3: the rate at density rho, linear in the pieces' spacing 1 / rho (1 dense, 2 half, 4 sparse) between the
+ * three measured rates: a stride of 192 B (1 / rho = 3) reads halfway between the half and the sparse rate.
+ */
 static double interp_read_gbs(const struct gm_profile *pr, double rho)
 {
+	double x;
+
 	if (rho >= 1.0)
 		return pr->read_gbs;
-	if (rho >= 0.5)
-		return pr->read_half_gbs + (pr->read_gbs - pr->read_half_gbs) * (rho - 0.5) / 0.5;
-	if (rho >= 0.25)
-		return pr->read_sparse_gbs + (pr->read_half_gbs - pr->read_sparse_gbs) * (rho - 0.25) / 0.25;
-	return pr->read_sparse_gbs;
+	if (!(rho > 0.25))
+		return pr->read_sparse_gbs;
+	x = 1.0 / rho;
+	if (x <= 2.0)
+		return pr->read_gbs - (pr->read_gbs - pr->read_half_gbs) * (x - 1.0);
+	return pr->read_half_gbs - (pr->read_half_gbs - pr->read_sparse_gbs) * (x - 2.0) / 2.0;
 }
 
 /* The copy rate below the read and write rates: the extra time of turning the bus around. */
@@ -79,10 +86,26 @@ static double write_ms(const struct gm_profile *pr, const struct gm_launch_out *
 	return (wr - s * wf) / pr->write_gbs + s * fill / rate;
 }
 
+/*
+ * Rule D3 over a launch's patterns: each pattern's pieces at the rate of its own spacing, the launch's reads at
+ * the rate that takes their summed time (a dense input beside sparse fills is not a launch of middling density).
+ * A launch whose walk left no spacings: its density's rate.
+ */
+static double read_rate(const struct gm_profile *pr, const struct gm_launch_out *o)
+{
+	double pieces = 0, t = 0;
+
+	for (int k = 0; k < GM_READ_SPACING_BINS; k++) {
+		pieces += o->read_spacing[k];
+		t += o->read_spacing[k] / interp_read_gbs(pr, 1.0 / (1.0 + k / 4.0));
+	}
+	return pieces > 0 && t > 0 ? pieces / t : interp_read_gbs(pr, o->read_density);
+}
+
 static double dram_ms(const struct gm_profile *pr, const struct gm_launch_out *o)
 {
 	double rd = o->dram_read_bytes, wr = o->dram_write_bytes;
-	double rate = interp_read_gbs(pr, o->read_density);
+	double rate = read_rate(pr, o);
 
 	return (rd / rate + write_ms(pr, o, rate)) / 1e6 * turnaround(pr, rd, wr);
 }

@@ -518,6 +518,8 @@ static void add_scaled(struct totals *t, const struct totals *u, double f)
 	t->fill_bytes += f * u->fill_bytes;
 	t->groups += f * u->groups;
 	t->pieces += f * u->pieces;
+	for (int k = 0; k < GM_READ_SPACING_BINS; k++)
+		t->spacing[k] += f * u->spacing[k];
 	t->reuse_bytes += f * u->reuse_bytes;
 	/* rule T7: a window that reads from DRAM waits for all its hits; one that does not, for the hits whose
 	   piece a warp of the same resident wave is still reading */
@@ -662,5 +664,7 @@ void gm_launch_scale(const struct totals *t, const struct gm_launch_in *in, stru
 	o->read_density = t->groups > 0 ? t->pieces / (t->groups * (GROUP_BYTES / 64.0)) : 1.0;
 	if (o->read_density > 1)
 		o->read_density = 1;
+	for (int k = 0; k < GM_READ_SPACING_BINS; k++)
+		o->read_spacing[k] = t->spacing[k] * f;
 	o->useful_bytes = in->useful_bytes > 0 ? in->useful_bytes : (double)in->n_threads * gm_launch_bytes_per_thread(in);
 }

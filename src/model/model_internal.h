@@ -140,6 +140,7 @@ struct totals {
 	double pline0_sectors;      /* the partly written sectors of the lines of pline[0] */
 	double read_bytes, write_bytes, fill_bytes;
 	double groups, pieces;      /* for the read density */
+	double spacing[GM_READ_SPACING_BINS]; /* pieces read by their pattern's spacing in the window (rule D3) */
 	double reuse_bytes;         /* load pieces found in L2 (read by an earlier warp, rule D6) */
 	double reuse_wait_bytes;    /* of those, a pattern's whose window also reads from DRAM (rule T7) */
 	double reuse_wave_bytes;    /* of reuse_bytes, pieces first read under a resident wave before, x the trip left (T7) */

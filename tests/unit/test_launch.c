@@ -29,7 +29,9 @@ static const struct row rows[] = {
 	{ "gid", 4, 4, 1.0, 3000 },
 	{ "gid*2", 4, 8, 1.0, 3000 },
 	{ "gid*16", 4, 64, 1.0, 3000 },    /* 64 B apart: every piece read, whole */
+	{ "gid*24", 4, 64, 2.0 / 3, 2750 }, /* 96 B apart: 1 / density 1.5, halfway from read_gbs to read_half_gbs */
 	{ "gid*32", 4, 64, 0.5, 2500 },    /* 128 B apart: half the pieces of a 256 B group */
+	{ "gid*48", 4, 64, 1.0 / 3, 2250 }, /* 192 B apart: 1 / density 3, halfway to read_sparse_gbs (D3, m65) */
 	{ "gid*128", 4, 64, 0.25, 2000 },  /* 512 B apart: isolated pieces */
 	{ "gid*1024", 16, 64, 0.25, 2000 },
 	{ "gid", 16, 16, 1.0, 3000 },

@@ -156,6 +156,37 @@ static void test_fill_writes(void **state)
 	assert_true(fabs(o.t_dram_ms - t) < 1e-9 * t);
 }
 
+/*
+ * Rule D3 per pattern (m65): a dense load beside a store whose fills are sparse (4 B stores 512 B apart) reads each
+ * at its own spacing's rate, the dense pieces at read_gbs (bin 0) and the fills at read_sparse_gbs (bin 12); the
+ * launch's reads go at the rate of their summed time, not at the rate of the launch's middling density.
+ */
+static void test_spacing_per_pattern(void **state)
+{
+	struct gm_profile p = prof();
+	struct gm_access pats[2];
+	struct gm_launch_in in;
+	struct gm_launch_out o;
+	double pieces = 0, rate, s, wf, t;
+
+	(void)state;
+	launch_of("gid", 4, 1 << 16, pats, &in);
+	pats[1].index = "gid*128";
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	for (int k = 1; k < GM_READ_SPACING_BINS - 1; k++)
+		assert_true(o.read_spacing[k] == 0);
+	assert_true(o.read_spacing[0] > 0 && o.read_spacing[GM_READ_SPACING_BINS - 1] > 0);
+	for (int k = 0; k < GM_READ_SPACING_BINS; k++)
+		pieces += o.read_spacing[k];
+	assert_true(fabs(pieces * 64 - o.dram_read_bytes) < 1e-6 * o.dram_read_bytes);
+	rate = pieces / (o.read_spacing[0] / 3000 + o.read_spacing[GM_READ_SPACING_BINS - 1] / 2000);
+	assert_true(o.read_density > 0.25 && o.read_density < 0.5 && rate > 2000 && rate < 3000);
+	s = (3000 / rate - 1) / (3000.0 / 2000 - 1);
+	wf = o.dram_fill_bytes / 2 < o.dram_write_bytes ? o.dram_fill_bytes / 2 : o.dram_write_bytes;
+	t = (o.dram_read_bytes / rate + (o.dram_write_bytes - s * wf) / 3000 + s * o.dram_fill_bytes / rate) / 1e6;
+	assert_true(fabs(o.t_dram_ms - t) < 1e-9 * t);
+}
+
 static void test_waves(void **state)
 {
 	struct gm_profile p = prof();
@@ -338,6 +369,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_turnaround),
 		cmocka_unit_test(test_fill_writes),
+		cmocka_unit_test(test_spacing_per_pattern),
 		cmocka_unit_test(test_waves),
 		cmocka_unit_test(test_block_tail),
 		cmocka_unit_test(test_block_lines),
