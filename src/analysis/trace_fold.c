@@ -204,8 +204,11 @@ void tk_fold_readings(const struct gm_trace_kernel *k, const struct tk_swap *sw,
 	}
 }
 
-/* Clears from *left each lane of s whose sector y's samples of s's warp (any iteration) read; 1 when none is left. */
-static int warp_reads(const struct gm_trace_instr *y, const struct gm_trace_sample *s, uint32_t *left)
+/*
+ * Clears from *left each lane of s whose sector y's samples of s's warp (any iteration) read, or with halo, the
+ * sector next to one they read (rule H's halo); 1 when none is left.
+ */
+static int warp_reads(const struct gm_trace_instr *y, const struct gm_trace_sample *s, uint32_t *left, int halo)
 {
 	for (int q = 0; q < y->nsamples && *left; q++) {
 		const struct gm_trace_sample *t = &y->samples[q];
@@ -216,7 +219,9 @@ static int warp_reads(const struct gm_trace_instr *y, const struct gm_trace_samp
 			if (!(*left >> l & 1))
 				continue;
 			for (int u = 0; u < GM_WARP_SIZE; u++)
-				if ((t->have >> u & 1) && t->addr[u] >> 5 == s->addr[l] >> 5) {
+				if ((t->have >> u & 1) && (t->addr[u] >> 5 == s->addr[l] >> 5 ||
+							   (halo && (t->addr[u] >> 5) + 1 >= s->addr[l] >> 5 &&
+							    (s->addr[l] >> 5) + 1 >= t->addr[u] >> 5))) {
 					*left &= ~(1u << l);
 					break;
 				}
@@ -239,8 +244,10 @@ static int fitted_load(const struct gm_trace_insn *x)
  * the model. The fitted global loads are taken by walk (the same map of the ids, loop aside: rule M's groups), the
  * walks by their measured sectors, most first: a walk whose every load, in every warp it was sampled in, has every
  * lane on a sector that the loads of earlier walks (not themselves hits, any load of theirs) read in the same warp
- * is a hit (its sectors are in L1 or L2) and leaves the model's patterns. A loop's load needs samples at two
- * iterations at least (its later iterations reach other sectors). Unfitted loads (rule G's) are never hits.
+ * is a hit (its sectors are in L1 or L2) and leaves the model's patterns. A lane on no such sector is still one
+ * where its sector is next to one of them (the halo: the neighbouring warp's, read in the same wave; k65). A loop's
+ * load needs samples at two iterations at least (its later iterations reach other sectors). Unfitted loads (rule
+ * G's) are never hits.
  */
 void tk_sector_hits(struct gm_trace_kernel *k)
 {
@@ -279,9 +286,10 @@ void tk_sector_hits(struct gm_trace_kernel *k)
 				uint32_t left = s->have;
 				lanes += left != 0;
 				iter2 |= s->iter != x->samples[0].iter;
-				for (int j = 0; j < n && left; j++)
-					if (walk[j] >= 0 && walk[j] != w && hit[walk[j]] < 0)
-						warp_reads(k->ins[j].in, s, &left);
+				for (int h = 0; h < 2 && left; h++)   /* its own sectors first, then the halo */
+					for (int j = 0; j < n && left; j++)
+						if (walk[j] >= 0 && walk[j] != w && hit[walk[j]] < 0)
+							warp_reads(k->ins[j].in, s, &left, h);
 				ok = !left;
 			}
 			ok = ok && (k->ins[i].fit.iters <= 1 || iter2);

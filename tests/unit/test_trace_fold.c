@@ -92,7 +92,7 @@ static void test_fold(void **state)
 }
 
 /* Rule H (trace_fold.c tk_sector_hits): a walk whose sampled lanes all read sectors another walk of the same warps
-   reads. A: a warp's 128 B row (lanes 4 B apart, gid), the most sectors; B: one load of another walk, per row. */
+   reads, or the sectors next to them (the halo). A: a warp's 128 B row (lanes 4 B apart, gid), the most sectors; B: one load of another walk, per row. */
 struct hit_row {
 	const char *what;
 	int64_t b_size;      /* B's mode: gid modulo this (0: none, A's walk) */
@@ -106,7 +106,9 @@ static const struct hit_row hit_rows[] = {
 	{ "remainder lanes on the row's sectors: a hit", 4, 0, 96, 1, -1, 1 },
 	{ "a loop over them, sampled at two iterations: a hit", 4, 0, 96, 3, 1, 1 },
 	{ "a loop sampled at one iteration: not (its later trips reach other sectors)", 4, 0, 96, 3, -1, 0 },
-	{ "past the row's last sector: not", 4, 0, 128, 1, -1, 0 },
+	{ "on the sector past the row's last (its halo, the next warp's): a hit", 4, 0, 128, 1, -1, 1 },
+	{ "a sector further: not", 4, 0, 160, 1, -1, 0 },
+	{ "the halo before the row's first sector: a hit", 4, 0, -32, 1, -1, 1 },
 	{ "sampled in a warp A was not: not", 4, 1, 96, 1, -1, 0 },
 	{ "the same walk as A: rule M's, not", 0, 0, 96, 1, -1, 0 },
 };
