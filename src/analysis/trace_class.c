@@ -641,6 +641,26 @@ static int interior_only(const struct gm_trace_launch *l, const struct gm_trace_
 	return edge;
 }
 
+/* Stages E and G: fit e (in's samples rearranged or filtered; its samples freed here); 1 with f->map set when a
+   map fits them. */
+static int refit(const struct gm_trace_launch *l, struct gm_trace_instr *e, struct gm_trace_fit *f)
+{
+	struct tf_set s;
+	struct gm_trace_map m;
+	char why[200];
+	int ok;
+
+	memset(&s, 0, sizeof(s));
+	memset(&m, 0, sizeof(m));
+	m.elem_bytes = e->size;
+	ok = !tf_points(l, e, f->iters, &s, why, sizeof(why)) && (tf_fit(&s, &m, why, sizeof(why)), m.known);
+	if (ok)
+		f->map = m;
+	free(s.p);
+	free(e->samples);
+	return ok;
+}
+
 void gm_trace_fit_instr(const struct gm_trace_launch *l, const struct gm_trace_instr *in, struct gm_trace_fit *f)
 {
 	struct tf_set s;
@@ -659,32 +679,10 @@ void gm_trace_fit_instr(const struct gm_trace_launch *l, const struct gm_trace_i
 		tf_fit(&s, &f->map, f->why, sizeof(f->why));
 	}
 	free(s.p);
-	if (!f->map.known && (runs = lanes_in_order(in, &e)) > 0) {   /* stage E */
-		struct gm_trace_map m;
-		char why[200];
-		memset(&s, 0, sizeof(s));
-		memset(&m, 0, sizeof(m));
-		m.elem_bytes = in->size;
-		if (!tf_points(l, &e, f->iters, &s, why, sizeof(why)) && (tf_fit(&s, &m, why, sizeof(why)), m.known)) {
-			f->map = m;
-			f->lanes_sorted = runs;
-		}
-		free(s.p);
-		free(e.samples);
-	}
-	if (!f->map.known && (runs = interior_only(l, in, &e)) > 0) {   /* stage G */
-		struct gm_trace_map m;
-		char why[200];
-		memset(&s, 0, sizeof(s));
-		memset(&m, 0, sizeof(m));
-		m.elem_bytes = in->size;
-		if (!tf_points(l, &e, f->iters, &s, why, sizeof(why)) && (tf_fit(&s, &m, why, sizeof(why)), m.known)) {
-			f->map = m;
-			f->edge = runs;
-		}
-		free(s.p);
-		free(e.samples);
-	}
+	if (!f->map.known && (runs = lanes_in_order(in, &e)) > 0 && refit(l, &e, f))   /* stage E */
+		f->lanes_sorted = runs;
+	if (!f->map.known && (runs = interior_only(l, in, &e)) > 0 && refit(l, &e, f))   /* stage G */
+		f->edge = runs;
 	tf_finish(l, in, f);
 }
 
