@@ -188,6 +188,8 @@ struct gm_trace_fit {
 	char why[200];                /* map.known = 0: why no map fits */
 	int lanes_sorted;             /* stage E: the map is of each warp's lowest address with its lanes in order;
 					 the kernel's lanes read the same consecutive elements in another order */
+	int edge;                     /* stage G: the map is of the interior blocks' lanes; this many sampled warps
+					 at the grid's edge (a clamped stencil's border) read elsewhere */
 	int lanes;                    /* lane addresses fitted */
 	int iters;                    /* loop iterations a warp runs (executions / warps), >= 1 */
 	enum gm_trace_class cls;

@@ -602,6 +602,65 @@ no:
 	return 0;
 }
 
+/*
+ * Stage G, the grid's edge (docs/TRACE.md, "How the fit works"): a stencil clamps its neighbours at the
+ * domain's border (`min(max(x + dx, 0), W - 1)`), so the lanes of the blocks at the grid's edge read elsewhere
+ * than the map of the interior says, and the collector always samples block 0. When no map fits, the samples
+ * of edge blocks (a block id 0 or the last, along a grid dimension of 3 blocks or more) are set aside and the
+ * rest refitted: a map that reproduces every interior lane stands for the instruction (edge = the warps set
+ * aside). At least 3 of 4 sampled warps and 4 warps must be interior, so that the interior's map is measured.
+ * A gather by data fits no interior map and stays one. Global accesses only (shared ones ignore the block).
+ */
+static int interior_only(const struct gm_trace_launch *l, const struct gm_trace_instr *in, struct gm_trace_instr *out)
+{
+	int kept = 0, edge = 0, total = 0;
+
+	if (in->space != GM_TS_GLOBAL || !in->nsamples)
+		return 0;
+	*out = *in;
+	if (!(out->samples = malloc((size_t)in->nsamples * sizeof(*out->samples))))
+		return 0;
+	for (int i = 0; i < in->nsamples; i++) {
+		const struct gm_trace_sample *a = &in->samples[i];
+		int at_edge = 0;
+		if (!a->have)
+			continue;
+		total++;
+		for (int d = 0; d < 3; d++)
+			at_edge |= l->grid[d] >= 3 && (a->block[d] == 0 || a->block[d] == l->grid[d] - 1);
+		if (at_edge)
+			edge++;
+		else
+			out->samples[kept++] = *a;
+	}
+	out->nsamples = kept;
+	if (!edge || kept < 4 || 4 * kept < 3 * total) {
+		free(out->samples);
+		return 0;
+	}
+	return edge;
+}
+
+/* Stages E and G: fit e (in's samples rearranged or filtered; its samples freed here); 1 with f->map set when a
+   map fits them. */
+static int refit(const struct gm_trace_launch *l, struct gm_trace_instr *e, struct gm_trace_fit *f)
+{
+	struct tf_set s;
+	struct gm_trace_map m;
+	char why[200];
+	int ok;
+
+	memset(&s, 0, sizeof(s));
+	memset(&m, 0, sizeof(m));
+	m.elem_bytes = e->size;
+	ok = !tf_points(l, e, f->iters, &s, why, sizeof(why)) && (tf_fit(&s, &m, why, sizeof(why)), m.known);
+	if (ok)
+		f->map = m;
+	free(s.p);
+	free(e->samples);
+	return ok;
+}
+
 void gm_trace_fit_instr(const struct gm_trace_launch *l, const struct gm_trace_instr *in, struct gm_trace_fit *f)
 {
 	struct tf_set s;
@@ -620,19 +679,10 @@ void gm_trace_fit_instr(const struct gm_trace_launch *l, const struct gm_trace_i
 		tf_fit(&s, &f->map, f->why, sizeof(f->why));
 	}
 	free(s.p);
-	if (!f->map.known && (runs = lanes_in_order(in, &e)) > 0) {   /* stage E */
-		struct gm_trace_map m;
-		char why[200];
-		memset(&s, 0, sizeof(s));
-		memset(&m, 0, sizeof(m));
-		m.elem_bytes = in->size;
-		if (!tf_points(l, &e, f->iters, &s, why, sizeof(why)) && (tf_fit(&s, &m, why, sizeof(why)), m.known)) {
-			f->map = m;
-			f->lanes_sorted = runs;
-		}
-		free(s.p);
-		free(e.samples);
-	}
+	if (!f->map.known && (runs = lanes_in_order(in, &e)) > 0 && refit(l, &e, f))   /* stage E */
+		f->lanes_sorted = runs;
+	if (!f->map.known && (runs = interior_only(l, in, &e)) > 0 && refit(l, &e, f))   /* stage G */
+		f->edge = runs;
 	tf_finish(l, in, f);
 }
 
@@ -663,6 +713,11 @@ void tf_finish(const struct gm_trace_launch *l, const struct gm_trace_instr *in,
 		size_t len = strlen(f->cls_text);
 		snprintf(f->cls_text + len, sizeof(f->cls_text) - len, "%s", f->lanes_sorted > 1 ? "; lanes in two runs (a "
 			 "trip count that differs by lane, its remainder peeled first)" : "; the warp's lanes in another order");
+	}
+	if (f->edge) {   /* stage G: say that the edge's lanes are not the map's */
+		size_t len = strlen(f->cls_text);
+		snprintf(f->cls_text + len, sizeof(f->cls_text) - len, "; clamped at the grid's edge (%d warp%s)", f->edge,
+			 f->edge > 1 ? "s" : "");
 	}
 	if (!f->map.known)
 		gather_stand_in(in, f);

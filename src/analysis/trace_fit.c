@@ -16,7 +16,8 @@
  *   D  the ids as A or B plus a table of one offset per loop iteration;
  *   F  a grid-stride loop: stage A on the indices modulo a launch-wide step
  *      (the trips a lane starts the compiler's unrolled body at vary with gid);
- *   (E, a warp's lanes in another order, is trace_class.c's refit).
+ *   (E, a warp's lanes in another order, and G, the interior blocks without the
+ *   grid's edge, where a stencil clamps, are trace_class.c's refits).
  * The bits of each variable are then grouped into modes: a run of bits whose
  * coefficients double is one mode stride * ((v / 2^j) % 2^m).
  */

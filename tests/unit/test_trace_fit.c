@@ -141,6 +141,39 @@ static void test_grid_stride(void **state)
 		one(&grid_stride_rows[i]);
 }
 
+/* Stage G: a 3x3 stencil's neighbours clamped at the image's border (`min(max(x + dx, 0), W - 1)`): block 0 is
+   always sampled, and its lanes at x - 1 < 0 or y - 1 < 0 read the border's element instead, which no map of the
+   ids reproduces. The interior blocks' map stands for the instruction and the class is the interior's (4-byte
+   words one element before the row's sector: misaligned); edge > 0 says the border's warps were set aside. */
+static const struct row clamped_rows[] = {
+	{ { "clamped_up_left", "(by*8 + ty - 1 < 0 ? 0 : by*8 + ty - 1) * 4000 + (bx*32 + tx - 1 < 0 ? 0 : bx*32 + tx - 1)",
+	    { 32, 8, 1 }, { 125, 400, 1 }, 4, G, LD, 1, 0, 0, 2 }, GM_TC_MISALIGNED, 0, 1 },
+	/* the control: a hash of the ids (a square modulo a prime) fits no interior map either: a gather */
+	{ { "gather_hash_2d", "((by*8 + ty) * 4000 + bx*32 + tx) * ((by*8 + ty) * 4000 + bx*32 + tx) % 1000003", { 32, 8, 1 }, { 125, 400, 1 },
+	    4, G, LD, 1, 0, 0, 2 }, GM_TC_GATHER, 0, 0 },
+};
+
+static void test_clamped(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(clamped_rows) / sizeof(clamped_rows[0]); i++) {
+		const struct row *r = &clamped_rows[i];
+		struct gm_trace_launch l;
+		struct gm_trace_fit f;
+		assert_int_equal(synth_launch(&r->s, 0x7f1200000000ll, &l), 0);
+		gm_trace_fit_instr(&l, &l.ins[0], &f);
+		print_message("%-24s %-14s expr '%s' edge %d model %.3f measured %.3f  %s\n", r->s.name,
+			      gm_trace_class_name(f.cls), f.expr, f.edge, f.model_per_req, f.meas_per_req, f.cls_text);
+		assert_int_equal(f.map.known, r->fitted);
+		assert_int_equal(f.cls, r->cls);
+		if (r->fitted) {
+			assert_true(f.edge > 0);
+			assert_non_null(strstr(f.cls_text, "clamped at the grid's edge"));
+		}
+		synth_free(&l);
+	}
+}
+
 /* The fitted expression, parsed again, gives the same element index as the original for every thread
    of a small launch (through the 1D form the launch model and --suggest read). */
 static void test_expr_roundtrip(void **state)
@@ -385,6 +418,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_grid_stride),
+		cmocka_unit_test(test_clamped),
 		cmocka_unit_test(test_expr_roundtrip),
 		cmocka_unit_test(test_prior),
 		cmocka_unit_test(test_random_maps),
