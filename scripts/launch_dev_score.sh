@@ -42,6 +42,7 @@ sets=(
   s-d7da685 $dv/dev-36s.tsv $h2/model-d7da685 sealed36s_run
   t-fac3346 $dv/dev-36t.tsv $h2/model-fac3346 sealed36t_run
   u-cdb1b27 $dv/dev-36u.tsv $h2/model-cdb1b27 sealed36u_run
+  v-1b54c47 $dv/dev-36v.tsv $h2/model-1b54c47 sealed36v_run
 )
 [ -n "${EXTRA_SETS:-}" ] && read -r -a extra <<<"$EXTRA_SETS" && sets+=("${extra[@]}")
 : >"$out/ratios.tsv"
