@@ -32,6 +32,11 @@
  *                    pieces: the warps of one block fill the same lines / 8
  *                    blocks fill each sector): the rates L2 takes lines written
  *                    partly, and sectors another running block wrote last (L4)
+ *   l2_far_lines_gps, l2_far_lines16_gps
+ *                    copy.colstore_b4 and copy.colstore_b16 (a column walk of
+ *                    the stores over 1024 rows 512 KiB + 128 B apart, 4 and
+ *                    16 B lanes): the rate L2 takes lines written partly by a
+ *                    lane alone, the request's lines far apart (L4's far end)
  *   pages_gps        copy.pages_b4 (a column walk over rows 4 MiB + 128 B
  *                    apart, each lane alone in its 2 MiB page): the rate such
  *                    lanes are translated (rule P); GM_PAGES_GPS_DEFAULT,
@@ -435,6 +440,35 @@ static void partial_lines_of_l2(const struct gm_run_result *r, struct gm_profile
 }
 
 /*
+ * copy.colstore_b4 and copy.colstore_b16 (rule L4's far end): a column walk of the stores over 1024 rows 512 KiB +
+ * 128 B apart, each lane alone in a line its request writes partly. The line time left (lines_time_left: the time
+ * for bandwidth less the other lines' lookups) over those lines, as the model without the far rates counts them.
+ * Optional, each alone; 0 without l2_merge_lines_gps (the near end the rule starts from).
+ */
+static double far_lines_rate(const struct gm_run_result *r, const char *name, const struct gm_profile *p)
+{
+	const struct gm_case_result *c;
+	struct gm_launch_out o;
+	struct gm_profile q = *p;
+	double t, lines;
+
+	q.l2_far_lines_gps = q.l2_far_lines16_gps = 0; /* the lines as the near rule counts them */
+	if (!(p->l2_merge_lines_gps > 0) || !(c = viewed(r, name, &q, &o)))
+		return 0;
+	lines = o.l2_merged_lines + o.l2_part_lines;
+	if (!(lines > 0) || !((t = lines_time_left(c, &q, &o)) > 0))
+		return 0;
+	return lines / (t * 1e6);
+}
+
+static void far_lines_of_l2(const struct gm_run_result *r, struct gm_profile *p)
+{
+	p->l2_far_lines_gps = p->l2_far_lines16_gps = 0;
+	p->l2_far_lines_gps = far_lines_rate(r, "copy.colstore_b4", p);
+	p->l2_far_lines16_gps = far_lines_rate(r, "copy.colstore_b16", p);
+}
+
+/*
  * copy.start_b4: copy_one over 8 waves of resident threads, timed back to back
  * like every case (a launch starts when the previous one has ended). Its time
  * less the launch model's time for it with every other constant (its waves,
@@ -537,6 +571,7 @@ gm_status gm_profile_from_run(const struct gm_run_result *r, struct gm_profile *
 	lines_of_l2(r, p);
 	lines_of_l1(r, p);
 	partial_lines_of_l2(r, p);
+	far_lines_of_l2(r, p);
 	pages_translated(r, p);
 	launch_start(r, p); /* the model's time for the case with every other constant */
 	launch_floor(r, p); /* last: after launch_us */

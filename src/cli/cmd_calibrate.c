@@ -86,7 +86,7 @@ static int derive(const char *run, const char *out, int cache)
 			 r.started_utc);
 		rc = write_profile(out, &p);
 		if (rc == GM_EXIT_OK && *p.unmeasured) {
-			char buf[600];
+			char buf[1024];
 
 			gm_profile_describe_unmeasured(&p, buf, sizeof(buf));
 			fprintf(stderr, "note: the run did not measure %s; left out of the profile\n", buf);

@@ -11,7 +11,7 @@
 /* The fields the profile's run did not measure, named once on stderr (never filled silently). */
 static void note_unmeasured(const struct gm_profile *p)
 {
-	char buf[600];
+	char buf[1024];
 
 	gm_profile_describe_unmeasured(p, buf, sizeof(buf));
 	if (*buf)

@@ -154,6 +154,7 @@ void gm_profile_describe_unmeasured(const struct gm_profile *p, char *buf, size_
 				   : !strncmp(f->name, "pages_", 6) ? "rule P4 takes pages_gps"
 				   : !strcmp(f->name, "launch_floor_us") ? "trace rule F takes launch_us"
 				   : !strcmp(f->name, "floor_us")	   ? "rules D11 and S3 off"
+				   : !strncmp(f->name, "l2_far_lines", 12) ? "rule L4 at its near rates"
 									  : "its rule off";
 		int w = snprintf(buf + len, n - len, "%s%s (%s; %s)", len ? ", " : "", f->name, f->source, then);
 

@@ -41,6 +41,8 @@ void gm_profile_from_datasheet(const struct gm_profile *base, const struct gm_da
 	out->l1_lines_gps *= sm;
 	out->l2_merge_lines_gps *= sm;
 	out->l2_part_sectors_gps *= sm;
+	out->l2_far_lines_gps *= sm;
+	out->l2_far_lines16_gps *= sm;
 	out->blocks_gps *= sm;
 	out->l2_bytes *= l2;
 	out->sm_count = (int)target_ds->sm_count;

@@ -186,6 +186,27 @@ static void test_from_run_knee(void **state)
 		assert_true(fabs(p.l2_merge_lines_gps - 50) < 1e-6);
 		assert_true(fabs(p.l2_lines_gps - 60) < 1e-6);
 	}
+	/* copy.colstore_b4 and _b16 (rule L4's far end: a column walk of the stores, 1024 rows 512 KiB + 128 B
+	   apart, 2 x 1024 x 524416 B counted) timed with their lines at planted rates: each comes back alone */
+	assert_true(p.l2_far_lines_gps == 0 && p.l2_far_lines16_gps == 0); /* not in the run yet */
+	{
+		const double cb = 2.0 * 1024 * 524416;
+		struct gm_case_result *c4 = add_case(&r, "copy.colstore_b4", 1, cb);
+		struct gm_case_result *c16 = add_case(&r, "copy.colstore_b16", 1, cb);
+		struct gm_profile q = p;
+
+		q.l2_part_sectors_gps = 1e6; /* every line at the merged rate: the planted one */
+		q.l2_merge_lines_gps = 40;
+		time_as_predicted(c4, &q, cb);
+		q.l2_merge_lines_gps = 25;
+		time_as_predicted(c16, &q, cb);
+		assert_string_equal(c4->launch_limited_by, "L2");
+		assert_string_equal(c16->launch_limited_by, "L2");
+		assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
+		assert_true(fabs(p.l2_far_lines_gps - 40) < 1e-6);
+		assert_true(fabs(p.l2_far_lines16_gps - 25) < 1e-6);
+		assert_true(fabs(p.l2_merge_lines_gps - 50) < 1e-6);
+	}
 	/* copy.blk1024_b4 timed with a planted warp tail (rule T5): it comes back, the rest unchanged */
 	assert_true(p.warp_tail == 0); /* not in the run yet */
 	{

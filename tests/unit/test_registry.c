@@ -170,7 +170,7 @@ static void test_calibrate_select(void **state)
 	assert_int_equal(gm_registry_select(gm_calibrate_selectors, nsel, GM_TIER_DEFAULT, sel, &bad), GM_OK);
 	for (int i = 0; i < n; i++)
 		count += sel[i];
-	assert_int_equal(count, 69); /* copy.floor_b4 (m62) the 69th */
+	assert_int_equal(count, 71); /* copy.floor_b4 (m62) the 69th, copy.colstore_b4 and _b16 (m66) */
 	assert_true(selected(all, sel, n, "hierarchy.l1_0032k") && selected(all, sel, n, "hierarchy.l1_0512k"));
 	assert_true(selected(all, sel, n, "hierarchy.l1v9x16_0128k"));
 	assert_true(selected(all, sel, n, "hierarchy.l2_0512k") && selected(all, sel, n, "hierarchy.l2_256m"));

@@ -13,7 +13,7 @@ enum { COPY_ONE = 0, COPY_ILP = 1, COPY_READ = 2, COPY_WRITE = 3, COPY_MEMCPY = 
        COPY_TILE = 5, READ_TILE = 6, WRITE_TILE = 7, COPY_ONE_L2 = 8, COPY_LINES_L2 = 9,
        COPY_SCATTER = 10, COPY_SCATTER_BLOCKS = 11, COPY_ONE_SMALL = 12, COPY_ONE_BIG = 13,
        COPY_PAGES = 14, COPY_ONE_START = 15, COPY_ONE_L2_BIG = 16, COPY_LINES_L1 = 17,
-       COPY_ONE_FLOOR = 18 };
+       COPY_ONE_FLOOR = 18, COPY_COLSTORE = 19 };
 #define COPY_BLOCK 256
 /* COPY_ONE_SMALL: COPY_ONE in blocks of this many threads (the rate the SMs start blocks, rule T4) */
 #define COPY_SMALL_BLOCK 64
@@ -42,6 +42,12 @@ enum { COPY_ONE = 0, COPY_ILP = 1, COPY_READ = 2, COPY_WRITE = 3, COPY_MEMCPY = 
 #define COPY_PAGES_PITCH_16M 4194336
 /* pages_2m_al_b4: rows exactly 2 MiB apart, the request's 32 lines on the same low address bits (rule P5) */
 #define COPY_PAGES_PITCH_2M_AL 524288
+/* COPY_COLSTORE: a column walk of the stores, out[(i % ROWS) * PITCH + i / ROWS] = in[i], PITCH = the pitch in
+   bytes over the element's: each lane of a warp writes its own row, alone in a line the request writes partly, the
+   request's lines 512 KiB + 128 B apart (rule L4's far lines; colstore_b4 and colstore_b16). n = ROWS x PITCH
+   elements, whatever the array size: every row written whole, a permutation. */
+#define COPY_COLSTORE_ROWS 1024
+#define COPY_COLSTORE_PITCH_BYTES 524416
 /* The scatters store 4 B elements in pieces: out[(i/KS)*KS + (i%S)*K + (i/S)%K] = in[i], KS = K x S.
    COPY_SCATTER (S = K = 32, blocks of 1024): the 32 warps of a block each write one element into each of
    the same 32 lines (lanes 128 B apart), a naive transpose's stores in one block;

@@ -27,6 +27,10 @@
  *                each store one element into each of the same 32 lines (lanes 128 B
  *                apart), where the launch model measures what a line written partly
  *                that L2 merges with the block's earlier writes costs.
+ *   colstore_b4, colstore_b16  a column walk of the stores over 1024 rows 512 KiB + 128 B
+ *                apart (4 and 16 B elements): each lane alone in a line it writes partly,
+ *                the request's lines far apart, where the launch model measures what such a
+ *                line costs at the far end and by the lane's bytes (rule L4).
  *   scatter_blocks_b4  4 B elements, the 8 pieces of each sector from 8 consecutive
  *                blocks (lanes 32 B apart): what a line written partly costs when
  *                nothing merges it.
@@ -108,6 +112,16 @@ __global__ void copy_one_l1_lines(const T *__restrict__ in, T *__restrict__ out,
 	size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
 	if (i < n)
 		out[i] = in[(i % COPY_L1_ROWS) * COPY_L1_ROWS + (i / COPY_L1_ROWS) % COPY_L1_ROWS];
+}
+
+/* colstore_b4, colstore_b16: a column walk of the stores over COPY_COLSTORE_ROWS rows PITCH elements apart, n = ROWS x
+   PITCH (shapes.h). */
+template <typename T, size_t PITCH>
+__global__ void copy_one_colstore(const T *__restrict__ in, T *__restrict__ out, size_t n)
+{
+	size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+	if (i < n)
+		out[(i % COPY_COLSTORE_ROWS) * PITCH + i / COPY_COLSTORE_ROWS] = in[i];
 }
 
 /* scatter_b4, scatter_blocks_b4: 4 B elements stored in pieces (shapes.h). */
@@ -336,6 +350,9 @@ static void launch_typed(struct copy_state *s)
 	else if (s->mode == COPY_PAGES)
 		copy_one_pages<T, COPY_PAGES_PITCH><<<gm_blocks_for(s->n, COPY_BLOCK), COPY_BLOCK, 0, gm_stream()>>>(
 			(const T *)s->in, (T *)s->out, s->n);
+	else if (s->mode == COPY_COLSTORE)
+		copy_one_colstore<T, COPY_COLSTORE_PITCH_BYTES / sizeof(T)>
+			<<<gm_blocks_for(s->n, COPY_BLOCK), COPY_BLOCK, 0, gm_stream()>>>((const T *)s->in, (T *)s->out, s->n);
 	else if (s->mode == COPY_SCATTER)
 		copy_scatter<COPY_SCATTER_S, COPY_SCATTER_K>
 			<<<gm_blocks_for(s->n, COPY_SCATTER_BLOCK), COPY_SCATTER_BLOCK, 0, gm_stream()>>>(
@@ -451,6 +468,8 @@ static gm_status copy_prepare(const struct gm_case *c, const struct gm_run_cfg *
 		       (size_t)(cfg->dev->max_threads_per_sm > 0 ? cfg->dev->max_threads_per_sm : 2048);
 	if (s->mode == COPY_ONE_FLOOR) /* one block, whatever the array size (rule S3) */
 		s->n = COPY_BLOCK;
+	if (s->mode == COPY_COLSTORE) /* every row written whole, whatever the array size: a permutation */
+		s->n = (size_t)COPY_COLSTORE_ROWS * (COPY_COLSTORE_PITCH_BYTES / s->eb);
 	s->seed = cfg->seed;
 	s->dev = cfg->dev;
 	s->grid = gm_resident_blocks(cfg->dev, COPY_BLOCK);
@@ -490,6 +509,16 @@ struct l1_lines_map {
 	__host__ __device__ long long operator()(size_t d) const
 	{
 		return (long long)((d % COPY_L1_ROWS) * COPY_L1_ROWS + (d / COPY_L1_ROWS) % COPY_L1_ROWS);
+	}
+};
+
+/* The column walk of the stores: output element d (row d / pitch, column d % pitch) holds input element
+   column x ROWS + row. */
+struct colstore_inverse {
+	size_t pitch;
+	__host__ __device__ long long operator()(size_t d) const
+	{
+		return (long long)((d % pitch) * COPY_COLSTORE_ROWS + d / pitch);
 	}
 };
 
@@ -596,6 +625,10 @@ static gm_status copy_verify(void *state, char *why, size_t n)
 	if (s->mode == COPY_PAGES)
 		return gm_validate(s->out, nwords, gm_make_gather(pages_map{ s->pitch }, s->eb / 4, s->seed), s->seed, s->dev,
 				   why, n);
+	if (s->mode == COPY_COLSTORE)
+		return gm_validate(s->out, nwords,
+				   gm_make_gather(colstore_inverse{ (size_t)COPY_COLSTORE_PITCH_BYTES / s->eb }, s->eb / 4, s->seed),
+				   s->seed, s->dev, why, n);
 	if (s->mode == COPY_SCATTER || s->mode == COPY_SCATTER_BLOCKS) {
 		scatter_inverse m = { (size_t)COPY_SCATTER_S, (size_t)COPY_SCATTER_K };
 
