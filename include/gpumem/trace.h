@@ -171,6 +171,7 @@ enum gm_trace_class {
 	GM_TC_UNSAMPLED,       /* no sampled lane: counts only (--samples 0, or the collector's pool ran out) */
 	GM_TC_ROWSTARTS,       /* no map fits; lanes rise by rows of their own lengths (row starts read, CSR) */
 	GM_TC_COMPUTED,        /* no map fits; lanes rise by 0 or 1 step (a scaled coordinate rounded) */
+	GM_TC_LOCAL_INDEXED,   /* local: lanes at different offsets of their stacks (an array indexed at run time) */
 	GM_TC_COUNT
 };
 
@@ -299,6 +300,7 @@ struct gm_trace_kernel {
 	double smem_scale;            /* rule V: the measured shared wavefronts over the launch model's, in every
 					 prediction of the kernel (fixes too); 0 = none */
 	int warp_private;             /* rule P: each warp's shared addresses its own (no block barrier) */
+	double local_span;            /* rule LA: the bytes a thread's local stack spans (its sampled offsets), 0: none */
 	void *run;                    /* --run's result for the top fix (a jansson object, owned; NULL = none):
 					 the "suggest" object of explain --suggest --run --json */
 };

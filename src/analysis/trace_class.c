@@ -15,15 +15,21 @@ static int model_size(int b)
 	return b == 1 || b == 2 || b == 4 || b == 8 || b == 16;
 }
 
-/* The lanes of sample s as the warp model's counting rules read them; interleave: local memory, whose
-   lanes give one per-thread offset that the hardware lays out lane after lane (size bytes apart). */
-static void lanes_of(const struct gm_trace_sample *s, int interleave, struct gm_lane ln[GM_WARP_SIZE])
+/* The lanes of sample s as the warp model's counting rules read them. local: local memory, whose lanes give
+   each its thread's own stack offset a, laid out by the hardware interleaved, lane after lane: word w of lane l
+   at (w * 32 + l) * 4 within the warp's slice (4-byte words; an 8- or 16-byte access as one unit of its size,
+   which counts as its words would where the lanes share an offset), so lanes at different offsets (an array
+   indexed at run time) scatter over that layout. */
+static void lanes_of(const struct gm_trace_sample *s, int local, int size, struct gm_lane ln[GM_WARP_SIZE])
 {
+	int64_t u = size > 4 ? size : 4;
+
 	memset(ln, 0, sizeof(struct gm_lane) * GM_WARP_SIZE);
 	for (int i = 0; i < GM_WARP_SIZE; i++) {
+		int64_t a = s->addr[i];
 		ln[i].active = (int)(s->have >> i & 1);
 		ln[i].exists = 1;
-		ln[i].addr = ln[i].active ? s->addr[i] + (int64_t)interleave * i : 0;
+		ln[i].addr = !ln[i].active ? 0 : local ? (a - a % u) * GM_WARP_SIZE + u * i + a % u : a;
 	}
 }
 
@@ -58,12 +64,10 @@ static void finish(struct counts *c)
 		c->per_req = c->ideal = -1;
 }
 
-static int all_broadcast(const struct gm_trace_instr *in);
-
-/* Local memory whose lanes all give one offset: the per-thread stack, interleaved by the hardware. */
+/* Local memory: the per-thread stack, interleaved by the hardware (lanes_of). */
 static int local_interleaved(const struct gm_trace_instr *in)
 {
-	return in->space == GM_TS_LOCAL && all_broadcast(in) ? in->size : 0;
+	return in->space == GM_TS_LOCAL;
 }
 
 /* The sampled addresses as they are, counted by the warp model's rules. */
@@ -75,7 +79,7 @@ static void count_samples(const struct gm_trace_instr *in, struct counts *c)
 	for (int i = 0; model_size(in->size) && i < in->nsamples; i++) {
 		if (!in->samples[i].have)
 			continue;
-		lanes_of(&in->samples[i], local_interleaved(in), ln);
+		lanes_of(&in->samples[i], local_interleaved(in), in->size, ln);
 		count_lanes(in, ln, c);
 	}
 	finish(c);
@@ -168,6 +172,25 @@ static int all_broadcast(const struct gm_trace_instr *in)
 		}
 	}
 	return any;
+}
+
+/* The most distinct offsets a sampled warp of a local instruction puts its lanes at. */
+static int64_t local_offsets(const struct gm_trace_instr *in)
+{
+	int most = 0;
+
+	for (int i = 0; i < in->nsamples; i++) {
+		const struct gm_trace_sample *s = &in->samples[i];
+		int n = 0;
+		for (int k = 0; k < GM_WARP_SIZE; k++) {
+			int first = s->have >> k & 1;
+			for (int j = 0; j < k && first; j++)
+				first = !(s->have >> j & 1) || s->addr[j] != s->addr[k];
+			n += first;
+		}
+		most = n > most ? n : most;
+	}
+	return most;
 }
 
 /* The smallest |stride| of a mode that is not the lanes' own (the axis that walks along a row). */
@@ -412,6 +435,31 @@ double tk_warp_runs(const struct gm_trace_instr *in, double *addrs_out)
 	return n ? sum / n : 0;
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+double tk_block_sharers(const struct gm_trace_launch *l, const struct gm_trace_instr *in, const struct gm_trace_fit *f)
+{
+	int64_t v[1024];
+	int bt = l->block[0] * l->block[1] * l->block[2], n = 0, d = 0;
+	double warps = (double)l->grid[0] * l->grid[1] * l->grid[2] * ((bt + 31) / 32);
+	const char *op = in->sass ? strchr(in->sass, '.') : NULL;
+
+	if (!tk_is_global_atomic(in) || !f->map.known || f->approx || bt <= GM_WARP_SIZE || bt > 1024 || !in->nsamples ||
+	    !op || !(strstr(op, ".ADD") || strstr(op, ".MIN") || strstr(op, ".MAX")) || in->executions < 0.99 * warps)
+		return 0;
+	for (int t = 0; t < bt; t++)   /* block 0's threads at iteration 0, the lanes the first sample has */
+		if (in->samples[0].have >> (t % GM_WARP_SIZE) & 1)
+			v[n++] = at(l, &f->map, t);
+	qsort(v, (size_t)n, sizeof(v[0]), cmp_i64);
+	for (int i = 0; i < n; i++)
+		d += !i || v[i] != v[i - 1];
+	return d ? (double)n / d : 0;
+}
+
 static void classify(const struct gm_trace_launch *l, const struct gm_trace_instr *in, struct gm_trace_fit *f,
 		     const struct counts *smp)
 {
@@ -422,6 +470,13 @@ static void classify(const struct gm_trace_launch *l, const struct gm_trace_inst
 		f->cls = GM_TC_COALESCED;
 		snprintf(f->cls_text, sizeof(f->cls_text), "local memory (a per-thread stack or spills; the hardware "
 			 "interleaves the threads' words)");
+	} else if (in->space == GM_TS_LOCAL && f->lanes) {
+		/* the lanes at different offsets of their stacks: an array indexed at run time (lanes_of's layout) */
+		f->cls = GM_TC_LOCAL_INDEXED;
+		f->cls_k = local_offsets(in);
+		snprintf(f->cls_text, sizeof(f->cls_text), "local array indexed at run time: spilled to local memory "
+			 "(the lanes at %lld offsets of their stacks, %.2f sectors a request where %.2f do)",
+			 (long long)f->cls_k, f->meas_per_req > 0 ? f->meas_per_req : smp->per_req, f->ideal_per_req);
 	} else if (all_broadcast(in)) {
 		f->cls = GM_TC_BROADCAST;
 		snprintf(f->cls_text, sizeof(f->cls_text), "broadcast (every lane of a warp the same element)");
@@ -459,6 +514,12 @@ static void classify(const struct gm_trace_launch *l, const struct gm_trace_inst
 		}
 	} else
 		classify_global(l, in, f);
+	double b = tk_block_sharers(l, in, f);
+	if (b >= 2) {   /* the map leaves out ids of the block: its threads add into the same words */
+		size_t len = strlen(f->cls_text);
+		snprintf(f->cls_text + len, sizeof(f->cls_text) - len, "; %.0f threads of a block update each address",
+			 b);
+	}
 }
 
 static int iters_of(const struct gm_trace_launch *l, const struct gm_trace_instr *in)
@@ -701,8 +762,9 @@ void tf_finish(const struct gm_trace_launch *l, const struct gm_trace_instr *in,
 	measured(in, f, &smp);
 	f->sample_per_req = smp.per_req;
 	count_model(l, in, f, &mod);
-	f->model_per_req = local_interleaved(in) ? smp.per_req : mod.per_req;   /* the model's global rules would
-										  see one address */
+	/* local: the samples on the hardware's layout (the model's global rules would see one address); no map of an
+	   array indexed at run time (its offsets come from the data), so not checked, as a gather */
+	f->model_per_req = local_interleaved(in) ? (f->map.known ? smp.per_req : -1) : mod.per_req;
 	if (f->model_per_req >= 0 && f->meas_per_req > 0) {
 		f->check_diff_pct = 100.0 * (f->model_per_req / f->meas_per_req - 1);
 		f->check_ok = fabs(f->check_diff_pct) <= GM_TRACE_CHECK_PCT;

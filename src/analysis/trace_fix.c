@@ -702,8 +702,15 @@ void gm_trace_fixes(struct gm_trace_kernel *k, const struct gm_profile *prof, in
 	} else if (n && top > 0 && (wide_blocks(k, prof, order[0]) || more_threads(k, prof, order[0])))
 		return;   /* the one change covers every instruction */
 	at = n && top > 0 ? tf_block_reduce(k, prof) : -1;
-	if (at >= 0) {   /* the atomics' fix first, then the accesses' */
-		done[pos[at]] = 1;
+	if (at >= 0) {   /* the atomics' fix first (the block-rows form's other atomics with it), then the accesses' */
+		for (int i = 0; i < n; i++)
+			done[pos[i]] |= i == at || k->ins[i].fix.same_as == at + 1;
+		groups++;
+	}
+	at = n && top > 0 ? tf_local_array(k, prof) : -1;
+	if (at >= 0) {   /* a local array kept in registers: every local instruction done */
+		for (int i = 0; i < n; i++)
+			done[pos[i]] |= i == at || k->ins[i].fix.same_as == at + 1;
 		groups++;
 	}
 	for (int i = 0; i < n && groups < top; i++) {

@@ -422,6 +422,133 @@ static int warp_runs(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	return at;
 }
 
+/* The element step of x's map between blocks 0 and 1 along grid dimension d (block 0 elsewhere, thread 0). */
+static int64_t block_step(const struct gm_trace_launch *l, const struct gm_trace_map *m, int d)
+{
+	struct gm_trace_sample a;
+	int64_t v[GM_TV_N], e0;
+
+	memset(&a, 0, sizeof(a));
+	tf_vars_of(l, &a, 0, v);
+	e0 = gm_trace_map_eval(m, v);
+	a.block[d] = 1;
+	tf_vars_of(l, &a, 0, v);
+	return gm_trace_map_eval(m, v) - e0;
+}
+
+/*
+ * The block-rows form's launch as its rewrite is written (a thread's rows in registers first, set 16's dgb_tile):
+ * along the grid dimension d whose block id the atomics' map leaves out (the largest such), only the blocks the
+ * GPU holds at once (SMs x the blocks of this size an SM holds by threads, over the other dimensions' blocks), each
+ * thread walking its rows a grid apart: every other access a loop of ceil(grid[d] / g) iterations, its step g
+ * times its map's step along d. Only where every other access is a fitted global load or store without a loop
+ * (else -1, and the plain form's price stands); the atomics left out (sw[0 .. nsw-1]); *o the prediction, with
+ * rule R2's trips.
+ */
+static int rows_in_registers(const struct gm_trace_kernel *k, const struct gm_profile *prof, const struct tk_swap *sw,
+			     int nsw, int at, struct gm_launch_out *o)
+{
+	struct tk_swap s2[RED_MAXG];
+	struct gm_trace_launch l2 = *k->l;
+	struct gm_trace_kernel k2 = *k;
+	const struct gm_trace_map *am = &k->ins[at].fit.map;
+	char why[200];
+	int d = -1, n = nsw, bt = k->l->block[0] * k->l->block[1] * k->l->block[2];
+	double blocks = (double)k->l->grid[0] * k->l->grid[1] * k->l->grid[2];
+
+	if (!prof || prof->sm_count <= 0 || bt <= 0 || k->nins > RED_MAXG)
+		return -1;
+	for (int q = 0; q < 3; q++)
+		if (k->l->grid[q] > 1 && !block_step(k->l, am, q) && (d < 0 || k->l->grid[q] > k->l->grid[d]))
+			d = q;
+	if (d < 0)
+		return -1;
+	double held = (double)prof->sm_count * ((prof->threads_per_sm > 0 ? prof->threads_per_sm : 2048) / bt);
+	int64_t g = (int64_t)fmax(1, floor(held / (blocks / (double)k->l->grid[d])));
+	if (g >= k->l->grid[d])
+		return -1;   /* the grid already fits: no rows to walk */
+	int iters = (int)((k->l->grid[d] + g - 1) / g);
+	memcpy(s2, sw, sizeof(sw[0]) * (size_t)nsw);
+	for (int i = 0; i < k->nins; i++) {
+		const struct gm_trace_insn *x = &k->ins[i];
+		if (tk_swap_of(sw, nsw, i))
+			continue;
+		if (x->in->space != GM_TS_GLOBAL || (x->in->op != GM_TO_LOAD && x->in->op != GM_TO_STORE) ||
+		    !x->fit.map.known || x->fit.approx || x->fit.iters > 1 || !x->fit.expr1d[0])
+			return -1;
+		s2[n++] = (struct tk_swap){ i, x->fit.expr1d, iters, block_step(k->l, &x->fit.map, d) * g };
+	}
+	struct gm_trace_insn *ins2 = malloc(sizeof(*ins2) * (size_t)k->nins);
+	if (!ins2)
+		return -1;
+	memcpy(ins2, k->ins, sizeof(*ins2) * (size_t)k->nins);
+	for (int q = nsw; q < n; q++)
+		ins2[s2[q].ins].fit.iters = iters;
+	l2.grid[d] = g;
+	k2.l = &l2;
+	k2.ins = ins2;
+	k2.threads = k->threads / k->l->grid[d] * g;
+	int rc = tk_predict(&k2, prof, TK_WITH_TRIPS, s2, n, o, why, sizeof(why));
+	free(ins2);
+	return rc ? -1 : iters;
+}
+
+/*
+ * The block-rows form: atomic adds of a fitted map that leaves out ids of the block (tk_block_sharers: 2 threads of
+ * a block or more on each address, every warp running it; a column sum whose 32x8 block adds its 8 rows into the
+ * same 32 words, every token's row into the same channel) where the launch model explains less than
+ * GM_TRACE_OUTSIDE of the measured time: the updates of one word wait at the L2 for each other, which the model,
+ * pricing their sectors, does not see. The rewrite adds the block's threads of one address first (registers over
+ * a loop of rows, shared memory over the block's rows) and sends one atomic a block and address; priced as the
+ * kernel with those atomics left out (the remaining one a block is a fraction 1 / sharers of them), the measured
+ * time over it (the part outside the model taken as theirs).
+ */
+static int block_rows(struct gm_trace_kernel *k, const struct gm_profile *prof)
+{
+	struct tk_swap sw[RED_MAXG];
+	struct gm_launch_out o;
+	char why[200];
+	int at = -1, nsw = 0;
+	double most = 0;
+
+	if (!(k->time_ms > 0) || !(k->pred.time_ms < GM_TRACE_OUTSIDE * k->time_ms))
+		return -1;
+	for (int i = 0; i < k->nins; i++) {
+		double b = tk_block_sharers(k->l, k->ins[i].in, &k->ins[i].fit);
+		if (b < 2 || nsw == RED_MAXG)
+			continue;
+		sw[nsw++] = (struct tk_swap){ i, NULL, 0, 0 };
+		if (at < 0 || k->ins[i].in->executions > k->ins[at].in->executions)
+			at = i, most = b;
+	}
+	if (at < 0 || tk_predict(k, prof, -1, sw, nsw, &o, why, sizeof(why)))
+		return -1;
+	int rows = rows_in_registers(k, prof, sw, nsw, at, &o);
+	struct gm_trace_fix *fx = priced(k, prof, at, &o, 1);
+	if (!fx)
+		return -1;
+	fx->ninstr = nsw;
+	snprintf(fx->change, sizeof(fx->change), "the %.0f threads of a block that add to one address (%d atomic "
+		 "instruction%s) added in the block first (shared memory), one atomic a block and address", most, nsw,
+		 nsw > 1 ? "s" : "");
+	if (rows > 0)   /* priced as the launch the GPU holds, each thread's rows summed in registers */
+		snprintf(fx->change + strlen(fx->change), sizeof(fx->change) - strlen(fx->change), "; each thread sums "
+			 "%d rows in registers first", rows);
+	reduce_text(fx, 0, "every warp's lanes add into words that the block's other rows (and every block) add into too: "
+		    "the updates of one word wait at the L2 for each other");
+	snprintf(fx->sketch, sizeof(fx->sketch), "__shared__ float part[ROWS][32 + 1];   // the block's rows' sums\n"
+		 "float a = 0.f;   // the thread's rows first, in registers:\n"
+		 "for (int t = row0 + threadIdx.y; t < T; t += ROWS * gridDim.y) a += x[(long)t * C + c];\n"
+		 "part[threadIdx.y][threadIdx.x] = a;\n__syncthreads();\n"
+		 "if (threadIdx.y == 0) {   // was: atomicAdd(&out[c], x[t * C + c]) in every thread\n"
+		 "    for (int r = 1; r < ROWS; r++) a += part[r][threadIdx.x];\n"
+		 "    atomicAdd(&out[c], a);   // one atomic a block and address\n}");
+	for (int q = 0; q < nsw; q++)
+		if (sw[q].ins != at)
+			k->ins[sw[q].ins].fix.same_as = at + 1;
+	return at;
+}
+
 int tf_block_reduce(struct gm_trace_kernel *k, const struct gm_profile *prof)
 {
 	if (!k->pred_ok)
@@ -431,5 +558,7 @@ int tf_block_reduce(struct gm_trace_kernel *k, const struct gm_profile *prof)
 		at = one_address(k, prof);
 	if (at < 0)
 		at = warp_runs(k, prof);
+	if (at < 0)
+		at = block_rows(k, prof);
 	return at;
 }

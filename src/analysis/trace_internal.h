@@ -143,11 +143,19 @@ double tf_widen_fix(const struct gm_trace_kernel *k, const struct gm_profile *pr
 		    int *v);
 /* trace_fix_reduce.c: rule block_reduce, the fix of a kernel's global atomics (its instruction, -1: none) */
 int tf_block_reduce(struct gm_trace_kernel *k, const struct gm_profile *prof);
+/* trace_fix_local.c: rule registers, a local array indexed at run time kept in registers (its lead instruction,
+   the kernel's other local instructions same_as it), -1 where it does not apply or pay */
+int tf_local_array(struct gm_trace_kernel *k, const struct gm_profile *prof);
 /* trace_class.c: a global atomic's active lanes over its distinct addresses, the mean of its sampled warps
    (lanes of one address a warp: rule block_reduce's warp runs, the verdict's words), *addrs (optional) the mean
    distinct addresses a sampled warp; 0 for another instruction. A warp the compiler aggregated (an integer add
    to a uniform address) is sampled with one lane, so its runs are 1. */
 double tk_warp_runs(const struct gm_trace_instr *in, double *addrs);
+/* trace_class.c: a global atomic add (min, max) of a fitted map that every warp of a block of several warps runs:
+   the threads of block 0 (iteration 0, the first sample's lanes) over the distinct addresses the map gives them
+   (the block's threads on one address: the map leaves out ids of the block, threadIdx.y in a column sum); 0 for
+   another instruction */
+double tk_block_sharers(const struct gm_trace_launch *l, const struct gm_trace_instr *in, const struct gm_trace_fit *f);
 /* trace_class.c: one update's turn at its address (ns): a float atomic's atomic_f32_ns, another's
    atomic_u32_ns (the profile's one-address rates, rule X); 0 where the profile lacks it */
 double tk_turn_ns(const struct gm_trace_instr *in, const struct gm_profile *prof);
@@ -188,6 +196,10 @@ int tk_round_trips(const struct gm_trace_kernel *k, const struct gm_profile *pro
 /* no block id moves x's addresses (every block reads the same elements); rule A: x is served by its SM's L1 */
 int tk_alike(const struct gm_trace_kernel *k, const struct gm_trace_insn *x);
 int tk_in_l1(const struct gm_trace_kernel *k, const struct gm_profile *prof, const struct gm_trace_insn *x);
+/* rule LA: x is a local access whose thread's stack (k->local_span) the SM's L1 holds for all its threads;
+   tk_local_span: that span from the samples */
+int tk_local_in_l1(const struct gm_trace_kernel *k, const struct gm_profile *prof, const struct gm_trace_insn *x);
+double tk_local_span(const struct gm_trace_kernel *k);
 /* rule Q: k->pred's trips each by what its run has in flight */
 void tk_runs_own_trips(struct gm_trace_kernel *k, const struct gm_profile *prof, const struct tk_run *runs,
 		       int nruns);

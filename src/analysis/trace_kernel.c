@@ -187,6 +187,7 @@ gm_status gm_trace_kernel_analyse(const struct gm_trace_launch *l, const struct 
 		k->ins[i].in = &l->ins[i];
 	gm_parallel_for(l->nins, gm_cores(), NULL, NULL, fit_item, k);
 	tf_priors(k);
+	k->local_span = tk_local_span(k);
 	traffic(k);
 	predict(k, prof);
 	k->time_ms = l->time_ms > 0 ? l->time_ms : -1;

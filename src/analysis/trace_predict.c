@@ -73,6 +73,8 @@ int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, i
 			continue;   /* left out on purpose: the kernel without this instruction */
 		if (only < 0 && !w && tk_in_l1(k, prof, x))
 			continue;   /* rule A: every block reads it from its SM's L1 */
+		if (!w && tk_local_in_l1(k, prof, x))
+			continue;   /* rule LA: the thread's own stack, held in its SM's L1 */
 		if (only < 0 && !w && x->sector_hit)
 			continue;   /* rule H: other loads of its warps read its sectors */
 		int in_tab = i < GM_TRACE_MAX_INSNS;

@@ -136,7 +136,7 @@ int tk_round_trips(const struct gm_trace_kernel *k, const struct gm_profile *pro
 	if (!(warps > 0) || tpb <= 0)
 		return 0;
 	for (int i = 0; i < k->nins && n < GM_TRACE_MAX_INSNS; i++)
-		if (k->ins[i].in->space != GM_TS_SHARED && k->ins[i].in->executions > 0)
+		if (k->ins[i].in->space != GM_TS_SHARED && k->ins[i].in->executions > 0 && !tk_local_in_l1(k, prof, &k->ins[i]))
 			ix[n++] = i;
 	for (int a = 1; a < n; a++)   /* by pc (few instructions) */
 		for (int b = a; b > 0 && k->ins[ix[b - 1]].in->pc > k->ins[ix[b]].in->pc; b--) {
@@ -235,6 +235,37 @@ int tk_in_l1(const struct gm_trace_kernel *k, const struct gm_profile *prof, con
 	if (x->fit.iters > seen + 1)
 		span += (double)(x->fit.iters - seen - 1) * fabs((double)x->fit.map.iter_step) * x->in->size;
 	return span <= prof->l1_bytes;
+}
+
+/*
+ * Rule LA, a local stack that its SM's L1 holds stays there (docs/TRACE.md, "The kernel's prediction"): local
+ * memory is each thread's own stack, written and read by the thread itself; where the stacks of the threads an SM
+ * holds (the kernel's sampled stack span x the profile's threads an SM) fit in L1, its loads and stores are L1
+ * hits: they leave the patterns the launch model reads from DRAM and L2 and its round trips, and keep their
+ * measured sectors in rule L1S's L1 time (trace_rejoin.c). Set 16's med_sort: a 9-float array, 40 B a thread,
+ * 80 KB an SM, 94 % of the kernel's sectors.
+ */
+int tk_local_in_l1(const struct gm_trace_kernel *k, const struct gm_profile *prof, const struct gm_trace_insn *x)
+{
+	return prof && prof->l1_bytes > 0 && x->in->space == GM_TS_LOCAL && k->local_span > 0 &&
+	       k->local_span * (prof->threads_per_sm > 0 ? prof->threads_per_sm : 2048) <= prof->l1_bytes;
+}
+
+/* The bytes a thread's stack spans: over the kernel's local instructions, the sampled offsets' range. */
+double tk_local_span(const struct gm_trace_kernel *k)
+{
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+
+	for (int i = 0; i < k->nins; i++) {
+		const struct gm_trace_instr *in = k->ins[i].in;
+		for (int s = 0; in->space == GM_TS_LOCAL && s < in->nsamples; s++)
+			for (int l = 0; l < GM_WARP_SIZE; l++)
+				if (in->samples[s].have >> l & 1) {
+					lo = in->samples[s].addr[l] < lo ? in->samples[s].addr[l] : lo;
+					hi = in->samples[s].addr[l] + in->size > hi ? in->samples[s].addr[l] + in->size : hi;
+				}
+	}
+	return hi > lo ? (double)(hi - lo) : 0;
 }
 
 /*

@@ -52,6 +52,20 @@ static int run_atomic(const struct gm_trace_kernel *k, double *runs, double *add
 	return best;
 }
 
+/* The global atomic with the most executions whose block's threads share its addresses (tk_block_sharers: 2 or
+   more a word), the threads an address in *b; -1 if none. */
+static int rows_atomic(const struct gm_trace_kernel *k, double *b)
+{
+	int best = -1;
+
+	for (int i = 0; i < k->nins; i++) {
+		double s = tk_block_sharers(k->l, k->ins[i].in, &k->ins[i].fit);
+		if (s >= 2 && (best < 0 || k->ins[i].in->executions > k->ins[best].in->executions))
+			best = i, *b = s;
+	}
+	return best;
+}
+
 /* The L1 level's lower bound over the measured time where L1 is the busiest level (memory-bound's test), else 0. */
 static double l1_busiest(const struct gm_trace_kernel *k)
 {
@@ -92,10 +106,38 @@ static int narrow_where(const struct gm_trace_kernel *k, char *w, size_t n)
 	return best;
 }
 
+/* A local array indexed at run time (trace_class.c): its local instructions (every one of the kernel's stack, the
+   array's fixed offsets too) as one candidate, scored by their share of the traffic; the largest indexed one's
+   place in w. 0 when the kernel has none. */
+static int local_array(const struct gm_trace_kernel *k, struct cand *c)
+{
+	double sh = 0, per = 0;
+	int lead = -1, n = 0;
+	char w[96];
+
+	for (int i = 0; i < k->nins; i++) {
+		const struct gm_trace_insn *x = &k->ins[i];
+		if (x->in->space != GM_TS_LOCAL)
+			continue;
+		sh += x->share, n++;
+		if (x->fit.cls == GM_TC_LOCAL_INDEXED && (lead < 0 || x->bytes > k->ins[lead].bytes))
+			lead = i, per = x->fit.meas_per_req;
+	}
+	if (lead < 0)
+		return 0;
+	gm_trace_where(k->ins[lead].in, 70, w, sizeof(w));
+	c->score = sh;
+	c->ins = lead;
+	snprintf(c->text, sizeof(c->text), "a local array indexed at run time at %.60s, spilled to local memory: %d "
+		 "local loads and stores, %.0f %% of the sectors (up to %.1f a request where 4 do): keep it in registers "
+		 "(compile-time indices, unrolled)", w, n, 100 * sh, per);
+	return 1;
+}
+
 /* The candidates, each scored by the share of the kernel's time or traffic it explains. */
 void tk_bottlenecks(struct gm_trace_kernel *k)
 {
-	struct cand c[10];   /* 4 patterns, DRAM, outside, B, A and one of T4, X, latency */
+	struct cand c[11];   /* a local array, 4 patterns, DRAM, outside, B, A and one of T4, X, latency */
 	int n = 0;
 	char w[96];
 	double glob = 0, exmax = 0;   /* exmax: the largest share of sectors above the need of one pattern */
@@ -103,7 +145,7 @@ void tk_bottlenecks(struct gm_trace_kernel *k)
 		    k->turns_ms >= 0.5 * k->pred.time_ms;   /* rule A's atomics named below, not as time outside */
 
 	memset(c, 0, sizeof(c));
-	for (int q = 0; q < 10; q++)
+	for (int q = 0; q < 11; q++)
 		c[q].ins = -1;
 	for (int i = 0; i < k->nins; i++)
 		glob += k->ins[i].in->space != GM_TS_SHARED ? k->ins[i].bytes : 0;
@@ -111,9 +153,13 @@ void tk_bottlenecks(struct gm_trace_kernel *k)
 	   the patterns' excess sectors, by their share (the model may price them low), and the rest */
 	double outside = k->pred_ok && k->time_ms > 0 && k->pred.time_ms < GM_TRACE_OUTSIDE * k->time_ms &&
 			 scattered_atomic(k) < 0 ? 1 - k->pred.time_ms / k->time_ms : 0;   /* else the atomics' */
-	for (int j = 0; j < k->norder && n < 4; j++) {
+	int local = local_array(k, &c[n]);   /* the array's instructions one candidate, not one each */
+	n += local;
+	for (int j = 0; j < k->norder && n < 4 + local; j++) {
 		const struct gm_trace_insn *x = &k->ins[k->order[j]];
 		int seen = 0;
+		if (local && x->in->space == GM_TS_LOCAL)
+			continue;
 		for (int q = 0; q < j; q++) {   /* one candidate per pattern: the same class at other lines adds up */
 			const struct gm_trace_insn *y = &k->ins[k->order[q]];
 			seen |= y->fit.cls == x->fit.cls && y->fit.cls_k == x->fit.cls_k;
@@ -194,6 +240,13 @@ void tk_bottlenecks(struct gm_trace_kernel *k)
 				 "%.1f lanes an address, each waiting at the L2 for the one before it; the model's memory time "
 				 "is %.0f %% of the measured, the rest their turns: add each address's lanes in the warp "
 				 "first", addrs, w, runs, 100 * k->pred.time_ms / k->time_ms);
+		} else if (!turns && (r = rows_atomic(k, &runs)) >= 0) {   /* the block's rows on the same words */
+			c[n].ins = r;
+			gm_trace_where(k->ins[r].in, 70, w, sizeof(w));
+			snprintf(c[n++].text, sizeof(c[0].text), "atomics at %.60s: %.0f threads of a block (and every block) "
+				 "add into each word, one update after another at the L2 (the model's memory time %.0f %% of "
+				 "the measured, the rest theirs): add in the block first, one atomic a block and address", w,
+				 runs, 100 * k->pred.time_ms / k->time_ms);
 		} else if (narrow_lanes(k) > 0) {
 			c[n].ins = narrow_where(k, w, sizeof(w));
 			snprintf(c[n++].text, sizeof(c[0].text), "time outside the memory instructions, coalesced but "

@@ -69,6 +69,11 @@ static const struct row rows[] = {
 	{ { "float4_grid_stride", "gid", { 256, 1, 1 }, { 264, 1, 1 }, 16, G, LD, 6, 67584, 0 }, GM_TC_COALESCED, 0, 1 },
 	{ { "reversed", "262143 - gid", { 256, 1, 1 }, { 1024, 1, 1 }, 4, G, LD, 1, 0, 0 }, GM_TC_COALESCED, 0, 1 },
 	{ { "local_spill", "3", { 128, 1, 1 }, { 64, 1, 1 }, 4, GM_TS_LOCAL, ST, 1, 0, 0 }, GM_TC_COALESCED, 0, 1 },
+	/* a double 40 B into the stack: the lanes' words interleaved from a 32 B boundary, 8 sectors, not 9 */
+	{ { "local_spill_double", "5", { 128, 1, 1 }, { 64, 1, 1 }, 8, GM_TS_LOCAL, LD, 1, 0, 0 }, GM_TC_COALESCED, 0, 1 },
+	/* v[m] of a float v[9] with m from the data: the lanes at different offsets of their stacks */
+	{ { "local_indexed", "(gid * 2654435761) % 9", { 128, 1, 1 }, { 64, 1, 1 }, 4, GM_TS_LOCAL, LD, 1, 0, 0 },
+	  GM_TC_LOCAL_INDEXED, 0, 0 },
 	{ { "tree_reduction_shared", "tx", { 256, 1, 1 }, { 64, 1, 1 }, 4, S, LD, 8, 0, 0, 0, halving, 1 },
 	  GM_TC_SHARED_OK, 0, 1 },
 	{ { "tree_reduction_strided", "tx*2", { 256, 1, 1 }, { 64, 1, 1 }, 4, S, LD, 8, 0, 0, 0, halving, 1 },
@@ -95,6 +100,8 @@ static void one(const struct row *r)
 		      f.cls_text, f.map.known ? "" : f.why);
 	assert_int_equal(f.map.known, r->fitted);
 	assert_int_equal(f.cls, r->cls);
+	if (r->s.space == GM_TS_LOCAL)   /* the samples on the hardware's layout: the launch's sectors a request */
+		assert_true(fabs(f.sample_per_req / f.meas_per_req - 1) < 0.05);
 	if (r->k)
 		assert_int_equal(f.cls_k, r->k);
 	if (r->fitted) {
@@ -413,6 +420,32 @@ static void test_mix_refused(void **state)
 	synth_free(&l);
 }
 
+/* Atomic adds whose map leaves out an id of the block (a column sum, 32x8 blocks adding their 8 rows into the
+   same 32 words): tk_block_sharers counts the block's threads an address, and the class says so; a map of every
+   id of the block has one thread an address. */
+static void test_block_sharers(void **state)
+{
+	static const struct synth rows_[] = {
+		{ "column_sum_atomic", "bx*32 + tx", { 32, 8, 1 }, { 4, 64, 1 }, 4, G, GM_TO_REDUCTION, 1, 0, 0 },
+		{ "own_words_atomic", "(by*4 + bx)*256 + ty*32 + tx", { 32, 8, 1 }, { 4, 64, 1 }, 4, G, GM_TO_REDUCTION, 1,
+		  0, 0 },
+	};
+	static const double want[] = { 8, 1 };
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		struct gm_trace_launch l;
+		struct gm_trace_fit f;
+		assert_int_equal(synth_launch(&rows_[i], 0x7f1200000000ll, &l), 0);
+		l.ins[0].sass = strdup("REDG.E.ADD.F32.FTZ.RN.STRONG.GPU");
+		gm_trace_fit_instr(&l, &l.ins[0], &f);
+		print_message("%-20s sharers %.1f  %s\n", rows_[i].name, tk_block_sharers(&l, &l.ins[0], &f), f.cls_text);
+		assert_true(fabs(tk_block_sharers(&l, &l.ins[0], &f) - want[i]) < 1e-9);
+		assert_int_equal(strstr(f.cls_text, "threads of a block update each address") != NULL, want[i] >= 2);
+		synth_free(&l);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -424,6 +457,7 @@ int main(void)
 		cmocka_unit_test(test_random_maps),
 		cmocka_unit_test(test_mix),
 		cmocka_unit_test(test_mix_refused),
+		cmocka_unit_test(test_block_sharers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

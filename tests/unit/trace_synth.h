@@ -117,8 +117,12 @@ static int synth_append(const struct synth *r, int64_t base, int line, struct gm
 				wf += (double)sc.wavefronts;
 			} else {
 				struct gm_global_counts gc;
-				for (int k = 0; r->space == GM_TS_LOCAL && k < 32; k++)
-					ln[k].addr += (int64_t)k * r->elem;   /* the hardware interleaves a stack */
+				for (int k = 0; r->space == GM_TS_LOCAL && k < 32; k++) {   /* the hardware interleaves a
+											     stack: word w of lane k at
+											     (w * 32 + k) * 4 */
+					int64_t a = ln[k].addr, u = r->elem > 4 ? r->elem : 4;
+					ln[k].addr = (a - a % u) * 32 + u * k + a % u;
+				}
 				gm_global_counts_of(ln, r->elem, &gc);
 				sectors += (double)gc.sectors;
 				ideal += (double)((act * r->elem + 31) / 32);
