@@ -232,9 +232,9 @@ static void rule_l4_far_partners(struct totals *t, double f)
  * Rule D3: the pieces a pattern reads in the window, by its spacing there (its 256 B groups x 4 / its pieces:
  * 1 dense, 2 half, 4 sparse), shared linearly between the two nearest bins. Rule D3b: a pattern whose every
  * piece is alone in its 256 B group and read by one warp (`lone`: the window's distinct pieces over its lanes'
- * runs, 1 where no two warps share a piece, 1/2 or less where each is shared) goes on by its 2 KiB groups x 32 /
- * its pieces, 4 .. 32, in quarter doublings past bin GM_READ_SPACING_NEAR; pieces a warp shares stay at 4. The
- * fills of stores (rule D5) go to the second half of the bins (rule D10's pieces).
+ * runs, 1 where no two warps share a piece, 1/2 or less where each is shared) goes on by its 512 B groups x 8 /
+ * its pieces, 4 .. 8, in quarter doublings past bin GM_READ_SPACING_NEAR; the pieces warps share go to 8 (the
+ * sparse rate, where D3b meets D3). The fills of stores (rule D5) go to the second half of the bins (rule D10).
  */
 static void add_spacing(struct totals *t, double pieces, double groups, double wide, double distinct, double lone,
 			int fill)
@@ -245,9 +245,9 @@ static void add_spacing(struct totals *t, double pieces, double groups, double w
 	x = x < 1.0 ? 1.0 : x > 4.0 ? 4.0 : x;
 	share = share < 0 ? 0 : share > 1 ? 1 : share;
 	if (x >= 4.0 && distinct > 0) {
-		double xw = 32.0 * wide / distinct;
+		double xw = 8.0 * wide / distinct;
 
-		xw = xw < 4.0 ? 4.0 : xw > 32.0 ? 32.0 : xw;
+		xw = xw < 4.0 ? 4.0 : xw > 8.0 ? 8.0 : xw;
 		if (share < 1) {        /* the shared pieces: at the sparse rate's spacing, 8 (where D3b meets D3) */
 			b = GM_READ_SPACING_NEAR + 4.0 + (fill ? half : 0);
 			t->spacing[(int)b] += pieces * (1.0 - share);

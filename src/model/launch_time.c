@@ -4,7 +4,7 @@
  *   D3  reads go at the rate of their density (pieces read / pieces of their
  *       256 B groups: 1 dense, 1/2, <= 1/4 sparse; linear in 1 / density between);
  *   D3b a thread with one load in flight reads pieces spaced x apart at a time
- *       linear in log2 x (half rate at 128 B, sparse rate at 512 B, on to 2 KiB);
+ *       linear in log2 x between the half rate (128 B) and the sparse rate (512 B);
  *   D4  reads and writes mixed turn the bus around (the copy rate says how much);
  *   D10 a sector filled before its write (D5) is written back with its piece, as
  *       sparse as its read: at the reads' density rate where they are sparse;
@@ -90,11 +90,11 @@ static double write_ms(const struct gm_profile *pr, const struct gm_launch_out *
 
 /*
  * Rule D3b: a launch whose threads each hold one load in flight (one element a thread, one load request: explain
- * --n's kernels) reads its pieces at a time linear in the log of their spacing x, through the half rate (x = 2,
- * 128 B) and the sparse rate (x = 8, 512 B; stride.b16_s032), on past it to x = 32 (2 KiB): each doubling of the
- * spacing past 128 B adds half the sparse piece's extra time. Both rates are measured with four loads a thread in
- * flight, where the time is flat from 256 B on (the suite's stride cases); with one, it keeps growing (the
- * development sets' strided loads, 128 B - 2 KiB: docs/log/2026-12-01-model-m67.md). Below x = 2: rule D3.
+ * --n's kernels) reads its pieces at a time linear in the log of their spacing x between the half rate (x = 2,
+ * 128 B) and the sparse rate (x = 8, 512 B; stride.b16_s032): each doubling adds half the sparse piece's extra
+ * time. Both rates are measured with four loads a thread in flight, where the time is flat from 256 B on (the
+ * suite's stride cases); with one it grows on to 512 B (the development sets' and probe-67's strided loads:
+ * docs/log/2026-12-01-model-m67.md). Below x = 2 and past 8: rule D3.
  */
 static int one_in_flight(const struct gm_launch_in *in)
 {
@@ -109,7 +109,7 @@ static int one_in_flight(const struct gm_launch_in *in)
 }
 
 /* The spacing of rule D3's bin k (load pieces, or fills from the second half on): 1 + k / 4 up to 4, then
-   quarter doublings to 32. */
+   quarter doublings to 8. */
 static double bin_spacing(int k)
 {
 	k %= GM_READ_SPACING_BINS / 2;
@@ -117,20 +117,20 @@ static double bin_spacing(int k)
 }
 
 /*
- * The time a byte of pieces at spacing x takes (ns a GB): rule D3, or D3b's line in log2 x past x = 2 where
- * each thread holds one load. A fill (rule D5's piece read before its sector's write) takes the longer of the two:
- * the stores of development sets at 192-512 B apart are as slow as D3 says or slower, those 1-1.5 KiB apart grow.
+ * The time a byte of pieces at spacing x takes (ns a GB): rule D3, or D3b's line in log2 x from x = 2 to 8 (128 to
+ * 512 B, the bins' end) where each thread holds one load; farther apart, the sparse rate as D3 (probe-67: with 16
+ * waves the loads 512 B - 2 KiB apart lose 3-5 % a doubling, not the line's 17-22 %). A fill (rule D5's piece read before its
+ * sector's write) keeps D3: the stores 192-512 B apart are as slow as D3 says or slower (D10's rest).
  */
 static double piece_time(const struct gm_profile *pr, double x, int one, int fill)
 {
-	double th, ts, d3 = 1.0 / interp_read_gbs(pr, 1.0 / (x < 4.0 ? x : 4.0)), d3b;
+	double th, ts;
 
-	if (!one || x <= 2.0 || !(pr->read_half_gbs > 0) || !(pr->read_sparse_gbs > 0))
-		return d3;
+	if (!one || fill || x <= 2.0 || !(pr->read_half_gbs > 0) || !(pr->read_sparse_gbs > 0))
+		return 1.0 / interp_read_gbs(pr, 1.0 / (x < 4.0 ? x : 4.0));
 	th = 1.0 / pr->read_half_gbs;
 	ts = 1.0 / pr->read_sparse_gbs;
-	d3b = th + (ts - th) * log2(x / 2.0) / 2.0;
-	return fill && d3 > d3b ? d3 : d3b;
+	return th + (ts - th) * log2(x / 2.0) / 2.0;
 }
 
 /*

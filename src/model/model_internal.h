@@ -68,7 +68,7 @@ static inline int gm_sorted_add(int64_t *set, int *n, int64_t x)
 #include "gpumem/launch.h"
 
 #define GROUP_BYTES 256
-#define GROUP_WIDE_BYTES 2048 /* rule D3's spacings past 4: a pattern's pieces by their 2 KiB groups */
+#define GROUP_WIDE_BYTES 512 /* rule D3b's spacings past 4: a pattern's pieces by their 512 B groups */
 #define ITER_CAP 64          /* loop iterations evaluated per warp and pattern (rule R) */
 #define SUB_WARPS 64         /* the window's first warps, whose far partners are probed (rule D8) */
 #define MAX_SETS 64          /* lookback chunks and probes per pattern and window */
