@@ -45,7 +45,10 @@ extern "C" {
 #define GM_PAGES_ALIGN_END (8.0 * 1024 * 1024)
 /* Rule T11: a load request over this many lines has its L1 wavefronts served at l1_lines_gps (copy.lines_l1_b4,
    32 lines a request); up to it, at l1_gbs (measured with 16 B lanes: 4 lines a request) */
-#define GM_READ_SPACING_BINS 13 /* rule D3: spacings 1 (dense) .. 4 (sparse) in quarters */
+/* Rule D3: spacings 1 (dense) .. 4 (sparse) in quarters (bins 0-12), then 4 .. 8 (a piece alone in 512 B; rule
+   D3b) in quarters of a doubling (bins 13-16): the load pieces; bins 17-33 the same for the fills (rule D10) */
+#define GM_READ_SPACING_BINS 34
+#define GM_READ_SPACING_NEAR 12 /* the bin of spacing 4: 256 B groups end, 2 KiB groups begin */
 #define GM_L1_MANY_LINES 4
 
 /* The device constants the launch model reads (JSON: docs/SCHEMA.md, "Device profile"). */
@@ -163,7 +166,8 @@ struct gm_launch_out {
 	double l2_footprint_bytes;    /* DRAM bytes rule D7 removed: footprints that stay in L2 (reads and writes) */
 	double read_density;          /* 64 B pieces read / pieces of their 256 B groups */
 	double read_spacing[GM_READ_SPACING_BINS]; /* the pieces read by the spacing of their pattern in its window,
-					 1 / its density, 1 + k / 4 at bin k, shared linearly with the neighbour (rule D3) */
+					 1 / its density, 1 + k / 4 at bin k <= 12, 4 x 2^((k - 12) / 4) past it,
+					 shared linearly with the neighbour (rule D3); the fills from bin 17 on */
 	double t_dram_ms, t_l2_ms, t_l1_ms;
 	int l2_by_lines;              /* t_l2_ms is L2's line lookups (rule L3), not its sectors */
 	double t_waves_ms;            /* threads that end: waves of resident threads x round trips x wave_ns,

@@ -63,6 +63,7 @@ static gm_status rule_d1_pieces(struct warp_ctx *c)
 		if (ps->npieces && ps->pieces[ps->npieces - 1] == p0 && p1 == p0)
 			continue; /* the previous lane's piece: made unique when the window closes anyway */
 		ps->pieces[ps->npieces++] = p0;
+		ps->runs++;
 		if (p1 != p0)
 			ps->pieces[ps->npieces++] = p1;
 	}
@@ -89,6 +90,7 @@ static gm_status rule_d2_sectors(struct warp_ctx *c)
 		/* sector << 6 | bytes this lane writes in it */
 		s0 = a0 / GM_SECTOR_BYTES;
 		s1 = a1 / GM_SECTOR_BYTES;
+		ps->runs++;
 		if (s0 == s1) {
 			ps->sectors[ps->nsectors++] = s0 << 6 | elem;
 		} else {
@@ -228,18 +230,35 @@ static void rule_l4_far_partners(struct totals *t, double f)
 
 /*
  * Rule D3: the pieces a pattern reads in the window, by its spacing there (its 256 B groups x 4 / its pieces:
- * 1 dense, 2 half, 4 or more sparse), shared linearly between the two nearest quarter bins.
+ * 1 dense, 2 half, 4 sparse), shared linearly between the two nearest bins. Rule D3b: a pattern whose every
+ * piece is alone in its 256 B group and read by one warp (`lone`: the window's distinct pieces over its lanes'
+ * runs, 1 where no two warps share a piece, 1/2 or less where each is shared) goes on by its 512 B groups x 8 /
+ * its pieces, 4 .. 8, in quarter doublings past bin GM_READ_SPACING_NEAR; the pieces warps share go to 8 (the
+ * sparse rate, where D3b meets D3). The fills of stores (rule D5) go to the second half of the bins (rule D10).
  */
-static void add_spacing(struct totals *t, double pieces, double groups, double distinct)
+static void add_spacing(struct totals *t, double pieces, double groups, double wide, double distinct, double lone,
+			int fill)
 {
-	double x = distinct > 0 ? 4.0 * groups / distinct : 1.0, b, w;
-	int k;
+	double x = distinct > 0 ? 4.0 * groups / distinct : 1.0, b, w, share = 2.0 * lone - 1.0;
+	int k, half = GM_READ_SPACING_BINS / 2, last = fill ? GM_READ_SPACING_BINS - 2 : half - 2;
 
 	x = x < 1.0 ? 1.0 : x > 4.0 ? 4.0 : x;
-	b = (x - 1.0) * 4.0;
-	k = (int)b;
-	k = k > GM_READ_SPACING_BINS - 2 ? GM_READ_SPACING_BINS - 2 : k;
-	w = b - k;
+	share = share < 0 ? 0 : share > 1 ? 1 : share;
+	if (x >= 4.0 && distinct > 0) {
+		double xw = 8.0 * wide / distinct;
+
+		xw = xw < 4.0 ? 4.0 : xw > 8.0 ? 8.0 : xw;
+		if (share < 1) {        /* the shared pieces: at the sparse rate's spacing, 8 (where D3b meets D3) */
+			b = GM_READ_SPACING_NEAR + 4.0 + (fill ? half : 0);
+			t->spacing[(int)b] += pieces * (1.0 - share);
+		}
+		pieces *= share;
+		x = xw;
+	}
+	b = x <= 4.0 ? (x - 1.0) * 4.0 : GM_READ_SPACING_NEAR + 4.0 * log2(x / 4.0);
+	k = (int)b + (fill ? half : 0);
+	k = k > last ? last : k;
+	w = b + (fill ? half : 0) - k;
 	t->spacing[k] += pieces * (1.0 - w);
 	t->spacing[k + 1] += pieces * w;
 }
@@ -332,7 +351,8 @@ static void store_sectors(struct pat_state *ps, int atom, struct totals *t, cons
 
 		t->pieces += fill_sum;
 		t->groups += g * fill_sum / (double)nfill;
-		add_spacing(t, fill_sum, g, (double)nfill);
+		add_spacing(t, fill_sum, g, (double)gm_keys_groups_of(v, nfill, atom, GROUP_WIDE_BYTES), (double)nfill,
+			    ps->runs > 0 ? (double)m / (double)ps->runs : 1.0, 1);
 	}
 }
 
@@ -432,7 +452,8 @@ static void load_pieces(struct pat_state *ps, int64_t u, int atom, struct totals
 		double g = (double)gm_keys_groups(ps->pieces, m, atom);
 
 		t->groups += g * ((double)m - hits) / (double)m;
-		add_spacing(t, (double)m - hits, g, (double)m);
+		add_spacing(t, (double)m - hits, g, (double)gm_keys_groups_of(ps->pieces, m, atom, GROUP_WIDE_BYTES),
+			    (double)m, ps->runs > 0 ? (double)u / (double)ps->runs : 1.0, 0);
 	}
 }
 
@@ -477,6 +498,7 @@ void gm_window_close(struct pat_state *ps, int atom, struct totals *t, const str
 			r->apply(ps, atom, t, c);
 	ps->npieces = ps->nsectors = 0;
 	ps->pieces_unique = 0;
+	ps->runs = 0;
 }
 
 /* ---- rule D9: the cold window -------------------------------------------------------------------- */

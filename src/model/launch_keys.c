@@ -113,7 +113,12 @@ int gm_atom_shift(int atom)
 /* 256 B groups the sorted distinct pieces fall in. */
 int64_t gm_keys_groups(const int64_t *pieces, int64_t n, int atom)
 {
-	int64_t k, g = 0, per = GROUP_BYTES / atom > 0 ? GROUP_BYTES / atom : 1;
+	return gm_keys_groups_of(pieces, n, atom, GROUP_BYTES);
+}
+
+int64_t gm_keys_groups_of(const int64_t *pieces, int64_t n, int atom, int group_bytes)
+{
+	int64_t k, g = 0, per = group_bytes / atom > 0 ? group_bytes / atom : 1;
 
 	for (k = 0; k < n; k++)
 		if (k == 0 || pieces[k] / per != pieces[k - 1] / per)

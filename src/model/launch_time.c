@@ -3,6 +3,8 @@
  * long the launch takes (docs/MODEL.md 7.2), one section a rule:
  *   D3  reads go at the rate of their density (pieces read / pieces of their
  *       256 B groups: 1 dense, 1/2, <= 1/4 sparse; linear in 1 / density between);
+ *   D3b a thread with one load in flight reads pieces spaced x apart at a time
+ *       linear in log2 x between the half rate (128 B) and the sparse rate (512 B);
  *   D4  reads and writes mixed turn the bus around (the copy rate says how much);
  *   D10 a sector filled before its write (D5) is written back with its piece, as
  *       sparse as its read: at the reads' density rate where they are sparse;
@@ -87,25 +89,71 @@ static double write_ms(const struct gm_profile *pr, const struct gm_launch_out *
 }
 
 /*
+ * Rule D3b: a launch whose threads each hold one load in flight (one element a thread, one load request: explain
+ * --n's kernels) reads its pieces at a time linear in the log of their spacing x between the half rate (x = 2,
+ * 128 B) and the sparse rate (x = 8, 512 B; stride.b16_s032): each doubling adds half the sparse piece's extra
+ * time. Both rates are measured with four loads a thread in flight, where the time is flat from 256 B on (the
+ * suite's stride cases); with one it grows on to 512 B (the development sets' and probe-67's strided loads:
+ * docs/log/2026-12-01-model-m67.md). Below x = 2 and past 8: rule D3.
+ */
+static int one_in_flight(const struct gm_launch_in *in)
+{
+	int64_t loads = 0;
+
+	if (!in->one_element_per_thread)
+		return 0;
+	for (int k = 0; k < in->npats; k++)
+		if (in->pats[k].op == GM_OP_LOAD)
+			loads += gm_repeat_count(in->repeat ? &in->repeat[k] : NULL);
+	return loads == 1;
+}
+
+/* The spacing of rule D3's bin k (load pieces, or fills from the second half on): 1 + k / 4 up to 4, then
+   quarter doublings to 8. */
+static double bin_spacing(int k)
+{
+	k %= GM_READ_SPACING_BINS / 2;
+	return k <= GM_READ_SPACING_NEAR ? 1.0 + k / 4.0 : 4.0 * exp2((k - GM_READ_SPACING_NEAR) / 4.0);
+}
+
+/*
+ * The time a byte of pieces at spacing x takes (ns a GB): rule D3, or D3b's line in log2 x from x = 2 to 8 (128 to
+ * 512 B, the bins' end) where each thread holds one load; farther apart, the sparse rate as D3 (probe-67: with 16
+ * waves the loads 512 B - 2 KiB apart lose 3-5 % a doubling, not the line's 17-22 %). A fill (rule D5's piece read before its
+ * sector's write) keeps D3: the stores 192-512 B apart are as slow as D3 says or slower (D10's rest).
+ */
+static double piece_time(const struct gm_profile *pr, double x, int one, int fill)
+{
+	double th, ts;
+
+	if (!one || fill || x <= 2.0 || !(pr->read_half_gbs > 0) || !(pr->read_sparse_gbs > 0))
+		return 1.0 / interp_read_gbs(pr, 1.0 / (x < 4.0 ? x : 4.0));
+	th = 1.0 / pr->read_half_gbs;
+	ts = 1.0 / pr->read_sparse_gbs;
+	return th + (ts - th) * log2(x / 2.0) / 2.0;
+}
+
+/*
  * Rule D3 over a launch's patterns: each pattern's pieces at the rate of its own spacing, the launch's reads at
  * the rate that takes their summed time (a dense input beside sparse fills is not a launch of middling density).
  * A launch whose walk left no spacings: its density's rate.
  */
-static double read_rate(const struct gm_profile *pr, const struct gm_launch_out *o)
+static double read_rate(const struct gm_launch_in *in, const struct gm_profile *pr, const struct gm_launch_out *o)
 {
 	double pieces = 0, t = 0;
+	int one = in ? one_in_flight(in) : 0;
 
 	for (int k = 0; k < GM_READ_SPACING_BINS; k++) {
 		pieces += o->read_spacing[k];
-		t += o->read_spacing[k] / interp_read_gbs(pr, 1.0 / (1.0 + k / 4.0));
+		t += o->read_spacing[k] * piece_time(pr, bin_spacing(k), one, k >= GM_READ_SPACING_BINS / 2);
 	}
 	return pieces > 0 && t > 0 ? pieces / t : interp_read_gbs(pr, o->read_density);
 }
 
-static double dram_ms(const struct gm_profile *pr, const struct gm_launch_out *o)
+static double dram_ms(const struct gm_launch_in *in, const struct gm_profile *pr, const struct gm_launch_out *o)
 {
 	double rd = o->dram_read_bytes, wr = o->dram_write_bytes;
-	double rate = read_rate(pr, o);
+	double rate = read_rate(in, pr, o);
 
 	return (rd / rate + write_ms(pr, o, rate)) / 1e6 * turnaround(pr, rd, wr);
 }
@@ -378,8 +426,7 @@ static void rule_t2_waves(const struct gm_launch_in *in, const struct gm_profile
 
 static void rule_d3_d4_dram(const struct gm_launch_in *in, const struct gm_profile *pr, struct gm_launch_out *o)
 {
-	(void)in;
-	o->t_dram_ms = dram_ms(pr, o);
+	o->t_dram_ms = dram_ms(in, pr, o);
 }
 
 static void rule_l2_l3_l4_l2(const struct gm_launch_in *in, const struct gm_profile *pr, struct gm_launch_out *o)

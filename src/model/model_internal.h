@@ -68,6 +68,7 @@ static inline int gm_sorted_add(int64_t *set, int *n, int64_t x)
 #include "gpumem/launch.h"
 
 #define GROUP_BYTES 256
+#define GROUP_WIDE_BYTES 512 /* rule D3b's spacings past 4: a pattern's pieces by their 512 B groups */
 #define ITER_CAP 64          /* loop iterations evaluated per warp and pattern (rule R) */
 #define SUB_WARPS 64         /* the window's first warps, whose far partners are probed (rule D8) */
 #define MAX_SETS 64          /* lookback chunks and probes per pattern and window */
@@ -122,6 +123,8 @@ struct pat_state {
 	int64_t *sub, nsub, subcap; /* keys of the window's first SUB_WARPS warps (pieces / sectors) */
 	int64_t sub_mark;           /* entries of pieces / sectors those warps added */
 	int pieces_unique;          /* pieces are sorted and distinct already (one_window counted them) */
+	int64_t runs;               /* the window's pieces / sectors as its warps' lanes appended them, a run of lanes in
+				       one piece once, before they are made distinct: above them, warps share (rule D3b) */
 };
 
 struct totals {
@@ -196,6 +199,7 @@ int64_t gm_keys_sort_unique(int64_t *v, int64_t n);       /* sorted and distinct
 gm_status gm_keys_reserve(int64_t **v, int64_t *cap, int64_t need); /* room for `need` keys (doubling) */
 int gm_atom_shift(int atom);                              /* log2 of the DRAM atom (32, 64 or 128 B) */
 int64_t gm_keys_groups(const int64_t *pieces, int64_t n, int atom); /* 256 B groups of sorted pieces */
+int64_t gm_keys_groups_of(const int64_t *pieces, int64_t n, int atom, int group_bytes); /* groups of that size */
 
 /* One warp of one pattern as the per-warp rules see it (the traffic phase and the DRAM phase's gather). */
 struct warp_ctx {

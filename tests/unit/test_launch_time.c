@@ -15,6 +15,8 @@
 #include "gpumem/profile.h"
 #include "launch_fixture.h"
 
+#define FILL_BIN0 (GM_READ_SPACING_BINS / 2) /* rule D3: the fills' bins */
+
 /*
  * Rule T7: the loads L2 serves come back in wave_l2_ns, but a hit of a pattern that also reads from DRAM in the
  * same window (a stencil's rows: each request reads the new row from DRAM beside the rows read before) returns
@@ -173,18 +175,67 @@ static void test_spacing_per_pattern(void **state)
 	launch_of("gid", 4, 1 << 16, pats, &in);
 	pats[1].index = "gid*128";
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
-	for (int k = 1; k < GM_READ_SPACING_BINS - 1; k++)
-		assert_true(o.read_spacing[k] == 0);
-	assert_true(o.read_spacing[0] > 0 && o.read_spacing[GM_READ_SPACING_BINS - 1] > 0);
+	/* the dense input in bin 0, the fills 512 B apart (spacing 8: bin 16 of the fills' half, rule D3b's binning) */
+	for (int k = 1; k < GM_READ_SPACING_BINS; k++)
+		assert_true(o.read_spacing[k] == 0 || k == FILL_BIN0 + 16);
+	assert_true(o.read_spacing[0] > 0 && o.read_spacing[FILL_BIN0 + 16] > 0);
 	for (int k = 0; k < GM_READ_SPACING_BINS; k++)
 		pieces += o.read_spacing[k];
 	assert_true(fabs(pieces * 64 - o.dram_read_bytes) < 1e-6 * o.dram_read_bytes);
-	rate = pieces / (o.read_spacing[0] / 3000 + o.read_spacing[GM_READ_SPACING_BINS - 1] / 2000);
+	rate = pieces / (o.read_spacing[0] / 3000 + o.read_spacing[FILL_BIN0 + 16] / 2000);
 	assert_true(o.read_density > 0.25 && o.read_density < 0.5 && rate > 2000 && rate < 3000);
 	s = (3000 / rate - 1) / (3000.0 / 2000 - 1);
 	wf = o.dram_fill_bytes / 2 < o.dram_write_bytes ? o.dram_fill_bytes / 2 : o.dram_write_bytes;
 	t = (o.dram_read_bytes / rate + (o.dram_write_bytes - s * wf) / 3000 + s * o.dram_fill_bytes / rate) / 1e6;
 	assert_true(fabs(o.t_dram_ms - t) < 1e-9 * t);
+}
+
+/*
+ * Rule D3b: a launch whose threads each hold one load (one element a thread) reads pieces spaced x apart at a time
+ * linear in log2 x between the half rate (x = 2) and the sparse rate (x = 8), the sparse rate past it; with more
+ * loads a thread, rule D3 (flat past x = 4). The test profile: 1 / 2500 ns a byte at x = 2, 1 / 2000 at x = 8.
+ */
+static void test_spacing_one_in_flight(void **state)
+{
+	static const struct {
+		const char *index;
+		int elem;
+		double one, many; /* the read rate with one load a thread, and without */
+	} rows[] = {
+		{ "gid*48", 4, 0, 2250 },   /* 192 B: 1 / (1/2500 + (1/2000 - 1/2500) log2(1.5) / 2) */
+		{ "gid*64", 4, 2222.2222, 2000 },   /* 256 B: halfway in log2 */
+		{ "gid*128", 4, 2000, 2000 },       /* 512 B: the sparse rate */
+		{ "gid*512", 4, 2000, 2000 },       /* 2 KiB: past 512 B, the sparse rate (rule D3) */
+		{ "gid*64", 16, 2000, 2000 },       /* 1 KiB of 16 B lanes */
+	};
+	struct gm_profile p = prof();
+	struct gm_access pats[2];
+	struct gm_launch_in in;
+	struct gm_launch_out o;
+
+	(void)state;
+	for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
+		double one = rows[r].one > 0 ? rows[r].one : 1.0 / (1.0 / 2500 + (1.0 / 2000 - 1.0 / 2500) * log2(1.5) / 2);
+
+		for (int k = 0; k < 2; k++) {
+			double rate = k ? one : rows[r].many, t;
+
+			launch_of(rows[r].index, rows[r].elem, 1 << 16, pats, &in);
+			in.one_element_per_thread = k;
+			assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+			/* the dense stores: 3000 GB/s, no turnaround (copy_gbs 3000) */
+			t = (o.dram_read_bytes / rate + o.dram_write_bytes / 3000) / 1e6;
+			assert_true(fabs(o.t_dram_ms - t) < 1e-5 * t);
+		}
+	}
+	/* a store's fills keep rule D3 with one load a thread: strided stores 512 B apart, the same time either way */
+	launch_of("gid", 4, 1 << 16, pats, &in);
+	pats[1].index = "gid*128";
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	double t0 = o.t_dram_ms;
+	in.one_element_per_thread = 1;
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(o.dram_fill_bytes > 0 && fabs(o.t_dram_ms - t0) < 1e-12);
 }
 
 static void test_waves(void **state)
@@ -370,6 +421,7 @@ int main(void)
 		cmocka_unit_test(test_turnaround),
 		cmocka_unit_test(test_fill_writes),
 		cmocka_unit_test(test_spacing_per_pattern),
+		cmocka_unit_test(test_spacing_one_in_flight),
 		cmocka_unit_test(test_waves),
 		cmocka_unit_test(test_block_tail),
 		cmocka_unit_test(test_block_lines),
