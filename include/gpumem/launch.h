@@ -43,6 +43,13 @@ extern "C" {
 /* Rule P5: the distance between a request's lone lanes a power of two apart at which their cost is gone (probe-46:
    8 MiB 91 % where 2 MiB measures 70 %, and 16 MiB 100 % in probe-45) */
 #define GM_PAGES_ALIGN_END (8.0 * 1024 * 1024)
+/* Rule L4's two ends: the spacing of a store request's lines at which calibrate measures a line a lane writes
+   alone, near (copy.scatter_b4's lanes, 128 B apart: l2_merge_lines_gps) and far (copy.colstore_b4 / _b16's rows,
+   512 KiB + 128 B apart: l2_far_lines_gps, l2_far_lines16_gps); and the lane widths of the two far cases */
+#define GM_L4_NEAR_SPACING 128.0
+#define GM_L4_FAR_SPACING 524416.0
+#define GM_L4_FAR_NARROW 4.0
+#define GM_L4_FAR_WIDE 16.0
 /* Rule T11: a load request over this many lines has its L1 wavefronts served at l1_lines_gps (copy.lines_l1_b4,
    32 lines a request); up to it, at l1_gbs (measured with 16 B lanes: 4 lines a request) */
 /* Rule D3: spacings 1 (dense) .. 4 (sparse) in quarters (bins 0-12), then 4 .. 8 (a piece alone in 512 B; rule
@@ -157,6 +164,10 @@ struct gm_launch_out {
 					 the window wrote last (0-4; rule L4) */
 	double l2_part_lines;         /* of them, those with such sectors (x >= 1) */
 	double l2_merged_lines;       /* the others (x = 0) */
+	double l2_far_lines_x[5];     /* of l2_partial_lines[x] (x >= 1), those a lane writes alone, each weighted by
+					 how far apart its request's lines lie (0 at 128 B, 1 at 512 KiB + 128 B; L4) */
+	double l2_far_wide_lines_x[5]; /* the same, each also weighted by its lane's width (0 at 4 B, 1 at 16 B) */
+	double l2_far_lines, l2_far_wide_lines; /* the two summed over x */
 	double smem_wavefronts;
 	double dram_read_bytes;
 	double dram_write_bytes;

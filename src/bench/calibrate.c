@@ -441,24 +441,29 @@ static void partial_lines_of_l2(const struct gm_run_result *r, struct gm_profile
 
 /*
  * copy.colstore_b4 and copy.colstore_b16 (rule L4's far end): a column walk of the stores over 1024 rows 512 KiB +
- * 128 B apart, each lane alone in a line its request writes partly. The line time left (lines_time_left: the time
- * for bandwidth less the other lines' lookups) over those lines, as the model without the far rates counts them.
- * Optional, each alone; 0 without l2_merge_lines_gps (the near end the rule starts from).
+ * 128 B apart, each lane alone in a line its request writes partly, its request's lines at the far spacing (each
+ * such line's weight 1). The line time left (lines_time_left: the time for bandwidth less the other lines'
+ * lookups), less the near cost of the partial lines the far end does not price (those a block completes itself,
+ * x = 0), over the far lines. Optional, each alone; 0 without both near rates (the rule starts from them).
  */
 static double far_lines_rate(const struct gm_run_result *r, const char *name, const struct gm_profile *p)
 {
 	const struct gm_case_result *c;
 	struct gm_launch_out o;
 	struct gm_profile q = *p;
-	double t, lines;
+	double t;
 
 	q.l2_far_lines_gps = q.l2_far_lines16_gps = 0; /* the lines as the near rule counts them */
-	if (!(p->l2_merge_lines_gps > 0) || !(c = viewed(r, name, &q, &o)))
+	if (!(p->l2_merge_lines_gps > 0) || !(p->l2_part_sectors_gps > 0) || !(c = viewed(r, name, &q, &o)) ||
+	    !(o.l2_far_lines > 0) || !((t = lines_time_left(c, &q, &o)) > 0))
 		return 0;
-	lines = o.l2_merged_lines + o.l2_part_lines;
-	if (!(lines > 0) || !((t = lines_time_left(c, &q, &o)) > 0))
-		return 0;
-	return lines / (t * 1e6);
+	for (int x = 0; x < 5; x++) { /* the near cost (rule L4) of the lines the far end leaves */
+		double per = 1.0 / p->l2_merge_lines_gps, px = x / p->l2_part_sectors_gps;
+		double rest = o.l2_partial_lines[x] - o.l2_far_lines_x[x];
+
+		t -= rest * (px > per ? px : per) / 1e6;
+	}
+	return t > 0 ? o.l2_far_lines / (t * 1e6) : 0;
 }
 
 static void far_lines_of_l2(const struct gm_run_result *r, struct gm_profile *p)

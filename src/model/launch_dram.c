@@ -214,18 +214,24 @@ static int is_edge(const int64_t *v, int64_t m, int64_t k)
  */
 static void rule_l4_far_partners(struct totals *t, double f)
 {
-	double moved = t->pline[0] * (f < 1 ? f : 1), x, lo;
+	double moved = t->pline[0] * (f < 1 ? f : 1), x, lo, share;
+	double *ws[6] = { t->pline, t->far_x, t->far_wide_x, t->first_x, t->first_wide_x, t->first_wide2_x };
 
 	if (!(moved > 0) || !(t->pline0_sectors > 0))
 		return;
 	x = t->pline0_sectors / t->pline[0];
 	x = x < 4 ? x : 4;
 	lo = floor(x);
-	t->pline[0] -= moved;
+	share = moved / t->pline[0];
 	t->pline0_sectors -= moved * x;
-	t->pline[(int)lo] += moved * (1 - (x - lo));
-	if (lo < 4)
-		t->pline[(int)lo + 1] += moved * (x - lo);
+	for (int j = 0; j < 6; j++) { /* the lines, and rule L4's far-end weights of them (launch_traffic.c) */
+		double *w = ws[j], m = w[0] * share;
+
+		w[0] -= m;
+		w[(int)lo] += m * (1 - (x - lo));
+		if (lo < 4)
+			w[(int)lo + 1] += m * (x - lo);
+	}
 }
 
 /*

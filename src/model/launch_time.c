@@ -10,7 +10,8 @@
  *       sparse as its read: at the reads' density rate where they are sparse;
  *   L2  L2 time: load sectors at the read rate, store operations at the write
  *       rate; L4 with its two rates: stores carry their bytes, lines written
- *       partly are merged; L3: at least its line lookups;
+ *       partly are merged, a lane alone in a line costing more the farther apart
+ *       its request's lines and the wider the lane; L3: at least its line lookups;
  *   T1  L1 time by wavefronts: a request's lines, fewer when their words fall
  *       in different banks (and shared-memory wavefronts);
  *   T2  threads that end: waves of resident threads x round trips x wave_ns;
@@ -160,6 +161,24 @@ static double dram_ms(const struct gm_launch_in *in, const struct gm_profile *pr
 
 /* ---- rules L2, L3, L4: L2 time -------------------------------------------------------------------- */
 
+/*
+ * Rule L4's far end: a line a lane writes alone, completed by other blocks, costs more the farther apart its
+ * request's lines lie and the wider the lane. Of the lines of count x, the far-weighted ones (l2_far_lines_x: each
+ * line's share f by its request's spacing, launch_traffic.c) cost the far rate of their lanes' width, linear in the
+ * width between 1 / l2_far_lines_gps (4 B) and 1 / l2_far_lines16_gps (16 B), instead of their near cost. The lines
+ * a block completes itself (copy.scatter_b4's, a naive transpose's) keep the near cost. Both rates or none: without
+ * them (every profile measured before m66) the near cost alone.
+ */
+static double l4_line_cost(const struct gm_profile *pr, const struct gm_launch_out *o, int x, double near)
+{
+	double n = o->l2_partial_lines[x], fl = o->l2_far_lines_x[x], fw = o->l2_far_wide_lines_x[x];
+
+	if (!(pr->l2_far_lines_gps > 0) || !(pr->l2_far_lines16_gps > 0) || !(fl > 0))
+		return n * near;
+	fl = fl < n ? fl : n;
+	return (n - fl) * near + (fl - fw) / pr->l2_far_lines_gps + fw / pr->l2_far_lines16_gps;
+}
+
 static void l2_time(const struct gm_profile *pr, struct gm_launch_out *o)
 {
 	double t_lines;
@@ -178,7 +197,7 @@ static void l2_time(const struct gm_profile *pr, struct gm_launch_out *o)
 		for (int x = 0; x < 5; x++) {
 			double per = 1.0 / pr->l2_merge_lines_gps, px = x / pr->l2_part_sectors_gps;
 
-			tp += o->l2_partial_lines[x] * (px > per ? px : per);
+			tp += l4_line_cost(pr, o, x, px > per ? px : per);
 		}
 		o->t_l2_ms = (o->l2_load_sectors * GM_SECTOR_BYTES / pr->l2_read_gbs +
 			      o->l2_store_bytes / pr->l2_write_gbs) / 1e6;

@@ -359,6 +359,71 @@ void gm_owner_set_clear(struct owner_set *ls)
 	}
 }
 
+/*
+ * Rule L4's far end: of the request's partial lines line[0..nl) (cross[k]: their sectors another block of the
+ * window wrote last), those one lane writes alone (its elem bytes, fewer than a line), each weighted by how far
+ * apart the request's lines lie, s (the mean step between its distinct lines, sorted): f = log2(s / 128 B) /
+ * log2(512 KiB + 128 B / 128 B), within [0, 1] (the spacings of calibrate's near and far cases), and by the lane's
+ * width, u = (elem - 4) / 12 within [0, 1]. A line whose sector another block of the window wrote last goes to
+ * far_x (weight f) / far_wide_x (f u) by its count x; one whose sector its own block wrote last (a naive transpose's,
+ * copy.scatter_b4's) takes the width's part only, weight f u (wide f u^2): a 4 B lane's line keeps the near cost;
+ * they are tallied in far_cross / far_same. The window's first piece of a line goes to first_x (f), first_wide_x
+ * (f u), first_wide2_x (f u^2): launch_walk.c weighs it by the launch's share far_cross / (far_cross + far_same) as
+ * the one, the rest as the other (1 without either). A request of one line has no spacing: 0.
+ */
+static void l4_far_lines(struct warp_ctx *c, const int64_t *line, const int *cross, const int *same, int nl)
+{
+	int64_t lo = INT64_MAX, hi = INT64_MIN, seen[GM_WARP_SIZE];
+	int elem = c->w->elem_bytes, nseen = 0;
+	double s, f, u;
+
+	if (elem >= 128)
+		return;
+	for (int l = 0; l < c->p->nlanes; l++) {
+		int64_t a = c->p->lanes[l].addr / 128;
+		int k;
+
+		if (!c->p->lanes[l].active)
+			continue;
+		for (k = 0; k < nseen && seen[k] != a; k++)
+			;
+		if (k == nseen && nseen < GM_WARP_SIZE)
+			seen[nseen++] = a;
+		lo = a < lo ? a : lo;
+		hi = a > hi ? a : hi;
+	}
+	if (nseen < 2)
+		return;
+	s = (double)(hi - lo) * 128.0 / (nseen - 1);
+	f = log2(s / GM_L4_NEAR_SPACING) / log2(GM_L4_FAR_SPACING / GM_L4_NEAR_SPACING);
+	f = f < 0 ? 0 : f > 1 ? 1 : f;
+	u = (elem - GM_L4_FAR_NARROW) / (GM_L4_FAR_WIDE - GM_L4_FAR_NARROW);
+	u = u < 0 ? 0 : u > 1 ? 1 : u;
+	if (!(f > 0))
+		return;
+	for (int k = 0; k < nl; k++) {
+		int lanes = 0, x = cross[k] < 4 ? cross[k] : 4;
+
+		for (int l = 0; l < c->p->nlanes && lanes < 2; l++)
+			lanes += c->p->lanes[l].active && c->p->lanes[l].addr / 128 == line[k];
+		if (lanes != 1)
+			continue;
+		if (cross[k]) { /* another block wrote its sector last */
+			c->t->far_x[x] += f;
+			c->t->far_wide_x[x] += f * u;
+			c->t->far_cross += f;
+		} else if (same[k]) { /* its own block did: the width's part only (f u) */
+			c->t->far_x[x] += f * u;
+			c->t->far_wide_x[x] += f * u * u;
+			c->t->far_same += f;
+		} else { /* the window's first piece of it: the launch's share of the two above decides */
+			c->t->first_x[0] += f;
+			c->t->first_wide_x[0] += f * u;
+			c->t->first_wide2_x[0] += f * u * u;
+		}
+	}
+}
+
 /* Each line the warp writes partly (its nl sectors psec[]), with its sectors another block of the window
    wrote last (owner: the block, or the warp under rule W). Rule L4, after L2 (which lists them). */
 static gm_status rule_l4_lines(struct warp_ctx *c)
@@ -369,7 +434,7 @@ static gm_status rule_l4_lines(struct warp_ctx *c)
 	int64_t owner = ps->per_warp ? -1 - c->wi : c->block;
 	struct totals *t = c->t;
 	int64_t line[GM_WARP_SIZE * 2];
-	int cross[GM_WARP_SIZE * 2], cnt[GM_WARP_SIZE * 2], nl = 0;
+	int cross[GM_WARP_SIZE * 2], same[GM_WARP_SIZE * 2], cnt[GM_WARP_SIZE * 2], nl = 0;
 
 	for (int j = 0; j < part; j++) {
 		int had = owner_set_visit(&ps->sl, psec[j], owner), k;
@@ -380,10 +445,11 @@ static gm_status rule_l4_lines(struct warp_ctx *c)
 			;
 		if (k == nl) {
 			line[nl] = psec[j] >> 2;
-			cnt[nl] = 0;
+			cnt[nl] = same[nl] = 0;
 			cross[nl++] = 0;
 		}
 		cross[k] += had == 2;
+		same[k] += had == 1;
 		cnt[k]++;
 	}
 	for (int k = 0; k < nl; k++) {
@@ -391,6 +457,7 @@ static gm_status rule_l4_lines(struct warp_ctx *c)
 		if (!cross[k])
 			t->pline0_sectors += cnt[k];
 	}
+	l4_far_lines(c, line, cross, same, nl);
 	return GM_OK;
 }
 

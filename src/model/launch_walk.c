@@ -512,6 +512,15 @@ static void add_scaled(struct totals *t, const struct totals *u, double f)
 	for (int x = 0; x < 5; x++)
 		t->pline[x] += f * u->pline[x];
 	t->pline0_sectors += f * u->pline0_sectors;
+	for (int x = 0; x < 5; x++) {
+		t->far_x[x] += f * u->far_x[x];
+		t->far_wide_x[x] += f * u->far_wide_x[x];
+		t->first_x[x] += f * u->first_x[x];
+		t->first_wide_x[x] += f * u->first_wide_x[x];
+		t->first_wide2_x[x] += f * u->first_wide2_x[x];
+	}
+	t->far_cross += f * u->far_cross;
+	t->far_same += f * u->far_same;
 	t->wavefronts += f * u->wavefronts;
 	t->read_bytes += f * u->read_bytes;
 	t->write_bytes += f * u->write_bytes;
@@ -655,6 +664,16 @@ void gm_launch_scale(const struct totals *t, const struct gm_launch_in *in, stru
 	o->l2_merged_lines = o->l2_partial_lines[0];
 	o->l2_part_lines = o->l2_partial_lines[1] + o->l2_partial_lines[2] + o->l2_partial_lines[3] +
 			   o->l2_partial_lines[4];
+	o->l2_far_lines = o->l2_far_wide_lines = 0;
+	for (int x = 0; x < 5; x++) { /* rule L4's far end: the lines other blocks complete, and that share of the
+					 window's first pieces */
+		double sh = t->far_cross + t->far_same > 0 ? t->far_cross / (t->far_cross + t->far_same) : 1;
+
+		o->l2_far_lines_x[x] = (t->far_x[x] + sh * t->first_x[x] + (1 - sh) * t->first_wide_x[x]) * f;
+		o->l2_far_wide_lines_x[x] = (t->far_wide_x[x] + sh * t->first_wide_x[x] + (1 - sh) * t->first_wide2_x[x]) * f;
+		o->l2_far_lines += o->l2_far_lines_x[x];
+		o->l2_far_wide_lines += o->l2_far_wide_lines_x[x];
+	}
 	o->smem_wavefronts = t->wavefronts * f;
 	o->dram_read_bytes = t->read_bytes * f;
 	o->dram_write_bytes = t->write_bytes * f;

@@ -141,6 +141,11 @@ struct totals {
 	double pline[5];            /* store lines written partly, by how many of their sectors another block of
 				       the window wrote last (0-4; rule L4) */
 	double pline0_sectors;      /* the partly written sectors of the lines of pline[0] */
+	double far_x[5], far_wide_x[5]; /* of pline[x], the lines a lane writes alone whose sector another block
+				       wrote last, x their request's spacing weight (x their lane's width weight) (L4) */
+	double first_x[5], first_wide_x[5], first_wide2_x[5]; /* the window's first pieces of such lines: their
+				       spacing weight f, f x width weight u, f u^2 (launch_traffic.c) */
+	double far_cross, far_same; /* the spacing weights of the lone lines other blocks / their own block wrote */
 	double read_bytes, write_bytes, fill_bytes;
 	double groups, pieces;      /* for the read density */
 	double spacing[GM_READ_SPACING_BINS]; /* pieces read by their pattern's spacing in the window (rule D3) */

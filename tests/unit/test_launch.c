@@ -527,6 +527,63 @@ static void test_partial_lines(void **state)
 }
 
 /*
+ * Rule L4's far end: a line a lane writes alone, completed by other blocks, costs between the near cost and the far
+ * rate of its lane's width (4 B: l2_far_lines_gps, 16 B: l2_far_lines16_gps), by log2 of its request's line spacing
+ * from 128 B to 512 KiB + 128 B; lines a block completes itself keep the near cost; without the far rates, as before.
+ */
+static void test_far_lines(void **state)
+{
+	struct gm_profile p = prof();
+	struct gm_access pats[2];
+	struct gm_launch_in in;
+	struct gm_launch_out o, o0;
+	const int64_t n = (int64_t)1 << 22;
+	double lines, f;
+
+	(void)state;
+	p.l2_lines_gps = 1000;
+	p.l2_part_sectors_gps = 1e6;
+	p.l2_merge_lines_gps = 2;
+	launch_of("gid", 4, n, pats, &in);
+	/* calibrate's copy.colstore_b4: 1024 rows 512 KiB + 128 B apart, every partial line far, weight 1 */
+	pats[1].index = "(gid%1024)*131104 + gid/1024";
+	assert_int_equal(gm_launch_predict(&in, &p, &o0, NULL), GM_OK);
+	lines = o0.l2_part_lines + o0.l2_merged_lines;
+	assert_true(lines > 0 && fabs(o0.l2_far_lines - lines) < 1e-6 * lines && o0.l2_far_wide_lines == 0);
+	p.l2_far_lines_gps = 0.5;
+	p.l2_far_lines16_gps = 0.25;
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.t_l2_ms - ((o.l2_lines - lines) / 1000 + lines / 0.5) / 1e6) < 1e-9 * o.t_l2_ms);
+	/* 16 B lanes: the wide rate */
+	pats[0].elem_bytes = pats[1].elem_bytes = 16;
+	pats[1].index = "(gid%1024)*32776 + gid/1024";
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	lines = o.l2_part_lines + o.l2_merged_lines;
+	assert_true(fabs(o.l2_far_wide_lines - lines) < 1e-6 * lines);
+	assert_true(fabs(o.t_l2_ms - ((o.l2_lines - lines) / 1000 + lines / 0.25) / 1e6) < 1e-9 * o.t_l2_ms);
+	/* rows 4 KiB + 128 B apart: each line's weight log2(33) / log2(4097) */
+	pats[0].elem_bytes = pats[1].elem_bytes = 4;
+	pats[1].index = "(gid%1024)*1056 + (gid/1024)%1056 + (gid/1081344)*1081344";
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	lines = o.l2_part_lines + o.l2_merged_lines;
+	f = log2(4224.0 / 128) / log2(4097.0);
+	assert_true(fabs(o.l2_far_lines - f * lines) < 1e-3 * lines);
+	/* the 8 warps of a block complete each sector (a naive transpose's stores, 32 rows apart): near */
+	pats[1].index = "(gid/256)*8 + (gid%32)*131104 + (gid%256)/32";
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(o.l2_part_lines + o.l2_merged_lines > 0 && o.l2_far_lines < 1e-6 * (o.l2_part_lines + o.l2_merged_lines));
+	/* lines 128 B apart (copy.scatter_b4's spacing): weight 0 */
+	pats[1].index = "(gid%1024)*32 + gid/1024";
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(o.l2_far_lines == 0);
+	/* without the far rates: the near cost */
+	pats[1].index = "(gid%1024)*131104 + gid/1024";
+	p.l2_far_lines16_gps = 0;
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(o.t_l2_ms == o0.t_l2_ms);
+}
+
+/*
  * Rule L3: a request whose 32 lanes fall in 32 lines L2 holds costs L2 32 line lookups; each 64 B piece L2
  * fetches from DRAM one more (its fill).
  */
@@ -688,6 +745,7 @@ int main(void)
 		cmocka_unit_test(test_l1_many_lines),
 		cmocka_unit_test(test_pages),
 		cmocka_unit_test(test_partial_lines),
+		cmocka_unit_test(test_far_lines),
 		cmocka_unit_test(test_sampled_whole_launch),
 		cmocka_unit_test(test_bad_input),
 	};

@@ -247,6 +247,9 @@ static void test_from_run_knee(void **state)
 		assert_string_equal(cs->launch_limited_by, "blocks");
 		assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
 		assert_true(fabs(p.blocks_gps - 2) < 1e-6);
+		/* the column-walk stores timed with rule L4's far end (the rates planted above) give them back, within
+		   0.1 % (16 B: 25.008, the blocks' rate nearly as slow as its lines) */
+		assert_true(fabs(p.l2_far_lines_gps - 40) < 4e-3 && fabs(p.l2_far_lines16_gps - 25) < 2.5e-2);
 		assert_true(fabs(p.warp_tail - 0.7) < 1e-6);
 		assert_true(fabs(p.knee - knee) < 1e-6);
 		assert_true(fabs(p.wave_ns - wave_ns) < 1e-6);
