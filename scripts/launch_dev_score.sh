@@ -5,6 +5,7 @@
 # usage: scripts/launch_dev_score.sh BIN OUTDIR
 #   PROFILE_DIR: where PROFILE_DIR/TAG.json exists, that profile instead of the call's (a constant the call's
 #   calibrate did not measure, carried over from a later call: say so wherever the figure is used)
+#   Probes (tags c-*, probe*) are scored apart from "all (no probe)".
 #   EXTRA_SETS: more "TAG SET.tsv RESULTS_DIR SUBFOLDER" quadruples, space-separated
 set -uo pipefail
 bin=$(readlink -f "$1") out=$(mkdir -p "$2" && readlink -f "$2")
@@ -43,6 +44,9 @@ sets=(
   t-fac3346 $dv/dev-36t.tsv $h2/model-fac3346 sealed36t_run
   u-cdb1b27 $dv/dev-36u.tsv $h2/model-cdb1b27 sealed36u_run
   v-1b54c47 $dv/dev-36v.tsv $h2/model-1b54c47 sealed36v_run
+  probe66-967251a $dv/probe-66.tsv $h2/probe66-967251a probe66_run
+  probe66-b84669f $dv/probe-66.tsv $h2/calib66-b84669f probe66_run
+  probe67-b84669f $dv/probe-67.tsv $h2/probe67-b84669f probe67_run
 )
 [ -n "${EXTRA_SETS:-}" ] && read -r -a extra <<<"$EXTRA_SETS" && sets+=("${extra[@]}")
 : >"$out/ratios.tsv"
@@ -64,7 +68,7 @@ for line in open(sys.argv[1]):
     tag, name, r, lim = line.rstrip("\n").split("\t")
     e = abs(float(r) - 1) * 100
     by.setdefault(tag, []).append(e)
-    if not tag.startswith("c-"):
+    if not tag.startswith(("c-", "probe")):
         by.setdefault("all (no probe)", []).append(e)
 for k, e in by.items():
     print("%-16s %3d of %3d within 10 %%, median %.1f %%, mean %.2f %%" % (k, sum(x <= 10 for x in e), len(e),
