@@ -367,6 +367,11 @@ static int fix_group_as(const struct gm_trace_kernel *k, const int *g, int n, co
 		if (lines[0] && fx->change[0])
 			snprintf(fx->change + strlen(fx->change), sizeof(fx->change) - strlen(fx->change), "; with it "
 				 "the same index at line %s", lines);
+		char rl[160] = "";   /* rule row_layout: the layout stores every row of the leader's shape */
+		nsw = strcmp(fx->rewrite, "layout") ? nsw : tf_row_layout(k, g[0], sw, nsw, ROWG, rl, sizeof(rl));
+		if (rl[0] && fx->change[0])
+			snprintf(fx->change + strlen(fx->change), sizeof(fx->change) - strlen(fx->change), "; with it "
+				 "every row of the same shape at line %s", rl);
 	}
 	/* the instructions the change fixes: warp_rows's rows (not the relaunch's others), the group's (not the
 	   partners with its index) */
