@@ -329,7 +329,8 @@ static int fix_group_as(const struct gm_trace_kernel *k, const int *g, int n, co
 	double merge = 0;
 	int vals = 0, nsw = 0, nrow = 0, rows = how == AS_ROWS && !tf_warp_rows(k, prof, g[0], sw, &nsw, &nrow, lines,
 									 sizeof(lines), 1);
-	int dim = 1, clean = how == AS_SWAP ? tf_swap_xy(k, g[0], sw, &nsw, ROWG, &dim) : -1, xy = clean >= 0;
+	int dim = 1, reshape = 0, clean = how == AS_SWAP ? tf_swap_xy(k, g[0], sw, &nsw, ROWG, &dim, &reshape) : -1;
+	int xy = clean >= 0;
 	const char ax = dim == 2 ? 'z' : 'y';   /* swap_xy's dimension exchanged with x */
 
 	memset(fx, 0, sizeof(*fx));
@@ -344,8 +345,13 @@ static int fix_group_as(const struct gm_trace_kernel *k, const int *g, int n, co
 		snprintf(fx->rewrite, sizeof(fx->rewrite), "swap_xy");
 		nrow = nsw;
 		swap_lines(k, sw, nsw, lines, sizeof(lines));
-		snprintf(fx->change, sizeof(fx->change), "x and %c of the launch exchanged, threadIdx.x on the "
-			 "contiguous dimension (lines %.40s)", ax, lines);
+		if (reshape)
+			snprintf(fx->change, sizeof(fx->change), "the block's x and %c exchanged (dim3(%d, 1) for dim3(1, "
+				 "%d)), the index kept: threadIdx.x on the contiguous dimension (lines %.40s)", ax,
+				 k->l->block[dim], k->l->block[dim], lines);
+		else
+			snprintf(fx->change, sizeof(fx->change), "x and %c of the launch exchanged, threadIdx.x on the "
+				 "contiguous dimension (lines %.40s)", ax, lines);
 		fx->ninstr = nsw;
 	} else if (rows) {
 		snprintf(fx->rewrite, sizeof(fx->rewrite), "warp_rows");
@@ -361,6 +367,11 @@ static int fix_group_as(const struct gm_trace_kernel *k, const int *g, int n, co
 		if (lines[0] && fx->change[0])
 			snprintf(fx->change + strlen(fx->change), sizeof(fx->change) - strlen(fx->change), "; with it "
 				 "the same index at line %s", lines);
+		char rl[160] = "";   /* rule row_layout: the layout stores every row of the leader's shape */
+		nsw = strcmp(fx->rewrite, "layout") ? nsw : tf_row_layout(k, g[0], sw, nsw, ROWG, rl, sizeof(rl));
+		if (rl[0] && fx->change[0])
+			snprintf(fx->change + strlen(fx->change), sizeof(fx->change) - strlen(fx->change), "; with it "
+				 "every row of the same shape at line %s", rl);
 	}
 	/* the instructions the change fixes: warp_rows's rows (not the relaunch's others), the group's (not the
 	   partners with its index) */
@@ -402,7 +413,16 @@ static int fix_group_as(const struct gm_trace_kernel *k, const int *g, int n, co
 			 fx->ninstr > 1 ? "s are" : " is", 100 * fx->share);
 		return xy ? clean : 0;
 	}
-	if (xy) {
+	if (xy && reshape) {
+		snprintf(fx->words, sizeof(fx->words), "the block is one thread wide in x, so a warp's lanes run along "
+			 "%c, the slow dimension (consecutive lanes a %s apart at every access): launch the same kernel "
+			 "with the block's x and %c exchanged, the grid to match (lines %s)", ax,
+			 dim == 2 ? "row or plane" : "row", ax, lines);
+		snprintf(fx->sketch, sizeof(fx->sketch), "// was: dim3 block(1, %d), grid(W, (H + %d - 1) / %d)\n"
+			 "dim3 block(%d, 1), grid((W + %d - 1) / %d, H);   // the kernel's index unchanged: lanes on "
+			 "consecutive x", k->l->block[dim], k->l->block[dim], k->l->block[dim], k->l->block[dim],
+			 k->l->block[dim], k->l->block[dim]);
+	} else if (xy) {
 		snprintf(fx->words, sizeof(fx->words), "threadIdx.x runs along the slow dimension (consecutive lanes a "
 			 "%s apart at every access): put it on the contiguous one, exchanging x and %c in the index "
 			 "and the grid (lines %s)", dim == 2 ? "row or plane" : "row", ax, lines);

@@ -39,6 +39,8 @@ static int xd_strides(const struct gm_trace_map *m, int d, const int block[3], c
 		seen[v] = 1;
 		s[v] = e->stride;
 	}
+	if (block[0] == 1 && !seen[0])
+		s[0] = s[2];   /* a block one thread wide: x is blockIdx.x alone */
 	if ((grid[0] > 1 && s[2] != s[0] * block[0]) || (grid[d] > 1 && s[3] != s[1] * block[d]))
 		return -1;
 	*sx = s[0], *sd = s[1];
@@ -72,9 +74,31 @@ static const char *var_swapped(int var, int d, const int b[3], const int64_t g2[
 	return buf;
 }
 
+/* the text of one variable of the original launch (blocks b) in the reshaped one's 1D form (blocks b2, grid g2:
+   the same global coordinates, the block's x and d exchanged; `tid` the thread in its block, which both shapes
+   number alike): the variable taken from its dimension's global coordinate */
+static const char *var_reshaped(int var, const int b[3], const int b2[3], const int64_t g2[3], char *buf, size_t n)
+{
+	char c[96];
+	int dim = var % 3;
+
+	if (var < GM_TV_TX || var > GM_TV_BZ)
+		return NULL;
+	if (dim == 0)
+		snprintf(c, sizeof(c), "((bx %% %lld) * %d + tid %% %d)", (long long)g2[0], b2[0], b2[0]);
+	else if (dim == 1)
+		snprintf(c, sizeof(c), "((bx / %lld %% %lld) * %d + tid / %d %% %d)", (long long)g2[0], (long long)g2[1],
+			 b2[1], b2[0], b2[1]);
+	else
+		snprintf(c, sizeof(c), "((bx / %lld) * %d + tid / %d)", (long long)(g2[0] * g2[1]), b2[2], b2[0] * b2[1]);
+	snprintf(buf, n, var >= GM_TV_BX ? "(%s / %d)" : "(%s %% %d)", c, b[dim]);
+	return buf;
+}
+
 /* the map with the launch's x and dimension d exchanged, as a 1D expression for the grid g2 (the loop's modes left to the
    repeat, as the fit's expr1d); -1 where a mode's variable has no place in it */
-static int swapped_expr(const struct gm_trace_map *m, int d, const int b[3], const int64_t g2[3], char *out, size_t n)
+static int swapped_expr(const struct gm_trace_map *m, int d, const int b[3], const int b2[3], const int64_t g2[3],
+			char *out, size_t n)
 {
 	size_t len = 0;
 	char v[200];
@@ -83,7 +107,7 @@ static int swapped_expr(const struct gm_trace_map *m, int d, const int b[3], con
 		const struct gm_trace_mode *e = &m->mode[i];
 		if (e->var == GM_TV_ITER || e->stride == 0)
 			continue;
-		if (!var_swapped(e->var, d, b, g2, v, sizeof(v)))
+		if (!(b2 ? var_reshaped(e->var, b, b2, g2, v, sizeof(v)) : var_swapped(e->var, d, b, g2, v, sizeof(v))))
 			return -1;
 		int k = snprintf(out + len, n - len, "%s(%s / %lld", len ? (e->stride < 0 ? " - " : " + ") :
 				 e->stride < 0 ? "-" : "", v, (long long)e->div);
@@ -115,21 +139,44 @@ static int swap_dim(const struct gm_trace_launch *l, const struct gm_trace_map *
 	return best;
 }
 
-int tf_swap_xy(const struct gm_trace_kernel *k, int lead, struct tk_swap *sw, int *nsw, int max, int *dim)
+/* a block one thread wide in x (dim3(1, 256)): the dimension d (y, or z where y is 1) whose threads make the
+   warps, the leader's map linear in x and d with x the contiguous one (a stride on x, below the one on d): its
+   warps' lanes walk d while x is consecutive; 0 where not */
+static int reshape_dim(const struct gm_trace_launch *l, const struct gm_trace_map *m)
+{
+	int64_t sx, sd;
+	int d = l->block[1] > 1 ? 1 : 2;
+
+	if (l->block[0] != 1 || l->block[d] < 2 || xd_strides(m, d, l->block, l->grid, &sx, &sd) || !sx || !sd ||
+	    llabs(sx) >= llabs(sd))
+		return 0;
+	return d;
+}
+
+int tf_swap_xy(const struct gm_trace_kernel *k, int lead, struct tk_swap *sw, int *nsw, int max, int *dim, int *reshape)
 {
 	static char text[GM_TRACE_MAX_INSNS][SWAP_LEN];
 	const struct gm_trace_launch *l = k->l;
 	const struct gm_trace_insn *x = &k->ins[lead];
-	int d = x->in->space == GM_TS_GLOBAL && x->fit.map.known &&
-		(x->fit.cls == GM_TC_TRANSPOSED || x->fit.cls == GM_TC_COLUMN) ? swap_dim(l, &x->fit.map) : 0;
-	int64_t sx, sd, X = (int64_t)l->block[0] * l->grid[0], D = (int64_t)l->block[d] * l->grid[d], g2[3];
+	int cand = x->in->space == GM_TS_GLOBAL && x->fit.map.known &&
+		   (x->fit.cls == GM_TC_TRANSPOSED || x->fit.cls == GM_TC_COLUMN);
+	int d = cand ? swap_dim(l, &x->fit.map) : 0, rs = !d && cand ? reshape_dim(l, &x->fit.map) : 0, b2[3];
+	int64_t sx, sd, g2[3];
 
 	*nsw = 0;
+	*reshape = rs > 0;
+	d = rs ? rs : d;
 	*dim = d;
 	if (!d)
 		return -1;   /* not a launch whose leader the exchange makes consecutive in x */
+	int64_t X = (int64_t)l->block[0] * l->grid[0], D = (int64_t)l->block[d] * l->grid[d];
+	memcpy(b2, l->block, sizeof(b2));
+	if (rs)   /* the block's x and d exchanged, the same coordinates: the new x covers X in blocks of bdd, d
+		     one thread wide */
+		b2[0] = l->block[d], b2[d] = 1;
 	for (int j = 0; j < 3; j++)   /* the same blocks: the new x covers the old d's extent, the new d the old x's */
-		g2[j] = j == 0 ? (D + l->block[0] - 1) / l->block[0] : j == d ? (X + l->block[d] - 1) / l->block[d] : l->grid[j];
+		g2[j] = rs ? (j == 0 ? (X + b2[0] - 1) / b2[0] : j == d ? D : l->grid[j]) :
+			j == 0 ? (D + l->block[0] - 1) / l->block[0] : j == d ? (X + l->block[d] - 1) / l->block[d] : l->grid[j];
 	int64_t threads = g2[0] * g2[1] * g2[2] * l->block[0] * l->block[1] * l->block[2];
 	double glob = 0, kept = 0;
 	int scatters = 0;   /* accesses consecutive in x before that the exchange scatters (a true transpose's) */
@@ -148,8 +195,10 @@ int tf_swap_xy(const struct gm_trace_kernel *k, int lead, struct tk_swap *sw, in
 		}
 		if (!moves)
 			continue;   /* a broadcast, or a walk of the loop alone: the exchange leaves it as it is */
-		scatters += !xd_strides(&y->fit.map, d, l->block, l->grid, &sx, &sd) && sx && sd && llabs(sx) < llabs(sd);
-		if (swapped_expr(&y->fit.map, d, l->block, g2, text[i], SWAP_LEN)) {
+		/* an access whose lanes were consecutive that the change scatters (a transpose's other side) */
+		scatters += !xd_strides(&y->fit.map, d, l->block, l->grid, &sx, &sd) && sx && sd &&
+			    (rs ? llabs(sd) < llabs(sx) : llabs(sx) < llabs(sd));
+		if (swapped_expr(&y->fit.map, d, l->block, rs ? b2 : NULL, g2, text[i], SWAP_LEN)) {
 			kept += y->bytes;   /* an access the exchange cannot re-map: as it is */
 			continue;
 		}

@@ -134,8 +134,15 @@ double tf_window_ms(const struct gm_trace_kernel *k, const struct gm_profile *pr
 /* trace_fix_swap.c: rule swap_xy at instruction lead, a launch relaunched with x and y (or z: *dim, 1 or 2, the
    dimension whose index moves the leader least) exchanged: each global load and store it moves as a swap (at most
    max); 0 where no access consecutive in x before is scattered by it, 1 where one is (a transpose: the exchange
-   moves its scatter to the other side), -1 where it does not apply */
-int tf_swap_xy(const struct gm_trace_kernel *k, int lead, struct tk_swap *sw, int *nsw, int max, int *dim);
+   moves its scatter to the other side), -1 where it does not apply; *reshape 1 where the launch's block is one
+   thread wide in x (dim3(1, 256)) and the fix exchanges the block's x and d instead, the index kept */
+int tf_swap_xy(const struct gm_trace_kernel *k, int lead, struct tk_swap *sw, int *nsw, int max, int *dim,
+	       int *reshape);
+/* trace_fix_layout.c: rule row_layout, suggest's layout rewrite of instruction lead stored for every global access
+   walking rows of its shape (the same modes of the ids): their ideal accesses added to sw[] (at most max), their
+   lines to lines; the new count */
+int tf_row_layout(const struct gm_trace_kernel *k, int lead, struct tk_swap *sw, int nsw, int max, char *lines,
+		  size_t ln);
 /* trace_fix_wide.c: rule wide_fix, the fixed kernel widened where the model finds it limited by blocks or
    latency: its speedup (s0 where widening does not pay by GM_TRACE_WORTH) and *v, its elements an access */
 double tf_widen_fix(const struct gm_trace_kernel *k, const struct gm_profile *prof, int lead, int rows,
