@@ -46,7 +46,7 @@ static const struct gm_rule_band bands[GM_RF_COUNT] = {
 	[GM_RF_PARTIAL] = { "partial lines", "L4", 0.511, 1.705, 652 },
 	[GM_RF_BARRIER] = { "barrier", "T6", 0.609, 1.100, 119 },
 	[GM_RF_WALK] = { "many lines", "L1 L3", 0.441, 1.705, 2026 },
-	[GM_RF_SMALL] = { "small launch", "S", 0.748, 1.030, 18 },
+	[GM_RF_SMALL] = { "small launch", "S", 0.748, 1.030, 19 },
 	/* END BANDS */
 };
 
@@ -60,7 +60,7 @@ static const struct {
 	int n;
 } sigs[] = {
 	/* SIGNATURES: scripts/launch_interval_bands.py */
-	{ 0x1002, 0.943, 1.030, 471 }, /* DRAM sparse + many lines */
+	{ 0x1002, 0.941, 1.030, 470 }, /* DRAM sparse + many lines */
 	{ 0x1001, 0.918, 1.030, 389 }, /* DRAM + many lines */
 	{ 0x80, 0.888, 1.030, 366 }, /* latency */
 	{ 0x1, 0.905, 1.030, 343 }, /* DRAM */
@@ -68,7 +68,7 @@ static const struct {
 	{ 0x401, 0.942, 1.030, 182 }, /* DRAM + partial lines */
 	{ 0x40, 0.970, 1.030, 161 }, /* blocks */
 	{ 0x1022, 0.955, 1.030, 143 }, /* DRAM sparse + pages + many lines */
-	{ 0x11a0, 0.842, 1.139, 89 }, /* pages + latency + L2 reuse + many lines */
+	{ 0x11a0, 0.841, 1.139, 89 }, /* pages + latency + L2 reuse + many lines */
 	{ 0x1428, 0.543, 1.132, 88 }, /* L2 lines + pages + partial lines + many lines */
 	{ 0x180, 0.633, 1.130, 76 }, /* latency + L2 reuse */
 	{ 0x81, 0.930, 1.030, 65 }, /* DRAM + latency */
@@ -93,7 +93,7 @@ static const struct {
 	{ 0x15a0, 0.759, 1.229, 23 }, /* pages + latency + L2 reuse + partial lines + many lines */
 	{ 0x1140, 0.970, 1.030, 23 }, /* blocks + L2 reuse + many lines */
 	{ 0x1020, 0.722, 1.249, 22 }, /* pages + many lines */
-	{ 0x1402, 0.931, 1.136, 22 }, /* DRAM sparse + partial lines + many lines */
+	{ 0x1402, 0.942, 1.080, 22 }, /* DRAM sparse + partial lines + many lines */
 	{ 0xd82, 0.702, 1.180, 21 }, /* DRAM sparse + latency + L2 reuse + partial lines + barrier */
 	{ 0x1180, 0.770, 1.453, 21 }, /* latency + L2 reuse + many lines */
 	{ 0x1160, 0.823, 1.040, 21 }, /* pages + blocks + L2 reuse + many lines */
