@@ -27,6 +27,7 @@ sets=(
   dev-s53 $h2/suggest-fac3346/heldout
   dev-s54 $h2/suggest-cdb1b27/heldout
   dev-s55 $h2/suggest-1b54c47/heldout
+  dev-s56 $h2/suggest-e233f7f/heldout
 )
 for ((i = 0; i < ${#sets[@]}; i += 2)); do
   s=${sets[i]} d=${sets[i+1]}
