@@ -48,6 +48,7 @@ sets=(
   probe66-967251a $dv/probe-66.tsv $h2/probe66-967251a probe66_run
   probe66-b84669f $dv/probe-66.tsv $h2/calib66-b84669f probe66_run
   probe67-b84669f $dv/probe-67.tsv $h2/probe67-b84669f probe67_run
+  probe68-e233f7f $dv/probe-68.tsv $h2/probe68-e233f7f probe68_run
 )
 [ -n "${EXTRA_SETS:-}" ] && read -r -a extra <<<"$EXTRA_SETS" && sets+=("${extra[@]}")
 : >"$out/ratios.tsv"
