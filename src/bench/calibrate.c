@@ -468,8 +468,7 @@ static double far_lines_rate(const struct gm_run_result *r, const char *name, co
 
 static void far_lines_of_l2(const struct gm_run_result *r, struct gm_profile *p)
 {
-	p->l2_far_lines_gps = p->l2_far_lines16_gps = 0;
-	p->l2_far_lines_gps = far_lines_rate(r, "copy.colstore_b4", p);
+	p->l2_far_lines_gps = far_lines_rate(r, "copy.colstore_b4", p); /* each with both zeroed in its copy */
 	p->l2_far_lines16_gps = far_lines_rate(r, "copy.colstore_b16", p);
 }
 
