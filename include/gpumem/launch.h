@@ -146,6 +146,10 @@ struct gm_launch_in {
 	int back_to_back;             /* the launch is timed repeated back to back on the same arrays, as explain
 					 --run times its kernel: the previous launch's lines in L2 (rule D11), the
 					 least time a launch so timed takes (rule S3); 0 = a launch on its own */
+	int index_instructions;       /* instructions each thread issues before its first load beyond those of
+					 calibrate's copy kernels (which wave_ns, wave_l2_ns and warp_tail are measured
+					 with): a block's warps issue them before its last load leaves (rule T15);
+					 0 = as calibrate's */
 };
 
 struct gm_launch_out {

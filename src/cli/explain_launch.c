@@ -16,6 +16,12 @@
 
 #define WINDOWS 8
 #define WINDOW_WARPS 256
+/* Rule T15: the instructions --run's kernel (src/families/jit/jit.cu: gid and the index in 64-bit signed
+   arithmetic from threadIdx, blockIdx and blockDim) issues before its load beyond calibrate's copy kernels
+   (copy_one, copy_one_table: gid in one 32x32-bit multiply-add). SASS of sm_90 (nvcc 13.0, nvdisasm): the load is
+   instruction 29 of `out[gid] = in[gid]` and of `in[gid % 2^20]`, 17 of copy_one_table. The expression's own
+   instructions are not counted (a 64-bit division or modulo by a constant not a power of two adds 11 more). */
+#define GM_JIT_INDEX_INSTRUCTIONS 12
 
 static double now_ms(void)
 {
@@ -65,6 +71,7 @@ int explain_launch(const struct gm_access *a, int64_t n, const char *profile, co
 	in.window_warps = WINDOW_WARPS;
 	in.one_element_per_thread = 1; /* the kernel --run builds: one element per thread, no loop */
 	in.back_to_back = 1;           /* --run times it so (rules D11, S3) */
+	in.index_instructions = GM_JIT_INDEX_INSTRUCTIONS; /* its 64-bit index prelude (rule T15) */
 	in.threads = gm_cores(); /* the windows in parallel; the same numbers */
 	t0 = now_ms();
 	if (gm_launch_predict(&in, &p, &out, &err) != GM_OK) {

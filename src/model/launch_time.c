@@ -368,6 +368,26 @@ static double spread_ms(const struct gm_launch_in *in, const struct gm_profile *
 }
 
 /*
+ * Rule T15: a block's warps start together and issue their instructions before their loads leave; each of the
+ * SM's GM_SM_SCHEDULERS schedulers issues one instruction a cycle to its share of the block's warps, so the block's
+ * last load leaves (warps / schedulers) x instructions cycles after the block starts. calibrate's copy kernels
+ * (which wave_ns, wave_l2_ns and warp_tail are measured with) have this inside their round trip; a kernel that
+ * issues more instructions before its load (gm_launch_in.index_instructions: explain --run's 64-bit index) holds
+ * each block that much longer, every wave: in blocks of 1024 (32 warps, 8 a scheduler) 12 more instructions are 96
+ * cycles, 48 ns at 1980 MHz, in blocks of 256 a quarter of it. No constant of the profile's but its clock.
+ */
+#define GM_SM_SCHEDULERS 4 /* warp schedulers of an SM, one instruction a cycle each (sm_70 and later) */
+static double index_issue_ns(const struct gm_launch_in *in, const struct gm_profile *pr, int64_t tpb)
+{
+	double warps = (double)((tpb + 31) / 32);
+
+	if (in->index_instructions <= 0 || !(pr->sm_clock_mhz > 0))
+		return 0;
+	/* cycles / MHz = us */
+	return warps / GM_SM_SCHEDULERS * in->index_instructions / pr->sm_clock_mhz * 1e3;
+}
+
+/*
  * Threads that load, store and end: a wave of resident threads takes the
  * loaded round trip once per time a thread waits for its loads, whatever
  * DRAM could do (rule T2, docs/MODEL.md 7.2). One element per thread is one
@@ -407,8 +427,8 @@ static void waves(const struct gm_launch_in *in, const struct gm_profile *pr, st
 	if (in->barrier_phases > 0)
 		o->block_tail = 1.0; /* rule T9: the barriers, not the block's last line, end its round trips */
 	o->t_waves_ms = o->waves * trips * wave * o->block_tail * 1e-6; /* 0 without wave_ns (calibrate) */
-	if (o->t_waves_ms > 0) /* rule T10 */
-		o->t_waves_ms += o->waves * issue_ns(in, pr, trips, per_sm) * 1e-6;
+	if (o->t_waves_ms > 0) /* rule T10; rule T15: the block's instructions before its loads, once a wave */
+		o->t_waves_ms += o->waves * (issue_ns(in, pr, trips, per_sm) + index_issue_ns(in, pr, tpb)) * 1e-6;
 	if (o->t_waves_ms > 0 && in->barrier_phases <= 0) { /* rule T13 */
 		o->t_spread_ms = spread_ms(in, pr, o, trips, blocks_per_sm);
 		o->t_waves_ms += o->t_spread_ms;
@@ -611,7 +631,7 @@ static void rule_s3_floor(const struct gm_launch_in *in, const struct gm_profile
 
 /* The registry of the time phase: MODEL.md 7.2's ids, the function, in the order applied. */
 const struct gm_time_rule gm_time_rules[] = {
-	{ "T2 T5 T6 T7 T9 T10 T13", "waves of resident threads, their round trips, tails, barriers, requests",
+	{ "T2 T5 T6 T7 T9 T10 T13 T15", "waves of resident threads, their round trips, tails, barriers, requests",
 	  rule_t2_waves },
 	{ "D3 D4 D10", "DRAM time by read density, filled pieces written back, the bus turnaround", rule_d3_d4_dram },
 	{ "L2 L3 L4", "L2 time: sectors, line lookups, lines written partly", rule_l2_l3_l4_l2 },
