@@ -49,6 +49,7 @@ sets=(
   probe66-b84669f $dv/probe-66.tsv $h2/calib66-b84669f probe66_run
   probe67-b84669f $dv/probe-67.tsv $h2/probe67-b84669f probe67_run
   probe68-e233f7f $dv/probe-68.tsv $h2/probe68-e233f7f probe68_run
+  probe69-1fc3507 $dv/probe-69.tsv $h2/probe69-1fc3507 probe69_run
 )
 [ -n "${EXTRA_SETS:-}" ] && read -r -a extra <<<"$EXTRA_SETS" && sets+=("${extra[@]}")
 : >"$out/ratios.tsv"

@@ -295,10 +295,10 @@ static uint64_t mix64(uint64_t x)
 }
 
 /*
- * Sector key written by owner: 0 when the window had not written it, 1 when
- * the same owner wrote it last, 2 when another did; -1 out of memory.
+ * Key written by owner: 0 when the window had not written it, 1 when it had
+ * (*prev: the owner that wrote it last); -1 out of memory.
  */
-static int owner_set_visit(struct owner_set *ls, int64_t key, int64_t owner)
+static int owner_set_put(struct owner_set *ls, int64_t key, int64_t owner, int64_t *prev)
 {
 	if (!ls->cur)
 		ls->cur = 1;
@@ -331,8 +331,6 @@ static int owner_set_visit(struct owner_set *ls, int64_t key, int64_t owner)
 		ls->cap = cap;
 	}
 	for (int64_t h = (int64_t)(mix64((uint64_t)key) & (uint64_t)(ls->cap - 1));; h = (h + 1) & (ls->cap - 1)) {
-		int same;
-
 		if (ls->gen[h] != ls->cur) {
 			ls->gen[h] = ls->cur;
 			ls->key[h] = key;
@@ -342,10 +340,30 @@ static int owner_set_visit(struct owner_set *ls, int64_t key, int64_t owner)
 		}
 		if (ls->key[h] != key)
 			continue;
-		same = ls->owner[h] == owner;
+		*prev = ls->owner[h];
 		ls->owner[h] = owner;
-		return same ? 1 : 2;
+		return 1;
 	}
+}
+
+/*
+ * Sector key written by owner: 0 when the window had not written it, 1 when
+ * the same owner wrote it last, 2 when another did; -1 out of memory.
+ */
+static int owner_set_visit(struct owner_set *ls, int64_t key, int64_t owner)
+{
+	int64_t prev = 0;
+	int had = owner_set_put(ls, key, owner, &prev);
+
+	return had <= 0 ? had : prev == owner ? 1 : 2;
+}
+
+void gm_owner_set_free(struct owner_set *ls)
+{
+	free(ls->key);
+	free(ls->owner);
+	free(ls->gen);
+	memset(ls, 0, sizeof(*ls));
 }
 
 /* A new window: forget its sectors. */
@@ -370,6 +388,7 @@ void gm_owner_set_clear(struct owner_set *ls)
  * they are tallied in far_cross / far_same. The window's first piece of a line goes to first_x (f), first_wide_x
  * (f u), first_wide2_x (f u^2): launch_walk.c weighs it by the launch's share far_cross / (far_cross + far_same) as
  * the one, the rest as the other (1 without either). A request of one line has no spacing: 0.
+ * The rows (l4_rows, gm_l4_rows_close) weigh them all in launch_walk.c.
  */
 static void l4_far_lines(struct warp_ctx *c, const int64_t *line, const int *cross, const int *same, int nl)
 {
@@ -424,6 +443,76 @@ static void l4_far_lines(struct warp_ctx *c, const int64_t *line, const int *cro
 	}
 }
 
+/*
+ * Rule L4's rows. Each line the window's stores write partly keeps, packed in its entry of ps->ll: the window's
+ * count of such lines when it was last written (the rows the walk comes back to it after), the bytes the window
+ * wrote into it, its pieces a lane wrote alone and the sum of their rows weights g (in 1/64). A piece of a line the
+ * window wrote before takes g = log2(d / 32) / log2(512 / 32) within [0, 1], d the lines written partly since its
+ * previous piece's request: 32 lines (a warp's request; the next request writes the same lines: a column walk over
+ * 32 rows) keeps the near cost, 512 and more the whole far weight (probe-68). gm_l4_rows_close weighs them.
+ */
+#define ROWS_BYTES(v) ((v) & 255)
+#define ROWS_PIECES(v) (((v) >> 8) & 63)
+#define ROWS_GQ(v) (((v) >> 14) & 16383)
+#define ROWS_STAMP(v) ((v) >> 28)
+
+static gm_status l4_rows(struct warp_ctx *c, const int64_t *line, int nl)
+{
+	struct pat_state *ps = c->ps;
+
+	for (int k = 0; k < nl; k++) {
+		int64_t prev = 0, v;
+		int lanes = 0, had = owner_set_put(&ps->ll, line[k], 0, &prev), bytes, pieces, gq;
+
+		if (had < 0)
+			return GM_ERR_NOMEM;
+		for (int l = 0; l < c->p->nlanes; l++)
+			lanes += c->p->lanes[l].active && c->p->lanes[l].addr / 128 == line[k];
+		bytes = (had ? (int)ROWS_BYTES(prev) : 0) + lanes * c->w->elem_bytes;
+		pieces = (had ? (int)ROWS_PIECES(prev) : 0) + (lanes == 1);
+		gq = had ? (int)ROWS_GQ(prev) : 0;
+		if (had && lanes == 1) {
+			double d = (double)(ps->nlines - ROWS_STAMP(prev)), g;
+
+			g = d <= GM_L4_ROWS_NEAR ? 0 : log2(d / GM_L4_ROWS_NEAR) / log2(GM_L4_ROWS_FAR / GM_L4_ROWS_NEAR);
+			gq += (int)lround(64 * (g > 1 ? 1 : g));
+		}
+		v = (ps->nlines << 28) | ((int64_t)(gq < 16383 ? gq : 16383) << 14) |
+		    ((int64_t)(pieces < 63 ? pieces : 63) << 8) | (bytes < 255 ? bytes : 255);
+		if (owner_set_put(&ps->ll, line[k], v, &prev) < 0)
+			return GM_ERR_NOMEM;
+	}
+	ps->nlines += nl;
+	return GM_OK;
+}
+
+/*
+ * Rule L4's rows at a window's close: a line the window completed (128 B written) weighs its pieces by the rows
+ * weights they took (its first piece, which has none, by their mean); a line the window left incomplete (the rest
+ * written beyond it, by blocks far away, or never) by 1: the whole far weight. Tallied in rows_f (pieces) and
+ * rows_g (weights); launch_walk.c weighs every far line by their ratio (1 without any).
+ */
+void gm_l4_rows_close(struct pat_state *ps, struct totals *t)
+{
+	struct owner_set *ls = &ps->ll;
+
+	for (int64_t h = 0; h < ls->cap; h++) {
+		int64_t v = ls->owner[h], pieces = ROWS_PIECES(v);
+
+		if (ls->gen[h] != ls->cur || pieces == 0)
+			continue;
+		if (ROWS_BYTES(v) >= 128) {
+			if (pieces > 1) {
+				t->rows_f += (double)(pieces - 1);
+				t->rows_g += (double)ROWS_GQ(v) / 64;
+			}
+		} else {
+			t->rows_f += (double)pieces;
+			t->rows_g += (double)pieces;
+		}
+	}
+}
+
 /* Each line the warp writes partly (its nl sectors psec[]), with its sectors another block of the window
    wrote last (owner: the block, or the warp under rule W). Rule L4, after L2 (which lists them). */
 static gm_status rule_l4_lines(struct warp_ctx *c)
@@ -457,6 +546,8 @@ static gm_status rule_l4_lines(struct warp_ctx *c)
 		if (!cross[k])
 			t->pline0_sectors += cnt[k];
 	}
+	if (l4_rows(c, line, nl) != GM_OK)
+		return GM_ERR_NOMEM;
 	l4_far_lines(c, line, cross, same, nl);
 	return GM_OK;
 }

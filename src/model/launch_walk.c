@@ -87,9 +87,8 @@ void gm_launch_free_pats(struct pat_state *ps, int n)
 		free(ps[k].pieces);
 		free(ps[k].sectors);
 		free(ps[k].blk);
-		free(ps[k].sl.key);
-		free(ps[k].sl.owner);
-		free(ps[k].sl.gen);
+		gm_owner_set_free(&ps[k].sl);
+		gm_owner_set_free(&ps[k].ll);
 		free(ps[k].sub);
 		for (int j = 0; j < MAX_SETS; j++)
 			free(ps[k].ks[j].v);
@@ -235,7 +234,10 @@ static gm_status warps_of(struct pat_state *ps, struct gm_access w, const struct
 		if (ps->per_warp && !into) {
 			gm_block_flush(ps, t); /* the window's last block (rules L1, L4) */
 			gm_window_close(ps, atom, t, NULL);
+			gm_l4_rows_close(ps, t);
 			gm_owner_set_clear(&ps->sl); /* the next warp touches its own data */
+			gm_owner_set_clear(&ps->ll);
+			ps->nlines = 0;
 		}
 		if (!into && wi - from == SUB_WARPS - 1)
 			ps->sub_mark = w.op == GM_OP_STORE ? ps->nsectors : ps->npieces;
@@ -388,9 +390,13 @@ static gm_status one_window(struct pat_state *ps, const struct gm_launch_in *in,
 		x->nblk = 0;
 		x->cur_block = -1;
 		gm_owner_set_clear(&x->sl);  /* rule L4: the window's sectors */
+		gm_owner_set_clear(&x->ll);  /* and lines (its rows) */
+		x->nlines = 0;
 		x->sub_mark = -1;
 		x->nsub = 0;
 		s = warps_of(x, w, &rp, first, first + wp->ww, NULL, wp->wpb, wp->grid_x, wp->atom, &tw[pi], p, q, err);
+		if (s == GM_OK && !x->per_warp)
+			gm_l4_rows_close(x, &tw[pi]); /* rule L4's rows: the window's lines */
 		if (s != GM_OK || w.space != GM_SPACE_GLOBAL || x->per_warp) {
 			c.alloc_pw += tw[pi].read_bytes + tw[pi].write_bytes; /* closed warp by warp: no reuse */
 			continue;
@@ -521,6 +527,8 @@ static void add_scaled(struct totals *t, const struct totals *u, double f)
 	}
 	t->far_cross += f * u->far_cross;
 	t->far_same += f * u->far_same;
+	t->rows_f += f * u->rows_f;
+	t->rows_g += f * u->rows_g;
 	t->wavefronts += f * u->wavefronts;
 	t->read_bytes += f * u->read_bytes;
 	t->write_bytes += f * u->write_bytes;
@@ -666,11 +674,13 @@ void gm_launch_scale(const struct totals *t, const struct gm_launch_in *in, stru
 			   o->l2_partial_lines[4];
 	o->l2_far_lines = o->l2_far_wide_lines = 0;
 	for (int x = 0; x < 5; x++) { /* rule L4's far end: the lines other blocks complete, and that share of the
-					 window's first pieces */
+					 window's first pieces; all by the rows weight of the lone pieces (1 without any) */
 		double sh = t->far_cross + t->far_same > 0 ? t->far_cross / (t->far_cross + t->far_same) : 1;
+		double gr = t->rows_f > 0 ? t->rows_g / t->rows_f : 1;
 
-		o->l2_far_lines_x[x] = (t->far_x[x] + sh * t->first_x[x] + (1 - sh) * t->first_wide_x[x]) * f;
-		o->l2_far_wide_lines_x[x] = (t->far_wide_x[x] + sh * t->first_wide_x[x] + (1 - sh) * t->first_wide2_x[x]) * f;
+		o->l2_far_lines_x[x] = (t->far_x[x] + sh * t->first_x[x] + (1 - sh) * t->first_wide_x[x]) * f * gr;
+		o->l2_far_wide_lines_x[x] =
+			(t->far_wide_x[x] + sh * t->first_wide_x[x] + (1 - sh) * t->first_wide2_x[x]) * f * gr;
 		o->l2_far_lines += o->l2_far_lines_x[x];
 		o->l2_far_wide_lines += o->l2_far_wide_lines_x[x];
 	}

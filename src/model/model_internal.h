@@ -118,6 +118,9 @@ struct pat_state {
 	int64_t cur_block;
 	int blk_w0, blk_wl, blk_wpb; /* its first and last warp evaluated, its warps (a whole block: rule T5) */
 	struct owner_set sl;          /* sectors the window's stores wrote partly, by whom (rule L4) */
+	struct owner_set ll;          /* lines the window's stores wrote partly: when (nlines) it was last written,
+				       its bytes, its lone pieces and their rows weights, packed (rule L4's rows) */
+	int64_t nlines;               /* lines the window's store requests wrote partly so far */
 	struct keyset ks[MAX_SETS]; /* the warps before (and, for stores, after) the window, nearest first (D6, D8) */
 	int nks;
 	int64_t *sub, nsub, subcap; /* keys of the window's first SUB_WARPS warps (pieces / sectors) */
@@ -146,6 +149,8 @@ struct totals {
 	double first_x[5], first_wide_x[5], first_wide2_x[5]; /* the window's first pieces of such lines: their
 				       spacing weight f, f x width weight u, f u^2 (launch_traffic.c) */
 	double far_cross, far_same; /* the spacing weights of the lone lines other blocks / their own block wrote */
+	double rows_f, rows_g;      /* the pieces lanes wrote alone into lines of the window's windows, and their
+				       rows weights (rule L4's rows: gm_l4_rows_close) */
 	double read_bytes, write_bytes, fill_bytes;
 	double groups, pieces;      /* for the read density */
 	double spacing[GM_READ_SPACING_BINS]; /* pieces read by their pattern's spacing in the window (rule D3) */
@@ -236,6 +241,8 @@ gm_status gm_warp_traffic(struct pat_state *ps, const struct gm_access *w, int64
 void gm_block_flush(struct pat_state *ps, struct totals *t);
 /* A new window: forget the sectors its stores wrote partly (rule L4). */
 void gm_owner_set_clear(struct owner_set *ls);
+void gm_owner_set_free(struct owner_set *ls);
+void gm_l4_rows_close(struct pat_state *ps, struct totals *t);
 
 /* launch_dram.c */
 /* The DRAM phase's per-warp registry: D1 (a load's pieces), D2 (a store's sectors with their bytes), into the
