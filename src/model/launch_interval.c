@@ -34,14 +34,14 @@ enum {
 static const struct gm_rule_band bands[GM_RF_COUNT] = {
 	/* BANDS: scripts/launch_interval_bands.py */
 	[GM_RF_DRAM] = { "DRAM", "D1 D2 D4", 0.720, 1.143, 1097 },
-	[GM_RF_SPARSE] = { "DRAM sparse", "D3", 0.589, 1.416, 903 },
-	[GM_RF_L2] = { "L2", "L2 L4", 0.555, 1.705, 43 },
-	[GM_RF_LINES] = { "L2 lines", "L3", 0.511, 1.530, 258 },
-	[GM_RF_L1] = { "L1", "L1 T1", 0.441, 1.070, 42 },
+	[GM_RF_SPARSE] = { "DRAM sparse", "D3", 0.589, 1.417, 902 },
+	[GM_RF_L2] = { "L2", "L2 L4", 0.567, 1.705, 42 },
+	[GM_RF_LINES] = { "L2 lines", "L3", 0.511, 1.530, 257 },
+	[GM_RF_L1] = { "L1", "L1 T1", 0.441, 1.030, 39 },
 	[GM_RF_PAGES] = { "pages", "P", 0.511, 1.501, 712 },
-	[GM_RF_BLOCKS] = { "blocks", "T4", 0.780, 1.159, 621 },
-	[GM_RF_LATENCY] = { "latency", "T2 T3 T5", 0.319, 1.419, 1526 },
-	[GM_RF_REUSE] = { "L2 reuse", "D6 D7 D8 D9 T7", 0.319, 1.501, 689 },
+	[GM_RF_BLOCKS] = { "blocks", "T4", 0.780, 1.175, 617 },
+	[GM_RF_LATENCY] = { "latency", "T2 T3 T5", 0.372, 1.656, 1538 },
+	[GM_RF_REUSE] = { "L2 reuse", "D6 D7 D8 D9 T7", 0.372, 1.501, 689 },
 	[GM_RF_FILL] = { "fills", "D5 D10", 0.698, 1.143, 51 },
 	[GM_RF_PARTIAL] = { "partial lines", "L4", 0.511, 1.705, 652 },
 	[GM_RF_BARRIER] = { "barrier", "T6", 0.609, 1.100, 119 },
@@ -61,44 +61,44 @@ static const struct {
 } sigs[] = {
 	/* SIGNATURES: scripts/launch_interval_bands.py */
 	{ 0x1002, 0.941, 1.030, 470 }, /* DRAM sparse + many lines */
-	{ 0x1001, 0.918, 1.030, 389 }, /* DRAM + many lines */
-	{ 0x80, 0.888, 1.030, 366 }, /* latency */
+	{ 0x1001, 0.918, 1.030, 387 }, /* DRAM + many lines */
+	{ 0x80, 0.919, 1.030, 370 }, /* latency */
 	{ 0x1, 0.905, 1.030, 343 }, /* DRAM */
-	{ 0xc0, 0.916, 1.059, 232 }, /* blocks + latency */
+	{ 0xc0, 0.924, 1.065, 228 }, /* blocks + latency */
 	{ 0x401, 0.942, 1.030, 182 }, /* DRAM + partial lines */
 	{ 0x40, 0.970, 1.030, 161 }, /* blocks */
-	{ 0x1022, 0.955, 1.030, 143 }, /* DRAM sparse + pages + many lines */
-	{ 0x11a0, 0.841, 1.139, 89 }, /* pages + latency + L2 reuse + many lines */
+	{ 0x1022, 0.955, 1.030, 142 }, /* DRAM sparse + pages + many lines */
+	{ 0x11a0, 0.862, 1.141, 92 }, /* pages + latency + L2 reuse + many lines */
 	{ 0x1428, 0.543, 1.132, 88 }, /* L2 lines + pages + partial lines + many lines */
-	{ 0x180, 0.633, 1.130, 76 }, /* latency + L2 reuse */
-	{ 0x81, 0.930, 1.030, 65 }, /* DRAM + latency */
-	{ 0x10a0, 0.772, 1.113, 60 }, /* pages + latency + many lines */
-	{ 0x1188, 0.846, 1.030, 52 }, /* L2 lines + latency + L2 reuse + many lines */
+	{ 0x180, 0.685, 1.139, 76 }, /* latency + L2 reuse */
+	{ 0x81, 0.941, 1.030, 65 }, /* DRAM + latency */
+	{ 0x10a0, 0.773, 1.130, 62 }, /* pages + latency + many lines */
+	{ 0x1188, 0.848, 1.030, 52 }, /* L2 lines + latency + L2 reuse + many lines */
 	{ 0x140, 0.970, 1.030, 51 }, /* blocks + L2 reuse */
-	{ 0x1408, 0.542, 1.315, 49 }, /* L2 lines + partial lines + many lines */
-	{ 0x1080, 0.856, 1.090, 47 }, /* latency + many lines */
-	{ 0x1081, 0.876, 1.030, 46 }, /* DRAM + latency + many lines */
-	{ 0x1120, 0.730, 1.437, 38 }, /* pages + L2 reuse + many lines */
-	{ 0x82, 0.932, 1.225, 36 }, /* DRAM sparse + latency */
+	{ 0x1408, 0.542, 1.316, 49 }, /* L2 lines + partial lines + many lines */
+	{ 0x1081, 0.927, 1.030, 48 }, /* DRAM + latency + many lines */
+	{ 0x1080, 0.865, 1.114, 47 }, /* latency + many lines */
+	{ 0x1120, 0.730, 1.437, 37 }, /* pages + L2 reuse + many lines */
+	{ 0x82, 0.936, 1.234, 36 }, /* DRAM sparse + latency */
 	{ 0x882, 0.909, 1.097, 35 }, /* DRAM sparse + latency + barrier */
 	{ 0x1040, 0.970, 1.030, 34 }, /* blocks + many lines */
-	{ 0x1c0, 0.909, 1.089, 33 }, /* blocks + latency + L2 reuse */
-	{ 0x11a8, 0.742, 1.136, 32 }, /* L2 lines + pages + latency + L2 reuse + many lines */
+	{ 0x1c0, 0.912, 1.094, 33 }, /* blocks + latency + L2 reuse */
+	{ 0x11a8, 0.743, 1.136, 31 }, /* L2 lines + pages + latency + L2 reuse + many lines */
 	{ 0x2, 0.589, 1.121, 28 }, /* DRAM sparse */
 	{ 0x1420, 0.846, 1.174, 27 }, /* pages + partial lines + many lines */
-	{ 0x1082, 0.814, 1.039, 26 }, /* DRAM sparse + latency + many lines */
+	{ 0x1082, 0.817, 1.039, 26 }, /* DRAM sparse + latency + many lines */
+	{ 0x15a0, 0.874, 1.168, 25 }, /* pages + latency + L2 reuse + partial lines + many lines */
+	{ 0x1180, 0.894, 1.355, 24 }, /* latency + L2 reuse + many lines */
 	{ 0x1602, 0.698, 1.030, 24 }, /* DRAM sparse + fills + partial lines + many lines */
-	{ 0x1520, 0.958, 1.501, 24 }, /* pages + L2 reuse + partial lines + many lines */
-	{ 0x480, 0.908, 1.122, 23 }, /* latency + partial lines */
-	{ 0x15a0, 0.759, 1.229, 23 }, /* pages + latency + L2 reuse + partial lines + many lines */
+	{ 0x480, 0.908, 1.182, 23 }, /* latency + partial lines */
 	{ 0x1140, 0.970, 1.030, 23 }, /* blocks + L2 reuse + many lines */
-	{ 0x1020, 0.722, 1.249, 22 }, /* pages + many lines */
-	{ 0x1402, 0.942, 1.080, 22 }, /* DRAM sparse + partial lines + many lines */
+	{ 0x1402, 0.942, 1.081, 22 }, /* DRAM sparse + partial lines + many lines */
+	{ 0x1520, 0.822, 1.637, 22 }, /* pages + L2 reuse + partial lines + many lines */
 	{ 0xd82, 0.702, 1.180, 21 }, /* DRAM sparse + latency + L2 reuse + partial lines + barrier */
-	{ 0x1180, 0.770, 1.453, 21 }, /* latency + L2 reuse + many lines */
+	{ 0x1020, 0.722, 1.249, 21 }, /* pages + many lines */
 	{ 0x1160, 0.823, 1.040, 21 }, /* pages + blocks + L2 reuse + many lines */
-	{ 0x11c0, 0.873, 1.126, 19 }, /* blocks + latency + L2 reuse + many lines */
-	{ 0x11e0, 0.970, 1.105, 16 }, /* pages + blocks + latency + L2 reuse + many lines */
+	{ 0x11c0, 0.882, 1.130, 19 }, /* blocks + latency + L2 reuse + many lines */
+	{ 0x11e0, 0.970, 1.112, 16 }, /* pages + blocks + latency + L2 reuse + many lines */
 	/* END SIGNATURES */
 };
 
