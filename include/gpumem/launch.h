@@ -141,6 +141,8 @@ struct gm_launch_in {
 	int back_to_back;             /* the launch is timed repeated back to back on the same arrays, as explain
 					 --run times its kernel: the previous launch's lines in L2 (rule D11), the
 					 least time a launch so timed takes (rule S3); 0 = a launch on its own */
+	int blocks_per_sm_cap;        /* resident blocks an SM at most by the launch's shared memory and registers
+					 (the caller's: trace's rule O); 0 = threads and the 32 slots only */
 };
 
 struct gm_launch_out {
@@ -234,6 +236,10 @@ void gm_launch_interval(struct gm_launch_out *o);
  * Predict a launch. GM_ERR_INVALID_ARG (bad shape, profile) or the first
  * evaluation error of a pattern (err set, err->text = that index).
  */
+/* Resident blocks an SM (rules T2, L4): the profile's threads an SM over the block's, at most 32 slots (sm_50 and
+   later) and in->blocks_per_sm_cap, at least 1. */
+int64_t gm_launch_blocks_per_sm(const struct gm_launch_in *in, const struct gm_profile *prof);
+
 gm_status gm_launch_predict(const struct gm_launch_in *in, const struct gm_profile *prof,
 			    struct gm_launch_out *out, struct gm_expr_error *err);
 
