@@ -142,7 +142,7 @@ struct gm_launch_in {
 					 --run times its kernel: the previous launch's lines in L2 (rule D11), the
 					 least time a launch so timed takes (rule S3); 0 = a launch on its own */
 	int blocks_per_sm_cap;        /* resident blocks an SM at most by the launch's shared memory and registers
-					 (the caller's: trace's rule O); 0 = threads and the 32 slots only */
+					 (the caller's: trace's rule OC); 0 = threads and the 32 slots only */
 };
 
 struct gm_launch_out {

@@ -312,11 +312,12 @@ struct gm_trace_kernel {
 					 prediction of the kernel (fixes too); 0 = none */
 	int warp_private;             /* rule P: each warp's shared addresses its own (no block barrier) */
 	double local_span;            /* rule LA: the bytes a thread's local stack spans (its sampled offsets), 0: none */
-	struct gm_trace_occ {         /* rule O (trace_occupancy.c): the resident blocks an SM */
+	struct gm_trace_occ {         /* rule OC (trace_occupancy.c): the resident blocks an SM */
 		int blocks;           /* the launch gets: min of the four below; 0 = unknown */
 		int of;               /* its threads and the SM's block slots alone would allow */
 		int by_smem, by_regs; /* each resource's limit; 0 = not known */
 		int64_t smem_block;   /* shared bytes a block takes: static + dynamic + the system's, rounded up */
+		int64_t reserve;      /* of it, the system's */
 		int64_t smem_used;    /* bytes the sampled shared accesses span (0: none sampled) */
 		int dynamic_known;    /* the document gives the dynamic size */
 		const char *limit;    /* "shared memory" | "registers" | NULL: the threads and slots */

@@ -728,7 +728,7 @@ void gm_trace_fixes(struct gm_trace_kernel *k, const struct gm_profile *prof, in
 		groups++;
 	}
 	at = n && top > 0 ? tf_occupancy(k, prof) : -1;
-	if (at >= 0) {   /* rule O: the shared memory a block reserves, a change of the launch, not of an access */
+	if (at >= 0) {   /* rule OC: the shared memory a block reserves, a change of the launch, not of an access */
 		done[pos[at]] = 1;
 		groups++;
 	}

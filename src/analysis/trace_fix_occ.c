@@ -1,5 +1,5 @@
 /*
- * trace_fix_occ.c - rule O's fix (docs/TRACE.md, "Occupancy"): a launch whose shared memory a block caps the
+ * trace_fix_occ.c - rule OC's fix (docs/TRACE.md, "Occupancy"): a launch whose shared memory a block caps the
  * blocks an SM below what its threads and registers allow (trace_occupancy.c) reserves only what its shared
  * accesses use: a static array declared to the size the block indexes, no dynamic shared memory where the kernel
  * has no shared access. Priced by the launch model at the blocks an SM that size allows (k->occ.free_ms, the

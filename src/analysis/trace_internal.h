@@ -154,10 +154,13 @@ int tf_block_reduce(struct gm_trace_kernel *k, const struct gm_profile *prof);
    the kernel's other local instructions same_as it), -1 where it does not apply or pay */
 int tf_local_array(struct gm_trace_kernel *k, const struct gm_profile *prof);
 
-/* trace_occupancy.c: rule O, the resident blocks an SM by threads, slots, registers and shared memory (k->occ,
+/* trace_occupancy.c: rule OC, the resident blocks an SM by threads, slots, registers and shared memory (k->occ,
    k->occ_cap), before the kernel's prediction. */
 void tk_occupancy(struct gm_trace_kernel *k, const struct gm_profile *prof);
-/* trace_fix_occ.c: rule O's fix, the shared memory a block reserves cut to what it uses, on one instruction when
+/* trace_shape.c: a 1D block of more threads than its row's elements: the idle lanes' share (0: none), the words
+   in text, the instruction in *ins. */
+double tk_idle_lanes(const struct gm_trace_kernel *k, char *text, size_t n, int *ins);
+/* trace_fix_occ.c: rule OC's fix, the shared memory a block reserves cut to what it uses, on one instruction when
    worth it (the instruction, else -1). */
 int tf_occupancy(struct gm_trace_kernel *k, const struct gm_profile *prof);
 /* trace_class.c: a global atomic's active lanes over its distinct addresses, the mean of its sampled warps

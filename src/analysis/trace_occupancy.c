@@ -1,5 +1,5 @@
 /*
- * trace_occupancy.c - rule O of the trace (docs/TRACE.md, "Occupancy"): the blocks an SM holds at once, by the
+ * trace_occupancy.c - rule OC of the trace (docs/TRACE.md, "Occupancy"): the blocks an SM holds at once, by the
  * hardware's rule: the least of what its threads, its block slots, its registers and its shared memory allow.
  *   threads:  the SM's resident threads / the block's threads;
  *   slots:    the SM's resident blocks at most (32 on cc 7.0, 8.0, 9.0);
@@ -98,6 +98,7 @@ void tk_occupancy(struct gm_trace_kernel *k, const struct gm_profile *prof)
 		int64_t per_warp = round_up((int64_t)l->registers * GM_WARP_SIZE, REG_UNIT);
 		o->by_regs = (int)(s.regs / per_warp / warps);
 	}
+	o->reserve = reserve;
 	o->smem_block = round_up((l->shared_static > 0 ? l->shared_static : 0) + dyn + reserve, SMEM_UNIT);
 	if (o->smem_block > reserve)   /* the reserve alone never limits before the slots do */
 		o->by_smem = by_smem(&s, o->smem_block);

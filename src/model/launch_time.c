@@ -375,7 +375,7 @@ int64_t gm_launch_blocks_per_sm(const struct gm_launch_in *in, const struct gm_p
 	if (bps > 32)
 		bps = 32; /* resident blocks per SM, sm_50 and later */
 	if (in->blocks_per_sm_cap > 0 && bps > in->blocks_per_sm_cap)
-		bps = in->blocks_per_sm_cap; /* the launch's shared memory or registers (trace's rule O) */
+		bps = in->blocks_per_sm_cap; /* the launch's shared memory or registers (trace's rule OC) */
 	return bps < 1 ? 1 : bps;
 }
 
