@@ -19,7 +19,7 @@ int tf_occupancy(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	int lead = -1;
 
 	(void)prof;
-	if (!o->limit || strcmp(o->limit, "shared memory") || !k->pred_ok || !(o->free_ms > 0) || !k->norder)
+	if (k->occ_cap <= 0 || !k->pred_ok || !(o->free_ms > 0) || !k->norder)
 		return -1;
 	for (int i = 0; i < k->nins; i++)
 		if (k->ins[i].in->space == GM_TS_SHARED && (lead < 0 || k->ins[i].bytes > k->ins[lead].bytes))
@@ -38,16 +38,16 @@ int tf_occupancy(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	fx->pattern_speedup = fx->kernel_speedup = s;
 	snprintf(fx->rewrite, sizeof(fx->rewrite), "shared_size");
 	snprintf(fx->change, sizeof(fx->change), "a block reserves the %lld B of shared memory its accesses use, not "
-		 "%lld B: %d blocks an SM instead of %d", (long long)o->smem_used, st + dyn, o->need_blocks, o->blocks);
+		 "%lld B: %d blocks an SM instead of %d", (long long)o->smem_used, st + dyn, o->need_blocks, k->occ_cap);
 	if (o->smem_used > 0)
 		snprintf(fx->words, sizeof(fx->words), "the block reserves %lld B of shared memory (%lld static, %lld "
 			 "dynamic) but its shared accesses reach only %lld B: size the array to what the block indexes "
 			 "(and launch with no more dynamic shared memory than it reads) so that %d blocks an SM fit, not %d",
-			 st + dyn, st, dyn, (long long)o->smem_used, o->need_blocks, o->blocks);
+			 st + dyn, st, dyn, (long long)o->smem_used, o->need_blocks, k->occ_cap);
 	else
 		snprintf(fx->words, sizeof(fx->words), "the launch reserves %lld B of shared memory a block (%lld static, "
 			 "%lld dynamic) that the kernel never accesses: drop it (the third launch argument, the unused "
-			 "__shared__ array) so that %d blocks an SM fit, not %d", st + dyn, st, dyn, o->need_blocks, o->blocks);
+			 "__shared__ array) so that %d blocks an SM fit, not %d", st + dyn, st, dyn, o->need_blocks, k->occ_cap);
 	if (o->smem_used > 0)
 		snprintf(fx->sketch, sizeof(fx->sketch), "__shared__ char tile[%lld];   // was %lld B: what the block's "
 			 "accesses reach\nkernel<<<grid, block>>>(...);   // no dynamic shared memory it does not read",

@@ -190,7 +190,7 @@ gm_status gm_trace_kernel_analyse(const struct gm_trace_launch *l, const struct 
 	k->local_span = tk_local_span(k);
 	traffic(k);
 	tk_occupancy(k, prof);   /* rule OC, before the launch model */
-	if (k->occ.limit && !strcmp(k->occ.limit, "shared memory")) {   /* its fix: the shared memory the block uses */
+	if (k->occ_cap > 0) {   /* its fix: the shared memory the block uses */
 		int cap = k->occ_cap;
 		k->occ_cap = k->occ.need_blocks < k->occ.of ? k->occ.need_blocks : 0;
 		predict(k, prof);

@@ -264,14 +264,14 @@ void tk_bottlenecks(struct gm_trace_kernel *k)
 			 "predicted time (the steps' instructions issued for every resident warp and their bank "
 			 "conflicts, while no load is in flight)", 100 * k->steps_ms / k->pred.time_ms);
 	}
-	if (k->pred_ok && k->occ.limit && k->occ.free_ms > 0 && k->occ.free_ms < k->pred.time_ms) {   /* rule OC */
+	if (k->pred_ok && k->occ_cap > 0 && k->occ.free_ms > 0 && k->occ.free_ms < k->pred.time_ms) {   /* rule OC */
 		const struct gm_trace_launch *l = k->l;
 		long long st = l->shared_static > 0 ? l->shared_static : 0, dyn = l->shared_dynamic > 0 ? l->shared_dynamic : 0;
 		double part = 1 - k->occ.free_ms / k->pred.time_ms;
 		c[n].score = part;
-		snprintf(c[n++].text, sizeof(c[0].text), "occupancy capped by %s: %d blocks an SM of %d (a block takes "
+		snprintf(c[n++].text, sizeof(c[0].text), "occupancy capped by shared memory: %d blocks an SM of %d (a block takes "
 			 "%lld B of shared memory: %lld static, %lld dynamic%s, %lld the system's; its accesses reach %lld B): "
-			 "too few loads in flight, %.0f %% of the predicted time", k->occ.limit, k->occ.blocks, k->occ.of,
+			 "too few loads in flight, %.0f %% of the predicted time", k->occ_cap, k->occ.of,
 			 (long long)k->occ.smem_block, st, dyn, k->occ.dynamic_known ? "" : " (not recorded)",
 			 (long long)k->occ.reserve, (long long)k->occ.smem_used, 100 * part);
 	}
