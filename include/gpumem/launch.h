@@ -150,6 +150,8 @@ struct gm_launch_in {
 					 calibrate's copy kernels (which wave_ns, wave_l2_ns and warp_tail are measured
 					 with): a block's warps issue them before its last load leaves (rule T15);
 					 0 = as calibrate's */
+	int blocks_per_sm_cap;        /* resident blocks an SM at most by the launch's shared memory and registers
+					 (the caller's: trace's rule OC); 0 = threads and the 32 slots only */
 };
 
 struct gm_launch_out {
@@ -243,6 +245,10 @@ void gm_launch_interval(struct gm_launch_out *o);
  * Predict a launch. GM_ERR_INVALID_ARG (bad shape, profile) or the first
  * evaluation error of a pattern (err set, err->text = that index).
  */
+/* Resident blocks an SM (rules T2, L4): the profile's threads an SM over the block's, at most 32 slots (sm_50 and
+   later) and in->blocks_per_sm_cap, at least 1. */
+int64_t gm_launch_blocks_per_sm(const struct gm_launch_in *in, const struct gm_profile *prof);
+
 gm_status gm_launch_predict(const struct gm_launch_in *in, const struct gm_profile *prof,
 			    struct gm_launch_out *out, struct gm_expr_error *err);
 

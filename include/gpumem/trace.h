@@ -59,13 +59,23 @@ struct gm_trace_instr {
 	int nsamples;
 };
 
+/* The device's per-SM resources a launch's occupancy is made of (the document's device attributes; 0 where it
+   does not give them: trace_occupancy.c takes the compute capability's from the CUDA programming guide's table). */
+struct gm_trace_sm {
+	int cc;                       /* compute capability x 10 (90 = 9.0); 0 = unknown */
+	int64_t smem;                 /* shared memory an SM, bytes (the system's reserve of each block included) */
+	int64_t smem_reserved;        /* the system's shared memory each block reserves (1 KiB from cc 8.0) */
+	int regs, blocks, threads;    /* registers, resident blocks and resident threads an SM at most */
+};
+
 struct gm_trace_launch {
 	int64_t index;                /* ordinal among all launches of the program */
 	char *kernel, *name;          /* mangled; demangled (or the mangled name) */
 	int64_t grid[3];
 	int block[3];
-	int64_t shared_dynamic, shared_static;
-	int registers;
+	int64_t shared_dynamic, shared_static; /* bytes a block; shared_dynamic -1 = the document does not give it */
+	int registers;                /* a thread; 0 = unknown */
+	struct gm_trace_sm sm;        /* the device's (gm_trace.dev.sm), copied */
 	double time_ms;               /* uninstrumented device time; -1 = unknown */
 	char *time_source;            /* NULL = unknown */
 	double dram_read_bytes, dram_write_bytes; /* measured; -1 = unknown */
@@ -85,6 +95,7 @@ struct gm_trace {
 		char *name, *uuid, *cc;
 		int64_t l2_bytes, clock_khz;
 		int driver, runtime;
+		struct gm_trace_sm sm;
 	} dev;
 	struct {
 		char *kernel_regex;
@@ -301,6 +312,19 @@ struct gm_trace_kernel {
 					 prediction of the kernel (fixes too); 0 = none */
 	int warp_private;             /* rule P: each warp's shared addresses its own (no block barrier) */
 	double local_span;            /* rule LA: the bytes a thread's local stack spans (its sampled offsets), 0: none */
+	struct gm_trace_occ {         /* rule OC (trace_occupancy.c): the resident blocks an SM */
+		int blocks;           /* the launch gets: min of the four below; 0 = unknown */
+		int of;               /* its threads and the SM's block slots alone would allow */
+		int by_smem, by_regs; /* each resource's limit; 0 = not known */
+		int64_t smem_block;   /* shared bytes a block takes: static + dynamic + the system's, rounded up */
+		int64_t reserve;      /* of it, the system's */
+		int64_t smem_used;    /* bytes the sampled shared accesses span (0: none sampled) */
+		int dynamic_known;    /* the document gives the dynamic size */
+		const char *limit;    /* "shared memory" | "registers" | NULL: the threads and slots */
+		int need_blocks;      /* the blocks an SM with only smem_used reserved */
+		double free_ms;       /* the launch model at need_blocks (0: not asked) */
+	} occ;
+	int occ_cap;                  /* the blocks an SM tk_predict gives the launch model (0: threads and slots) */
 	void *run;                    /* --run's result for the top fix (a jansson object, owned; NULL = none):
 					 the "suggest" object of explain --suggest --run --json */
 };

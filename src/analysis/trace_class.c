@@ -207,6 +207,16 @@ static int64_t other_axis(const struct gm_trace_map *m, int64_t lane_stride)
 	return best;
 }
 
+static int warp_rows_of(int bx, int tpb)   /* the most rows of bx threads a warp of a block of tpb holds pieces of */
+{
+	int most = 0;
+	for (int w = 0; w < (tpb + 31) / 32; w++) {
+		int hi = 32 * w + 31 < tpb ? 32 * w + 31 : tpb - 1, rows = hi / bx - 32 * w / bx + 1;
+		most = rows > most ? rows : most;
+	}
+	return most;
+}
+
 static void classify_global(const struct gm_trace_launch *l, const struct gm_trace_instr *in, struct gm_trace_fit *f)
 {
 	const struct gm_trace_map *m = &f->map;
@@ -231,12 +241,14 @@ static void classify_global(const struct gm_trace_launch *l, const struct gm_tra
 		return;
 	}
 	if (k == 1 && l->block[0] < 32 && l->block[1] > 1) {
-		/* threadIdx.x walks a row but a warp holds 32 / blockDim.x of its rows */
 		int wide = per > 0 && f->ideal_per_req > 0 && per > f->ideal_per_req * 1.02;
 		f->cls = wide ? GM_TC_IRREGULAR : GM_TC_COALESCED, f->cls_k = wide ? l->block[0] : 0;
-		snprintf(f->cls_text, sizeof(f->cls_text), "%s (blockDim.x %d: a warp reads %d rows of %lld B%s)",
-			 wide ? "short rows" : "coalesced", l->block[0], 32 / l->block[0], (long long)l->block[0] * B,
-			 wide ? "; a blockDim.x of 32, or wider accesses a thread" : "");
+		int odd = 32 % l->block[0] != 0;   /* threadIdx.x walks a row, a warp 32 / blockDim.x rows, or pieces */
+		snprintf(f->cls_text, sizeof(f->cls_text), "%s (blockDim.x %hhu%s: a warp %s %hhu rows of %hu B%s)",
+			 wide ? "short rows" : "coalesced", (unsigned char)l->block[0], odd ? ", not a divisor of 32" : "",
+			 odd ? "holds pieces of up to" : "reads", (unsigned char)(odd ? warp_rows_of(l->block[0],
+			 l->block[0] * l->block[1] * l->block[2]) : 32 / l->block[0]), (unsigned short)(l->block[0] * B),
+			 wide ? "; a blockDim.x of 32, or wider accesses a thread" : "");   /* blockDim.x < 32, B <= 16 */
 		return;
 	}
 	if (l->block[1] > 1 && (sy == 1 || sy == -1) && k > 1) {

@@ -727,6 +727,11 @@ void gm_trace_fixes(struct gm_trace_kernel *k, const struct gm_profile *prof, in
 			done[pos[i]] |= i == at || k->ins[i].fix.same_as == at + 1;
 		groups++;
 	}
+	at = n && top > 0 ? tf_occupancy(k, prof) : -1;
+	if (at >= 0) {   /* rule OC: the shared memory a block reserves, a change of the launch, not of an access */
+		done[pos[at]] = 1;
+		groups++;
+	}
 	at = n && top > 0 ? tf_local_array(k, prof) : -1;
 	if (at >= 0) {   /* a local array kept in registers: every local instruction done */
 		for (int i = 0; i < n; i++)

@@ -153,6 +153,16 @@ int tf_block_reduce(struct gm_trace_kernel *k, const struct gm_profile *prof);
 /* trace_fix_local.c: rule registers, a local array indexed at run time kept in registers (its lead instruction,
    the kernel's other local instructions same_as it), -1 where it does not apply or pay */
 int tf_local_array(struct gm_trace_kernel *k, const struct gm_profile *prof);
+
+/* trace_occupancy.c: rule OC, the resident blocks an SM by threads, slots, registers and shared memory (k->occ,
+   k->occ_cap), before the kernel's prediction. */
+void tk_occupancy(struct gm_trace_kernel *k, const struct gm_profile *prof);
+/* trace_shape.c: a 1D block of more threads than its row's elements: the idle lanes' share (0: none), the words
+   in text, the instruction in *ins. */
+double tk_idle_lanes(const struct gm_trace_kernel *k, char *text, size_t n, int *ins);
+/* trace_fix_occ.c: rule OC's fix, the shared memory a block reserves cut to what it uses, on one instruction when
+   worth it (the instruction, else -1). */
+int tf_occupancy(struct gm_trace_kernel *k, const struct gm_profile *prof);
 /* trace_class.c: a global atomic's active lanes over its distinct addresses, the mean of its sampled warps
    (lanes of one address a warp: rule block_reduce's warp runs, the verdict's words), *addrs (optional) the mean
    distinct addresses a sampled warp; 0 for another instruction. A warp the compiler aggregated (an integer add

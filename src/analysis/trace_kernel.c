@@ -189,6 +189,14 @@ gm_status gm_trace_kernel_analyse(const struct gm_trace_launch *l, const struct 
 	tf_priors(k);
 	k->local_span = tk_local_span(k);
 	traffic(k);
+	tk_occupancy(k, prof);   /* rule OC, before the launch model */
+	if (k->occ_cap > 0) {   /* its fix: the shared memory the block uses */
+		int cap = k->occ_cap;
+		k->occ_cap = k->occ.need_blocks < k->occ.of ? k->occ.need_blocks : 0;
+		predict(k, prof);
+		k->occ.free_ms = k->pred_ok ? k->pred.time_ms : 0;
+		k->occ_cap = cap;
+	}
 	predict(k, prof);
 	k->time_ms = l->time_ms > 0 ? l->time_ms : -1;
 	k->dram_measured = l->dram_read_bytes >= 0 && l->dram_write_bytes >= 0;

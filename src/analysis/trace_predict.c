@@ -100,6 +100,7 @@ int tk_predict(const struct gm_trace_kernel *k, const struct gm_profile *prof, i
 		nruns = 0;
 		li.round_trips = tk_round_trips(k, prof, sw, nsw, runs, &nruns);
 	}
+	li.blocks_per_sm_cap = k->occ_cap;   /* rule OC */
 	li.threads = gm_cores();   /* the windows on every core; the result does not depend on it */
 	if (gm_launch_predict(&li, prof, out, &err) != GM_OK) {
 		snprintf(why, n, "the launch model cannot evaluate it: %.150s", err.msg);
@@ -168,6 +169,7 @@ int tk_predict_wide(const struct gm_trace_kernel *k, const struct gm_profile *pr
 	memcpy(li.block, k->l->block, sizeof(li.block));
 	li.n_threads = k->threads / v;
 	li.one_element_per_thread = 1;
+	li.blocks_per_sm_cap = k->occ_cap;   /* rule OC */
 	li.threads = gm_cores();
 	return gm_launch_predict(&li, prof, out, &err) == GM_OK ? 0 : -1;
 }

@@ -208,7 +208,7 @@ static gm_status launch_of(struct rd *r, const json_t *o, struct gm_trace_launch
 		return bad(r, "a launch's 'grid' or 'block' is missing or out of range");
 	for (int k = 0; k < 3; k++)
 		l->block[k] = (int)b[k];
-	l->shared_dynamic = int_of(o, "shared_dynamic", 0);
+	l->shared_dynamic = int_of(o, "shared_dynamic", -1);
 	l->shared_static = int_of(o, "shared_static", 0);
 	l->registers = (int)int_of(o, "registers", 0);
 	l->time_ms = num_of(o, "time_ms", -1);
@@ -264,6 +264,14 @@ static void head_of(const json_t *doc, struct gm_trace *t)
 	t->dev.clock_khz = int_of(d, "clock_khz", 0);
 	t->dev.driver = (int)int_of(d, "driver", 0);
 	t->dev.runtime = (int)int_of(d, "runtime", 0);
+	const char *cc = t->dev.cc;
+	t->dev.sm.cc = cc && cc[0] >= '0' && cc[0] <= '9' && cc[1] == '.' ? (cc[0] - '0') * 10 + (cc[2] - '0') :
+		       cc && cc[0] == '1' && cc[2] == '.' ? (10 + cc[1] - '0') * 10 + (cc[3] - '0') : 0;
+	t->dev.sm.smem = int_of(d, "smem_per_sm", 0);
+	t->dev.sm.smem_reserved = int_of(d, "smem_reserved_per_block", -1);
+	t->dev.sm.regs = (int)int_of(d, "regs_per_sm", 0);
+	t->dev.sm.blocks = (int)int_of(d, "blocks_per_sm", 0);
+	t->dev.sm.threads = (int)int_of(d, "threads_per_sm", 0);
 	t->opts.kernel_regex = str_of(o, "kernel_regex");
 	t->opts.launch_skip = int_of(o, "launch_skip", 0);
 	t->opts.launch_count = int_of(o, "launch_count", 1);
@@ -297,6 +305,7 @@ gm_status gm_trace_read_json(const void *docv, const char *origin, struct gm_tra
 		t->nlaunches = (int)i + 1;
 		if (launch_of(&r, json_array_get(ls, i), &t->launches[i]))
 			return r.st;
+		t->launches[i].sm = t->dev.sm;
 	}
 	return GM_OK;
 }

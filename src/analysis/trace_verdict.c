@@ -137,7 +137,7 @@ static int local_array(const struct gm_trace_kernel *k, struct cand *c)
 /* The candidates, each scored by the share of the kernel's time or traffic it explains. */
 void tk_bottlenecks(struct gm_trace_kernel *k)
 {
-	struct cand c[11];   /* a local array, 4 patterns, DRAM, outside, B, A and one of T4, X, latency */
+	struct cand c[13];   /* a local array, 4 patterns, DRAM, outside, B, O, idle lanes, A and one of T4, X, latency */
 	int n = 0;
 	char w[96];
 	double glob = 0, exmax = 0;   /* exmax: the largest share of sectors above the need of one pattern */
@@ -264,6 +264,19 @@ void tk_bottlenecks(struct gm_trace_kernel *k)
 			 "predicted time (the steps' instructions issued for every resident warp and their bank "
 			 "conflicts, while no load is in flight)", 100 * k->steps_ms / k->pred.time_ms);
 	}
+	if (k->pred_ok && k->occ_cap > 0 && k->occ.free_ms > 0 && k->occ.free_ms < k->pred.time_ms) {   /* rule OC */
+		const struct gm_trace_launch *l = k->l;
+		long long st = l->shared_static > 0 ? l->shared_static : 0, dyn = l->shared_dynamic > 0 ? l->shared_dynamic : 0;
+		double part = 1 - k->occ.free_ms / k->pred.time_ms;
+		c[n].score = part;
+		snprintf(c[n++].text, sizeof(c[0].text), "occupancy capped by shared memory: %d blocks an SM of %d (a block takes "
+			 "%lld B of shared memory: %lld static, %lld dynamic%s, %lld the system's; its accesses reach %lld B): "
+			 "too few loads in flight, %.0f %% of the predicted time", k->occ_cap, k->occ.of,
+			 (long long)k->occ.smem_block, st, dyn, k->occ.dynamic_known ? "" : " (not recorded)",
+			 (long long)k->occ.reserve, (long long)k->occ.smem_used, 100 * part);
+	}
+	if ((c[n].score = tk_idle_lanes(k, c[n].text, sizeof(c[0].text), &c[n].ins)) > 0)   /* the launch's shape */
+		n++;
 	if (k->pred_ok && k->pred.limited_by && !strcmp(k->pred.limited_by, "blocks")) {   /* rule T4 */
 		const struct gm_trace_launch *l = k->l;
 		long long blocks = (long long)(l->grid[0] * l->grid[1] * l->grid[2]);

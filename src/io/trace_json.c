@@ -130,6 +130,13 @@ static json_t *kernel_json(const struct gm_trace_kernel *k)
 				    num(k->bound_share), "level", str(k->bound_level), "dram_ms", num(k->bound_dram_ms),
 				    "l2_ms", num(k->bound_l2_ms), "l1_ms", num(k->bound_l1_ms), "threshold",
 				    GM_TRACE_MEMORY_BOUND));
+	if (o && k->occ.blocks > 0)   /* docs/TRACE.md, "Occupancy" (rule OC) */
+		json_object_set_new(o, "occupancy", json_pack("{s:i,s:i,s:o,s:o,s:s?,s:I,s:o,s:I,s:I}", "blocks_per_sm",
+				    k->occ.blocks, "of", k->occ.of, "by_shared", k->occ.by_smem > 0 ? json_integer(k->occ.by_smem) :
+				    json_null(), "by_registers", k->occ.by_regs > 0 ? json_integer(k->occ.by_regs) : json_null(),
+				    "limit", k->occ.limit, "shared_block_bytes", (json_int_t)k->occ.smem_block,
+				    "shared_dynamic", l->shared_dynamic >= 0 ? json_integer(l->shared_dynamic) : json_null(),
+				    "shared_used_bytes", (json_int_t)k->occ.smem_used, "registers", (json_int_t)l->registers));
 	if (o && k->run)   /* --run: the top fix's pattern and rewrites timed (docs/SCHEMA.md) */
 		json_object_set(o, "run", (json_t *)k->run);
 	return o;

@@ -48,7 +48,9 @@ static void figures(FILE *f, const struct gm_trace_kernel *k)
 	fprintf(f, "grid %lldx%lldx%lld, block %dx%dx%d, %lld threads, %d register%s, %lld B shared\n",
 		(long long)l->grid[0], (long long)l->grid[1], (long long)l->grid[2], l->block[0], l->block[1],
 		l->block[2], (long long)k->threads, l->registers, l->registers == 1 ? "" : "s",
-		(long long)(l->shared_static + l->shared_dynamic));
+		(long long)(l->shared_static + (l->shared_dynamic > 0 ? l->shared_dynamic : 0)));
+	if (k->occ.limit)   /* rule OC */
+		fprintf(f, "occupancy  %d blocks an SM of %d, capped by %s\n", k->occ.blocks, k->occ.of, k->occ.limit);
 	if (k->time_ms > 0)
 		fprintf(f, "time       %.4f ms (%s)\n", k->time_ms, l->time_source ? l->time_source : "measured");
 	else

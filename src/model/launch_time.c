@@ -367,6 +367,18 @@ static double spread_ms(const struct gm_launch_in *in, const struct gm_profile *
 	return o->l1_spread_wavefronts * 128.0 / pr->l1_gbs * 1e-6 * (share < 1 ? share : 1);
 }
 
+int64_t gm_launch_blocks_per_sm(const struct gm_launch_in *in, const struct gm_profile *prof)
+{
+	int64_t tpb = (int64_t)in->block[0] * in->block[1] * in->block[2];
+	int64_t tps = prof->threads_per_sm > 0 ? prof->threads_per_sm : 2048, bps = tpb > 0 ? tps / tpb : 1;
+
+	if (bps > 32)
+		bps = 32; /* resident blocks per SM, sm_50 and later */
+	if (in->blocks_per_sm_cap > 0 && bps > in->blocks_per_sm_cap)
+		bps = in->blocks_per_sm_cap; /* the launch's shared memory or registers (trace's rule OC) */
+	return bps < 1 ? 1 : bps;
+}
+
 /*
  * Rule T15: a block's warps start together and issue their instructions before their loads leave; each of the
  * SM's GM_SM_SCHEDULERS schedulers issues one instruction a cycle to its share of the block's warps, so the block's
@@ -406,11 +418,7 @@ static void waves(const struct gm_launch_in *in, const struct gm_profile *pr, st
 		return;
 	/* rule T8; rule T9: not where the loads wait behind barriers */
 	wave = wave_dram = in->barrier_phases > 0 ? pr->wave_ns : small_load_wave_ns(in, pr, trips, tpb);
-	blocks_per_sm = pr->threads_per_sm / tpb;
-	if (blocks_per_sm > 32)
-		blocks_per_sm = 32; /* resident blocks per SM, sm_50 and later */
-	if (blocks_per_sm < 1)
-		blocks_per_sm = 1;
+	blocks_per_sm = gm_launch_blocks_per_sm(in, pr);
 	per_sm = blocks_per_sm * tpb;
 	/* the loads L2 serves come back sooner: the round trip of the share DRAM serves and of the rest */
 	if (pr->wave_l2_ns > 0 && from_dram + o->l2_reuse_bytes > 0) {

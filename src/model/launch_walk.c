@@ -553,13 +553,12 @@ gm_status gm_launch_walk(struct pat_state *ps, const struct gm_launch_in *in, co
 {
 	int64_t tpb = (int64_t)in->block[0] * in->block[1] * in->block[2];
 	int64_t blocks = (in->n_threads + tpb - 1) / tpb;
-	int64_t tps = prof->threads_per_sm > 0 ? prof->threads_per_sm : 2048, bps = tps / tpb;
+	int64_t bps = gm_launch_blocks_per_sm(in, prof);
 	struct window_plan wp = { in->windows > 0 ? in->windows : DEFAULT_WINDOWS,
 				  in->window_warps > 0 ? in->window_warps : DEFAULT_WINDOW_WARPS,
 				  (tpb + GM_WARP_SIZE - 1) / GM_WARP_SIZE, in->grid_x > 0 ? in->grid_x : blocks,
 				  warps, prof->dram_atom_bytes, prof->l2_bytes, 0 };
 
-	bps = bps < 1 ? 1 : bps > 32 ? 32 : bps; /* resident blocks per SM, sm_50 and later */
 	wp.resident = (int64_t)prof->sm_count * bps * wp.wpb;
 	struct window_pool pool = { in, &wp, ps, NULL, NULL, NULL, NULL };
 	struct gm_prediction *p = malloc(sizeof(*p)), *q = malloc(sizeof(*q));

@@ -74,6 +74,11 @@ static void add_times(json_t *launches, const char *time_part, json_t *notes)
 				break;
 			}
 			json_object_set(l, "time_ms", json_object_get(t, "time_ms"));
+			/* the launch's dynamic shared memory and the unpatched function's registers: CUPTI's record */
+			if (json_is_integer(json_object_get(t, "shared_dynamic")))
+				json_object_set(l, "shared_dynamic", json_object_get(t, "shared_dynamic"));
+			if (json_integer_value(json_object_get(t, "registers")) > 0)
+				json_object_set(l, "registers", json_object_get(t, "registers"));
 			json_object_set_new(l, "time_source", json_string("cupti-activity"));
 			matched++;
 			break;

@@ -32,6 +32,14 @@ void gmt_device_json(struct gmt_buf *b, int ordinal)
 	} else {
 		gmt_buf_printf(b, ", \"uuid\": null");
 	}
+	/* an SM's resources, for the launches' occupancy (docs/TRACE.md, "Occupancy") */
+	gmt_buf_printf(b, ", \"smem_per_sm\": %d, \"smem_reserved_per_block\": %d, \"regs_per_sm\": %d, "
+	               "\"blocks_per_sm\": %d, \"threads_per_sm\": %d",
+	               attr(d, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR),
+	               attr(d, CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK),
+	               attr(d, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR),
+	               attr(d, CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR),
+	               attr(d, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR));
 	gmt_buf_printf(b, ", \"cc\": \"%d.%d\", \"sm_count\": %d, \"l2_bytes\": %d, \"clock_khz\": %d, "
 	               "\"mem_clock_khz\": %d, \"bus_width_bits\": %d, \"driver\": %d, \"runtime\": null}",
 	               attr(d, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR),

@@ -23,6 +23,8 @@ struct rec {
 	uint32_t corr, graph;
 	uint64_t start, end;
 	unsigned name;       /* index into names[] */
+	int32_t dyn_smem;    /* the launch's dynamic shared memory, bytes (the trace pass cannot see it) */
+	int regs;            /* registers a thread of the unpatched function */
 };
 
 static struct {
@@ -99,6 +101,8 @@ static void keep(const CUpti_ActivityKernel10 *k)
 	recs[nrecs].start = k->start;
 	recs[nrecs].end = k->end;
 	recs[nrecs].name = intern(k->name);
+	recs[nrecs].dyn_smem = k->dynamicSharedMemory;
+	recs[nrecs].regs = k->registersPerThread;
 	nrecs++;
 }
 
@@ -148,7 +152,8 @@ static void write_doc(int complete)
 			continue;
 		gmt_buf_printf(&b, "%s\n{\"index\": %ld, \"kernel\": ", n++ ? "," : "", i);
 		gmt_buf_str(&b, names[recs[i].name]);
-		gmt_buf_printf(&b, ", \"time_ms\": %.6f}", (double)(recs[i].end - recs[i].start) * 1e-6);
+		gmt_buf_printf(&b, ", \"time_ms\": %.6f, \"shared_dynamic\": %d, \"registers\": %d}",
+		               (double)(recs[i].end - recs[i].start) * 1e-6, (int)recs[i].dyn_smem, recs[i].regs);
 	}
 	gmt_buf_printf(&b, "],\n\"notes\": ");
 	gmt_notes_json(&b);
