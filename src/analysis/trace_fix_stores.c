@@ -65,8 +65,9 @@ int tf_store_once(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	char why[200], w[96];
 	int lead, nsw = 0, m = tk_repeat_stores(k, &lead);
 
-	if (!m || !k->pred_ok || !prof || !(k->time_ms > 0))
-		return -1;
+	if (!m || !k->pred_ok || !prof || !(k->time_ms > 0) || !k->pred.limited_by || strcmp(k->pred.limited_by, "L2"))
+		return -1;   /* only where rule RS's floor limits the kernel (an in-place solver's two stores of a word,
+				set 16's tri kernels, are not a running value: its first value is read back) */
 	for (int i = 0; i < k->nins && nsw < RS_MAXG; i++)   /* the repeats left out; the first stays */
 		if (i != lead && fitted_store(&k->ins[i]) && same_place(&k->ins[lead], &k->ins[i]))
 			sw[nsw++] = (struct tk_swap){ i, NULL, 0, 0 };

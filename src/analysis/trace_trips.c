@@ -83,9 +83,9 @@ static int read_before(const struct gm_trace_kernel *k, const int *ix, int from,
 }
 
 /*
- * Rule R2's near sectors (k68): every sampled lane of x (iteration 0) reads a sector that an earlier global load
- * of the same warp read, or the one next to it (rule H's halo: the neighbouring warp's, read in the same wave):
- * a tap of a filter re-loaded after a store to the output (`y[i] += h[k] * x[i + k]` through pointers that may
+ * Rule R2's near sectors (k68): a load without a loop whose every sampled lane reads a sector that an earlier
+ * global load (without a loop) of the same warp read, or, for consecutive lanes on consecutive elements, the one
+ * next to it (rule H's halo: the neighbouring warp's, read in the same wave): a tap of a filter re-loaded after a store to the output (`y[i] += h[k] * x[i + k]` through pointers that may
  * alias: the compiler keeps each tap's load behind the store before it) reads from L1 what the taps before it
  * brought, and waits no trip of its own.
  */
@@ -93,13 +93,19 @@ static int sectors_before(const struct gm_trace_kernel *k, const int *ix, int fr
 {
 	int lanes = 0;
 
+	/* the halo only for consecutive lanes on consecutive elements: the next sector is the neighbouring warp's
+	   (a record's second sector, lanes a record apart, is nobody's yet) */
+	int halo = x->fit.cls == GM_TC_COALESCED || x->fit.cls == GM_TC_MISALIGNED;
+
+	if (x->fit.iters > 1)
+		return 0;   /* a loop's later iterations reach other sectors (rule R3 takes a thread's own row) */
 	for (int i = 0; i < x->in->nsamples; i++) {
 		const struct gm_trace_sample *a = &x->in->samples[i];
 		uint32_t left = a->iter ? 0 : a->have;
 		lanes += left != 0;
 		for (int j = 0; j < from && left; j++) {
 			const struct gm_trace_instr *y = k->ins[ix[j]].in;
-			if (y->op != GM_TO_LOAD || y->space != GM_TS_GLOBAL)
+			if (y->op != GM_TO_LOAD || y->space != GM_TS_GLOBAL || k->ins[ix[j]].fit.iters > 1)
 				continue;
 			for (int q = 0; q < y->nsamples && left; q++) {
 				const struct gm_trace_sample *b = &y->samples[q];
@@ -107,8 +113,8 @@ static int sectors_before(const struct gm_trace_kernel *k, const int *ix, int fr
 					continue;
 				for (int l = 0; l < GM_WARP_SIZE; l++)
 					for (int u = 0; (left >> l & 1) && u < GM_WARP_SIZE; u++)
-						if ((b->have >> u & 1) && (b->addr[u] >> 5) + 1 >= a->addr[l] >> 5 &&
-						    (a->addr[l] >> 5) + 1 >= b->addr[u] >> 5)
+						if ((b->have >> u & 1) && (b->addr[u] >> 5) + halo >= a->addr[l] >> 5 &&
+						    (a->addr[l] >> 5) + halo >= b->addr[u] >> 5)
 							left &= ~(1u << l);
 			}
 		}
