@@ -124,6 +124,21 @@ static const struct rows_row rows_rows[] = {
 	{ "RGB records, rows of 3 x 4001: not 2 a thread", 3, 12003, 2, 0 },
 };
 
+/* a row's index every thread of the row loads (set 14's unpad_elem: `index[gid / 768]`, a broadcast): 8 consecutive
+   threads share it; `gid / 100` is not shared by 8 */
+static void test_rows_quotient(void **state)
+{
+	struct kern c;
+	const int64_t off[N] = { 0, 0, 0, 0 };
+	const char *const e[N] = { "gid", "gid", "gid", "gid" };
+	(void)state;
+	make(&c, 2, GM_TO_LOAD, off, e);
+	c.x[1].fit.map.mode[0] = (struct gm_trace_mode){ GM_TV_GID, 768, 0, 1 };
+	assert_int_equal(tf_rows_take(&c.k, 8), 1);
+	c.x[1].fit.map.mode[0] = (struct gm_trace_mode){ GM_TV_GID, 100, 0, 1 };
+	assert_int_equal(tf_rows_take(&c.k, 8), 0);
+}
+
 static void test_rows_take(void **state)
 {
 	struct kern c;
@@ -150,6 +165,7 @@ int main(void)
 		cmocka_unit_test(test_repeat_stores),
 		cmocka_unit_test(test_cas_loop),
 		cmocka_unit_test(test_rows_take),
+		cmocka_unit_test(test_rows_quotient),
 	};
 	return cmocka_run_group_tests(t, NULL, NULL);
 }
