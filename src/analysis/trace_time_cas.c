@@ -8,8 +8,8 @@
  * that. The launch model would take the loop's shared instructions for accesses (and rule B for the steps of a
  * loop of barriers); instead they leave the model's patterns, and the kernel takes the longer of the rest and the
  * loop (a block's loop overlaps the other blocks' loads). Set 17's rnorm_satomic (256 lanes a block on one word,
- * 123 rounds a warp): predicted +41 % before. Only where each sampled warp has every lane on one word: loops
- * over words the data chooses (a histogram in shared memory, set 13's km_update_shared, set 14's deposit_block)
+ * 123 rounds a warp): predicted +41 % before. Only where every sampled lane of every block is on the same word:
+ * loops over words the data chooses (a histogram in shared memory, set 13's km_update_shared, set 14's deposit_block)
  * keep the launch model's time.
  */
 #include <math.h>
@@ -19,22 +19,24 @@
 
 #define CAS_MAX 32
 
-/* Every sampled warp's lanes on one address (one sample at least). */
+/* Every sampled lane of every sampled warp (of every block) on one address, one sample at least: a fixed shared
+   variable (`&acc`), not a word the data chooses (set 13's km_update_shared: each warp's lanes on one cluster's
+   word, the warps on different words, keeps the launch model's time). */
 static int one_word(const struct gm_trace_instr *in)
 {
 	int n = 0;
+	int64_t w = -1;
 
 	for (int s = 0; s < in->nsamples; s++) {
 		const struct gm_trace_sample *a = &in->samples[s];
-		int64_t w = -1;
 		for (int l = 0; l < GM_WARP_SIZE; l++) {
 			if (!(a->have >> l & 1))
 				continue;
 			if (w >= 0 && (int64_t)a->addr[l] != w)
 				return 0;
 			w = (int64_t)a->addr[l];
+			n++;
 		}
-		n += w >= 0;
 	}
 	return n > 0;
 }
