@@ -84,8 +84,9 @@ int tf_rows_take(const struct gm_trace_kernel *k, int v)
 {
 	for (int i = 0; i < k->nins; i++) {
 		const struct gm_trace_map *m = &k->ins[i].fit.map;
-		if (k->ins[i].in->space != GM_TS_GLOBAL || !m->known || k->ins[i].fit.approx)
-			continue;
+		if (k->ins[i].in->space != GM_TS_GLOBAL || !m->known || k->ins[i].fit.approx ||
+		    k->ins[i].fit.cls == GM_TC_BROADCAST)
+			continue;   /* a scalar the warp reads (one sector): left out of the widened kernel */
 		int64_t u = 1;   /* the lanes' own step (a record's size for strided fields) */
 		int lane = -1;
 		for (int q = 0; q < m->nmodes && lane < 0; q++)
