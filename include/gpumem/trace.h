@@ -308,6 +308,9 @@ struct gm_trace_kernel {
 	double steps_ms;              /* rule B: the barrier steps of a shared-memory loop, added to k->pred */
 	double turns_ms;              /* rule A: the turns of atomics' lanes on one address a warp, added to k->pred */
 	int turns_at;                 /* rule A: the atomic with the most turns (k->ins), else -1 */
+	double cas_ms;                /* rule SA: a shared atomic's compare-and-swap loop on one word, ms; 0: none */
+	double cas_rest_ms;           /* rule SA: the kernel's time with that loop left out */
+	int cas_at;                   /* rule SA: the loop's atomic (k->ins), else -1 */
 	double smem_scale;            /* rule V: the measured shared wavefronts over the launch model's, in every
 					 prediction of the kernel (fixes too); 0 = none */
 	int warp_private;             /* rule P: each warp's shared addresses its own (no block barrier) */

@@ -544,7 +544,8 @@ static int wide_blocks(struct gm_trace_kernel *k, const struct gm_profile *prof,
 
 	v = 0;
 	for (int w = 2; size > 0 && w * size <= 16; w *= 2)
-		if (!tk_predict_wide(k, prof, w, sw, nsw, &o) && tf_kernel_speedup(k, prof, o.time_ms, w, w) > s * 1.02)
+		if (tf_rows_take(k, w) && !tk_predict_wide(k, prof, w, sw, nsw, &o) &&   /* rule wide_rows */
+		    tf_kernel_speedup(k, prof, o.time_ms, w, w) > s * 1.02)
 			s = tf_kernel_speedup(k, prof, o.time_ms, w, w), v = w;
 	if (s < GM_TRACE_WORTH)
 		return 0;
@@ -730,6 +731,14 @@ void gm_trace_fixes(struct gm_trace_kernel *k, const struct gm_profile *prof, in
 	at = n && top > 0 ? tf_occupancy(k, prof) : -1;
 	if (at >= 0) {   /* rule OC: the shared memory a block reserves, a change of the launch, not of an access */
 		done[pos[at]] = 1;
+		groups++;
+	}
+	at = n && top > 0 ? tf_store_once(k, prof) : -1;
+	if (at < 0)
+		at = n && top > 0 ? tf_warp_shuffle(k, prof) : -1;
+	if (at >= 0) {   /* rules store_once and warp_shuffle: the repeated stores, the shared loop done */
+		for (int i = 0; i < n; i++)
+			done[pos[i]] |= i == at || k->ins[i].fix.same_as == at + 1;
 		groups++;
 	}
 	at = n && top > 0 ? tf_local_array(k, prof) : -1;

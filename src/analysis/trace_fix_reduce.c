@@ -31,7 +31,7 @@
  * the same words took 4.4x as long; the trace cannot tell when a block's warps meet on a word, so the warps' own
  * rate is taken (a lower edge). An integer add of 1 (ATOMS.POPC.INC, 0.61 ns flat) has no turns.
  */
-#define SMEM_CAS_NS 1.515
+#define SMEM_CAS_NS TK_SMEM_CAS_NS   /* trace_internal.h: rule SA times the trace's own loops with it */
 #define SMEM_CAS_BASE_NS 0.11
 
 /* The mean over an instruction's sampled warps of the lanes on the warp's most updated word (the loop's rounds). */
@@ -560,5 +560,52 @@ int tf_block_reduce(struct gm_trace_kernel *k, const struct gm_profile *prof)
 		at = warp_runs(k, prof);
 	if (at < 0)
 		at = block_rows(k, prof);
+	return at;
+}
+
+/*
+ * Rule warp_shuffle (k68): rule SA's loop (trace_time_cas.c) limits the kernel: every lane of the block adds into
+ * one shared word, one compare-and-swap round at a time. Each warp adds its lanes with shuffles first and sends one
+ * atomic a warp (or writes its sum to a shared array that one warp adds): the loop keeps one round a warp at most,
+ * and the kernel takes the longer of the rest and those rounds, the measured time over that.
+ */
+int tf_warp_shuffle(struct gm_trace_kernel *k, const struct gm_profile *prof)
+{
+	struct tk_swap sw[RED_MAXG];
+	int nsw, at;
+	double execs, blocks = (double)k->l->grid[0] * (double)k->l->grid[1] * (double)k->l->grid[2];
+	int64_t tpb = (int64_t)k->l->block[0] * k->l->block[1] * k->l->block[2];
+
+	if (k->cas_at < 0 || !(k->cas_ms > k->cas_rest_ms) || !prof || !(prof->sm_count > 0) || !(k->time_ms > 0) ||
+	    (at = tk_cas_loop(k, sw, &nsw, RED_MAXG, &execs)) < 0)
+		return -1;
+	double sms = blocks < prof->sm_count ? blocks : prof->sm_count;
+	double warps = blocks * (double)((tpb + GM_WARP_SIZE - 1) / GM_WARP_SIZE);
+	double t = fmax(k->cas_rest_ms, warps / sms * TK_SMEM_CAS_NS * 1e-6);
+	double s = k->time_ms / fmax(t, tk_floor_free_ms(k, prof, 1e9));
+	if (s < GM_TRACE_WORTH)
+		return -1;
+	struct gm_trace_fix *fx = &k->ins[at].fix;
+	char w[96];
+	memset(fx, 0, sizeof(*fx));
+	fx->have = fx->worth = 1;
+	fx->ninstr = nsw;
+	fx->share = 1;
+	fx->pattern_speedup = fx->kernel_speedup = s;
+	gm_trace_where(k->ins[at].in, 60, w, sizeof(w));
+	snprintf(fx->rewrite, sizeof(fx->rewrite), "warp_shuffle");
+	snprintf(fx->change, sizeof(fx->change), "each warp adds its lanes with shuffles, then one atomic a warp (or "
+		 "the warps' sums through a shared array): %.0f compare-and-swap rounds become %.0f at most", execs, warps);
+	snprintf(fx->words, sizeof(fx->words), "every lane of the block adds into one shared word at %.60s: a float's "
+		 "shared atomicAdd is a compare-and-swap loop that lets one lane through a round (%.1f rounds a warp, "
+		 "%.4f ms, rule SA). Add the warp's lanes with __shfl_down_sync first and let lane 0 add the warp's sum",
+		 w, execs / warps, k->cas_ms);
+	snprintf(fx->sketch, sizeof(fx->sketch), "for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffff, v, o);\n"
+		 "__shared__ float part[32];\n"
+		 "if (threadIdx.x %% 32 == 0) part[threadIdx.x / 32] = v;   // was: atomicAdd(&acc, v) in every lane\n"
+		 "__syncthreads();   // warp 0 adds part[] with shuffles: the block's sum, no atomic");
+	for (int q = 0; q < nsw; q++)
+		if (sw[q].ins != at)
+			k->ins[sw[q].ins].fix.same_as = at + 1;
 	return at;
 }

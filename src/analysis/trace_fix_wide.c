@@ -70,3 +70,36 @@ double tf_widen_fix(const struct gm_trace_kernel *k, const struct gm_profile *pr
 	}
 	return best;
 }
+
+/*
+ * Rule wide_rows (k68): v consecutive elements of an access stay in one row only where every step of its map
+ * other than the lanes' own step u is a multiple of v x u, a quotient of the thread ids is shared by v consecutive
+ * threads (its divisor a multiple of v: a broadcast row index `gid / 768`) and the lanes' own mode wraps at a
+ * multiple of v (a row pitch, a block's or a warp's start): an int32
+ * image of 5003 columns (set 17's clamp2d, rows 20,012 B apart) has no 16- or 8-byte element that each row can
+ * take aligned, and its misaligned class is the rows' odd pitch, not an offset that peeling the first elements
+ * removes. 1 when every fitted global access of the kernel can take v; a gather's stand-in is judged elsewhere.
+ */
+int tf_rows_take(const struct gm_trace_kernel *k, int v)
+{
+	for (int i = 0; i < k->nins; i++) {
+		const struct gm_trace_map *m = &k->ins[i].fit.map;
+		if (k->ins[i].in->space != GM_TS_GLOBAL || !m->known || k->ins[i].fit.approx ||
+		    k->ins[i].fit.cls == GM_TC_BROADCAST)
+			continue;   /* a scalar the warp reads (one sector): left out of the widened kernel */
+		int64_t u = 1;   /* the lanes' own step (a record's size for strided fields) */
+		int lane = -1;
+		for (int q = 0; q < m->nmodes && lane < 0; q++)
+			if ((m->mode[q].var == GM_TV_TX || m->mode[q].var == GM_TV_GID) && m->mode[q].div == 1)
+				lane = q, u = m->mode[q].stride < 0 ? -m->mode[q].stride : m->mode[q].stride;
+		for (int q = 0; q < m->nmodes; q++) {
+			const struct gm_trace_mode *d = &m->mode[q];
+			int ids = d->var == GM_TV_TX || d->var == GM_TV_GID;
+			if (q == lane ? d->size > 0 && d->size % v :   /* v threads of a row wrap inside it */
+			    ids && d->div > 1 ? d->div % v :          /* v threads share the quotient (a row's index) */
+			    d->stride % (v * u))                      /* a row's pitch, a block's start */
+				return 0;
+		}
+	}
+	return 1;
+}

@@ -361,13 +361,39 @@ static void tk_raise(struct gm_trace_kernel *k, double t0, double f, const char 
 	k->pred.limited_by = level;
 }
 
+/*
+ * Rule RS's floor (k68): every global store request reaches L2 (L1 is write-through), so the kernel takes at least
+ * its stores' measured sectors at the L2 write rate (the profile's l2_write_gbs, hierarchy.l2_write_bw: writes whose
+ * footprint L2 holds). It binds only where L2 takes more bytes than DRAM: the same output stored again and again
+ * (rule M folds the repeats, DRAM writes the line once). 0 without the rate.
+ */
+double tk_l2_write_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof)
+{
+	double b = 0;
+
+	if (!prof || !(prof->l2_write_gbs > 0))
+		return 0;
+	for (int i = 0; i < k->nins; i++)
+		if (k->ins[i].in->space == GM_TS_GLOBAL && k->ins[i].in->op == GM_TO_STORE && k->ins[i].in->sectors > 0)
+			b += k->ins[i].in->sectors * GM_SECTOR_BYTES;
+	return b / (prof->l2_write_gbs * 1e6);
+}
+
 /* The prediction raised to the larger floor, with the level that limits it and a note in the prediction's why. */
 void tk_floors(struct gm_trace_kernel *k, const struct gm_profile *prof)
 {
 	add_turns(k, prof);
 	double issue = tk_issue_ms(k, prof), launch = launch_floor_ms(prof), t0 = k->pred.time_ms;
-	double atom = tk_atomic_ms(k, prof), f = fmax(fmax(issue, launch), atom);
+	double atom = tk_atomic_ms(k, prof), f = fmax(fmax(issue, launch), atom), l2w = tk_l2_write_ms(k, prof);
 
+	if (t0 > 0 && l2w > t0 && l2w >= f) {   /* rule RS */
+		tk_raise(k, t0, l2w, "L2");
+		size_t len = strlen(k->pred_why);
+		snprintf(k->pred_why + len, sizeof(k->pred_why) - len, "%srule RS: its stores' %.0f MB reach L2 at its "
+			 "write rate in %.4f ms, more than its memory's %.4f", len ? "; " : "",
+			 l2w * prof->l2_write_gbs, l2w, t0);
+		return;
+	}
 	if (!(t0 > 0) || !(f > t0))
 		return;
 	if (atom >= f) {   /* rule X */

@@ -47,8 +47,8 @@ static int same_walk(const struct gm_trace_insn *a, const struct gm_trace_insn *
  * loaded or not sampled: the holes lie in the sectors the pieces read; a store's hole is a sector written partly,
  * rule L4's): folded as iters2 = the span's pieces, step2 = d, or, one address, as its readings.
  */
-static void fold_cluster(const int *g, const int64_t *A, int m, const int64_t *D, int nd, int load, int *it2,
-			 int64_t *step2)
+static void fold_cluster(const int *g, const int64_t *A, int m, const int64_t *D, int nd, int load, int once,
+			 int *it2, int64_t *step2)
 {
 	int mult = -1, ok = 1;
 	int64_t d = 0;
@@ -64,8 +64,15 @@ static void fold_cluster(const int *g, const int64_t *A, int m, const int64_t *D
 		ok = mult < 0 || c == mult;
 		mult = c;
 	}
-	if (!ok || m < 2 || (!load && mult > 1))
-		return;   /* stores are folded as pieces only: a second write is not a hit */
+	if (!ok || m < 2)
+		return;
+	if (!load && mult > 1) {   /* rule RS (k68): the same bytes stored again by the same thread */
+		if (nd == 1 && once)   /* L2 keeps the line (write-back): DRAM takes it once; tk_l2_write_ms times the
+					  rest. Not a loop's walk: a row stored twice may leave L2 in between */
+			for (int q = 1; q < m; q++)
+				it2[g[q]] = -1;
+		return;   /* else pieces stored twice: not folded */
+	}
 	if (nd == 1) {
 		it2[g[0]] = m, step2[g[0]] = 0;
 		for (int q = 1; q < m; q++)
@@ -120,7 +127,7 @@ void tk_fold(const struct gm_trace_kernel *k, const struct tk_swap *sw, int nsw,
 			for (int b = a; b > 0 && D[b] < D[b - 1]; b--) {
 				int64_t t = D[b]; D[b] = D[b - 1]; D[b - 1] = t;
 			}
-		fold_cluster(g, A, m, D, nd, load, it2, step2);
+		fold_cluster(g, A, m, D, nd, load, k->ins[i].fit.iters <= 1, it2, step2);
 		if (it2[g[0]] || !load)
 			continue;
 		for (int c0 = 0, c1; c0 < nd; c0 = c1) {   /* else clusters of loads: neighbours within a sector */
@@ -131,7 +138,7 @@ void tk_fold(const struct gm_trace_kernel *k, const struct tk_swap *sw, int nsw,
 			for (int q = 0; q < m; q++)
 				if (A[q] >= D[c0] && A[q] <= D[c1 - 1])
 					cg[cm] = g[q], cA[cm++] = A[q];
-			fold_cluster(cg, cA, cm, D + c0, c1 - c0, load, it2, step2);
+			fold_cluster(cg, cA, cm, D + c0, c1 - c0, load, 0, it2, step2);
 		}
 	}
 }

@@ -186,6 +186,16 @@ double tf_kernel_speedup(const struct gm_trace_kernel *k, const struct gm_profil
 /* trace_fix_fields.c: a global load or store without a loop whose warps take consecutive elements (coalesced,
    or no map fits but its measured sectors a request are the ideal: rows the data places) */
 int tf_consecutive(const struct gm_trace_insn *x);
+int tf_rows_take(const struct gm_trace_kernel *k, int v);
+double tk_l2_write_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof);
+int tk_repeat_stores(const struct gm_trace_kernel *k, int *lead);
+/* a float atomicAdd on shared memory, a compare-and-swap loop: an SM runs one round of it (one execution of
+   ATOMS.CAST.SPIN) in this many ns (results/nvidia-h200/probe-smem-atomic-cdb1b27; trace_fix_reduce.c) */
+#define TK_SMEM_CAS_NS 1.515
+int tk_cas_loop(const struct gm_trace_kernel *k, struct tk_swap *sw, int *nsw, int max, double *execs);
+void tk_smem_cas(struct gm_trace_kernel *k, const struct gm_profile *prof);
+int tf_warp_shuffle(struct gm_trace_kernel *k, const struct gm_profile *prof);
+int tf_store_once(struct gm_trace_kernel *k, const struct gm_profile *prof);
 /* the same, the part ex (0 .. 1) of the time outside going with the sectors the change removes (the verdict's
    split: the model may price a scattered pattern low) */
 double tf_kernel_speedup_ex(const struct gm_trace_kernel *k, const struct gm_profile *prof, double t_new, double g,

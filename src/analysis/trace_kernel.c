@@ -104,6 +104,7 @@ static void predict(struct gm_trace_kernel *k, const struct gm_profile *prof)
 		k->pred.gbs_high *= t0 / k->pred.time_ms;
 		k->pred.gbs = k->pred.useful_bytes / (k->pred.time_ms * 1e-3) / 1e9;
 	}
+	tk_smem_cas(k, prof);   /* rule SA */
 	k->atomic_at = -1;
 	if (k->pred_ok)
 		tk_floors(k, prof);   /* rules I, F and X */

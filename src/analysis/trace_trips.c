@@ -82,6 +82,47 @@ static int read_before(const struct gm_trace_kernel *k, const int *ix, int from,
 	return 0;
 }
 
+/*
+ * Rule R2's near sectors (k68): a load without a loop whose every sampled lane reads a sector that an earlier
+ * global load (without a loop) of the same warp read, or, for consecutive lanes on consecutive elements, the one
+ * next to it (rule H's halo: the neighbouring warp's, read in the same wave): a tap of a filter re-loaded after a store to the output (`y[i] += h[k] * x[i + k]` through pointers that may
+ * alias: the compiler keeps each tap's load behind the store before it) reads from L1 what the taps before it
+ * brought, and waits no trip of its own.
+ */
+static int sectors_before(const struct gm_trace_kernel *k, const int *ix, int from, const struct gm_trace_insn *x)
+{
+	int lanes = 0;
+
+	/* the halo only for consecutive lanes on consecutive elements: the next sector is the neighbouring warp's
+	   (a record's second sector, lanes a record apart, is nobody's yet) */
+	int halo = x->fit.cls == GM_TC_COALESCED || x->fit.cls == GM_TC_MISALIGNED;
+
+	if (x->fit.iters > 1)
+		return 0;   /* a loop's later iterations reach other sectors (rule R3 takes a thread's own row) */
+	for (int i = 0; i < x->in->nsamples; i++) {
+		const struct gm_trace_sample *a = &x->in->samples[i];
+		uint32_t left = a->iter ? 0 : a->have;
+		lanes += left != 0;
+		for (int j = 0; j < from && left; j++) {
+			const struct gm_trace_instr *y = k->ins[ix[j]].in;
+			if (y->op != GM_TO_LOAD || y->space != GM_TS_GLOBAL || k->ins[ix[j]].fit.iters > 1)
+				continue;
+			for (int q = 0; q < y->nsamples && left; q++) {
+				const struct gm_trace_sample *b = &y->samples[q];
+				if (b->iter || b->warp != a->warp || memcmp(b->block, a->block, sizeof(a->block)))
+					continue;
+				for (int l = 0; l < GM_WARP_SIZE; l++)
+					for (int u = 0; (left >> l & 1) && u < GM_WARP_SIZE; u++)
+						if ((b->have >> u & 1) && (b->addr[u] >> 5) + halo >= a->addr[l] >> 5 &&
+						    (a->addr[l] >> 5) + halo >= b->addr[u] >> 5)
+							left &= ~(1u << l);
+			}
+		}
+		if (left)
+			return 0;
+	}
+	return lanes > 0;
+}
 
 /* The 128 B lines a block's requests of x touch in one iteration of its loop; with wf, the L1 wavefronts they
    take when they hit there (rule R3b, trace_time_row.c). */
@@ -152,7 +193,7 @@ int tk_round_trips(const struct gm_trace_kernel *k, const struct gm_profile *pro
 		if (w && x->fit.iters > 0 && w->iters > 0)
 			it[j] = (int)ceil((double)it[j] * w->iters / x->fit.iters);
 		same[j] = x->in->op == GM_TO_LOAD && tk_in_l1(k, prof, x);   /* rule A: its footprint in L1 */
-		again[j] = x->in->op == GM_TO_LOAD && !same[j] && read_before(k, ix, j, x);
+		again[j] = x->in->op == GM_TO_LOAD && !same[j] && (read_before(k, ix, j, x) || sectors_before(k, ix, j, x));
 		if (x->in->op == GM_TO_LOAD && !same[j] && !again[j])
 			fresh += (double)it[j] * x->in->size;
 		/* rule R3 (trace_time_row.c): an earlier piece's sector, or a fresh sector only every few iterations */
@@ -178,6 +219,8 @@ int tk_round_trips(const struct gm_trace_kernel *k, const struct gm_profile *pro
 	for (int j = 0; j < n; j++) {
 		const struct gm_trace_insn *x = &k->ins[ix[j]];
 		const struct tk_swap *w = tk_swap_of(sw, nsw, ix[j]);
+		if (w && !w->expr && x->in->op == GM_TO_STORE)
+			continue;   /* a store the fix leaves out (rule store_once) ends no run */
 		if (x->in->op != GM_TO_LOAD || (last >= 0 && (x->in->pc - last > TK_TRIP_GAP ||
 							      (x->fit.approx && !tk_same_sectors(&k->ins[lead], x) && !computed(k, ix, j))))) {
 			/* a store or atomic, the gap, or a gather (its address is an earlier load's data; not a field

@@ -137,7 +137,8 @@ static int local_array(const struct gm_trace_kernel *k, struct cand *c)
 /* The candidates, each scored by the share of the kernel's time or traffic it explains. */
 void tk_bottlenecks(struct gm_trace_kernel *k)
 {
-	struct cand c[13];   /* a local array, 4 patterns, DRAM, outside, B, O, idle lanes, A and one of T4, X, latency */
+	struct cand c[15];   /* a local array, 4 patterns, DRAM, outside, RS, SA, B, O, idle lanes, A and one of T4, X,
+				 latency */
 	int n = 0;
 	char w[96];
 	double glob = 0, exmax = 0;   /* exmax: the largest share of sectors above the need of one pattern */
@@ -145,7 +146,7 @@ void tk_bottlenecks(struct gm_trace_kernel *k)
 		    k->turns_ms >= 0.5 * k->pred.time_ms;   /* rule A's atomics named below, not as time outside */
 
 	memset(c, 0, sizeof(c));
-	for (int q = 0; q < 11; q++)
+	for (int q = 0; q < 13; q++)
 		c[q].ins = -1;
 	for (int i = 0; i < k->nins; i++)
 		glob += k->ins[i].in->space != GM_TS_SHARED ? k->ins[i].bytes : 0;
@@ -257,6 +258,24 @@ void tk_bottlenecks(struct gm_trace_kernel *k)
 			snprintf(c[n++].text, sizeof(c[0].text), "time outside the memory instructions: the model's memory "
 				 "time is %.0f %% of the measured time (compute, synchronisation, a short launch or the "
 				 "left-out instructions)", 100 * k->pred.time_ms / k->time_ms);
+	}
+	int rs_at, rs = tk_repeat_stores(k, &rs_at);
+	if (rs && k->pred_ok && k->pred.limited_by && !strcmp(k->pred.limited_by, "L2")) {   /* rule RS's floor */
+		c[n].score = 1.0 - 1.0 / rs;   /* the repeats' part of the stores' L2 time, which is the prediction */
+		c[n].ins = rs_at;
+		gm_trace_where(k->ins[rs_at].in, 60, w, sizeof(w));
+		snprintf(c[n++].text, sizeof(c[0].text), "the same output stored %d times at %.60s: each thread writes "
+			 "its own word after every step (pointers that may alias), each store an L2 write (rule RS): keep "
+			 "the value in a register, store once (__restrict__)", rs, w);
+	}
+	if (k->pred_ok && k->cas_at >= 0 && k->cas_ms > 0 && k->pred.time_ms > 0) {   /* rule SA */
+		const struct gm_trace_instr *in = k->ins[k->cas_at].in;
+		c[n].score = fmin(1, k->cas_ms / k->pred.time_ms);
+		c[n].ins = k->cas_at;
+		gm_trace_where(in, 60, w, sizeof(w));
+		snprintf(c[n++].text, sizeof(c[0].text), "shared-memory atomics on one word at %.60s: every lane adds into "
+			 "the same word, a compare-and-swap loop one lane a round (%.4f ms, rule SA): add in the warp with "
+			 "shuffles first, one atomic a warp", w, k->cas_ms);
 	}
 	if (k->pred_ok && k->steps_ms > 0 && k->pred.time_ms > 0) {   /* rule B */
 		c[n].score = k->steps_ms / k->pred.time_ms;

@@ -37,6 +37,8 @@ static const struct fold_row rows[] = {
 	  4, 2 },
 	{ "two halves of a row 256 B apart: each folds", GM_TO_LOAD, 4, 6, { 0, 1, 2, 64, 65, 66 }, 3, 4, 4 },
 	{ "one address read twice: readings", GM_TO_LOAD, 4, 2, { 5, 5 }, 2, 0, 1 },
+	{ "one word stored three times (rule RS): DRAM writes it once, the first store stays", GM_TO_STORE, 4, 3,
+	  { 5, 5, 5 }, 0, 0, 2 },
 };
 
 static void test_fold(void **state)
