@@ -28,6 +28,7 @@ sets=(
   dev-s54 $h2/suggest-cdb1b27/heldout
   dev-s55 $h2/suggest-1b54c47/heldout
   dev-s56 $h2/suggest-e233f7f/heldout
+  dev-s57 $h2/suggest-3272f77/heldout
 )
 for ((i = 0; i < ${#sets[@]}; i += 2)); do
   s=${sets[i]} d=${sets[i+1]}
