@@ -55,6 +55,8 @@ struct gm_trace_instr {
 	int size;                     /* bytes per thread access */
 	double executions, thread_accesses, sectors, requests, wavefronts, ideal_sectors;
 	double ideal_wavefronts;      /* shared: what the same access would need without conflicts (-1) */
+	int host;                     /* 1: its sampled addresses lie in mapped (zero-copy) host memory (the document's
+					 "memory": "host"); 0: device memory or not recorded */
 	struct gm_trace_sample *samples;
 	int nsamples;
 };
@@ -80,6 +82,12 @@ struct gm_trace_launch {
 	char *time_source;            /* NULL = unknown */
 	double dram_read_bytes, dram_write_bytes; /* measured; -1 = unknown */
 	int lineinfo;                 /* 1, 0, -1 = unknown */
+	/* "constant_lane_loads": the SASS's LDC whose index is a per-lane register (a __constant__ table indexed by
+	   lane-varying values; nvdisasm), how many, the first's pc and file:line (NULL, 0 without lines) */
+	int const_lane;
+	int64_t const_lane_pc;
+	char *const_lane_file;
+	int const_lane_line;
 	struct gm_trace_instr *ins;
 	int nins;
 };

@@ -715,7 +715,10 @@ void gm_trace_fixes(struct gm_trace_kernel *k, const struct gm_profile *prof, in
 		}
 	for (int i = 0; i < n; i++)
 		pos[order[i]] = i;
-	int at = n && top > 0 ? tf_wide_fields(k, prof) : -1;
+	int at = n && top > 0 ? tf_named(k, prof) : -1;
+	if (at >= 0 && k->ins[at].fix.worth)
+		return;   /* mapped host memory or a lane-indexed __constant__ table: where the data lives comes first */
+	at = n && top > 0 ? tf_wide_fields(k, prof) : -1;
 	if (at >= 0) {   /* a record's fields as one vector: its instructions done, the others' fixes after */
 		for (int i = 0; i < n; i++)
 			done[pos[i]] |= i == at || k->ins[i].fix.same_as == at + 1;

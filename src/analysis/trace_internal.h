@@ -247,11 +247,34 @@ double tk_lines_per_request(const struct gm_trace_insn *x);
 const char *tk_gather_lines(const struct gm_trace_insn *x, char *buf, size_t n);
 /* trace_time_smem.c: rule B, the barrier steps of a shared-memory loop (ms added to the prediction; 0: none) */
 double tk_steps_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof);
+/* trace_named.c: the verdict's candidates the SASS, the allocations and the addresses name (docs/TRACE.md, "Named
+   patterns"): strong (volatile) loads, a block's sum by one lane, a global staging buffer, a lane-indexed
+   __constant__ table, mapped host memory; each scored by the share of the time or traffic it explains, ins the
+   instruction it names (-1: an LDC, not a traced instruction). The count written (at most max). */
+struct tk_named {
+	double score;
+	int ins;
+	int time;                    /* 1: the score is a share of the measured time the launch model does not see */
+	char text[300];
+};
+int tk_named(const struct gm_trace_kernel *k, const struct gm_profile *prof, struct tk_named *c, int max);
+/* a distinct address of a warp's LDC on one SM, ns: constant.c08 / 8 of results/nvidia-h200/final-3272f77's suite
+   (8.354 ns for 8 distinct addresses a warp-level load, lines that stay in the constant cache; src/families/constant) */
+#define TK_CONST_ADDR_NS 1.044
+/* a kernel reading mapped host memory, GB/s: transfer.mapped_kernel_h2d of the same suite (50.41 GB/s) */
+#define TK_MAPPED_GBS 50.41
+/* the ms a launch's lane-indexed LDC take at d distinct addresses a warp (each once a warp); 0 without */
+double tk_const_lane_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof, int d);
+/* the bytes (sectors) the kernel's accesses to mapped host memory touch, *lead the largest (-1: none) */
+double tk_host_bytes(const struct gm_trace_kernel *k, int *lead);
+/* trace_fix_named.c: rules host_copy and constant_global, the fix of mapped host memory or of a lane-indexed
+   __constant__ table; the instruction it is put on, -1 where neither applies */
+int tf_named(struct gm_trace_kernel *k, const struct gm_profile *prof);
 /* trace_points.c: the instruction's sampled address range (bytes); 0 without samples */
 int tk_range_of(const struct gm_trace_instr *in, int64_t *lo, int64_t *hi);
 /* trace_verdict.c: k->memory_bound from the measured figures; k->primary / k->secondary in words */
 void tk_memory_bound(struct gm_trace_kernel *k, const struct gm_profile *prof);
-void tk_bottlenecks(struct gm_trace_kernel *k);
+void tk_bottlenecks(struct gm_trace_kernel *k, const struct gm_profile *prof);
 /* The kernel with each thread taking v consecutive elements as one access (v times fewer threads, blocks of the
    same size; sw[]: replaced patterns, expr NULL left out); 0 with *out, -1 when it cannot be predicted. */
 int tk_predict_wide(const struct gm_trace_kernel *k, const struct gm_profile *prof, int v, const struct tk_swap *sw,

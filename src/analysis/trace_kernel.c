@@ -218,6 +218,6 @@ gm_status gm_trace_kernel_analyse(const struct gm_trace_launch *l, const struct 
 	}
 	tk_memory_bound(k, prof);
 	time_shares(k, prof);
-	tk_bottlenecks(k);
+	tk_bottlenecks(k, prof);
 	return GM_OK;
 }

@@ -178,6 +178,8 @@ static gm_status instr_of(struct rd *r, const json_t *o, struct gm_trace_instr *
 	in->wavefronts = num_of(o, "wavefronts", -1);
 	in->ideal_sectors = num_of(o, "ideal_sectors", -1);
 	in->ideal_wavefronts = num_of(o, "ideal_wavefronts", -1);
+	in->host = json_is_string(json_object_get(o, "memory")) &&
+		   !strcmp(json_string_value(json_object_get(o, "memory")), "host");
 	if (sm && !json_is_null(sm) && !json_is_array(sm))
 		return bad(r, "an instruction's 'samples' is not an array");
 	size_t n = json_is_array(sm) ? json_array_size(sm) : 0;
@@ -194,7 +196,7 @@ static gm_status launch_of(struct rd *r, const json_t *o, struct gm_trace_launch
 {
 	int64_t b[3];
 	const json_t *ins = json_object_get(o, "instructions");
-	const json_t *li = json_object_get(o, "lineinfo");
+	const json_t *li = json_object_get(o, "lineinfo"), *cl = json_object_get(o, "constant_lane_loads");
 
 	if (!json_is_object(o))
 		return bad(r, "a launch is not an object");
@@ -216,6 +218,13 @@ static gm_status launch_of(struct rd *r, const json_t *o, struct gm_trace_launch
 	l->dram_read_bytes = num_of(o, "dram_read_bytes", -1);
 	l->dram_write_bytes = num_of(o, "dram_write_bytes", -1);
 	l->lineinfo = json_is_boolean(li) ? json_is_true(li) : -1;
+	if (json_is_array(cl) && json_array_size(cl) > 0) {   /* the collector's LDC rows (optional) */
+		const json_t *c0 = json_array_get(cl, 0);
+		l->const_lane = (int)json_array_size(cl);
+		l->const_lane_pc = int_of(c0, "pc", -1);
+		l->const_lane_file = str_of(c0, "file");
+		l->const_lane_line = (int)int_of(c0, "line", 0);
+	}
 	if (!json_is_array(ins))
 		return bad(r, "a launch has no 'instructions' array");
 	size_t n = json_array_size(ins);
@@ -343,6 +352,7 @@ void gm_trace_free(struct gm_trace *t)
 		free(l->kernel);
 		free(l->name);
 		free(l->time_source);
+		free(l->const_lane_file);
 	}
 	free(t->launches);
 	for (int i = 0; t->argv && i < t->argc; i++)

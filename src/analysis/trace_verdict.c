@@ -135,18 +135,20 @@ static int local_array(const struct gm_trace_kernel *k, struct cand *c)
 }
 
 /* The candidates, each scored by the share of the kernel's time or traffic it explains. */
-void tk_bottlenecks(struct gm_trace_kernel *k)
+void tk_bottlenecks(struct gm_trace_kernel *k, const struct gm_profile *prof)
 {
-	struct cand c[15];   /* a local array, 4 patterns, DRAM, outside, RS, SA, B, O, idle lanes, A and one of T4, X,
-				 latency */
+	struct cand c[20];   /* a local array, 4 patterns, DRAM, outside, RS, SA, B, O, idle lanes, A and one of T4, X,
+				 latency, 5 named (trace_named.c) */
+	struct tk_named nm[5];
 	int n = 0;
 	char w[96];
 	double glob = 0, exmax = 0;   /* exmax: the largest share of sectors above the need of one pattern */
+	int outside_at = -1;          /* the candidate of the time outside the memory instructions, if any */
 	int turns = k->pred_ok && k->turns_ms > 0 && k->turns_at >= 0 && k->pred.time_ms > 0 &&
 		    k->turns_ms >= 0.5 * k->pred.time_ms;   /* rule A's atomics named below, not as time outside */
 
 	memset(c, 0, sizeof(c));
-	for (int q = 0; q < 13; q++)
+	for (int q = 0; q < 20; q++)
 		c[q].ins = -1;
 	for (int i = 0; i < k->nins; i++)
 		glob += k->ins[i].in->space != GM_TS_SHARED ? k->ins[i].bytes : 0;
@@ -249,12 +251,13 @@ void tk_bottlenecks(struct gm_trace_kernel *k)
 				 "the measured, the rest theirs): add in the block first, one atomic a block and address", w,
 				 runs, 100 * k->pred.time_ms / k->time_ms);
 		} else if (narrow_lanes(k) > 0) {
+			outside_at = n;
 			c[n].ins = narrow_where(k, w, sizeof(w));
 			snprintf(c[n++].text, sizeof(c[0].text), "time outside the memory instructions, coalesced but "
 				 "narrow: %d B a thread a load (the largest at %.60s), the threads' own instructions (index "
 				 "arithmetic) per byte take the time (the model's memory time is %.0f %% of the measured): "
 				 "wider elements", narrow_lanes(k), w, 100 * k->pred.time_ms / k->time_ms);
-		} else
+		} else if ((outside_at = n) >= 0)
 			snprintf(c[n++].text, sizeof(c[0].text), "time outside the memory instructions: the model's memory "
 				 "time is %.0f %% of the measured time (compute, synchronisation, a short launch or the "
 				 "left-out instructions)", 100 * k->pred.time_ms / k->time_ms);
@@ -339,6 +342,14 @@ void tk_bottlenecks(struct gm_trace_kernel *k)
 		} else
 			snprintf(c[n++].text, sizeof(c[0].text), "latency: too few loads in flight for the bandwidth (the "
 				 "launch model's limit)");
+	}
+	for (int q = 0, m = tk_named(k, prof, nm, 5); q < m; q++) {   /* what the SASS and the allocations name */
+		for (int p = 0; p < n && nm[q].ins >= 0; p++)   /* named here, not twice as a pattern */
+			c[p].score = c[p].ins == nm[q].ins ? fmin(c[p].score, 0.5 * nm[q].score) : c[p].score;
+		if (nm[q].time && outside_at >= 0)   /* the time outside is this pattern's (the model does not see it) */
+			c[outside_at].score = fmax(0, c[outside_at].score - nm[q].score);
+		c[n].score = nm[q].score, c[n].ins = nm[q].ins;
+		snprintf(c[n++].text, sizeof(c[0].text), "%s", nm[q].text);
 	}
 	qsort(c, (size_t)n, sizeof(c[0]), cmp_cand);
 	snprintf(k->primary, sizeof(k->primary), "%s", n > 0 && c[0].score > 0.05 ? c[0].text :

@@ -131,6 +131,24 @@ static void set_sass(json_t *ins, const struct gmt_sass_row *rows, size_t n)
 	}
 }
 
+/* "constant_lane_loads": the kernel's LDC with a per-lane register index (pc, opcode, file:line or null), where
+   nvdisasm read its cubin: a __constant__ table indexed by lane-varying values, which the sanitizer does not trace */
+static void add_const_lane(json_t *l, const struct gmt_sass_row *rows, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < n; i++) {
+		if (!rows[i].lane_const)
+			continue;
+		json_t *r = json_pack("{s:I, s:s}", "pc", (json_int_t)rows[i].pc, "sass", rows[i].op);
+		json_object_set_new(r, "file", rows[i].file[0] ? json_string(rows[i].file) : json_null());
+		json_object_set_new(r, "line", rows[i].file[0] && rows[i].line ? json_integer(rows[i].line) : json_null());
+		json_array_append_new(a, r);
+	}
+	if (a)
+		json_object_set_new(l, "constant_lane_loads", a);
+}
+
 /* SASS and missing lines of one launch from its cubin. */
 static void add_sass(json_t *l, const char *nvdisasm, json_t *notes)
 {
@@ -144,6 +162,8 @@ static void add_sass(json_t *l, const char *nvdisasm, json_t *notes)
 	if (cubin && nvdisasm && kernel && (text = gmt_nvdisasm_run(nvdisasm, cubin))) {
 		rows = gmt_sass_parse(text, kernel, &n);
 		free(text);
+		if (rows)
+			add_const_lane(l, rows, n);
 	} else if (cubin && nvdisasm) {
 		note(notes, "nvdisasm could not read the cubin of '%s': SASS opcodes null", kernel ? kernel : "?");
 	}

@@ -127,6 +127,17 @@ static int instruction(const char *line, unsigned long long *pc, char *op, size_
 	return k > 0;
 }
 
+/* An LDC whose bank offset is a per-lane register: "LDC R5, c[0x3][R2+0x10]" (not "c[0x3][UR4]", "c[0x0][0x160]"
+   or ULDC, uniform across the warp) */
+static int lane_const(const char *line, const char *op)
+{
+	const char *p = strchr(line, ']');
+
+	if (strncmp(op, "LDC", 3) != 0 || !p || !strstr(line, "c[0x"))
+		return 0;
+	return p[1] == '[' && p[2] == 'R' && p[3] >= '0' && p[3] <= '9';
+}
+
 #define RUN_MAX 8   /* locations of one -gi run read */
 
 struct gmt_sass_row *gmt_sass_parse(const char *text, const char *kernel, size_t *n)
@@ -178,6 +189,7 @@ struct gmt_sass_row *gmt_sass_parse(const char *text, const char *kernel, size_t
 			rows = p;
 		}
 		row->pc = pc;
+		row->lane_const = lane_const(strstr(buf, op), op);
 		snprintf(row->op, sizeof(row->op), "%s", op);
 		rows[(*n)++] = *row;
 	}

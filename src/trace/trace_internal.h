@@ -61,6 +61,8 @@ struct gmt_sass_row {
 	char at_file[GMT_INLINE_MAX][512];
 	unsigned at_line[GMT_INLINE_MAX];
 	int nat;
+	int lane_const;   /* an LDC whose constant-bank index is a per-lane register (c[0xN][Rk]): a __constant__
+			     table indexed by lane-varying values; a uniform register (URk) or an immediate is not */
 };
 /* Parse nvdisasm -c -gi (or -g) output of one function's section (the text of the whole cubin; rows of
  * function `kernel` only, or of the only function when kernel is NULL). A location of -gi is a run of

@@ -634,6 +634,34 @@ static void test_sass_parse_inline(void **state)
 	free(r);
 }
 
+/* an LDC indexed by a per-lane register is flagged (a __constant__ table indexed by lane: "constant_lane_loads");
+   a uniform register, an immediate offset and ULDC are not */
+static void test_sass_lane_const(void **state)
+{
+	const char *text =
+		"\t.section\t.text._Z1kPf,\"ax\",@progbits\n"
+		"\t//## File \"/src/c.cu\", line 12\n"
+		"        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+		"        /*0010*/                   ULDC.64 UR4, c[0x0][0x208] ;\n"
+		"        /*0020*/                   LDC R5, c[0x3][UR6] ;\n"
+		"\t//## File \"/src/c.cu\", line 33\n"
+		"        /*0030*/              @P0 LDC R7, c[0x3][R2+0x100] ;\n"
+		"        /*0040*/                   LDC.U16 R8, c[0x3][R3] ;\n"
+		"        /*0050*/                   LDG.E R9, desc[UR4][R2.64] ;\n";
+	struct gmt_sass_row *r;
+	size_t n;
+
+	(void)state;
+	r = gmt_sass_parse(text, "_Z1kPf", &n);
+	assert_non_null(r);
+	assert_int_equal(n, 6);
+	assert_int_equal(r[0].lane_const + r[1].lane_const + r[2].lane_const + r[5].lane_const, 0);
+	assert_int_equal(r[3].lane_const, 1);
+	assert_int_equal(r[3].line, 33);
+	assert_int_equal(r[4].lane_const, 1);
+	free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -655,6 +683,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_collect_bad_input, setup, teardown),
 		cmocka_unit_test(test_sass_parse),
 		cmocka_unit_test(test_sass_parse_inline),
+		cmocka_unit_test(test_sass_lane_const),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -423,11 +423,40 @@ static void test_reader_user_line(void **state)
 	}
 }
 
+/* The collector's keys of trace_named.c: an instruction's "memory": "host" (mapped host memory) and a launch's
+   "constant_lane_loads" (the LDC with a per-lane index); a document without them reads as device memory, none. */
+static void test_reader_named_keys(void **state)
+{
+	const char *text = "{\"schema\":\"gpumem-trace/1\",\"launches\":[{\"kernel\":\"k\",\"grid\":[1],\"block\":[32],"
+		"\"constant_lane_loads\":[{\"pc\":48,\"sass\":\"LDC\",\"file\":\"/w/c.cu\",\"line\":33},{\"pc\":64,"
+		"\"sass\":\"LDC\",\"file\":null,\"line\":null}],\"instructions\":[{\"space\":\"global\",\"op\":\"load\","
+		"\"size\":2,\"memory\":\"host\"},{\"space\":\"global\",\"op\":\"store\",\"size\":4}]},{\"kernel\":\"j\","
+		"\"grid\":[1],\"block\":[32],\"instructions\":[]}]}";
+	json_error_t e;
+	struct gm_trace t;
+	json_t *doc = json_loads(text, 0, &e);
+
+	(void)state;
+	assert_non_null(doc);
+	assert_int_equal(gm_trace_read_json(doc, "named", &t), GM_OK);
+	assert_int_equal(t.launches[0].ins[0].host, 1);
+	assert_int_equal(t.launches[0].ins[1].host, 0);
+	assert_int_equal(t.launches[0].const_lane, 2);
+	assert_int_equal(t.launches[0].const_lane_pc, 48);
+	assert_int_equal(t.launches[0].const_lane_line, 33);
+	assert_string_equal(t.launches[0].const_lane_file, "/w/c.cu");
+	assert_int_equal(t.launches[1].const_lane, 0);
+	assert_null(t.launches[1].const_lane_file);
+	gm_trace_free(&t);
+	json_decref(doc);
+}
+
 int main(void)
 {
 	const char *dir = getenv("GM_TRACE_WRITE_FIXTURES");
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixtures),
+		cmocka_unit_test(test_reader_named_keys),
 		cmocka_unit_test(test_report_json),
 		cmocka_unit_test(test_reader_refuses),
 		cmocka_unit_test(test_reader_user_line),

@@ -40,7 +40,8 @@ add_custom_command(OUTPUT "${gm_trace_gen}/gmt_patches.c"
   DEPENDS "${gm_trace_gen}/gmt_patches.fatbin" ${CMAKE_CURRENT_SOURCE_DIR}/cmake/embed.cmake VERBATIM)
 
 add_library(gpumem_trace SHARED ${gm_inj}/inject.c ${gm_inj}/trace.c ${gm_inj}/launch.c ${gm_inj}/time.c
-            ${gm_inj}/select.c ${gm_inj}/json.c ${gm_inj}/device.c ${gm_inj}/lines.c "${gm_trace_gen}/gmt_patches.c")
+            ${gm_inj}/select.c ${gm_inj}/json.c ${gm_inj}/device.c ${gm_inj}/lines.c ${gm_inj}/hostmem.c
+            "${gm_trace_gen}/gmt_patches.c")
 target_include_directories(gpumem_trace PRIVATE ${GM_SANITIZER_INCLUDE} ${CUDAToolkit_INCLUDE_DIRS} ${gm_inj})
 target_compile_definitions(gpumem_trace PRIVATE _GNU_SOURCE)
 get_filename_component(gm_san_libdir "${GM_SANITIZER_LIB}" DIRECTORY)

@@ -80,6 +80,11 @@ void gmt_device_json(struct gmt_buf *b, int cudev);
 int gmt_trace_start(void);
 int gmt_time_start(void);
 
+/* hostmem.c: pinned host allocations made and freed (the sanitizer's resource callbacks); 1 when addr lies in one */
+void gmt_hostmem_alloc(uint64_t addr, uint64_t size);
+void gmt_hostmem_free(uint64_t addr);
+int gmt_hostmem_has(uint64_t addr);
+
 /* lines.c: file and line of a pc offset from the cubin (CUPTI); 0 when found */
 int gmt_line_of(const void *cubin, size_t size, const char *func, uint64_t pc, char *file, size_t n,
                 unsigned *line);

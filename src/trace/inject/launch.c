@@ -120,6 +120,23 @@ out:
 	gmt_buf_printf(b, "]");
 }
 
+/* 1 when the instruction's first sampled address lies in pinned host memory (hostmem.c): mapped, zero-copy */
+static int host_sampled(const struct gmt_launch_hdr *h, const struct gmt_slot *s, const struct gmt_sample *pool,
+                        unsigned pool_n)
+{
+	unsigned base = s->sample_base;
+
+	if (base == 0 || base == 0xffffffffu)
+		return 0;
+	for (unsigned i = 0; i < h->samples_per_pc && base - 1 + i < pool_n; i++) {
+		const struct gmt_sample *r = &pool[base - 1 + i];
+		for (int l = 0; r->valid && l < 32; l++)
+			if ((r->mask >> l) & 1u)
+				return gmt_hostmem_has(r->addr[l]);
+	}
+	return 0;
+}
+
 /* The stripes summed, scaled to every block when the launch was counted by blocks. */
 static void sum_counters(const struct gmt_slot *s, double scale, unsigned long long out[GMT_NCOUNTERS])
 {
@@ -162,6 +179,8 @@ static int write_instruction(struct gmt_buf *b, const struct gmt_current *c, con
 	else
 		gmt_buf_printf(b, "\"sectors\": %llu, \"requests\": %llu, \"wavefronts\": null, \"ideal_sectors\": %llu, ",
 		               v[GMT_UNITS], v[GMT_EXEC], ideal);
+	if (s->space == GMT_GLOBAL && host_sampled(h, s, pool, pool_n))
+		gmt_buf_printf(b, "\"memory\": \"host\", ");
 	gmt_buf_printf(b, "\"samples\": ");
 	write_samples(b, h, s, pool, pool_n);
 	gmt_buf_printf(b, "}");

@@ -355,6 +355,11 @@ static void callback(void *ud, Sanitizer_CallbackDomain dom, Sanitizer_CallbackI
 		const Sanitizer_GraphNodeLaunchData *g = data;
 		if (g->nodeType == CU_GRAPH_NODE_TYPE_KERNEL && !g->isGraphUpload)
 			launch_begin(&g->launchData, 1);
+	} else if (dom == SANITIZER_CB_DOMAIN_RESOURCE && cbid == SANITIZER_CBID_RESOURCE_HOST_MEMORY_ALLOC) {
+		const Sanitizer_ResourceMemoryData *m = data;   /* pinned host memory: mapped where a kernel reads it */
+		gmt_hostmem_alloc(m->address, m->size);
+	} else if (dom == SANITIZER_CB_DOMAIN_RESOURCE && cbid == SANITIZER_CBID_RESOURCE_HOST_MEMORY_FREE) {
+		gmt_hostmem_free(((const Sanitizer_ResourceMemoryData *)data)->address);
 	} else if (dom == SANITIZER_CB_DOMAIN_RESOURCE && cbid == SANITIZER_CBID_RESOURCE_STREAM_CREATED) {
 		/* streams are numbered by first launch, not by creation */
 	}
