@@ -52,7 +52,8 @@ extern "C" {
 #define GM_L4_FAR_WIDE 16.0
 /* Rule L4's rows: the lines a walk writes partly between two pieces of one line (the rows it comes back to) at which
    a line a lane writes alone costs its near cost (a warp's request: the next request writes the same lines) and its
-   whole far weight (probe-68: column walks at 64 KiB + 128 B slow in log2 of their rows from 32 to 512, then flat) */
+   whole rows weight (probe-68: column walks at 64 KiB + 128 B slow in log2 of their rows from 32 to 512, then flat);
+   since m70 times the span's weight (GM_L4_SPAN_NEAR) */
 #define GM_L4_ROWS_NEAR 32.0
 #define GM_L4_ROWS_FAR 512.0
 /* Rule L4's span (m70): the far weight of a walk's lines grows in log2 of the bytes its open lines span (rows x
