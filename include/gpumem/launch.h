@@ -52,9 +52,13 @@ extern "C" {
 #define GM_L4_FAR_WIDE 16.0
 /* Rule L4's rows: the lines a walk writes partly between two pieces of one line (the rows it comes back to) at which
    a line a lane writes alone costs its near cost (a warp's request: the next request writes the same lines) and its
-   whole far weight (probe-68: column walks at 64 KiB + 128 B slow in log2 of their rows from 32 to 512, then flat) */
+   whole rows weight (probe-68: column walks at 64 KiB + 128 B slow in log2 of their rows from 32 to 512, then flat);
+   since m70 times the span's weight (GM_L4_SPAN_NEAR) */
 #define GM_L4_ROWS_NEAR 32.0
 #define GM_L4_ROWS_FAR 512.0
+/* Rule L4's span (m70): the far weight of a walk's lines grows in log2 of the bytes its open lines span (rows x
+   pitch) from the L2's size / GM_L4_SPAN_NEAR (nothing) to the L2's size (whole); probe-66/68/69 */
+#define GM_L4_SPAN_NEAR 128.0
 /* Rule T11: a load request over this many lines has its L1 wavefronts served at l1_lines_gps (copy.lines_l1_b4,
    32 lines a request); up to it, at l1_gbs (measured with 16 B lanes: 4 lines a request) */
 /* Rule D3: spacings 1 (dense) .. 4 (sparse) in quarters (bins 0-12), then 4 .. 8 (a piece alone in 512 B; rule

@@ -390,14 +390,11 @@ void gm_owner_set_clear(struct owner_set *ls)
  * the one, the rest as the other (1 without either). A request of one line has no spacing: 0.
  * The rows (l4_rows, gm_l4_rows_close) weigh them all in launch_walk.c.
  */
-static void l4_far_lines(struct warp_ctx *c, const int64_t *line, const int *cross, const int *same, int nl)
+static double l4_spacing(const struct warp_ctx *c)
 {
 	int64_t lo = INT64_MAX, hi = INT64_MIN, seen[GM_WARP_SIZE];
-	int elem = c->w->elem_bytes, nseen = 0;
-	double s, f, u;
+	int nseen = 0;
 
-	if (elem >= 128)
-		return;
 	for (int l = 0; l < c->p->nlanes; l++) {
 		int64_t a = c->p->lanes[l].addr / 128;
 		int k;
@@ -411,11 +408,24 @@ static void l4_far_lines(struct warp_ctx *c, const int64_t *line, const int *cro
 		lo = a < lo ? a : lo;
 		hi = a > hi ? a : hi;
 	}
-	if (nseen < 2)
+	return nseen < 2 ? 0 : (double)(hi - lo) * 128.0 / (nseen - 1);
+}
+
+static double l4_spacing_weight(double s)
+{
+	double f = s > 0 ? log2(s / GM_L4_NEAR_SPACING) / log2(GM_L4_FAR_SPACING / GM_L4_NEAR_SPACING) : 0;
+
+	return f < 0 ? 0 : f > 1 ? 1 : f;
+}
+
+static void l4_far_lines(struct warp_ctx *c, const int64_t *line, const int *cross, const int *same, int nl)
+{
+	int elem = c->w->elem_bytes;
+	double f, u;
+
+	if (elem >= 128)
 		return;
-	s = (double)(hi - lo) * 128.0 / (nseen - 1);
-	f = log2(s / GM_L4_NEAR_SPACING) / log2(GM_L4_FAR_SPACING / GM_L4_NEAR_SPACING);
-	f = f < 0 ? 0 : f > 1 ? 1 : f;
+	f = l4_spacing_weight(l4_spacing(c));
 	u = (elem - GM_L4_FAR_NARROW) / (GM_L4_FAR_WIDE - GM_L4_FAR_NARROW);
 	u = u < 0 ? 0 : u > 1 ? 1 : u;
 	if (!(f > 0))
@@ -447,18 +457,50 @@ static void l4_far_lines(struct warp_ctx *c, const int64_t *line, const int *cro
  * Rule L4's rows. Each line the window's stores write partly keeps, packed in its entry of ps->ll: the window's
  * count of such lines when it was last written (the rows the walk comes back to it after), the bytes the window
  * wrote into it, its pieces a lane wrote alone and the sum of their rows weights g (in 1/64). A piece of a line the
- * window wrote before takes g = log2(d / 32) / log2(512 / 32) within [0, 1], d the lines written partly since its
- * previous piece's request: 32 lines (a warp's request; the next request writes the same lines: a column walk over
- * 32 rows) keeps the near cost, 512 and more the whole far weight (probe-68). gm_l4_rows_close weighs them.
+ * window wrote before takes g = l4_rows_weight(d, ...), d the lines written partly since its previous piece's request:
+ * 32 lines (a warp's request; the next request writes the same lines: a column walk over 32 rows) keeps the near
+ * cost. gm_l4_rows_close weighs them.
  */
 #define ROWS_BYTES(v) ((v) & 255)
 #define ROWS_PIECES(v) (((v) >> 8) & 63)
 #define ROWS_GQ(v) (((v) >> 14) & 16383)
 #define ROWS_STAMP(v) ((v) >> 28)
 
+static double clamp01(double v)
+{
+	return v < 0 ? 0 : v > 1 ? 1 : v;
+}
+
+/*
+ * Rule L4's rows weight g of a piece whose line the walk comes back to after d lines written partly, its request's
+ * lines s bytes apart, u its lane's width share ((bytes - 4) / 12 within [0, 1]), l2 the profile's L2 bytes: the far
+ * weight is the share of lines L2 lets go before their pieces are all written (probe-66/68/69's counters: DRAM reads
+ * and writes the same extra bytes, 0-22 %, as the walk slows), and that grows with the rows (the lines written while
+ * the line waits) and with the span of the lines it waits among, d x s bytes, against the L2:
+ *   rows  r = log2(d / 32) / log2(512 / 32), and for spans past the L2 r += u^2 log2(d s / l2) / log2(512 / 32);
+ *   span  a = log2(d s / (l2 / 128)) / log2(128): none within l2 / 128, whole at the L2's size;
+ * each within [0, 1]; the piece's far weight is r a, so g = r a / f (f the spacing's weight, which the far lines
+ * already carry). A profile without l2_bytes: r alone (m68).
+ */
+static double l4_rows_weight(double d, double s, double l2, double u)
+{
+	double r = d > GM_L4_ROWS_NEAR ? log2(d / GM_L4_ROWS_NEAR) / log2(GM_L4_ROWS_FAR / GM_L4_ROWS_NEAR) : 0;
+	double f = l4_spacing_weight(s), span = d * s;
+
+	if (!(l2 > 0))
+		return clamp01(r);
+	if (!(f > 0) || !(r > 0))
+		return 0;
+	if (span > l2)
+		r += u * u * log2(span / l2) / log2(GM_L4_ROWS_FAR / GM_L4_ROWS_NEAR);
+	return clamp01(r) * clamp01(log2(span > l2 / GM_L4_SPAN_NEAR ? span * GM_L4_SPAN_NEAR / l2 : 1) /
+				    log2(GM_L4_SPAN_NEAR)) / f;
+}
+
 static gm_status l4_rows(struct warp_ctx *c, const int64_t *line, int nl)
 {
 	struct pat_state *ps = c->ps;
+	double sp = l4_spacing(c), u = clamp01((c->w->elem_bytes - GM_L4_FAR_NARROW) / (GM_L4_FAR_WIDE - GM_L4_FAR_NARROW));
 
 	for (int k = 0; k < nl; k++) {
 		int64_t prev = 0, v;
@@ -474,8 +516,8 @@ static gm_status l4_rows(struct warp_ctx *c, const int64_t *line, int nl)
 		if (had && lanes == 1) {
 			double d = (double)(ps->nlines - ROWS_STAMP(prev)), g;
 
-			g = d <= GM_L4_ROWS_NEAR ? 0 : log2(d / GM_L4_ROWS_NEAR) / log2(GM_L4_ROWS_FAR / GM_L4_ROWS_NEAR);
-			gq += (int)lround(64 * (g > 1 ? 1 : g));
+			g = l4_rows_weight(d, sp, ps->l2_bytes, u);
+			gq += (int)lround(64 * (g > 4 ? 4 : g)); /* in 1/64: at most 4 a piece */
 		}
 		v = (ps->nlines << 28) | ((int64_t)(gq < 16383 ? gq : 16383) << 14) |
 		    ((int64_t)(pieces < 63 ? pieces : 63) << 8) | (bytes < 255 ? bytes : 255);

@@ -392,6 +392,7 @@ static gm_status one_window(struct pat_state *ps, const struct gm_launch_in *in,
 		gm_owner_set_clear(&x->sl);  /* rule L4: the window's sectors */
 		gm_owner_set_clear(&x->ll);  /* and lines (its rows) */
 		x->nlines = 0;
+		x->l2_bytes = wp->l2_bytes;
 		x->sub_mark = -1;
 		x->nsub = 0;
 		s = warps_of(x, w, &rp, first, first + wp->ww, NULL, wp->wpb, wp->grid_x, wp->atom, &tw[pi], p, q, err);

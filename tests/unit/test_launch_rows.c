@@ -1,7 +1,8 @@
 /*
- * test_launch_rows.c - rule L4's rows (src/model/launch_traffic.c, l4_rows; docs/MODEL.md 7.2, L4): a line one lane
- * of a store request writes alone takes its far weight by the rows the walk comes back to it after, log2 between 32
- * lines (the next request writes the same lines: near) and 512 (the whole weight). No GPU.
+ * test_launch_rows.c - rule L4's rows (src/model/launch_traffic.c, l4_rows_weight; docs/MODEL.md 7.2, L4): a line
+ * one lane of a store request writes alone takes its far weight by the rows the walk comes back to it after, log2
+ * between 32 lines (the next request writes the same lines: near) and 512, times the span of the lines it waits among
+ * (rows x pitch), log2 between the L2's size / 128 and the L2's size; wide lanes past the L2's size sooner. No GPU.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,14 +13,14 @@
 #include "launch_fixture.h"
 
 /* Float4 column-walk stores at 64 KiB + 128 B over `rows` rows (probe-68's shape): far lines per partial line. */
-static double far_share(int rows)
+static double far_share(int rows, int64_t pitch)
 {
 	struct gm_profile p = prof();
 	struct gm_access pats[2];
 	struct gm_launch_in in;
 	struct gm_launch_out o;
 	char index[160];
-	const int64_t pitch = 4104, n = (int64_t)1 << 22;
+	const int64_t n = (int64_t)1 << 22;
 	double lines;
 
 	p.l2_lines_gps = 1000;
@@ -37,19 +38,33 @@ static double far_share(int rows)
 	return o.l2_far_lines / lines;
 }
 
+/* The law at rows R and a pitch of P float4 (16 B lanes, u = 1), the fixture's L2 (50e6 B). */
+static double law(int rows, int64_t pitch)
+{
+	double l2 = prof().l2_bytes, span = rows * pitch * 16.0, r = log2(rows / 32.0) / 4, a;
+
+	if (span > l2)
+		r += log2(span / l2) / 4;
+	r = r > 1 ? 1 : r;
+	a = log2(span * 128 / l2) / 7;
+	return r * (a < 0 ? 0 : a > 1 ? 1 : a);
+}
+
 static void test_rows(void **state)
 {
-	/* the spacing's weight at 64 KiB + 128 B, the whole of it from 512 rows on */
-	double f = log2(65664.0 / 128) / log2(524416.0 / 128);
-
 	(void)state;
-	assert_true(fabs(far_share(1024) - f) < 1e-3);
-	assert_true(fabs(far_share(512) - f) < 1e-3);
-	/* 32 rows: a warp's request, the next one writes the same lines (its block completes them): near */
-	assert_true(far_share(32) < 1e-6);
-	/* in between, log2 of the rows: 128 rows half, 64 a quarter */
-	assert_true(fabs(far_share(128) - 0.5 * f) < 1e-2 * f);
-	assert_true(fabs(far_share(64) - 0.25 * f) < 1e-2 * f);
+	/* 64 KiB + 128 B (probe-68's pitch): 32 rows near; 1024 rows span 64 MiB, past the L2: whole */
+	assert_true(far_share(32, 4104) < 1e-6);
+	assert_true(fabs(far_share(1024, 4104) - 1) < 1e-2);
+	assert_true(fabs(far_share(512, 4104) - law(512, 4104)) < 1e-2);
+	assert_true(fabs(far_share(128, 4104) - law(128, 4104)) < 1e-2);
+	assert_true(fabs(far_share(64, 4104) - law(64, 4104)) < 1e-2);
+	/* 1.5 KiB (probe-69's small matrices): 256 rows span 384 KiB, under L2 / 128: near */
+	assert_true(far_share(256, 96) < 1e-6);
+	/* 16 MiB + 128 B: 64 rows span 1 GiB, past the L2, so a float4 line costs the whole far weight (where 64 KiB
+	   gives it a fifth: dev-36r colwalk_63's and dev-36s colwalk_16's shape) */
+	assert_true(fabs(far_share(64, 1048584) - 1) < 1e-2);
+	assert_true(law(64, 1048584) > 0.999);
 }
 
 int main(void)
