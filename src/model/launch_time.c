@@ -270,6 +270,13 @@ double gm_launch_warp_tail_for(double g, int64_t threads_per_block)
  * at its share of l2_write_gbs; the two overlap (a warp's stores follow its
  * shared loads, other warps' loads go on meanwhile): the wave lasts the
  * longer of the two more. A launch with no shared pattern has no barrier.
+ * The stores hold the next wave back only by the DRAM reads they meet (branch
+ * s70): a transpose reads from DRAM a byte for each byte it writes, and its
+ * next wave's loads wait behind the stores' writes; a wave whose loads L1 or
+ * L2 serve (a broadcast's tile: 1 byte read from DRAM in 64 written) starts
+ * while the stores drain, and the DRAM time of those stores is rule D3's
+ * bandwidth, joined by rule T3. So the store time counts by the DRAM bytes
+ * read over those written, at most 1.
  */
 static double barrier_ns(const struct gm_launch_in *in, const struct gm_profile *pr, const struct gm_launch_out *o,
 			 double blocks_per_sm)
@@ -285,6 +292,10 @@ static double barrier_ns(const struct gm_launch_in *in, const struct gm_profile 
 		return 0;
 	t_smem = o->smem_wavefronts * share * 128.0 * pr->sm_count / pr->l1_gbs;
 	t_store = o->l2_store_bytes * share * pr->sm_count / pr->l2_write_gbs;
+	/* the stores hold the next wave back by the DRAM reads they meet: a byte read for a byte written */
+	double from_dram = o->dram_read_bytes - o->dram_fill_bytes;
+	if (from_dram < o->dram_write_bytes)
+		t_store *= from_dram > 0 ? from_dram / o->dram_write_bytes : 0;
 	return t_smem > t_store ? t_smem : t_store;
 }
 
