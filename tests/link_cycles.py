@@ -18,13 +18,20 @@ objs = []
 for d, _, names in os.walk(build):
     if "/CMakeFiles/gm_" in d + "/" and "/tests/" not in d:
         objs += [os.path.join(d, n) for n in names if n.endswith(".o")]
-defs, uses, lib = {}, {}, {}
+defs, uses, lib, srcof = {}, {}, {}, {}
 for o in objs:
     src = o.split(".dir/", 1)[1][:-2] if ".dir/" in o else o
     lib[src] = o.split("/CMakeFiles/", 1)[1].split(".dir/", 1)[0]
-    out = subprocess.run(["nm", o], capture_output=True, text=True).stdout
+    srcof[o] = src
+# one nm for every object (-A: each line starts with its object's path and a colon), not one process an object
+for i in range(0, len(objs), 400):
+    out = subprocess.run(["nm", "-A"] + objs[i:i + 400], capture_output=True, text=True, check=True).stdout
     for line in out.splitlines():
-        parts = line.split()
+        path, _, sym = line.partition(".o:")
+        parts = sym.split()
+        src = srcof.get(path + ".o")
+        if src is None:
+            continue
         if len(parts) == 3 and parts[1] in "TDBR":
             defs.setdefault(parts[2], set()).add(src)
         elif len(parts) == 2 and parts[0] == "U":

@@ -61,7 +61,10 @@ else
 import gzip, json, sys
 seen = set()
 for path in sys.stdin.read().split():
-    if not path.startswith("results/") or "/latest/" in path:
+    # every fixture but the well-formed trace documents (37, all gpumem-trace/1: each command refuses each of them
+    # at the same schema check, so one of them stands for all; the malformed ones under bad/ are kept)
+    trace = path.startswith("tests/fixtures/trace/") and "/bad/" not in path
+    if (not path.startswith("results/") and not trace) or "/latest/" in path:
         print(path)
         continue
     try:
