@@ -23,8 +23,10 @@
  * same warp's sampled lanes at the same addresses) when the bytes the SM's resident threads read first fit in
  * its L1; and rule R3's (trace_time_row.c): a load of a thread's own row waits only in the iterations that
  * touch a fresh sector, an earlier piece's sector not at all, while a line a lane for each such walk fits in
- * L1, and the iterations it reads from L1 are charged their L1 time (tk_row_hits). The trips are the sum over
- * the runs, rounded. A replaced instruction (a fix)
+ * L1, and the iterations it reads from L1 are charged their L1 time (tk_row_hits). A run that fewer blocks run
+ * than the launch has (its loads' most executions under the blocks: a tail's remainder path, run by one warp) waits
+ * in that share of the blocks only: its trips x executions / blocks (k70). The trips are the sum over the runs,
+ * rounded. A replaced instruction (a fix)
  * counts with its replacement's iterations. The gap is TK_TRIP_GAP (trace_internal.h; rule I uses it too).
  */
 
@@ -163,6 +165,7 @@ int tk_round_trips(const struct gm_trace_kernel *k, const struct gm_profile *pro
 	double rb = 0, rl = 0, rw = 0;
 	int nl = 0, full = 0, r3 = 0, hitrun = -1;
 	int n = 0, run = 0, near = 1, lead = 0;
+	double part = 0;   /* the share of the blocks that run the run's loads at most (rule R2's rare runs) */
 	int64_t last = -1, tpb = (int64_t)k->l->block[0] * k->l->block[1] * k->l->block[2];
 	double warps = 0, trips = 0, fresh = 0;
 	static int ix[GM_TRACE_MAX_INSNS], it[GM_TRACE_MAX_INSNS];
@@ -226,10 +229,11 @@ int tk_round_trips(const struct gm_trace_kernel *k, const struct gm_profile *pro
 			/* a store or atomic, the gap, or a gather (its address is an earlier load's data; not a field
 			   of the record the run's gather reads nor at a fixed distance from an earlier load, rule G)
 			   ends the run */
-			trips += near ? 0 : run;
+			trips += near ? 0 : run * part;
 			if (last >= 0)
-				hitrun = end_run(runs, nruns, near ? 0 : run, nl, rb, rl, rw, r3 ? full - (near ? 0 : run) : 0);
-			run = 0, near = 1, last = -1, rb = 0, rl = 0, rw = 0, nl = 0, full = 0, r3 = 0;
+				hitrun = end_run(runs, nruns, near ? 0 : (int)lround(run * part), nl, rb, rl, rw,
+						 r3 ? full - (near ? 0 : run) : 0);
+			run = 0, near = 1, last = -1, rb = 0, rl = 0, rw = 0, nl = 0, full = 0, r3 = 0, part = 0;
 			if (x->in->op != GM_TO_LOAD) {   /* a store after a run: its lines in the run's iterations from L1 */
 				if (hitrun >= 0 && x->in->space == GM_TS_GLOBAL)
 					runs[hitrun].hit_lines += wavefronts_of(x, blocks, it[j]);
@@ -242,6 +246,7 @@ int tk_round_trips(const struct gm_trace_kernel *k, const struct gm_profile *pro
 		int its = rows ? (piece[j] ? 0 : rowit[j]) : it[j];
 		run = its > run ? its : run;
 		full = it[j] > full ? it[j] : full;
+		part = fmax(part, fmin(1, x->in->executions / blocks));
 		r3 |= rows && (piece[j] || rowit[j] < it[j]);
 		hitrun = last < 0 ? -1 : hitrun;
 		lead = last < 0 ? ix[j] : lead;
@@ -251,9 +256,9 @@ int tk_round_trips(const struct gm_trace_kernel *k, const struct gm_profile *pro
 		rl += lines_of(x, blocks, it[j]);
 		rw += wavefronts_of(x, blocks, it[j]);
 	}
-	trips += near ? 0 : run;
+	trips += near ? 0 : run * part;
 	if (last >= 0)
-		end_run(runs, nruns, near ? 0 : run, nl, rb, rl, rw, r3 ? full - (near ? 0 : run) : 0);
+		end_run(runs, nruns, near ? 0 : (int)lround(run * part), nl, rb, rl, rw, r3 ? full - (near ? 0 : run) : 0);
 	return (int)lround(trips);
 }
 
@@ -262,7 +267,8 @@ int tk_round_trips(const struct gm_trace_kernel *k, const struct gm_profile *pro
  * with no block id in its map (a weight or bias vector every block reads: `lane + iter*32`) whose footprint
  * (its sampled range over the whole loop) fits in the SM's L1 is read from DRAM once and then served by each
  * SM's L1: it leaves the patterns the launch model reads from DRAM and L2 (whose rule W would read it again for
- * every warp). Its round trips are rule R2's (near: none).
+ * every warp). Its round trips are rule R2's (near: none). A gather by data (no map: its stand-in) counts the same
+ * way where its sampled lanes, spread over the grid, span no more than L1 (a table indexed by the data, k70).
  */
 int tk_in_l1(const struct gm_trace_kernel *k, const struct gm_profile *prof, const struct gm_trace_insn *x)
 {
@@ -270,7 +276,11 @@ int tk_in_l1(const struct gm_trace_kernel *k, const struct gm_profile *prof, con
 	int seen = 0;
 
 	if (!prof || !(prof->l1_bytes > 0) || x->in->space != GM_TS_GLOBAL || x->in->op != GM_TO_LOAD ||
-	    !tk_alike(k, x) || !tk_range_of(x->in, &lo, &hi))
+	    !tk_range_of(x->in, &lo, &hi))
+		return 0;
+	if (x->fit.approx)   /* a gather by data: a table whose sampled lanes, spread over the grid, L1 holds */
+		return x->in->nsamples > 1 && (double)(hi - lo + x->in->size) <= prof->l1_bytes;
+	if (!tk_alike(k, x))
 		return 0;
 	for (int q = 0; q < x->in->nsamples; q++)
 		seen = x->in->samples[q].iter > seen ? x->in->samples[q].iter : seen;
