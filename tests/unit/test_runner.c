@@ -193,7 +193,9 @@ static void test_sanitize_one_launch(void **state)
 	gm_result_release(&r);
 	gm_result_init(&r);
 	assert_int_equal(run_mode(&r, 0, 1, 0), GM_OK);
-	assert_true(last_launches > 100);
+	/* more than the sanitizer's one launch: warm-up and samples (how many depends on the host's clock: a loaded
+	 * machine's nanosleep overshoots, so no count tied to time) */
+	assert_true(last_launches > 1);
 	assert_int_equal(saw_sanitize, 0);
 	gm_result_release(&r);
 }
