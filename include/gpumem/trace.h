@@ -315,6 +315,8 @@ struct gm_trace_kernel {
 	int trips;                    /* rule R2: the round trips a thread waits for, in k->pred */
 	double steps_ms;              /* rule B: the barrier steps of a shared-memory loop, added to k->pred */
 	double turns_ms;              /* rule A: the turns of atomics' lanes on one address a warp, added to k->pred */
+	double nf_model_ms;           /* rule NF: the prediction before a named pattern's floor raised it, ms; 0 = none */
+	const char *nf_limited_by;    /* rule NF: the level that limited it before (the verdict's latency candidate) */
 	int turns_at;                 /* rule A: the atomic with the most turns (k->ins), else -1 */
 	double cas_ms;                /* rule SA: a shared atomic's compare-and-swap loop on one word, ms; 0: none */
 	double cas_rest_ms;           /* rule SA: the kernel's time with that loop left out */

@@ -3,11 +3,13 @@
  * patterns") that a measured device rate prices:
  *   - rule host_copy: a kernel reading mapped host memory (the document's "memory": "host") reads it from device
  *     memory instead, copied there once: the launch model's prediction, which prices every access as device memory,
- *     is the fixed kernel; the measured time over it the speedup (the copy itself is the program's, once).
+ *     is the fixed kernel (before rule NF's floor raised it, trace_floor.c); the measured time over it the speedup
+ *     (the copy itself is the program's, once).
  *   - rule constant_global: a __constant__ table indexed by lane-varying values (the document's
  *     constant_lane_loads) read from global memory (__ldg) or shared memory: the measured time less the constant
  *     cache's serialisation at 32 addresses a warp (tk_const_lane_ms, a bound: the trace cannot sample an LDC's
- *     addresses), no faster than the launch model's prediction of the kernel's traced accesses.
+ *     addresses), no faster than the launch model's prediction of the kernel's traced accesses; where rule NF's
+ *     floor (that serialisation) raised the prediction, the prediction over the one before it.
  * The fix is put on the host instruction with the most bytes, or for the table on the instruction with the most
  * traffic: the change is at the table's declaration, which the trace does not list.
  */
@@ -44,7 +46,8 @@ static int host_copy(struct gm_trace_kernel *k)
 	snprintf(words, sizeof(words), "the kernel reads %.1f MB of mapped (zero-copy) host memory, each access across "
 		 "the host link (%.0f GB/s: %.4f ms): copy the buffer to device memory once and read it there, or use "
 		 "managed memory prefetched with cudaMemPrefetchAsync", b / 1e6, TK_MAPPED_GBS, t);
-	put(&k->ins[lead], k->time_ms / k->pred.time_ms, fmin(1, t / k->time_ms), "host_copy",
+	put(&k->ins[lead], k->time_ms / (k->nf_model_ms > 0 ? k->nf_model_ms : k->pred.time_ms), fmin(1, t / k->time_ms),
+	    "host_copy",
 	    "the buffer in device memory (copied once) instead of mapped host memory", words,
 	    "cudaMalloc(&d_buf, bytes);\ncudaMemcpy(d_buf, h_buf, bytes, cudaMemcpyHostToDevice);   // once\n"
 	    "kernel<<<grid, block>>>(d_buf, ...);   // was the mapped host pointer");
@@ -58,7 +61,9 @@ static int constant_global(struct gm_trace_kernel *k, const struct gm_profile *p
 
 	if (t <= 0 || !k->pred_ok || !(k->pred.time_ms > 0) || !(k->time_ms > 0) || !k->norder)
 		return -1;
-	double s = k->time_ms / fmax(k->time_ms - t, k->pred.time_ms);
+	/* rule NF raised the prediction to the table's serial time: the prediction over the one before it; else the
+	   measured time less that bound, no faster than the prediction */
+	double s = k->nf_model_ms > 0 ? k->pred.time_ms / k->nf_model_ms : k->time_ms / fmax(k->time_ms - t, k->pred.time_ms);
 	snprintf(words, sizeof(words), "a __constant__ table is indexed by lane-varying values (%d LDC with a per-lane "
 		 "index): the constant cache serves a warp's distinct addresses one after another, up to %.4f ms at 32 a "
 		 "warp (a bound: the trace cannot sample them); read the table from global memory through the read-only "

@@ -4,7 +4,8 @@
  * launch model sees only the memory instructions' traffic; a kernel that computes, or one so short that its
  * start and drain are all of it, takes at least these. The atomics' time the model does not see: rule X, the
  * updates of one address one after another (a floor), and rule A, the turns of a warp's lanes on one word
- * (added).
+ * (added); nor two named patterns' serial time, rule NF (a floor: mapped host memory, a lane-indexed __constant__
+ * table).
  */
 #include <math.h>
 #include <stdio.h>
@@ -412,4 +413,36 @@ void tk_floors(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	else
 		snprintf(k->pred_why + len, sizeof(k->pred_why) - len, "%srule F: a launch takes at least %.4f ms, more "
 			 "than its memory's %.4f", len ? "; " : "", launch, t0);
+}
+
+/*
+ * Rule NF: the launch model prices every access as device memory read through the usual caches, so two named
+ * patterns (trace_named.c) take longer than it says, one access after another, and their serial time is a floor:
+ *   - mapped host memory: the bytes its accesses touch cross the host link at TK_MAPPED_GBS (the suite's
+ *     transfer.mapped_kernel_h2d);
+ *   - a lane-indexed __constant__ table: the constant cache serves a warp's distinct addresses one after another,
+ *     TK_CONST_ADDR_NS each (constant.c08 / 8), 32 a warp for each such LDC, the warps over the SMs (the trace cannot
+ *     sample an LDC's addresses: the full warp is the bound, and the floor).
+ * The larger, where it exceeds the prediction, raises it (limited by "host link" or "constant cache"); the time
+ * before is kept (k->nf_model_ms): the fixes of those patterns (trace_fix_named.c) take it as the fixed kernel.
+ */
+void tk_named_floor(struct gm_trace_kernel *k, const struct gm_profile *prof)
+{
+	int lead;
+	double host = tk_host_bytes(k, &lead) / TK_MAPPED_GBS * 1e-6, cst = tk_const_lane_ms(k, prof, GM_WARP_SIZE);
+	double f = fmax(host, cst), t0 = k->pred.time_ms;
+
+	k->nf_model_ms = 0;
+	if (!(t0 > 0) || !(f > t0))
+		return;
+	k->nf_model_ms = t0;
+	k->nf_limited_by = k->pred.limited_by;
+	tk_raise(k, t0, f, host >= cst ? "host link" : "constant cache");
+	size_t len = strlen(k->pred_why);
+	if (host >= cst)
+		snprintf(k->pred_why + len, sizeof(k->pred_why) - len, "%srule NF: its mapped host memory crosses the "
+			 "host link in %.4f ms, more than its memory's %.4f", len ? "; " : "", host, t0);
+	else
+		snprintf(k->pred_why + len, sizeof(k->pred_why) - len, "%srule NF: its lane-indexed __constant__ loads "
+			 "take %.4f ms one address after another, more than its memory's %.4f", len ? "; " : "", cst, t0);
 }

@@ -267,6 +267,9 @@ int tk_named(const struct gm_trace_kernel *k, const struct gm_profile *prof, str
 double tk_const_lane_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof, int d);
 /* the bytes (sectors) the kernel's accesses to mapped host memory touch, *lead the largest (-1: none) */
 double tk_host_bytes(const struct gm_trace_kernel *k, int *lead);
+/* trace_floor.c: rule NF, a named pattern's serial time (mapped host memory across the host link, a lane-indexed
+   __constant__ table's addresses one after another) as a floor under the kernel's prediction */
+void tk_named_floor(struct gm_trace_kernel *k, const struct gm_profile *prof);
 /* trace_fix_named.c: rules host_copy and constant_global, the fix of mapped host memory or of a lane-indexed
    __constant__ table; the instruction it is put on, -1 where neither applies */
 int tf_named(struct gm_trace_kernel *k, const struct gm_profile *prof);

@@ -106,8 +106,10 @@ static void predict(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	}
 	tk_smem_cas(k, prof);   /* rule SA */
 	k->atomic_at = -1;
-	if (k->pred_ok)
+	if (k->pred_ok) {
 		tk_floors(k, prof);   /* rules I, F and X */
+		tk_named_floor(k, prof);   /* rule NF */
+	}
 }
 
 int tf_same_change(const struct gm_trace_insn *a, const struct gm_trace_insn *b, int rw)

@@ -332,7 +332,8 @@ void tk_bottlenecks(struct gm_trace_kernel *k, const struct gm_profile *prof)
 			 "the block first (shuffles, shared memory) and send one atomic a block",
 			 k->atomic_at >= 0 ? w : "?", k->pred.time_ms);
 	}
-	if (k->pred_ok && k->pred.limited_by && !strcmp(k->pred.limited_by, "latency")) {
+	const char *lim = k->nf_model_ms > 0 ? k->nf_limited_by : k->pred.limited_by;   /* the model's, under rule NF */
+	if (k->pred_ok && lim && !strcmp(lim, "latency")) {
 		c[n].score = 0.4;
 		if (narrow_lanes(k) > 0) {
 			c[n].ins = narrow_where(k, w, sizeof(w));

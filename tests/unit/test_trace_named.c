@@ -1,8 +1,8 @@
 /* test_trace_named.c - the verdict's named patterns (trace_named.c, docs/TRACE.md "Named patterns"): a volatile
  * pointer (strong loads whose warps re-read their own sectors), a block's sum by one lane (a lone lane reading the
  * block's shared data), a global staging buffer (loads of words another lane of the block stored), a lane-indexed
- * __constant__ table (the document's constant_lane_loads) and mapped host memory ("memory": "host"). Synthetic
- * kernels, each with a case the rule must refuse. */
+ * __constant__ table (the document's constant_lane_loads) and mapped host memory ("memory": "host"), and rule NF,
+ * their serial time as a floor under the prediction. Synthetic kernels, each with a case the rule must refuse. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -171,6 +171,67 @@ static void test_host_memory(void **state)
 	assert_true(fabs(r->score - fmin(1, 8192.0 * 4 * 32 / TK_MAPPED_GBS * 1e-6 / 0.1)) < 1e-12);
 }
 
+/* rule NF (trace_floor.c): a named pattern's serial time raises a prediction below it, and its fix takes the
+   prediction before as the fixed kernel */
+static void predicted(struct kern *c, double ms)
+{
+	c->k.pred_ok = 1;
+	c->k.pred.time_ms = ms;
+	c->k.pred.useful_bytes = 1e6;
+	c->k.pred.gbs = c->k.pred.gbs_low = c->k.pred.gbs_high = 1e6 / (ms * 1e-3) / 1e9;
+	c->k.pred.limited_by = "DRAM";
+	c->k.pred_why[0] = 0;
+	c->k.norder = 1, c->k.order[0] = 0;
+}
+
+static void test_floor_host(void **state)
+{
+	struct kern c;
+	const int64_t z[N] = { 0, 0, 0, 0 };
+	int lead;
+	(void)state;
+	make(&c, 2, GM_TO_LOAD, "LDG.E", z);
+	c.in[1].host = 1;
+	double host = tk_host_bytes(&c.k, &lead) / TK_MAPPED_GBS * 1e-6;
+	predicted(&c, host / 10);
+	tk_named_floor(&c.k, &c.p);
+	assert_true(fabs(c.k.pred.time_ms - host) < 1e-12);
+	assert_string_equal(c.k.pred.limited_by, "host link");
+	assert_string_equal(c.k.nf_limited_by, "DRAM");
+	assert_true(fabs(c.k.nf_model_ms - host / 10) < 1e-15);
+	assert_true(fabs(c.k.pred.gbs - 1e6 / (host * 1e-3) / 1e9) < 1e-6);
+	assert_non_null(strstr(c.k.pred_why, "rule NF"));
+	assert_int_equal(tf_named(&c.k, &c.p), 1);   /* the fix: the measured time over the model's, before the floor */
+	assert_string_equal(c.x[1].fix.rewrite, "host_copy");
+	assert_true(fabs(c.x[1].fix.kernel_speedup - 0.1 / (host / 10)) < 1e-9);
+	predicted(&c, host * 2);   /* above the floor: nothing moves */
+	tk_named_floor(&c.k, &c.p);
+	assert_true(fabs(c.k.pred.time_ms - host * 2) < 1e-15);
+	assert_true(c.k.nf_model_ms == 0);
+	assert_string_equal(c.k.pred.limited_by, "DRAM");
+}
+
+static void test_floor_constant(void **state)
+{
+	struct kern c;
+	const int64_t z[N] = { 0, 0, 0, 0 };
+	(void)state;
+	make(&c, 1, GM_TO_LOAD, "LDG.E", z);
+	c.l.const_lane = 2;
+	double cst = tk_const_lane_ms(&c.k, &c.p, 32);
+	predicted(&c, cst / 4);
+	tk_named_floor(&c.k, &c.p);
+	assert_true(fabs(c.k.pred.time_ms - cst) < 1e-12);
+	assert_string_equal(c.k.pred.limited_by, "constant cache");
+	assert_int_equal(tf_named(&c.k, &c.p), 0);   /* the fix: the floored prediction over the one before */
+	assert_string_equal(c.x[0].fix.rewrite, "constant_global");
+	assert_true(fabs(c.x[0].fix.kernel_speedup - 4) < 1e-9);
+	c.p.sm_count = 0;   /* no SM count: no bound, no floor */
+	predicted(&c, cst / 4);
+	tk_named_floor(&c.k, &c.p);
+	assert_true(c.k.nf_model_ms == 0 && fabs(c.k.pred.time_ms - cst / 4) < 1e-15);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -179,6 +240,8 @@ int main(void)
 		cmocka_unit_test(test_global_scratch),
 		cmocka_unit_test(test_constant_lanes),
 		cmocka_unit_test(test_host_memory),
+		cmocka_unit_test(test_floor_host),
+		cmocka_unit_test(test_floor_constant),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
