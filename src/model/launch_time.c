@@ -179,6 +179,17 @@ static double l4_line_cost(const struct gm_profile *pr, const struct gm_launch_o
 	return (n - fl) * near + (fl - fw) / pr->l2_far_lines_gps + fw / pr->l2_far_lines16_gps;
 }
 
+/*
+ * Rule L5 (branch m72): L2's loads and stores overlap. A load's data goes from L2 to the SM, a store's from the SM
+ * to L2: the two directions of the crossbar, whose rates l2_read_gbs and l2_write_gbs (hierarchy.l2_read_bw,
+ * hierarchy.l2_write_bw) are measured one at a time. Where every store writes whole sectors of its lines and the launch's
+ * loads stay in L2 without rule D7's help, L2's time is the longer of the two, not their sum. They add up where a
+ * store request writes a line partly (rule L4's merges read the line's sectors in L2 before they are written) and
+ * where a load's reuse is found only by rule D7 (l2_footprint_bytes > 0: the reads come back farther than rule
+ * D6's windows and probes reach, and the table's lines wait in L2 among the stores' lines streaming through; the
+ * float4 tables gid % 1048576 of dev-36x and dev-36u run at the sum, a hypothesis for why in docs/MODEL.md). Only
+ * with rule L4's two rates (every profile since m54); the older profiles keep rule L2's sum. No constant.
+ */
 static void l2_time(const struct gm_profile *pr, struct gm_launch_out *o)
 {
 	double t_lines;
@@ -192,15 +203,19 @@ static void l2_time(const struct gm_profile *pr, struct gm_launch_out *o)
 		/* rule L4: a store writes whole sectors, however few of their bytes it carries; a line a
 		   request writes partly costs a lookup at the merged rate, or, when other blocks running beside
 		   it wrote x of its sectors last, x sector merges if they take longer */
-		double part = o->l2_part_lines + o->l2_merged_lines, tp = 0;
+		double part = o->l2_part_lines + o->l2_merged_lines, tp = 0, rd, wr;
+		int overlap;
 
 		for (int x = 0; x < 5; x++) {
 			double per = 1.0 / pr->l2_merge_lines_gps, px = x / pr->l2_part_sectors_gps;
 
 			tp += l4_line_cost(pr, o, x, px > per ? px : per);
 		}
-		o->t_l2_ms = (o->l2_load_sectors * GM_SECTOR_BYTES / pr->l2_read_gbs +
-			      o->l2_store_bytes / pr->l2_write_gbs) / 1e6;
+		rd = o->l2_load_sectors * GM_SECTOR_BYTES / pr->l2_read_gbs;
+		wr = o->l2_store_bytes / pr->l2_write_gbs;
+		/* rule L5: loads and stores overlap in L2 unless a store merges or a table's reuse is rule D7's */
+		overlap = !(part > 0) && !(o->l2_footprint_bytes > 0);
+		o->t_l2_ms = (overlap ? (rd > wr ? rd : wr) : rd + wr) / 1e6;
 		t_lines = ((pr->l2_lines_gps > 0 ? (o->l2_lines - part) / pr->l2_lines_gps : 0) + tp) / 1e6;
 	} else /* rule L2: a partly written sector is read, merged and written: two operations */
 		o->t_l2_ms = (o->l2_load_sectors * GM_SECTOR_BYTES / pr->l2_read_gbs +
