@@ -269,6 +269,8 @@ double gm_launch_warp_tail_for(double g, int64_t threads_per_block);
  * the two, (t_l^knee + t_b^knee)^(1/knee); knee <= 0: the larger.
  */
 double gm_launch_join(double t_latency, double t_bandwidth, double knee);
+/* rule T1s: the rate of shared memory's wavefronts, GB/s: 128 B a cycle an SM, or l1_gbs where that is larger */
+double gm_launch_smem_gbs(const struct gm_profile *pr);
 
 #ifdef __cplusplus
 }

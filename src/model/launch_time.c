@@ -281,7 +281,7 @@ double gm_launch_warp_tail_for(double g, int64_t threads_per_block)
  * every block of the wave at once, and is not hidden behind the round trip
  * as a warp's own stores are. The SM's shared-memory pipe serves the
  * wavefronts of its resident blocks one after the other (an SM's share of
- * l1_gbs, rule T1's rate: 128 B a wavefront), and the SM sends their stores
+ * the banks' rate, rule T1s: 128 B a wavefront a cycle), and the SM sends their stores
  * at its share of l2_write_gbs; the two overlap (a warp's stores follow its
  * shared loads, other warps' loads go on meanwhile): the wave lasts the
  * longer of the two more. A launch with no shared pattern has no barrier.
@@ -293,6 +293,19 @@ double gm_launch_warp_tail_for(double g, int64_t threads_per_block)
  * bandwidth, joined by rule T3. So the store time counts by the DRAM bytes
  * read over those written, at most 1.
  */
+/*
+ * Rule T1s (branch d72): shared memory's wavefronts go at the banks' own rate, 32 banks of 4 B a cycle an SM
+ * (128 B x sm_clock_mhz x sm_count), not at l1_gbs alone: l1_gbs is measured with global loads that hit L1, which
+ * ran at 92 % of the banks' rate where shared memory ran at 98 % (docs/log/2026-11-results.md, H100; the built-in
+ * H200 profile 30.76 TB/s against 33.45). The larger of the two; no new constant.
+ */
+double gm_launch_smem_gbs(const struct gm_profile *pr)
+{
+	double banks = pr->sm_clock_mhz > 0 && pr->sm_count > 0 ? 128.0 * pr->sm_clock_mhz * pr->sm_count / 1e3 : 0;
+
+	return banks > pr->l1_gbs ? banks : pr->l1_gbs;
+}
+
 static double barrier_ns(const struct gm_launch_in *in, const struct gm_profile *pr, const struct gm_launch_out *o,
 			 double blocks_per_sm)
 {
@@ -305,7 +318,7 @@ static double barrier_ns(const struct gm_launch_in *in, const struct gm_profile 
 		shared |= in->pats[k].space == GM_SPACE_SHARED;
 	if (!shared || !(blocks > 0))
 		return 0;
-	t_smem = o->smem_wavefronts * share * 128.0 * pr->sm_count / pr->l1_gbs;
+	t_smem = o->smem_wavefronts * share * 128.0 * pr->sm_count / gm_launch_smem_gbs(pr);
 	t_store = o->l2_store_bytes * share * pr->sm_count / pr->l2_write_gbs;
 	/* the stores hold the next wave back by the DRAM reads they meet: a byte read for a byte written */
 	double from_dram = o->dram_read_bytes - o->dram_fill_bytes;
@@ -516,7 +529,8 @@ static void rule_t1_l1(const struct gm_launch_in *in, const struct gm_profile *p
 	double many = pr->l1_lines_gps > 0 ? o->l1_many_wavefronts : 0;
 
 	(void)in;
-	o->t_l1_ms = ((o->l1_wavefronts - many) * 128.0 + o->smem_wavefronts * 128.0) / pr->l1_gbs / 1e6;
+	o->t_l1_ms = (o->l1_wavefronts - many) * 128.0 / pr->l1_gbs / 1e6 +
+		   o->smem_wavefronts * 128.0 / gm_launch_smem_gbs(pr) / 1e6; /* rule T1s */
 	if (many > 0)
 		o->t_l1_ms += many / pr->l1_lines_gps / 1e6;
 }

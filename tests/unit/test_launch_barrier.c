@@ -102,6 +102,35 @@ static void test_barrier_conflicts(void **state)
 	assert_true(o->t_l1_ms < o->t_waves_ms);
 }
 
+/*
+ * Rule T1s: shared wavefronts at the banks' rate, 128 B a cycle an SM (100 SMs at 1000 MHz: 12800 GB/s), where
+ * l1_gbs (global loads that hit L1) is lower; l1_gbs where it is higher, or where the profile has no clock.
+ */
+static void test_smem_banks_rate(void **state)
+{
+	struct gm_profile p = barrier_prof();
+	struct tile t;
+
+	(void)state;
+	assert_true(fabs(gm_launch_smem_gbs(&p) - 12800) < 1e-9);
+	p.l1_gbs = 6400;
+	assert_true(fabs(gm_launch_smem_gbs(&p) - 12800) < 1e-9);
+	p.l1_gbs = 25600;
+	assert_true(fabs(gm_launch_smem_gbs(&p) - 25600) < 1e-9);
+	p.l1_gbs = 6400;
+	p.sm_clock_mhz = 0;
+	assert_true(fabs(gm_launch_smem_gbs(&p) - 6400) < 1e-9);
+	/* the 32-way conflicted tile of test_barrier_conflicts with l1_gbs halved: its barrier (the shared
+	   wavefronts) as at 12800 GB/s, 2112 ns a wave; L1's level counts the global lines at 6400 */
+	tile_launch("lane*32", t.pats, &t.in);
+	t.p = barrier_prof();
+	t.p.l1_gbs = 6400;
+	assert_int_equal(gm_launch_predict(&t.in, &t.p, &t.o, NULL), GM_OK);
+	assert_true(fabs(t.o.t_barrier_ms - 10 * 2112e-6) < 1e-12);
+	assert_true(fabs(t.o.t_l1_ms - (t.o.l1_wavefronts * 128.0 / 6400 + t.o.smem_wavefronts * 128.0 / 12800) / 1e6) <
+		    1e-12);
+}
+
 /* No shared pattern (no barrier), no declared round trip (a grid-stride loop): nothing added. */
 static void test_barrier_none(void **state)
 {
@@ -190,6 +219,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_barrier_stores),
 		cmocka_unit_test(test_barrier_conflicts),
+		cmocka_unit_test(test_smem_banks_rate),
 		cmocka_unit_test(test_barrier_none),
 		cmocka_unit_test(test_spread_wavefronts),
 		cmocka_unit_test(test_index_issue),
