@@ -321,6 +321,9 @@ struct gm_trace_kernel {
 	double cas_ms;                /* rule SA: a shared atomic's compare-and-swap loop on one word, ms; 0: none */
 	double cas_rest_ms;           /* rule SA: the kernel's time with that loop left out */
 	int cas_at;                   /* rule SA: the loop's atomic (k->ins), else -1 */
+	double gcas_ms;               /* rule GC: a global compare-and-swap retry loop's rounds queued at the L2 slices,
+					 added to k->pred, ms; 0: none */
+	int gcas_at;                  /* rule GC: the loop's CAS (k->ins), else -1 */
 	double smem_scale;            /* rule V: the measured shared wavefronts over the launch model's, in every
 					 prediction of the kernel (fixes too); 0 = none */
 	int warp_private;             /* rule P: each warp's shared addresses its own (no block barrier) */

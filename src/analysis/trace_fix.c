@@ -718,14 +718,20 @@ void gm_trace_fixes(struct gm_trace_kernel *k, const struct gm_profile *prof, in
 	int at = n && top > 0 ? tf_named(k, prof) : -1;
 	if (at >= 0 && k->ins[at].fix.worth)
 		return;   /* mapped host memory or a lane-indexed __constant__ table: where the data lives comes first */
+	int au = at = n && top > 0 ? tf_atomic_use(k, prof) : -1;
+	if (at >= 0) {   /* rules GC and U1: a CAS loop's native atomic, a one-to-one atomic's plain store, first */
+		for (int i = 0; i < n; i++)
+			done[pos[i]] |= i == at || k->ins[i].fix.same_as == at + 1;
+		groups++;
+	}
 	at = n && top > 0 ? tf_wide_fields(k, prof) : -1;
 	if (at >= 0) {   /* a record's fields as one vector: its instructions done, the others' fixes after */
 		for (int i = 0; i < n; i++)
 			done[pos[i]] |= i == at || k->ins[i].fix.same_as == at + 1;
 		groups++;
-	} else if (n && top > 0 && (wide_blocks(k, prof, order[0]) || more_threads(k, prof, order[0])))
+	} else if (au < 0 && n && top > 0 && (wide_blocks(k, prof, order[0]) || more_threads(k, prof, order[0])))
 		return;   /* the one change covers every instruction */
-	at = n && top > 0 ? tf_block_reduce(k, prof) : -1;
+	at = au < 0 && n && top > 0 ? tf_block_reduce(k, prof) : -1;
 	if (at >= 0) {   /* the atomics' fix first (the block-rows form's other atomics with it), then the accesses' */
 		for (int i = 0; i < n; i++)
 			done[pos[i]] |= i == at || k->ins[i].fix.same_as == at + 1;

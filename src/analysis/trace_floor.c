@@ -384,6 +384,7 @@ double tk_l2_write_ms(const struct gm_trace_kernel *k, const struct gm_profile *
 void tk_floors(struct gm_trace_kernel *k, const struct gm_profile *prof)
 {
 	add_turns(k, prof);
+	tk_gcas_add(k, prof);   /* rule GC (trace_atomic_use.c), added as rule A's turns */
 	double issue = tk_issue_ms(k, prof), launch = launch_floor_ms(prof), t0 = k->pred.time_ms;
 	double atom = tk_atomic_ms(k, prof), f = fmax(fmax(issue, launch), atom), l2w = tk_l2_write_ms(k, prof);
 

@@ -335,4 +335,15 @@ void tk_sector_hits(struct gm_trace_kernel *k);
 /* The indices of the instructions that ran, in pc order (ix holds GM_TRACE_MAX_INSNS); returns how many. */
 int tk_by_pc(const struct gm_trace_kernel *k, int *ix);
 void tk_floors(struct gm_trace_kernel *k, const struct gm_profile *prof);
+/* trace_atomic_use.c: rule GC, a global compare-and-swap retry loop on words other threads update (instruction i;
+   *rounds its executions a warp, *per_word the thread accesses a word, *span the bytes its words span; 0: not one),
+   its rounds' time at the L2 slices (ms, *at the loop's CAS, -1: none) and that time added to k->pred; rule U1, a
+   global atomic on addresses each hit once (instruction i); their verdict candidates (at most max) and their fixes
+   (native_atomic, plain_store: the instruction fixed, -1) */
+int tk_gcas_loop(const struct gm_trace_kernel *k, int i, double *rounds, double *per_word, double *span);
+double tk_gcas_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof, int *at);
+void tk_gcas_add(struct gm_trace_kernel *k, const struct gm_profile *prof);
+int tk_one_to_one(const struct gm_trace_kernel *k, int i);
+int tk_atomic_named(const struct gm_trace_kernel *k, const struct gm_profile *prof, struct tk_named *c, int max);
+int tf_atomic_use(struct gm_trace_kernel *k, const struct gm_profile *prof);
 #endif

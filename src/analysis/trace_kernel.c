@@ -106,6 +106,8 @@ static void predict(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	}
 	tk_smem_cas(k, prof);   /* rule SA */
 	k->atomic_at = -1;
+	k->gcas_ms = 0;
+	k->gcas_at = -1;
 	if (k->pred_ok) {
 		tk_floors(k, prof);   /* rules I, F and X */
 		tk_named_floor(k, prof);   /* rule NF */

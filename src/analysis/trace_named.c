@@ -277,5 +277,7 @@ int tk_named(const struct gm_trace_kernel *k, const struct gm_profile *prof, str
 		n += one_lane_sum(k, &c[n]);
 	if (n < max)
 		n += global_scratch(k, &c[n]);
+	if (n < max)   /* rules GC and U1 (trace_atomic_use.c) */
+		n += tk_atomic_named(k, prof, &c[n], max - n);
 	return n;
 }

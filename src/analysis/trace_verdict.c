@@ -137,9 +137,9 @@ static int local_array(const struct gm_trace_kernel *k, struct cand *c)
 /* The candidates, each scored by the share of the kernel's time or traffic it explains. */
 void tk_bottlenecks(struct gm_trace_kernel *k, const struct gm_profile *prof)
 {
-	struct cand c[20];   /* a local array, 4 patterns, DRAM, outside, RS, SA, B, O, idle lanes, A and one of T4, X,
-				 latency, 5 named (trace_named.c) */
-	struct tk_named nm[5];
+	struct cand c[24];   /* a local array, 4 patterns, DRAM, outside, RS, SA, B, O, idle lanes, A and one of T4, X,
+				 latency, 7 named (trace_named.c, trace_atomic_use.c) */
+	struct tk_named nm[7];
 	int n = 0;
 	char w[96];
 	double glob = 0, exmax = 0;   /* exmax: the largest share of sectors above the need of one pattern */
@@ -148,7 +148,7 @@ void tk_bottlenecks(struct gm_trace_kernel *k, const struct gm_profile *prof)
 		    k->turns_ms >= 0.5 * k->pred.time_ms;   /* rule A's atomics named below, not as time outside */
 
 	memset(c, 0, sizeof(c));
-	for (int q = 0; q < 20; q++)
+	for (int q = 0; q < 24; q++)
 		c[q].ins = -1;
 	for (int i = 0; i < k->nins; i++)
 		glob += k->ins[i].in->space != GM_TS_SHARED ? k->ins[i].bytes : 0;
@@ -344,7 +344,7 @@ void tk_bottlenecks(struct gm_trace_kernel *k, const struct gm_profile *prof)
 			snprintf(c[n++].text, sizeof(c[0].text), "latency: too few loads in flight for the bandwidth (the "
 				 "launch model's limit)");
 	}
-	for (int q = 0, m = tk_named(k, prof, nm, 5); q < m; q++) {   /* what the SASS and the allocations name */
+	for (int q = 0, m = tk_named(k, prof, nm, 7); q < m; q++) {   /* what the SASS and the allocations name */
 		for (int p = 0; p < n && nm[q].ins >= 0; p++)   /* named here, not twice as a pattern */
 			c[p].score = c[p].ins == nm[q].ins ? fmin(c[p].score, 0.5 * nm[q].score) : c[p].score;
 		if (nm[q].time && outside_at >= 0)   /* the time outside is this pattern's (the model does not see it) */
