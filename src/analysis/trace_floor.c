@@ -318,7 +318,7 @@ double tk_turns_ms(const struct gm_trace_kernel *k, const struct gm_profile *pro
 }
 
 /* Rule A added to the prediction (before the floors: the turns are the launch's own time). */
-static void add_turns(struct gm_trace_kernel *k, const struct gm_profile *prof)
+void tk_add_turns(struct gm_trace_kernel *k, const struct gm_profile *prof)
 {
 	double t0 = k->pred.time_ms;
 
@@ -380,11 +380,10 @@ double tk_l2_write_ms(const struct gm_trace_kernel *k, const struct gm_profile *
 	return b / (prof->l2_write_gbs * 1e6);
 }
 
-/* The prediction raised to the larger floor, with the level that limits it and a note in the prediction's why. */
+/* The prediction raised to the larger floor, with the level that limits it and a note in the prediction's why
+   (after rules A and GC are added: trace_kernel.c). */
 void tk_floors(struct gm_trace_kernel *k, const struct gm_profile *prof)
 {
-	add_turns(k, prof);
-	tk_gcas_add(k, prof);   /* rule GC (trace_atomic_use.c), added as rule A's turns */
 	double issue = tk_issue_ms(k, prof), launch = launch_floor_ms(prof), t0 = k->pred.time_ms;
 	double atom = tk_atomic_ms(k, prof), f = fmax(fmax(issue, launch), atom), l2w = tk_l2_write_ms(k, prof);
 

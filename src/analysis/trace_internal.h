@@ -334,6 +334,8 @@ void tk_fold_gathers(const struct gm_trace_kernel *k, const struct tk_swap *sw, 
 void tk_sector_hits(struct gm_trace_kernel *k);
 /* The indices of the instructions that ran, in pc order (ix holds GM_TRACE_MAX_INSNS); returns how many. */
 int tk_by_pc(const struct gm_trace_kernel *k, int *ix);
+/* rule A's turns added to the prediction (before rule GC and the floors) */
+void tk_add_turns(struct gm_trace_kernel *k, const struct gm_profile *prof);
 void tk_floors(struct gm_trace_kernel *k, const struct gm_profile *prof);
 /* trace_atomic_use.c: rule GC, a global compare-and-swap retry loop on words other threads update (instruction i;
    *rounds its executions a warp, *per_word the thread accesses a word, *span the bytes its words span; 0: not one),

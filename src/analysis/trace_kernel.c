@@ -109,6 +109,8 @@ static void predict(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	k->gcas_ms = 0;
 	k->gcas_at = -1;
 	if (k->pred_ok) {
+		tk_add_turns(k, prof);   /* rule A */
+		tk_gcas_add(k, prof);   /* rule GC (trace_atomic_use.c), added as rule A's turns */
 		tk_floors(k, prof);   /* rules I, F and X */
 		tk_named_floor(k, prof);   /* rule NF */
 	}
