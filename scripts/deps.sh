@@ -6,12 +6,13 @@ missing=""
 for p in $pkgs; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
-SUDO=""
-[ "$(id -u)" -ne 0 ] && SUDO="sudo"
-echo "installing:$missing" >&2
-$SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
+if [ -n "$missing" ]; then   # (no early exit: the trace's sanitizer API below is fetched even where every package is here)
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  echo "installing:$missing" >&2
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
+fi
 # ---- trace (issue 38): the Compute Sanitizer API for libgpumem_trace.so, from NVIDIA's pip wheel into .whl/sanitizer
 R="$(cd "$(dirname "$0")/.." && pwd)"
 # (only where CUDA is built; optional: without it gpumem builds, and `trace` says what is missing)
