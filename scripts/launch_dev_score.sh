@@ -47,6 +47,7 @@ sets=(
   w-e233f7f $dv/dev-36w.tsv $h2/model-e233f7f sealed36w_run
   x-3272f77 $dv/dev-36x.tsv $h2/model-3272f77 sealed36x_run
   y-bee4e4c $dv/dev-36y.tsv $h2/model-bee4e4c sealed36y_run
+  z-427bb0d $dv/dev-36z.tsv $h2/model-427bb0d sealed36z_run
   probe66-967251a $dv/probe-66.tsv $h2/probe66-967251a probe66_run
   probe66-b84669f $dv/probe-66.tsv $h2/calib66-b84669f probe66_run
   probe67-b84669f $dv/probe-67.tsv $h2/probe67-b84669f probe67_run

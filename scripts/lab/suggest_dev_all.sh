@@ -30,6 +30,7 @@ sets=(
   dev-s56 $h2/suggest-e233f7f/heldout
   dev-s57 $h2/suggest-3272f77/heldout
   dev-s58 $h2/suggest-bee4e4c/heldout
+  dev-s59 $h2/suggest-427bb0d/heldout
 )
 for ((i = 0; i < ${#sets[@]}; i += 2)); do
   s=${sets[i]} d=${sets[i+1]}
