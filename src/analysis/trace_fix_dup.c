@@ -174,8 +174,13 @@ int tf_dup_stores(struct gm_trace_kernel *k, const struct gm_profile *prof)
 			 "not one-to-one over the launch, so the repeated threads redo the loads and arithmetic too (rule "
 			 "DU). Give each thread its own output (multiply the block index by blockDim, size the grid to the "
 			 "outputs)", kk, w);
-		snprintf(fx->sketch, sizeof(fx->sketch), "// was: int r = blockIdx.y + threadIdx.y;   (grid.y = rows)\n"
-			 "int r = blockIdx.y * blockDim.y + threadIdx.y;   // grid.y = (rows + blockDim.y - 1) / blockDim.y");
+		int a, b;
+		tk_dup_k(k, &k->ins[at], &a, &b);
+		char d = a >= GM_TV_TX && a <= GM_TV_TZ && b >= GM_TV_BX && b <= GM_TV_BZ && b - GM_TV_BX == a - GM_TV_TX ?
+				 (char)('x' + (b - GM_TV_BX)) : 'y';   /* the dimension whose ids share the stride */
+		snprintf(fx->sketch, sizeof(fx->sketch), "// was: int r = blockIdx.%c + threadIdx.%c;   (grid.%c = rows)\n"
+			 "int r = blockIdx.%c * blockDim.%c + threadIdx.%c;   // grid.%c = (rows + blockDim.%c - 1) / "
+			 "blockDim.%c", d, d, d, d, d, d, d, d, d);
 	}
 	return at;
 }

@@ -76,6 +76,7 @@ static void test_rows_repeated(void **state)
 	assert_int_equal(at, 0);   /* the model's time over k: 0.255 / (0.314 / 7.98) */
 	assert_true(fabs(c.x.fix.kernel_speedup - 0.255 / (0.314 / kk)) < 1e-9);
 	assert_string_equal(c.x.fix.rewrite, "store_each_once");
+	assert_non_null(strstr(c.x.fix.sketch, "blockIdx.y * blockDim.y"));
 }
 
 /* the fixed kernel (by*32000): one-to-one, nothing */
