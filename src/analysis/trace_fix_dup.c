@@ -56,7 +56,11 @@ double tk_dup_k(const struct gm_trace_kernel *k, const struct gm_trace_insn *x, 
 	for (int v = GM_TV_TX; v <= GM_TV_BZ; v++) {
 		if (done[v] || r[v] <= 1)
 			continue;
-		if (!st[v]) {
+		if (!st[v]) {   /* an id the map leaves out: only a constant map (a flag) is taken; elsewhere the fit may
+				   miss an id the samples hardly varied (set 13's depth and fdtd, set 14's lod: by) */
+			for (int u = GM_TV_TX; u <= GM_TV_BZ; u++)
+				if (st[u])
+					return 0;
 			mult *= (double)r[v];
 			continue;
 		}
