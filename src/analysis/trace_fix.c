@@ -742,6 +742,13 @@ void gm_trace_fixes(struct gm_trace_kernel *k, const struct gm_profile *prof, in
 		done[pos[at]] = 1;
 		groups++;
 	}
+	double dk;
+	int d1, du = tk_dup_store(k, &dk, &d1);
+	at = n && top > 0 && du >= 0 && du < n && !done[pos[du]] ? tf_dup_stores(k, prof) : -1;
+	if (at >= 0) {   /* rule DU: the repeated outputs, each stored once */
+		done[pos[at]] = 1;
+		groups++;
+	}
 	at = n && top > 0 ? tf_store_once(k, prof) : -1;
 	if (at < 0)
 		at = n && top > 0 ? tf_warp_shuffle(k, prof) : -1;

@@ -196,6 +196,13 @@ int tk_cas_loop(const struct gm_trace_kernel *k, struct tk_swap *sw, int *nsw, i
 void tk_smem_cas(struct gm_trace_kernel *k, const struct gm_profile *prof);
 int tf_warp_shuffle(struct gm_trace_kernel *k, const struct gm_profile *prof);
 int tf_store_once(struct gm_trace_kernel *k, const struct gm_profile *prof);
+/* trace_fix_dup.c, rule DU: a store whose map writes each output from k threads (k of instruction x; va, vb the
+   same-stride ids), the kernel's worst (*kk, *one: its map a constant), the verdict's words, the fix */
+double tk_dup_k(const struct gm_trace_kernel *k, const struct gm_trace_insn *x, int *va, int *vb);
+int tk_dup_store(const struct gm_trace_kernel *k, double *kk, int *one);
+int tk_dup_one(const struct gm_trace_kernel *k);
+double tk_dup_words(const struct gm_trace_kernel *k, char *buf, size_t n, int *ins);
+int tf_dup_stores(struct gm_trace_kernel *k, const struct gm_profile *prof);
 /* the same, the part ex (0 .. 1) of the time outside going with the sectors the change removes (the verdict's
    split: the model may price a scattered pattern low) */
 double tf_kernel_speedup_ex(const struct gm_trace_kernel *k, const struct gm_profile *prof, double t_new, double g,

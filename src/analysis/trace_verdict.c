@@ -137,7 +137,7 @@ static int local_array(const struct gm_trace_kernel *k, struct cand *c)
 /* The candidates, each scored by the share of the kernel's time or traffic it explains. */
 void tk_bottlenecks(struct gm_trace_kernel *k, const struct gm_profile *prof)
 {
-	struct cand c[24];   /* a local array, 4 patterns, DRAM, outside, RS, SA, B, O, idle lanes, A and one of T4, X,
+	struct cand c[25];   /* a local array, 4 patterns, DRAM, outside, RS, SA, B, O, idle lanes, A and one of T4, X,
 				 latency, 7 named (trace_named.c, trace_atomic_use.c) */
 	struct tk_named nm[7];
 	int n = 0;
@@ -214,7 +214,9 @@ void tk_bottlenecks(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	/* predicted bytes the measured time could not have moved: the model reads more than the kernel did (its
 	   patterns are each their own bytes; TRACE.md): no bandwidth claim on them */
 	int impossible = !k->dram_measured && k->roof_pct > 105;
+	int dram_at = -1;
 	if (k->roof_pct >= 40 && !impossible) {   /* under that the roof is not what holds the kernel back */
+		dram_at = n;
 		c[n].score = k->roof_pct / 100;
 		snprintf(c[n++].text, sizeof(c[0].text), "DRAM bandwidth: %.0f GB/s, %.0f %% of the %.0f GB/s roof",
 			 k->gbs, k->roof_pct, k->roof_gbs);
@@ -270,6 +272,14 @@ void tk_bottlenecks(struct gm_trace_kernel *k, const struct gm_profile *prof)
 		snprintf(c[n++].text, sizeof(c[0].text), "the same output stored %d times at %.60s: each thread writes "
 			 "its own word after every step (pointers that may alias), each store an L2 write (rule RS): keep "
 			 "the value in a register, store once (__restrict__)", rs, w);
+	}
+	if ((c[n].score = tk_dup_words(k, c[n].text, sizeof(c[0].text), &c[n].ins)) > 0) {   /* rule DU */
+		if (tk_dup_one(k)) {
+			if (outside_at >= 0)   /* the time outside is the one word's turns (the model does not see them) */
+				c[outside_at].score = fmax(0, c[outside_at].score - c[n].score);
+		} else if (dram_at >= 0)   /* the bandwidth used is the repeats' k times over: its useful part 1 / k */
+			c[dram_at].score *= 1 - c[n].score;
+		n++;
 	}
 	if (k->pred_ok && k->cas_at >= 0 && k->cas_ms > 0 && k->pred.time_ms > 0) {   /* rule SA */
 		const struct gm_trace_instr *in = k->ins[k->cas_at].in;
