@@ -134,15 +134,10 @@ void tk_gcas_add(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	k->gcas_ms = tk_gcas_ms(k, prof, &k->gcas_at);
 	if (!(k->gcas_ms > 0) || !(t0 > 0))
 		return;
-	k->pred.time_ms += k->gcas_ms;
-	k->pred.gbs_low *= t0 / k->pred.time_ms;
-	k->pred.gbs_high *= t0 / k->pred.time_ms;
-	k->pred.gbs = k->pred.useful_bytes / (k->pred.time_ms * 1e-3) / 1e9;
+	tk_set_time(k, t0 + k->gcas_ms);
 	if (k->gcas_ms > t0)
 		k->pred.limited_by = "compare-and-swap";
-	size_t len = strlen(k->pred_why);
-	snprintf(k->pred_why + len, sizeof(k->pred_why) - len, "%srule GC: %.4f ms of compare-and-swap rounds queued "
-		 "at the L2 slices added", len ? "; " : "", k->gcas_ms);
+	tk_why(k, "rule GC: %.4f ms of compare-and-swap rounds queued at the L2 slices added", k->gcas_ms);
 }
 
 /*

@@ -325,15 +325,10 @@ void tk_add_turns(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	k->turns_ms = tk_turns_ms(k, prof, &k->turns_at);
 	if (!(k->turns_ms > 0) || !(t0 > 0))
 		return;
-	k->pred.time_ms += k->turns_ms;
-	k->pred.gbs_low *= t0 / k->pred.time_ms;
-	k->pred.gbs_high *= t0 / k->pred.time_ms;
-	k->pred.gbs = k->pred.useful_bytes / (k->pred.time_ms * 1e-3) / 1e9;
+	tk_set_time(k, t0 + k->turns_ms);
 	if (k->turns_ms > t0)
 		k->pred.limited_by = "atomic turns";
-	size_t len = strlen(k->pred_why);
-	snprintf(k->pred_why + len, sizeof(k->pred_why) - len, "%srule A: %.4f ms of atomic turns added",
-		 len ? "; " : "", k->turns_ms);
+	tk_why(k, "rule A: %.4f ms of atomic turns added", k->turns_ms);
 }
 
 /* Rule F's floor in ms: the profile's shortest launch, else its start-up, 0 with neither. */
@@ -352,13 +347,10 @@ double tk_floor_ms(const struct gm_trace_kernel *k, const struct gm_profile *pro
 	return fmax(tk_floor_free_ms(k, prof, div), tk_atomic_ms(k, prof));
 }
 
-/* The prediction raised from t0 to the floor f, limited by `level`. */
-static void tk_raise(struct gm_trace_kernel *k, double t0, double f, const char *level)
+/* The prediction raised to the floor f, limited by `level`. */
+static void tk_raise(struct gm_trace_kernel *k, double f, const char *level)
 {
-	k->pred.time_ms = f;
-	k->pred.gbs_low *= t0 / f;
-	k->pred.gbs_high *= t0 / f;
-	k->pred.gbs = k->pred.useful_bytes / (f * 1e-3) / 1e9;
+	tk_set_time(k, f);
 	k->pred.limited_by = level;
 }
 
@@ -388,31 +380,25 @@ void tk_floors(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	double atom = tk_atomic_ms(k, prof), f = fmax(fmax(issue, launch), atom), l2w = tk_l2_write_ms(k, prof);
 
 	if (t0 > 0 && l2w > t0 && l2w >= f) {   /* rule RS */
-		tk_raise(k, t0, l2w, "L2");
-		size_t len = strlen(k->pred_why);
-		snprintf(k->pred_why + len, sizeof(k->pred_why) - len, "%srule RS: its stores' %.0f MB reach L2 at its "
-			 "write rate in %.4f ms, more than its memory's %.4f", len ? "; " : "",
-			 l2w * prof->l2_write_gbs, l2w, t0);
+		tk_raise(k, l2w, "L2");
+		tk_why(k, "rule RS: its stores' %.0f MB reach L2 at its write rate in %.4f ms, more than its memory's %.4f",
+		       l2w * prof->l2_write_gbs, l2w, t0);
 		return;
 	}
 	if (!(t0 > 0) || !(f > t0))
 		return;
 	if (atom >= f) {   /* rule X */
-		tk_raise(k, t0, f, "atomics");
+		tk_raise(k, f, "atomics");
 		k->atomic_at = atomic_at(k, prof, &atom);
-		size_t len = strlen(k->pred_why);
-		snprintf(k->pred_why + len, sizeof(k->pred_why) - len, "%srules X, C: its atomics on one address or "
-			 "slice take %.4f ms one after another, more than its memory's %.4f", len ? "; " : "", atom, t0);
+		tk_why(k, "rules X, C: its atomics on one address or slice take %.4f ms one after another, more than its "
+		       "memory's %.4f", atom, t0);
 		return;
 	}
-	tk_raise(k, t0, f, issue >= launch ? "issue" : "launch");
-	size_t len = strlen(k->pred_why);
+	tk_raise(k, f, issue >= launch ? "issue" : "launch");
 	if (issue >= launch)
-		snprintf(k->pred_why + len, sizeof(k->pred_why) - len, "%srule I: its instructions need %.4f ms at four a "
-			 "cycle an SM, more than its memory's %.4f", len ? "; " : "", issue, t0);
+		tk_why(k, "rule I: its instructions need %.4f ms at four a cycle an SM, more than its memory's %.4f", issue, t0);
 	else
-		snprintf(k->pred_why + len, sizeof(k->pred_why) - len, "%srule F: a launch takes at least %.4f ms, more "
-			 "than its memory's %.4f", len ? "; " : "", launch, t0);
+		tk_why(k, "rule F: a launch takes at least %.4f ms, more than its memory's %.4f", launch, t0);
 }
 
 /*
@@ -437,12 +423,11 @@ void tk_named_floor(struct gm_trace_kernel *k, const struct gm_profile *prof)
 		return;
 	k->nf_model_ms = t0;
 	k->nf_limited_by = k->pred.limited_by;
-	tk_raise(k, t0, f, host >= cst ? "host link" : "constant cache");
-	size_t len = strlen(k->pred_why);
+	tk_raise(k, f, host >= cst ? "host link" : "constant cache");
 	if (host >= cst)
-		snprintf(k->pred_why + len, sizeof(k->pred_why) - len, "%srule NF: its mapped host memory crosses the "
-			 "host link in %.4f ms, more than its memory's %.4f", len ? "; " : "", host, t0);
+		tk_why(k, "rule NF: its mapped host memory crosses the host link in %.4f ms, more than its memory's %.4f",
+		       host, t0);
 	else
-		snprintf(k->pred_why + len, sizeof(k->pred_why) - len, "%srule NF: its lane-indexed __constant__ loads "
-			 "take %.4f ms one address after another, more than its memory's %.4f", len ? "; " : "", cst, t0);
+		tk_why(k, "rule NF: its lane-indexed __constant__ loads take %.4f ms one address after another, more than "
+		       "its memory's %.4f", cst, t0);
 }

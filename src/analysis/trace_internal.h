@@ -341,6 +341,9 @@ void tk_fold_gathers(const struct gm_trace_kernel *k, const struct tk_swap *sw, 
 void tk_sector_hits(struct gm_trace_kernel *k);
 /* The indices of the instructions that ran, in pc order (ix holds GM_TRACE_MAX_INSNS); returns how many. */
 int tk_by_pc(const struct gm_trace_kernel *k, int *ix);
+/* trace_why.c: the prediction's time set to t (its GB/s follow), and a rule's note appended to its why */
+void tk_set_time(struct gm_trace_kernel *k, double t);
+void tk_why(struct gm_trace_kernel *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* rule A's turns added to the prediction (before rule GC and the floors) */
 void tk_add_turns(struct gm_trace_kernel *k, const struct gm_profile *prof);
 void tk_floors(struct gm_trace_kernel *k, const struct gm_profile *prof);

@@ -92,18 +92,11 @@ static void predict(struct gm_trace_kernel *k, const struct gm_profile *prof)
 			tk_barrier_overlap(k, prof, &mem);
 	}
 	if (k->pred_ok && tk_start_drain(prof, &k->pred) > 0) {   /* rule S2; not in mem_ms, the fixes' base */
-		size_t len = strlen(k->pred_why);
-		snprintf(k->pred_why + len, sizeof(k->pred_why) - len, "%srule S2: %.4f ms of the launch's start and "
-			 "drain added", len ? "; " : "", k->pred.t_start_ms);
+		tk_why(k, "rule S2: %.4f ms of the launch's start and drain added", k->pred.t_start_ms);
 	}
 	k->mem_ms = mem_ok ? mem.time_ms : -1;
-	if (k->steps_ms > 0) {   /* rule B: added to the model's time, the interval moves with it */
-		double t0 = k->pred.time_ms;
-		k->pred.time_ms += k->steps_ms;
-		k->pred.gbs_low *= t0 / k->pred.time_ms;
-		k->pred.gbs_high *= t0 / k->pred.time_ms;
-		k->pred.gbs = k->pred.useful_bytes / (k->pred.time_ms * 1e-3) / 1e9;
-	}
+	if (k->steps_ms > 0)   /* rule B: added to the model's time, the interval moves with it */
+		tk_set_time(k, k->pred.time_ms + k->steps_ms);
 	tk_smem_cas(k, prof);   /* rule SA */
 	k->atomic_at = -1;
 	k->gcas_ms = 0;
@@ -218,9 +211,8 @@ gm_status gm_trace_kernel_analyse(const struct gm_trace_launch *l, const struct 
 	k->pred_hi_ms = k->pred_ok && k->pred.gbs_low > 0 ? k->pred.time_ms * k->pred.gbs / k->pred.gbs_low : -1;
 	k->limited_by = k->pred_ok && k->pred.limited_by ? k->pred.limited_by : "unknown";
 	if (!k->dram_measured && k->roof_pct > 105) {
-		size_t len = strlen(k->pred_why);
-		snprintf(k->pred_why + len, sizeof(k->pred_why) - len, "%sits DRAM bytes would need %.0f %% of the roof "
-			 "in the measured time: the model reads more than the kernel did", len ? "; " : "", k->roof_pct);
+		tk_why(k, "its DRAM bytes would need %.0f %% of the roof in the measured time: the model reads more than "
+		       "the kernel did", k->roof_pct);
 	}
 	tk_memory_bound(k, prof);
 	time_shares(k, prof);

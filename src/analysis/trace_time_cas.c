@@ -100,12 +100,8 @@ void tk_smem_cas(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	k->steps_ms = 0;   /* the loop's rounds are its steps */
 	double t = fmax(o.time_ms, k->cas_ms);
 	k->pred = o;
-	k->pred.time_ms = t;
-	k->pred.gbs_low *= o.time_ms / t;
-	k->pred.gbs_high *= o.time_ms / t;
-	k->pred.gbs = k->pred.useful_bytes / (t * 1e-3) / 1e9;
+	tk_set_time(k, t);
 	k->pred.limited_by = k->cas_ms >= o.time_ms ? "shared atomics" : o.limited_by;
-	size_t len = strlen(k->pred_why);
-	snprintf(k->pred_why + len, sizeof(k->pred_why) - len, "%srule SA: its shared atomics on one word run %.0f "
-		 "rounds, %.4f ms (the rest %.4f; was %.4f)", len ? "; " : "", execs, k->cas_ms, o.time_ms, t0);
+	tk_why(k, "rule SA: its shared atomics on one word run %.0f rounds, %.4f ms (the rest %.4f; was %.4f)", execs,
+	       k->cas_ms, o.time_ms, t0);
 }
