@@ -98,7 +98,8 @@ __global__ void copy_one_table(const T *__restrict__ in, T *__restrict__ out, si
 		out[i] = in[(i * STEP) & (COPY_TABLE_ELEMS - 1)];
 }
 
-/* pages_b4, pages_2m_b4, pages_2m_al_b4, pages_spread_b4, pages_16m_b4: a column walk over COPY_PAGES_ROWS rows PITCH elements apart (shapes.h). */
+/* pages_b4, pages_2m_b4, pages_2m_al_b4, pages_spread_b4, pages_16m_b4: a column walk over COPY_PAGES_ROWS rows
+   PITCH elements apart (shapes.h). */
 template <typename T, size_t PITCH>
 __global__ void copy_one_pages(const T *__restrict__ in, T *__restrict__ out, size_t n)
 {
