@@ -43,6 +43,12 @@ extern "C" {
 /* Rule P5: the distance between a request's lone lanes a power of two apart at which their cost is gone (probe-46:
    8 MiB 91 % where 2 MiB measures 70 %, and 16 MiB 100 % in probe-45) */
 #define GM_PAGES_ALIGN_END (8.0 * 1024 * 1024)
+/* Rule P6: the distance between a request's lone lanes at which calibrate measures lanes spread over their pages'
+   offsets (the rows' pitch of copy.pages_spread_b4, COPY_PAGES_PITCH_SPREAD x 4 B), and the largest gap between
+   a request's lone lanes' offsets in their 2 MiB pages (round the page) below which they are spread: half a page
+   (branch m73: walks at 1.5-10.24 MiB pitches with no such gap ran 1.10x P4's rate, median of 27) */
+#define GM_PAGES_DIST_SPREAD 4026528.0
+#define GM_PAGES_SPREAD_GAP (GM_PAGE_BYTES / 2)
 /* Rule L4's two ends: the spacing of a store request's lines at which calibrate measures a line a lane writes
    alone, near (copy.scatter_b4's lanes, 128 B apart: l2_merge_lines_gps) and far (copy.colstore_b4 / _b16's rows,
    512 KiB + 128 B apart: l2_far_lines_gps, l2_far_lines16_gps); and the lane widths of the two far cases */
@@ -210,6 +216,8 @@ struct gm_launch_out {
 					 over those lanes; rule P4); 0: none */
 	double page_aligned;          /* of those lanes, the share in requests whose lines share their low address
 					 bits (rule P5) */
+	double page_spread;           /* of those lanes, the share in load requests whose lone lanes spread over
+					 their pages' offsets, no gap of GM_PAGES_SPREAD_GAP (rule P6) */
 	double t_pages_ms;            /* their translations at pages_gps (rule P); 0 without it */
 	double t_bandwidth_ms;        /* the slowest level's time, max(DRAM, L2, L1, pages, blocks) */
 	double t_start_ms;            /* the launch's fixed start-up, in time_ms (rule S); 0 without launch_us */

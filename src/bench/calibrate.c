@@ -48,6 +48,8 @@
  *                    translations whose pages lie that far apart (rule P4)
  *   pages_2m_al_gps  copy.pages_2m_al_b4 (rows exactly 2 MiB apart: the request's lines on
  *                    the same low address bits, rule P5)
+ *   pages_spread_gps copy.pages_spread_b4 (rows 4026528 B, 3.84 MiB, apart: the request's
+ *                    32 lanes spread over their pages' offsets, rule P6)
  *   launch_us        copy.start_b4 (v0_b4 over 8 waves of resident threads, a
  *                    few microseconds a launch, timed back to back): its time
  *                    less the launch model's time for it with every constant
@@ -289,7 +291,7 @@ static double pages_rate(const struct gm_run_result *r, const char *name, const 
 	struct gm_profile q = *p;
 	double tb;
 
-	q.pages_gps = q.pages_2m_gps = q.pages_16m_gps = q.pages_2m_al_gps = 0; /* the other levels alone */
+	q.pages_gps = q.pages_2m_gps = q.pages_16m_gps = q.pages_2m_al_gps = q.pages_spread_gps = 0; /* the other levels */
 	/* rule P2: the translations join the other levels at the knee, so their time is what the join leaves */
 	if (!(c = viewed(r, name, &q, &o)) || !(o.page_lanes > 0) || !((tb = bandwidth_time(c, &q, &o)) > o.t_bandwidth_ms))
 		return 0;
@@ -300,7 +302,7 @@ static double pages_rate(const struct gm_run_result *r, const char *name, const 
    of translations whose pages lie that far apart, as copy.pages_b4's. Optional, with pages_gps measured. */
 static void pages_translated(const struct gm_run_result *r, struct gm_profile *p)
 {
-	p->pages_gps = p->pages_2m_gps = p->pages_16m_gps = p->pages_2m_al_gps = 0;
+	p->pages_gps = p->pages_2m_gps = p->pages_16m_gps = p->pages_2m_al_gps = p->pages_spread_gps = 0;
 	p->pages_gps = pages_rate(r, "copy.pages_b4", p);
 	if (p->pages_gps > 0) {
 		p->pages_2m_gps = pages_rate(r, "copy.pages_2m_b4", p);
@@ -308,6 +310,8 @@ static void pages_translated(const struct gm_run_result *r, struct gm_profile *p
 	}
 	if (p->pages_2m_gps > 0) /* rule P5: rows exactly 2 MiB apart, the ratio to pages_2m_gps its cost */
 		p->pages_2m_al_gps = pages_rate(r, "copy.pages_2m_al_b4", p);
+	if (p->pages_gps > 0) /* rule P6: rows 3.84 MiB apart, lanes spread over their pages; its factor in the model */
+		p->pages_spread_gps = pages_rate(r, "copy.pages_spread_b4", p);
 	if (!(p->pages_gps > 0)) { /* named: the file leaves it out, and every printout says so */
 		p->pages_gps = GM_PAGES_GPS_DEFAULT;
 		gm_profile_note_unmeasured(p, "pages_gps");

@@ -151,6 +151,7 @@ void gm_profile_describe_unmeasured(const struct gm_profile *p, char *buf, size_
 			continue;
 		const char *then = !strcmp(f->name, "pages_gps")	   ? "rule P takes 65.6, an H100's"
 				   : !strcmp(f->name, "pages_2m_al_gps") ? "rule P5 off"
+				   : !strcmp(f->name, "pages_spread_gps") ? "rule P6 off"
 				   : !strncmp(f->name, "pages_", 6) ? "rule P4 takes pages_gps"
 				   : !strcmp(f->name, "launch_floor_us") ? "trace rule F takes launch_us"
 				   : !strcmp(f->name, "floor_us")	   ? "rules D11 and S3 off"

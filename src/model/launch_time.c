@@ -597,11 +597,31 @@ static double page_aligned_factor(const struct gm_profile *pr, double dist)
 	return 1 + (r - 1) * w;
 }
 
+/*
+ * Rule P6 (branch m74, issue 36): a load request whose lone lanes spread over their 2 MiB pages' offsets (no gap of
+ * half a page; launch_traffic.c) translates them faster than P4's walks, whose 32 lanes lie within 4 KiB.
+ * copy.pages_spread_b4 (copy.pages_b4's walk with rows GM_PAGES_DIST_SPREAD, 3.84 MiB, apart) measures the rate,
+ * pages_spread_gps; P4 prices that walk's lanes at page_ns(GM_PAGES_DIST_SPREAD) each, so the factor that makes
+ * the calibrated walk itself come out at its measured rate is 1 / (pages_spread_gps x page_ns(3.84 MiB)), and it
+ * scales P4's time of every spread request at its own distance. No constant of its own. A profile without the
+ * rate (every calibrate before m74, the built-in ones): none.
+ */
+static double page_spread_factor(const struct gm_profile *pr)
+{
+	double ns = page_ns(pr, GM_PAGES_DIST_SPREAD);
+
+	if (!(pr->pages_spread_gps > 0) || !(ns > 0))
+		return 1;
+	return 1.0 / (pr->pages_spread_gps * ns);
+}
+
 static void rule_p_pages(const struct gm_launch_in *in, const struct gm_profile *pr, struct gm_launch_out *o)
 {
 	(void)in;
 	o->t_pages_ms = pr->pages_gps > 0 ? o->page_lanes * page_ns(pr, o->page_distance) / 1e6 : 0;
-	o->t_pages_ms *= 1 + o->page_aligned * (page_aligned_factor(pr, o->page_distance) - 1); /* rule P5 */
+	/* rule P5 and rule P6: shares of the lone lanes in requests of each kind (one request is never both) */
+	o->t_pages_ms *= 1 + o->page_aligned * (page_aligned_factor(pr, o->page_distance) - 1) +
+			 o->page_spread * (page_spread_factor(pr) - 1);
 	if (!(o->t_pages_ms > 0))
 		return;
 	if (o->t_pages_ms > o->time_ms)
@@ -685,7 +705,7 @@ const struct gm_time_rule gm_time_rules[] = {
 	{ "L2 L3 L4", "L2 time: sectors, line lookups, lines written partly", rule_l2_l3_l4_l2 },
 	{ "T1", "L1 time by wavefronts", rule_t1_l1 },
 	{ "T", "the slowest of DRAM, L2, L1", rule_t_slowest },
-	{ "P", "translations of lanes alone in their page, a level", rule_p_pages },
+	{ "P", "translations of lanes alone in their page, a level (P4-P6 their rates)", rule_p_pages },
 	{ "T4", "blocks the SMs start, a level", rule_t4_blocks },
 	{ "T3", "latency and bandwidth joined at the knee", rule_t3_join },
 	{ "T14", "loads DRAM serves behind the writes: a softer knee", rule_t14_writes_ahead },

@@ -8,7 +8,8 @@
  *                           block already loaded hits; the distinct lines of a
  *                           block's loads are what it waits for (T5);
  *   T1  rule_t1_banks       the wavefronts L1's 32 banks need for a request;
- *   P   rule_p_alone        load lanes alone in their 2 MiB page (P3: and store lanes);
+ *   P   rule_p_alone        load lanes alone in their 2 MiB page (P3: and store lanes;
+ *                           P4 their distance, P5 aligned, P6 spread);
  *   L2  rule_l2_partial     a store sector a warp writes partly costs two L2
  *                           operations (read-modify-write), a full one one;
  *   L4  rule_l4_lines       the lines a store request writes partly, by how many
@@ -96,13 +97,39 @@ static double neighbour_distance(const int64_t *ad, const char *lone, int n)
 }
 
 /*
+ * Rule P6 (branch m74, issue 36): whether a request's lone lanes (two or more) spread over their 2 MiB pages'
+ * offsets: sorted round the page, no gap between neighbours (the last to the first across the page's end
+ * included) of GM_PAGES_SPREAD_GAP, half a page, or more. Column walks at 1.5-10.24 MiB pitches (m73); not the
+ * calibrated walks of P4 and P5 (32 lanes within 4 KiB), nor rows 3 MiB apart (two offsets half a page apart).
+ */
+static int lanes_spread(const int64_t *ad, const char *lone, int n)
+{
+	int64_t v[GM_WARP_SIZE];
+	int m = 0;
+
+	for (int i = 0; i < n; i++)
+		if (lone[i])
+			v[m++] = ((ad[i] % GM_PAGE_BYTES) + GM_PAGE_BYTES) % GM_PAGE_BYTES;
+	if (m < 2)
+		return 0;
+	gm_keys_sort(v, m);
+	if (v[0] + GM_PAGE_BYTES - v[m - 1] >= GM_PAGES_SPREAD_GAP)
+		return 0;
+	for (int i = 1; i < m; i++)
+		if (v[i] - v[i - 1] >= GM_PAGES_SPREAD_GAP)
+			return 0;
+	return 1;
+}
+
+/*
  * Rule P: the active lanes of a request whose 2 MiB page no other active lane of it touches. Rule P4: *dist,
  * the distance between those lanes' neighbouring addresses (their median gap, neighbour_distance; the
  * calibrated 4 MiB + 128 B for a lane alone). Rule P5: *aligned, whether two or more lie alone, that distance
  * is near a power of two P of 2 MiB or more, and their addresses all lie within a line of the lowest one's modulo P
- * (rows 2 MiB + 4 B apart too: 32 lanes span 124 B there; not 3 or 6 MiB, nor 2 MiB + 128 KiB).
+ * (rows 2 MiB + 4 B apart too: 32 lanes span 124 B there; not 3 or 6 MiB, nor 2 MiB + 128 KiB). Rule P6:
+ * *spread, whether they spread over their pages' offsets (lanes_spread).
  */
-static int lanes_alone_in_page(const struct gm_prediction *p, double *dist, int *aligned)
+static int lanes_alone_in_page(const struct gm_prediction *p, double *dist, int *aligned, int *spread)
 {
 	int64_t pg[GM_WARP_SIZE], ad[GM_WARP_SIZE], lo = INT64_MAX, pw;
 	int n = 0, alone = 0, near = 1;
@@ -130,6 +157,7 @@ static int lanes_alone_in_page(const struct gm_prediction *p, double *dist, int 
 		if (lone[i])
 			near &= (ad[i] - lo) % pw < GM_LINE_BYTES || (ad[i] - lo) % pw > pw - GM_LINE_BYTES;
 	*aligned = alone > 1 && pw >= GM_PAGE_BYTES && near;
+	*spread = alone > 1 && lanes_spread(ad, lone, n);
 	return alone;
 }
 
@@ -217,11 +245,12 @@ static gm_status rule_t1_banks(struct warp_ctx *c)
 static gm_status rule_p_alone(struct warp_ctx *c)
 {
 	double dist;
-	int aligned, alone = lanes_alone_in_page(c->p, &dist, &aligned);
+	int aligned, spread, alone = lanes_alone_in_page(c->p, &dist, &aligned, &spread);
 
 	if (c->w->op == GM_OP_LOAD) {
 		c->t->l1_load_alone += (double)alone;
 		c->t->l1_load_aligned += aligned ? (double)alone : 0; /* rule P5, measured with loads */
+		c->t->l1_load_spread += spread ? (double)alone : 0;   /* rule P6, measured with loads */
 	} else {
 		c->t->l1_store_alone += (double)alone;
 	}

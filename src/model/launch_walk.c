@@ -510,6 +510,7 @@ static void add_scaled(struct totals *t, const struct totals *u, double f)
 	t->l1_load_alone += f * u->l1_load_alone;
 	t->l1_store_alone += f * u->l1_store_alone;
 	t->l1_load_aligned += f * u->l1_load_aligned;
+	t->l1_load_spread += f * u->l1_load_spread;
 	t->alone_log2_dist += f * u->alone_log2_dist;
 	t->l1_load += f * u->l1_load;
 	t->l2_load += f * u->l2_load;
@@ -659,6 +660,9 @@ void gm_launch_scale(const struct totals *t, const struct gm_launch_in *in, stru
 	/* rule P5: the share of them in requests whose lines share their low address bits */
 	o->page_aligned = o->page_lanes > 0 && t->l1_load > 0
 				  ? t->l1_load_aligned * t->l2_load / t->l1_load * f / o->page_lanes : 0;
+	/* rule P6: the share of them in load requests whose lone lanes spread over their pages' offsets */
+	o->page_spread = o->page_lanes > 0 && t->l1_load > 0
+				 ? t->l1_load_spread * t->l2_load / t->l1_load * f / o->page_lanes : 0;
 	o->page_distance = t->l1_load_alone + t->l1_store_alone > 0
 				   ? exp2(t->alone_log2_dist / (t->l1_load_alone + t->l1_store_alone)) : 0;
 	o->l1_load_sectors = t->l1_load * f;

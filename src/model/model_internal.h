@@ -141,6 +141,8 @@ struct totals {
 	double l1_store_alone;      /* store lanes alone in their 2 MiB page of the request (rule P3) */
 	double alone_log2_dist;     /* those lanes (loads and stores) x log2 of their request's distance (P4) */
 	double l1_load_aligned;     /* of the load lanes alone, those whose request's lines share low bits (P5) */
+	double l1_load_spread;      /* of the load lanes alone, those whose request's lone lanes spread over their
+				       pages' offsets (P6) */
 	double store_bytes;         /* bytes L2 writes for the stores: whole sectors (L4) */
 	double pline[5];            /* store lines written partly, by how many of their sectors another block of
 				       the window wrote last (0-4; rule L4) */

@@ -299,6 +299,21 @@ static void test_from_run_knee(void **state)
 		assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
 		assert_true(fabs(p.pages_2m_al_gps - 15) < 1e-6);
 		assert_true(fabs(p.pages_2m_gps - 30) < 1e-6 && fabs(p.pages_gps - 20) < 1e-6);
+		assert_true(p.pages_spread_gps == 0 && gm_profile_unmeasured(&p, "pages_spread_gps")); /* P6's: absent */
+	}
+	/* copy.pages_spread_b4 (rows 3.84 MiB apart, lanes spread over their pages) timed as the model predicts it with
+	   a planted rate (rule P6, its factor 1 / (pages_spread_gps x P4's time a lane at 3.84 MiB)): the rate comes
+	   back exactly, the rest stays */
+	{
+		struct gm_case_result *cw = add_case(&r, "copy.pages_spread_b4", 1, bytes);
+
+		p.pages_spread_gps = 25;
+		time_as_predicted(cw, &p, bytes);
+		assert_string_equal(cw->launch_limited_by, "pages");
+		assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
+		assert_true(fabs(p.pages_spread_gps - 25) < 1e-6);
+		assert_false(gm_profile_unmeasured(&p, "pages_spread_gps"));
+		assert_true(fabs(p.pages_2m_al_gps - 15) < 1e-6 && fabs(p.pages_gps - 20) < 1e-6);
 	}
 	/* copy.start_b4 (8 waves of copy_one) timed as the model predicts it plus a planted start-up (rule S):
 	   the start-up comes back, the rest unchanged; with it the model reproduces the case, and every other

@@ -415,6 +415,62 @@ static void test_knee(void **state)
 	assert_string_equal(o.limited_by, "DRAM");
 }
 
+/*
+ * Rule P6: a load request whose lone lanes spread over their 2 MiB pages' offsets (no gap of half a page) has P4's
+ * time scaled by 1 / (pages_spread_gps x P4's time a lane at 3.84 MiB, GM_PAGES_DIST_SPREAD): the calibration walk
+ * (copy.pages_spread_b4's rows, 1006632 floats apart) at exactly the measured rate, other spread walks by the same
+ * factor at their own distance; walks whose lanes lie within a few KiB of each other in their pages, rows 3 MiB
+ * apart (offsets 0 and 1 MiB), stores, and a profile without the rate: P4 alone.
+ */
+static void test_pages_spread(void **state)
+{
+	struct gm_profile p = prof();
+	struct gm_access pats[2];
+	struct gm_launch_in in;
+	struct gm_launch_out o;
+	const int64_t n = (int64_t)1 << 24;
+	double p4, f;
+
+	(void)state;
+	p.pages_gps = 1;
+	p.pages_2m_gps = 2;
+	p.pages_16m_gps = 0.5;
+	launch_of("(gid%256)*1006632 + gid/256", 4, n, pats, &in); /* copy.pages_spread_b4 */
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.page_spread - 1) < 1e-9 && o.page_aligned == 0);
+	assert_true(fabs(o.page_distance - GM_PAGES_DIST_SPREAD) < 1e-3);
+	p4 = o.t_pages_ms; /* no rate: P4 alone, between its 2 and 4 MiB rates */
+	assert_true(p4 > 1.0 * n / 1e6 * 0.5 && p4 < 1.0 * n / 1e6);
+	p.pages_spread_gps = 1.25;
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.t_pages_ms - n / 1.25 / 1e6) < 1e-9 * o.t_pages_ms); /* the walk at its measured rate */
+	assert_string_equal(o.limited_by, "pages");
+	f = o.t_pages_ms / p4;
+	/* 7.68 MiB (2013265 floats): spread too, P4's time there times the same factor */
+	launch_of("(gid%256)*2013265 + gid/256", 4, n, pats, &in);
+	p.pages_spread_gps = 0;
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	p4 = o.t_pages_ms;
+	p.pages_spread_gps = 1.25;
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.page_spread - 1) < 1e-9);
+	assert_true(fabs(o.t_pages_ms - f * p4) < 1e-9 * o.t_pages_ms);
+	/* not spread: copy.pages_b4's walk (32 lanes within 4 KiB), rows 3 MiB apart (a gap of half a page) */
+	launch_of("(gid%256)*1048608 + gid/256", 4, n, pats, &in);
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(o.page_spread == 0 && fabs(o.t_pages_ms - 1.0 * n / 1e6) < 1e-9 * o.t_pages_ms);
+	launch_of("(gid%256)*786432 + gid/256", 4, n, pats, &in);
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(o.page_lanes > 0 && o.page_spread == 0);
+	/* the spread walk stored (P3): no share, the stores' lanes keep pages_gps */
+	launch_of("(gid%256)*1006632 + gid/256", 4, n, pats, &in);
+	pats[0].op = GM_OP_STORE;
+	pats[1].op = GM_OP_LOAD;
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(o.page_lanes > 0 && o.page_spread == 0);
+	assert_true(fabs(o.t_pages_ms - 1.0 * n / 1e6) < 1e-9 * o.t_pages_ms);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -430,6 +486,7 @@ int main(void)
 		cmocka_unit_test(test_hits_wait),
 		cmocka_unit_test(test_back_to_back),
 		cmocka_unit_test(test_barrier_phases),
+		cmocka_unit_test(test_pages_spread),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -42,6 +42,11 @@ enum { COPY_ONE = 0, COPY_ILP = 1, COPY_READ = 2, COPY_WRITE = 3, COPY_MEMCPY = 
 #define COPY_PAGES_PITCH_16M 4194336
 /* pages_2m_al_b4: rows exactly 2 MiB apart, the request's 32 lines on the same low address bits (rule P5) */
 #define COPY_PAGES_PITCH_2M_AL 524288
+/* pages_spread_b4: rows 1006632 elements (4026528 B, 3.84 MiB rounded down to 4 B, the pitch of the development
+   sets' 3.84 MiB float walks) apart: each row 163.84 KiB short of two pages after the one before, so the 32 lanes of a
+   request step round their 2 MiB pages' offsets about 2.5 times and leave no gap of half a page (rule P6); not near a
+   power of two (P5 off), each lane still alone in its page */
+#define COPY_PAGES_PITCH_SPREAD 1006632
 /* COPY_COLSTORE: a column walk of the stores, out[(i % ROWS) * PITCH + i / ROWS] = in[i], PITCH = the pitch in
    bytes over the element's: each lane of a warp writes its own row, alone in a line the request writes partly, the
    request's lines 512 KiB + 128 B apart (rule L4's far lines; colstore_b4 and colstore_b16). n = ROWS x PITCH

@@ -45,6 +45,8 @@ static const struct {
 	  COPY_PAGES_PITCH_2M },
 	{ COPY_PAGES, 4, 1, 0, 0, "pages_2m_al_b4",
 	  "as pages_b4, rows exactly 2 MiB apart: the request's lines on the same low address bits", COPY_PAGES_PITCH_2M_AL },
+	{ COPY_PAGES, 4, 1, 0, 0, "pages_spread_b4",
+	  "as pages_b4, rows 3.84 MiB apart: the request's lanes spread over their pages' offsets", COPY_PAGES_PITCH_SPREAD },
 	{ COPY_PAGES, 4, 1, 0, 0, "pages_16m_b4", "as pages_b4, rows 16 MiB + 128 B apart: the request's pages far apart",
 	  COPY_PAGES_PITCH_16M },
 	{ COPY_SCATTER, 4, 1, 0, 0, "scatter_b4",

@@ -38,6 +38,8 @@
  *                translation costs as the request's pages lie farther apart (rule P4).
  *   pages_2m_al_b4  the same walk, rows exactly 2 MiB apart: the request's lines share their
  *                low address bits (rule P5).
+ *   pages_spread_b4  the same walk, rows 4026528 B (3.84 MiB) apart: the request's 32 lanes
+ *                spread over their 2 MiB pages' offsets, no gap of half a page (rule P6).
  *   start_b4     v0_b4 over exactly COPY_START_WAVES waves of resident threads (a few
  *                microseconds): what each launch timed back to back pays beyond its
  *                traffic and waves, where the launch model measures its start-up (rule S).
@@ -96,7 +98,8 @@ __global__ void copy_one_table(const T *__restrict__ in, T *__restrict__ out, si
 		out[i] = in[(i * STEP) & (COPY_TABLE_ELEMS - 1)];
 }
 
-/* pages_b4, pages_2m_b4, pages_16m_b4: a column walk over COPY_PAGES_ROWS rows PITCH elements apart (shapes.h). */
+/* pages_b4, pages_2m_b4, pages_2m_al_b4, pages_spread_b4, pages_16m_b4: a column walk over COPY_PAGES_ROWS rows
+   PITCH elements apart (shapes.h). */
 template <typename T, size_t PITCH>
 __global__ void copy_one_pages(const T *__restrict__ in, T *__restrict__ out, size_t n)
 {
@@ -343,6 +346,9 @@ static void launch_typed(struct copy_state *s)
 			(const T *)s->in, (T *)s->out, s->n);
 	else if (s->mode == COPY_PAGES && s->pitch == COPY_PAGES_PITCH_2M_AL)
 		copy_one_pages<T, COPY_PAGES_PITCH_2M_AL><<<gm_blocks_for(s->n, COPY_BLOCK), COPY_BLOCK, 0, gm_stream()>>>(
+			(const T *)s->in, (T *)s->out, s->n);
+	else if (s->mode == COPY_PAGES && s->pitch == COPY_PAGES_PITCH_SPREAD)
+		copy_one_pages<T, COPY_PAGES_PITCH_SPREAD><<<gm_blocks_for(s->n, COPY_BLOCK), COPY_BLOCK, 0, gm_stream()>>>(
 			(const T *)s->in, (T *)s->out, s->n);
 	else if (s->mode == COPY_PAGES && s->pitch == COPY_PAGES_PITCH_16M)
 		copy_one_pages<T, COPY_PAGES_PITCH_16M><<<gm_blocks_for(s->n, COPY_BLOCK), COPY_BLOCK, 0, gm_stream()>>>(
