@@ -473,11 +473,13 @@ static void l4_far_lines(struct warp_ctx *c, const int64_t *line, const int *cro
 		} else if (same[k]) { /* its own block did: the width's part only (f u) */
 			c->t->far_x[x] += f * u;
 			c->t->far_wide_x[x] += f * u * u;
+			c->t->lin_x[x] += f * u * (1 - u);
 			c->t->far_same += f;
 		} else { /* the window's first piece of it: the launch's share of the two above decides */
 			c->t->first_x[0] += f;
 			c->t->first_wide_x[0] += f * u;
 			c->t->first_wide2_x[0] += f * u * u;
+			c->t->first_lin_x[0] += f * u * (1 - u);
 		}
 	}
 }
@@ -572,12 +574,14 @@ void gm_l4_rows_close(struct pat_state *ps, struct totals *t)
 
 		if (ls->gen[h] != ls->cur || pieces == 0)
 			continue;
+		t->rows_all += (double)pieces;
 		if (ROWS_BYTES(v) >= 128) {
 			if (pieces > 1) {
 				t->rows_f += (double)(pieces - 1);
 				t->rows_g += (double)ROWS_GQ(v) / 64;
 			}
 		} else {
+			t->rows_open += (double)pieces;
 			t->rows_f += (double)pieces;
 			t->rows_g += (double)pieces;
 		}

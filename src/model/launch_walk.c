@@ -526,10 +526,14 @@ static void add_scaled(struct totals *t, const struct totals *u, double f)
 		t->first_x[x] += f * u->first_x[x];
 		t->first_wide_x[x] += f * u->first_wide_x[x];
 		t->first_wide2_x[x] += f * u->first_wide2_x[x];
+		t->lin_x[x] += f * u->lin_x[x];
+		t->first_lin_x[x] += f * u->first_lin_x[x];
 	}
 	t->far_cross += f * u->far_cross;
 	t->far_same += f * u->far_same;
 	t->rows_f += f * u->rows_f;
+	t->rows_open += f * u->rows_open;
+	t->rows_all += f * u->rows_all;
 	t->rows_g += f * u->rows_g;
 	t->wavefronts += f * u->wavefronts;
 	t->read_bytes += f * u->read_bytes;
@@ -681,10 +685,12 @@ void gm_launch_scale(const struct totals *t, const struct gm_launch_in *in, stru
 					 window's first pieces; all by the rows weight of the lone pieces (1 without any) */
 		double sh = t->far_cross + t->far_same > 0 ? t->far_cross / (t->far_cross + t->far_same) : 1;
 		double gr = t->rows_f > 0 ? t->rows_g / t->rows_f : 1;
+		double open = t->rows_all > 0 ? t->rows_open / t->rows_all : 0; /* m75: lines left incomplete */
 
 		o->l2_far_lines_x[x] = (t->far_x[x] + sh * t->first_x[x] + (1 - sh) * t->first_wide_x[x]) * f * gr;
 		o->l2_far_wide_lines_x[x] =
-			(t->far_wide_x[x] + sh * t->first_wide_x[x] + (1 - sh) * t->first_wide2_x[x]) * f * gr;
+			(t->far_wide_x[x] + sh * t->first_wide_x[x] + (1 - sh) * t->first_wide2_x[x] +
+			 open * (t->lin_x[x] + (1 - sh) * t->first_lin_x[x])) * f * gr;
 		o->l2_far_lines += o->l2_far_lines_x[x];
 		o->l2_far_wide_lines += o->l2_far_wide_lines_x[x];
 	}

@@ -151,7 +151,10 @@ struct totals {
 				       wrote last, x their request's spacing weight (x their lane's width weight) (L4) */
 	double first_x[5], first_wide_x[5], first_wide2_x[5]; /* the window's first pieces of such lines: their
 				       spacing weight f, f x width weight u, f u^2 (launch_traffic.c) */
+	double lin_x[5], first_lin_x[5]; /* of far_x's own-block lines and of the first pieces: f u (1 - u), the width's
+				       part a line its window leaves incomplete adds (rule L4's open lines, m75) */
 	double far_cross, far_same; /* the spacing weights of the lone lines other blocks / their own block wrote */
+	double rows_open, rows_all; /* the pieces lanes wrote alone into lines the window left incomplete, and all */
 	double rows_f, rows_g;      /* the pieces lanes wrote alone into lines of the window's windows, and their
 				       rows weights (rule L4's rows: gm_l4_rows_close) */
 	double read_bytes, write_bytes, fill_bytes;
