@@ -216,6 +216,10 @@ double tk_lone_speedup(const struct gm_trace_kernel *k, const struct gm_profile 
 /* the verdict's words (score: the share of the measured time the fix removes; 0: not named) and the fix */
 double tk_lone_words(const struct gm_trace_kernel *k, const struct gm_profile *prof, char *buf, size_t n, int *ins);
 int tf_lone_loop(struct gm_trace_kernel *k, const struct gm_profile *prof);
+/* trace_fix_blocks.c, rule FB: a launch limited by block starts (rule T4) in small 1D blocks whose indices are gid
+   alone, relaunched in blocks of 256: its speedup (0: not priced; *m the blocks merged), and the fix on lead (1) */
+double tk_fuller_blocks(const struct gm_trace_kernel *k, const struct gm_profile *prof, int *m);
+int tf_fuller_blocks(struct gm_trace_kernel *k, const struct gm_profile *prof, int lead);
 /* the same, the part ex (0 .. 1) of the time outside going with the sectors the change removes (the verdict's
    split: the model may price a scattered pattern low) */
 double tf_kernel_speedup_ex(const struct gm_trace_kernel *k, const struct gm_profile *prof, double t_new, double g,
