@@ -305,13 +305,8 @@ int tf_atomic_use(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	if ((at = gcas_named_at(k, prof)) >= 0) {
 		double s = gcas_speedup(k, prof, at, &nl);
 		if (s >= GM_TRACE_WORTH) {
-			struct gm_trace_fix *fx = &k->ins[at].fix;
+			struct gm_trace_fix *fx = tf_whole_fix(k, at, nl, s);
 			tk_gcas_loop(k, at, &r, &p, &sp);
-			memset(fx, 0, sizeof(*fx));
-			fx->have = fx->worth = 1;
-			fx->ninstr = nl;
-			fx->share = 1;
-			fx->pattern_speedup = fx->kernel_speedup = s;
 			gm_trace_where(k->ins[at].in, 60, w, sizeof(w));
 			snprintf(fx->rewrite, sizeof(fx->rewrite), "native_atomic");
 			snprintf(fx->change, sizeof(fx->change), "the compare-and-swap loop replaced by one native atomic "
@@ -347,13 +342,8 @@ int tf_atomic_use(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	double s = plain_speedup(k, prof);
 	if (s < GM_TRACE_WORTH)
 		return -1;
-	struct gm_trace_fix *fx = &k->ins[at].fix;
+	struct gm_trace_fix *fx = tf_whole_fix(k, at, 1, s);
 	const char *op = strstr(k->ins[at].in->sass, ".ADD") ? "atomicAdd" : "the atomic";
-	memset(fx, 0, sizeof(*fx));
-	fx->have = fx->worth = 1;
-	fx->ninstr = 1;
-	fx->share = 1;
-	fx->pattern_speedup = fx->kernel_speedup = s;
 	gm_trace_where(k->ins[at].in, 60, w, sizeof(w));
 	snprintf(fx->rewrite, sizeof(fx->rewrite), "plain_store");
 	snprintf(fx->change, sizeof(fx->change), "the atomic on addresses each hit once replaced by a plain store "

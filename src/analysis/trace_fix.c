@@ -724,12 +724,19 @@ void gm_trace_fixes(struct gm_trace_kernel *k, const struct gm_profile *prof, in
 			done[pos[i]] |= i == at || k->ins[i].fix.same_as == at + 1;
 		groups++;
 	}
-	at = n && top > 0 ? tf_wide_fields(k, prof) : -1;
+	int lt = at = au < 0 && n && top > 0 ? tf_lone_loop(k, prof) : -1;
+	if (at >= 0) {   /* rule LT: one thread's loop spread over the block, its instructions done */
+		for (int i = 0; i < n; i++)
+			done[pos[i]] |= i == at || k->ins[i].fix.same_as == at + 1;
+		groups++;
+	}
+	at = n && top > 0 && lt < 0 ? tf_wide_fields(k, prof) : -1;
 	if (at >= 0) {   /* a record's fields as one vector: its instructions done, the others' fixes after */
 		for (int i = 0; i < n; i++)
 			done[pos[i]] |= i == at || k->ins[i].fix.same_as == at + 1;
 		groups++;
-	} else if (au < 0 && n && top > 0 && (wide_blocks(k, prof, order[0]) || more_threads(k, prof, order[0])))
+	} else if (au < 0 && lt < 0 && n && top > 0 && (wide_blocks(k, prof, order[0]) ||
+								       tf_fuller_blocks(k, prof, order[0]) || more_threads(k, prof, order[0])))
 		return;   /* the one change covers every instruction */
 	at = au < 0 && n && top > 0 ? tf_block_reduce(k, prof) : -1;
 	if (at >= 0) {   /* the atomics' fix first (the block-rows form's other atomics with it), then the accesses' */

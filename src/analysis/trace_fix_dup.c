@@ -155,12 +155,7 @@ int tf_dup_stores(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	double s = k->time_ms / fixed;
 	if (s < GM_TRACE_WORTH)
 		return -1;
-	struct gm_trace_fix *fx = &k->ins[at].fix;
-	memset(fx, 0, sizeof(*fx));
-	fx->have = fx->worth = 1;
-	fx->ninstr = 1;
-	fx->share = 1;
-	fx->pattern_speedup = fx->kernel_speedup = s;
+	struct gm_trace_fix *fx = tf_whole_fix(k, at, 1, s);
 	gm_trace_where(k->ins[at].in, 60, w, sizeof(w));
 	snprintf(fx->rewrite, sizeof(fx->rewrite), "store_each_once");
 	if (one) {

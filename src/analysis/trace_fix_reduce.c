@@ -139,13 +139,7 @@ static struct gm_trace_fix *priced(struct gm_trace_kernel *k, const struct gm_pr
 	double s = tm / fmax(o->time_ms, tk_floor_free_ms(k, prof, div));
 	if (s < GM_TRACE_WORTH)
 		return NULL;
-	struct gm_trace_fix *fx = &k->ins[at].fix;
-	memset(fx, 0, sizeof(*fx));
-	fx->have = fx->worth = 1;
-	fx->ninstr = 1;
-	fx->share = 1;
-	fx->pattern_speedup = fx->kernel_speedup = s;
-	return fx;
+	return tf_whole_fix(k, at, 1, s);
 }
 
 /* An atomic that returns its old value (a place, not a sum) sent by one lane a warp in every sample: the warp's
@@ -585,13 +579,8 @@ int tf_warp_shuffle(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	double s = k->time_ms / fmax(t, tk_floor_free_ms(k, prof, 1e9));
 	if (s < GM_TRACE_WORTH)
 		return -1;
-	struct gm_trace_fix *fx = &k->ins[at].fix;
+	struct gm_trace_fix *fx = tf_whole_fix(k, at, nsw, s);
 	char w[96];
-	memset(fx, 0, sizeof(*fx));
-	fx->have = fx->worth = 1;
-	fx->ninstr = nsw;
-	fx->share = 1;
-	fx->pattern_speedup = fx->kernel_speedup = s;
 	gm_trace_where(k->ins[at].in, 60, w, sizeof(w));
 	snprintf(fx->rewrite, sizeof(fx->rewrite), "warp_shuffle");
 	snprintf(fx->change, sizeof(fx->change), "each warp adds its lanes with shuffles, then one atomic a warp (or "

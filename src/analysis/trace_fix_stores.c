@@ -77,12 +77,7 @@ int tf_store_once(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	double s = k->time_ms / fmax(o.time_ms, tk_floor_free_ms(k, prof, 1e9));
 	if (s < GM_TRACE_WORTH)
 		return -1;
-	struct gm_trace_fix *fx = &k->ins[lead].fix;
-	memset(fx, 0, sizeof(*fx));
-	fx->have = fx->worth = 1;
-	fx->ninstr = m;
-	fx->share = 1;
-	fx->pattern_speedup = fx->kernel_speedup = s;
+	struct gm_trace_fix *fx = tf_whole_fix(k, lead, m, s);
 	gm_trace_where(k->ins[lead].in, 60, w, sizeof(w));
 	snprintf(fx->rewrite, sizeof(fx->rewrite), "store_once");
 	snprintf(fx->change, sizeof(fx->change), "the value kept in a register and stored once: %d of its %d stores "

@@ -203,6 +203,23 @@ int tk_dup_store(const struct gm_trace_kernel *k, double *kk, int *one);
 int tk_dup_one(const struct gm_trace_kernel *k);
 double tk_dup_words(const struct gm_trace_kernel *k, char *buf, size_t n, int *ins);
 int tf_dup_stores(struct gm_trace_kernel *k, const struct gm_profile *prof);
+/* trace_fix_whole.c (a leaf): instruction at's fix cleared and set to a whole-kernel speedup s over ninstr
+   instructions (have, worth, share 1) */
+struct gm_trace_fix *tf_whole_fix(struct gm_trace_kernel *k, int at, int ninstr, double s);
+/* trace_fix_lone.c, rule LT: global loads and stores run by one lane of one warp of each block, LT_MIN times a block
+   or more (a loop run by one thread while the block waits). The instructions' count (0: none), *lead the one with the
+   most executions, *per_block their executions a block */
+int tk_lone_loop(const struct gm_trace_kernel *k, int *lead, double *per_block);
+/* rule LT's fix: the loop spread over the block's threads (the lone requests as coalesced ones, a 32nd of them),
+   priced by the launch model: the measured time over it (0: not priced) */
+double tk_lone_speedup(const struct gm_trace_kernel *k, const struct gm_profile *prof);
+/* the verdict's words (score: the share of the measured time the fix removes; 0: not named) and the fix */
+double tk_lone_words(const struct gm_trace_kernel *k, const struct gm_profile *prof, char *buf, size_t n, int *ins);
+int tf_lone_loop(struct gm_trace_kernel *k, const struct gm_profile *prof);
+/* trace_fix_blocks.c, rule FB: a launch limited by block starts (rule T4) in small 1D blocks whose indices are gid
+   alone, relaunched in blocks of 256: its speedup (0: not priced; *m the blocks merged), and the fix on lead (1) */
+double tk_fuller_blocks(const struct gm_trace_kernel *k, const struct gm_profile *prof, int *m);
+int tf_fuller_blocks(struct gm_trace_kernel *k, const struct gm_profile *prof, int lead);
 /* the same, the part ex (0 .. 1) of the time outside going with the sectors the change removes (the verdict's
    split: the model may price a scattered pattern low) */
 double tf_kernel_speedup_ex(const struct gm_trace_kernel *k, const struct gm_profile *prof, double t_new, double g,
