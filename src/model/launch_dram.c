@@ -215,7 +215,7 @@ static int is_edge(const int64_t *v, int64_t m, int64_t k)
 static void rule_l4_far_partners(struct totals *t, double f)
 {
 	double moved = t->pline[0] * (f < 1 ? f : 1), x, lo, share;
-	double *ws[6] = { t->pline, t->far_x, t->far_wide_x, t->first_x, t->first_wide_x, t->first_wide2_x };
+	double *ws[7] = { t->pline, t->far_x, t->far_wide_x, t->first_x, t->first_wide_x, t->first_wide2_x, t->pline_sp };
 
 	if (!(moved > 0) || !(t->pline0_sectors > 0))
 		return;
@@ -224,7 +224,7 @@ static void rule_l4_far_partners(struct totals *t, double f)
 	lo = floor(x);
 	share = moved / t->pline[0];
 	t->pline0_sectors -= moved * x;
-	for (int j = 0; j < 6; j++) { /* the lines, and rule L4's far-end weights of them (launch_traffic.c) */
+	for (int j = 0; j < 7; j++) { /* the lines, rule L4's far-end weights of them (launch_traffic.c), the spaced */
 		double *w = ws[j], m = w[0] * share;
 
 		w[0] -= m;
