@@ -55,10 +55,12 @@ extern "C" {
 #define GM_L4_NEAR_SPACING 128.0
 #define GM_L4_FAR_SPACING 524416.0
 /* Rule L4's spaced near rate (s75): copy.scatter_far_b4's lines, 1 KiB + 128 B apart (l2_merge_far_lines_gps), and
-   the spacing from which a store request's partly written lines take it: the geometric mean of the two near cases'
-   spacings, sqrt(128 x 1152) = 384 B (3 lines) */
+   the band of a store request's line spacings whose partly written lines take it: from the geometric mean of the two
+   near cases' spacings, sqrt(128 x 1152) = 384 B (3 lines), to as far above the case's spacing, 1152^2 / 384 =
+   3456 B (probe-66's float walks: 12.6-13.5 ps a line at 1-4 KiB, back at 14.7 from 8 KiB) */
 #define GM_L4_SPACED_SPACING 1152.0
 #define GM_L4_SPACED_MIN 384.0
+#define GM_L4_SPACED_MAX (GM_L4_SPACED_SPACING * GM_L4_SPACED_SPACING / GM_L4_SPACED_MIN)
 #define GM_L4_FAR_NARROW 4.0
 #define GM_L4_FAR_WIDE 16.0
 /* Rule L4's rows: the lines a walk writes partly between two pieces of one line (the rows it comes back to) at which

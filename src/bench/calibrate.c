@@ -35,7 +35,7 @@
  *   l2_merge_far_lines_gps
  *                    copy.scatter_far_b4 (scatter_b4's warps, each block's 32
  *                    lines 1 KiB + 128 B apart): the rate L2 takes lines written
- *                    partly in requests whose lines lie 384 B or more apart (L4)
+ *                    partly in requests whose lines lie 384-3456 B apart (L4)
  *   l2_far_lines_gps, l2_far_lines16_gps
  *                    copy.colstore_b4 and copy.colstore_b16 (a column walk of
  *                    the stores over 1024 rows 512 KiB + 128 B apart, 4 and
@@ -482,7 +482,7 @@ static double far_lines_rate(const struct gm_run_result *r, const char *name, co
 /*
  * copy.scatter_far_b4 (rule L4's spaced near rate, s75): copy.scatter_b4's warps with each block's 32 lines 1 KiB +
  * 128 B apart, every line completed by its own block (x = 0, no far weight for a 4 B lane). Viewed without the
- * field, the line time left (lines_time_left) over its merged lines, all in requests spaced GM_L4_SPACED_MIN or more:
+ * field, the line time left (lines_time_left) over its merged lines, all in requests spaced GM_L4_SPACED_MIN to _MAX:
  * the case is predicted at exactly its measured rate. Optional, with both near rates; 0 when the case is missing,
  * its lines are not all spaced merged lines, or nothing is left.
  */

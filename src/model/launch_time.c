@@ -164,8 +164,8 @@ static double dram_ms(const struct gm_launch_in *in, const struct gm_profile *pr
 /*
  * Rule L4's spaced near rate (s75): a line a store request writes partly costs its lookup at l2_merge_lines_gps
  * where the request's lines are consecutive (copy.scatter_b4, 128 B apart) and at l2_merge_far_lines_gps where they
- * lie GM_L4_SPACED_MIN (384 B) or more apart (copy.scatter_far_b4, 1 KiB + 128 B; probe-66's float and double walks
- * at 1-4 KiB, 12.6-13.9 ps a line against 14.7). near (the count x's near cost, max of the lookup and x sector
+ * lie GM_L4_SPACED_MIN to _MAX (384 to 3456 B) apart (copy.scatter_far_b4, 1 KiB + 128 B; probe-66's float and
+ * double walks at 1-4 KiB, 12.6-13.9 ps a line against 14.7; from 8 KiB back at 14.7, where the far end takes over). near (the count x's near cost, max of the lookup and x sector
  * merges) becomes, for the share of the lines of count x in such requests (l2_spaced_lines_x), the larger of the
  * spaced lookup and the x merges; the far end (below) starts from it. Without the field, near as before.
  */

@@ -473,9 +473,9 @@ static void test_pages_spread(void **state)
 
 /*
  * Rule L4's spaced near rate (s75): a line a store request writes partly costs its lookup at l2_merge_far_lines_gps
- * where the request's lines lie 384 B (GM_L4_SPACED_MIN) or more apart, at l2_merge_lines_gps where they are closer:
+ * where the request's lines lie 384 B to 3456 B apart (GM_L4_SPACED_MIN, _MAX), at l2_merge_lines_gps elsewhere:
  * calibrate's copy.scatter_far_b4 (scatter_b4's warps, each block's 32 lines 1 KiB + 128 B apart) at exactly the
- * planted rate, copy.scatter_b4 (lines consecutive) and lines 256 B apart unchanged; without the field, as before.
+ * planted rate, copy.scatter_b4 (lines consecutive), lines 256 B and 4 KiB + 128 B apart unchanged; without the field, as before.
  */
 static void test_spaced_lines(void **state)
 {
@@ -513,9 +513,13 @@ static void test_spaced_lines(void **state)
 	pats[1].index = "(gid/3072)*3072 + ((gid%32)*3 + (gid/1024)%3)*32 + (gid%1024)/32";
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
 	assert_true(o.l2_merged_lines > 0 && fabs(o.l2_spaced_lines_x[0] - o.l2_merged_lines) < 1e-9 * warps);
-	/* a column walk at 4 KiB + 128 B (other blocks complete its lines): every count x spaced; where x sector
+	/* lines 4 KiB + 128 B apart (past 1152^2 / 384 = 3456 B): l2_merge_lines_gps again */
+	pats[1].index = "(gid/33792)*33792 + ((gid%32)*33 + (gid/1024)%33)*32 + (gid%1024)/32";
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(o.l2_merged_lines > 0 && o.l2_spaced_lines_x[0] == 0);
+	/* a column walk at 2 KiB + 128 B (other blocks complete its lines): every count x spaced; where x sector
 	   merges take longer than the spaced lookup, they set the cost, as they do the near one */
-	pats[1].index = "(gid%1024)*1056 + (gid/1024)%1056 + (gid/1081344)*1081344";
+	pats[1].index = "(gid%1024)*544 + (gid/1024)%544 + (gid/557056)*557056";
 	in.block[0] = 256;
 	p.l2_part_sectors_gps = 0.1;
 	assert_int_equal(gm_launch_predict(&in, &p, &o0, NULL), GM_OK);
