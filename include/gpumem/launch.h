@@ -54,6 +54,13 @@ extern "C" {
    512 KiB + 128 B apart: l2_far_lines_gps, l2_far_lines16_gps); and the lane widths of the two far cases */
 #define GM_L4_NEAR_SPACING 128.0
 #define GM_L4_FAR_SPACING 524416.0
+/* Rule L4's spaced near rate (s75): copy.scatter_far_b4's lines, 1 KiB + 128 B apart (l2_merge_far_lines_gps), and
+   the band of a store request's line spacings whose partly written lines take it: from the geometric mean of the two
+   near cases' spacings, sqrt(128 x 1152) = 384 B (3 lines), to as far above the case's spacing, 1152^2 / 384 =
+   3456 B (probe-66's float walks: 12.6-13.5 ps a line at 1-4 KiB, back at 14.7 from 8 KiB) */
+#define GM_L4_SPACED_SPACING 1152.0
+#define GM_L4_SPACED_MIN 384.0
+#define GM_L4_SPACED_MAX (GM_L4_SPACED_SPACING * GM_L4_SPACED_SPACING / GM_L4_SPACED_MIN)
 #define GM_L4_FAR_NARROW 4.0
 #define GM_L4_FAR_WIDE 16.0
 /* Rule L4's rows: the lines a walk writes partly between two pieces of one line (the rows it comes back to) at which
@@ -185,6 +192,8 @@ struct gm_launch_out {
 					 the window wrote last (0-4; rule L4) */
 	double l2_part_lines;         /* of them, those with such sectors (x >= 1) */
 	double l2_merged_lines;       /* the others (x = 0) */
+	double l2_spaced_lines_x[5];  /* of l2_partial_lines[x], those of requests whose lines lie GM_L4_SPACED_MIN or
+					 more apart (rule L4's spaced near rate) */
 	double l2_far_lines_x[5];     /* of l2_partial_lines[x] (x >= 1), those a lane writes alone, each weighted by
 					 how far apart its request's lines lie (0 at 128 B, 1 at 512 KiB + 128 B; L4) */
 	double l2_far_wide_lines_x[5]; /* the same, each also weighted by its lane's width (0 at 4 B, 1 at 16 B) */

@@ -32,6 +32,10 @@
  *                    pieces: the warps of one block fill the same lines / 8
  *                    blocks fill each sector): the rates L2 takes lines written
  *                    partly, and sectors another running block wrote last (L4)
+ *   l2_merge_far_lines_gps
+ *                    copy.scatter_far_b4 (scatter_b4's warps, each block's 32
+ *                    lines 1 KiB + 128 B apart): the rate L2 takes lines written
+ *                    partly in requests whose lines lie 384-3456 B apart (L4)
  *   l2_far_lines_gps, l2_far_lines16_gps
  *                    copy.colstore_b4 and copy.colstore_b16 (a column walk of
  *                    the stores over 1024 rows 512 KiB + 128 B apart, 4 and
@@ -463,11 +467,37 @@ static double far_lines_rate(const struct gm_run_result *r, const char *name, co
 		return 0;
 	for (int x = 0; x < 5; x++) { /* the near cost (rule L4) of the lines the far end leaves */
 		double per = 1.0 / p->l2_merge_lines_gps, px = x / p->l2_part_sectors_gps;
-		double rest = o.l2_partial_lines[x] - o.l2_far_lines_x[x];
+		double rest = o.l2_partial_lines[x] - o.l2_far_lines_x[x], near = px > per ? px : per;
+		double q = o.l2_partial_lines[x] > 0 ? o.l2_spaced_lines_x[x] / o.l2_partial_lines[x] : 0, sp;
 
-		t -= rest * (px > per ? px : per) / 1e6;
+		if (p->l2_merge_far_lines_gps > 0 && q > 0) { /* the spaced near rate, as launch_time.c's l4_spaced_near */
+			sp = 1.0 / p->l2_merge_far_lines_gps;
+			near = (1 - (q < 1 ? q : 1)) * near + (q < 1 ? q : 1) * (px > sp ? px : sp);
+		}
+		t -= rest * near / 1e6;
 	}
 	return t > 0 ? o.l2_far_lines / (t * 1e6) : 0;
+}
+
+/*
+ * copy.scatter_far_b4 (rule L4's spaced near rate, s75): copy.scatter_b4's warps with each block's 32 lines 1 KiB +
+ * 128 B apart, every line completed by its own block (x = 0, no far weight for a 4 B lane). Viewed without the
+ * field, the line time left (lines_time_left) over its merged lines, all in requests spaced GM_L4_SPACED_MIN to _MAX:
+ * the case is predicted at exactly its measured rate. Optional, with both near rates; 0 when the case is missing,
+ * its lines are not all spaced merged lines, or nothing is left.
+ */
+static void spaced_lines_of_l2(const struct gm_run_result *r, struct gm_profile *p)
+{
+	const struct gm_case_result *c;
+	struct gm_launch_out o;
+	double t;
+
+	p->l2_merge_far_lines_gps = 0;
+	if (!(p->l2_merge_lines_gps > 0) || !(p->l2_part_sectors_gps > 0) || !(c = viewed(r, "copy.scatter_far_b4", p, &o)) ||
+	    !(o.l2_merged_lines > 0) || o.l2_part_lines > 0 || o.l2_far_lines > 0 ||
+	    !(o.l2_spaced_lines_x[0] >= 0.999 * o.l2_merged_lines) || !((t = lines_time_left(c, p, &o)) > 0))
+		return;
+	p->l2_merge_far_lines_gps = o.l2_merged_lines / (t * 1e6);
 }
 
 static void far_lines_of_l2(const struct gm_run_result *r, struct gm_profile *p)
@@ -579,6 +609,7 @@ gm_status gm_profile_from_run(const struct gm_run_result *r, struct gm_profile *
 	lines_of_l2(r, p);
 	lines_of_l1(r, p);
 	partial_lines_of_l2(r, p);
+	spaced_lines_of_l2(r, p); /* before the far end, which starts from the near cost */
 	far_lines_of_l2(r, p);
 	pages_translated(r, p);
 	launch_start(r, p); /* the model's time for the case with every other constant */

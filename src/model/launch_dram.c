@@ -215,8 +215,8 @@ static int is_edge(const int64_t *v, int64_t m, int64_t k)
 static void rule_l4_far_partners(struct totals *t, double f)
 {
 	double moved = t->pline[0] * (f < 1 ? f : 1), x, lo, share;
-	double *ws[8] = { t->pline, t->far_x, t->far_wide_x, t->first_x, t->first_wide_x, t->first_wide2_x,
-			  t->lin_x, t->first_lin_x };
+	double *ws[9] = { t->pline, t->far_x, t->far_wide_x, t->first_x, t->first_wide_x, t->first_wide2_x,
+			  t->lin_x, t->first_lin_x, t->pline_sp };
 
 	if (!(moved > 0) || !(t->pline0_sectors > 0))
 		return;
@@ -225,7 +225,7 @@ static void rule_l4_far_partners(struct totals *t, double f)
 	lo = floor(x);
 	share = moved / t->pline[0];
 	t->pline0_sectors -= moved * x;
-	for (int j = 0; j < 8; j++) { /* the lines, and rule L4's far-end weights of them (launch_traffic.c) */
+	for (int j = 0; j < 9; j++) { /* the lines, rule L4's far-end weights of them (launch_traffic.c), the spaced */
 		double *w = ws[j], m = w[0] * share;
 
 		w[0] -= m;

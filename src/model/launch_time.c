@@ -162,6 +162,28 @@ static double dram_ms(const struct gm_launch_in *in, const struct gm_profile *pr
 /* ---- rules L2, L3, L4: L2 time -------------------------------------------------------------------- */
 
 /*
+ * Rule L4's spaced near rate (s75): a line a store request writes partly costs its lookup at l2_merge_lines_gps
+ * where the request's lines are consecutive (copy.scatter_b4, 128 B apart) and at l2_merge_far_lines_gps where they
+ * lie GM_L4_SPACED_MIN to _MAX (384 to 3456 B) apart (copy.scatter_far_b4, 1 KiB + 128 B; probe-66's float and
+ * double walks at 1-4 KiB, 12.6-13.9 ps a line against 14.7; from 8 KiB back at 14.7, where the far end takes over). near (the count x's near cost, max of the lookup and x sector
+ * merges) becomes, for the share of the lines of count x in such requests (l2_spaced_lines_x), the larger of the
+ * spaced lookup and the x merges; the far end (below) starts from it. Without the field, near as before.
+ */
+static double l4_spaced_near(const struct gm_profile *pr, const struct gm_launch_out *o, int x, double near)
+{
+	double n = o->l2_partial_lines[x], q, sp;
+
+	if (!(pr->l2_merge_far_lines_gps > 0) || !(pr->l2_part_sectors_gps > 0) || !(n > 0) ||
+	    !(o->l2_spaced_lines_x[x] > 0))
+		return near;
+	q = o->l2_spaced_lines_x[x] / n;
+	q = q < 1 ? q : 1;
+	sp = 1.0 / pr->l2_merge_far_lines_gps;
+	sp = sp > x / pr->l2_part_sectors_gps ? sp : x / pr->l2_part_sectors_gps;
+	return (1 - q) * near + q * sp;
+}
+
+/*
  * Rule L4's far end: a line a lane writes alone, completed by other blocks, costs more the farther apart its
  * request's lines lie and the wider the lane. Of the lines of count x, the far-weighted ones (l2_far_lines_x: each
  * line's share f by its request's spacing, launch_traffic.c) cost the far rate of their lanes' width, linear in the
@@ -173,6 +195,7 @@ static double l4_line_cost(const struct gm_profile *pr, const struct gm_launch_o
 {
 	double n = o->l2_partial_lines[x], fl = o->l2_far_lines_x[x], fw = o->l2_far_wide_lines_x[x];
 
+	near = l4_spaced_near(pr, o, x, near);
 	if (!(pr->l2_far_lines_gps > 0) || !(pr->l2_far_lines16_gps > 0) || !(fl > 0))
 		return n * near;
 	fl = fl < n ? fl : n;

@@ -616,8 +616,12 @@ static gm_status rule_l4_lines(struct warp_ctx *c)
 		same[k] += had == 1;
 		cnt[k]++;
 	}
+	double sp = l4_spacing(c);
+	int spaced = sp >= GM_L4_SPACED_MIN && sp <= GM_L4_SPACED_MAX; /* rule L4's spaced near rate (s75) */
+
 	for (int k = 0; k < nl; k++) {
 		t->pline[cross[k] < 4 ? cross[k] : 4] += 1;
+		t->pline_sp[cross[k] < 4 ? cross[k] : 4] += spaced;
 		if (!cross[k])
 			t->pline0_sectors += cnt[k];
 	}

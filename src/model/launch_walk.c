@@ -517,8 +517,10 @@ static void add_scaled(struct totals *t, const struct totals *u, double f)
 	t->l2_store += f * u->l2_store;
 	t->partial += f * u->partial;
 	t->store_bytes += f * u->store_bytes;
-	for (int x = 0; x < 5; x++)
+	for (int x = 0; x < 5; x++) {
 		t->pline[x] += f * u->pline[x];
+		t->pline_sp[x] += f * u->pline_sp[x];
+	}
 	t->pline0_sectors += f * u->pline0_sectors;
 	for (int x = 0; x < 5; x++) {
 		t->far_x[x] += f * u->far_x[x];
@@ -675,8 +677,10 @@ void gm_launch_scale(const struct totals *t, const struct gm_launch_in *in, stru
 	o->l2_sectors = o->l2_load_sectors + o->l2_store_sectors;
 	o->partial_store_sectors = t->partial * f;
 	o->l2_store_bytes = t->store_bytes * f;
-	for (int x = 0; x < 5; x++)
+	for (int x = 0; x < 5; x++) {
 		o->l2_partial_lines[x] = t->pline[x] * f;
+		o->l2_spaced_lines_x[x] = t->pline_sp[x] * f;
+	}
 	o->l2_merged_lines = o->l2_partial_lines[0];
 	o->l2_part_lines = o->l2_partial_lines[1] + o->l2_partial_lines[2] + o->l2_partial_lines[3] +
 			   o->l2_partial_lines[4];

@@ -147,6 +147,8 @@ struct totals {
 	double pline[5];            /* store lines written partly, by how many of their sectors another block of
 				       the window wrote last (0-4; rule L4) */
 	double pline0_sectors;      /* the partly written sectors of the lines of pline[0] */
+	double pline_sp[5];         /* of pline[x], the lines of requests whose lines lie GM_L4_SPACED_MIN or more
+				       apart (rule L4's spaced near rate) */
 	double far_x[5], far_wide_x[5]; /* of pline[x], the lines a lane writes alone whose sector another block
 				       wrote last, x their request's spacing weight (x their lane's width weight) (L4) */
 	double first_x[5], first_wide_x[5], first_wide2_x[5]; /* the window's first pieces of such lines: their

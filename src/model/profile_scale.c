@@ -40,6 +40,7 @@ void gm_profile_from_datasheet(const struct gm_profile *base, const struct gm_da
 	out->l2_lines_gps *= sm;
 	out->l1_lines_gps *= sm;
 	out->l2_merge_lines_gps *= sm;
+	out->l2_merge_far_lines_gps *= sm;
 	out->l2_part_sectors_gps *= sm;
 	out->l2_far_lines_gps *= sm;
 	out->l2_far_lines16_gps *= sm;

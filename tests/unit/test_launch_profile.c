@@ -207,6 +207,21 @@ static void test_from_run_knee(void **state)
 		assert_true(fabs(p.l2_far_lines16_gps - 25) < 1e-6);
 		assert_true(fabs(p.l2_merge_lines_gps - 50) < 1e-6);
 	}
+	/* copy.scatter_far_b4 (rule L4's spaced near rate: scatter_b4's warps, lines 1 KiB + 128 B apart) timed with a
+	   planted rate: it comes back, the near and far rates stay */
+	assert_true(p.l2_merge_far_lines_gps == 0 && gm_profile_unmeasured(&p, "l2_merge_far_lines_gps"));
+	{
+		struct gm_case_result *cf = add_case(&r, "copy.scatter_far_b4", 1, bytes);
+
+		p.l2_merge_far_lines_gps = 58;
+		time_as_predicted(cf, &p, bytes);
+		assert_string_equal(cf->launch_limited_by, "L2");
+		assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
+		assert_true(fabs(p.l2_merge_far_lines_gps - 58) < 1e-6);
+		assert_false(gm_profile_unmeasured(&p, "l2_merge_far_lines_gps"));
+		assert_true(fabs(p.l2_merge_lines_gps - 50) < 1e-6);
+		assert_true(fabs(p.l2_far_lines_gps - 40) < 4e-2 && fabs(p.l2_far_lines16_gps - 25) < 2.5e-2);
+	}
 	/* copy.blk1024_b4 timed with a planted warp tail (rule T5): it comes back, the rest unchanged */
 	assert_true(p.warp_tail == 0); /* not in the run yet */
 	{
@@ -218,7 +233,8 @@ static void test_from_run_knee(void **state)
 		for (int i = 0; i < r.ncases; i++) {
 			struct gm_case_result *ci = &r.cases[i];
 
-			if (ci != cg && strcmp(ci->name, "copy.scatter_b4") && strcmp(ci->name, "copy.v1_b8") &&
+			if (ci != cg && strcmp(ci->name, "copy.scatter_b4") && strcmp(ci->name, "copy.scatter_far_b4") &&
+			    strcmp(ci->name, "copy.v1_b8") &&
 			    strcmp(ci->name, "copy.lines_b4"))
 				continue;
 			time_as_predicted(ci, &p, bytes);
@@ -228,6 +244,7 @@ static void test_from_run_knee(void **state)
 		assert_true(fabs(p.knee - knee) < 1e-6);
 		assert_true(fabs(p.wave_ns - wave_ns) < 1e-6);
 		assert_true(fabs(p.l2_merge_lines_gps - 50) < 1e-6);
+		assert_true(fabs(p.l2_merge_far_lines_gps - 58) < 1e-6);
 	}
 	/* copy.blk64_b4 timed with a planted block rate (rule T4): it comes back, the rest unchanged */
 	assert_true(p.blocks_gps == 0); /* not in the run yet */
@@ -250,6 +267,7 @@ static void test_from_run_knee(void **state)
 		/* the column-walk stores timed with rule L4's far end (the rates planted above) give them back, within
 		   0.1 % (16 B: 25.008, the blocks' rate nearly as slow as its lines) */
 		assert_true(fabs(p.l2_far_lines_gps - 40) < 4e-3 && fabs(p.l2_far_lines16_gps - 25) < 2.5e-2);
+		assert_true(fabs(p.l2_merge_far_lines_gps - 58) < 1e-6);
 		assert_true(fabs(p.warp_tail - 0.7) < 1e-6);
 		assert_true(fabs(p.knee - knee) < 1e-6);
 		assert_true(fabs(p.wave_ns - wave_ns) < 1e-6);

@@ -471,6 +471,67 @@ static void test_pages_spread(void **state)
 	assert_true(fabs(o.t_pages_ms - 1.0 * n / 1e6) < 1e-9 * o.t_pages_ms);
 }
 
+/*
+ * Rule L4's spaced near rate (s75): a line a store request writes partly costs its lookup at l2_merge_far_lines_gps
+ * where the request's lines lie 384 B to 3456 B apart (GM_L4_SPACED_MIN, _MAX), at l2_merge_lines_gps elsewhere:
+ * calibrate's copy.scatter_far_b4 (scatter_b4's warps, each block's 32 lines 1 KiB + 128 B apart) at exactly the
+ * planted rate, copy.scatter_b4 (lines consecutive), lines 256 B and 4 KiB + 128 B apart unchanged; without the field, as before.
+ */
+static void test_spaced_lines(void **state)
+{
+	struct gm_profile p = prof();
+	struct gm_access pats[2];
+	struct gm_launch_in in;
+	struct gm_launch_out o, o0;
+	const int64_t n = (int64_t)9 * 1024 * 512, warps = n / 32;
+
+	(void)state;
+	p.l2_lines_gps = 1000;
+	p.l2_part_sectors_gps = 1e6;
+	p.l2_merge_lines_gps = 2;
+	launch_of("gid", 4, n, pats, &in);
+	in.block[0] = 1024;
+	pats[1].index = "(gid/9216)*9216 + ((gid%32)*9 + (gid/1024)%9)*32 + (gid%1024)/32"; /* copy.scatter_far_b4 */
+	assert_int_equal(gm_launch_predict(&in, &p, &o0, NULL), GM_OK);
+	assert_true(o0.l2_part_lines == 0 && fabs(o0.l2_merged_lines - 32.0 * warps) < 1e-6 * warps);
+	assert_true(fabs(o0.l2_spaced_lines_x[0] - o0.l2_merged_lines) < 1e-9 * warps && o0.l2_far_lines == 0);
+	assert_true(fabs(o0.t_l2_ms - ((o0.l2_lines - 32.0 * warps) / 1000 + 32.0 * warps / 2) / 1e6) < 1e-9 * o0.t_l2_ms);
+	p.l2_merge_far_lines_gps = 2.5;
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(o.l2_by_lines);
+	assert_true(fabs(o.t_l2_ms - ((o.l2_lines - 32.0 * warps) / 1000 + 32.0 * warps / 2.5) / 1e6) < 1e-9 * o.t_l2_ms);
+	/* copy.scatter_b4 (lines 128 B apart) and lines 256 B apart: l2_merge_lines_gps */
+	pats[1].index = "(gid/1024)*1024 + (gid%32)*32 + (gid%1024)/32";
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(o.l2_merged_lines > 0 && o.l2_spaced_lines_x[0] == 0);
+	assert_true(fabs(o.t_l2_ms - ((o.l2_lines - o.l2_merged_lines) / 1000 + o.l2_merged_lines / 2) / 1e6) <
+		    1e-9 * o.t_l2_ms);
+	pats[1].index = "(gid/2048)*2048 + ((gid%32)*2 + (gid/1024)%2)*32 + (gid%1024)/32";
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(o.l2_merged_lines > 0 && o.l2_spaced_lines_x[0] == 0);
+	/* lines 384 B apart: spaced */
+	pats[1].index = "(gid/3072)*3072 + ((gid%32)*3 + (gid/1024)%3)*32 + (gid%1024)/32";
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(o.l2_merged_lines > 0 && fabs(o.l2_spaced_lines_x[0] - o.l2_merged_lines) < 1e-9 * warps);
+	/* lines 4 KiB + 128 B apart (past 1152^2 / 384 = 3456 B): l2_merge_lines_gps again */
+	pats[1].index = "(gid/33792)*33792 + ((gid%32)*33 + (gid/1024)%33)*32 + (gid%1024)/32";
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(o.l2_merged_lines > 0 && o.l2_spaced_lines_x[0] == 0);
+	/* a column walk at 2 KiB + 128 B (other blocks complete its lines): every count x spaced; where x sector
+	   merges take longer than the spaced lookup, they set the cost, as they do the near one */
+	pats[1].index = "(gid%1024)*544 + (gid/1024)%544 + (gid/557056)*557056";
+	in.block[0] = 256;
+	p.l2_part_sectors_gps = 0.1;
+	assert_int_equal(gm_launch_predict(&in, &p, &o0, NULL), GM_OK);
+	for (int x = 0; x < 5; x++)
+		assert_true(fabs(o0.l2_spaced_lines_x[x] - o0.l2_partial_lines[x]) < 1e-9 * warps);
+	assert_true(o0.l2_part_lines > 0.5 * (o0.l2_part_lines + o0.l2_merged_lines));
+	p.l2_merge_far_lines_gps = 0;
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(fabs(o.t_l2_ms - o0.t_l2_ms) <= (o0.l2_merged_lines / 2 - o0.l2_merged_lines / 2.5) / 1e6 + 1e-9 * o.t_l2_ms);
+	/* without the field: every line at l2_merge_lines_gps, as before (o0 of the first walk above) */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -487,6 +548,7 @@ int main(void)
 		cmocka_unit_test(test_back_to_back),
 		cmocka_unit_test(test_barrier_phases),
 		cmocka_unit_test(test_pages_spread),
+		cmocka_unit_test(test_spaced_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,7 +13,7 @@ enum { COPY_ONE = 0, COPY_ILP = 1, COPY_READ = 2, COPY_WRITE = 3, COPY_MEMCPY = 
        COPY_TILE = 5, READ_TILE = 6, WRITE_TILE = 7, COPY_ONE_L2 = 8, COPY_LINES_L2 = 9,
        COPY_SCATTER = 10, COPY_SCATTER_BLOCKS = 11, COPY_ONE_SMALL = 12, COPY_ONE_BIG = 13,
        COPY_PAGES = 14, COPY_ONE_START = 15, COPY_ONE_L2_BIG = 16, COPY_LINES_L1 = 17,
-       COPY_ONE_FLOOR = 18, COPY_COLSTORE = 19 };
+       COPY_ONE_FLOOR = 18, COPY_COLSTORE = 19, COPY_SCATTER_FAR = 20 };
 #define COPY_BLOCK 256
 /* COPY_ONE_SMALL: COPY_ONE in blocks of this many threads (the rate the SMs start blocks, rule T4) */
 #define COPY_SMALL_BLOCK 64
@@ -63,6 +63,11 @@ enum { COPY_ONE = 0, COPY_ILP = 1, COPY_READ = 2, COPY_WRITE = 3, COPY_MEMCPY = 
 #define COPY_SCATTER_BLOCK 1024
 #define COPY_SCATTER_BLOCKS_S 256
 #define COPY_SCATTER_BLOCKS_K 8
+/* COPY_SCATTER_FAR (s75, blocks of 1024): copy.scatter_b4's warps with the block's 32 lines G lines apart, the G
+   consecutive blocks of a group of G x 1024 elements interleaved: out[g*G*1024 + ((t%32)*G + b)*32 + t/32] = in[i],
+   g = i / (G*1024), b = (i / 1024) % G, t = i % 1024. Each lane alone in its line, the request's lines 9 x 128 =
+   1152 B (1 KiB + 128 B) apart, every line completed by its own block (rule L4's spaced near rate). */
+#define COPY_SCATTER_FAR_G 9
 
 /* stride: blockDim.x, and each block's tiles of STRIDE_ILP * blockDim.x elements */
 #define STRIDE_BLOCK 256

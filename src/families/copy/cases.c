@@ -51,6 +51,8 @@ static const struct {
 	  COPY_PAGES_PITCH_16M },
 	{ COPY_SCATTER, 4, 1, 0, 0, "scatter_b4",
 	  "copy, 4 B per thread, the 32 warps of a block each store into the same 32 lines (lanes 128 B apart)" },
+	{ COPY_SCATTER_FAR, 4, 1, 0, 0, "scatter_far_b4",
+	  "as scatter_b4, the block's 32 lines 1 KiB + 128 B apart (9 blocks interleaved): the request's lines spaced" },
 	{ COPY_COLSTORE, 4, 1, 0, 0, "colstore_b4",
 	  "copy, 4 B per thread, a column walk of the stores over 1024 rows 512 KiB + 128 B apart: each lane alone in "
 	  "a line it writes partly, the request's lines far apart" },
@@ -93,7 +95,7 @@ static int copy_enumerate(struct gm_case *out, int max)
 		c->round_trips = mode == COPY_ONE || mode == COPY_ONE_START || mode == COPY_ONE_FLOOR || mode == COPY_ONE_SMALL || mode == COPY_ONE_BIG ||
 				 mode == COPY_ONE_L2 || mode == COPY_LINES_L2 || mode == COPY_SCATTER ||
 				 mode == COPY_SCATTER_BLOCKS || mode == COPY_PAGES || mode == COPY_ONE_L2_BIG ||
-				 mode == COPY_LINES_L1 || mode == COPY_COLSTORE;
+				 mode == COPY_LINES_L1 || mode == COPY_COLSTORE || mode == COPY_SCATTER_FAR;
 		/* first access of warp 0: a tile block owns ilp * 256 elements */
 		char table[96];
 		const char *idx = mode >= COPY_TILE && mode <= WRITE_TILE ? "bx*4*bdx + tid" : "bx*bdx + tid";
@@ -119,6 +121,14 @@ static int copy_enumerate(struct gm_case *out, int max)
 					    "bx*bdx + tid");
 			gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, 4, COPY_SCATTER_BLOCK, 1, 0,
 					    "bx*1024 + (tid%%32)*32 + tid/32");
+			continue;
+		}
+		if (mode == COPY_SCATTER_FAR) {
+			gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, 4, COPY_SCATTER_BLOCK, 1, 0,
+					    "bx*bdx + tid");
+			gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, 4, COPY_SCATTER_BLOCK, 1, 0,
+					    "(bx/%d)*%d + ((tid%%32)*%d + bx%%%d)*32 + tid/32", COPY_SCATTER_FAR_G,
+					    COPY_SCATTER_FAR_G * 1024, COPY_SCATTER_FAR_G, COPY_SCATTER_FAR_G);
 			continue;
 		}
 		if (mode == COPY_COLSTORE) {

@@ -27,6 +27,9 @@
  *                each store one element into each of the same 32 lines (lanes 128 B
  *                apart), where the launch model measures what a line written partly
  *                that L2 merges with the block's earlier writes costs.
+ *   scatter_far_b4  scatter_b4's warps with the block's 32 lines 1 KiB + 128 B apart (9
+ *                blocks interleaved): the same lines, completed by their own block, spaced
+ *                as short column walks' and batched stores' are (rule L4's spaced near rate).
  *   colstore_b4, colstore_b16  a column walk of the stores over 1024 rows 512 KiB + 128 B
  *                apart (4 and 16 B elements): each lane alone in a line it writes partly,
  *                the request's lines far apart, where the launch model measures what such a
@@ -134,6 +137,15 @@ __global__ void copy_scatter(const uint32_t *__restrict__ in, uint32_t *__restri
 	size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
 	if (i < n)
 		out[(i / (K * S)) * (K * S) + (i % S) * K + (i / S) % K] = in[i];
+}
+
+/* scatter_far_b4: the lines of G consecutive blocks interleaved, each block's 32 lines G lines apart (shapes.h). */
+template <size_t G>
+__global__ void copy_scatter_far(const uint32_t *__restrict__ in, uint32_t *__restrict__ out, size_t n)
+{
+	size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x, t = i % 1024;
+	if (i < n)
+		out[(i / (G * 1024)) * (G * 1024) + ((t % 32) * G + (i / 1024) % G) * 32 + t / 32] = in[i];
 }
 
 /* Loads and stores with or without the streaming (evict-first) cache hint. */
@@ -363,6 +375,10 @@ static void launch_typed(struct copy_state *s)
 		copy_scatter<COPY_SCATTER_S, COPY_SCATTER_K>
 			<<<gm_blocks_for(s->n, COPY_SCATTER_BLOCK), COPY_SCATTER_BLOCK, 0, gm_stream()>>>(
 			(const uint32_t *)s->in, (uint32_t *)s->out, s->n);
+	else if (s->mode == COPY_SCATTER_FAR)
+		copy_scatter_far<COPY_SCATTER_FAR_G>
+			<<<gm_blocks_for(s->n, COPY_SCATTER_BLOCK), COPY_SCATTER_BLOCK, 0, gm_stream()>>>(
+			(const uint32_t *)s->in, (uint32_t *)s->out, s->n);
 	else if (s->mode == COPY_SCATTER_BLOCKS)
 		copy_scatter<COPY_SCATTER_BLOCKS_S, COPY_SCATTER_BLOCKS_K>
 			<<<gm_blocks_for(s->n, COPY_BLOCK), COPY_BLOCK, 0, gm_stream()>>>(
@@ -469,6 +485,12 @@ static gm_status copy_prepare(const struct gm_case *c, const struct gm_run_cfg *
 		if (!s->n)
 			s->n = 2048;
 	}
+	if (s->mode == COPY_SCATTER_FAR) { /* whole groups of G x 1024 elements, so that the scatter is a permutation */
+		s->eb = 4;
+		s->n -= s->n % ((size_t)COPY_SCATTER_FAR_G * 1024);
+		if (!s->n)
+			s->n = (size_t)COPY_SCATTER_FAR_G * 1024;
+	}
 	if (s->mode == COPY_ONE_START) /* a few waves, whatever the array size (rule S) */
 		s->n = (size_t)COPY_START_WAVES * (size_t)cfg->dev->sm_count *
 		       (size_t)(cfg->dev->max_threads_per_sm > 0 ? cfg->dev->max_threads_per_sm : 2048);
@@ -535,6 +557,17 @@ struct scatter_inverse {
 	{
 		size_t g = d % (k * s);
 		return (long long)(d - g + (g % k) * s + g / k);
+	}
+};
+
+/* scatter_far_b4: output element d = g*G*1024 + line*32 + w (line = lane*G + b) holds input g*G*1024 + b*1024 +
+   w*32 + lane. */
+struct scatter_far_inverse {
+	size_t g;
+	__host__ __device__ long long operator()(size_t d) const
+	{
+		size_t r = d % (g * 1024), line = r / 32;
+		return (long long)(d - r + (line % g) * 1024 + (r % 32) * 32 + line / g);
 	}
 };
 
@@ -634,6 +667,9 @@ static gm_status copy_verify(void *state, char *why, size_t n)
 	if (s->mode == COPY_COLSTORE)
 		return gm_validate(s->out, nwords,
 				   gm_make_gather(colstore_inverse{ (size_t)COPY_COLSTORE_PITCH_BYTES / s->eb }, s->eb / 4, s->seed),
+				   s->seed, s->dev, why, n);
+	if (s->mode == COPY_SCATTER_FAR)
+		return gm_validate(s->out, nwords, gm_make_gather(scatter_far_inverse{ (size_t)COPY_SCATTER_FAR_G }, 1, s->seed),
 				   s->seed, s->dev, why, n);
 	if (s->mode == COPY_SCATTER || s->mode == COPY_SCATTER_BLOCKS) {
 		scatter_inverse m = { (size_t)COPY_SCATTER_S, (size_t)COPY_SCATTER_K };
