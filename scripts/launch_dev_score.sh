@@ -48,6 +48,9 @@ sets=(
   x-3272f77 $dv/dev-36x.tsv $h2/model-3272f77 sealed36x_run
   y-bee4e4c $dv/dev-36y.tsv $h2/model-bee4e4c sealed36y_run
   z-427bb0d $dv/dev-36z.tsv $h2/model-427bb0d sealed36z_run
+  aa-5e8cd5e $dv/dev-36aa.tsv $h2/model-5e8cd5e sealed36aa_run
+  s-b86c490 $dv/dev-36s.tsv $h2/probe-b86c490 dev36s_run
+  k-b86c490 $dv/dev-36k.tsv $h2/probe-b86c490 dev36k_run
   probe66-967251a $dv/probe-66.tsv $h2/probe66-967251a probe66_run
   probe66-b84669f $dv/probe-66.tsv $h2/calib66-b84669f probe66_run
   probe67-b84669f $dv/probe-67.tsv $h2/probe67-b84669f probe67_run

@@ -31,6 +31,7 @@ sets=(
   dev-s57 $h2/suggest-3272f77/heldout
   dev-s58 $h2/suggest-bee4e4c/heldout
   dev-s59 $h2/suggest-427bb0d/heldout
+  dev-s60 $h2/suggest-5e8cd5e/heldout
 )
 for ((i = 0; i < ${#sets[@]}; i += 2)); do
   s=${sets[i]} d=${sets[i+1]}
