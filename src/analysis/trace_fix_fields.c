@@ -196,12 +196,7 @@ int tf_wide_fields(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	double s = tf_kernel_speedup(k, prof, o.time_ms, (double)K / lanes, (double)K / lanes);
 	if (s < GM_TRACE_WORTH)
 		return -1;
-	struct gm_trace_fix *fx = &k->ins[lead].fix;
-	memset(fx, 0, sizeof(*fx));
-	fx->have = fx->worth = 1;
-	fx->ninstr = nf;
-	fx->share = 1;
-	fx->pattern_speedup = fx->kernel_speedup = s;
+	struct gm_trace_fix *fx = tf_whole_fix(k, lead, nf, s);
 	if (lanes > 1) {
 		snprintf(fx->rewrite, sizeof(fx->rewrite), "record_lanes");
 		snprintf(fx->change, sizeof(fx->change), "%d lanes a %d-byte record, each reading and writing 16 B of it as "
