@@ -2,9 +2,10 @@
 """Rule P6's what-if (branch m74): each development call's profile-calibrate.json (the tags of
 scripts/launch_dev_score.sh) copied to OUTDIR/TAG.json with pages_spread_gps set so that P6's factor,
 1 / (pages_spread_gps x page_ns(GM_PAGES_DIST_SPREAD)), equals FACTOR; page_ns as rule P4's (launch_time.c).
-No call measured copy.pages_spread_b4: the figures say what a measured rate would do, not what it is.
+Written before any call measured copy.pages_spread_b4 (probe-b86c490 did first): what a measured rate would do.
 usage: scripts/lab/p6_whatif.py FACTOR OUTDIR   (then PROFILE_DIR=OUTDIR scripts/launch_dev_score.sh BIN OUT)"""
-import json, math, os, re, sys
+import math, sys
+from dev_profiles import dev_profiles, write
 
 D2, D4, D16, DS = 2.0 * 2**20 + 128, 4.0 * 2**20 + 128, 16.0 * 2**20 + 128, 4026528.0
 
@@ -25,17 +26,10 @@ def page_ns(p, dist):
 
 def main():
     factor, out = float(sys.argv[1]), sys.argv[2]
-    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
-    script = open(os.path.join(root, "scripts", "launch_dev_score.sh")).read()
-    os.makedirs(out, exist_ok=True)
-    for tag, d in re.findall(r"^\s+(\S+) \$dv/\S+ \$h2/(\S+) \S+$", script, re.M):
-        prof = json.load(open(os.path.join(root, "results", "nvidia-h200", d, "profile-calibrate.json")))
+    for tag, prof in dev_profiles():
         prof["pages_spread_gps"] = 1.0 / (factor * page_ns(prof, DS))
-        prof["unmeasured"] = [u for u in prof.get("unmeasured", []) if u != "pages_spread_gps"]
-        with open(os.path.join(out, tag + ".json"), "w") as f:
-            json.dump(prof, f, indent=2)
+        write(out, tag, prof, "pages_spread_gps")
         print("%s pages_gps %.2f pages_spread_gps %.2f" % (tag, prof.get("pages_gps") or 65.6, prof["pages_spread_gps"]))
-
 
 if __name__ == "__main__":
     main()
