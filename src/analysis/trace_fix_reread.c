@@ -226,10 +226,6 @@ static double fixed_ms(const struct gm_trace_kernel *k, const struct gm_profile 
 	   r-th: the whole kernel's as an upper bound); group: the row's work shared by its r threads */
 	double fl = tk_floor_free_ms(k, prof, o->form == 1 ? 1 : (double)o->r);
 	t = fmax(out.time_ms, fl);
-	if (getenv("RR_DEBUG"))
-		fprintf(stderr, "RR form %d r %lld: model %.4f ms (%s, dram r %.0f w %.0f) floor %.4f why %s\n", o->form,
-			(long long)o->r, out.time_ms, out.limited_by ? out.limited_by : "?", out.dram_read_bytes,
-			out.dram_write_bytes, fl, why);
 done:
 	free(ins2);
 	free(in2);
