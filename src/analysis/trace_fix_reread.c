@@ -98,12 +98,59 @@ static int64_t group_k(const struct gm_trace_insn *x)
 	return k;
 }
 
+/* the bytes x's map spans over the launch (its modes' ranges; a bound on what it reads), as [*lo, *hi) */
+static void span_of(const struct gm_trace_kernel *k, const struct gm_trace_insn *x, double *lo, double *hi)
+{
+	const struct gm_trace_launch *l = k->l;
+	const struct gm_trace_map *m = &x->fit.map;
+	double a = 0, b = 0;
+
+	for (int i = 0; i < m->nmodes; i++) {
+		const struct gm_trace_mode *q = &m->mode[i];
+		double r = q->var <= GM_TV_TZ ? l->block[q->var] : q->var <= GM_TV_BZ ? (double)l->grid[q->var - GM_TV_BX] :
+			   q->var == GM_TV_ITER ? x->fit.iters : (double)k->threads;
+		double n = ceil(r / (double)(q->div > 0 ? q->div : 1));
+		if (q->size > 0 && n > (double)q->size)
+			n = (double)q->size;
+		double d = (double)q->stride * (n - 1);
+		if (d > 0)
+			b += d;
+		else
+			a += d;
+	}
+	*lo = (double)m->base + ((double)m->offset + a) * x->in->size;
+	*hi = (double)m->base + ((double)m->offset + b + 1) * x->in->size;
+}
+
+/* the bytes the grid form's loads span together (their intervals merged) */
+static double footprint(const struct gm_trace_kernel *k, int d)
+{
+	double lo[RR_MAXSW], hi[RR_MAXSW], sum = 0, end = -1;
+	int n = 0;
+
+	for (int i = 0; i < k->nins && n < RR_MAXSW; i++)
+		if (global_rw(&k->ins[i]) && grid_free(&k->ins[i], d))
+			span_of(k, &k->ins[i], &lo[n], &hi[n]), n++;
+	for (int a = 1; a < n; a++)   /* by start */
+		for (int b = a; b > 0 && lo[b - 1] > lo[b]; b--) {
+			double t = lo[b]; lo[b] = lo[b - 1]; lo[b - 1] = t;
+			t = hi[b]; hi[b] = hi[b - 1]; hi[b - 1] = t;
+		}
+	for (int a = 0; a < n; a++) {
+		double s = lo[a] > end ? lo[a] : end;
+		if (hi[a] > s)
+			sum += hi[a] - s;
+		end = hi[a] > end ? hi[a] : end;
+	}
+	return sum;
+}
+
 static double sectors(const struct gm_trace_insn *x)
 {
 	return x->in->sectors > 0 ? x->in->sectors : 0;
 }
 
-static int find(const struct gm_trace_kernel *k, struct rr *o)
+static int find(const struct gm_trace_kernel *k, const struct gm_profile *prof, struct rr *o)
 {
 	const struct gm_trace_launch *l = k->l;
 	double all = 0;
@@ -133,7 +180,9 @@ static int find(const struct gm_trace_kernel *k, struct rr *o)
 				   (uses(&x->fit.map, d) && !plain_stride(&x->fit.map, d, r)))
 				ok = 0;   /* an access the loop over d could not be priced for */
 		}
-		if (ok && n && s >= RR_MIN_SHARE * all) {
+		/* the planes re-read from DRAM: their input larger than L2 (a row vector every row reads stays in L1 or
+		   L2, rule A's kind: not this rule's) */
+		if (ok && n && s >= RR_MIN_SHARE * all && prof && prof->l2_bytes > 0 && footprint(k, d) > prof->l2_bytes) {
 			*o = (struct rr){ 1, d, r, lead, n, 0, s / all };
 			return 1;
 		}
@@ -283,7 +332,7 @@ static int row_fix(const struct gm_trace_kernel *k, const struct rr *o, struct t
 
 static double speedup(const struct gm_trace_kernel *k, const struct gm_profile *prof, struct rr *o)
 {
-	if (!prof || !k->pred_ok || !(k->time_ms > 0) || !find(k, o))
+	if (!prof || !k->pred_ok || !(k->time_ms > 0) || !find(k, prof, o))
 		return 0;
 	double t = fixed_ms(k, prof, o);
 	return t > 0 ? k->time_ms / t : 0;

@@ -1,6 +1,6 @@
 /* test_trace_reread.c - rules RR (trace_fix_reread.c) and ST (trace_fix_stage.c), docs/TRACE.md "The fix":
  * synthetic kernels with the built-in H200 profile. RR's grid form: a 2D launch of 16 y planes whose 8 input loads
- * no mode of blockIdx.y moves (set 21's mix_ocgrid), a store and a weight blockIdx.y chooses; its group form: 64
+ * (128 MB, more than L2) no mode of blockIdx.y moves (set 21's mix_ocgrid), a store and a weight blockIdx.y chooses; its group form: 64
  * threads of a row each loading the row's 64 elements (set 21's zrow_elem); ST: a 4096-entry table staged into
  * shared memory by each of 100000 blocks (set 21's lut per_block). The cases each must refuse. */
 #include <stdarg.h>
@@ -16,7 +16,7 @@
 #include "analysis/trace_internal.h"
 
 #define MAXI 72
-#define GX 4000
+#define GX 16000
 
 static struct gm_profile P;
 
@@ -81,15 +81,15 @@ static void mix(struct kern *c)
 	char e[96];
 	start(c, GX, 16, 256);
 	for (int j = 0; j < 8; j++) {
-		snprintf(e, sizeof(e), "tx + (bx %% %d)*256 + %d", GX, j * 1024000);
-		struct gm_trace_insn *x = add(c, GM_TS_GLOBAL, GM_TO_LOAD, w, 4 * w, e, j * 1024000, 1 << 20);
+		snprintf(e, sizeof(e), "tx + (bx %% %d)*256 + %d", GX, j * 4096000);
+		struct gm_trace_insn *x = add(c, GM_TS_GLOBAL, GM_TO_LOAD, w, 4 * w, e, j * 4096000, 1 << 20);
 		mode(x, GM_TV_TX, 1, 1), mode(x, GM_TV_BX, 1, 256);
 	}
 	snprintf(e, sizeof(e), "(bx / %d)*8", GX);
 	mode(add(c, GM_TS_GLOBAL, GM_TO_LOAD, w, w, e, 0, 1 << 28), GM_TV_BY, 1, 8);
-	snprintf(e, sizeof(e), "tx + (bx %% %d)*256 + (bx / %d)*1024000", GX, GX);
+	snprintf(e, sizeof(e), "tx + (bx %% %d)*256 + (bx / %d)*4096000", GX, GX);
 	struct gm_trace_insn *s = add(c, GM_TS_GLOBAL, GM_TO_STORE, w, 4 * w, e, 0, 1 << 29);
-	mode(s, GM_TV_TX, 1, 1), mode(s, GM_TV_BX, 1, 256), mode(s, GM_TV_BY, 1, 1024000);
+	mode(s, GM_TV_TX, 1, 1), mode(s, GM_TV_BX, 1, 256), mode(s, GM_TV_BY, 1, 4096000);
 }
 
 static void test_grid(void **state)
@@ -135,6 +135,10 @@ static void test_grid_refused(void **state)
 	mix(&c);
 	for (int i = 0; i < 8; i++)   /* the re-read loads a small part of the sectors */
 		c.in[i].sectors = c.in[i].executions * 0.1;
+	assert_int_equal(tf_reread(&c.k, &P), -1);
+	mix(&c);
+	for (int i = 0; i < 8; i++)   /* a row vector every row reads (8 x 16 KB): L1 and L2 hold it, not re-read from DRAM */
+		c.x[i].fit.map.nmodes = 1;
 	assert_int_equal(tf_reread(&c.k, &P), -1);
 	mix(&c);
 	c.k.time_ms = 1e-6;   /* already faster than the fixed kernel */
