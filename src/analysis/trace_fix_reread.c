@@ -72,10 +72,12 @@ static int only_d(const struct gm_trace_map *m, int d)
 	return 1;
 }
 
-/* grid form: loads blockIdx.d does not move, d spanned by the grid */
+/* grid form: loads blockIdx.d does not move, d spanned by the grid, without a loop (a loop's start may be what d
+   chooses: a reduction's slices, set 4's telem) */
 static int grid_free(const struct gm_trace_insn *x, int d)
 {
-	return x->in->op == GM_TO_LOAD && exact(x) && !(x->fit.map.open & (1u << d)) && !uses(&x->fit.map, d) &&
+	return x->in->op == GM_TO_LOAD && exact(x) && x->fit.iters <= 1 && !(x->fit.map.open & (1u << d)) &&
+	       !uses(&x->fit.map, d) &&
 	       !uses(&x->fit.map, GM_TV_GID) && (uses(&x->fit.map, GM_TV_TX) || uses(&x->fit.map, GM_TV_BX));
 }
 
