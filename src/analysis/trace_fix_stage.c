@@ -6,8 +6,8 @@
  * fitted expression and loop), in a 1D launch of ST_MIN_WAVES times more blocks than the SMs hold at once. The fix:
  * as many blocks as the SMs hold (sm_count x the resident blocks an SM, rule OC's figure), each staging the table
  * once, a grid-stride loop over the rest. Priced by the launch model at that shape: the staging's executions
- * scaled to the resident blocks, the other global accesses a grid-stride loop of the same index; the measured time
- * over it (at least the issue floor). Named where it is worth it, scored by the share of the measured time it
+ * scaled to the resident blocks, the other global accesses a grid-stride loop of the same index whose iterations
+ * each wait for their load (rule R2's trips of the fix); the measured time over it (at least the issue floor). Named where it is worth it, scored by the share of the measured time it
  * removes.
  */
 #include <math.h>
@@ -103,10 +103,14 @@ static double fixed_ms(const struct gm_trace_kernel *k, const struct gm_profile 
 			goto done;   /* an access the grid-stride loop is not priced for */
 		sw[nsw++] = (struct tk_swap){ i, x->fit.expr1d, iters, p * tpb, p * tpb, 0, 0 };
 	}
-	if (tk_predict(&k2, prof, -1, sw, nsw, &out, why, sizeof(why)) || !(out.time_ms > 0))
+	double fl = tk_floor_free_ms(&k2, prof, 1);   /* every element's instructions, the staging's once a block */
+	for (int q = 0; q < nsw; q++)   /* rule R2 reads a swap's loop from its executions a warp before it: the same */
+		in2[sw[q].ins].executions *= (double)p / b;
+	/* the grid-stride loop's iterations each wait for their load (a store between: rule R2's trips of the fix) */
+	if (tk_predict(&k2, prof, TK_WITH_TRIPS, sw, nsw, &out, why, sizeof(why)) || !(out.time_ms > 0))
 		goto done;
 	tk_start_drain(prof, &out);   /* as in the kernel's own prediction (rule S2) */
-	t = fmax(out.time_ms, tk_floor_free_ms(&k2, prof, 1));
+	t = fmax(out.time_ms, fl);
 done:
 	free(ins2);
 	free(in2);
