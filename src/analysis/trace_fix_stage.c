@@ -7,8 +7,8 @@
  * as many blocks as the SMs hold (sm_count x the resident blocks an SM, rule OC's figure), each staging the table
  * once, a grid-stride loop over the rest. Priced by the launch model at that shape: the staging's executions
  * scaled to the resident blocks, the other global accesses a grid-stride loop of the same index whose iterations
- * each wait for their load (rule R2's trips of the fix); the measured time over it (at least the issue floor). Named where it is worth it, scored by the share of the measured time it
- * removes.
+ * each wait for their load (rule R2's trips of the fix); the measured time over it (at least the issue floor).
+ * Named where it is worth it, scored by the share of the measured time it removes.
  */
 #include <math.h>
 #include <stdio.h>
