@@ -1,8 +1,9 @@
 /* test_trace_reread.c - rules RR (trace_fix_reread.c) and ST (trace_fix_stage.c), docs/TRACE.md "The fix":
  * synthetic kernels with the built-in H200 profile. RR's grid form: a 2D launch of 16 y planes whose 8 input
- * loads (128 MB, more than L2) no mode of blockIdx.y moves (set 21's mix_ocgrid), a store and a weight blockIdx.y chooses; its group form: 64
- * threads of a row each loading the row's 64 elements (set 21's zrow_elem); ST: a 4096-entry table staged into
- * shared memory by each of 100000 blocks (set 21's lut per_block). The cases each must refuse. */
+ * loads (128 MB, more than L2) no mode of blockIdx.y moves (set 21's mix_ocgrid), a store and a weight blockIdx.y
+ * chooses; its group form: 64 threads of a row each loading the row's 64 elements (set 21's zrow_elem); ST: a
+ * 4096-entry table staged into shared memory by each of 100000 blocks (set 21's lut per_block). The cases each
+ * must refuse. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
