@@ -730,6 +730,13 @@ void gm_trace_fixes(struct gm_trace_kernel *k, const struct gm_profile *prof, in
 			done[pos[i]] |= i == at || k->ins[i].fix.same_as == at + 1;
 		groups++;
 	}
+	if (lt < 0 && au < 0 && n && top > 0 && ((at = tf_reread(k, prof)) >= 0 || (at = tf_stage_once(k, prof)) >= 0)) {
+		/* rules RR and ST: the loads read once, the table staged once a resident block */
+		lt = at;
+		for (int i = 0; i < n; i++)
+			done[pos[i]] |= i == at || k->ins[i].fix.same_as == at + 1;
+		groups++;
+	}
 	at = n && top > 0 && lt < 0 ? tf_wide_fields(k, prof) : -1;
 	if (at >= 0) {   /* a record's fields as one vector: its instructions done, the others' fixes after */
 		for (int i = 0; i < n; i++)

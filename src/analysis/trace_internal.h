@@ -216,6 +216,15 @@ double tk_lone_speedup(const struct gm_trace_kernel *k, const struct gm_profile 
 /* the verdict's words (score: the share of the measured time the fix removes; 0: not named) and the fix */
 double tk_lone_words(const struct gm_trace_kernel *k, const struct gm_profile *prof, char *buf, size_t n, int *ins);
 int tf_lone_loop(struct gm_trace_kernel *k, const struct gm_profile *prof);
+/* trace_fix_reread.c, rule RR: global loads that read the same bytes again across the grid's y (z) planes or across
+   the K threads of a row; the verdict's words (score: the share of the measured time the fix removes; 0: not named)
+   and the fix (load_once, share_row: its lead instruction, -1 where it does not apply or pay) */
+double tk_reread_words(const struct gm_trace_kernel *k, const struct gm_profile *prof, char *buf, size_t n, int *ins);
+int tf_reread(struct gm_trace_kernel *k, const struct gm_profile *prof);
+/* trace_fix_stage.c, rule ST: a block-independent table staged into shared memory by each of many short blocks;
+   the verdict's words (score as rule RR's) and the fix (stage_once: its lead instruction, -1: none) */
+double tk_stage_words(const struct gm_trace_kernel *k, const struct gm_profile *prof, char *buf, size_t n, int *ins);
+int tf_stage_once(struct gm_trace_kernel *k, const struct gm_profile *prof);
 /* trace_fix_blocks.c, rule FB: a launch limited by block starts (rule T4) in small 1D blocks whose indices are gid
    alone, relaunched in blocks of 256: its speedup (0: not priced; *m the blocks merged), and the fix on lead (1) */
 double tk_fuller_blocks(const struct gm_trace_kernel *k, const struct gm_profile *prof, int *m);

@@ -281,6 +281,14 @@ void tk_bottlenecks(struct gm_trace_kernel *k, const struct gm_profile *prof)
 			c[dram_at].score *= 1 - c[n].score;
 		n++;
 	}
+	if ((c[n].score = tk_reread_words(k, prof, c[n].text, sizeof(c[0].text), &c[n].ins)) > 0 ||
+	    (c[n].score = tk_stage_words(k, prof, c[n].text, sizeof(c[0].text), &c[n].ins)) > 0) {   /* rules RR, ST */
+		if (dram_at >= 0)   /* the bandwidth used is the re-reads' */
+			c[dram_at].score *= 1 - c[n].score;
+		if (outside_at >= 0)
+			c[outside_at].score = fmax(0, c[outside_at].score - c[n].score);
+		n++;
+	}
 	if ((c[n].score = tk_lone_words(k, prof, c[n].text, sizeof(c[0].text), &c[n].ins)) > 0) {   /* rule LT */
 		if (outside_at >= 0)   /* the time outside is the lone thread's serial requests (the model sees a warp's) */
 			c[outside_at].score = fmax(0, c[outside_at].score - c[n].score);
