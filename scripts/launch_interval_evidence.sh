@@ -21,7 +21,9 @@
 # dev-36s as measured at d7da685 when it was sealed-36s (results/nvidia-h200/model-d7da685/; added in branch m60);
 # dev-36t as measured at fac3346 when it was sealed-36t (results/nvidia-h200/model-fac3346/; added in branch m62);
 # probe-36d, column walks of the rule combinations that had no band, measured at cdb1b27
-# (results/nvidia-h200/probe36d-cdb1b27/; added in branch m63).
+# (results/nvidia-h200/probe36d-cdb1b27/; added in branch m63); dev-36u .. dev-36aa as measured when each was sealed (at
+# cdb1b27, 1b54c47, e233f7f, 3272f77, bee4e4c, 427bb0d, 5e8cd5e: results/nvidia-h200/model-COMMIT/) and dev-36s, dev-36k
+# as measured at b86c490 (results/nvidia-h200/probe-b86c490/; the nine added in branch m76).
 # Never a sealed set (tests/fixtures/sealed/).
 # usage: scripts/launch_interval_evidence.sh BIN OUTDIR [suites|sets|all]
 #   prints the EVIDENCE arguments of scripts/launch_interval_bands.py, one a line
@@ -89,6 +91,15 @@ sets=(
   h200-d7da685-dev36s tests/fixtures/dev/dev-36s.tsv $h2/model-d7da685 sealed36s_run
   h200-fac3346-dev36t tests/fixtures/dev/dev-36t.tsv $h2/model-fac3346 sealed36t_run
   h200-cdb1b27-probe36d tests/fixtures/dev/probe-36d.tsv $h2/probe36d-cdb1b27 probe36d_run
+  h200-cdb1b27-dev36u tests/fixtures/dev/dev-36u.tsv $h2/model-cdb1b27 sealed36u_run
+  h200-1b54c47-dev36v tests/fixtures/dev/dev-36v.tsv $h2/model-1b54c47 sealed36v_run
+  h200-e233f7f-dev36w tests/fixtures/dev/dev-36w.tsv $h2/model-e233f7f sealed36w_run
+  h200-3272f77-dev36x tests/fixtures/dev/dev-36x.tsv $h2/model-3272f77 sealed36x_run
+  h200-bee4e4c-dev36y tests/fixtures/dev/dev-36y.tsv $h2/model-bee4e4c sealed36y_run
+  h200-427bb0d-dev36z tests/fixtures/dev/dev-36z.tsv $h2/model-427bb0d sealed36z_run
+  h200-5e8cd5e-dev36aa tests/fixtures/dev/dev-36aa.tsv $h2/model-5e8cd5e sealed36aa_run
+  h200-b86c490-dev36s tests/fixtures/dev/dev-36s.tsv $h2/probe-b86c490 dev36s_run
+  h200-b86c490-dev36k tests/fixtures/dev/dev-36k.tsv $h2/probe-b86c490 dev36k_run
 )
 for ((i = 0; i < ${#sets[@]}; i += 4)); do
   tag=${sets[i]} set=${sets[i+1]} dir=${sets[i+2]} sub=${sets[i+3]}

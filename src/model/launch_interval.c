@@ -33,20 +33,20 @@ enum {
 /* measured / predicted, lowest and highest, over n committed measurements (development sets) */
 static const struct gm_rule_band bands[GM_RF_COUNT] = {
 	/* BANDS: scripts/launch_interval_bands.py */
-	[GM_RF_DRAM] = { "DRAM", "D1 D2 D4", 0.720, 1.143, 1097 },
-	[GM_RF_SPARSE] = { "DRAM sparse", "D3", 0.589, 1.417, 902 },
-	[GM_RF_L2] = { "L2", "L2 L4", 0.567, 1.705, 42 },
-	[GM_RF_LINES] = { "L2 lines", "L3", 0.511, 1.530, 257 },
-	[GM_RF_L1] = { "L1", "L1 T1", 0.441, 1.030, 39 },
-	[GM_RF_PAGES] = { "pages", "P", 0.511, 1.501, 712 },
-	[GM_RF_BLOCKS] = { "blocks", "T4", 0.780, 1.175, 617 },
-	[GM_RF_LATENCY] = { "latency", "T2 T3 T5", 0.372, 1.656, 1538 },
-	[GM_RF_REUSE] = { "L2 reuse", "D6 D7 D8 D9 T7", 0.372, 1.501, 689 },
-	[GM_RF_FILL] = { "fills", "D5 D10", 0.698, 1.143, 51 },
-	[GM_RF_PARTIAL] = { "partial lines", "L4", 0.511, 1.705, 652 },
+	[GM_RF_DRAM] = { "DRAM", "D1 D2 D4", 0.721, 1.143, 1206 },
+	[GM_RF_SPARSE] = { "DRAM sparse", "D3", 0.589, 1.417, 956 },
+	[GM_RF_L2] = { "L2", "L2 L4", 0.567, 1.705, 26 },
+	[GM_RF_LINES] = { "L2 lines", "L3", 0.511, 1.530, 299 },
+	[GM_RF_L1] = { "L1", "L1 T1", 0.441, 1.031, 41 },
+	[GM_RF_PAGES] = { "pages", "P", 0.511, 1.501, 809 },
+	[GM_RF_BLOCKS] = { "blocks", "T4", 0.780, 1.175, 793 },
+	[GM_RF_LATENCY] = { "latency", "T2 T3 T5", 0.372, 1.656, 1858 },
+	[GM_RF_REUSE] = { "L2 reuse", "D6 D7 D8 D9 T7", 0.372, 1.501, 821 },
+	[GM_RF_FILL] = { "fills", "D5 D10", 0.800, 1.143, 74 },
+	[GM_RF_PARTIAL] = { "partial lines", "L4", 0.511, 1.705, 748 },
 	[GM_RF_BARRIER] = { "barrier", "T6", 0.609, 1.100, 119 },
-	[GM_RF_WALK] = { "many lines", "L1 L3", 0.441, 1.705, 2026 },
-	[GM_RF_SMALL] = { "small launch", "S", 0.748, 1.030, 19 },
+	[GM_RF_WALK] = { "many lines", "L1 L3", 0.441, 1.705, 2309 },
+	[GM_RF_SMALL] = { "small launch", "S", 0.768, 1.050, 23 },
 	/* END BANDS */
 };
 
@@ -60,45 +60,48 @@ static const struct {
 	int n;
 } sigs[] = {
 	/* SIGNATURES: scripts/launch_interval_bands.py */
-	{ 0x1002, 0.941, 1.030, 470 }, /* DRAM sparse + many lines */
-	{ 0x1001, 0.918, 1.030, 387 }, /* DRAM + many lines */
-	{ 0x80, 0.919, 1.030, 370 }, /* latency */
+	{ 0x1002, 0.941, 1.030, 480 }, /* DRAM sparse + many lines */
+	{ 0x80, 0.920, 1.030, 450 }, /* latency */
+	{ 0x1001, 0.918, 1.030, 430 }, /* DRAM + many lines */
 	{ 0x1, 0.905, 1.030, 343 }, /* DRAM */
-	{ 0xc0, 0.924, 1.065, 228 }, /* blocks + latency */
+	{ 0xc0, 0.926, 1.065, 270 }, /* blocks + latency */
+	{ 0x40, 0.970, 1.030, 202 }, /* blocks */
 	{ 0x401, 0.942, 1.030, 182 }, /* DRAM + partial lines */
-	{ 0x40, 0.970, 1.030, 161 }, /* blocks */
-	{ 0x1022, 0.955, 1.030, 142 }, /* DRAM sparse + pages + many lines */
-	{ 0x11a0, 0.862, 1.141, 92 }, /* pages + latency + L2 reuse + many lines */
-	{ 0x1428, 0.543, 1.132, 88 }, /* L2 lines + pages + partial lines + many lines */
-	{ 0x180, 0.685, 1.139, 76 }, /* latency + L2 reuse */
-	{ 0x81, 0.941, 1.030, 65 }, /* DRAM + latency */
-	{ 0x10a0, 0.773, 1.130, 62 }, /* pages + latency + many lines */
-	{ 0x1188, 0.848, 1.030, 52 }, /* L2 lines + latency + L2 reuse + many lines */
-	{ 0x140, 0.970, 1.030, 51 }, /* blocks + L2 reuse */
-	{ 0x1408, 0.542, 1.316, 49 }, /* L2 lines + partial lines + many lines */
-	{ 0x1081, 0.927, 1.030, 48 }, /* DRAM + latency + many lines */
-	{ 0x1080, 0.865, 1.114, 47 }, /* latency + many lines */
-	{ 0x1120, 0.730, 1.437, 37 }, /* pages + L2 reuse + many lines */
-	{ 0x82, 0.936, 1.234, 36 }, /* DRAM sparse + latency */
+	{ 0x1022, 0.955, 1.030, 148 }, /* DRAM sparse + pages + many lines */
+	{ 0x11a0, 0.867, 1.136, 112 }, /* pages + latency + L2 reuse + many lines */
+	{ 0x1428, 0.557, 1.136, 103 }, /* L2 lines + pages + partial lines + many lines */
+	{ 0x180, 0.690, 1.097, 96 }, /* latency + L2 reuse */
+	{ 0x81, 0.941, 1.030, 86 }, /* DRAM + latency */
+	{ 0x1081, 0.927, 1.030, 74 }, /* DRAM + latency + many lines */
+	{ 0x140, 0.970, 1.030, 70 }, /* blocks + L2 reuse */
+	{ 0x10a0, 0.773, 1.130, 69 }, /* pages + latency + many lines */
+	{ 0x1408, 0.581, 1.316, 62 }, /* L2 lines + partial lines + many lines */
+	{ 0x1188, 0.848, 1.030, 55 }, /* L2 lines + latency + L2 reuse + many lines */
+	{ 0x1c0, 0.917, 1.083, 54 }, /* blocks + latency + L2 reuse */
+	{ 0x1080, 0.878, 1.105, 53 }, /* latency + many lines */
+	{ 0x1040, 0.970, 1.030, 45 }, /* blocks + many lines */
+	{ 0x82, 0.936, 1.234, 39 }, /* DRAM sparse + latency */
+	{ 0x1120, 0.730, 1.437, 39 }, /* pages + L2 reuse + many lines */
+	{ 0x1602, 0.800, 1.030, 36 }, /* DRAM sparse + fills + partial lines + many lines */
 	{ 0x882, 0.909, 1.097, 35 }, /* DRAM sparse + latency + barrier */
-	{ 0x1040, 0.970, 1.030, 34 }, /* blocks + many lines */
-	{ 0x1c0, 0.912, 1.094, 33 }, /* blocks + latency + L2 reuse */
-	{ 0x11a8, 0.743, 1.136, 31 }, /* L2 lines + pages + latency + L2 reuse + many lines */
+	{ 0x1180, 0.863, 1.324, 35 }, /* latency + L2 reuse + many lines */
+	{ 0x11a8, 0.743, 1.136, 35 }, /* L2 lines + pages + latency + L2 reuse + many lines */
+	{ 0x15a0, 0.871, 1.168, 33 }, /* pages + latency + L2 reuse + partial lines + many lines */
+	{ 0x1082, 0.813, 1.039, 33 }, /* DRAM sparse + latency + many lines */
+	{ 0x1140, 0.970, 1.030, 30 }, /* blocks + L2 reuse + many lines */
 	{ 0x2, 0.589, 1.121, 28 }, /* DRAM sparse */
-	{ 0x1420, 0.846, 1.174, 27 }, /* pages + partial lines + many lines */
-	{ 0x1082, 0.817, 1.039, 26 }, /* DRAM sparse + latency + many lines */
-	{ 0x15a0, 0.874, 1.168, 25 }, /* pages + latency + L2 reuse + partial lines + many lines */
-	{ 0x1180, 0.894, 1.355, 24 }, /* latency + L2 reuse + many lines */
-	{ 0x1602, 0.698, 1.030, 24 }, /* DRAM sparse + fills + partial lines + many lines */
-	{ 0x480, 0.908, 1.182, 23 }, /* latency + partial lines */
-	{ 0x1140, 0.970, 1.030, 23 }, /* blocks + L2 reuse + many lines */
-	{ 0x1402, 0.942, 1.081, 22 }, /* DRAM sparse + partial lines + many lines */
-	{ 0x1520, 0.822, 1.637, 22 }, /* pages + L2 reuse + partial lines + many lines */
+	{ 0x480, 0.953, 1.137, 28 }, /* latency + partial lines */
+	{ 0x1420, 0.846, 1.174, 28 }, /* pages + partial lines + many lines */
+	{ 0x11c0, 0.923, 1.089, 27 }, /* blocks + latency + L2 reuse + many lines */
+	{ 0x1402, 0.942, 1.058, 27 }, /* DRAM sparse + partial lines + many lines */
+	{ 0x1020, 0.809, 1.201, 24 }, /* pages + many lines */
+	{ 0x1160, 0.859, 1.030, 24 }, /* pages + blocks + L2 reuse + many lines */
+	{ 0x11e0, 0.970, 1.112, 23 }, /* pages + blocks + latency + L2 reuse + many lines */
+	{ 0x1520, 0.822, 1.637, 23 }, /* pages + L2 reuse + partial lines + many lines */
 	{ 0xd82, 0.702, 1.180, 21 }, /* DRAM sparse + latency + L2 reuse + partial lines + barrier */
-	{ 0x1020, 0.722, 1.249, 21 }, /* pages + many lines */
-	{ 0x1160, 0.823, 1.040, 21 }, /* pages + blocks + L2 reuse + many lines */
-	{ 0x11c0, 0.882, 1.130, 19 }, /* blocks + latency + L2 reuse + many lines */
-	{ 0x11e0, 0.970, 1.112, 16 }, /* pages + blocks + latency + L2 reuse + many lines */
+	{ 0x1401, 0.653, 1.060, 18 }, /* DRAM + partial lines + many lines */
+	{ 0x10a2, 0.770, 1.546, 17 }, /* DRAM sparse + pages + latency + many lines */
+	{ 0x1182, 0.803, 1.042, 16 }, /* DRAM sparse + latency + L2 reuse + many lines */
 	/* END SIGNATURES */
 };
 

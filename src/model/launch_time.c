@@ -69,22 +69,26 @@ static double turnaround(const struct gm_profile *pr, double rd, double wr)
 
 /*
  * Rule D10: the sectors rule D5 fills (read before they are written) go back
- * to DRAM with the 64 B piece the fill read. Where the reads are dense, the
- * pieces are neighbours and the write is a sector at write_gbs, as any other;
- * where they are sparse (a piece alone in its 256 B group), the write of the
- * piece is an access of its own and costs what its read costs, 64 B at the
- * reads' rate. Between, by the share s of the sparse read's extra time per
- * byte that the reads' density has (0 at density 1, 1 at 1/4 or less): the
- * filled sectors' writes (a sector a piece, at most the bytes written) move
- * from write_gbs to the piece at the reads' rate. No constant of its own.
+ * to DRAM with the 64 B piece the fill read. A filled piece whose neighbouring
+ * pieces are filled too is written with them, a sector at write_gbs as any
+ * other; a piece with no filled neighbour (pieces 128 B apart or more) is a
+ * write access of its own and costs what its read costs, 64 B at the rate of
+ * its spacing. The share s of such pieces goes by the fills' own spacing x in
+ * pieces (rule D3's fill bins): 0 at x = 1, 1 from x = 2 on, linear between
+ * (as D3's rates go by the spacing). The filled sectors' writes (a sector a
+ * piece, at most the bytes written) move from write_gbs to their pieces at the
+ * fills' rate. A launch whose walk left no fill spacings: s from the launch's
+ * read rate (the share of the sparse read's extra time per byte it has). No
+ * constant of its own.
  */
-static double write_ms(const struct gm_profile *pr, const struct gm_launch_out *o, double rate)
+static double write_ms(const struct gm_profile *pr, const struct gm_launch_out *o, double rate, double s)
 {
-	double wr = o->dram_write_bytes, fill = o->dram_fill_bytes, wf = fill / 2 < wr ? fill / 2 : wr, s;
+	double wr = o->dram_write_bytes, fill = o->dram_fill_bytes, wf = fill / 2 < wr ? fill / 2 : wr;
 
 	if (!(fill > 0) || !(pr->read_sparse_gbs > 0) || !(pr->read_sparse_gbs < pr->read_gbs))
 		return wr / pr->write_gbs;
-	s = (pr->read_gbs / rate - 1) / (pr->read_gbs / pr->read_sparse_gbs - 1);
+	if (s < 0)
+		s = (pr->read_gbs / rate - 1) / (pr->read_gbs / pr->read_sparse_gbs - 1);
 	s = s < 0 ? 0 : s > 1 ? 1 : s;
 	return (wr - s * wf) / pr->write_gbs + s * fill / rate;
 }
@@ -139,16 +143,22 @@ static double piece_time(const struct gm_profile *pr, double x, int one, int fil
  * the rate that takes their summed time (a dense input beside sparse fills is not a launch of middling density).
  * A launch whose walk left no spacings: its density's rate.
  */
-static double read_rate(const struct gm_launch_in *in, const struct gm_profile *pr, const struct gm_launch_out *o)
+static double bins_rate(const struct gm_launch_in *in, const struct gm_profile *pr, const struct gm_launch_out *o,
+			int from)
 {
 	double pieces = 0, t = 0;
 	int one = in ? one_in_flight(in) : 0;
 
-	for (int k = 0; k < GM_READ_SPACING_BINS; k++) {
+	for (int k = from; k < GM_READ_SPACING_BINS; k++) {
 		pieces += o->read_spacing[k];
 		t += o->read_spacing[k] * piece_time(pr, bin_spacing(k), one, k >= GM_READ_SPACING_BINS / 2);
 	}
-	return pieces > 0 && t > 0 ? pieces / t : interp_read_gbs(pr, o->read_density);
+	return pieces > 0 && t > 0 ? pieces / t : from ? 0 : interp_read_gbs(pr, o->read_density);
+}
+
+static double read_rate(const struct gm_launch_in *in, const struct gm_profile *pr, const struct gm_launch_out *o)
+{
+	return bins_rate(in, pr, o, 0);
 }
 
 static double dram_ms(const struct gm_launch_in *in, const struct gm_profile *pr, const struct gm_launch_out *o)
@@ -156,7 +166,16 @@ static double dram_ms(const struct gm_launch_in *in, const struct gm_profile *pr
 	double rd = o->dram_read_bytes, wr = o->dram_write_bytes;
 	double rate = read_rate(in, pr, o);
 
-	return (rd / rate + write_ms(pr, o, rate)) / 1e6 * turnaround(pr, rd, wr);
+	double fill_rate = bins_rate(in, pr, o, GM_READ_SPACING_BINS / 2), pieces = 0, alone = 0;
+
+	for (int k = GM_READ_SPACING_BINS / 2; k < GM_READ_SPACING_BINS; k++) {
+		double x = bin_spacing(k) - 1;
+
+		pieces += o->read_spacing[k];
+		alone += o->read_spacing[k] * (x < 0 ? 0 : x > 1 ? 1 : x);
+	}
+	return (rd / rate + write_ms(pr, o, fill_rate > 0 ? fill_rate : rate, pieces > 0 ? alone / pieces : -1)) /
+	       1e6 * turnaround(pr, rd, wr);
 }
 
 /* ---- rules L2, L3, L4: L2 time -------------------------------------------------------------------- */

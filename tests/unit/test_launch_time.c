@@ -131,8 +131,9 @@ static void test_turnaround(void **state)
 
 /*
  * Rule D10: a sector filled before its write (D5) goes back with its 64 B piece. Alone in its 256 B group (4 B
- * stores 512 B apart: read density 1/4), the piece's write costs what its read costs, at read_sparse_gbs;
- * beside its neighbours (4 B stores 8 B apart: density 1) the sector is written at write_gbs as any other.
+ * stores 512 B apart: read density 1/4), the piece's write costs what its read costs, at read_sparse_gbs; with no
+ * filled neighbour piece (128 B apart, m76) too, at the half rate; beside its neighbours (4 B stores 8 B apart:
+ * density 1) the sector is written at write_gbs as any other.
  */
 static void test_fill_writes(void **state)
 {
@@ -151,6 +152,13 @@ static void test_fill_writes(void **state)
 	assert_true(o.dram_fill_bytes > 0 && o.read_density <= 0.25 + 1e-9);
 	t = (o.dram_read_bytes / 2000 + (o.dram_write_bytes - o.dram_fill_bytes / 2) / 3000 + o.dram_fill_bytes / 2000) / 1e6;
 	assert_true(fabs(o.t_dram_ms - t) < 1e-9 * t);
+	/* 128 B apart (m76): no filled neighbour piece, the write back costs the read's 64 B at the half rate (s = 1,
+	   where the share of the sparse read's extra time gave 0.4) */
+	pats[1].index = "gid*32";
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+	assert_true(o.dram_fill_bytes > 0 && fabs(o.read_density - 0.5) < 1e-9);
+	t = (o.dram_read_bytes / 2500 + (o.dram_write_bytes - o.dram_fill_bytes / 2) / 3000 + o.dram_fill_bytes / 2500) / 1e6;
+	assert_true(fabs(o.t_dram_ms - t) < 1e-9 * t);
 	pats[1].index = "gid*2";
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
 	assert_true(o.dram_fill_bytes > 0 && o.read_density >= 1 - 1e-9);
@@ -161,7 +169,8 @@ static void test_fill_writes(void **state)
 /*
  * Rule D3 per pattern (m65): a dense load beside a store whose fills are sparse (4 B stores 512 B apart) reads each
  * at its own spacing's rate, the dense pieces at read_gbs (bin 0) and the fills at read_sparse_gbs (bin 12); the
- * launch's reads go at the rate of their summed time, not at the rate of the launch's middling density.
+ * launch's reads go at the rate of their summed time, not at the rate of the launch's middling density. Rule D10
+ * (m76) writes the filled pieces back at the fills' own rate too.
  */
 static void test_spacing_per_pattern(void **state)
 {
@@ -184,9 +193,11 @@ static void test_spacing_per_pattern(void **state)
 	assert_true(fabs(pieces * 64 - o.dram_read_bytes) < 1e-6 * o.dram_read_bytes);
 	rate = pieces / (o.read_spacing[0] / 3000 + o.read_spacing[FILL_BIN0 + 16] / 2000);
 	assert_true(o.read_density > 0.25 && o.read_density < 0.5 && rate > 2000 && rate < 3000);
-	s = (3000 / rate - 1) / (3000.0 / 2000 - 1);
+	/* rule D10 (m76): the fills 512 B apart (no filled neighbour piece: s = 1) go back at the fills' own rate, not
+	   at the launch's middling one */
+	s = 1;
 	wf = o.dram_fill_bytes / 2 < o.dram_write_bytes ? o.dram_fill_bytes / 2 : o.dram_write_bytes;
-	t = (o.dram_read_bytes / rate + (o.dram_write_bytes - s * wf) / 3000 + s * o.dram_fill_bytes / rate) / 1e6;
+	t = (o.dram_read_bytes / rate + (o.dram_write_bytes - s * wf) / 3000 + s * o.dram_fill_bytes / 2000) / 1e6;
 	assert_true(fabs(o.t_dram_ms - t) < 1e-9 * t);
 }
 
