@@ -49,6 +49,7 @@ sets=(
   y-bee4e4c $dv/dev-36y.tsv $h2/model-bee4e4c sealed36y_run
   z-427bb0d $dv/dev-36z.tsv $h2/model-427bb0d sealed36z_run
   aa-5e8cd5e $dv/dev-36aa.tsv $h2/model-5e8cd5e sealed36aa_run
+  ab-51cc4d1 $dv/dev-36ab.tsv $h2/model-51cc4d1 sealed36ab_run
   s-b86c490 $dv/dev-36s.tsv $h2/probe-b86c490 dev36s_run
   k-b86c490 $dv/dev-36k.tsv $h2/probe-b86c490 dev36k_run
   probe66-967251a $dv/probe-66.tsv $h2/probe66-967251a probe66_run
@@ -56,6 +57,7 @@ sets=(
   probe67-b84669f $dv/probe-67.tsv $h2/probe67-b84669f probe67_run
   probe68-e233f7f $dv/probe-68.tsv $h2/probe68-e233f7f probe68_run
   probe69-1fc3507 $dv/probe-69.tsv $h2/probe69-1fc3507 probe69_run
+  probe76-51cc4d1 $dv/probe-76.tsv $h2/model-51cc4d1 probe76_run
 )
 [ -n "${EXTRA_SETS:-}" ] && read -r -a extra <<<"$EXTRA_SETS" && sets+=("${extra[@]}")
 : >"$out/ratios.tsv"
