@@ -88,18 +88,15 @@ int tk_lone_loop(const struct gm_trace_kernel *k, int *lead, double *per_block)
    instructions as not run (the spread loop's few instructions a thread are left out) */
 static double issue_free_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof)
 {
-	struct gm_trace_insn *ins2 = malloc(sizeof(*ins2) * (size_t)k->nins);
-	struct gm_trace_instr *in2 = malloc(sizeof(*in2) * (size_t)k->nins);
+	struct gm_trace_insn *ins2;
+	struct gm_trace_instr *in2;
+	struct gm_trace_kernel k2;
 	double t = -1;
 
-	if (ins2 && in2) {
-		struct gm_trace_kernel k2 = *k;
-		for (int i = 0; i < k->nins; i++) {
-			ins2[i] = k->ins[i], in2[i] = *k->ins[i].in, ins2[i].in = &in2[i];
+	if (tf_kernel_copy(k, &k2, &ins2, &in2) == 0) {
+		for (int i = 0; i < k->nins; i++)
 			if (lone_in(&k->ins[i], 1))
 				in2[i].executions = 0;
-		}
-		k2.ins = ins2;
 		t = tk_floor_free_ms(&k2, prof, 1);
 	}
 	free(ins2);

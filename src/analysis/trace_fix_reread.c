@@ -235,20 +235,17 @@ static int row_fix(const struct gm_trace_kernel *k, const struct rr *o, struct t
 static double fixed_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof, const struct rr *o)
 {
 	static struct tk_swap sw[RR_MAXSW];
-	struct gm_trace_insn *ins2 = malloc(sizeof(*ins2) * (size_t)(k->nins > 0 ? k->nins : 1));
-	struct gm_trace_instr *in2 = malloc(sizeof(*in2) * (size_t)(k->nins > 0 ? k->nins : 1));
+	struct gm_trace_insn *ins2;
+	struct gm_trace_instr *in2;
 	struct gm_trace_launch l2 = *k->l;
-	struct gm_trace_kernel k2 = *k;
+	struct gm_trace_kernel k2;
 	struct gm_launch_out out;
 	char why[200];
 	int nsw = 0;
 	double t = 0;
 
-	if (!ins2 || !in2)
+	if (tf_kernel_copy(k, &k2, &ins2, &in2))
 		goto done;
-	for (int i = 0; i < k->nins; i++)
-		ins2[i] = k->ins[i], in2[i] = *k->ins[i].in, ins2[i].in = &in2[i];
-	k2.ins = ins2;
 	if (o->form == 1) {
 		l2.grid[o->d - GM_TV_BX] = 1;
 		k2.l = &l2;

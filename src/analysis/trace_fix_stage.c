@@ -67,10 +67,10 @@ static int find(const struct gm_trace_kernel *k, const struct gm_profile *prof, 
 static double fixed_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof, int64_t p)
 {
 	static struct tk_swap sw[ST_MAXSW];
-	struct gm_trace_insn *ins2 = malloc(sizeof(*ins2) * (size_t)(k->nins > 0 ? k->nins : 1));
-	struct gm_trace_instr *in2 = malloc(sizeof(*in2) * (size_t)(k->nins > 0 ? k->nins : 1));
+	struct gm_trace_insn *ins2;
+	struct gm_trace_instr *in2;
 	struct gm_trace_launch l2 = *k->l;
-	struct gm_trace_kernel k2 = *k;
+	struct gm_trace_kernel k2;
 	struct gm_launch_out out;
 	char why[200];
 	int nsw = 0;
@@ -78,11 +78,8 @@ static double fixed_ms(const struct gm_trace_kernel *k, const struct gm_profile 
 	int64_t tpb = (int64_t)k->l->block[0] * k->l->block[1] * k->l->block[2];
 	int iters = (int)ceil(b / (double)p);
 
-	if (!ins2 || !in2)
+	if (tf_kernel_copy(k, &k2, &ins2, &in2))
 		goto done;
-	for (int i = 0; i < k->nins; i++)
-		ins2[i] = k->ins[i], in2[i] = *k->ins[i].in, ins2[i].in = &in2[i];
-	k2.ins = ins2;
 	l2.grid[0] = p;
 	k2.l = &l2;
 	k2.threads = p * tpb;

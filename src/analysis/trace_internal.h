@@ -206,6 +206,10 @@ int tf_dup_stores(struct gm_trace_kernel *k, const struct gm_profile *prof);
 /* trace_fix_whole.c (a leaf): instruction at's fix cleared and set to a whole-kernel speedup s over ninstr
    instructions (have, worth, share 1) */
 struct gm_trace_fix *tf_whole_fix(struct gm_trace_kernel *k, int at, int ninstr, double s);
+/* k2 = *k with its own copy of the instructions (*ins2, *in2; the caller frees both, NULL on failure), so that a
+   fix's pricing may change their figures; -1 when out of memory */
+int tf_kernel_copy(const struct gm_trace_kernel *k, struct gm_trace_kernel *k2, struct gm_trace_insn **ins2,
+		   struct gm_trace_instr **in2);
 /* trace_fix_lone.c, rule LT: global loads and stores run by one lane of one warp of each block, LT_MIN times a block
    or more (a loop run by one thread while the block waits). The instructions' count (0: none), *lead the one with the
    most executions, *per_block their executions a block */
