@@ -202,7 +202,6 @@ struct gm_launch_out {
 	double dram_read_bytes;
 	double dram_write_bytes;
 	double dram_fill_bytes;       /* of dram_read_bytes: pieces read to complete partly written sectors */
-	double dram_atom_fill_bytes;  /* of dram_fill_bytes: pieces whose written sectors are whole (rule D5) */
 	double l2_reuse_bytes;        /* load pieces earlier warps left in L2 (rules D6, D7): not in dram_read_bytes */
 	double l2_reuse_wait_bytes;   /* of those, a pattern's that also reads from DRAM in the window (rule T7) */
 	double l2_footprint_bytes;    /* DRAM bytes rule D7 removed: footprints that stay in L2 (reads and writes) */

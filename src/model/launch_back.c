@@ -38,7 +38,6 @@ void gm_rule_d11_kept_lines(const struct gm_launch_in *in, const struct gm_profi
 	o->l2_kept_bytes = fill + read + q * o->dram_write_bytes;
 	o->dram_read_bytes -= fill + read;
 	o->dram_fill_bytes -= fill;
-	o->dram_atom_fill_bytes -= q * o->dram_atom_fill_bytes;
 	o->dram_write_bytes -= q * o->dram_write_bytes;
 	/* not counted as L2 reuse: their round trip stays a DRAM one's (rule T2). A dense float copy of 17-42 MB
 	   back to back, latency-limited, ran 1.01-1.12x the DRAM round trip's prediction, not the 4 MiB table's

@@ -199,30 +199,8 @@ static int is_edge(const int64_t *v, int64_t m, int64_t k)
 {
 	int64_t sec = v[k] >> 6;
 
-	return (k > 0 && v[k - 1] >> 6 == sec - 1 && (v[k - 1] & 63) >= GM_SECTOR_BYTES) ||
-	       (k + 1 < m && v[k + 1] >> 6 == sec + 1 && (v[k + 1] & 63) >= GM_SECTOR_BYTES);
-}
-
-#ifndef M77_C
-#define M77_C 0
-#endif
-#define ATOM_PART 63 /* a merged sector entry's bytes: written whole, its atom partly (rule D5) */
-
-/* A whole sector alone in its DRAM atom: another sector of the atom is not written whole, and no whole
-   sector borders it (not the edge of a run). EXPERIMENT m77. */
-static int atom_partial(const int64_t *v, int64_t m, int64_t k, int atom)
-{
-	int64_t sec = v[k] >> 6, per = atom / GM_SECTOR_BYTES, first = sec - sec % (per > 0 ? per : 1);
-
-	if (per <= 1 || is_edge(v, m, k))
-		return 0;
-	for (int64_t s = first; s < first + per; s++) {
-		int64_t j = sector_entry(v, m, s);
-
-		if (j < 0 || (v[j] & 63) < GM_SECTOR_BYTES)
-			return 1;
-	}
-	return 0;
+	return (k > 0 && v[k - 1] >> 6 == sec - 1 && (v[k - 1] & 63) == GM_SECTOR_BYTES) ||
+	       (k + 1 < m && v[k + 1] >> 6 == sec + 1 && (v[k + 1] & 63) == GM_SECTOR_BYTES);
 }
 
 /* ---- rule L4 beyond the window (found by rule D8's probes) ---- */
@@ -310,8 +288,6 @@ static void store_sectors(struct pat_state *ps, int atom, struct totals *t, cons
 	int64_t m, nfill = 0, cur_piece = -1;
 	int64_t *v; /* merged entries, then (in place) the filled pieces */
 	double rate[2] = { 0, 0 }, mw[2] = { 0, 0 }, mf[2] = { 0, 0 }, fill_sum = 0, piece_fill = 0;
-	double atom_sum = 0, piece_w = 0;
-	int piece_whole = 1;
 
 	gm_window_merge_sectors(ps);
 	m = ps->nsectors;
@@ -346,17 +322,14 @@ static void store_sectors(struct pat_state *ps, int atom, struct totals *t, cons
 		if (ps->nsub > 0 && near > 0)
 			rule_l4_far_partners(t, near / (double)ps->nsub);
 	}
-	for (int64_t k = 0; k < m; k++)
-		if ((v[k] & 63) == GM_SECTOR_BYTES && atom_partial(v, m, k, atom))
-			v[k] |= ATOM_PART;
 	for (int64_t k = 0; k < m; k++) {
 		int64_t cur = v[k], sec = cur >> 6, piece = sec * GM_SECTOR_BYTES / atom;
 		int own = (int)(cur & 63), e;
 		double w, f;
 
-		if (own >= GM_SECTOR_BYTES) {
+		if (own == GM_SECTOR_BYTES) {
 			w = GM_SECTOR_BYTES;
-			f = own == ATOM_PART;
+			f = 0;
 		} else {
 			e = is_edge(v, m, k);
 			w = rate[e] * mw[e] + (1 - rate[e]) * (e ? own : GM_SECTOR_BYTES);
@@ -368,37 +341,19 @@ static void store_sectors(struct pat_state *ps, int atom, struct totals *t, cons
 			if (piece_fill > 0) {
 				fill_sum += piece_fill;
 				v[nfill++] = cur_piece; /* nfill <= k: entries from k on are intact */
-				if (piece_whole) {
-					atom_sum += 1;
-#if M77_C
-					t->write_bytes += atom - piece_w > 0 ? atom - piece_w : 0;
-#endif
-				}
 			}
 			cur_piece = piece;
 			piece_fill = 0;
-			piece_whole = 1;
-			piece_w = 0;
 		}
-		piece_w += w;
-		if (own < GM_SECTOR_BYTES && f > 0)
-			piece_whole = 0;
 		piece_fill = f > piece_fill ? f : piece_fill;
 	}
 	if (piece_fill > 0) {
 		fill_sum += piece_fill;
 		v[nfill++] = cur_piece;
-		if (piece_whole) {
-			atom_sum += 1;
-#if M77_C
-			t->write_bytes += atom - piece_w > 0 ? atom - piece_w : 0;
-#endif
-		}
 	}
 	if (nfill) {
 		t->read_bytes += fill_sum * atom;
 		t->fill_bytes += fill_sum * atom;
-		t->atom_fill_bytes += atom_sum * atom;
 		double g = (double)gm_keys_groups(v, nfill, atom);
 
 		t->pieces += fill_sum;
@@ -656,8 +611,6 @@ void gm_rule_d7_footprints(const struct gm_launch_in *in, const struct gm_profil
 		}
 		if (a->op == GM_OP_STORE && (cut = (u->fill_bytes * f - fp) * q) > 0) {
 			o->dram_read_bytes -= cut;
-			if (o->dram_fill_bytes > 0)
-				o->dram_atom_fill_bytes *= 1 - cut / o->dram_fill_bytes;
 			o->dram_fill_bytes -= cut;
 			o->l2_footprint_bytes += cut;
 		}

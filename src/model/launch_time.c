@@ -35,9 +35,6 @@
 #include <math.h>
 #include <stdint.h>
 #include "model/model_internal.h"
-#ifndef M77_C
-#define M77_C 0
-#endif
 
 /* ---- rules D3, D4: DRAM time ---------------------------------------------------------------------- */
 
@@ -86,12 +83,7 @@ static double turnaround(const struct gm_profile *pr, double rd, double wr)
  */
 static double write_ms(const struct gm_profile *pr, const struct gm_launch_out *o, double rate, double s)
 {
-	double wr = o->dram_write_bytes, fill = o->dram_fill_bytes, wf;
-
-#if M77_C
-	fill -= o->dram_atom_fill_bytes;
-#endif
-	wf = fill / 2 < wr ? fill / 2 : wr;
+	double wr = o->dram_write_bytes, fill = o->dram_fill_bytes, wf = fill / 2 < wr ? fill / 2 : wr;
 
 	if (!(fill > 0) || !(pr->read_sparse_gbs > 0) || !(pr->read_sparse_gbs < pr->read_gbs))
 		return wr / pr->write_gbs;

@@ -541,7 +541,6 @@ static void add_scaled(struct totals *t, const struct totals *u, double f)
 	t->read_bytes += f * u->read_bytes;
 	t->write_bytes += f * u->write_bytes;
 	t->fill_bytes += f * u->fill_bytes;
-	t->atom_fill_bytes += f * u->atom_fill_bytes;
 	t->groups += f * u->groups;
 	t->pieces += f * u->pieces;
 	for (int k = 0; k < GM_READ_SPACING_BINS; k++)
@@ -703,7 +702,6 @@ void gm_launch_scale(const struct totals *t, const struct gm_launch_in *in, stru
 	o->dram_read_bytes = t->read_bytes * f;
 	o->dram_write_bytes = t->write_bytes * f;
 	o->dram_fill_bytes = t->fill_bytes * f;
-	o->dram_atom_fill_bytes = t->atom_fill_bytes * f;
 	o->l2_reuse_bytes = t->reuse_bytes * f;
 	o->l2_reuse_wait_bytes = t->reuse_wait_bytes * f;
 	o->read_density = t->groups > 0 ? t->pieces / (t->groups * (GROUP_BYTES / 64.0)) : 1.0;

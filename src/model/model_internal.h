@@ -160,7 +160,6 @@ struct totals {
 	double rows_f, rows_g;      /* the pieces lanes wrote alone into lines of the window's windows, and their
 				       rows weights (rule L4's rows: gm_l4_rows_close) */
 	double read_bytes, write_bytes, fill_bytes;
-	double atom_fill_bytes;      /* of fill_bytes: atoms a whole sector leaves partly written (rule D5) */
 	double groups, pieces;      /* for the read density */
 	double spacing[GM_READ_SPACING_BINS]; /* pieces read by their pattern's spacing in the window (rule D3) */
 	double reuse_bytes;         /* load pieces found in L2 (read by an earlier warp, rule D6) */
