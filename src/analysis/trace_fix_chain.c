@@ -97,16 +97,16 @@ int tf_search_chain(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	if (i < 0 || !prof || !k->pred_ok || !(k->time_ms > 0))
 		return -1;
 	struct tk_swap sw = { .ins = i, .expr = "gid", .iters = 1 };
-	if (tk_predict(k, prof, TK_WITH_TRIPS, &sw, 1, &o, why, sizeof(why)) || !(o.time_ms > 0))
-		return -1;
-	tk_start_drain(prof, &o);   /* as in the kernel's own prediction (rule S2) */
 	struct gm_trace_kernel k2;
 	struct gm_trace_insn *ins2;
 	struct gm_trace_instr *in2;
 	if (tf_kernel_copy(k, &k2, &ins2, &in2))
 		return -1;
-	in2[i].executions = ceil((double)k->threads / GM_WARP_SIZE);   /* the issue floor without the loop: once a warp */
-	double s = k->time_ms / fmax(o.time_ms, tk_floor_free_ms(&k2, prof, 1));
+	in2[i].executions = ceil((double)k->threads / GM_WARP_SIZE);   /* the fixed kernel: the load once a warp */
+	int bad = tk_predict(&k2, prof, TK_WITH_TRIPS, &sw, 1, &o, why, sizeof(why)) || !(o.time_ms > 0);
+	if (!bad)
+		tk_start_drain(prof, &o);   /* as in the kernel's own prediction (rule S2) */
+	double s = bad ? 0 : k->time_ms / fmax(o.time_ms, tk_floor_free_ms(&k2, prof, 1));
 	free(ins2), free(in2);
 	if (s < GM_TRACE_WORTH)
 		return -1;
