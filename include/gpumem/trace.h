@@ -88,6 +88,17 @@ struct gm_trace_launch {
 	int64_t const_lane_pc;
 	char *const_lane_file;
 	int const_lane_line;
+	int64_t local_bytes;          /* the stack frame a thread (the document's local_bytes); -1 = unknown */
+	/* "local_instructions" the trace did not record (its "traced" false): the SASS's STL / LDL of ptxas' register
+	   spills, which the sanitizer does not report; nspill -1 = the document does not list the SASS's */
+	struct gm_trace_spill {
+		int64_t pc;
+		int store;            /* STL 1, LDL 0 */
+		int bytes;            /* a thread's at one execution (the opcode's width: .64 8, .128 16, .U8 1 ...) */
+		char *file;           /* NULL, line 0 without lines */
+		int line;
+	} *spill;
+	int nspill;
 	struct gm_trace_instr *ins;
 	int nins;
 };

@@ -718,6 +718,8 @@ void gm_trace_fixes(struct gm_trace_kernel *k, const struct gm_profile *prof, in
 	int at = n && top > 0 ? tf_named(k, prof) : -1;
 	if (at >= 0 && k->ins[at].fix.worth)
 		return;   /* mapped host memory or a lane-indexed __constant__ table: where the data lives comes first */
+	if (n && top > 0 && tf_search_chain(k, prof) >= 0)
+		return;   /* rule row_index: a binary search per thread, the row index stored once instead */
 	int au = at = n && top > 0 ? tf_atomic_use(k, prof) : -1;
 	if (at >= 0) {   /* rules GC and U1: a CAS loop's native atomic, a one-to-one atomic's plain store, first */
 		for (int i = 0; i < n; i++)
@@ -737,6 +739,8 @@ void gm_trace_fixes(struct gm_trace_kernel *k, const struct gm_profile *prof, in
 			done[pos[i]] |= i == at || k->ins[i].fix.same_as == at + 1;
 		groups++;
 	}
+	if (au < 0 && lt < 0 && n && top > 0 && tf_flat_grid(k, prof))
+		return;   /* rule flat_grid: a block a short row relaunched flat, the one change covers every instruction */
 	at = n && top > 0 && lt < 0 ? tf_wide_fields(k, prof) : -1;
 	if (at >= 0) {   /* a record's fields as one vector: its instructions done, the others' fixes after */
 		for (int i = 0; i < n; i++)
@@ -775,6 +779,11 @@ void gm_trace_fixes(struct gm_trace_kernel *k, const struct gm_profile *prof, in
 	if (at >= 0) {   /* a local array kept in registers: every local instruction done */
 		for (int i = 0; i < n; i++)
 			done[pos[i]] |= i == at || k->ins[i].fix.same_as == at + 1;
+		groups++;
+	}
+	at = n && top > 0 ? tf_spill(k, prof) : -1;
+	if (at >= 0) {   /* rule spill: ptxas' register spills, on an instruction without a fix of its own */
+		done[pos[at]] = 1;
 		groups++;
 	}
 	for (int i = 0; i < n && groups < top; i++) {

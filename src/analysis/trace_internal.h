@@ -160,6 +160,11 @@ void tk_occupancy(struct gm_trace_kernel *k, const struct gm_profile *prof);
 /* trace_shape.c: a 1D block of more threads than its row's elements: the idle lanes' share (0: none), the words
    in text, the instruction in *ins. */
 double tk_idle_lanes(const struct gm_trace_kernel *k, char *text, size_t n, int *ins);
+/* trace_fix_flat.c: rule flat_grid, an idle-lanes kernel (tk_idle_lanes) relaunched a thread an element of its rows
+   laid end to end: the whole kernel's speedup (0: not priced), *row the row's elements, *lead the idle lanes'
+   instruction; tf_flat_grid puts the fix on it (1) where it pays */
+double tk_flat_grid(const struct gm_trace_kernel *k, const struct gm_profile *prof, int64_t *row, int *lead);
+int tf_flat_grid(struct gm_trace_kernel *k, const struct gm_profile *prof);
 /* trace_fix_occ.c: rule OC's fix, the shared memory a block reserves cut to what it uses, on one instruction when
    worth it (the instruction, else -1). */
 int tf_occupancy(struct gm_trace_kernel *k, const struct gm_profile *prof);
@@ -295,6 +300,14 @@ struct tk_named {
 	char text[300];
 };
 int tk_named(const struct gm_trace_kernel *k, const struct gm_profile *prof, struct tk_named *c, int max);
+/* trace_fix_chain.c: rule search_chain, a binary search per thread (a loop of dependent loads from a root the whole
+   grid shares): the verdict's named candidate (1 written, else 0), and rule row_index's fix on its load (-1: none) */
+int tk_chain_named(const struct gm_trace_kernel *k, const struct gm_profile *prof, struct tk_named *c);
+int tf_search_chain(struct gm_trace_kernel *k, const struct gm_profile *prof);
+/* trace_fix_spill.c: rule spill, ptxas' register spills (a stack frame, no traced local access; the SASS's untraced
+   STL / LDL): the verdict's named candidate (1 written, else 0), and its fix on an instruction without one (-1: none) */
+int tk_spill_named(const struct gm_trace_kernel *k, const struct gm_profile *prof, struct tk_named *c);
+int tf_spill(struct gm_trace_kernel *k, const struct gm_profile *prof);
 /* a distinct address of a warp's LDC on one SM, ns: constant.c08 / 8 of results/nvidia-h200/final-3272f77's suite
    (8.354 ns for 8 distinct addresses a warp-level load, lines that stay in the constant cache; src/families/constant) */
 #define TK_CONST_ADDR_NS 1.044

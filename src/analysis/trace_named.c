@@ -277,6 +277,10 @@ int tk_named(const struct gm_trace_kernel *k, const struct gm_profile *prof, str
 		n += one_lane_sum(k, &c[n]);
 	if (n < max)
 		n += global_scratch(k, &c[n]);
+	if (n < max)   /* rule spill (trace_fix_spill.c) */
+		n += tk_spill_named(k, prof, &c[n]);
+	if (n < max)   /* rule search_chain (trace_fix_chain.c) */
+		n += tk_chain_named(k, prof, &c[n]);
 	if (n < max)   /* rules GC and U1 (trace_atomic_use.c) */
 		n += tk_atomic_named(k, prof, &c[n], max - n);
 	return n;

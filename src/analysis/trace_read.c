@@ -192,6 +192,39 @@ static gm_status instr_of(struct rd *r, const json_t *o, struct gm_trace_instr *
 	return GM_OK;
 }
 
+/* an STL / LDL's bytes a thread from its width suffix (.64, .128, .U8 ...; none: 4) */
+static int local_width(const char *op)
+{
+	return strstr(op, ".128") ? 16 : strstr(op, ".64") ? 8 : strstr(op, "8") ? 1 : strstr(op, "16") ? 2 : 4;
+}
+
+/* "local_instructions" (optional): the STL / LDL the trace did not record, into l->spill; nspill -1 without */
+static gm_status read_spills(struct rd *r, struct gm_trace_launch *l, const json_t *a)
+{
+	size_t i;
+	const json_t *x;
+
+	l->nspill = -1;
+	if (!json_is_array(a))
+		return GM_OK;
+	l->nspill = 0;
+	l->spill = calloc(json_array_size(a) + 1, sizeof(*l->spill));
+	if (!l->spill)
+		return r->st = gm_fail(GM_ERR_NOMEM, "out of memory reading '%s'", r->origin);
+	json_array_foreach(a, i, x) {
+		const char *op = json_string_value(json_object_get(x, "sass"));
+		if (!op || json_is_true(json_object_get(x, "traced")) || (strncmp(op, "STL", 3) && strncmp(op, "LDL", 3)))
+			continue;
+		struct gm_trace_spill *sp = &l->spill[l->nspill++];
+		sp->pc = int_of(x, "pc", -1);
+		sp->store = !strncmp(op, "STL", 3);
+		sp->bytes = local_width(op);
+		sp->file = str_of(x, "file");
+		sp->line = (int)int_of(x, "line", 0);
+	}
+	return GM_OK;
+}
+
 static gm_status launch_of(struct rd *r, const json_t *o, struct gm_trace_launch *l)
 {
 	int64_t b[3];
@@ -225,6 +258,9 @@ static gm_status launch_of(struct rd *r, const json_t *o, struct gm_trace_launch
 		l->const_lane_file = str_of(c0, "file");
 		l->const_lane_line = (int)int_of(c0, "line", 0);
 	}
+	l->local_bytes = int_of(o, "local_bytes", -1);
+	if (read_spills(r, l, json_object_get(o, "local_instructions")) != GM_OK)
+		return r->st;
 	if (!json_is_array(ins))
 		return bad(r, "a launch has no 'instructions' array");
 	size_t n = json_array_size(ins);
@@ -353,6 +389,9 @@ void gm_trace_free(struct gm_trace *t)
 		free(l->name);
 		free(l->time_source);
 		free(l->const_lane_file);
+		for (int q = 0; q < l->nspill; q++)
+			free(l->spill[q].file);
+		free(l->spill);
 	}
 	free(t->launches);
 	for (int i = 0; t->argv && i < t->argc; i++)

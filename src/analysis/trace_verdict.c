@@ -137,9 +137,10 @@ static int local_array(const struct gm_trace_kernel *k, struct cand *c)
 /* The candidates, each scored by the share of the kernel's time or traffic it explains. */
 void tk_bottlenecks(struct gm_trace_kernel *k, const struct gm_profile *prof)
 {
-	struct cand c[25];   /* a local array, 4 patterns, DRAM, outside, RS, SA, B, O, idle lanes, A and one of T4, X,
-				 latency, 7 named (trace_named.c, trace_atomic_use.c) */
-	struct tk_named nm[7];
+	struct cand c[28];   /* a local array, 4 patterns, DRAM, outside, RS, SA, B, O, idle lanes, A and one of T4, X,
+				 latency, 9 named (trace_named.c, trace_atomic_use.c,
+				 trace_fix_chain.c, trace_fix_spill.c) */
+	struct tk_named nm[9];
 	int n = 0;
 	char w[96];
 	double glob = 0, exmax = 0;   /* exmax: the largest share of sectors above the need of one pattern */
@@ -148,7 +149,7 @@ void tk_bottlenecks(struct gm_trace_kernel *k, const struct gm_profile *prof)
 		    k->turns_ms >= 0.5 * k->pred.time_ms;   /* rule A's atomics named below, not as time outside */
 
 	memset(c, 0, sizeof(c));
-	for (int q = 0; q < 24; q++)
+	for (int q = 0; q < 28; q++)
 		c[q].ins = -1;
 	for (int i = 0; i < k->nins; i++)
 		glob += k->ins[i].in->space != GM_TS_SHARED ? k->ins[i].bytes : 0;
@@ -320,8 +321,18 @@ void tk_bottlenecks(struct gm_trace_kernel *k, const struct gm_profile *prof)
 			 (long long)k->occ.smem_block, st, dyn, k->occ.dynamic_known ? "" : " (not recorded)",
 			 (long long)k->occ.reserve, (long long)k->occ.smem_used, 100 * part);
 	}
-	if ((c[n].score = tk_idle_lanes(k, c[n].text, sizeof(c[0].text), &c[n].ins)) > 0)   /* the launch's shape */
+	if ((c[n].score = tk_idle_lanes(k, c[n].text, sizeof(c[0].text), &c[n].ins)) > 0) {   /* the launch's shape */
+		int64_t row;
+		int at;
+		double s = tk_flat_grid(k, prof, &row, &at);   /* rule flat_grid: the time the idle lanes cost */
+		if (s >= GM_TRACE_WORTH) {
+			size_t m = strlen(c[n].text);
+			c[n].score = fmax(c[n].score, 1 - 1 / s);
+			snprintf(c[n].text + m, sizeof(c[0].text) - m, "; or a flat grid (a thread an element): "
+				 "%.2fx predicted", s);
+		}
 		n++;
+	}
 	if (k->pred_ok && k->pred.limited_by && !strcmp(k->pred.limited_by, "blocks")) {   /* rule T4 */
 		const struct gm_trace_launch *l = k->l;
 		long long blocks = (long long)(l->grid[0] * l->grid[1] * l->grid[2]);
@@ -367,7 +378,7 @@ void tk_bottlenecks(struct gm_trace_kernel *k, const struct gm_profile *prof)
 			snprintf(c[n++].text, sizeof(c[0].text), "latency: too few loads in flight for the bandwidth (the "
 				 "launch model's limit)");
 	}
-	for (int q = 0, m = tk_named(k, prof, nm, 7); q < m; q++) {   /* what the SASS and the allocations name */
+	for (int q = 0, m = tk_named(k, prof, nm, 9); q < m; q++) {   /* what the SASS and the allocations name */
 		for (int p = 0; p < n && nm[q].ins >= 0; p++)   /* named here, not twice as a pattern */
 			c[p].score = c[p].ins == nm[q].ins ? fmin(c[p].score, 0.5 * nm[q].score) : c[p].score;
 		if (nm[q].time && outside_at >= 0)   /* the time outside is this pattern's (the model does not see it) */

@@ -149,6 +149,28 @@ static void add_const_lane(json_t *l, const struct gmt_sass_row *rows, size_t n)
 		json_object_set_new(l, "constant_lane_loads", a);
 }
 
+/* "local_instructions": the kernel's STL / LDL (pc, opcode, file:line or null, traced: whether the trace recorded
+   the pc), where nvdisasm read its cubin: ptxas' register spills, which the sanitizer does not report, among them */
+static void add_local(json_t *l, const struct gmt_sass_row *rows, size_t n)
+{
+	json_t *a = json_array(), *ins = json_object_get(l, "instructions"), *x;
+	size_t j;
+
+	for (size_t i = 0; a && i < n; i++) {
+		int traced = 0;
+		if (!rows[i].local)
+			continue;
+		json_array_foreach(ins, j, x)
+			traced |= json_integer_value(json_object_get(x, "pc")) == (json_int_t)rows[i].pc;
+		json_t *r = json_pack("{s:I, s:s, s:b}", "pc", (json_int_t)rows[i].pc, "sass", rows[i].op, "traced", traced);
+		json_object_set_new(r, "file", rows[i].file[0] ? json_string(rows[i].file) : json_null());
+		json_object_set_new(r, "line", rows[i].file[0] && rows[i].line ? json_integer(rows[i].line) : json_null());
+		json_array_append_new(a, r);
+	}
+	if (a)
+		json_object_set_new(l, "local_instructions", a);
+}
+
 /* SASS and missing lines of one launch from its cubin. */
 static void add_sass(json_t *l, const char *nvdisasm, json_t *notes)
 {
@@ -163,7 +185,7 @@ static void add_sass(json_t *l, const char *nvdisasm, json_t *notes)
 		rows = gmt_sass_parse(text, kernel, &n);
 		free(text);
 		if (rows)
-			add_const_lane(l, rows, n);
+			add_const_lane(l, rows, n), add_local(l, rows, n);
 	} else if (cubin && nvdisasm) {
 		note(notes, "nvdisasm could not read the cubin of '%s': SASS opcodes null", kernel ? kernel : "?");
 	}

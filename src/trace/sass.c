@@ -190,6 +190,7 @@ struct gmt_sass_row *gmt_sass_parse(const char *text, const char *kernel, size_t
 		}
 		row->pc = pc;
 		row->lane_const = lane_const(strstr(buf, op), op);
+		row->local = !strncmp(op, "STL", 3) ? 1 : !strncmp(op, "LDL", 3) ? 2 : 0;
 		snprintf(row->op, sizeof(row->op), "%s", op);
 		rows[(*n)++] = *row;
 	}

@@ -63,6 +63,7 @@ struct gmt_sass_row {
 	int nat;
 	int lane_const;   /* an LDC whose constant-bank index is a per-lane register (c[0xN][Rk]): a __constant__
 			     table indexed by lane-varying values; a uniform register (URk) or an immediate is not */
+	int local;        /* STL 1, LDL 2, else 0: a local store or load (a spill, or a per-thread array) */
 };
 /* Parse nvdisasm -c -gi (or -g) output of one function's section (the text of the whole cubin; rows of
  * function `kernel` only, or of the only function when kernel is NULL). A location of -gi is a run of

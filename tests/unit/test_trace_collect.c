@@ -662,6 +662,33 @@ static void test_sass_lane_const(void **state)
 	free(r);
 }
 
+/* STL and LDL are flagged (the document's "local_instructions": ptxas' spills among them), nothing else */
+static void test_sass_local(void **state)
+{
+	const char *text =
+		"\t.section\t.text._Z1sPf,\"ax\",@progbits\n"
+		"\t//## File \"/src/s.cu\", line 40\n"
+		"        /*0000*/                   STL [R1+0x10], R4 ;\n"
+		"        /*0010*/                   STL.64 [R1+0x18], R6 ;\n"
+		"        /*0020*/              @P0 LDL.LU.128 R8, [R1+0x20] ;\n"
+		"        /*0030*/                   LDG.E R9, desc[UR4][R2.64] ;\n"
+		"        /*0040*/                   STS [R3], R9 ;\n";
+	struct gmt_sass_row *r;
+	size_t n;
+
+	(void)state;
+	r = gmt_sass_parse(text, "_Z1sPf", &n);
+	assert_non_null(r);
+	assert_int_equal(n, 5);
+	assert_int_equal(r[0].local, 1);
+	assert_int_equal(r[1].local, 1);
+	assert_int_equal(r[2].local, 2);
+	assert_string_equal(r[2].op, "LDL.LU.128");
+	assert_int_equal(r[2].line, 40);
+	assert_int_equal(r[3].local + r[4].local, 0);
+	free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -684,6 +711,7 @@ int main(void)
 		cmocka_unit_test(test_sass_parse),
 		cmocka_unit_test(test_sass_parse_inline),
 		cmocka_unit_test(test_sass_lane_const),
+		cmocka_unit_test(test_sass_local),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -463,12 +463,44 @@ static void test_reader_named_keys(void **state)
 	json_decref(doc);
 }
 
+/* A launch's "local_bytes" and "local_instructions" (rule spill): the STL / LDL the trace did not record, with their
+   widths; a traced one left out; a document without the list reads as not listed (nspill -1). */
+static void test_reader_spills(void **state)
+{
+	const char *text = "{\"schema\":\"gpumem-trace/1\",\"launches\":[{\"kernel\":\"k\",\"grid\":[1],\"block\":[32],"
+		"\"local_bytes\":208,\"local_instructions\":[{\"pc\":48,\"sass\":\"STL.64\",\"traced\":false,"
+		"\"file\":\"/w/s.cu\",\"line\":40},{\"pc\":64,\"sass\":\"LDL.LU.128\",\"traced\":false,\"file\":null,"
+		"\"line\":null},{\"pc\":80,\"sass\":\"LDL\",\"traced\":true,\"file\":null,\"line\":null}],"
+		"\"instructions\":[]},{\"kernel\":\"j\",\"grid\":[1],\"block\":[32],\"instructions\":[]}]}";
+	json_error_t e;
+	struct gm_trace t;
+	json_t *doc = json_loads(text, 0, &e);
+
+	(void)state;
+	assert_non_null(doc);
+	assert_int_equal(gm_trace_read_json(doc, "spills", &t), GM_OK);
+	assert_int_equal(t.launches[0].local_bytes, 208);
+	assert_int_equal(t.launches[0].nspill, 2);
+	assert_int_equal(t.launches[0].spill[0].store, 1);
+	assert_int_equal(t.launches[0].spill[0].bytes, 8);
+	assert_int_equal(t.launches[0].spill[0].line, 40);
+	assert_string_equal(t.launches[0].spill[0].file, "/w/s.cu");
+	assert_int_equal(t.launches[0].spill[1].store, 0);
+	assert_int_equal(t.launches[0].spill[1].bytes, 16);
+	assert_null(t.launches[0].spill[1].file);
+	assert_int_equal(t.launches[1].local_bytes, -1);
+	assert_int_equal(t.launches[1].nspill, -1);
+	gm_trace_free(&t);
+	json_decref(doc);
+}
+
 int main(void)
 {
 	const char *dir = getenv("GM_TRACE_WRITE_FIXTURES");
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixtures),
 		cmocka_unit_test(test_reader_named_keys),
+		cmocka_unit_test(test_reader_spills),
 		cmocka_unit_test(test_report_json),
 		cmocka_unit_test(test_reader_refuses),
 		cmocka_unit_test(test_reader_user_line),
