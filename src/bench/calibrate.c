@@ -41,6 +41,11 @@
  *                    the stores over 1024 rows 512 KiB + 128 B apart, 4 and
  *                    16 B lanes): the rate L2 takes lines written partly by a
  *                    lane alone, the request's lines far apart (L4's far end)
+ *   write_sparse_gbs copy.sparse_st_b16 (16 B lanes in pairs, whole 32 B
+ *                    sectors 256 B apart, nothing written between): the rate
+ *                    of the 64 B pieces DRAM writes alone (rule D12), the one
+ *                    with which the model gives the case its measured time;
+ *                    after every other constant
  *   pages_gps        copy.pages_b4 (a column walk over rows 4 MiB + 128 B
  *                    apart, each lane alone in its 2 MiB page): the rate such
  *                    lanes are translated (rule P); GM_PAGES_GPS_DEFAULT,
@@ -547,6 +552,42 @@ static void launch_floor(const struct gm_run_result *r, struct gm_profile *p)
 }
 
 /*
+ * copy.sparse_st_b16 (rule D12, m78): whole 32 B sectors 256 B apart, each alone in its 64 B piece and its 256 B
+ * group, nothing written between them. write_sparse_gbs is the rate (64 B a piece) with which the launch model gives
+ * the case its measured time: the model's time falls as the rate grows, so it is found by bisection in log between
+ * write_gbs / 64 and write_gbs (a piece at least as costly as a dense sector, at most 64 times). After every other
+ * constant (the case's time holds its dense input, its round trips and its start-up). Optional: 0 without the case,
+ * or where the model is not slower at the lower end and faster at the upper end than the case (it measures nothing).
+ */
+static void sparse_writes(const struct gm_run_result *r, struct gm_profile *p)
+{
+	const struct gm_case_result *c = gm_result_find(r, "copy.sparse_st_b16");
+	struct gm_profile q = *p;
+	struct gm_launch_out o;
+	double lo = p->write_gbs / 64, hi = p->write_gbs, t;
+
+	p->write_sparse_gbs = 0;
+	if (!c || c->status != GM_CASE_OK || !((t = c->ms.median) > 0) || !(lo > 0))
+		return;
+	q.write_sparse_gbs = lo;
+	if (!viewed(r, "copy.sparse_st_b16", &q, &o) || !(o.time_ms > t) || !(o.dram_sparse_write_pieces > 0))
+		return;
+	q.write_sparse_gbs = hi;
+	if (!viewed(r, "copy.sparse_st_b16", &q, &o) || !(o.time_ms < t))
+		return;
+	for (int k = 0; k < 48; k++) {
+		q.write_sparse_gbs = sqrt(lo * hi);
+		if (!viewed(r, "copy.sparse_st_b16", &q, &o))
+			return;
+		if (o.time_ms > t)
+			lo = q.write_sparse_gbs;
+		else
+			hi = q.write_sparse_gbs;
+	}
+	p->write_sparse_gbs = sqrt(lo * hi);
+}
+
+/*
  * atomics.u32_one and atomics.f32_one_1m (f32_one on 2^20 elements): every thread of the case adds to one
  * address, the updates applied one after another (the trace's rule X). The integer case's warps each send their
  * lanes as one update: its time over its warps; the float case's lanes are each an update: its time over its
@@ -613,7 +654,8 @@ gm_status gm_profile_from_run(const struct gm_run_result *r, struct gm_profile *
 	far_lines_of_l2(r, p);
 	pages_translated(r, p);
 	launch_start(r, p); /* the model's time for the case with every other constant */
-	launch_floor(r, p); /* last: after launch_us */
+	launch_floor(r, p); /* after launch_us */
+	sparse_writes(r, p); /* last: the model's time for the case with every other constant */
 	p->atomic_u32_ns = atomic_ns(r, "atomics.u32_one", 32);
 	p->atomic_f32_ns = atomic_ns(r, "atomics.f32_one_1m", 1);
 	p->atomic_turn_ns = atomic_ns(r, "atomics.u32_lanes32", 32.0 / 31);   /* 31 lanes of a warp wait */

@@ -157,6 +157,7 @@ void gm_profile_describe_unmeasured(const struct gm_profile *p, char *buf, size_
 				   : !strcmp(f->name, "floor_us")	   ? "rules D11 and S3 off"
 				   : !strncmp(f->name, "l2_far_lines", 12) ? "rule L4 at its near rates"
 				   : !strcmp(f->name, "l2_merge_far_lines_gps") ? "rule L4 at l2_merge_lines_gps"
+				   : !strcmp(f->name, "write_sparse_gbs") ? "rule D12 off: writes at write_gbs"
 									  : "its rule off";
 		int w = snprintf(buf + len, n - len, "%s%s (%s; %s)", len ? ", " : "", f->name, f->source, then);
 

@@ -271,6 +271,50 @@ static void add_spacing(struct totals *t, double pieces, double groups, double w
 }
 
 /*
+ * Rule D12: the window's written pieces, group by group (they come in order). A 256 B group that holds k written
+ * pieces (of its 4 pieces of 64 B, GROUP_BYTES / atom in general) weighs each of those with no fill (rule D5's
+ * are D10's) w = (4 / k - 1) / 3: 1 for a piece alone in its group (256 B apart or more), 0 in a whole group,
+ * linear in the spacing 4 / k between (rule D3's bins). By group, not over the window: a dense run's edges weigh
+ * only the group they end in. The window's first and last groups are left out: their other pieces may be the
+ * warps' before and after the window (a window cuts a dense run anywhere).
+ */
+struct lone_acc {
+	int64_t group;  /* the group being counted, -1 before the first */
+	int64_t first;  /* the window's first group */
+	double k, u, b; /* its written pieces, those with no fill, and their bytes */
+	double n, nb;   /* the window's weighted pieces with no fill and their bytes */
+};
+
+static void lone_flush(struct lone_acc *l, int atom)
+{
+	double per = (double)GROUP_BYTES / atom, w;
+
+	if (l->k > 0 && per > 1 && l->group != l->first) {
+		w = (per / l->k - 1.0) / (per - 1.0);
+		w = w < 0 ? 0 : w > 1 ? 1 : w;
+		l->n += l->u * w;
+		l->nb += l->b * w;
+	}
+	l->k = l->u = l->b = 0;
+}
+
+static void lone_piece(struct lone_acc *l, int64_t piece, int atom, double bytes, int filled)
+{
+	int64_t g = piece * atom / GROUP_BYTES;
+
+	if (l->group < 0)
+		l->first = g;
+	if (g != l->group)
+		lone_flush(l, atom);
+	l->group = g;
+	l->k += 1;
+	if (!filled) {
+		l->u += 1;
+		l->b += bytes;
+	}
+}
+
+/*
  * The window's stores: distinct sectors are written to DRAM (rule D2). A
  * sector the window leaves partly written must first be read (rule D5, ECC).
  * Rule D8: where the rest of its bytes is written by a warp outside the
@@ -288,6 +332,8 @@ static void store_sectors(struct pat_state *ps, int atom, struct totals *t, cons
 	int64_t m, nfill = 0, cur_piece = -1;
 	int64_t *v; /* merged entries, then (in place) the filled pieces */
 	double rate[2] = { 0, 0 }, mw[2] = { 0, 0 }, mf[2] = { 0, 0 }, fill_sum = 0, piece_fill = 0;
+	double piece_w = 0;
+	struct lone_acc lone = { -1, -1, 0, 0, 0, 0, 0 }; /* rule D12: the pieces written with no fill */
 
 	gm_window_merge_sectors(ps);
 	m = ps->nsectors;
@@ -338,19 +384,28 @@ static void store_sectors(struct pat_state *ps, int atom, struct totals *t, cons
 		t->write_bytes += w;
 		/* one fill reads the whole piece: the piece's share is its most likely sector's */
 		if (piece != cur_piece) {
+			if (cur_piece >= 0)
+				lone_piece(&lone, cur_piece, atom, piece_w, piece_fill > 0);
 			if (piece_fill > 0) {
 				fill_sum += piece_fill;
 				v[nfill++] = cur_piece; /* nfill <= k: entries from k on are intact */
 			}
 			cur_piece = piece;
 			piece_fill = 0;
+			piece_w = 0;
 		}
 		piece_fill = f > piece_fill ? f : piece_fill;
+		piece_w += w;
 	}
+	if (cur_piece >= 0)
+		lone_piece(&lone, cur_piece, atom, piece_w, piece_fill > 0);
 	if (piece_fill > 0) {
 		fill_sum += piece_fill;
 		v[nfill++] = cur_piece;
 	}
+	/* the last group is left out as the first (lone_acc): not flushed */
+	t->sparse_wr_pieces += lone.n;
+	t->sparse_wr_bytes += lone.nb;
 	if (nfill) {
 		t->read_bytes += fill_sum * atom;
 		t->fill_bytes += fill_sum * atom;
@@ -554,6 +609,49 @@ void gm_rule_d9_cold_window(const struct gm_launch_in *in, const struct gm_profi
 			o->l2_reuse_wait_bytes += cur - want;
 		u->read_bytes = want / f;
 	}
+}
+
+/* ---- rule D12: sparse writes ----------------------------------------------------------------------- */
+
+/*
+ * Rule D12, the launch's part: the pieces the windows write with no fill and no neighbour (store_sectors) are
+ * sparse for DRAM only where nobody writes the gaps between them, which a window cannot see (a column walk's or a
+ * transposed tile's window is sparse, its launch writes every byte and L2 merges the lines). Each store pattern's
+ * lone pieces are weighted by its density over the launch, d = the bytes its threads store (threads x element x
+ * iterations, rule D7's) / its footprint in sectors (lowest to highest address the windows touched):
+ * 0 at 1, 1 from 1/4 on, linear in 1 / d between (rule D3's bins); then scaled by the share of the launch's writes
+ * that still reach DRAM after rules D7 and D11. Priced in the time phase (write_ms), with write_sparse_gbs.
+ */
+void gm_rule_d12_sparse_writes(const struct gm_launch_in *in, const struct gm_profile *pr, const struct pat_state *ps,
+			       struct pat_sum *sums, double f, struct gm_launch_out *o)
+{
+	double all = 0, pieces = 0, bytes = 0;
+
+	(void)ps;
+	if (!(pr->write_sparse_gbs > 0))
+		return;
+	for (int k = 0; k < in->npats; k++) {
+		const struct pat_sum *u = &sums[k];
+		double fp, d, b, mine;
+
+		if (in->pats[k].space != GM_SPACE_GLOBAL || in->pats[k].op != GM_OP_STORE || !u->any)
+			continue;
+		all += u->write_bytes * f;
+		fp = (double)((u->hi / GM_SECTOR_BYTES) - (u->lo / GM_SECTOR_BYTES) + 1) * GM_SECTOR_BYTES;
+		mine = (double)in->n_threads * (double)in->pats[k].elem_bytes *
+		       (double)gm_repeat_count(in->repeat ? &in->repeat[k] : NULL);
+		if (!(u->sparse_wr_pieces > 0) || !(fp > 0) || !((d = mine / fp) > 0))
+			continue;
+		b = (1.0 / d - 1.0) / 3.0;
+		b = b < 0 ? 0 : b > 1 ? 1 : b;
+		pieces += u->sparse_wr_pieces * f * b;
+		bytes += u->sparse_wr_bytes * f * b;
+	}
+	if (!(all > 0) || !(pieces > 0))
+		return;
+	all = o->dram_write_bytes < all ? o->dram_write_bytes / all : 1.0;
+	o->dram_sparse_write_pieces = pieces * all;
+	o->dram_sparse_write_bytes = bytes * all;
 }
 
 /* ---- rule D7: a footprint that stays in L2 ------------------------------------------------------- */

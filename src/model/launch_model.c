@@ -77,6 +77,7 @@ static const struct launch_rule {
 	{ "D9", gm_rule_d9_cold_window },
 	{ "D7", rule_d7 },
 	{ "D11", gm_rule_d11_kept_lines },
+	{ "D12", gm_rule_d12_sparse_writes },
 	{ "T5", rule_t5_block_lines },
 	{ NULL, NULL },
 };

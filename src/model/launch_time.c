@@ -8,6 +8,8 @@
  *   D4  reads and writes mixed turn the bus around (the copy rate says how much);
  *   D10 a sector filled before its write (D5) is written back with its piece, as
  *       sparse as its read: at the reads' density rate where they are sparse;
+ *   D12 a piece written with no fill, alone in its 256 B group, is a write access
+ *       of its own: 64 B at write_sparse_gbs (by its window's and launch's spacing);
  *   L2  L2 time: load sectors at the read rate, store operations at the write
  *       rate; L4 with its two rates: stores carry their bytes, lines written
  *       partly are merged, a lane alone in a line costing more the farther apart
@@ -68,6 +70,25 @@ static double turnaround(const struct gm_profile *pr, double rd, double wr)
 }
 
 /*
+ * Rule D12: a 64 B piece written whole or in part with no fill and no written neighbour in its 256 B group is a
+ * write access of its own: 64 B at write_sparse_gbs (calibrate's copy.sparse_st_b16: whole 32 B sectors 256 B
+ * apart), however many of its sectors it carries (probe-77: a lone whole sector and a lone whole atom 256 B apart
+ * cost about the same, 39 ps a piece). The pieces, weighted 0 dense to 1 at 256 B by their window's spacing and by
+ * their pattern's density over the launch (launch_dram.c), move from write_gbs to that time. Without the field
+ * (every profile measured before m78): off. Returns the pieces' time and takes their bytes off *wr.
+ */
+static double sparse_write_ms(const struct gm_profile *pr, const struct gm_launch_out *o, double *wr)
+{
+	double b = o->dram_sparse_write_bytes, n = o->dram_sparse_write_pieces;
+
+	if (!(pr->write_sparse_gbs > 0) || !(n > 0) || !(b > 0))
+		return 0;
+	b = b < *wr ? b : *wr;
+	*wr -= b;
+	return n * pr->dram_atom_bytes / pr->write_sparse_gbs;
+}
+
+/*
  * Rule D10: the sectors rule D5 fills (read before they are written) go back
  * to DRAM with the 64 B piece the fill read. A filled piece whose neighbouring
  * pieces are filled too is written with them, a sector at write_gbs as any
@@ -84,13 +105,14 @@ static double turnaround(const struct gm_profile *pr, double rd, double wr)
 static double write_ms(const struct gm_profile *pr, const struct gm_launch_out *o, double rate, double s)
 {
 	double wr = o->dram_write_bytes, fill = o->dram_fill_bytes, wf = fill / 2 < wr ? fill / 2 : wr;
+	double sparse = sparse_write_ms(pr, o, &wr);
 
 	if (!(fill > 0) || !(pr->read_sparse_gbs > 0) || !(pr->read_sparse_gbs < pr->read_gbs))
-		return wr / pr->write_gbs;
+		return sparse + wr / pr->write_gbs;
 	if (s < 0)
 		s = (pr->read_gbs / rate - 1) / (pr->read_gbs / pr->read_sparse_gbs - 1);
 	s = s < 0 ? 0 : s > 1 ? 1 : s;
-	return (wr - s * wf) / pr->write_gbs + s * fill / rate;
+	return sparse + (wr - s * wf > 0 ? wr - s * wf : 0) / pr->write_gbs + s * fill / rate;
 }
 
 /*
@@ -743,7 +765,7 @@ static void rule_s3_floor(const struct gm_launch_in *in, const struct gm_profile
 const struct gm_time_rule gm_time_rules[] = {
 	{ "T2 T5 T6 T7 T9 T10 T13 T15", "waves of resident threads, their round trips, tails, barriers, requests",
 	  rule_t2_waves },
-	{ "D3 D4 D10", "DRAM time by read density, filled pieces written back, the bus turnaround", rule_d3_d4_dram },
+	{ "D3 D4 D10 D12", "DRAM time by read density, filled pieces written back, sparse writes, the bus turnaround", rule_d3_d4_dram },
 	{ "L2 L3 L4", "L2 time: sectors, line lookups, lines written partly", rule_l2_l3_l4_l2 },
 	{ "T1", "L1 time by wavefronts", rule_t1_l1 },
 	{ "T", "the slowest of DRAM, L2, L1", rule_t_slowest },

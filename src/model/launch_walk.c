@@ -541,6 +541,8 @@ static void add_scaled(struct totals *t, const struct totals *u, double f)
 	t->read_bytes += f * u->read_bytes;
 	t->write_bytes += f * u->write_bytes;
 	t->fill_bytes += f * u->fill_bytes;
+	t->sparse_wr_pieces += f * u->sparse_wr_pieces;
+	t->sparse_wr_bytes += f * u->sparse_wr_bytes;
 	t->groups += f * u->groups;
 	t->pieces += f * u->pieces;
 	for (int k = 0; k < GM_READ_SPACING_BINS; k++)
@@ -618,6 +620,8 @@ gm_status gm_launch_walk(struct pat_state *ps, const struct gm_launch_in *in, co
 				ps_->warm_read_bytes += f * u->read_bytes;
 			ps_->write_bytes += f * u->write_bytes;
 			ps_->fill_bytes += f * u->fill_bytes;
+			ps_->sparse_wr_pieces += f * u->sparse_wr_pieces;
+			ps_->sparse_wr_bytes += f * u->sparse_wr_bytes;
 			ps_->blk_lines += u->blk_lines; /* rule T5: a mean over whole blocks, not scaled */
 			ps_->blk_count += u->blk_count;
 			if (u->any) {

@@ -34,6 +34,7 @@ void gm_profile_from_datasheet(const struct gm_profile *base, const struct gm_da
 	out->copy_gbs *= dram;
 	out->read_half_gbs *= dram;
 	out->read_sparse_gbs *= dram;
+	out->write_sparse_gbs *= dram;
 	out->l1_gbs *= sm;
 	out->l2_read_gbs *= sm;
 	out->l2_write_gbs *= sm;

@@ -13,7 +13,7 @@ enum { COPY_ONE = 0, COPY_ILP = 1, COPY_READ = 2, COPY_WRITE = 3, COPY_MEMCPY = 
        COPY_TILE = 5, READ_TILE = 6, WRITE_TILE = 7, COPY_ONE_L2 = 8, COPY_LINES_L2 = 9,
        COPY_SCATTER = 10, COPY_SCATTER_BLOCKS = 11, COPY_ONE_SMALL = 12, COPY_ONE_BIG = 13,
        COPY_PAGES = 14, COPY_ONE_START = 15, COPY_ONE_L2_BIG = 16, COPY_LINES_L1 = 17,
-       COPY_ONE_FLOOR = 18, COPY_COLSTORE = 19, COPY_SCATTER_FAR = 20 };
+       COPY_ONE_FLOOR = 18, COPY_COLSTORE = 19, COPY_SCATTER_FAR = 20, COPY_SPARSE_ST = 21 };
 #define COPY_BLOCK 256
 /* COPY_ONE_SMALL: COPY_ONE in blocks of this many threads (the rate the SMs start blocks, rule T4) */
 #define COPY_SMALL_BLOCK 64
@@ -68,6 +68,13 @@ enum { COPY_ONE = 0, COPY_ILP = 1, COPY_READ = 2, COPY_WRITE = 3, COPY_MEMCPY = 
    g = i / (G*1024), b = (i / 1024) % G, t = i % 1024. Each lane alone in its line, the request's lines 9 x 128 =
    1152 B (1 KiB + 128 B) apart, every line completed by its own block (rule L4's spaced near rate). */
 #define COPY_SCATTER_FAR_G 9
+/* COPY_SPARSE_ST (m78, 16 B elements): out[(i / RUN) * STEP + i % RUN] = in[i], RUN = 2, STEP = 16: whole 32 B
+   sectors 256 B apart, each alone in its 64 B DRAM piece and its 256 B group, nothing written between them (rule
+   D12's write_sparse_gbs; probe-77's f4x2_s256). n = COPY_SPARSE_N elements whatever the array size: 32 MiB read,
+   256 MiB of output spanned, past any L2. */
+#define COPY_SPARSE_RUN 2
+#define COPY_SPARSE_STEP 16
+#define COPY_SPARSE_N 2097152
 
 /* stride: blockDim.x, and each block's tiles of STRIDE_ILP * blockDim.x elements */
 #define STRIDE_BLOCK 256

@@ -53,6 +53,9 @@ static const struct {
 	  "copy, 4 B per thread, the 32 warps of a block each store into the same 32 lines (lanes 128 B apart)" },
 	{ COPY_SCATTER_FAR, 4, 1, 0, 0, "scatter_far_b4",
 	  "as scatter_b4, the block's 32 lines 1 KiB + 128 B apart (9 blocks interleaved): the request's lines spaced" },
+	{ COPY_SPARSE_ST, 16, 1, 0, 0, "sparse_st_b16",
+	  "copy, 16 B per thread, pairs of lanes store whole 32 B sectors 256 B apart, nothing between them: DRAM's "
+	  "sparse writes" },
 	{ COPY_COLSTORE, 4, 1, 0, 0, "colstore_b4",
 	  "copy, 4 B per thread, a column walk of the stores over 1024 rows 512 KiB + 128 B apart: each lane alone in "
 	  "a line it writes partly, the request's lines far apart" },
@@ -95,7 +98,8 @@ static int copy_enumerate(struct gm_case *out, int max)
 		c->round_trips = mode == COPY_ONE || mode == COPY_ONE_START || mode == COPY_ONE_FLOOR || mode == COPY_ONE_SMALL || mode == COPY_ONE_BIG ||
 				 mode == COPY_ONE_L2 || mode == COPY_LINES_L2 || mode == COPY_SCATTER ||
 				 mode == COPY_SCATTER_BLOCKS || mode == COPY_PAGES || mode == COPY_ONE_L2_BIG ||
-				 mode == COPY_LINES_L1 || mode == COPY_COLSTORE || mode == COPY_SCATTER_FAR;
+				 mode == COPY_LINES_L1 || mode == COPY_COLSTORE || mode == COPY_SCATTER_FAR ||
+				 mode == COPY_SPARSE_ST;
 		/* first access of warp 0: a tile block owns ilp * 256 elements */
 		char table[96];
 		const char *idx = mode >= COPY_TILE && mode <= WRITE_TILE ? "bx*4*bdx + tid" : "bx*bdx + tid";
@@ -136,6 +140,13 @@ static int copy_enumerate(struct gm_case *out, int max)
 			gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, eb, COPY_BLOCK, 1, 0,
 					    "((bx*bdx + tid) %% %d) * %d + (bx*bdx + tid) / %d", COPY_COLSTORE_ROWS,
 					    COPY_COLSTORE_PITCH_BYTES / eb, COPY_COLSTORE_ROWS);
+			continue;
+		}
+		if (mode == COPY_SPARSE_ST) {
+			gm_case_pattern_add(c, "load in", GM_SPACE_GLOBAL, GM_OP_LOAD, eb, COPY_BLOCK, 1, 0, "bx*bdx + tid");
+			gm_case_pattern_add(c, "store out", GM_SPACE_GLOBAL, GM_OP_STORE, eb, COPY_BLOCK, 1, 0,
+					    "((bx*bdx + tid) / %d) * %d + (bx*bdx + tid) %% %d", COPY_SPARSE_RUN,
+					    COPY_SPARSE_STEP, COPY_SPARSE_RUN);
 			continue;
 		}
 		if (mode == COPY_SCATTER_BLOCKS) {

@@ -34,6 +34,9 @@
  *                apart (4 and 16 B elements): each lane alone in a line it writes partly,
  *                the request's lines far apart, where the launch model measures what such a
  *                line costs at the far end and by the lane's bytes (rule L4).
+ *   sparse_st_b16  16 B elements, each pair of lanes a whole 32 B sector, the sectors 256 B apart
+ *                and nothing written between them (n fixed, 256 MiB spanned): where the launch model
+ *                measures the rate DRAM writes lone pieces (rule D12, write_sparse_gbs).
  *   scatter_blocks_b4  4 B elements, the 8 pieces of each sector from 8 consecutive
  *                blocks (lanes 32 B apart): what a line written partly costs when
  *                nothing merges it.
@@ -128,6 +131,15 @@ __global__ void copy_one_colstore(const T *__restrict__ in, T *__restrict__ out,
 	size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
 	if (i < n)
 		out[(i % COPY_COLSTORE_ROWS) * PITCH + i / COPY_COLSTORE_ROWS] = in[i];
+}
+
+/* sparse_st_b16: whole sectors RUN elements long, STEP elements apart (shapes.h). */
+template <typename T>
+__global__ void copy_sparse_st(const T *__restrict__ in, T *__restrict__ out, size_t n)
+{
+	size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+	if (i < n)
+		out[(i / COPY_SPARSE_RUN) * COPY_SPARSE_STEP + i % COPY_SPARSE_RUN] = in[i];
 }
 
 /* scatter_b4, scatter_blocks_b4: 4 B elements stored in pieces (shapes.h). */
@@ -371,6 +383,9 @@ static void launch_typed(struct copy_state *s)
 	else if (s->mode == COPY_COLSTORE)
 		copy_one_colstore<T, COPY_COLSTORE_PITCH_BYTES / sizeof(T)>
 			<<<gm_blocks_for(s->n, COPY_BLOCK), COPY_BLOCK, 0, gm_stream()>>>((const T *)s->in, (T *)s->out, s->n);
+	else if (s->mode == COPY_SPARSE_ST)
+		copy_sparse_st<T><<<gm_blocks_for(s->n, COPY_BLOCK), COPY_BLOCK, 0, gm_stream()>>>((const T *)s->in, (T *)s->out,
+												  s->n);
 	else if (s->mode == COPY_SCATTER)
 		copy_scatter<COPY_SCATTER_S, COPY_SCATTER_K>
 			<<<gm_blocks_for(s->n, COPY_SCATTER_BLOCK), COPY_SCATTER_BLOCK, 0, gm_stream()>>>(
@@ -447,9 +462,15 @@ static size_t in_elems(const struct copy_state *s)
 	return s->mode == COPY_ONE_L2 || s->mode == COPY_LINES_L2 || s->mode == COPY_ONE_L2_BIG ? COPY_TABLE_ELEMS : s->n;
 }
 
+/* Output elements: the span the sparse stores cover, else the array. */
+static size_t out_elems(const struct copy_state *s)
+{
+	return s->mode == COPY_SPARSE_ST ? s->n / COPY_SPARSE_RUN * COPY_SPARSE_STEP : s->n;
+}
+
 static gm_status copy_alloc(struct copy_state *s)
 {
-	size_t bytes = s->n * s->eb, in_bytes = in_elems(s) * s->eb;
+	size_t bytes = out_elems(s) * s->eb, in_bytes = in_elems(s) * s->eb;
 	gm_status st = GM_OK;
 
 	if (!is_write(s))
@@ -498,6 +519,8 @@ static gm_status copy_prepare(const struct gm_case *c, const struct gm_run_cfg *
 		s->n = COPY_BLOCK;
 	if (s->mode == COPY_COLSTORE) /* every row written whole, whatever the array size: a permutation */
 		s->n = (size_t)COPY_COLSTORE_ROWS * (COPY_COLSTORE_PITCH_BYTES / s->eb);
+	if (s->mode == COPY_SPARSE_ST) /* the same launch whatever the array size (rule D12) */
+		s->n = COPY_SPARSE_N;
 	s->seed = cfg->seed;
 	s->dev = cfg->dev;
 	s->grid = gm_resident_blocks(cfg->dev, COPY_BLOCK);
@@ -509,7 +532,7 @@ static gm_status copy_prepare(const struct gm_case *c, const struct gm_run_cfg *
 	double bytes = (double)s->n * s->eb;
 	/* COPY_ONE_L2 counts as the others do: one element read and one written per thread */
 	t->bytes_useful = t->bytes_hw = (is_read(s) || is_write(s)) ? bytes : 2 * bytes;
-	t->working_set = (int64_t)(bytes + (is_write(s) ? 0 : (double)in_elems(s) * s->eb));
+	t->working_set = (int64_t)((double)out_elems(s) * s->eb + (is_write(s) ? 0 : (double)in_elems(s) * s->eb));
 	*state = s;
 	return GM_OK;
 }
@@ -568,6 +591,16 @@ struct scatter_far_inverse {
 	{
 		size_t r = d % (g * 1024), line = r / 32;
 		return (long long)(d - r + (line % g) * 1024 + (r % 32) * 32 + line / g);
+	}
+};
+
+/* sparse_st_b16: output element d holds input element (d / STEP) * RUN + d % STEP where d % STEP < RUN; the
+   elements between stay poisoned. */
+struct sparse_st_inverse {
+	__host__ __device__ long long operator()(size_t d) const
+	{
+		size_t r = d % COPY_SPARSE_STEP;
+		return r < COPY_SPARSE_RUN ? (long long)((d / COPY_SPARSE_STEP) * COPY_SPARSE_RUN + r) : -1;
 	}
 };
 
@@ -639,12 +672,12 @@ static gm_status verify_read(struct copy_state *s, char *why, size_t n)
 static gm_status copy_verify(void *state, char *why, size_t n)
 {
 	struct copy_state *s = (struct copy_state *)state;
-	size_t nwords = s->n * s->eb / 4;
+	size_t nwords = out_elems(s) * s->eb / 4;
 	gm_status st;
 
 	if (is_read(s))
 		return verify_read(s, why, n);
-	st = gm_poison(s->out, s->n * s->eb);
+	st = gm_poison(s->out, out_elems(s) * s->eb);
 	if (!st)
 		st = copy_launch(s);
 	if (st)
@@ -668,6 +701,9 @@ static gm_status copy_verify(void *state, char *why, size_t n)
 		return gm_validate(s->out, nwords,
 				   gm_make_gather(colstore_inverse{ (size_t)COPY_COLSTORE_PITCH_BYTES / s->eb }, s->eb / 4, s->seed),
 				   s->seed, s->dev, why, n);
+	if (s->mode == COPY_SPARSE_ST)
+		return gm_validate(s->out, nwords, gm_make_gather(sparse_st_inverse{}, s->eb / 4, s->seed), s->seed, s->dev,
+				   why, n);
 	if (s->mode == COPY_SCATTER_FAR)
 		return gm_validate(s->out, nwords, gm_make_gather(scatter_far_inverse{ (size_t)COPY_SCATTER_FAR_G }, 1, s->seed),
 				   s->seed, s->dev, why, n);
