@@ -356,12 +356,49 @@ struct gm_trace_kernel {
 					 the "suggest" object of explain --suggest --run --json */
 };
 
+/* ---- the run: waste between launches (src/analysis/trace_run.c; docs/TRACE.md, "The run") ---- */
+
+enum gm_trace_run_rule {
+	GM_TR_CLEAR_ACC = 0,          /* a launch that only stores (a fill), then the next launch reads every element
+					 it stored and stores it back (out += ...): store directly, drop the fill */
+	GM_TR_COPY_BACK               /* a launch that loads exactly what the launch before stored and stores exactly
+					 what that launch loaded (the new state copied back): swap the pointers */
+};
+#define GM_TRACE_RUN_MAX 16
+
+/* One run-level finding: two consecutive launches (nothing launched between them) and the buffers they share. */
+struct gm_trace_run_finding {
+	enum gm_trace_run_rule rule;
+	int first, second;            /* the report's kernels (r->k): the fill and the accumulation; the step and the
+					 copy */
+	int ins_first, ins_second;    /* the instructions named: the fill's store and the accumulation's load; the
+					 step's store and the copy's load */
+	int64_t lo, hi;               /* the buffer the rule is about: its first byte, hi - lo the bytes its threads
+					 touch (the filled one; the one the copy reads) */
+	int64_t lo2, hi2;             /* the copy's destination (copy_back), the same way; 0, 0 otherwise */
+	double bytes;                 /* the sector bytes the fix no longer moves (the traced sectors x 32) */
+	double saved_ms;              /* of the measured times: the launch dropped, plus the accumulation's load
+					 (the launch model without it, the saving off the measured time) */
+	double run_speedup;           /* the traced run's launches, measured times summed, over them less saved_ms */
+	char words[900];              /* what the launches do and the fix, in words */
+	char sketch[400];             /* a short CUDA sketch */
+};
+
+struct gm_trace_across {
+	int n;
+	struct gm_trace_run_finding f[GM_TRACE_RUN_MAX];
+	double run_ms;                /* the traced launches' measured times summed; -1 when one is not measured */
+	double saved_ms;              /* every finding's saving */
+	double speedup;               /* run_ms / (run_ms - saved_ms); 1 without a finding */
+};
+
 struct gm_trace_report {
 	const struct gm_trace *t;
 	const struct gm_profile *prof;
 	struct gm_trace_kernel *k;
 	int nk;
 	int top;                      /* fixes looked for per kernel */
+	struct gm_trace_across across; /* the run-level findings (after every kernel's analysis) */
 };
 
 /*

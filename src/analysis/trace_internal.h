@@ -401,4 +401,6 @@ void tk_gcas_add(struct gm_trace_kernel *k, const struct gm_profile *prof);
 int tk_one_to_one(const struct gm_trace_kernel *k, int i);
 int tk_atomic_named(const struct gm_trace_kernel *k, const struct gm_profile *prof, struct tk_named *c, int max);
 int tf_atomic_use(struct gm_trace_kernel *k, const struct gm_profile *prof);
+/* trace_run.c: the run-level rules (clear_acc, copy_back) over the report's consecutive launches, into r->run */
+void tr_run(struct gm_trace_report *r);
 #endif

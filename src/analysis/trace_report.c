@@ -1,6 +1,7 @@
 /*
  * trace_report.c - `gpumem trace`'s analysis driver: each launch of a trace document as a kernel
- * (trace_kernel.c), then its fixes (trace_fix.c), into one report (include/gpumem/trace.h).
+ * (trace_kernel.c), then its fixes (trace_fix.c), then the run's waste between launches (trace_run.c), into one
+ * report (include/gpumem/trace.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@ gm_status gm_trace_analyse(const struct gm_trace *t, const struct gm_profile *pr
 			return st;
 		gm_trace_fixes(&r->k[i], prof, r->top);
 	}
+	tr_run(r);   /* waste between launches (trace_run.c) */
 	return GM_OK;
 }
 

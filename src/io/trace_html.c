@@ -95,6 +95,29 @@ static void kernel_html(FILE *f, const struct gm_trace_kernel *k)
 	fprintf(f, "</tbody></table>\n");
 }
 
+/* the run-level findings (src/analysis/trace_run.c), only where there are some */
+static void run_html(FILE *f, const struct gm_trace_report *r)
+{
+	static const char *const rules[] = { "clear_acc", "copy_back" };
+	const struct gm_trace_across *u = &r->across;
+
+	if (!u->n)
+		return;
+	fprintf(f, "<h2>the run: waste between launches</h2>\n<p>%d traced launches, %.4f ms measured in all; the "
+		"findings save %.4f ms: the run predicted %.2fx.</p>\n<ul>\n", r->nk, u->run_ms, u->saved_ms,
+		u->speedup);
+	for (int i = 0; i < u->n; i++) {
+		const struct gm_trace_run_finding *x = &u->f[i];
+		fprintf(f, "<li><b>%s</b>, launches %lld -&gt; %lld, %.2fx for the run: ", rules[x->rule],
+			(long long)r->k[x->first].l->index, (long long)r->k[x->second].l->index, x->run_speedup);
+		gm_html_escape(f, x->words);
+		fprintf(f, "<pre style=\"white-space:pre-wrap\">");
+		gm_html_escape(f, x->sketch);
+		fprintf(f, "</pre></li>\n");
+	}
+	fprintf(f, "</ul>\n");
+}
+
 static void section(FILE *f, const void *ctx)
 {
 	const struct gm_trace_report *r = ctx;
@@ -111,6 +134,7 @@ static void section(FILE *f, const void *ctx)
 	fprintf(f, "</p>\n");
 	for (int i = 0; i < r->nk; i++)
 		kernel_html(f, &r->k[i]);
+	run_html(f, r);
 	fprintf(f, "</section>\n");
 }
 

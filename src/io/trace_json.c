@@ -142,6 +142,29 @@ static json_t *kernel_json(const struct gm_trace_kernel *k)
 	return o;
 }
 
+/* the run-level findings (src/analysis/trace_run.c; docs/SCHEMA.md, "across_launches") */
+static json_t *run_json(const struct gm_trace_report *r)
+{
+	static const char *const rules[] = { "clear_acc", "copy_back" };
+	const struct gm_trace_across *u = &r->across;
+	json_t *fs = json_array();
+
+	for (int i = 0; fs && i < u->n; i++) {
+		const struct gm_trace_run_finding *x = &u->f[i];
+		const struct gm_trace_kernel *a = &r->k[x->first], *b = &r->k[x->second];
+		json_t *d = x->rule == GM_TR_COPY_BACK ? json_pack("{s:I,s:I}", "first_byte", (json_int_t)x->lo2, "bytes", (json_int_t)(x->hi2 - x->lo2)) :
+			    json_null();
+		json_array_append_new(fs, json_pack("{s:s,s:I,s:I,s:I,s:I,s:{s:I,s:I},s:o,s:f,s:f,s:f,s:s,s:s}", "rule",
+				      rules[x->rule], "first_launch", (json_int_t)a->l->index, "second_launch",
+				      (json_int_t)b->l->index, "first_pc", (json_int_t)a->ins[x->ins_first].in->pc,
+				      "second_pc", (json_int_t)b->ins[x->ins_second].in->pc, "buffer", "first_byte",
+				      (json_int_t)x->lo, "bytes", (json_int_t)(x->hi - x->lo), "destination", d, "bytes", x->bytes, "saved_ms", x->saved_ms,
+				      "run_speedup", x->run_speedup, "words", x->words, "sketch", x->sketch));
+	}
+	return json_pack("{s:o,s:f,s:f,s:o}", "run_ms", num(u->run_ms), "saved_ms", u->saved_ms, "speedup", u->speedup,
+			 "findings", fs);
+}
+
 gm_status gm_trace_json(FILE *f, const struct gm_trace_report *r)
 {
 	const struct gm_trace *t = r->t;
@@ -156,6 +179,8 @@ gm_status gm_trace_json(FILE *f, const struct gm_trace_report *r)
 			t->timed_out, TK_DEVICE, "name", str(t->dev.name), "uuid", str(t->dev.uuid), "cc", str(t->dev.cc),
 			TK_PROFILE, r->prof ? json_string(r->prof->origin) : json_null(), TK_NOTES,
 			strings(t->notes, t->nnotes), TK_KERNELS, ks);
+	if (doc)
+		json_object_set_new(doc, "across_launches", run_json(r));
 	if (!doc)
 		return gm_fail(GM_ERR_NOMEM, "cannot build the trace report's JSON");
 	bad = json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0 || fputc('\n', f) == EOF;

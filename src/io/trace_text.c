@@ -197,6 +197,25 @@ static void fix_rows(FILE *f, const struct gm_trace_kernel *k)
 	}
 }
 
+/* the run-level findings (src/analysis/trace_run.c), only where there are some */
+static void run_rows(FILE *f, const struct gm_trace_report *r)
+{
+	static const char *const rules[] = { "clear_acc", "copy_back" };
+	const struct gm_trace_across *u = &r->across;
+
+	if (!u->n)
+		return;
+	fprintf(f, "\n== the run: %d traced launches, %.4f ms measured in all; waste between launches, %.4f ms: the "
+		"run predicted %.2fx\n", r->nk, u->run_ms, u->saved_ms, u->speedup);
+	for (int i = 0; i < u->n; i++) {
+		const struct gm_trace_run_finding *x = &u->f[i];
+		fprintf(f, "  %s, launches %lld -> %lld: %.2fx for the run\n", rules[x->rule],
+			(long long)r->k[x->first].l->index, (long long)r->k[x->second].l->index, x->run_speedup);
+		fprintf(f, "    %s\n", x->words);
+		sketch(f, x->sketch);
+	}
+}
+
 void gm_trace_text(FILE *f, const struct gm_trace_report *r)
 {
 	head(f, r);
@@ -226,4 +245,5 @@ void gm_trace_text(FILE *f, const struct gm_trace_report *r)
 			fprintf(f, "  (%d more instructions with less traffic not listed)\n", k->nins - k->norder);
 		fix_rows(f, k);
 	}
+	run_rows(f, r);
 }

@@ -90,6 +90,9 @@ check matvec_row_remainder "a row loop with a remainder loop beside it gets the 
 check smem_transpose "the bank conflict is named" says smem_transpose '32-way bank conflicts'
 check residual1 "a launch limited by block starts gets fewer, fuller blocks" says h200_residual1 'wide_blocks, predicted'
 check residual1_words "the block starts are named as the bottleneck" says h200_residual1 'primary    block starts'
+check zacc "a cleared output accumulated into by the next launch is named (run rule clear_acc)" says h200_zacc 'clear_acc, launches 0 -> 1: 1.84x for the run'
+check hcopy "a copy back of the new state is named (run rule copy_back)" says h200_hcopy 'copy_back, launches 0 -> 1: 1.91x for the run'
+check run_none "a run without waste between launches has no run section" bash -c "! grep -q '== the run' '$T/h200_planted_aos.txt'"
 check atomics "float atomics on one address take their turns (rule X)" says h200_atomics 'limited by atomics'
 check atomics_words "the one-address atomics are named as the bottleneck" says h200_atomics 'primary    atomics on one address'
 check misalign "a copy one float off is aligned and widened (wide_loads)" says h200_misalign 'wide_loads, predicted'

@@ -1,0 +1,231 @@
+/* test_trace_run.c - the run-level rules (trace_run.c, docs/TRACE.md "The run"): clear_acc (a fill launch, then
+ * the next launch loads every element it stored and stores it back: set 22's zacc) and copy_back (a launch that
+ * loads what the launch before stored and stores what it loaded: set 22's hcopy). Synthetic runs of 1D launches
+ * (trace_synth.h: 1024 blocks of 256 threads, 4-byte elements, every warp counted) analysed whole with the built-in
+ * H200 profile; the cases the rules must refuse: a launch between the two, the store before the load, a fill that
+ * also loads, another buffer, a launch not measured, a copy to a third buffer, an in-place step, the same kernel
+ * twice (a benchmark's naive and fixed versions), independent kernels. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <string.h>
+#include "gpumem/profile.h"
+#include "gpumem/trace.h"
+#include "trace_synth.h"
+
+#define A 0x7f0000000000ll   /* four buffers of 1 MiB, 1 GiB apart */
+#define X (A + (1ll << 30))
+#define U (A + (2ll << 30))
+#define V (A + (3ll << 30))
+#define MAXL 4
+
+static struct gm_profile P;
+
+struct run {
+	struct gm_trace t;
+	struct gm_trace_launch l[MAXL];
+	struct gm_trace_report r;
+};
+
+static int setup(void **state)
+{
+	int exact = 0;
+	(void)state;
+	return gm_profile_nearest("NVIDIA H200", &P, &exact) == GM_OK ? 0 : -1;
+}
+
+/* one global access of launch i: op on the buffer at base, one element a thread */
+static void put(struct run *u, int i, enum gm_trace_op op, int64_t base)
+{
+	struct synth s = { .name = "k", .expr = "gid", .block = { 256, 1, 1 }, .grid = { 1024, 1, 1 }, .elem = 4,
+			   .space = GM_TS_GLOBAL, .op = op, .iters = 1, .samples = 64, .even = 0 };
+
+	if (!u->l[i].kernel) {
+		assert_int_equal(synth_launch(&s, base, &u->l[i]), 0);
+		u->l[i].index = i;
+		u->l[i].time_ms = 0.01;
+		u->t.nlaunches = i + 1 > u->t.nlaunches ? i + 1 : u->t.nlaunches;
+	} else
+		assert_int_equal(synth_append(&s, base, 10 + u->l[i].nins, &u->l[i]), 0);
+}
+
+static void analyse(struct run *u)
+{
+	u->t.launches = u->l;
+	assert_int_equal(gm_trace_analyse(&u->t, &P, 3, &u->r), GM_OK);
+}
+
+static void done(struct run *u)
+{
+	gm_trace_report_free(&u->r);
+	for (int i = 0; i < MAXL; i++)
+		if (u->l[i].kernel)
+			synth_free(&u->l[i]);
+	memset(u, 0, sizeof(*u));
+}
+
+/* a fill of A, then A += f(X) */
+static void zacc(struct run *u)
+{
+	memset(u, 0, sizeof(*u));
+	put(u, 0, GM_TO_STORE, A);
+	put(u, 1, GM_TO_LOAD, X);
+	put(u, 1, GM_TO_LOAD, A);
+	put(u, 1, GM_TO_STORE, A);
+}
+
+static void test_clear_acc(void **state)
+{
+	struct run u;
+	(void)state;
+	zacc(&u);
+	analyse(&u);
+	assert_int_equal(u.r.across.n, 1);
+	const struct gm_trace_run_finding *f = &u.r.across.f[0];
+	assert_int_equal(f->rule, GM_TR_CLEAR_ACC);
+	assert_int_equal(f->first, 0);
+	assert_int_equal(f->second, 1);
+	assert_true(f->lo == A && f->hi == A + 1024 * 256 * 4);
+	assert_int_equal(u.r.k[1].ins[f->ins_second].in->op, GM_TO_LOAD);
+	assert_true(fabs(u.r.across.run_ms - 0.02) < 1e-12);
+	assert_true(f->saved_ms >= 0.01 && f->saved_ms < 0.02);   /* the fill whole, a part of the accumulation */
+	assert_true(fabs(f->run_speedup - 0.02 / (0.02 - f->saved_ms)) < 1e-9);
+	assert_true(fabs(u.r.across.speedup - f->run_speedup) < 1e-12);
+	assert_non_null(strstr(f->words, "cleared and then accumulated"));
+	done(&u);
+}
+
+static void test_clear_acc_refused(void **state)
+{
+	struct run u;
+	(void)state;
+	zacc(&u);
+	u.l[1].index = 2;   /* a launch between them, not traced */
+	analyse(&u);
+	assert_int_equal(u.r.across.n, 0);
+	assert_true(u.r.across.speedup == 1);
+	done(&u);
+	memset(&u, 0, sizeof(u));   /* the store before the load: not a read-modify-write */
+	put(&u, 0, GM_TO_STORE, A);
+	put(&u, 1, GM_TO_STORE, A);
+	put(&u, 1, GM_TO_LOAD, A);
+	analyse(&u);
+	assert_int_equal(u.r.across.n, 0);
+	done(&u);
+	zacc(&u);   /* the "fill" loads too: its values come from data */
+	put(&u, 0, GM_TO_LOAD, X);
+	analyse(&u);
+	assert_int_equal(u.r.across.n, 0);
+	done(&u);
+	memset(&u, 0, sizeof(u));   /* the accumulation reads and writes another buffer */
+	put(&u, 0, GM_TO_STORE, A);
+	put(&u, 1, GM_TO_LOAD, U);
+	put(&u, 1, GM_TO_STORE, U);
+	analyse(&u);
+	assert_int_equal(u.r.across.n, 0);
+	done(&u);
+	zacc(&u);   /* a launch not measured: nothing priced */
+	u.l[0].time_ms = -1;
+	analyse(&u);
+	assert_int_equal(u.r.across.n, 0);
+	done(&u);
+}
+
+/* a step U -> V, then V copied back to U */
+static void hcopy(struct run *u)
+{
+	memset(u, 0, sizeof(*u));
+	put(u, 0, GM_TO_LOAD, U);
+	put(u, 0, GM_TO_STORE, V);
+	put(u, 1, GM_TO_LOAD, V);
+	put(u, 1, GM_TO_STORE, U);
+}
+
+static void test_copy_back(void **state)
+{
+	struct run u;
+	(void)state;
+	hcopy(&u);
+	u.l[1].time_ms = 0.008;
+	analyse(&u);
+	assert_int_equal(u.r.across.n, 1);
+	const struct gm_trace_run_finding *f = &u.r.across.f[0];
+	assert_int_equal(f->rule, GM_TR_COPY_BACK);
+	assert_true(f->lo == V && f->lo2 == U);
+	assert_true(fabs(f->saved_ms - 0.008) < 1e-12);   /* the copy whole */
+	assert_true(fabs(f->run_speedup - 0.018 / 0.010) < 1e-9);
+	assert_non_null(strstr(f->words, "swap the two pointers"));
+	done(&u);
+}
+
+static void test_copy_back_refused(void **state)
+{
+	struct run u;
+	(void)state;
+	memset(&u, 0, sizeof(u));   /* the new state copied to a third buffer (a history), not back */
+	put(&u, 0, GM_TO_LOAD, U);
+	put(&u, 0, GM_TO_STORE, V);
+	put(&u, 1, GM_TO_LOAD, V);
+	put(&u, 1, GM_TO_STORE, X);
+	analyse(&u);
+	assert_int_equal(u.r.across.n, 0);
+	done(&u);
+	hcopy(&u);   /* the copy also reads another buffer */
+	put(&u, 1, GM_TO_LOAD, X);
+	analyse(&u);
+	assert_int_equal(u.r.across.n, 0);
+	done(&u);
+	memset(&u, 0, sizeof(u));   /* an in-place step, then its buffer stored again from its output */
+	put(&u, 0, GM_TO_LOAD, U);
+	put(&u, 0, GM_TO_STORE, U);
+	put(&u, 1, GM_TO_LOAD, U);
+	put(&u, 1, GM_TO_STORE, U);
+	analyse(&u);
+	assert_int_equal(u.r.across.n, 0);
+	done(&u);
+	hcopy(&u);
+	u.l[1].index = 3;   /* launches between them */
+	analyse(&u);
+	assert_int_equal(u.r.across.n, 0);
+	done(&u);
+}
+
+/* controls: a benchmark's naive and fixed versions of one kernel (X -> A twice), independent kernels, a fill whose
+   buffer the next launch only reads */
+static void test_controls(void **state)
+{
+	struct run u;
+	(void)state;
+	memset(&u, 0, sizeof(u));
+	put(&u, 0, GM_TO_LOAD, X);
+	put(&u, 0, GM_TO_STORE, A);
+	put(&u, 1, GM_TO_LOAD, X);
+	put(&u, 1, GM_TO_STORE, A);
+	put(&u, 2, GM_TO_LOAD, U);
+	put(&u, 2, GM_TO_STORE, V);
+	analyse(&u);
+	assert_int_equal(u.r.across.n, 0);
+	done(&u);
+	memset(&u, 0, sizeof(u));
+	put(&u, 0, GM_TO_STORE, A);
+	put(&u, 1, GM_TO_LOAD, A);
+	put(&u, 1, GM_TO_STORE, X);
+	analyse(&u);
+	assert_int_equal(u.r.across.n, 0);
+	done(&u);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_clear_acc),
+		cmocka_unit_test(test_clear_acc_refused),
+		cmocka_unit_test(test_copy_back),
+		cmocka_unit_test(test_copy_back_refused),
+		cmocka_unit_test(test_controls),
+	};
+	return cmocka_run_group_tests(tests, setup, NULL);
+}
