@@ -575,7 +575,7 @@ static void sparse_writes(const struct gm_run_result *r, struct gm_profile *p)
 	q.write_sparse_gbs = hi;
 	if (!viewed(r, "copy.sparse_st_b16", &q, &o) || !(o.time_ms < t))
 		return;
-	for (int k = 0; k < 48; k++) {
+	for (int k = 0; k < 20; k++) {   /* the ratio 64 to 1 + 4e-6: each step is a model walk of the case */
 		q.write_sparse_gbs = sqrt(lo * hi);
 		if (!viewed(r, "copy.sparse_st_b16", &q, &o))
 			return;
