@@ -50,6 +50,7 @@ sets=(
   z-427bb0d $dv/dev-36z.tsv $h2/model-427bb0d sealed36z_run
   aa-5e8cd5e $dv/dev-36aa.tsv $h2/model-5e8cd5e sealed36aa_run
   ab-51cc4d1 $dv/dev-36ab.tsv $h2/model-51cc4d1 sealed36ab_run
+  ac-d16eeaa $dv/dev-36ac.tsv $h2/model-d16eeaa sealed36ac_run
   s-b86c490 $dv/dev-36s.tsv $h2/probe-b86c490 dev36s_run
   k-b86c490 $dv/dev-36k.tsv $h2/probe-b86c490 dev36k_run
   probe66-967251a $dv/probe-66.tsv $h2/probe66-967251a probe66_run
@@ -58,6 +59,8 @@ sets=(
   probe68-e233f7f $dv/probe-68.tsv $h2/probe68-e233f7f probe68_run
   probe69-1fc3507 $dv/probe-69.tsv $h2/probe69-1fc3507 probe69_run
   probe76-51cc4d1 $dv/probe-76.tsv $h2/model-51cc4d1 probe76_run
+  probe77-d16eeaa $dv/probe-77.tsv $h2/model-d16eeaa probe77_run
+  probe78-d16eeaa $dv/probe-78.tsv $h2/model-d16eeaa probe78_run
 )
 [ -n "${EXTRA_SETS:-}" ] && read -r -a extra <<<"$EXTRA_SETS" && sets+=("${extra[@]}")
 : >"$out/ratios.tsv"
