@@ -67,6 +67,15 @@ static void done(struct run *u)
 	memset(u, 0, sizeof(*u));
 }
 
+/* a run the rules must refuse: analysed, no finding, the run's speedup 1; then freed */
+static void refused(struct run *u)
+{
+	analyse(u);
+	assert_int_equal(u->r.across.n, 0);
+	assert_true(u->r.across.speedup == 1);
+	done(u);
+}
+
 /* a fill of A, then A += f(X) */
 static void zacc(struct run *u)
 {
@@ -104,34 +113,23 @@ static void test_clear_acc_refused(void **state)
 	(void)state;
 	zacc(&u);
 	u.l[1].index = 2;   /* a launch between them, not traced */
-	analyse(&u);
-	assert_int_equal(u.r.across.n, 0);
-	assert_true(u.r.across.speedup == 1);
-	done(&u);
-	memset(&u, 0, sizeof(u));   /* the store before the load: not a read-modify-write */
+	refused(&u);
+	/* the store before the load: not a read-modify-write */
 	put(&u, 0, GM_TO_STORE, A);
 	put(&u, 1, GM_TO_STORE, A);
 	put(&u, 1, GM_TO_LOAD, A);
-	analyse(&u);
-	assert_int_equal(u.r.across.n, 0);
-	done(&u);
+	refused(&u);
 	zacc(&u);   /* the "fill" loads too: its values come from data */
 	put(&u, 0, GM_TO_LOAD, X);
-	analyse(&u);
-	assert_int_equal(u.r.across.n, 0);
-	done(&u);
-	memset(&u, 0, sizeof(u));   /* the accumulation reads and writes another buffer */
+	refused(&u);
+	/* the accumulation reads and writes another buffer */
 	put(&u, 0, GM_TO_STORE, A);
 	put(&u, 1, GM_TO_LOAD, U);
 	put(&u, 1, GM_TO_STORE, U);
-	analyse(&u);
-	assert_int_equal(u.r.across.n, 0);
-	done(&u);
+	refused(&u);
 	zacc(&u);   /* a launch not measured: nothing priced */
 	u.l[0].time_ms = -1;
-	analyse(&u);
-	assert_int_equal(u.r.across.n, 0);
-	done(&u);
+	refused(&u);
 }
 
 /* a step U -> V, then V copied back to U */
@@ -170,27 +168,19 @@ static void test_copy_back_refused(void **state)
 	put(&u, 0, GM_TO_STORE, V);
 	put(&u, 1, GM_TO_LOAD, V);
 	put(&u, 1, GM_TO_STORE, X);
-	analyse(&u);
-	assert_int_equal(u.r.across.n, 0);
-	done(&u);
+	refused(&u);
 	hcopy(&u);   /* the copy also reads another buffer */
 	put(&u, 1, GM_TO_LOAD, X);
-	analyse(&u);
-	assert_int_equal(u.r.across.n, 0);
-	done(&u);
-	memset(&u, 0, sizeof(u));   /* an in-place step, then its buffer stored again from its output */
+	refused(&u);
+	/* an in-place step, then its buffer stored again from its output */
 	put(&u, 0, GM_TO_LOAD, U);
 	put(&u, 0, GM_TO_STORE, U);
 	put(&u, 1, GM_TO_LOAD, U);
 	put(&u, 1, GM_TO_STORE, U);
-	analyse(&u);
-	assert_int_equal(u.r.across.n, 0);
-	done(&u);
+	refused(&u);
 	hcopy(&u);
 	u.l[1].index = 3;   /* launches between them */
-	analyse(&u);
-	assert_int_equal(u.r.across.n, 0);
-	done(&u);
+	refused(&u);
 }
 
 /* controls: a benchmark's naive and fixed versions of one kernel (X -> A twice), independent kernels, a fill whose
@@ -206,16 +196,11 @@ static void test_controls(void **state)
 	put(&u, 1, GM_TO_STORE, A);
 	put(&u, 2, GM_TO_LOAD, U);
 	put(&u, 2, GM_TO_STORE, V);
-	analyse(&u);
-	assert_int_equal(u.r.across.n, 0);
-	done(&u);
-	memset(&u, 0, sizeof(u));
+	refused(&u);
 	put(&u, 0, GM_TO_STORE, A);
 	put(&u, 1, GM_TO_LOAD, A);
 	put(&u, 1, GM_TO_STORE, X);
-	analyse(&u);
-	assert_int_equal(u.r.across.n, 0);
-	done(&u);
+	refused(&u);
 }
 
 int main(void)
