@@ -8,8 +8,9 @@
  * value among its range; the distinct addresses are the launch's threads over that, and k the store's measured
  * thread accesses over the distinct addresses (a store only some threads execute, `if (tid == 0)`, is not
  * repeated). Only linear maps (every mode a plain stride, no modulo, no gid, no loop, every stride measured or
- * the prior's) are counted; a map whose variables of different strides overlap (tx + bx*16) is not: k is then
- * under-counted, never over-counted.
+ * the prior's) are counted, and two ids of one stride only where neither stride is the prior's guess (set 23's cap:
+ * bx assumed 64 apart, where it is 256, beside ty's 64); a map whose variables of different strides overlap
+ * (tx + bx*16) is not: k is then under-counted, never over-counted.
  * The fix: each output once. Rows (k < the launch's threads): the whole kernel's traffic divided by k (every
  * thread's loads and arithmetic fed a repeated store: the launch model's prediction over k), the measured time
  * over that. One word (every thread): one store a block (__syncthreads_or), each of the warps' stores to the one
@@ -65,16 +66,19 @@ double tk_dup_k(const struct gm_trace_kernel *k, const struct gm_trace_insn *x, 
 			continue;
 		}
 		double prod = 1, reach = 1;
-		int n = 0, a = -1, b = -1;
+		int n = 0, a = -1, b = -1, guess = 0;
 		for (int u = v; u <= GM_TV_BZ; u++)
 			if (!done[u] && r[u] > 1 && st[u] == st[v]) {
-				done[u] = 1, n++;
+				done[u] = 1, n++, guess |= (int)(m->assumed >> u & 1);
 				prod *= (double)r[u], reach += (double)(r[u] - 1);
 				if (a < 0)
 					a = u;
 				else if (b < 0)
 					b = u;
 			}
+		if (n > 1 && guess)
+			return 0;   /* two ids a stride apart only because one stride is the prior's guess (set 23's
+				       cap: bx assumed a row of 64 where it is four): not counted */
 		mult *= prod / reach;
 		if (n > 1 && prod / reach > best)
 			best = prod / reach, *va = a, *vb = b;

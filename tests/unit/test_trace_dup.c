@@ -131,7 +131,8 @@ static void test_one_word(void **state)
 	assert_int_equal(tk_dup_store(&c.k, &kk, &one), -1);
 }
 
-/* refused: an id the samples never varied (its stride unknown), a loop, a load */
+/* refused: an id the samples never varied (its stride unknown, or the prior's guess equal to another id's), a loop,
+   a load */
 static void test_refused(void **state)
 {
 	const int md[4][2] = { { GM_TV_TX, 1 }, { GM_TV_TY, 4000 }, { GM_TV_BX, 32 }, { GM_TV_BY, 4000 } };
@@ -141,7 +142,9 @@ static void test_refused(void **state)
 	make(&c, 125, 3001, 32, 8, md, 4);
 	c.x.fit.map.open = 1u << GM_TV_BY;
 	assert_true(tk_dup_k(&c.k, &c.x, &a, &b) == 0);
-	c.x.fit.map.assumed = 1u << GM_TV_BY;   /* the prior's stride: counted */
+	c.x.fit.map.assumed = 1u << GM_TV_BY;   /* the prior's stride, equal to ty's: a guess, not counted (set 23's cap) */
+	assert_true(tk_dup_k(&c.k, &c.x, &a, &b) == 0);
+	c.x.fit.map.open = 0, c.x.fit.map.assumed = 0;   /* by's stride measured: counted */
 	assert_true(tk_dup_k(&c.k, &c.x, &a, &b) > 7.9);
 	c.x.fit.iters = 4;
 	assert_true(tk_dup_k(&c.k, &c.x, &a, &b) == 0);
