@@ -238,6 +238,9 @@ int tf_stage_once(struct gm_trace_kernel *k, const struct gm_profile *prof);
    alone, relaunched in blocks of 256: its speedup (0: not priced; *m the blocks merged), and the fix on lead (1) */
 double tk_fuller_blocks(const struct gm_trace_kernel *k, const struct gm_profile *prof, int *m);
 int tf_fuller_blocks(struct gm_trace_kernel *k, const struct gm_profile *prof, int lead);
+/* trace_fix_threads.c, rule more_threads: a launch of too few warps walking a loop at ideal sectors, the loop split
+   over v times the threads; the fix on lead (1 where it applies and pays) */
+int tf_more_threads(struct gm_trace_kernel *k, const struct gm_profile *prof, int lead);
 /* the same, the part ex (0 .. 1) of the time outside going with the sectors the change removes (the verdict's
    split: the model may price a scattered pattern low) */
 double tf_kernel_speedup_ex(const struct gm_trace_kernel *k, const struct gm_profile *prof, double t_new, double g,
