@@ -554,8 +554,8 @@ static void launch_floor(const struct gm_run_result *r, struct gm_profile *p)
 /*
  * copy.sparse_st_b16 (rule D12, m78): whole 32 B sectors 256 B apart, each alone in its 64 B piece and its 256 B
  * group, nothing written between them. write_sparse_gbs is the rate (64 B a piece) with which the launch model gives
- * the case its measured time: the model's time falls as the rate grows, so it is found by bisection in log between
- * write_gbs / 64 and write_gbs (a piece at least as costly as a dense sector, at most 64 times). After every other
+ * the case its measured time: the model's time falls as the rate grows, so it is found by regula falsi on 1 / rate
+ * between write_gbs / 64 and write_gbs (a piece at least as costly as a dense sector, at most 64 times). After every other
  * constant (the case's time holds its dense input, its round trips and its start-up). Optional: 0 without the case,
  * or where the model is not slower at the lower end and faster at the upper end than the case (it measures nothing).
  */
@@ -564,7 +564,7 @@ static void sparse_writes(const struct gm_run_result *r, struct gm_profile *p)
 	const struct gm_case_result *c = gm_result_find(r, "copy.sparse_st_b16");
 	struct gm_profile q = *p;
 	struct gm_launch_out o;
-	double lo = p->write_gbs / 64, hi = p->write_gbs, t;
+	double lo = p->write_gbs / 64, hi = p->write_gbs, t, t_lo, t_hi;
 
 	p->write_sparse_gbs = 0;
 	if (!c || c->status != GM_CASE_OK || !((t = c->ms.median) > 0) || !(lo > 0))
@@ -572,19 +572,28 @@ static void sparse_writes(const struct gm_run_result *r, struct gm_profile *p)
 	q.write_sparse_gbs = lo;
 	if (!viewed(r, "copy.sparse_st_b16", &q, &o) || !(o.time_ms > t) || !(o.dram_sparse_write_pieces > 0))
 		return;
+	t_lo = o.time_ms;
 	q.write_sparse_gbs = hi;
 	if (!viewed(r, "copy.sparse_st_b16", &q, &o) || !(o.time_ms < t))
 		return;
-	for (int k = 0; k < 20; k++) {   /* the ratio 64 to 1 + 4e-6: each step is a model walk of the case */
-		q.write_sparse_gbs = sqrt(lo * hi);
+	t_hi = o.time_ms;
+	/* regula falsi (Illinois) on the time per byte, 1 / rate, where the model's time is a line or a few (D12's
+	   share is a sum): each step is a walk of the case, so a few steps, not a bisection's twenty */
+	double xa = 1 / lo, xb = 1 / hi, fa = t_lo - t, fb = t_hi - t, x;
+
+	for (int k = 0; k < 24 && fabs(fb) > 1e-9 * t; k++) {
+		x = xb - fb * (xb - xa) / (fb - fa);
+		q.write_sparse_gbs = 1 / x;
 		if (!viewed(r, "copy.sparse_st_b16", &q, &o))
 			return;
-		if (o.time_ms > t)
-			lo = q.write_sparse_gbs;
+		double fx = o.time_ms - t;
+		if (fx * fb < 0)
+			xa = xb, fa = fb;
 		else
-			hi = q.write_sparse_gbs;
+			fa /= 2;   /* the same end again: halve the other's weight */
+		xb = x, fb = fx;
 	}
-	p->write_sparse_gbs = sqrt(lo * hi);
+	p->write_sparse_gbs = 1 / xb;
 }
 
 /*
