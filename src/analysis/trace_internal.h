@@ -307,6 +307,9 @@ int tk_named(const struct gm_trace_kernel *k, const struct gm_profile *prof, str
    grid shares): the verdict's named candidate (1 written, else 0), and rule row_index's fix on its load (-1: none) */
 int tk_chain_named(const struct gm_trace_kernel *k, const struct gm_profile *prof, struct tk_named *c);
 int tf_search_chain(struct gm_trace_kernel *k, const struct gm_profile *prof);
+/* trace_fix_chain.c: rule SC, the search chain's kernel time: the kernel without the search (its load coalesced,
+   once a warp) plus the chain's dependent latencies; 1 where it set the prediction, else 0 */
+int tk_chain_time(struct gm_trace_kernel *k, const struct gm_profile *prof);
 /* trace_fix_spill.c: rule spill, ptxas' register spills (a stack frame, no traced local access; the SASS's untraced
    STL / LDL): the verdict's named candidate (1 written, else 0), and its fix on an instruction without one (-1: none) */
 int tk_spill_named(const struct gm_trace_kernel *k, const struct gm_profile *prof, struct tk_named *c);

@@ -95,6 +95,8 @@ static void predict(struct gm_trace_kernel *k, const struct gm_profile *prof)
 		tk_why(k, "rule S2: %.4f ms of the launch's start and drain added", k->pred.t_start_ms);
 	}
 	k->mem_ms = mem_ok ? mem.time_ms : -1;
+	if (k->pred_ok)
+		tk_chain_time(k, prof);   /* rule SC; not in mem_ms, the fixes' base */
 	if (k->steps_ms > 0)   /* rule B: added to the model's time, the interval moves with it */
 		tk_set_time(k, k->pred.time_ms + k->steps_ms);
 	tk_smem_cas(k, prof);   /* rule SA */
