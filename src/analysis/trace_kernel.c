@@ -189,6 +189,7 @@ gm_status gm_trace_kernel_analyse(const struct gm_trace_launch *l, const struct 
 		k->ins[i].in = &l->ins[i];
 	gm_parallel_for(l->nins, gm_cores(), NULL, NULL, fit_item, k);
 	tf_priors(k);
+	tk_computed_scatters(k);   /* rule CS: the gathers the thread's index computes, in words */
 	k->local_span = tk_local_span(k);
 	traffic(k);
 	tk_occupancy(k, prof);   /* rule OC, before the launch model */
