@@ -17,6 +17,9 @@
 #include <string.h>
 #include "analysis/trace_internal.h"
 
+#define CS_OWN 0.75   /* scattered: a request's sectors at least this share of its lanes (each lane its own sector) */
+#define CS_WIDE 2.0   /* and at least this many times the sectors its bytes need */
+
 /* returns data to the thread: a load or an atomic (a reduction returns nothing) */
 static int returns_data(const struct gm_trace_instr *in)
 {
@@ -140,6 +143,17 @@ static void words(struct gm_trace_insn *x, const char *how)
 		 "permutation or a division of the thread's index)", x->in->op == GM_TO_LOAD ? "gather" : "scatter", how);
 	snprintf(x->fit.why, sizeof(x->fit.why), "no map of the thread and block ids reproduces the sampled lanes, "
 		 "and %s: the addresses are arithmetic on the thread's index, not the data's", how);
+}
+
+int tk_computed_scattered(const struct gm_trace_insn *x)
+{
+	const struct gm_trace_instr *in = x->in;
+	double req = in->requests > 0 ? in->requests : in->executions;
+	double lanes = req > 0 && in->thread_accesses > 0 ? in->thread_accesses / req : 0;
+	double per = x->fit.meas_per_req > 0 ? x->fit.meas_per_req : x->fit.sample_per_req;
+
+	return x->computed && lanes > 0 && per >= CS_OWN * lanes && x->fit.ideal_per_req > 0 &&
+	       per >= CS_WIDE * x->fit.ideal_per_req;
 }
 
 int tk_computed_scatters(struct gm_trace_kernel *k)

@@ -219,10 +219,17 @@ static int words_only(const struct gm_trace_insn *x, struct gm_trace_fix *fx)
 		return snprintf(fx->words, sizeof(fx->words), "nothing worth changing: the rows come from the data, but "
 				"each warp's lanes read consecutive elements (%.2f sectors a request, the fewest its "
 				"bytes need)", per), 1;
-	if (c == GM_TC_GATHER && x->computed) {   /* rule CS: not the data's order; by_index was not worth it */
-		snprintf(fx->words, sizeof(fx->words), "its addresses are arithmetic on the thread's own index (rule CS: "
-			 "no load before it returns data), so the order is the program's: storing the data in the order "
-			 "the threads read it, or sorting the work by destination, is the option; priced, not worth it here");
+	if (c == GM_TC_GATHER && x->computed) {   /* rule CS: not the data's order; by_index not offered */
+		if (tk_computed_scattered(x))
+			snprintf(fx->words, sizeof(fx->words), "its addresses are arithmetic on the thread's own index (rule "
+				 "CS: no load before it returns data), so the order is the program's: storing the data in the "
+				 "order the threads read it, or sorting the work by destination, is the option; priced, not "
+				 "worth it here");
+		else
+			snprintf(fx->words, sizeof(fx->words), "its addresses are arithmetic on the thread's own index that no "
+				 "map of the ids expresses (rule CS: no load before it returns data; a division, a clamp), and "
+				 "its lanes share sectors (%.2f a request where %.2f do): no rewrite of the index applies", per,
+				 x->fit.ideal_per_req);
 		return 1;
 	}
 	if (c == GM_TC_GATHER) {

@@ -24,7 +24,7 @@ int tf_by_index(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	double warps = ceil((double)k->threads / GM_WARP_SIZE), share = 0;
 
 	for (int i = 0; i < k->nins && n < CS_MAX; i++)
-		if (k->ins[i].computed) {
+		if (tk_computed_scattered(&k->ins[i])) {
 			sw[n++] = (struct tk_swap){ .ins = i, .expr = "gid", .iters = 1 };
 			lead = lead < 0 || k->ins[i].bytes > k->ins[lead].bytes ? i : lead;
 			share += k->ins[i].time_share;

@@ -311,6 +311,10 @@ int tf_search_chain(struct gm_trace_kernel *k, const struct gm_profile *prof);
    before them, a fixed step in their loop; or beside such a one): sets each instruction's computed and its class's
    words; how many of the first kind */
 int tk_computed_scatters(struct gm_trace_kernel *k);
+/* trace_computed.c: 1 when x is computed and scattered, each lane its own sector (CS_OWN of its lanes a request,
+   CS_WIDE times the ideal): a hash or a permutation, whose data stored in the threads' order gains the whole
+   coalescing factor; a computed gather whose lanes share sectors (a division, a clamp: im2col, a resize) is not */
+int tk_computed_scattered(const struct gm_trace_insn *x);
 /* trace_fix_computed.c: rule by_index, rule CS's computed gathers stored in the threads' order: the fix on the
    largest (the others same_as it), its index; -1 where none or not worth it */
 int tf_by_index(struct gm_trace_kernel *k, const struct gm_profile *prof);
