@@ -219,6 +219,19 @@ static int words_only(const struct gm_trace_insn *x, struct gm_trace_fix *fx)
 		return snprintf(fx->words, sizeof(fx->words), "nothing worth changing: the rows come from the data, but "
 				"each warp's lanes read consecutive elements (%.2f sectors a request, the fewest its "
 				"bytes need)", per), 1;
+	if (c == GM_TC_GATHER && x->computed) {   /* rule CS: not the data's order; by_index not offered */
+		if (tk_computed_scattered(x))
+			snprintf(fx->words, sizeof(fx->words), "its addresses are arithmetic on the thread's own index (rule "
+				 "CS: no load before it returns data), so the order is the program's: storing the data in the "
+				 "order the threads read it, or sorting the work by destination, is the option; priced, not "
+				 "worth it here");
+		else
+			snprintf(fx->words, sizeof(fx->words), "its addresses are arithmetic on the thread's own index that no "
+				 "map of the ids expresses (rule CS: no load before it returns data; a division, a clamp), and "
+				 "its lanes share sectors (%.2f a request where %.2f do): no rewrite of the index applies", per,
+				 x->fit.ideal_per_req);
+		return 1;
+	}
 	if (c == GM_TC_GATHER) {
 		snprintf(fx->words, sizeof(fx->words), "its scatter comes from the data (or from arithmetic that no map "
 			 "of the thread ids expresses: a float coordinate, a clamp), so no rewrite of the index applies. "
@@ -604,6 +617,12 @@ void gm_trace_fixes(struct gm_trace_kernel *k, const struct gm_profile *prof, in
 		return;   /* mapped host memory or a lane-indexed __constant__ table: where the data lives comes first */
 	if (n && top > 0 && tf_search_chain(k, prof) >= 0)
 		return;   /* rule row_index: a binary search per thread, the row index stored once instead */
+	at = n && top > 0 ? tf_by_index(k, prof) : -1;
+	if (at >= 0) {   /* rule by_index: rule CS's computed gathers, the data stored in the threads' order */
+		for (int i = 0; i < n; i++)
+			done[pos[i]] |= i == at || k->ins[i].fix.same_as == at + 1;
+		groups++;
+	}
 	int au = at = n && top > 0 ? tf_atomic_use(k, prof) : -1;
 	if (at >= 0) {   /* rules GC and U1: a CAS loop's native atomic, a one-to-one atomic's plain store, first */
 		for (int i = 0; i < n; i++)

@@ -87,27 +87,55 @@ int tk_chain_named(const struct gm_trace_kernel *k, const struct gm_profile *pro
 	return 1;
 }
 
-int tf_search_chain(struct gm_trace_kernel *k, const struct gm_profile *prof)
+/* The kernel with the search load i replaced by one coalesced load of its size at gid, once a warp (rule R2's trips
+   of the fixed kernel, its start and drain, its issue floor): its predicted ms, 0 where the model gives none. */
+static double fixed_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof, int i)
 {
-	double d, r;
-	int i = search_load(k, &d, &r);
 	struct gm_launch_out o;
 	char why[200];
-
-	if (i < 0 || !prof || !k->pred_ok || !(k->time_ms > 0))
-		return -1;
 	struct tk_swap sw = { .ins = i, .expr = "gid", .iters = 1 };
 	struct gm_trace_kernel k2;
 	struct gm_trace_insn *ins2;
 	struct gm_trace_instr *in2;
+
 	if (tf_kernel_copy(k, &k2, &ins2, &in2))
-		return -1;
+		return 0;
 	in2[i].executions = ceil((double)k->threads / GM_WARP_SIZE);   /* the fixed kernel: the load once a warp */
 	int bad = tk_predict(&k2, prof, TK_WITH_TRIPS, &sw, 1, &o, why, sizeof(why)) || !(o.time_ms > 0);
 	if (!bad)
 		tk_start_drain(prof, &o);   /* as in the kernel's own prediction (rule S2) */
-	double s = bad ? 0 : k->time_ms / fmax(o.time_ms, tk_floor_free_ms(&k2, prof, 1));
+	double t = bad ? 0 : fmax(o.time_ms, tk_floor_free_ms(&k2, prof, 1));
 	free(ins2), free(in2);
+	return t;
+}
+
+/* Rule SC: a search chain's loads are D dependent latencies a warp, not a stream of independent requests (the launch
+   model's latency limit prices each warp's D loads as if in flight together, and their count at the stream's
+   rate); the kernel's time is the rest of it (the fixed kernel's: the search load once a warp, coalesced) plus the
+   chain's waves, one after the other in each warp (the element's own loads wait for its row). 1 where it applies. */
+int tk_chain_time(struct gm_trace_kernel *k, const struct gm_profile *prof)
+{
+	double d, r;
+	int i = search_load(k, &d, &r);
+
+	if (i < 0 || !prof || !k->pred_ok)
+		return 0;
+	double c = chain_ms(k, prof, d), f = c > 0 ? fixed_ms(k, prof, i) : 0;
+	if (!(f > 0))
+		return 0;
+	tk_set_time(k, f + c);
+	tk_why(k, "rule SC: %.0f dependent loads, %.4f ms", d, c);
+	return 1;
+}
+
+int tf_search_chain(struct gm_trace_kernel *k, const struct gm_profile *prof)
+{
+	double d, r;
+	int i = search_load(k, &d, &r);
+
+	if (i < 0 || !prof || !k->pred_ok || !(k->time_ms > 0))
+		return -1;
+	double t = fixed_ms(k, prof, i), s = t > 0 ? k->time_ms / t : 0;
 	if (s < GM_TRACE_WORTH)
 		return -1;
 	struct gm_trace_fix *fx = tf_whole_fix(k, i, 1, s);

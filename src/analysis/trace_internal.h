@@ -307,6 +307,20 @@ int tk_named(const struct gm_trace_kernel *k, const struct gm_profile *prof, str
    grid shares): the verdict's named candidate (1 written, else 0), and rule row_index's fix on its load (-1: none) */
 int tk_chain_named(const struct gm_trace_kernel *k, const struct gm_profile *prof, struct tk_named *c);
 int tf_search_chain(struct gm_trace_kernel *k, const struct gm_profile *prof);
+/* trace_computed.c: rule CS, the gathers whose addresses are arithmetic on the thread's index (no load or atomic
+   before them, a fixed step in their loop; or beside such a one): sets each instruction's computed and its class's
+   words; how many of the first kind */
+int tk_computed_scatters(struct gm_trace_kernel *k);
+/* trace_computed.c: 1 when x is computed and scattered, each lane its own sector (CS_OWN of its lanes a request,
+   CS_WIDE times the ideal): a hash or a permutation, whose data stored in the threads' order gains the whole
+   coalescing factor; a computed gather whose lanes share sectors (a division, a clamp: im2col, a resize) is not */
+int tk_computed_scattered(const struct gm_trace_insn *x);
+/* trace_fix_computed.c: rule by_index, rule CS's computed gathers stored in the threads' order: the fix on the
+   largest (the others same_as it), its index; -1 where none or not worth it */
+int tf_by_index(struct gm_trace_kernel *k, const struct gm_profile *prof);
+/* trace_fix_chain.c: rule SC, the search chain's kernel time: the kernel without the search (its load coalesced,
+   once a warp) plus the chain's dependent latencies; 1 where it set the prediction, else 0 */
+int tk_chain_time(struct gm_trace_kernel *k, const struct gm_profile *prof);
 /* trace_fix_spill.c: rule spill, ptxas' register spills (a stack frame, no traced local access; the SASS's untraced
    STL / LDL): the verdict's named candidate (1 written, else 0), and its fix on an instruction without one (-1: none) */
 int tk_spill_named(const struct gm_trace_kernel *k, const struct gm_profile *prof, struct tk_named *c);

@@ -95,6 +95,8 @@ static void predict(struct gm_trace_kernel *k, const struct gm_profile *prof)
 		tk_why(k, "rule S2: %.4f ms of the launch's start and drain added", k->pred.t_start_ms);
 	}
 	k->mem_ms = mem_ok ? mem.time_ms : -1;
+	if (k->pred_ok)
+		tk_chain_time(k, prof);   /* rule SC; not in mem_ms, the fixes' base */
 	if (k->steps_ms > 0)   /* rule B: added to the model's time, the interval moves with it */
 		tk_set_time(k, k->pred.time_ms + k->steps_ms);
 	tk_smem_cas(k, prof);   /* rule SA */
@@ -187,6 +189,7 @@ gm_status gm_trace_kernel_analyse(const struct gm_trace_launch *l, const struct 
 		k->ins[i].in = &l->ins[i];
 	gm_parallel_for(l->nins, gm_cores(), NULL, NULL, fit_item, k);
 	tf_priors(k);
+	tk_computed_scatters(k);   /* rule CS: the gathers the thread's index computes, in words */
 	k->local_span = tk_local_span(k);
 	traffic(k);
 	tk_occupancy(k, prof);   /* rule OC, before the launch model */

@@ -166,7 +166,7 @@ void tk_bottlenecks(struct gm_trace_kernel *k, const struct gm_profile *prof)
 			continue;
 		for (int q = 0; q < j; q++) {   /* one candidate per pattern: the same class at other lines adds up */
 			const struct gm_trace_insn *y = &k->ins[k->order[q]];
-			seen |= y->fit.cls == x->fit.cls && y->fit.cls_k == x->fit.cls_k;
+			seen |= y->fit.cls == x->fit.cls && y->fit.cls_k == x->fit.cls_k && !y->computed == !x->computed;
 		}
 		if (seen)
 			continue;
@@ -174,7 +174,8 @@ void tk_bottlenecks(struct gm_trace_kernel *k, const struct gm_profile *prof)
 		int more = -1;
 		for (int q = j; q < k->norder; q++) {
 			const struct gm_trace_insn *y = &k->ins[k->order[q]];
-			if (y->fit.cls == x->fit.cls && y->fit.cls_k == x->fit.cls_k && y->in->space == x->in->space)
+			if (y->fit.cls == x->fit.cls && y->fit.cls_k == x->fit.cls_k && y->in->space == x->in->space &&
+			    !y->computed == !x->computed)
 				ex += y->excess_bytes, sh += y->share, more++;
 		}
 		gm_trace_where(x->in, 70, w, sizeof(w));
@@ -184,6 +185,21 @@ void tk_bottlenecks(struct gm_trace_kernel *k, const struct gm_profile *prof)
 		int conflicts = x->in->space == GM_TS_SHARED && x->bytes > 0 && x->excess_bytes / x->bytes > 0.2;
 		if (x->fit.cls == GM_TC_GATHER && sh > 0.1 && tf_consecutive(x)) {
 			continue;   /* rows the data places, each warp on one run: nothing to name (f52) */
+		} else if (x->fit.cls == GM_TC_GATHER && sh > 0.1 && !conflicts && tk_computed_scattered(x)) {   /* CS */
+			c[n].score = sh;
+			c[n].ins = k->order[j];
+			snprintf(c[n++].text, sizeof(c[0].text), "a computed %s at %s: %.0f %% of the traffic, each lane its "
+				 "own sector, scattered by arithmetic on the thread's own index (a hash or a permutation: no load "
+				 "before it returns data), not by the data: store the data in the order the threads read it, or "
+				 "sort the work by destination", x->in->op == GM_TO_LOAD ? "gather" : "scatter", w, 100 * sh);
+		} else if (x->fit.cls == GM_TC_GATHER && sh > 0.1 && !conflicts && x->computed) {   /* rule CS, lanes sharing */
+			double per = x->fit.meas_per_req > 0 ? x->fit.meas_per_req : x->fit.sample_per_req;
+			c[n].score = sh;
+			c[n].ins = k->order[j];
+			snprintf(c[n++].text, sizeof(c[0].text), "a computed %s at %s: %.0f %% of the traffic, addresses "
+				 "arithmetic on the thread's own index that no map expresses (a division, a clamp: no load before "
+				 "it returns data), %.1f sectors a request where %.1f would do", x->in->op == GM_TO_LOAD ?
+				 "gather" : "scatter", w, 100 * sh, per, x->fit.ideal_per_req);
 		} else if (x->fit.cls == GM_TC_GATHER && sh > 0.1 && !conflicts) {
 			c[n].score = sh;
 			c[n].ins = k->order[j];

@@ -80,6 +80,7 @@ syn=$root/tests/fixtures/trace/synthetic
 says() { grep -q -- "$2" "$T/$1.txt" || { echo "  $1.txt lacks '$2'"; return 1; }; }
 check clean_copy "a kernel with nothing to fix says so" says clean_copy 'nothing worth changing'
 check random_gather "a gather says its scatter comes from the data" says random_gather 'its scatter comes from the data'
+check hash_gather "a gather with no load before it is a computed one (rule CS), fixed by index" says hash_gather 'primary .*a computed gather at synthetic.cu:9'
 check aos "the array of structures is named and fixed" says aos 'structure of arrays'
 check csr_rows "a thread a row with its starts from memory is a row walk, not a gather" says csr_rows 'primary .*column walk with irregular row starts'
 check csr_rows_fix "a thread a row with its starts from memory is told to give each row a warp" says csr_rows 'give each row a warp'

@@ -84,10 +84,18 @@ static const struct fixture fixtures[] = {
 	    { "wte", "((gid / 768 * 2654435761) % 50257) * 768 + gid % 768", B1(256), B1(3072), 4, G, LD, 1, 0, 0, 0 },
 	    { "out", "gid", B1(256), B1(3072), 4, G, ST, 1, 0, 0, 0 } },
 	  { 17, 18, 18 }, { GM_TC_BROADCAST, GM_TC_GATHER, GM_TC_COALESCED }, "the rows come from the data" },
+	/* tab[idx[i]]: the index loaded first, so the gather's address may be its value (rule CS does not apply) */
 	{ "random_gather.json", "gather(float const*, int const*, float*)",
+	  { { "idx", "gid", B1(256), B1(4096), 4, G, LD, 1, 0, 0, 0 },
+	    { "tab", "(gid * 2654435761 + (gid >> 7) * 40503) % 1000003", B1(256), B1(4096), 4, G, LD, 1, 0, 0, 0 },
+	    { "out", "gid", B1(256), B1(4096), 4, G, ST, 1, 0, 0, 0 } },
+	  { 8, 9, 9 }, { GM_TC_COALESCED, GM_TC_GATHER, GM_TC_COALESCED }, "its scatter comes from the data" },
+	/* tab[hash(i)]: nothing loaded before the gather, its address arithmetic on the thread's index (rule CS, set 23's
+	   price<hashed> without its probe loop) */
+	{ "hash_gather.json", "gather_hashed(float const*, float*)",
 	  { { "tab", "(gid * 2654435761 + (gid >> 7) * 40503) % 1000003", B1(256), B1(4096), 4, G, LD, 1, 0, 0, 0 },
 	    { "out", "gid", B1(256), B1(4096), 4, G, ST, 1, 0, 0, 0 } },
-	  { 9, 9 }, { GM_TC_GATHER, GM_TC_COALESCED }, "its scatter comes from the data" },
+	  { 9, 9 }, { GM_TC_GATHER, GM_TC_COALESCED }, "a computed gather at synthetic.cu:9" },
 	/* a thread a row of a CSR matrix, the row starts from memory (rows of 8 to 64 elements, no map of the ids
 	   fits them) and x gathered by the column indices: the row walks are told from the gather by their lanes
 	   rising in lane order (set 7's spmv_csr_scalar, in small) */

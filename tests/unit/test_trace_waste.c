@@ -167,6 +167,32 @@ static void test_search_chain(void **state)
 	assert_int_equal(tf_search_chain(&c.k, &P), -1);
 }
 
+/* rule SC: the search's kernel time, the rest of the kernel (the fix's, row_index) plus the chain's dependent latencies;
+   the refused searches leave the prediction alone */
+static void test_chain_time(void **state)
+{
+	static struct chain c;
+	(void)state;
+	chain_kernel(&c, 20, 250001, 0);
+	assert_int_equal(tf_search_chain(&c.k, &P), 0);
+	double rest = 0.4 / c.x[0].fix.kernel_speedup, waves = ceil(CH_WARPS / (P.sm_count * 64.0));
+	double chain = waves * 20 * P.l2_latency_ns * 1e-6;
+	chain_kernel(&c, 20, 250001, 0);
+	assert_int_equal(tk_chain_time(&c.k, &P), 1);
+	print_message("rule SC: %.4f ms = %.4f + %.4f\n", c.k.pred.time_ms, rest, chain);
+	assert_true(fabs(c.k.pred.time_ms - (rest + chain)) < 1e-9);
+	assert_non_null(strstr(c.k.pred_why, "rule SC: 20 dependent loads, "));
+	chain_kernel(&c, 20, 250001, 1);   /* a gather, not a search */
+	assert_int_equal(tk_chain_time(&c.k, &P), 0);
+	assert_true(c.k.pred.time_ms == 0.02);
+	chain_kernel(&c, 8, 250001, 0);
+	assert_int_equal(tk_chain_time(&c.k, &P), 0);
+	c.k.pred_ok = 0;   /* no prediction to change */
+	chain_kernel(&c, 20, 250001, 0);
+	c.k.pred_ok = 0;
+	assert_int_equal(tk_chain_time(&c.k, &P), 0);
+}
+
 struct spk {
 	struct gm_trace_launch l;
 	struct gm_trace_instr in[2];
@@ -230,6 +256,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_flat_grid),
 		cmocka_unit_test(test_search_chain),
+		cmocka_unit_test(test_chain_time),
 		cmocka_unit_test(test_spill),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
