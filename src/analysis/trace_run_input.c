@@ -2,7 +2,8 @@
  * trace_run_input.c - the run-level rule same_input of `gpumem trace` (docs/TRACE.md, "The run"; trace_run.h): two
  * consecutive launches a (ordinal k) and b (k + 1), of different kernels, each loading the same input for an output of
  * its own (set 23's ssplit: the Sobel gradient's magnitude, then its direction, each kernel reading the image). A
- * load of b is shared where its sampled bytes lie, 90 % or more, within those of one load of a. Fix: one kernel
+ * load of b is shared where its sampled bytes lie, 90 % or more, within those of one load of a (the input: from the
+ * first sampled byte, the larger of the samples' span and one shared load's ideal sectors). Fix: one kernel
  * reading the input once and storing both outputs. Saving: b's shared loads, by the launch model without them (the
  * saving off b's measured time, as the kernels' fixes).
  * Refused: b loading anything a stored (a chain: rule reload's), b storing where a loads or stores, a storing where
@@ -88,7 +89,7 @@ int tr_same_input(const struct gm_trace_report *r, int ia, struct gm_trace_run_f
 {
 	const struct gm_trace_kernel *a = &r->k[ia], *b = &r->k[ia + 1];
 	int drop[GM_TRACE_MAX_INSNS], n = 0;
-	double sec = 0, all = 0, sa, sb, oa = outputs(a, &sa), ob = outputs(b, &sb);
+	double sec = 0, all = 0, whole = 0, sa, sb, oa = outputs(a, &sa), ob = outputs(b, &sb);
 	int64_t lo = INT64_MAX, hi = INT64_MIN;
 
 	if (!strcmp(a->l->kernel, b->l->kernel) || !(oa > 0) || !(ob > 0) || same_shape(a, b) ||
@@ -109,7 +110,11 @@ int tr_same_input(const struct gm_trace_report *r, int ia, struct gm_trace_run_f
 			f->ins_first = j, f->ins_second = i;
 		drop[n++] = i, sec += x->in->sectors, f->bytes += x->bytes;
 		lo = xl < lo ? xl : lo, hi = xh > hi ? xh : hi;
+		if (x->fit.iters <= 1 && x->in->ideal_sectors * GM_SECTOR_BYTES > whole)
+			whole = x->in->ideal_sectors * GM_SECTOR_BYTES;   /* one pass of a load over the input */
 	}
+	if (whole > (double)(hi - lo))
+		hi = lo + (int64_t)whole;   /* the samples span less than a load's sectors cover */
 	if (!n || sec < 0.5 * all)
 		return -1;
 	double t1 = tr_merged_ms(a, NULL, 0, b, drop, n, r->prof);
