@@ -363,9 +363,23 @@ struct gm_trace_kernel {
 enum gm_trace_run_rule {
 	GM_TR_CLEAR_ACC = 0,          /* a launch that only stores (a fill), then the next launch reads every element
 					 it stored and stores it back (out += ...): store directly, drop the fill */
-	GM_TR_COPY_BACK               /* a launch that loads exactly what the launch before stored and stores exactly
+	GM_TR_COPY_BACK,              /* a launch that loads exactly what the launch before stored and stores exactly
 					 what that launch loaded (the new state copied back): swap the pointers */
+	GM_TR_RELOAD,                 /* a launch's output loaded back element for element by the next launch and
+					 read by no later one (a temporary): fuse the two, drop the store and the load */
+	GM_TR_DROPPED,                /* the next launch loads one of every m of a launch's outputs and no later one
+					 reads the rest: compute only the kept outputs, in one launch */
+	GM_TR_SAME_INPUT              /* two launches loading the same input for different outputs: one pass */
 };
+#define GM_TR_NRULES 5
+/* the rule's name in the report ("clear_acc", "copy_back", "reload", "dropped_stores", "same_input") */
+static inline const char *gm_trace_run_rule_name(enum gm_trace_run_rule r)
+{
+	static const char *const names[GM_TR_NRULES] = { "clear_acc", "copy_back", "reload", "dropped_stores",
+							   "same_input" };
+
+	return (unsigned)r < GM_TR_NRULES ? names[r] : "?";
+}
 #define GM_TRACE_RUN_MAX 16
 
 /* One run-level finding: two consecutive launches (nothing launched between them) and the buffers they share. */
@@ -374,10 +388,13 @@ struct gm_trace_run_finding {
 	int first, second;            /* the report's kernels (r->k): the fill and the accumulation; the step and the
 					 copy */
 	int ins_first, ins_second;    /* the instructions named: the fill's store and the accumulation's load; the
-					 step's store and the copy's load */
+					 step's store and the copy's load; the output's store and the next launch's
+					 load of it (reload, dropped_stores); both launches' first load of the input
+					 (same_input) */
 	int64_t lo, hi;               /* the buffer the rule is about: its first byte, hi - lo the bytes its threads
-					 touch (the filled one; the one the copy reads) */
+					 touch (the filled one; the one the copy reads; the output stored; the input) */
 	int64_t lo2, hi2;             /* the copy's destination (copy_back), the same way; 0, 0 otherwise */
+	int keep;                     /* dropped_stores: the next launch reads 1 output of every keep; 0 otherwise */
 	double bytes;                 /* the sector bytes the fix no longer moves (the traced sectors x 32) */
 	double saved_ms;              /* of the measured times: the launch dropped, plus the accumulation's load
 					 (the launch model without it, the saving off the measured time) */

@@ -1,6 +1,6 @@
 /*
  * trace_run.c - the run-level rules of `gpumem trace` (docs/TRACE.md, "The run"): waste that lies between two
- * launches, invisible to each kernel's analysis alone. Both rules look only at two consecutive launches (ordinals
+ * launches, invisible to each kernel's analysis alone. Its rules look only at two consecutive launches (ordinals
  * k and k + 1: nothing launched between them) and at instructions that touch the same elements: global loads and
  * stores whose fitted maps give the same byte of thread 0, the same expression over the same grid and block, and
  * the same active threads (so the same elements, one a thread, element for element).
@@ -11,26 +11,15 @@
  * - copy_back: a launch whose every memory instruction is a global load of what the launch before stored or a
  *   global store to what that launch loaded (the new state copied back into the old buffer): swap the pointers.
  *   Saves the copy's measured time.
- * The trace records no host copies (cudaMemcpy, cudaMemset): one between the two launches would change the buffer
- * unseen, and a run whose launch window holds one launch of a pair shows nothing.
+ * Then, on the same pair, trace_run_fuse.c's reload and dropped_stores (an output loaded back by the next launch,
+ * whole or one in m) and trace_run_input.c's same_input (two launches loading one input); the first rule that
+ * applies names the pair. The trace records no host copies (cudaMemcpy, cudaMemset): one between the two launches
+ * would change the buffer unseen, and a run whose launch window holds one launch of a pair shows nothing.
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "analysis/trace_internal.h"
-
-/* a fitted global load or store, one element a thread (no loop, no gather's stand-in) */
-static int plain_access(const struct gm_trace_insn *x, enum gm_trace_op op)
-{
-	return x->in->space == GM_TS_GLOBAL && x->in->op == op && x->fit.map.known && !x->fit.approx &&
-	       x->fit.expr1d[0] && !x->fit.map.niter_tab && x->fit.iters <= 1 && !x->fit.edge &&
-	       x->in->thread_accesses > 0;
-}
-
-static int64_t first_byte(const struct gm_trace_insn *x)
-{
-	return x->fit.map.base + x->fit.map.offset * x->fit.map.elem_bytes;
-}
+#include "analysis/trace_run.h"
 
 /* a in launch ka and b in launch kb touch the same elements: the same grid and block, start, expression, size and
    active threads */
@@ -39,7 +28,7 @@ static int same_elements(const struct gm_trace_kernel *ka, const struct gm_trace
 {
 	return !memcmp(ka->l->grid, kb->l->grid, sizeof(ka->l->grid)) &&
 	       !memcmp(ka->l->block, kb->l->block, sizeof(ka->l->block)) && a->in->size == b->in->size &&
-	       first_byte(a) == first_byte(b) && !strcmp(a->fit.expr1d, b->fit.expr1d) &&
+	       tr_first_byte(a) == tr_first_byte(b) && !strcmp(a->fit.expr1d, b->fit.expr1d) &&
 	       fabs(a->in->thread_accesses - b->in->thread_accesses) <= 1e-9 * a->in->thread_accesses;
 }
 
@@ -48,7 +37,7 @@ static int match(const struct gm_trace_kernel *k, enum gm_trace_op op, const str
 		 const struct gm_trace_insn *x)
 {
 	for (int i = 0; i < k->nins; i++)
-		if (plain_access(&k->ins[i], op) && same_elements(k, &k->ins[i], kx, x))
+		if (tr_plain(&k->ins[i], op) && same_elements(k, &k->ins[i], kx, x))
 			return i;
 	return -1;
 }
@@ -56,18 +45,8 @@ static int match(const struct gm_trace_kernel *k, enum gm_trace_op op, const str
 /* the first byte and one past it by the bytes the threads touch (the elements need not be contiguous) */
 static void extent(const struct gm_trace_insn *x, int64_t *lo, int64_t *hi)
 {
-	*lo = first_byte(x);
+	*lo = tr_first_byte(x);
 	*hi = *lo + (int64_t)llround(x->in->thread_accesses) * x->in->size;
-}
-
-static void where(const struct gm_trace_insn *x, char *buf, size_t n)
-{
-	gm_trace_where(x->in, 40, buf, n);
-}
-
-static const char *name_of(const struct gm_trace_kernel *k)
-{
-	return k->l->name ? k->l->name : k->l->kernel;
 }
 
 /* rule clear_acc on launches a (the fill) and b: the finding's buffer and instructions, 0; -1 where it does not
@@ -78,7 +57,7 @@ static int clear_acc(const struct gm_trace_kernel *a, const struct gm_trace_kern
 
 	for (int i = 0; i < a->nins; i++) {
 		const struct gm_trace_insn *s = &a->ins[i];
-		if (!plain_access(s, GM_TO_STORE))
+		if (!tr_plain(s, GM_TO_STORE))
 			return -1;
 		int ld = match(b, GM_TO_LOAD, a, s), st = match(b, GM_TO_STORE, a, s);
 		if (ld < 0 || st < 0 || b->ins[ld].in->pc > b->ins[st].in->pc)
@@ -98,10 +77,10 @@ static int copy_back(const struct gm_trace_kernel *a, const struct gm_trace_kern
 
 	for (int i = 0; i < b->nins; i++) {
 		const struct gm_trace_insn *x = &b->ins[i];
-		int ld = plain_access(x, GM_TO_LOAD), j = -1;
+		int ld = tr_plain(x, GM_TO_LOAD), j = -1;
 		if (ld)
 			j = match(a, GM_TO_STORE, b, x);
-		else if (plain_access(x, GM_TO_STORE))
+		else if (tr_plain(x, GM_TO_STORE))
 			j = match(a, GM_TO_LOAD, b, x);
 		if (j < 0 || (!ld && match(a, GM_TO_STORE, b, x) >= 0))
 			return -1;
@@ -114,25 +93,18 @@ static int copy_back(const struct gm_trace_kernel *a, const struct gm_trace_kern
 	return nl && ns ? 0 : -1;
 }
 
-/* the ms the accumulation b saves without its loads of the filled buffer: the launch model without them, the
-   saving off the measured time (tf_kernel_speedup, as the kernels' fixes are priced); 0 where not priced */
+/* the ms the accumulation b saves without its loads of the filled buffer (tr_saving_without) */
 static double load_saving(const struct gm_trace_kernel *a, const struct gm_trace_kernel *b,
 			  const struct gm_profile *prof)
 {
-	struct tk_swap sw[GM_TRACE_MAX_INSNS];
-	struct gm_launch_out o;
-	char why[200];
-	int nsw = 0;
+	int drop[GM_TRACE_MAX_INSNS], n = 0;
 
-	for (int i = 0; i < a->nins && nsw < GM_TRACE_MAX_INSNS; i++) {
+	for (int i = 0; i < a->nins && n < GM_TRACE_MAX_INSNS; i++) {
 		int ld = match(b, GM_TO_LOAD, a, &a->ins[i]);
 		if (ld >= 0)
-			sw[nsw++] = (struct tk_swap){ .ins = ld };
+			drop[n++] = ld;
 	}
-	if (!b->pred_ok || !(b->time_ms > 0) || tk_predict(b, prof, -1, sw, nsw, &o, why, sizeof(why)) ||
-	    !(o.time_ms > 0))
-		return 0;
-	return b->time_ms - b->time_ms / tf_kernel_speedup(b, prof, o.time_ms, 1, 1);
+	return tr_saving_without(b, prof, drop, n);
 }
 
 static void clear_words(const struct gm_trace_report *r, struct gm_trace_run_finding *f, double saved_b)
@@ -141,17 +113,17 @@ static void clear_words(const struct gm_trace_report *r, struct gm_trace_run_fin
 	char wa[64], wl[64], ws[64];
 	int st = match(b, GM_TO_STORE, a, &a->ins[f->ins_first]);
 
-	where(&a->ins[f->ins_first], wa, sizeof(wa));
-	where(&b->ins[f->ins_second], wl, sizeof(wl));
-	where(&b->ins[st], ws, sizeof(ws));
+	tr_where(&a->ins[f->ins_first], wa, sizeof(wa));
+	tr_where(&b->ins[f->ins_second], wl, sizeof(wl));
+	tr_where(&b->ins[st], ws, sizeof(ws));
 	snprintf(f->words, sizeof(f->words), "launch %lld (%s) only stores: it fills %.1f MB from 0x%llx (at "
 		 "%s) from its parameters and ids; the next launch, %lld (%s), loads every element of it (at %s) before it "
 		 "stores it back (at %s), element for element: a buffer cleared and then accumulated into. The fill's "
 		 "%.4f ms and %.4f ms of launch %lld's loads (the launch model without them) are %.0f %% of the run's "
 		 "%.4f ms: store the value directly in launch %lld (out = fill + value, not out += value) and drop launch "
 		 "%lld (where a later launch accumulates again, only the first stores)", (long long)a->l->index,
-		 name_of(a), (f->hi - f->lo) / 1e6, (long long)f->lo, wa, (long long)b->l->index,
-		 name_of(b), wl, ws, a->time_ms, saved_b, (long long)b->l->index, 100 * f->saved_ms / r->across.run_ms,
+		 tr_name(a), (f->hi - f->lo) / 1e6, (long long)f->lo, wa, (long long)b->l->index,
+		 tr_name(b), wl, ws, a->time_ms, saved_b, (long long)b->l->index, 100 * f->saved_ms / r->across.run_ms,
 		 r->across.run_ms, (long long)b->l->index, (long long)a->l->index);
 	snprintf(f->sketch, sizeof(f->sketch), "// before: fill<<<g, b>>>(out, n);  acc<<<g, b>>>(x, out, n);  // "
 		 "out[i] += f(x[i])\n// after:  acc<<<g, b>>>(x, out, n);                          // out[i] = "
@@ -163,15 +135,15 @@ static void copy_words(const struct gm_trace_report *r, struct gm_trace_run_find
 	const struct gm_trace_kernel *a = &r->k[f->first], *b = &r->k[f->second];
 	char wa[64], wl[64];
 
-	where(&a->ins[f->ins_first], wa, sizeof(wa));
-	where(&b->ins[f->ins_second], wl, sizeof(wl));
+	tr_where(&a->ins[f->ins_first], wa, sizeof(wa));
+	tr_where(&b->ins[f->ins_second], wl, sizeof(wl));
 	snprintf(f->words, sizeof(f->words), "launch %lld (%s) loads %.1f MB from 0x%llx (at %s), exactly what "
 		 "launch %lld (%s) stored just before (at %s), and stores %.1f MB from 0x%llx, exactly what launch "
 		 "%lld loaded, element for element: the new state copied back into the old buffer. Its %.4f ms (%.1f MB "
 		 "of sectors) are %.0f %% of the run's %.4f ms: swap the two pointers after each step and drop the copy "
 		 "(the final state is then in whichever buffer the last step wrote: read it from there)",
-		 (long long)b->l->index, name_of(b), (f->hi - f->lo) / 1e6, (long long)f->lo, wl,
-		 (long long)a->l->index, name_of(a), wa, (f->hi2 - f->lo2) / 1e6, (long long)f->lo2, (long long)a->l->index,
+		 (long long)b->l->index, tr_name(b), (f->hi - f->lo) / 1e6, (long long)f->lo, wl,
+		 (long long)a->l->index, tr_name(a), wa, (f->hi2 - f->lo2) / 1e6, (long long)f->lo2, (long long)a->l->index,
 		 f->saved_ms, f->bytes / 1e6, 100 * f->saved_ms / r->across.run_ms, r->across.run_ms);
 	snprintf(f->sketch, sizeof(f->sketch), "// before: step<<<g, b>>>(u, v, ...);  copy<<<g, b>>>(v, u, ...);\n"
 		 "// after:  step<<<g, b>>>(u, v, ...);  std::swap(u, v);  // the next step reads the new state");
@@ -220,7 +192,18 @@ void tr_run(struct gm_trace_report *r)
 			f->saved_ms = b->time_ms;
 			copy_words(r, f);
 			priced(r, f);
+			continue;
 		}
+		memset(f, 0, sizeof(*f));
+		f->first = i, f->second = i + 1;
+		if (!tr_reload(r, i, f)) {   /* reload, dropped_stores (trace_run_fuse.c) */
+			priced(r, f);
+			continue;
+		}
+		memset(f, 0, sizeof(*f));
+		f->first = i, f->second = i + 1;
+		if (!tr_same_input(r, i, f))   /* trace_run_input.c */
+			priced(r, f);
 	}
 	if (run->saved_ms > 0 && run->saved_ms < run->run_ms)
 		run->speedup = run->run_ms / (run->run_ms - run->saved_ms);

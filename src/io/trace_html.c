@@ -98,7 +98,6 @@ static void kernel_html(FILE *f, const struct gm_trace_kernel *k)
 /* the run-level findings (src/analysis/trace_run.c), only where there are some */
 static void run_html(FILE *f, const struct gm_trace_report *r)
 {
-	static const char *const rules[] = { "clear_acc", "copy_back" };
 	const struct gm_trace_across *u = &r->across;
 
 	if (!u->n)
@@ -108,7 +107,7 @@ static void run_html(FILE *f, const struct gm_trace_report *r)
 		u->speedup);
 	for (int i = 0; i < u->n; i++) {
 		const struct gm_trace_run_finding *x = &u->f[i];
-		fprintf(f, "<li><b>%s</b>, launches %lld -&gt; %lld, %.2fx for the run: ", rules[x->rule],
+		fprintf(f, "<li><b>%s</b>, launches %lld -&gt; %lld, %.2fx for the run: ", gm_trace_run_rule_name(x->rule),
 			(long long)r->k[x->first].l->index, (long long)r->k[x->second].l->index, x->run_speedup);
 		gm_html_escape(f, x->words);
 		fprintf(f, "<pre style=\"white-space:pre-wrap\">");

@@ -145,7 +145,6 @@ static json_t *kernel_json(const struct gm_trace_kernel *k)
 /* the run-level findings (src/analysis/trace_run.c; docs/SCHEMA.md, "across_launches") */
 static json_t *run_json(const struct gm_trace_report *r)
 {
-	static const char *const rules[] = { "clear_acc", "copy_back" };
 	const struct gm_trace_across *u = &r->across;
 	json_t *fs = json_array();
 
@@ -154,11 +153,12 @@ static json_t *run_json(const struct gm_trace_report *r)
 		const struct gm_trace_kernel *a = &r->k[x->first], *b = &r->k[x->second];
 		json_t *d = x->rule == GM_TR_COPY_BACK ? json_pack("{s:I,s:I}", "first_byte", (json_int_t)x->lo2, "bytes", (json_int_t)(x->hi2 - x->lo2)) :
 			    json_null();
-		json_array_append_new(fs, json_pack("{s:s,s:I,s:I,s:I,s:I,s:{s:I,s:I},s:o,s:f,s:f,s:f,s:s,s:s}", "rule",
-				      rules[x->rule], "first_launch", (json_int_t)a->l->index, "second_launch",
+		json_array_append_new(fs, json_pack("{s:s,s:I,s:I,s:I,s:I,s:{s:I,s:I},s:o,s:o,s:f,s:f,s:f,s:s,s:s}", "rule",
+				      gm_trace_run_rule_name(x->rule), "first_launch", (json_int_t)a->l->index, "second_launch",
 				      (json_int_t)b->l->index, "first_pc", (json_int_t)a->ins[x->ins_first].in->pc,
 				      "second_pc", (json_int_t)b->ins[x->ins_second].in->pc, "buffer", "first_byte",
-				      (json_int_t)x->lo, "bytes", (json_int_t)(x->hi - x->lo), "destination", d, "bytes", x->bytes, "saved_ms", x->saved_ms,
+				      (json_int_t)x->lo, "bytes", (json_int_t)(x->hi - x->lo), "destination", d, "keep",
+				      x->keep > 0 ? json_integer(x->keep) : json_null(), "bytes", x->bytes, "saved_ms", x->saved_ms,
 				      "run_speedup", x->run_speedup, "words", x->words, "sketch", x->sketch));
 	}
 	return json_pack("{s:o,s:f,s:f,s:o}", "run_ms", num(u->run_ms), "saved_ms", u->saved_ms, "speedup", u->speedup,

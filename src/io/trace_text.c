@@ -200,7 +200,6 @@ static void fix_rows(FILE *f, const struct gm_trace_kernel *k)
 /* the run-level findings (src/analysis/trace_run.c), only where there are some */
 static void run_rows(FILE *f, const struct gm_trace_report *r)
 {
-	static const char *const rules[] = { "clear_acc", "copy_back" };
 	const struct gm_trace_across *u = &r->across;
 
 	if (!u->n)
@@ -209,7 +208,7 @@ static void run_rows(FILE *f, const struct gm_trace_report *r)
 		"run predicted %.2fx\n", r->nk, u->run_ms, u->saved_ms, u->speedup);
 	for (int i = 0; i < u->n; i++) {
 		const struct gm_trace_run_finding *x = &u->f[i];
-		fprintf(f, "  %s, launches %lld -> %lld: %.2fx for the run\n", rules[x->rule],
+		fprintf(f, "  %s, launches %lld -> %lld: %.2fx for the run\n", gm_trace_run_rule_name(x->rule),
 			(long long)r->k[x->first].l->index, (long long)r->k[x->second].l->index, x->run_speedup);
 		fprintf(f, "    %s\n", x->words);
 		sketch(f, x->sketch);

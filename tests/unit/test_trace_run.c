@@ -4,7 +4,9 @@
  * (trace_synth.h: 1024 blocks of 256 threads, 4-byte elements, every warp counted) analysed whole with the built-in
  * H200 profile; the cases the rules must refuse: a launch between the two, the store before the load, a fill that
  * also loads, another buffer, a launch not measured, a copy to a third buffer, an in-place step, the same kernel
- * twice (a benchmark's naive and fixed versions), independent kernels. */
+ * twice (a benchmark's naive and fixed versions), independent kernels. Then reload (a temporary between two stages:
+ * set 21's chain), dropped_stores (every fourth output kept: set 23's dfull) and same_input (two kernels reading one
+ * input: set 23's ssplit), each with the cases it refuses, a table each. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -52,6 +54,22 @@ static void put(struct run *u, int i, enum gm_trace_op op, int64_t base)
 		assert_int_equal(synth_append(&s, base, 10 + u->l[i].nins, &u->l[i]), 0);
 }
 
+/* one global access of launch i, as put's but of kernel name, expression, grid (blocks of 256) and element size */
+static void put_as(struct run *u, int i, const char *name, enum gm_trace_op op, int64_t base, const char *expr,
+		   int64_t blocks, int elem)
+{
+	struct synth s = { .name = name, .expr = expr, .block = { 256, 1, 1 }, .grid = { blocks, 1, 1 }, .elem = elem,
+			   .space = GM_TS_GLOBAL, .op = op, .iters = 1, .samples = 64, .even = 0 };
+
+	if (!u->l[i].kernel) {
+		assert_int_equal(synth_launch(&s, base, &u->l[i]), 0);
+		u->l[i].index = i;
+		u->l[i].time_ms = 0.01;
+		u->t.nlaunches = i + 1 > u->t.nlaunches ? i + 1 : u->t.nlaunches;
+	} else
+		assert_int_equal(synth_append(&s, base, 10 + u->l[i].nins, &u->l[i]), 0);
+}
+
 static void analyse(struct run *u)
 {
 	u->t.launches = u->l;
@@ -73,6 +91,15 @@ static void refused(struct run *u)
 	analyse(u);
 	assert_int_equal(u->r.across.n, 0);
 	assert_true(u->r.across.speedup == 1);
+	done(u);
+}
+
+/* a run rule rule must refuse (the others may name it: a copy to a third buffer is reload's temporary) */
+static int found(const struct run *u, enum gm_trace_run_rule rule);
+static void refused_by(struct run *u, enum gm_trace_run_rule rule)
+{
+	analyse(u);
+	assert_int_equal(found(u, rule), 0);
 	done(u);
 }
 
@@ -168,10 +195,10 @@ static void test_copy_back_refused(void **state)
 	put(&u, 0, GM_TO_STORE, V);
 	put(&u, 1, GM_TO_LOAD, V);
 	put(&u, 1, GM_TO_STORE, X);
-	refused(&u);
+	refused_by(&u, GM_TR_COPY_BACK);   /* reload's: V a temporary */
 	hcopy(&u);   /* the copy also reads another buffer */
 	put(&u, 1, GM_TO_LOAD, X);
-	refused(&u);
+	refused_by(&u, GM_TR_COPY_BACK);
 	/* an in-place step, then its buffer stored again from its output */
 	put(&u, 0, GM_TO_LOAD, U);
 	put(&u, 0, GM_TO_STORE, U);
@@ -203,6 +230,160 @@ static void test_controls(void **state)
 	refused(&u);
 }
 
+/* the run's findings of rule rule */
+static int found(const struct run *u, enum gm_trace_run_rule rule)
+{
+	int n = 0;
+
+	for (int i = 0; i < u->r.across.n; i++)
+		n += u->r.across.f[i].rule == rule;
+	return n;
+}
+
+/* a stage X -> A, then A -> U (set 21's chain) */
+static void chain(struct run *u)
+{
+	memset(u, 0, sizeof(*u));
+	put_as(u, 0, "norm", GM_TO_LOAD, X, "gid", 1024, 4);
+	put_as(u, 0, "norm", GM_TO_STORE, A, "gid", 1024, 4);
+	put_as(u, 1, "gelu", GM_TO_LOAD, A, "gid", 1024, 4);
+	put_as(u, 1, "gelu", GM_TO_STORE, U, "gid", 1024, 4);
+}
+
+static void test_reload(void **state)
+{
+	struct run u;
+	(void)state;
+	chain(&u);
+	analyse(&u);
+	assert_int_equal(u.r.across.n, 1);
+	const struct gm_trace_run_finding *f = &u.r.across.f[0];
+	assert_int_equal(f->rule, GM_TR_RELOAD);
+	assert_true(f->first == 0 && f->second == 1 && f->keep == 0);
+	assert_true(f->lo == A && f->hi == A + 1024 * 256 * 4);
+	assert_int_equal(u.r.k[0].ins[f->ins_first].in->op, GM_TO_STORE);
+	assert_int_equal(u.r.k[1].ins[f->ins_second].in->op, GM_TO_LOAD);
+	assert_true(f->saved_ms > 0 && f->saved_ms < 0.02);   /* one launch of the two's work left */
+	assert_true(fabs(f->run_speedup - 0.02 / (0.02 - f->saved_ms)) < 1e-9);
+	assert_non_null(strstr(f->words, "a temporary between two launches"));
+	assert_string_equal(gm_trace_run_rule_name(f->rule), "reload");
+	done(&u);
+}
+
+static void test_reload_refused(void **state)
+{
+	struct run u;
+	const struct { const char *what; int load_x, fill, stencil, in_place, store_back, later; } no[] = {
+		{ "a fill (a benchmark's input made on the device)", 0, 1, 0, 0, 0, 0 },
+		{ "a stencil: each output needs its neighbours'", 1, 0, 1, 0, 0, 0 },
+		{ "an update in place by the first launch", 1, 0, 0, 1, 0, 0 },
+		{ "the second launch storing into the buffer", 1, 0, 0, 0, 1, 0 },
+		{ "a later launch reading the buffer", 1, 0, 0, 0, 0, 1 },
+	};
+	(void)state;
+	for (size_t c = 0; c < sizeof(no) / sizeof(no[0]); c++) {
+		memset(&u, 0, sizeof(u));
+		if (no[c].load_x)
+			put_as(&u, 0, "first", GM_TO_LOAD, X, "gid", 1024, 4);
+		if (no[c].in_place)
+			put_as(&u, 0, "first", GM_TO_LOAD, A, "gid", 1024, 4);
+		put_as(&u, 0, "first", GM_TO_STORE, A, "gid", 1024, 4);
+		put_as(&u, 1, "second", GM_TO_LOAD, A, "gid", 1024, 4);
+		if (no[c].stencil)
+			put_as(&u, 1, "second", GM_TO_LOAD, A, "gid + 1", 1024, 4);
+		put_as(&u, 1, "second", GM_TO_STORE, no[c].store_back ? A : U, "gid", 1024, 4);
+		if (no[c].later) {
+			put_as(&u, 2, "third", GM_TO_LOAD, A, "gid", 1024, 4);
+			put_as(&u, 2, "third", GM_TO_STORE, V, "gid", 1024, 2);
+		}
+		analyse(&u);
+		if (found(&u, GM_TR_RELOAD) || found(&u, GM_TR_DROPPED))
+			fail_msg("rule reload named %s", no[c].what);
+		done(&u);
+	}
+}
+
+/* a stage X -> A at the full rate, then every fourth output of A kept in U (set 23's dfull) */
+static void test_dropped_stores(void **state)
+{
+	struct run u;
+	(void)state;
+	memset(&u, 0, sizeof(u));
+	put_as(&u, 0, "full", GM_TO_LOAD, X, "gid", 1024, 4);
+	put_as(&u, 0, "full", GM_TO_STORE, A, "gid", 1024, 4);
+	put_as(&u, 1, "keep", GM_TO_LOAD, A, "gid*4", 256, 4);
+	put_as(&u, 1, "keep", GM_TO_STORE, U, "gid", 256, 4);
+	analyse(&u);
+	assert_int_equal(u.r.across.n, 1);
+	const struct gm_trace_run_finding *f = &u.r.across.f[0];
+	assert_int_equal(f->rule, GM_TR_DROPPED);
+	assert_int_equal(f->keep, 4);
+	assert_true(f->lo == A && f->hi == A + 1024 * 256 * 4);
+	assert_true(f->saved_ms > 0.01 && f->saved_ms < 0.02);   /* the second launch whole, a part of the first */
+	assert_non_null(strstr(f->words, "3 of every 4 outputs computed and stored for nothing"));
+	done(&u);
+
+	const struct { const char *what; const char *expr; int64_t blocks; int other_load; } no[] = {
+		{ "a consumer reading half the outputs' range, every fourth", "gid*4", 128, 0 },
+		{ "a consumer reading past the outputs", "gid*4", 512, 0 },
+		{ "a consumer doing more than keeping them (another load)", "gid*4", 256, 1 },
+		{ "a consumer taking every fourth output from the fifth on", "gid*4 + 4", 256, 0 },
+	};
+	for (size_t c = 0; c < sizeof(no) / sizeof(no[0]); c++) {
+		memset(&u, 0, sizeof(u));
+		put_as(&u, 0, "full", GM_TO_LOAD, X, "gid", 1024, 4);
+		put_as(&u, 0, "full", GM_TO_STORE, A, "gid", 1024, 4);
+		put_as(&u, 1, "keep", GM_TO_LOAD, A, no[c].expr, no[c].blocks, 4);
+		if (no[c].other_load)
+			put_as(&u, 1, "keep", GM_TO_LOAD, V, "gid", no[c].blocks, 4);
+		put_as(&u, 1, "keep", GM_TO_STORE, U, "gid", no[c].blocks, 4);
+		analyse(&u);
+		if (found(&u, GM_TR_DROPPED))
+			fail_msg("rule dropped_stores named %s", no[c].what);
+		done(&u);
+	}
+}
+
+/* two kernels reading X for outputs of their own, 4-byte and 1-byte (set 23's ssplit) */
+static void test_same_input(void **state)
+{
+	struct run u;
+	(void)state;
+	memset(&u, 0, sizeof(u));
+	put_as(&u, 0, "mag", GM_TO_LOAD, X, "gid", 1024, 4);
+	put_as(&u, 0, "mag", GM_TO_STORE, A, "gid", 1024, 4);
+	put_as(&u, 1, "dir", GM_TO_LOAD, X, "gid", 1024, 4);
+	put_as(&u, 1, "dir", GM_TO_STORE, U, "gid", 1024, 1);
+	analyse(&u);
+	assert_int_equal(u.r.across.n, 1);
+	const struct gm_trace_run_finding *f = &u.r.across.f[0];
+	assert_int_equal(f->rule, GM_TR_SAME_INPUT);
+	assert_true(f->lo >= X && f->lo < X + 1024 * 256 * 4);   /* the first sampled byte */
+	assert_true(f->hi - f->lo == 1024 * 256 * 4);             /* the input: the shared load's sectors */
+	assert_true(f->saved_ms > 0 && f->saved_ms < 0.02);
+	assert_non_null(strstr(f->words, "two passes over one input"));
+	done(&u);
+
+	const struct { const char *what; const char *second; int elem; int reads_a; } no[] = {
+		{ "a benchmark's naive and fixed versions (outputs of one shape)", "dir", 4, 0 },
+		{ "the same kernel twice", "mag", 1, 0 },
+		{ "a second launch reading the first's output (a chain)", "dir", 1, 1 },
+	};
+	for (size_t c = 0; c < sizeof(no) / sizeof(no[0]); c++) {
+		memset(&u, 0, sizeof(u));
+		put_as(&u, 0, "mag", GM_TO_LOAD, X, "gid", 1024, 4);
+		put_as(&u, 0, "mag", GM_TO_STORE, A, "gid", 1024, 4);
+		put_as(&u, 1, no[c].second, GM_TO_LOAD, X, "gid", 1024, 4);
+		if (no[c].reads_a)
+			put_as(&u, 1, no[c].second, GM_TO_LOAD, A, "gid + 7", 1024, 4);
+		put_as(&u, 1, no[c].second, GM_TO_STORE, U, "gid", 1024, no[c].elem);
+		analyse(&u);
+		if (found(&u, GM_TR_SAME_INPUT))
+			fail_msg("rule same_input named %s", no[c].what);
+		done(&u);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -211,6 +392,10 @@ int main(void)
 		cmocka_unit_test(test_copy_back),
 		cmocka_unit_test(test_copy_back_refused),
 		cmocka_unit_test(test_controls),
+		cmocka_unit_test(test_reload),
+		cmocka_unit_test(test_reload_refused),
+		cmocka_unit_test(test_dropped_stores),
+		cmocka_unit_test(test_same_input),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

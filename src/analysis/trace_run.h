@@ -1,0 +1,40 @@
+/*
+ * trace_run.h - what the run-level rules of `gpumem trace` share (src/analysis/trace_run*.c; docs/TRACE.md, "The
+ * run"): the accesses they compare, the buffers by byte range, the words' pieces, a finding priced. The helpers are
+ * in trace_run_util.c (a leaf); trace_run.c calls the rules of trace_run_fuse.c and trace_run_input.c.
+ */
+#ifndef GPUMEM_ANALYSIS_TRACE_RUN_H
+#define GPUMEM_ANALYSIS_TRACE_RUN_H
+
+#include "analysis/trace_internal.h"
+
+/* a fitted global load or store (op), one element a thread (no loop, no gather's stand-in, no clamped edge) */
+int tr_plain(const struct gm_trace_insn *x, enum gm_trace_op op);
+/* the byte the fitted map gives thread 0 */
+int64_t tr_first_byte(const struct gm_trace_insn *x);
+/* a global load (store) of any kind, with samples: its sampled byte range [*lo, *hi) (the last element's end) */
+int tr_range(const struct gm_trace_insn *x, enum gm_trace_op op, int64_t *lo, int64_t *hi);
+/* the bytes two ranges share */
+int64_t tr_overlap(int64_t alo, int64_t ahi, int64_t blo, int64_t bhi);
+/* 1 when a global access of k with op has sampled bytes in [lo, hi) (except instruction skip, -1: none) */
+int tr_touches(const struct gm_trace_kernel *k, enum gm_trace_op op, int64_t lo, int64_t hi, int skip);
+/* the instruction's place ("file:line", width 40) and the launch's name */
+void tr_where(const struct gm_trace_insn *x, char *buf, size_t n);
+const char *tr_name(const struct gm_trace_kernel *k);
+/* the ms launch k saves without the instructions drop[0 .. n-1] (the launch model without them, the saving off the
+   measured time, as the kernels' fixes are priced: tf_kernel_speedup); 0 where not priced */
+double tr_saving_without(const struct gm_trace_kernel *k, const struct gm_profile *prof, const int *drop, int n);
+
+/* the ms of one launch doing a's work and b's (the same grid and block) without a's instructions da[] and b's db[]:
+   the launch model over the rest of both (rule R2's round trips the larger of the two), times the two launches'
+   measured time over the model's for them alone (the model's error on them carried over); 0 where not priced */
+double tr_merged_ms(const struct gm_trace_kernel *a, const int *da, int na, const struct gm_trace_kernel *b,
+		    const int *db, int nb, const struct gm_profile *prof);
+
+/* trace_run_fuse.c: rules reload and dropped_stores on consecutive launches a and b (the report's kernels ia,
+   ia + 1): the finding filled and priced (saved_ms, words), 0; -1 where neither applies */
+int tr_reload(const struct gm_trace_report *r, int ia, struct gm_trace_run_finding *f);
+/* trace_run_input.c: rule same_input on the report's kernels ia and ia + 1, the same way */
+int tr_same_input(const struct gm_trace_report *r, int ia, struct gm_trace_run_finding *f);
+
+#endif
