@@ -73,13 +73,14 @@ static int derive(const char *run, const char *out, int cache)
 {
 	struct gm_run_result r;
 	struct gm_profile p;
+	struct gm_case_walks *walks = NULL;
 	char why[256];
 	int rc;
 
 	gm_result_init(&r);
 	if (gm_json_read(run, &r)) {
 		rc = gm_error(GM_EXIT_USAGE, "%s", gm_last_error());
-	} else if (gm_profile_from_run(&r, &p, why, sizeof(why))) {
+	} else if (gm_profile_from_run_walks(&r, &p, why, sizeof(why), &walks)) {
 		rc = gm_error(GM_EXIT_USAGE, "%s: %s; 'gpumem calibrate' without --from runs them", run, why);
 	} else {
 		snprintf(p.source, sizeof(p.source), "gpumem %s calibrate from %s (%s)", r.tool_version, run,
@@ -93,12 +94,14 @@ static int derive(const char *run, const char *out, int cache)
 		}
 		if (rc == GM_EXIT_OK && cache)
 			store_cached(&p);
-		/* the run's own table predicted with the profile it had; the cases again with the new one */
-		if (rc == GM_EXIT_OK && gm_launch_predict_run(&r, &p) > 0) {
+		/* the run's own table predicted with the profile it had; the cases again with the new one (the
+		   derivation's walks: the profile's shape is theirs) */
+		if (rc == GM_EXIT_OK && gm_launch_predict_run_walked(&r, &p, walks) > 0) {
 			fprintf(stderr, "with this profile, ");
 			gm_cli_score_line(stderr, &r);
 		}
 	}
+	gm_case_walks_free(walks);
 	gm_result_release(&r);
 	return rc;
 }
