@@ -241,7 +241,13 @@ struct gm_runner_opts {
 	struct gm_counters_session *counters;
 	/* run --sanitize: validation, then one launch per sample: no calibration, warm-up or CoV retries */
 	int sanitize;
+	/* > 0 (calibrate's cases): a timed case takes no more samples than last this long together, and never
+	   fewer than GM_BUDGET_MIN_REPS nor more than reps (runner.c, docs/METHODOLOGY.md); 0 = reps always */
+	double samples_budget_ms;
 };
+#define GM_BUDGET_MIN_REPS 10
+/* The samples a timed case takes when a sample is `launches` launches of one_ms each (runner.c's policy). */
+int gm_runner_reps(const struct gm_runner_opts *o, int launches, double one_ms);
 
 /* Default per-array working set for a device: 4 GiB on large GPUs, bounded by free memory. */
 size_t gm_default_array_bytes(const struct gm_device_info *dev, int quick);

@@ -276,6 +276,22 @@ int64_t gm_launch_blocks_per_sm(const struct gm_launch_in *in, const struct gm_p
 gm_status gm_launch_predict(const struct gm_launch_in *in, const struct gm_profile *prof,
 			    struct gm_launch_out *out, struct gm_expr_error *err);
 
+/*
+ * gm_launch_predict in two steps, for one launch predicted with many profiles of one shape (calibrate's
+ * derivation): the walk (the patterns parsed, the windows walked and scaled to the launch) reads only the
+ * profile's shape (sm_count, threads_per_sm, dram_atom_bytes, l2_bytes); the launch rules and the time phase
+ * read its rates. gm_launch_predict_walked with a profile of that shape gives what gm_launch_predict gives, bit
+ * for bit; with another shape GM_ERR_INVALID_ARG. The walk copies the patterns and repeats, not their strings
+ * (index, active): they must outlive it. A walk is read only: threads may predict from one at once.
+ */
+struct gm_launch_walked;
+gm_status gm_launch_walk_new(const struct gm_launch_in *in, const struct gm_profile *prof,
+			     struct gm_launch_walked **w, struct gm_expr_error *err);
+int gm_launch_walked_fits(const struct gm_launch_walked *w, const struct gm_profile *p);
+gm_status gm_launch_predict_walked(const struct gm_launch_walked *w, const struct gm_profile *prof,
+				   struct gm_launch_out *out, struct gm_expr_error *err);
+void gm_launch_walked_free(struct gm_launch_walked *w);
+
 /* Rule T5: the round trip of a wave of blocks of this many threads over that of blocks of 256 (one line a warp). */
 double gm_launch_block_tail(double warp_tail, int64_t threads_per_block);
 /* Rule T5: the round trip of a wave of blocks whose loads read this many lines (>= 1) over that of 8 lines. */

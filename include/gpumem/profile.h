@@ -83,11 +83,18 @@ gm_status gm_datasheet_read(const char *path, struct gm_datasheet *d, char *why,
 void gm_profile_from_datasheet(const struct gm_profile *base, const struct gm_datasheet *base_ds,
 			       const struct gm_datasheet *target_ds, struct gm_profile *out);
 
+struct gm_case_walks; /* the walks of a run's cases (gm_case_walks_new, below) */
+
 /*
  * The profile from a run that holds the calibration cases (gm_calibrate_selectors);
  * GM_ERR_NOT_FOUND with the missing case in why.
  */
 gm_status gm_profile_from_run(const struct gm_run_result *r, struct gm_profile *p, char *why, size_t n);
+/* The same, and the walks of the run's cases it made for the profile's shape in *walks (NULL when none), for the
+   caller to predict the run with the profile (gm_launch_predict_run_walked) and to free (gm_case_walks_free),
+   whatever it returns. */
+gm_status gm_profile_from_run_walks(const struct gm_run_result *r, struct gm_profile *p, char *why, size_t n,
+				    struct gm_case_walks **walks);
 /* The cases `gpumem calibrate` runs (NULL-terminated). */
 extern const char *const gm_calibrate_selectors[];
 
@@ -105,6 +112,17 @@ gm_status gm_launch_predict_case(struct gm_case_result *cr, const struct gm_prof
 gm_status gm_launch_case_out(const struct gm_case_result *cr, const struct gm_profile *p, struct gm_launch_out *out);
 /* Every case of a run; returns how many were predicted. */
 int gm_launch_predict_run(struct gm_run_result *r, const struct gm_profile *p);
+/*
+ * The walks of a run's cases (gm_launch_walk_new) for p's shape, made once on every core; the launch model's
+ * result through them is the same, bit for bit, for every profile of that shape (calibrate's derivation predicts
+ * the same cases again and again as it finds its rates). Through cw, a case without a walk that fits takes the
+ * path without one. The run must outlive cw; NULL when out of memory.
+ */
+struct gm_case_walks *gm_case_walks_new(const struct gm_run_result *r, const struct gm_profile *p);
+void gm_case_walks_free(struct gm_case_walks *cw);
+gm_status gm_launch_case_out_walked(const struct gm_case_walks *cw, const struct gm_case_result *cr,
+				    const struct gm_profile *p, struct gm_launch_out *out);
+int gm_launch_predict_run_walked(struct gm_run_result *r, const struct gm_profile *p, const struct gm_case_walks *cw);
 
 /* How well the launch model did over a run's predicted, measured cases. */
 struct gm_launch_score {

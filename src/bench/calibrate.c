@@ -128,13 +128,24 @@ static double latency_at(double t_meas, double t_other, double k)
 	return t_meas * pow(1.0 - pow(r, k), 1.0 / k);
 }
 
+/*
+ * The run, and its cases' walks for the profile's shape (gm_case_walks_new): the derivation views the same cases
+ * with profiles that differ only in their rates (the tail's fixed point, D12's rate), so each case is walked
+ * once, and the walks on every core at once, before the first view; a view through them is the launch model's
+ * own, bit for bit.
+ */
+struct calib_run {
+	const struct gm_run_result *run;
+	const struct gm_case_walks *walks;
+};
+
 /* A case measured, and the launch model's view of it with the profile so far (its waves, its bandwidth time). */
-static const struct gm_case_result *viewed(const struct gm_run_result *r, const char *name,
+static const struct gm_case_result *viewed(const struct calib_run *r, const char *name,
 					   const struct gm_profile *p, struct gm_launch_out *o)
 {
-	const struct gm_case_result *c = gm_result_find(r, name);
+	const struct gm_case_result *c = gm_result_find(r->run, name);
 
-	if (!c || c->status != GM_CASE_OK || !(c->ms.median > 0) || gm_launch_case_out(c, p, o) != GM_OK ||
+	if (!c || c->status != GM_CASE_OK || !(c->ms.median > 0) || gm_launch_case_out_walked(r->walks, c, p, o) != GM_OK ||
 	    !(o->waves > 0))
 		return NULL;
 	return c;
@@ -150,13 +161,13 @@ static const struct gm_case_result *viewed(const struct gm_run_result *r, const 
  * times, and wave_ns is v0_b4's time per wave. Both are optional: a run
  * without the cases gives a profile without them.
  */
-static void one_per_thread(const struct gm_run_result *r, struct gm_profile *p)
+static void one_per_thread(const struct calib_run *r, struct gm_profile *p)
 {
 	const struct gm_case_result *c4, *c8;
 	struct gm_launch_out o4, o8;
 	double t4, t8, d4, d8, w8, lo = 1.0, hi = 16.0;
 
-	p->threads_per_sm = r->dev.max_threads_per_sm;
+	p->threads_per_sm = r->run->dev.max_threads_per_sm;
 	p->wave_ns = p->knee = 0;
 	if (!(c4 = viewed(r, "copy.v0_b4", p, &o4)))
 		return;
@@ -191,7 +202,7 @@ static void one_per_thread(const struct gm_run_result *r, struct gm_profile *p)
  * blocks of 1024 it does not (probe-45: 4 MiB tables in blocks of 512 and 1024 ran at 72 / 66 % of the model
  * with table_b4's round trip, both 455-460 ns a wave with T5's tail taken out). Optional, like wave_ns.
  */
-static double l2_round_trip(const struct gm_run_result *r, const char *name, const struct gm_profile *p)
+static double l2_round_trip(const struct calib_run *r, const char *name, const struct gm_profile *p)
 {
 	const struct gm_case_result *c;
 	struct gm_launch_out o;
@@ -212,7 +223,7 @@ static double l2_round_trip(const struct gm_run_result *r, const char *name, con
 	return wave > 0 ? wave : 0;
 }
 
-static void one_per_thread_l2(const struct gm_run_result *r, struct gm_profile *p)
+static void one_per_thread_l2(const struct calib_run *r, struct gm_profile *p)
 {
 	p->wave_l2_ns = l2_round_trip(r, "copy.table_blk1024_b4", p);
 	if (!(p->wave_l2_ns > 0))
@@ -236,7 +247,7 @@ static double bandwidth_time(const struct gm_case_result *c, const struct gm_pro
  * of it, 1e9 of them a second) over its time for bandwidth, when that is longer
  * than every level's time the profile so far gives it; 0 otherwise.
  */
-static double rate_left(const struct gm_run_result *r, const char *name, const struct gm_profile *p,
+static double rate_left(const struct calib_run *r, const char *name, const struct gm_profile *p,
 			size_t field)
 {
 	const struct gm_case_result *c;
@@ -257,7 +268,7 @@ static double rate_left(const struct gm_run_result *r, const char *name, const s
  * look up the case's line requests, when that is longer than the other
  * levels' time. Optional.
  */
-static void lines_of_l2(const struct gm_run_result *r, struct gm_profile *p)
+static void lines_of_l2(const struct calib_run *r, struct gm_profile *p)
 {
 	p->l2_lines_gps = 0;
 	p->l2_lines_gps = rate_left(r, "copy.lines_b4", p, offsetof(struct gm_launch_out, l2_lines));
@@ -269,7 +280,7 @@ static void lines_of_l2(const struct gm_run_result *r, struct gm_profile *p)
  * longer than every level's with l1_gbs: the rate L1 serves the lines of requests that touch many (rule T11).
  * Optional.
  */
-static void lines_of_l1(const struct gm_run_result *r, struct gm_profile *p)
+static void lines_of_l1(const struct calib_run *r, struct gm_profile *p)
 {
 	const struct gm_case_result *c;
 	struct gm_launch_out o;
@@ -293,7 +304,7 @@ static void lines_of_l1(const struct gm_run_result *r, struct gm_profile *p)
  * than the other levels' time; the default otherwise. Last: its other levels
  * (L2's lines) come first.
  */
-static double pages_rate(const struct gm_run_result *r, const char *name, const struct gm_profile *p)
+static double pages_rate(const struct calib_run *r, const char *name, const struct gm_profile *p)
 {
 	const struct gm_case_result *c;
 	struct gm_launch_out o;
@@ -309,7 +320,7 @@ static double pages_rate(const struct gm_run_result *r, const char *name, const 
 
 /* Rule P4: copy.pages_2m_b4 and copy.pages_16m_b4, the same walk with rows 2 and 16 MiB + 128 B apart: the rate
    of translations whose pages lie that far apart, as copy.pages_b4's. Optional, with pages_gps measured. */
-static void pages_translated(const struct gm_run_result *r, struct gm_profile *p)
+static void pages_translated(const struct calib_run *r, struct gm_profile *p)
 {
 	p->pages_gps = p->pages_2m_gps = p->pages_16m_gps = p->pages_2m_al_gps = p->pages_spread_gps = 0;
 	p->pages_gps = pages_rate(r, "copy.pages_b4", p);
@@ -333,7 +344,7 @@ static void pages_translated(const struct gm_run_result *r, struct gm_profile *p
  * what blocks of 256 would take is g = (1 + x H_32) / (1 + x H_8) (rule T5):
  * x, the warp's tail over its base round trip. Optional.
  */
-static void block_tail(const struct gm_run_result *r, struct gm_profile *p)
+static void block_tail(const struct calib_run *r, struct gm_profile *p)
 {
 	const struct gm_case_result *c;
 	struct gm_launch_out o;
@@ -350,7 +361,7 @@ static void block_tail(const struct gm_run_result *r, struct gm_profile *p)
 }
 
 /* One step of the tail's fixed point: the round trip and knee with tail x, then the tail they give. */
-static double tail_step(const struct gm_run_result *r, struct gm_profile *p, double x)
+static double tail_step(const struct calib_run *r, struct gm_profile *p, double x)
 {
 	p->warp_tail = x;
 	one_per_thread(r, p);
@@ -370,7 +381,7 @@ static int settled(double x, double prev)
  * towards it (Steffensen), so it settles in about 7. Each exit is a plain step that moved less than 1e-12: the
  * same fixed point, the profile's fields as the plain steps give them to the digits a profile holds.
  */
-static void settle_tail(const struct gm_run_result *r, struct gm_profile *p)
+static void settle_tail(const struct calib_run *r, struct gm_profile *p)
 {
 	double x0 = p->warp_tail;
 
@@ -393,7 +404,7 @@ static void settle_tail(const struct gm_run_result *r, struct gm_profile *p)
  * every level's, is the time the SMs took to start its blocks (rule T4).
  * Optional.
  */
-static void blocks_started(const struct gm_run_result *r, struct gm_profile *p)
+static void blocks_started(const struct calib_run *r, struct gm_profile *p)
 {
 	p->blocks_gps = 0;
 	p->blocks_gps = rate_left(r, "copy.blk64_b4", p, offsetof(struct gm_launch_out, blocks));
@@ -425,7 +436,7 @@ static double lines_time_left(const struct gm_case_result *c, const struct gm_pr
  * a line: the sectors other blocks wrote last, over the time its merged lines
  * leave, give l2_part_sectors_gps. Optional: both or neither.
  */
-static void partial_lines_of_l2(const struct gm_run_result *r, struct gm_profile *p)
+static void partial_lines_of_l2(const struct calib_run *r, struct gm_profile *p)
 {
 	const struct gm_case_result *cb, *cm;
 	struct gm_launch_out ob, om;
@@ -459,7 +470,7 @@ static void partial_lines_of_l2(const struct gm_run_result *r, struct gm_profile
  * lookups), less the near cost of the partial lines the far end does not price (those a block completes itself,
  * x = 0), over the far lines. Optional, each alone; 0 without both near rates (the rule starts from them).
  */
-static double far_lines_rate(const struct gm_run_result *r, const char *name, const struct gm_profile *p)
+static double far_lines_rate(const struct calib_run *r, const char *name, const struct gm_profile *p)
 {
 	const struct gm_case_result *c;
 	struct gm_launch_out o;
@@ -491,7 +502,7 @@ static double far_lines_rate(const struct gm_run_result *r, const char *name, co
  * the case is predicted at exactly its measured rate. Optional, with both near rates; 0 when the case is missing,
  * its lines are not all spaced merged lines, or nothing is left.
  */
-static void spaced_lines_of_l2(const struct gm_run_result *r, struct gm_profile *p)
+static void spaced_lines_of_l2(const struct calib_run *r, struct gm_profile *p)
 {
 	const struct gm_case_result *c;
 	struct gm_launch_out o;
@@ -505,7 +516,7 @@ static void spaced_lines_of_l2(const struct gm_run_result *r, struct gm_profile 
 	p->l2_merge_far_lines_gps = o.l2_merged_lines / (t * 1e6);
 }
 
-static void far_lines_of_l2(const struct gm_run_result *r, struct gm_profile *p)
+static void far_lines_of_l2(const struct calib_run *r, struct gm_profile *p)
 {
 	p->l2_far_lines_gps = far_lines_rate(r, "copy.colstore_b4", p); /* each with both zeroed in its copy */
 	p->l2_far_lines16_gps = far_lines_rate(r, "copy.colstore_b16", p);
@@ -519,7 +530,7 @@ static void far_lines_of_l2(const struct gm_run_result *r, struct gm_profile *p)
  * S). Last, with the profile otherwise complete and launch_us 0. Optional: 0
  * when the run lacks the case or the model is not faster than it.
  */
-static void launch_start(const struct gm_run_result *r, struct gm_profile *p)
+static void launch_start(const struct calib_run *r, struct gm_profile *p)
 {
 	const struct gm_case_result *c;
 	struct gm_launch_out o;
@@ -537,7 +548,7 @@ static void launch_start(const struct gm_run_result *r, struct gm_profile *p)
  * with the model's time for it; the pace is what the join leaves. After launch_start (the model's time holds
  * launch_us). Optional: 0 without the case or where the model is not faster than it.
  */
-static void launch_floor(const struct gm_run_result *r, struct gm_profile *p)
+static void launch_floor(const struct calib_run *r, struct gm_profile *p)
 {
 	const struct gm_case_result *c;
 	struct gm_launch_out o;
@@ -559,9 +570,9 @@ static void launch_floor(const struct gm_run_result *r, struct gm_profile *p)
  * constant (the case's time holds its dense input, its round trips and its start-up). Optional: 0 without the case,
  * or where the model is not slower at the lower end and faster at the upper end than the case (it measures nothing).
  */
-static void sparse_writes(const struct gm_run_result *r, struct gm_profile *p)
+static void sparse_writes(const struct calib_run *r, struct gm_profile *p)
 {
-	const struct gm_case_result *c = gm_result_find(r, "copy.sparse_st_b16");
+	const struct gm_case_result *c = gm_result_find(r->run, "copy.sparse_st_b16");
 	struct gm_profile q = *p;
 	struct gm_launch_out o;
 	double lo = p->write_gbs / 64, hi = p->write_gbs, t, t_lo, t_hi;
@@ -622,11 +633,14 @@ static gm_status need_derived(const struct gm_run_result *r, const char *name, d
 	return GM_ERR_NOT_FOUND;
 }
 
-gm_status gm_profile_from_run(const struct gm_run_result *r, struct gm_profile *p, char *why, size_t n)
+gm_status gm_profile_from_run_walks(const struct gm_run_result *r, struct gm_profile *p, char *why, size_t n,
+				    struct gm_case_walks **walks)
 {
 	const struct gm_case_result *rd, *wr, *cp, *half, *sparse;
+	struct calib_run cr = { r, NULL };
 	gm_status s;
 
+	*walks = NULL;
 	memset(p, 0, sizeof(*p));
 	if (!(rd = need_case(r, "copy.read_b16_tile4", why, n)) ||
 	    !(wr = need_case(r, "copy.write_b16_tile4", why, n)) ||
@@ -653,18 +667,20 @@ gm_status gm_profile_from_run(const struct gm_run_result *r, struct gm_profile *
 		p->l2_bytes = (double)r->dev.l2_bytes;
 	if (!(p->l1_bytes > 0))
 		p->l1_bytes = 256.0 * 1024;
-	settle_tail(r, p);
-	blocks_started(r, p); /* before wave_l2_ns: copy.table_b4's blocks are part of its time */
-	one_per_thread_l2(r, p);
-	lines_of_l2(r, p);
-	lines_of_l1(r, p);
-	partial_lines_of_l2(r, p);
-	spaced_lines_of_l2(r, p); /* before the far end, which starts from the near cost */
-	far_lines_of_l2(r, p);
-	pages_translated(r, p);
-	launch_start(r, p); /* the model's time for the case with every other constant */
-	launch_floor(r, p); /* after launch_us */
-	sparse_writes(r, p); /* last: the model's time for the case with every other constant */
+	p->threads_per_sm = r->dev.max_threads_per_sm; /* the shape complete (one_per_thread sets it again) */
+	cr.walks = *walks = gm_case_walks_new(r, p); /* NULL (out of memory): each view walks its case */
+	settle_tail(&cr, p);
+	blocks_started(&cr, p); /* before wave_l2_ns: copy.table_b4's blocks are part of its time */
+	one_per_thread_l2(&cr, p);
+	lines_of_l2(&cr, p);
+	lines_of_l1(&cr, p);
+	partial_lines_of_l2(&cr, p);
+	spaced_lines_of_l2(&cr, p); /* before the far end, which starts from the near cost */
+	far_lines_of_l2(&cr, p);
+	pages_translated(&cr, p);
+	launch_start(&cr, p); /* the model's time for the case with every other constant */
+	launch_floor(&cr, p); /* after launch_us */
+	sparse_writes(&cr, p); /* last: the model's time for the case with every other constant */
 	p->atomic_u32_ns = atomic_ns(r, "atomics.u32_one", 32);
 	p->atomic_f32_ns = atomic_ns(r, "atomics.f32_one_1m", 1);
 	p->atomic_turn_ns = atomic_ns(r, "atomics.u32_lanes32", 32.0 / 31);   /* 31 lanes of a warp wait */
@@ -681,4 +697,13 @@ gm_status gm_profile_from_run(const struct gm_run_result *r, struct gm_profile *
 		return GM_ERR_NOT_FOUND;
 	}
 	return GM_OK;
+}
+
+gm_status gm_profile_from_run(const struct gm_run_result *r, struct gm_profile *p, char *why, size_t n)
+{
+	struct gm_case_walks *walks;
+	gm_status s = gm_profile_from_run_walks(r, p, why, n, &walks);
+
+	gm_case_walks_free(walks);
+	return s;
 }

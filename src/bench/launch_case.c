@@ -10,6 +10,8 @@
  * grid when an index names blockIdx.y (by).
  */
 #include <math.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "gpumem/bench.h"
@@ -84,28 +86,124 @@ static gm_status launch_of(const struct gm_case *c, const struct gm_case_result 
 	return in->n_threads > 0 ? GM_OK : GM_ERR_NOT_FOUND;
 }
 
-gm_status gm_launch_case_out(const struct gm_case_result *cr, const struct gm_profile *p, struct gm_launch_out *out)
+/*
+ * The walks of a run's cases for one profile shape (gm_launch_walk_new), made once on every core: calibrate's
+ * derivation predicts the same cases with profiles that differ only in their rates. Entry k is the walk of
+ * r->cases[k] as gm_launch_case_out would walk it (NULL where it is not a bandwidth case or its walk failed: those
+ * take gm_launch_case_out's own path, which says why).
+ */
+struct gm_case_walks {
+	const struct gm_run_result *r;
+	int n;
+	double *bytes;                    /* each case's bytes_useful when walked */
+	struct gm_launch_walked **w;
+	const struct gm_profile *p;       /* while they are made */
+};
+
+/* The launch a case is predicted as: a bandwidth case with global patterns, else GM_ERR_NOT_FOUND. */
+static gm_status case_launch(const struct gm_case_result *cr, struct gm_access *pats, struct gm_repeat *rep,
+			     struct gm_launch_in *in)
 {
 	const struct gm_case *c = case_named(cr->name);
+
+	if (!c || cr->kind != GM_KIND_DRAM || cr->unit != GM_UNIT_GBS)
+		return GM_ERR_NOT_FOUND;
+	return launch_of(c, cr, pats, rep, in);
+}
+
+static gm_status walk_case(const struct gm_case_result *cr, const struct gm_profile *p, struct gm_launch_walked **w)
+{
 	struct gm_access pats[GM_MAX_PATTERNS];
 	struct gm_repeat rep[GM_MAX_PATTERNS];
 	struct gm_launch_in in;
 	gm_status s;
 
-	if (!c || cr->kind != GM_KIND_DRAM || cr->unit != GM_UNIT_GBS)
-		return GM_ERR_NOT_FOUND;
-	if ((s = launch_of(c, cr, pats, rep, &in)) != GM_OK)
+	*w = NULL;
+	if ((s = case_launch(cr, pats, rep, &in)) != GM_OK)
+		return s;
+	return gm_launch_walk_new(&in, p, w, NULL);
+}
+
+static void walk_one(void *arg, void *state, int k)
+{
+	struct gm_case_walks *cw = arg;
+
+	(void)state;
+	cw->bytes[k] = cw->r->cases[k].traffic.bytes_useful;
+	(void)walk_case(&cw->r->cases[k], cw->p, &cw->w[k]);
+}
+
+struct gm_case_walks *gm_case_walks_new(const struct gm_run_result *r, const struct gm_profile *p)
+{
+	struct gm_case_walks *cw = calloc(1, sizeof(*cw));
+	int n;
+
+	if (!cw || !(cw->bytes = calloc((size_t)(r->ncases > 0 ? r->ncases : 1), sizeof(*cw->bytes))) ||
+	    !(cw->w = calloc((size_t)(r->ncases > 0 ? r->ncases : 1), sizeof(*cw->w)))) {
+		gm_case_walks_free(cw);
+		return NULL;
+	}
+	cw->r = r;
+	cw->n = r->ncases;
+	cw->p = p;
+	(void)gm_registry_cases(&n); /* built once, before the workers read it */
+	gm_parallel_for(r->ncases, gm_cores(), NULL, NULL, walk_one, cw);
+	cw->p = NULL;
+	return cw;
+}
+
+void gm_case_walks_free(struct gm_case_walks *cw)
+{
+	if (!cw)
+		return;
+	for (int k = 0; cw->w && k < cw->n; k++)
+		gm_launch_walked_free(cw->w[k]);
+	free(cw->w);
+	free(cw->bytes);
+	free(cw);
+}
+
+/* The case's walk in cw when cw holds one that fits p (and the case's bytes have not changed since). */
+static const struct gm_launch_walked *walk_of(const struct gm_case_walks *cw, const struct gm_case_result *cr,
+					      const struct gm_profile *p)
+{
+	ptrdiff_t k;
+
+	if (!cw || cr < cw->r->cases || cr >= cw->r->cases + cw->n)
+		return NULL;
+	k = cr - cw->r->cases;
+	if (!cw->w[k] || cw->bytes[k] != cr->traffic.bytes_useful || !gm_launch_walked_fits(cw->w[k], p))
+		return NULL;
+	return cw->w[k];
+}
+
+gm_status gm_launch_case_out_walked(const struct gm_case_walks *cw, const struct gm_case_result *cr,
+				    const struct gm_profile *p, struct gm_launch_out *out)
+{
+	const struct gm_launch_walked *w = walk_of(cw, cr, p);
+
+	return w ? gm_launch_predict_walked(w, p, out, NULL) : gm_launch_case_out(cr, p, out);
+}
+
+gm_status gm_launch_case_out(const struct gm_case_result *cr, const struct gm_profile *p, struct gm_launch_out *out)
+{
+	struct gm_access pats[GM_MAX_PATTERNS];
+	struct gm_repeat rep[GM_MAX_PATTERNS];
+	struct gm_launch_in in;
+	gm_status s;
+
+	if ((s = case_launch(cr, pats, rep, &in)) != GM_OK)
 		return s;
 	return gm_launch_predict(&in, p, out, NULL);
 }
 
-gm_status gm_launch_predict_case(struct gm_case_result *cr, const struct gm_profile *p)
+static gm_status predict_case(const struct gm_case_walks *cw, struct gm_case_result *cr, const struct gm_profile *p)
 {
 	struct gm_launch_out out;
 	gm_status s;
 
 	cr->launch_gbs = 0;
-	if ((s = gm_launch_case_out(cr, p, &out)) != GM_OK)
+	if ((s = gm_launch_case_out_walked(cw, cr, p, &out)) != GM_OK)
 		return s;
 	cr->launch_gbs = out.gbs;
 	cr->launch_ms = out.time_ms;
@@ -123,9 +221,15 @@ gm_status gm_launch_predict_case(struct gm_case_result *cr, const struct gm_prof
 	return GM_OK;
 }
 
+gm_status gm_launch_predict_case(struct gm_case_result *cr, const struct gm_profile *p)
+{
+	return predict_case(NULL, cr, p);
+}
+
 struct predict_all {
 	struct gm_run_result *r;
 	const struct gm_profile *p;
+	const struct gm_case_walks *cw;
 };
 
 static void predict_one(void *arg, void *state, int k)
@@ -133,17 +237,18 @@ static void predict_one(void *arg, void *state, int k)
 	struct predict_all *a = arg;
 
 	(void)state;
-	(void)gm_launch_predict_case(&a->r->cases[k], a->p);
+	(void)predict_case(a->cw, &a->r->cases[k], a->p);
 }
 
 /*
  * Every case of a run, on as many threads as the machine has cores (at most
  * 16): the cases are independent and the model is pure (the suite's 233
  * predictions take about 20 s of CPU). Returns how many got a prediction.
+ * With cw (gm_case_walks_new of this run), the cases' walks that fit p are not made again.
  */
-int gm_launch_predict_run(struct gm_run_result *r, const struct gm_profile *p)
+int gm_launch_predict_run_walked(struct gm_run_result *r, const struct gm_profile *p, const struct gm_case_walks *cw)
 {
-	struct predict_all a = { r, p };
+	struct predict_all a = { r, p, cw };
 	int n;
 
 	(void)gm_registry_cases(&n); /* built once, before the workers read it */
@@ -152,6 +257,11 @@ int gm_launch_predict_run(struct gm_run_result *r, const struct gm_profile *p)
 	for (int k = 0; k < r->ncases; k++)
 		n += r->cases[k].launch_gbs > 0;
 	return n;
+}
+
+int gm_launch_predict_run(struct gm_run_result *r, const struct gm_profile *p)
+{
+	return gm_launch_predict_run_walked(r, p, NULL);
 }
 
 static int cmp_d(const void *a, const void *b)

@@ -3,7 +3,7 @@
  * host- and self-timed cases, their units and extras, skipped cases with a
  * reason, failing validation without a number, release always called (device
  * state restored), an interrupt between cases, derived results, and the
- * sanitizer mode (one launch per case after validation, cfg.sanitize seen).
+ * sanitizer mode (one launch per case after validation, cfg.sanitize seen), calibrate's samples budget.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -177,6 +177,58 @@ static gm_status run(struct gm_run_result *r, int from, int n)
 	return run_mode(r, from, n, 0);
 }
 
+/* calibrate's samples budget (gm_runner_reps): as many samples as last the budget together, 10 to reps */
+static void test_samples_budget(void **state)
+{
+	static const struct {
+		int reps;
+		double budget, one_ms;
+		int launches, want;
+	} t[] = {
+		{ 20, 0, 30.0, 1, 20 },      /* no budget: reps */
+		{ 20, 150, 30.0, 1, 10 },    /* 30 ms launches (hierarchy.l1v9x16): 5 would do, 10 at least */
+		{ 20, 150, 10.08, 1, 15 },   /* copy.blk64_b4: ceil(150 / 10.08) */
+		{ 20, 150, 9.1, 1, 17 },     /* copy.scatter_blocks_b4 */
+		{ 20, 150, 6.5, 1, 20 },     /* copy.lines_b4: 24 would, reps at most */
+		{ 20, 150, 0.05, 11, 20 },   /* short launches, 0.55 ms a sample */
+		{ 7, 150, 30.0, 1, 7 },      /* reps under the least: reps (--quick) */
+		{ 20, 150, 0, 1, 20 },       /* nothing timed (under a sanitizer): reps */
+		{ 20, 150, 150.0, 1, 10 },
+		{ 20, 150, 7.5, 1, 20 },     /* exactly 20 samples' worth */
+		{ 20, 150, 7.6, 1, 20 },     /* ceil(19.7) */
+		{ 20, 150, 7.9, 1, 19 },
+	};
+	struct gm_runner_opts o = { 0 };
+	struct gm_run_result r;
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(t) / sizeof(t[0]); k++) {
+		o.reps = t[k].reps;
+		o.samples_budget_ms = t[k].budget;
+		assert_int_equal(gm_runner_reps(&o, t[k].launches, t[k].one_ms), t[k].want);
+	}
+	/* through the runner: a host-timed case under a budget any sample passes takes the least, whatever the clock */
+	const struct gm_case *list[1] = { &cases[0] };
+	struct gm_device_info dev = { 0 };
+
+	build_cases();
+	dev.sm_count = 1;
+	o.reps = 20;
+	o.warmup = 1;
+	o.min_sample_ms = 0.2;
+	o.samples_budget_ms = 1e-9;
+	stop_flag = stop_after_first = 0;
+	gm_result_init(&r);
+	assert_int_equal(gm_run_cases(list, 1, &o, &dev, &r), GM_OK);
+	assert_int_equal(r.cases[0].nsamples, GM_BUDGET_MIN_REPS);
+	gm_result_release(&r);
+	o.samples_budget_ms = 0;
+	gm_result_init(&r);
+	assert_int_equal(gm_run_cases(list, 1, &o, &dev, &r), GM_OK);
+	assert_int_equal(r.cases[0].nsamples, 20);
+	gm_result_release(&r);
+}
+
 /* run --sanitize: after validation exactly one launch (a 20 us launch would get ~10 a sample and 50 ms of warm-up) */
 static void test_sanitize_one_launch(void **state)
 {
@@ -278,6 +330,7 @@ int main(void)
 		cmocka_unit_test(test_units_extras_skip_fail_derive),
 		cmocka_unit_test(test_interrupt_restores_and_stops),
 		cmocka_unit_test(test_sanitize_one_launch),
+		cmocka_unit_test(test_samples_budget),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
