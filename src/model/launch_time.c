@@ -266,13 +266,17 @@ static void l2_time(const struct gm_profile *pr, struct gm_launch_out *o)
 	if (pr->l2_part_sectors_gps > 0 && pr->l2_merge_lines_gps > 0) {
 		/* rule L4: a store writes whole sectors, however few of their bytes it carries; a line a
 		   request writes partly costs a lookup at the merged rate, or, when other blocks running beside
-		   it wrote x of its sectors last, x sector merges if they take longer */
+		   it wrote x of its sectors last, x sector merges if they take longer, and at least the lookup
+		   and x - 1 merges, linear in x from the lookup (x = 1) to the 4 merges copy.scatter_blocks_b4
+		   measures (s80: two such sectors a line cost about a lookup and a merge) */
 		double part = o->l2_part_lines + o->l2_merged_lines, tp = 0, rd, wr;
 		int overlap;
 
 		for (int x = 0; x < 5; x++) {
 			double per = 1.0 / pr->l2_merge_lines_gps, px = x / pr->l2_part_sectors_gps;
+			double lx = x ? per + (x - 1) * (4.0 / pr->l2_part_sectors_gps - per) / 3.0 : 0; /* s80 */
 
+			px = px > lx ? px : lx;
 			tp += l4_line_cost(pr, o, x, px > per ? px : per);
 		}
 		rd = o->l2_load_sectors * GM_SECTOR_BYTES / pr->l2_read_gbs;

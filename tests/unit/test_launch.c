@@ -507,6 +507,24 @@ static void test_partial_lines(void **state)
 		assert_true(fabs(o2.t_l2_ms - o3.t_l2_ms) < 1e-12 && o2.t_l2_ms < o.t_l2_ms);
 		p.l2_part_sectors_gps = 1;
 	}
+	/* s80: two sectors a line from other blocks (lanes 64 B apart, the pass's other half writes the line's other two
+	   sectors), merges faster than the lookup: the lookup and one merge, linear from the lookup (x = 1) to the four
+	   merges at l2_part_sectors_gps (x = 4); x = 2 at 1/2 + (4/4 - 1/2) / 3 = 2/3 where two merges would take 1/2 */
+	pats[1].index = "(gid/2048)*2048 + ((gid%128)/2*4 + (gid%2)*2 + (gid%256)/128)*8 + (gid/256)%8";
+	{
+		struct gm_launch_out o2, o3;
+		double x2, x3, x4;
+
+		p.l2_part_sectors_gps = 4;
+		assert_int_equal(gm_launch_predict(&in, &p, &o2, NULL), GM_OK);
+		p.l2_part_sectors_gps = 1e9; /* merges free: every line at the lookup */
+		assert_int_equal(gm_launch_predict(&in, &p, &o3, NULL), GM_OK);
+		x2 = o2.l2_partial_lines[2], x3 = o2.l2_partial_lines[3], x4 = o2.l2_partial_lines[4];
+		assert_true(x2 > 0.5 * warps && x2 > 4 * (x3 + x4));
+		assert_true(o2.l2_by_lines && o3.l2_by_lines);
+		assert_true(fabs(o2.t_l2_ms - o3.t_l2_ms - (x2 / 6 + x3 / 3 + x4 / 2) / 1e6) < 1e-9 * o2.t_l2_ms);
+		p.l2_part_sectors_gps = 1;
+	}
 	/* the 8 pieces from blocks 512 warps apart, outside the window but running beside it (D8's probes) */
 	pats[1].index = "(gid/131072)*131072 + (gid%16384)*8 + (gid/16384)%8";
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);

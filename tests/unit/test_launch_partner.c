@@ -24,6 +24,12 @@ static const struct row rows[] = {
 	{ "(gid/65536)*65536 + (gid*3)%65536", 16, 1024, 16777216, 524032, { 683, 1365 } }, /* the last warps */
 	/* a column store: the sector's 8 floats come from threads 6144 apart, 192 warps (no power of two) */
 	{ "(gid % 6144) * 8 + gid / 6144", 4, 256, 6144 * 64, 1000, { 192, 0 } },
+	/* suggest's thread_order of a 2D launch (170 x-blocks, pitch 6144): the lanes' two modes (64 elements apart, then
+	   43520) never reach the sector's next float, a third mode 6144 threads on does: 192 warps; also from a warp in
+	   the middle of the second mode (its period found from both ends) and near the launch's end */
+	{ "(gid%4)*64 + (gid/4%1536)*43520 + (gid/6144%64) + (gid/393216)*256", 4, 256, 66846720, 0, { 192, 384 } },
+	{ "(gid%4)*64 + (gid/4%1536)*43520 + (gid/6144%64) + (gid/393216)*256", 4, 256, 66846720, 298386, { 192, 384 } },
+	{ "(gid%4)*64 + (gid/4%1536)*43520 + (gid/6144%64) + (gid/393216)*256", 4, 256, 66846720, 2088704, { 192, 384 } },
 	{ "gid", 16, 256, 1 << 20, 0, { 0, 0 } },           /* whole sectors */
 	{ "gid*2", 4, 256, 1 << 20, 0, { 0, 0 } },          /* the other words are never written */
 	{ "(gid*3) % 256 + gid / 256 * 256", 4, 256, 1 << 20, 16, { 5, 0 } }, /* 3^-1 = 171 mod 256: 5 warps */
