@@ -313,9 +313,11 @@ static __device__ __forceinline__ unsigned long long gmt_commit(struct gmt_launc
  * blocks that are not counted (most of them) return before anything else.
  */
 static __device__ __noinline__ void gmt_access_counted(struct gmt_launch *L, uint64_t pc, uint64_t addr,
-                                                       uint32_t size, uint32_t flags, unsigned space,
-                                                       unsigned long long blin, const void *data)
+                                                       unsigned packed, unsigned long long blin, const void *data)
 {
+	/* size, space and flags in one argument: the callbacks' frame stays 24 bytes with pData passed on (16 before
+	   values; 32 with the three apart) */
+	uint32_t size = packed & 0xff, space = (packed >> 8) & 0xff, flags = packed >> 16;
 	unsigned mask, lane, leader, E, index = 0, units, ideal;
 	unsigned long long sp = 0;
 	int k = -1;
@@ -374,7 +376,7 @@ static __device__ __forceinline__ SanitizerPatchResult gmt_access(void *ud, uint
 			return SANITIZER_PATCH_SUCCESS;
 		blin >>= L->h.count_shift;   /* its ordinal among the counted blocks */
 	}
-	gmt_access_counted(L, pc, addr, size, flags, space, blin, data);
+	gmt_access_counted(L, pc, addr, (size & 0xff) | (space << 8) | (flags << 16), blin, data);
 	return SANITIZER_PATCH_SUCCESS;
 }
 
