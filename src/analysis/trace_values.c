@@ -176,12 +176,17 @@ static void describe(struct gm_trace_value_finding *f, const struct gm_trace_ins
 			 "arithmetic stays double");
 		break;
 	case GM_TVR_SILENT_STORE:
-		snprintf(f->words, sizeof(f->words), "the store at %.60s writes the value already in memory in %.0f of %.0f "
-			 "sampled lanes (%.0f %%)%s: store only where it changes; a sector no lane changes is not written "
-			 "(%.0f %% of them if the lanes are independent)%s", w, v->silent, v->lanes, 100 * f->fraction,
-			 already_read ? ", and the kernel loads those bytes already" :
-			 ", but the kernel does not load them: the check would read as many bytes as it saves",
-			 100 * (f->bytes > 0 && x->sectors > 0 ? f->bytes / (x->sectors * GM_SECTOR_BYTES) : 0), tail);
+		if (already_read)
+			snprintf(f->words, sizeof(f->words), "the store at %.60s writes the value already in memory in %.0f of %.0f "
+				 "sampled lanes (%.0f %%), and the kernel loads those bytes already: store only where the value "
+				 "changes; a sector no lane changes is not written (%.0f %% of them if the lanes are "
+				 "independent)%s", w, v->silent, v->lanes, 100 * f->fraction,
+				 100 * (f->bytes > 0 && x->sectors > 0 ? f->bytes / (x->sectors * GM_SECTOR_BYTES) : 0), tail);
+		else
+			snprintf(f->words, sizeof(f->words), "the store at %.60s writes the value already in memory in %.0f of %.0f "
+				 "sampled lanes (%.0f %%), but the kernel does not load those bytes: a check before the store "
+				 "would read as many bytes as it saves (worth it only where the caller knows which outputs "
+				 "change)%s", w, v->silent, v->lanes, 100 * f->fraction, tail);
 		snprintf(f->sketch, sizeof(f->sketch), "// was: a[i] = v;   (v == a[i] in %.0f %% of the lanes)\n"
 			 "const float old = a[i];   // loaded already by the kernel\nif (v != old)\n    a[i] = v;   // the "
 			 "unchanged lanes store nothing", 100 * f->fraction);
