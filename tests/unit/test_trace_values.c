@@ -206,8 +206,11 @@ static void test_rules(void **state)
 		struct gm_trace_report r;
 		analyse_row(w, &t, &l, &r);
 		const struct gm_trace_kernel *k = &r.k[0];
-		print_message("%s: %d finding(s)%s%s\n", w->name, k->nvf, k->nvf ? ": " : "",
-			      k->nvf ? k->vf[0].words : "");
+		print_message("%s: %d finding(s)", w->name, k->nvf);
+		if (k->nvf)
+			print_message(": %s %.3fx, %.1f MB: %s", gm_trace_value_rule_name(k->vf[0].rule), k->vf[0].kernel_speedup,
+				      k->vf[0].bytes / 1e6, k->vf[0].words);
+		print_message("\n");
 		if (w->want < 0) {
 			assert_int_equal(k->nvf, 0);
 		} else {
