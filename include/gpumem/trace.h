@@ -57,6 +57,8 @@ struct gm_trace_values {
 	int int_bits;                 /* bits an integer needs for every value (a sign bit where min < 0) */
 	int nsmall;                   /* distinct values when every value lies in 0-63 ("small"), else -1 */
 	double own_x, own_y;          /* lanes whose value is the thread's own global x (or linear) / y index; -1 */
+	double own_elem;              /* lanes whose value is their element's own index (address / size) less one
+					 constant of the instruction (idx[j] == j + c); -1 */
 };
 
 /* Unknown counts are -1. */

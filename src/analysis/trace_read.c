@@ -159,7 +159,7 @@ static int values_of(const json_t *o, struct gm_trace_values *v)
 	const json_t *a = json_object_get(o, "small");
 
 	memset(v, 0, sizeof(*v));
-	v->silent = v->float_exact = v->own_x = v->own_y = -1;
+	v->silent = v->float_exact = v->own_x = v->own_y = v->own_elem = -1;
 	v->nsmall = -1;
 	if (!o || json_is_null(o))
 		return 0;
@@ -171,6 +171,7 @@ static int values_of(const json_t *o, struct gm_trace_values *v)
 	v->float_exact = num_of(o, "float_exact", -1);
 	v->own_x = num_of(o, "own_x", -1);
 	v->own_y = num_of(o, "own_y", -1);
+	v->own_elem = num_of(o, "own_elem", -1);
 	v->ints = json_is_integer(json_object_get(o, "min")) && json_is_integer(json_object_get(o, "max"));
 	v->min = int_of(o, "min", 0);
 	v->max = int_of(o, "max", 0);
@@ -178,7 +179,7 @@ static int values_of(const json_t *o, struct gm_trace_values *v)
 	if (json_is_array(a) && json_array_size(a) <= 64)
 		v->nsmall = (int)json_array_size(a);
 	if (v->lanes < 0 || v->zero < 0 || v->zero > v->lanes || v->silent > v->lanes || v->float_exact > v->lanes ||
-	    v->own_x > v->lanes || v->own_y > v->lanes || (v->ints && v->min > v->max) || v->int_bits < 0 ||
+	    v->own_x > v->lanes || v->own_y > v->lanes || v->own_elem > v->lanes || (v->ints && v->min > v->max) || v->int_bits < 0 ||
 	    v->int_bits > 64)
 		return -1;
 	v->have = v->lanes > 0;

@@ -12,7 +12,8 @@
  *                 bytes: store only where it changes; the sectors skipped are p^(lanes a sector), lanes independent
  *   zero_load     loads whose every value is zero: drop the load (a null pointer, one uniform branch)
  *   const_load    loads whose every value is one value: pass it as a kernel argument
- *   own_index     loads whose every value is the thread's own index (idx[i] == i): use the index
+ *   own_index     loads whose every value is the thread's own index (idx[i] == i), or its element's own index
+ *                 plus one constant (idx[j] == j + c, any loop): use the index
  *
  * A sample of fewer than GM_TRACE_VALUE_MIN_LANES lanes is refused (the finding says so, unpriced): a few warps'
  * values say little about an array. What the sample cannot say, the words say: the whole array must hold it.
@@ -127,7 +128,8 @@ static int rule_of(const struct gm_trace_kernel *k, const struct gm_trace_instr 
 		return GM_TVR_ZERO_LOAD;
 	if (load && v->ints && v->min == v->max)
 		return GM_TVR_CONST_LOAD;
-	if (load && v->ints && v->max > v->min && (v->own_x >= v->lanes || v->own_y >= v->lanes))
+	if (load && v->ints && v->max > v->min &&
+	    (v->own_x >= v->lanes || v->own_y >= v->lanes || v->own_elem >= v->lanes))
 		return GM_TVR_OWN_INDEX;
 	if (!load && v->silent >= TV_SILENT_MIN * v->lanes) {
 		double p = v->silent / v->lanes, per = x->size < GM_SECTOR_BYTES ? GM_SECTOR_BYTES / x->size : 1;
@@ -204,9 +206,11 @@ static void describe(struct gm_trace_value_finding *f, const struct gm_trace_ins
 			 "__global__ void k(..., T c0)   // the value as an argument, in a register\n... c0 ...");
 		break;
 	case GM_TVR_OWN_INDEX:
-		snprintf(f->words, sizeof(f->words), "the load at %.60s reads, in every sampled lane, the thread's own %s "
-			 "index (idx[i] == i): an identity index array; use the index itself and leave the load out (keep "
-			 "the general kernel for a real permutation)%s", w, v->own_x >= v->lanes ? "x" : "y", tail);
+		snprintf(f->words, sizeof(f->words), "the load at %.60s reads, in every sampled lane, %s: an identity "
+			 "index array; use the index itself and leave the load out (keep the general kernel for a real "
+			 "permutation)%s", w, v->own_x >= v->lanes ? "the thread's own x index (idx[i] == i)" :
+			 v->own_y >= v->lanes ? "the thread's own y index (idx[i] == i)" :
+			 "its element's own index plus one constant (idx[j] == j + c)", tail);
 		snprintf(f->sketch, sizeof(f->sketch), "// was: int j = idx[i]; y[i] = x[j];   (idx[i] == i)\n"
 			 "y[i] = x[i];   // no index array: one load less a thread, the gather now coalesced");
 		break;

@@ -81,11 +81,11 @@ static json_t *ivalues_json(const struct gm_trace_values *v)
 {
 	if (!v->have)
 		return json_null();
-	return json_pack("{s:f,s:f,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "lanes", v->lanes, "zero", v->zero, "silent",
+	return json_pack("{s:f,s:f,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "lanes", v->lanes, "zero", v->zero, "silent",
 			 num(v->silent), "float_exact", num(v->float_exact), "min", v->ints ? json_integer(v->min) : json_null(),
 			 "max", v->ints ? json_integer(v->max) : json_null(), "int_bits", v->ints ? json_integer(v->int_bits) :
 			 json_null(), "distinct_small", v->nsmall >= 0 ? json_integer(v->nsmall) : json_null(), "own_x",
-			 num(v->own_x), "own_y", num(v->own_y));
+			 num(v->own_x), "own_y", num(v->own_y), "own_elem", num(v->own_elem));
 }
 
 static json_t *instr_json(const struct gm_trace_kernel *k, const struct gm_trace_insn *x)

@@ -47,7 +47,8 @@ static const struct rd_row rd_rows[] = {
 	{ NULL, 1, 0, 0, -1, -1, -1, 0, 0 },
 	{ "null", 1, 0, 0, -1, -1, -1, 0, 0 },
 	{ "{\"lanes\": 2048, \"zero\": 512, \"silent\": 2000, \"min\": 0, \"max\": 3, \"int_bits\": 2, \"small\": [0, 1, 2, 3], "
-	  "\"own_x\": 0, \"own_y\": 0, \"wide\": false}", 1, 1, 1, 4, 2000, -1, 0, 3 },
+	  "\"own_x\": 0, \"own_y\": 0, \"own_elem\": 0, \"wide\": false}", 1, 1, 1, 4, 2000, -1, 0, 3 },
+	{ "{\"lanes\": 10, \"zero\": 0, \"own_elem\": 11}", 0, 0, 0, 0, 0, 0, 0, 0 },
 	{ "{\"lanes\": 2048, \"zero\": 0, \"float_exact\": 2048, \"min\": -4611686018427387904, \"max\": 4607182418800017408, "
 	  "\"int_bits\": 64, \"own_x\": 0, \"own_y\": 0, \"wide\": false}", 1, 1, 1, -1, -1, 2048, -4611686018427387904ll,
 	  4607182418800017408ll },
@@ -107,7 +108,7 @@ struct ins_row {
 	enum gm_trace_op op;
 	int elem;
 	int64_t base;
-	/* the values: lanes (0: none), zero, silent, float_exact, own_x; ints: min, max, bits */
+	/* the values: lanes (0: none), zero, silent, float_exact, own_x (negative: own_elem); ints: min, max, bits */
 	double lanes, zero, silent, fexact, own_x;
 	int ints;
 	int64_t min, max;
@@ -154,6 +155,9 @@ static const struct rule_row rule_rows[] = {
 	/* idx[i] == i */
 	{ "identity", { { GM_TO_LOAD, 4, A, LANES, 1, 0, 0, LANES, 1, 0, 4194303, 22 }, { GM_TO_STORE, 4, B, FLOATS(LANES) } },
 	  2, GM_TVR_OWN_INDEX, 0, 0, 0 },
+	/* idx[j] == j + 5 in a grid-stride loop: the element's own index (own_elem) */
+	{ "identity_loop", { { GM_TO_LOAD, 4, A, LANES, 0, 0, 0, -LANES, 1, 5, 4194308, 23 }, { GM_TO_STORE, 4, B,
+	  FLOATS(LANES) } }, 2, GM_TVR_OWN_INDEX, 0, 0, 0 },
 	/* the control: floats in, floats out, stores that change */
 	{ "control", { { GM_TO_LOAD, 4, A, FLOATS(LANES) }, { GM_TO_STORE, 4, B, FLOATS(LANES) } }, 2, -1, 0, 0, 0 },
 	/* doubles that are not all floats */
@@ -186,7 +190,8 @@ static void analyse_row(const struct rule_row *w, struct gm_trace *t, struct gm_
 		v->lanes = x->lanes, v->zero = x->zero;
 		v->silent = x->op == GM_TO_STORE ? x->silent : -1;
 		v->float_exact = x->elem == 8 ? x->fexact : -1;
-		v->own_x = x->own_x, v->own_y = 0;
+		v->own_x = x->own_x > 0 ? x->own_x : 0, v->own_y = 0;
+		v->own_elem = x->own_x < 0 ? -x->own_x : 0;   /* a negative own_x in a row: own_elem instead */
 		v->ints = x->ints, v->min = x->min, v->max = x->max, v->int_bits = x->bits;
 		v->nsmall = -1;
 	}

@@ -258,6 +258,15 @@ static __device__ __noinline__ void gmt_values(struct gmt_launch *L, unsigned in
 		if (xj >= 0 && xj < 64)
 			sm |= 1ull << xj;
 	}
+	/* the value against its own element index: one reference (the first sampled warp's leader's), every lane
+	   compared with it */
+	unsigned long long ek = ints ? (unsigned long long)((long long)(addr / size) - sx) + 1 : 0, eref = 0;
+	if (ints && lane == leader) {
+		eref = atomicCAS(&L->vsum[index].idx_ref, 0ull, ek);
+		eref = eref ? eref : ek;
+	}
+	eref = __shfl_sync(mask, eref, leader);
+	unsigned ce = __popc(__ballot_sync(mask, ints && ek == eref));
 	unsigned cz = __popc(__ballot_sync(mask, zero)), cs = __popc(__ballot_sync(mask, silent));
 	unsigned cf = __popc(__ballot_sync(mask, fex)), cx = __popc(__ballot_sync(mask, sxm));
 	unsigned cy = __popc(__ballot_sync(mask, sym));
@@ -276,6 +285,8 @@ static __device__ __noinline__ void gmt_values(struct gmt_launch *L, unsigned in
 		atomicAdd(&q->self_x, (unsigned long long)cx);
 	if (cy)
 		atomicAdd(&q->self_y, (unsigned long long)cy);
+	if (ce)
+		atomicAdd(&q->own_elem, (unsigned long long)ce);
 	if (ints) {
 		atomicMax(&q->kmax, kmax);
 		atomicMax(&q->nkmin, ~kmin);

@@ -56,6 +56,7 @@ struct gmt_sample {
  * load reads (read at the address before the load runs); atomics have none. Integer figures read the value
  * as a signed integer of the access size (sizes 1-8); kmax / nkmin hold the signed max and min mapped to
  * unsigned order (key = v ^ 2^63; nkmin = ~min key), so that a zeroed buffer starts them empty.
+ * 88 bytes an instruction.
  */
 struct gmt_vsum {
 	unsigned long long lanes;     /* lane values summarised */
@@ -67,6 +68,9 @@ struct gmt_vsum {
 	unsigned long long kmax;      /* max key (sizes 1-8) */
 	unsigned long long nkmin;     /* ~min key */
 	unsigned long long small;     /* bit v: value v (0 <= v < 64) seen */
+	unsigned long long idx_ref;   /* 1 + (address / size - value) of the first sampled warp's leader (0: none yet) */
+	unsigned long long own_elem;  /* lanes whose address / size - value is idx_ref - 1: the value is the element's own
+	                                 index plus the instruction's constant (an identity array idx[j] == j) */
 };
 
 /* What the host sets before the launch and the callbacks' totals. */

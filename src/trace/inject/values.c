@@ -3,7 +3,8 @@
  * the sampled warps) written as the instruction's "values" object (docs/SCHEMA.md, "Trace document"). Only
  * figures go out, never the values: lanes, zero, silent (stores), float_exact (8-byte), min / max / int_bits
  * (the value as a signed integer of the access size, sizes 1-8), small (the distinct values 0-63 seen, when every
- * value lies there), own_x / own_y (lanes whose value is the thread's own global index).
+ * value lies there), own_x / own_y (lanes whose value is the thread's own global index), own_elem (lanes whose
+ * value is their element's index, address / size, less one constant of the instruction: idx[j] == j + c).
  */
 #include "trace_launch.h"
 
@@ -45,7 +46,7 @@ void gmt_values_json(struct gmt_buf *b, const struct gmt_slot *s, const struct g
 					gmt_buf_printf(b, "%s%d", k++ ? ", " : "", v);
 			gmt_buf_printf(b, "], ");
 		}
-		gmt_buf_printf(b, "\"own_x\": %llu, \"own_y\": %llu, ", q->self_x, q->self_y);
+		gmt_buf_printf(b, "\"own_x\": %llu, \"own_y\": %llu, \"own_elem\": %llu, ", q->self_x, q->self_y, q->own_elem);
 	}
 	gmt_buf_printf(b, "\"wide\": %s}, ", s->size > 8 ? "true" : "false");
 }
