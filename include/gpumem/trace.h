@@ -41,6 +41,26 @@ struct gm_trace_sample {
 	int64_t addr[GM_WARP_SIZE];
 };
 
+/*
+ * The values of a global load or store over its sampled lanes (the document's "values", docs/TRACE.md, "Values"):
+ * counts of lanes, never the values. have 0: the document gives none (an older document, shared or local memory,
+ * an atomic, or --samples 0). A count the document does not give is -1.
+ */
+struct gm_trace_values {
+	int have;
+	double lanes;                 /* lane values summarised */
+	double zero;                  /* lanes whose value is all zero bytes */
+	double silent;                /* stores: lanes writing the value already in memory; -1 for a load */
+	double float_exact;           /* 8-byte accesses: lanes whose double is exactly a float; -1 otherwise */
+	int ints;                     /* 1: min, max, int_bits given (sizes 1-8, the value as a signed integer) */
+	int64_t min, max;
+	int int_bits;                 /* bits an integer needs for every value (a sign bit where min < 0) */
+	int nsmall;                   /* distinct values when every value lies in 0-63 ("small"), else -1 */
+	double own_x, own_y;          /* lanes whose value is the thread's own global x (or linear) / y index; -1 */
+	double own_elem;              /* lanes whose value is their element's own index (address / size) less one
+					 constant of the instruction (idx[j] == j + c); -1 */
+};
+
 /* Unknown counts are -1. */
 struct gm_trace_instr {
 	int64_t pc;                   /* SASS offset in the function, bytes */
@@ -59,6 +79,7 @@ struct gm_trace_instr {
 					 "memory": "host"); 0: device memory or not recorded */
 	struct gm_trace_sample *samples;
 	int nsamples;
+	struct gm_trace_values values;
 };
 
 /* The device's per-SM resources a launch's occupancy is made of (the document's device attributes; 0 where it
@@ -294,6 +315,36 @@ struct gm_trace_insn {
    under 60 % everywhere, latency). */
 #define GM_TRACE_MEMORY_BOUND 0.6
 
+/* ---- the waste values show (src/analysis/trace_values.c; docs/TRACE.md, "Values") ---- */
+
+enum gm_trace_value_rule {
+	GM_TVR_NARROW_INT = 0,         /* integers far narrower than their type (int64 holding 0-255): a narrower type */
+	GM_TVR_FLOAT_EXACT,            /* float64 data whose every value is exactly a float32: float */
+	GM_TVR_SILENT_STORE,           /* stores writing the value already in memory: store only where it changes */
+	GM_TVR_ZERO_LOAD,              /* loads of data that is all zeros: drop the load */
+	GM_TVR_CONST_LOAD,             /* loads of data that is one value: pass it as an argument */
+	GM_TVR_OWN_INDEX,              /* loads whose value is the thread's own index (idx[i] == i): use the index */
+	GM_TVR_RULES
+};
+/* lanes a finding needs: fewer sampled values and the rule says only that the sample is too small */
+#define GM_TRACE_VALUE_MIN_LANES 256
+#define GM_TRACE_VALUE_MAX 16
+
+struct gm_trace_value_finding {
+	enum gm_trace_value_rule rule;
+	int ins;                      /* the instruction (k->ins) */
+	int refused;                  /* 1: the values point at the waste but the sample is too small, or the fix does
+					 not pay (words say which); no speedup */
+	int new_size;                 /* narrow_int / float_exact: bytes an element after the fix; else 0 */
+	double fraction;              /* silent_store: the sampled lanes writing the old value; else 1 */
+	double bytes;                 /* the sector bytes the fix no longer moves (the launch's, from its counts) */
+	int priced;                   /* 1: kernel_speedup is the launch model's; 0: not priced (no prediction) */
+	double kernel_speedup;        /* the whole kernel, the launch model with the change (1: not priced) */
+	int worth;                    /* kernel_speedup >= GM_TRACE_WORTH */
+	char words[500];              /* what the values show and the fix, in words */
+	char sketch[400];             /* a short CUDA sketch */
+};
+
 struct gm_trace_kernel {
 	const struct gm_trace_launch *l;
 	struct gm_trace_insn *ins;
@@ -354,6 +405,8 @@ struct gm_trace_kernel {
 		double free_ms;       /* the launch model at need_blocks (0: not asked) */
 	} occ;
 	int occ_cap;                  /* the blocks an SM tk_predict gives the launch model (0: threads and slots) */
+	struct gm_trace_value_finding *vf; /* the waste its values show (trace_values.c), owned; NULL when none */
+	int nvf;
 	void *run;                    /* --run's result for the top fix (a jansson object, owned; NULL = none):
 					 the "suggest" object of explain --suggest --run --json */
 };
@@ -435,6 +488,11 @@ gm_status gm_trace_kernel_analyse(const struct gm_trace_launch *l, const struct 
 				  struct gm_trace_kernel *k);
 /* The fixes of the top groups of k's instructions (trace_fix.c), into their leaders' fix. */
 void gm_trace_fixes(struct gm_trace_kernel *k, const struct gm_profile *prof, int top);
+/* The waste k's sampled values show (trace_values.c), into k->vf (allocated; gm_trace_report_free frees it).
+   GM_ERR_NOMEM or GM_OK. */
+gm_status gm_trace_values(struct gm_trace_kernel *k, const struct gm_profile *prof);
+/* The rule's name ("narrow_int", ...; src/io/trace_names.c) */
+const char *gm_trace_value_rule_name(enum gm_trace_value_rule r);
 
 #ifdef __cplusplus
 }

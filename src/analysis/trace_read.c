@@ -152,6 +152,40 @@ static int user_site(const json_t *o, struct gm_trace_instr *in)
 	return 0;
 }
 
+/* The instruction's "values" (docs/TRACE.md, "Values"): absent or null leaves have 0 (an older document); present,
+   it must be an object with a non-negative "lanes" and every count within it. 0, or -1 when malformed. */
+static int values_of(const json_t *o, struct gm_trace_values *v)
+{
+	const json_t *a = json_object_get(o, "small");
+
+	memset(v, 0, sizeof(*v));
+	v->silent = v->float_exact = v->own_x = v->own_y = v->own_elem = -1;
+	v->nsmall = -1;
+	if (!o || json_is_null(o))
+		return 0;
+	if (!json_is_object(o) || !json_is_integer(json_object_get(o, "lanes")))
+		return -1;
+	v->lanes = num_of(o, "lanes", -1);
+	v->zero = num_of(o, "zero", 0);
+	v->silent = num_of(o, "silent", -1);
+	v->float_exact = num_of(o, "float_exact", -1);
+	v->own_x = num_of(o, "own_x", -1);
+	v->own_y = num_of(o, "own_y", -1);
+	v->own_elem = num_of(o, "own_elem", -1);
+	v->ints = json_is_integer(json_object_get(o, "min")) && json_is_integer(json_object_get(o, "max"));
+	v->min = int_of(o, "min", 0);
+	v->max = int_of(o, "max", 0);
+	v->int_bits = (int)int_of(o, "int_bits", 64);
+	if (json_is_array(a) && json_array_size(a) <= 64)
+		v->nsmall = (int)json_array_size(a);
+	if (v->lanes < 0 || v->zero < 0 || v->zero > v->lanes || v->silent > v->lanes || v->float_exact > v->lanes ||
+	    v->own_x > v->lanes || v->own_y > v->lanes || v->own_elem > v->lanes || (v->ints && v->min > v->max) || v->int_bits < 0 ||
+	    v->int_bits > 64)
+		return -1;
+	v->have = v->lanes > 0;
+	return 0;
+}
+
 static gm_status instr_of(struct rd *r, const json_t *o, struct gm_trace_instr *in)
 {
 	const json_t *sm = json_object_get(o, "samples");
@@ -180,6 +214,8 @@ static gm_status instr_of(struct rd *r, const json_t *o, struct gm_trace_instr *
 	in->ideal_wavefronts = num_of(o, "ideal_wavefronts", -1);
 	in->host = json_is_string(json_object_get(o, "memory")) &&
 		   !strcmp(json_string_value(json_object_get(o, "memory")), "host");
+	if (values_of(json_object_get(o, "values"), &in->values))
+		return bad(r, "an instruction's 'values' is malformed (an object: lanes, and counts no larger)");
 	if (sm && !json_is_null(sm) && !json_is_array(sm))
 		return bad(r, "an instruction's 'samples' is not an array");
 	size_t n = json_is_array(sm) ? json_array_size(sm) : 0;

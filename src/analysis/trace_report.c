@@ -1,6 +1,6 @@
 /*
  * trace_report.c - `gpumem trace`'s analysis driver: each launch of a trace document as a kernel
- * (trace_kernel.c), then its fixes (trace_fix.c), then the run's waste between launches (trace_run.c), into one
+ * (trace_kernel.c), then its fixes (trace_fix.c) and the waste its values show (trace_values.c), then the run's waste between launches (trace_run.c), into one
  * report (include/gpumem/trace.h).
  */
 #include <stdlib.h>
@@ -23,6 +23,9 @@ gm_status gm_trace_analyse(const struct gm_trace *t, const struct gm_profile *pr
 		if (st)
 			return st;
 		gm_trace_fixes(&r->k[i], prof, r->top);
+		st = gm_trace_values(&r->k[i], prof);
+		if (st)
+			return st;
 	}
 	tr_run(r);   /* waste between launches (trace_run.c) */
 	return GM_OK;
@@ -30,8 +33,10 @@ gm_status gm_trace_analyse(const struct gm_trace *t, const struct gm_profile *pr
 
 void gm_trace_report_free(struct gm_trace_report *r)
 {
-	for (int i = 0; i < r->nk; i++)
+	for (int i = 0; i < r->nk; i++) {
 		free(r->k[i].ins);
+		free(r->k[i].vf);
+	}
 	free(r->k);
 	memset(r, 0, sizeof(*r));
 }

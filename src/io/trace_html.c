@@ -69,6 +69,36 @@ static void instr_row(FILE *f, const struct gm_trace_kernel *k, const struct gm_
 	fprintf(f, "</td></tr>\n");
 }
 
+/* the waste the kernel's values show (src/analysis/trace_values.c), only where there is some */
+static void values_html(FILE *f, const struct gm_trace_kernel *k)
+{
+	char w[96];
+
+	if (!k->nvf)
+		return;
+	fprintf(f, "<h3>what the sampled values show</h3>\n<ul>\n");
+	for (int i = 0; i < k->nvf; i++) {
+		const struct gm_trace_value_finding *x = &k->vf[i];
+		gm_trace_where(k->ins[x->ins].in, 60, w, sizeof(w));
+		fprintf(f, "<li><b>%s</b> at ", gm_trace_value_rule_name(x->rule));
+		gm_html_escape(f, w);
+		if (x->refused)
+			fprintf(f, ", not judged: ");
+		else if (x->priced)
+			fprintf(f, ", %.2fx for the whole kernel (%.1f MB fewer): ", x->kernel_speedup, x->bytes / 1e6);
+		else
+			fprintf(f, ", not priced: ");
+		gm_html_escape(f, x->words);
+		if (x->sketch[0] && !x->refused) {
+			fprintf(f, "<pre style=\"white-space:pre-wrap\">");
+			gm_html_escape(f, x->sketch);
+			fprintf(f, "</pre>");
+		}
+		fprintf(f, "</li>\n");
+	}
+	fprintf(f, "</ul>\n");
+}
+
 static void kernel_html(FILE *f, const struct gm_trace_kernel *k)
 {
 	const struct gm_trace_launch *l = k->l;
@@ -93,6 +123,7 @@ static void kernel_html(FILE *f, const struct gm_trace_kernel *k)
 	for (int j = 0; j < k->norder; j++)
 		instr_row(f, k, &k->ins[k->order[j]]);
 	fprintf(f, "</tbody></table>\n");
+	values_html(f, k);
 }
 
 /* the run-level findings (src/analysis/trace_run.c), only where there are some */

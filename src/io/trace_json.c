@@ -76,11 +76,24 @@ static json_t *per_req_json(const struct gm_trace_fit *f)
 			 f->check_ok >= 0 ? json_real(f->check_diff_pct) : json_null(), "check", chk);
 }
 
+/* the instruction's sampled values as the document gives them (docs/TRACE.md, "Values"); null without */
+static json_t *ivalues_json(const struct gm_trace_values *v)
+{
+	if (!v->have)
+		return json_null();
+	return json_pack("{s:f,s:f,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "lanes", v->lanes, "zero", v->zero, "silent",
+			 num(v->silent), "float_exact", num(v->float_exact), "min", v->ints ? json_integer(v->min) : json_null(),
+			 "max", v->ints ? json_integer(v->max) : json_null(), "int_bits", v->ints ? json_integer(v->int_bits) :
+			 json_null(), "distinct_small", v->nsmall >= 0 ? json_integer(v->nsmall) : json_null(), "own_x",
+			 num(v->own_x), "own_y", num(v->own_y), "own_elem", num(v->own_elem));
+}
+
 static json_t *instr_json(const struct gm_trace_kernel *k, const struct gm_trace_insn *x)
 {
 	const struct gm_trace_instr *in = x->in;
+	json_t *o;
 
-	return json_pack("{s:I,s:o,s:o,s:o,s:o,s:o,s:s,s:s,s:i,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:f,s:f,s:o,s:s,s:I,s:s,"
+	o = json_pack("{s:I,s:o,s:o,s:o,s:o,s:o,s:s,s:s,s:i,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:f,s:f,s:o,s:s,s:I,s:s,"
 			 "s:o}", "pc", (json_int_t)in->pc, "sass", str(in->sass), "file", str(in->file), "line",
 			 in->line > 0 ? json_integer(in->line) : json_null(), "file_inner", str(in->file_inner),
 			 "line_inner", in->line_inner > 0 ? json_integer(in->line_inner) : json_null(),
@@ -91,6 +104,9 @@ static json_t *instr_json(const struct gm_trace_kernel *k, const struct gm_trace
 			 num(x->bytes), "share", x->share, "time_share", x->time_share, "pattern", pattern_json(&x->fit),
 			 "class", gm_trace_class_name(x->fit.cls), "class_k", (json_int_t)x->fit.cls_k, "class_text",
 			 x->fit.cls_text, "fix", fix_json(k, &x->fix));
+	if (o)
+		json_object_set_new(o, "values", ivalues_json(&in->values));
+	return o;
 }
 
 static json_t *pred_json(const struct gm_trace_kernel *k)
@@ -105,6 +121,23 @@ static json_t *pred_json(const struct gm_trace_kernel *k)
 			 k->pred.dram_read_bytes, "dram_write_bytes", k->pred.dram_write_bytes, "limited_by",
 			 k->limited_by, "error_pct", k->time_ms > 0 ? json_real(k->pred_err_pct) : json_null(), "note",
 			 k->pred_why, "round_trips", k->trips, "steps_ms", k->steps_ms);
+}
+
+/* the waste the kernel's values show (src/analysis/trace_values.c; docs/SCHEMA.md, "value_findings") */
+static json_t *values_json(const struct gm_trace_kernel *k)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; a && i < k->nvf; i++) {
+		const struct gm_trace_value_finding *x = &k->vf[i];
+		json_array_append_new(a, json_pack("{s:s,s:I,s:b,s:o,s:f,s:f,s:o,s:b,s:s,s:s}", "rule",
+				      gm_trace_value_rule_name(x->rule), "pc", (json_int_t)k->ins[x->ins].in->pc, "refused",
+				      x->refused, "new_size", x->new_size ? json_integer(x->new_size) : json_null(), "fraction",
+				      x->fraction, "bytes", x->bytes, "kernel_speedup", x->priced ? json_real(x->kernel_speedup) :
+				      json_null(), "worth", x->worth,
+				      "words", x->words, "sketch", x->sketch));
+	}
+	return a;
 }
 
 static json_t *kernel_json(const struct gm_trace_kernel *k)
@@ -137,6 +170,8 @@ static json_t *kernel_json(const struct gm_trace_kernel *k)
 				    "limit", k->occ.limit, "shared_block_bytes", (json_int_t)k->occ.smem_block,
 				    "shared_dynamic", l->shared_dynamic >= 0 ? json_integer(l->shared_dynamic) : json_null(),
 				    "shared_used_bytes", (json_int_t)k->occ.smem_used, "registers", (json_int_t)l->registers));
+	if (o)
+		json_object_set_new(o, "value_findings", values_json(k));
 	if (o && k->run)   /* --run: the top fix's pattern and rewrites timed (docs/SCHEMA.md) */
 		json_object_set(o, "run", (json_t *)k->run);
 	return o;

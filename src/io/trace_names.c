@@ -28,6 +28,14 @@ const char *gm_trace_class_name(enum gm_trace_class c)
 	return c >= 0 && c < GM_TC_COUNT ? n[c] : "?";
 }
 
+const char *gm_trace_value_rule_name(enum gm_trace_value_rule r)
+{
+	static const char *const n[GM_TVR_RULES] = {
+		"narrow_int", "float_exact", "silent_store", "zero_load", "const_load", "own_index",
+	};
+	return r >= 0 && r < GM_TVR_RULES ? n[r] : "?";
+}
+
 void gm_trace_where(const struct gm_trace_instr *in, int width, char *buf, size_t n)
 {
 	const char *slash = in->file ? strrchr(in->file, '/') : NULL;

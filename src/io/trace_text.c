@@ -197,6 +197,28 @@ static void fix_rows(FILE *f, const struct gm_trace_kernel *k)
 	}
 }
 
+/* the waste the kernel's values show (src/analysis/trace_values.c), only where there is some */
+static void value_rows(FILE *f, const struct gm_trace_kernel *k)
+{
+	for (int i = 0; i < k->nvf; i++) {
+		const struct gm_trace_value_finding *x = &k->vf[i];
+		char w[64];
+		if (!i)
+			fprintf(f, "values (what the sampled values show):\n");
+		gm_trace_where(k->ins[x->ins].in, 40, w, sizeof(w));
+		fprintf(f, "  %s %s: %s", w, gm_trace_op_name(k->ins[x->ins].in->op), gm_trace_value_rule_name(x->rule));
+		if (x->refused)
+			fprintf(f, ", not judged\n");
+		else if (x->priced)
+			fprintf(f, ", predicted %.2fx for the whole kernel (%.1f MB fewer)\n", x->kernel_speedup, x->bytes / 1e6);
+		else
+			fprintf(f, ", not priced: the kernel has no prediction (%.1f MB fewer)\n", x->bytes / 1e6);
+		fprintf(f, "    %s\n", x->words);
+		if (x->sketch[0] && !x->refused)
+			sketch(f, x->sketch);
+	}
+}
+
 /* the run-level findings (src/analysis/trace_run.c), only where there are some */
 static void run_rows(FILE *f, const struct gm_trace_report *r)
 {
@@ -243,6 +265,7 @@ void gm_trace_text(FILE *f, const struct gm_trace_report *r)
 		else if (k->norder < k->nins)
 			fprintf(f, "  (%d more instructions with less traffic not listed)\n", k->nins - k->norder);
 		fix_rows(f, k);
+		value_rows(f, k);
 	}
 	run_rows(f, r);
 }

@@ -96,6 +96,12 @@ check hcopy "a copy back of the new state is named (run rule copy_back)" says h2
 check chain "a temporary between two launches is named, twice (run rule reload)" says h200_chain 'reload, launches 1 -> 2: 1.53x for the run'
 check dfull "outputs the next launch drops are named (run rule dropped_stores)" says h200_dfull 'dropped_stores, launches 0 -> 1: 2.85x for the run'
 check ssplit "two launches reading one input are named (run rule same_input)" says h200_ssplit 'same_input, launches 0 -> 1: 1.90x for the run'
+check values_narrow "int64 labels 0-3 are named (narrow_int)" says h200_planted_values 'planted_values.cu:18 store: narrow_int, predicted'
+check values_float "float-exact doubles are named (float_exact)" says h200_planted_values 'planted_values.cu:25 load: float_exact, predicted'
+check values_zero "a bias of zeros is named (zero_load)" says h200_planted_values 'planted_values.cu:39 load: zero_load, predicted'
+check values_own "an identity index array is named (own_index)" says h200_planted_values 'planted_values.cu:46 load: own_index, predicted'
+check values_silent "an in-place ReLU's silent stores are named (silent_store)" says h200_planted_values 'planted_values.cu:32 store: silent_store'
+check values_control "the control's values show nothing" bash -c "! grep -q 'planted_values.cu:53 .*: \\(narrow_int\\|float_exact\\|silent_store\\|zero_load\\|const_load\\|own_index\\)' '$T/h200_planted_values.txt'"
 check run_none "a run without waste between launches has no run section" bash -c "! grep -q '== the run' '$T/h200_planted_aos.txt'"
 check atomics "float atomics on one address take their turns (rule X)" says h200_atomics 'limited by atomics'
 check atomics_words "the one-address atomics are named as the bottleneck" says h200_atomics 'primary    atomics on one address'

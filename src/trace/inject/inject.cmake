@@ -41,6 +41,7 @@ add_custom_command(OUTPUT "${gm_trace_gen}/gmt_patches.c"
 
 add_library(gpumem_trace SHARED ${gm_inj}/inject.c ${gm_inj}/trace.c ${gm_inj}/launch.c ${gm_inj}/time.c
             ${gm_inj}/select.c ${gm_inj}/json.c ${gm_inj}/device.c ${gm_inj}/lines.c ${gm_inj}/hostmem.c
+            ${gm_inj}/values.c
             "${gm_trace_gen}/gmt_patches.c")
 target_include_directories(gpumem_trace PRIVATE ${GM_SANITIZER_INCLUDE} ${CUDAToolkit_INCLUDE_DIRS} ${gm_inj})
 target_compile_definitions(gpumem_trace PRIVATE _GNU_SOURCE)

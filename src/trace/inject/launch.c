@@ -150,7 +150,8 @@ static void sum_counters(const struct gmt_slot *s, double scale, unsigned long l
 }
 
 static int write_instruction(struct gmt_buf *b, const struct gmt_current *c, const struct gmt_launch_hdr *h,
-                             const struct gmt_slot *s, const struct gmt_sample *pool, unsigned pool_n)
+                             const struct gmt_slot *s, const struct gmt_vsum *q, const struct gmt_sample *pool,
+                             unsigned pool_n)
 {
 	unsigned long long v[GMT_NCOUNTERS], pc = s->pc, threads, ideal;
 	char file[2048] = "";
@@ -181,6 +182,7 @@ static int write_instruction(struct gmt_buf *b, const struct gmt_current *c, con
 		               v[GMT_UNITS], v[GMT_EXEC], ideal);
 	if (s->space == GMT_GLOBAL && host_sampled(h, s, pool, pool_n))
 		gmt_buf_printf(b, "\"memory\": \"host\", ");
+	gmt_values_json(b, s, q);
 	gmt_buf_printf(b, "\"samples\": ");
 	write_samples(b, h, s, pool, pool_n);
 	gmt_buf_printf(b, "}");
@@ -199,8 +201,8 @@ static const char *cubin_path(struct gmt_module *m, char *buf, size_t n)
 }
 
 static void write_launch(struct gmt_buf *b, struct gmt_current *c, const struct gmt_launch_hdr *h,
-                         const struct gmt_slot **used, unsigned nused, const struct gmt_sample *pool,
-                         unsigned pool_n)
+                         const struct gmt_slot **used, unsigned nused, const struct gmt_slot *slots,
+                         const struct gmt_vsum *vsum, const struct gmt_sample *pool, unsigned pool_n)
 {
 	char dem[2048], path[4200];
 	int lines = 0;
@@ -222,7 +224,7 @@ static void write_launch(struct gmt_buf *b, struct gmt_current *c, const struct 
 	               h->count_mask + 1, c->count_scale);
 	for (unsigned i = 0; i < nused; i++) {
 		gmt_buf_printf(b, "%s\n", i ? "," : "");
-		lines += write_instruction(b, c, h, used[i], pool, pool_n);
+		lines += write_instruction(b, c, h, used[i], vsum ? &vsum[used[i] - slots] : NULL, pool, pool_n);
 	}
 	if (h->mode)
 		gmt_buf_printf(b, "], \"device_mode\": %u, \"lineinfo\": %s", h->mode,
@@ -237,6 +239,7 @@ int gmt_current_collect(struct gmt_current *c, Sanitizer_StreamHandle hs, struct
 	static struct gmt_slot *slots;
 	static struct gmt_sample *pool;
 	static const struct gmt_slot **used;
+	static struct gmt_vsum *vsum;
 	struct gmt_launch_hdr h;
 	unsigned nused = 0, pool_n;
 
@@ -246,13 +249,19 @@ int gmt_current_collect(struct gmt_current *c, Sanitizer_StreamHandle hs, struct
 		pool = malloc(sizeof(struct gmt_sample) * GMT_SAMPLE_POOL);
 	if (!used)
 		used = malloc(sizeof(*used) * GMT_SLOTS);
-	if (!slots || !pool || !used)
+	if (!vsum)
+		vsum = malloc(sizeof(struct gmt_vsum) * GMT_SLOTS);
+	if (!slots || !pool || !used || !vsum)
 		return -1;
 	if (sanitizerMemcpyDeviceToHost(&h, &c->dev->h, sizeof(h), hs) != SANITIZER_SUCCESS ||
 	    sanitizerMemcpyDeviceToHost(slots, c->dev->slots, sizeof(struct gmt_slot) * GMT_SLOTS, hs) != SANITIZER_SUCCESS) {
 		gmt_note("launch %ld: cannot read the trace buffer back", c->ordinal);
 		return -1;
 	}
+	/* the value summaries (none where they cannot be read back: the document goes on without them) */
+	int have_vsum = h.mode != GMT_MODE_NOVALUES &&
+	                sanitizerMemcpyDeviceToHost(vsum, c->dev->vsum, sizeof(struct gmt_vsum) * GMT_SLOTS, hs) ==
+	                    SANITIZER_SUCCESS;
 	pool_n = h.pool_used < GMT_SAMPLE_POOL ? h.pool_used : GMT_SAMPLE_POOL;
 	if (pool_n && sanitizerMemcpyDeviceToHost(pool, c->dev->pool, sizeof(struct gmt_sample) * pool_n, hs) !=
 	              SANITIZER_SUCCESS)
@@ -271,6 +280,6 @@ int gmt_current_collect(struct gmt_current *c, Sanitizer_StreamHandle hs, struct
 		if (slots[i].pc)
 			used[nused++] = &slots[i];
 	qsort(used, nused, sizeof(*used), by_pc);
-	write_launch(b, c, &h, used, nused, pool, pool_n);
+	write_launch(b, c, &h, used, nused, slots, have_vsum ? vsum : NULL, pool, pool_n);
 	return b->oom ? -1 : 0;
 }

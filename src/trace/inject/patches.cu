@@ -155,7 +155,7 @@ static __device__ unsigned gmt_wavefronts(unsigned mask, unsigned lane, unsigned
 	return total;
 }
 
-static __device__ void gmt_sample(struct gmt_launch *L, struct gmt_slot *s, unsigned index, int k,
+static __device__ int gmt_sample(struct gmt_launch *L, struct gmt_slot *s, unsigned index, int k,
                                   unsigned mask, unsigned lane, unsigned leader, unsigned long long addr,
                                   unsigned ltid)
 {
@@ -184,6 +184,115 @@ static __device__ void gmt_sample(struct gmt_launch *L, struct gmt_slot *s, unsi
 	rec = __shfl_sync(mask, rec, leader);
 	if (rec != 0xffffffffu)
 		L->pool[rec].addr[lane] = addr;
+	return rec != 0xffffffffu;
+}
+
+/* n bytes (1, 2, 4, 8) at p as an unsigned integer, byte by byte where p may be unaligned (the callback's pData) */
+static __device__ __forceinline__ unsigned long long gmt_bytes(const void *p, unsigned n, int aligned)
+{
+	const unsigned char *b = (const unsigned char *)p;
+	unsigned long long v = 0;
+
+	if (aligned)
+		return n == 1 ? *b : n == 2 ? *(const unsigned short *)p : n == 4 ? *(const unsigned *)p
+		                                                                  : *(const unsigned long long *)p;
+	for (unsigned i = 0; i < n; i++)
+		v |= (unsigned long long)b[i] << (8 * i);
+	return v;
+}
+
+/*
+ * A sampled warp's values of a global load or store, added to the instruction's summary (struct gmt_vsum). A
+ * store's value is pData's (the new one), its old value is read at the address before the store runs (the
+ * callback comes first); a load's is read at the address. Atomics are left out (pData NULL).
+ */
+static __device__ __noinline__ void gmt_values(struct gmt_launch *L, unsigned index, unsigned mask, unsigned lane,
+                                               unsigned leader, unsigned long long addr, unsigned size,
+                                               unsigned flags, const void *data)
+{
+	int rd = (flags & SANITIZER_MEMORY_DEVICE_FLAG_READ) != 0, wr = (flags & SANITIZER_MEMORY_DEVICE_FLAG_WRITE) != 0;
+	unsigned w = size > 8 ? 8 : size, nw = size > 8 ? size / 8 : 1, n = __popc(mask);
+	unsigned long long v[2] = {0, 0}, o[2] = {0, 0}, kmax, kmin, sm;
+	long long sx = 0, gx, gy, glin;
+	int zero, silent = 0, fex = 0, sxm = 0, sym = 0, ints = size <= 8;
+
+	if (rd == wr || (flags & SANITIZER_MEMORY_DEVICE_FLAG_ATOMSYS) || nw > 2 || (w != 1 && w != 2 && w != 4 && w != 8))
+		return;
+	if (__any_sync(mask, wr && !data))   /* every lane returns together: the shuffles below need them all */
+		return;
+	for (unsigned i = 0; i < nw; i++) {
+		const unsigned char *at = (const unsigned char *)(uintptr_t)addr + 8 * i;
+		if (wr) {
+			v[i] = gmt_bytes((const unsigned char *)data + 8 * i, w, 0);
+			o[i] = gmt_bytes(at, w, 1);
+		} else {
+			v[i] = gmt_bytes(at, w, 1);
+		}
+	}
+	zero = v[0] == 0 && v[1] == 0;
+	silent = wr && v[0] == o[0] && v[1] == o[1];
+	if (ints) {
+		sx = size == 1 ? (long long)(signed char)v[0] : size == 2 ? (long long)(short)v[0]
+		   : size == 4 ? (long long)(int)v[0] : (long long)v[0];
+		if (size == 8) {
+			double d = __longlong_as_double((long long)v[0]);
+			fex = d != d || (double)(float)d == d;
+		}
+		gx = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+		gy = (long long)blockIdx.y * blockDim.y + threadIdx.y;
+		glin = ((long long)blockIdx.x + (long long)gridDim.x * ((long long)blockIdx.y + (long long)gridDim.y * blockIdx.z)) *
+		       ((long long)blockDim.x * blockDim.y * blockDim.z) +
+		       threadIdx.x + (long long)blockDim.x * (threadIdx.y + (long long)blockDim.y * threadIdx.z);
+		sxm = sx == gx || sx == glin;
+		sym = gridDim.y > 1 && sx == gy;
+	}
+	/* the warp's max and min keys and its small values, gathered by the leader (no redux in a tools patch) */
+	kmax = 0, kmin = ~0ull, sm = 0;
+	for (unsigned j = 0; j < 32; j++) {
+		long long xj = __shfl_sync(mask, sx, j);
+		unsigned long long kj = (unsigned long long)xj ^ 0x8000000000000000ull;
+		if (lane != leader || !((mask >> j) & 1u))
+			continue;
+		kmax = kj > kmax ? kj : kmax;
+		kmin = kj < kmin ? kj : kmin;
+		if (xj >= 0 && xj < 64)
+			sm |= 1ull << xj;
+	}
+	/* the value against its own element index: one reference (the first sampled warp's leader's), every lane
+	   compared with it */
+	unsigned long long ek = ints ? (unsigned long long)((long long)(addr / size) - sx) + 1 : 0, eref = 0;
+	if (ints && lane == leader) {
+		eref = atomicCAS(&L->vsum[index].idx_ref, 0ull, ek);
+		eref = eref ? eref : ek;
+	}
+	eref = __shfl_sync(mask, eref, leader);
+	unsigned ce = __popc(__ballot_sync(mask, ints && ek == eref));
+	unsigned cz = __popc(__ballot_sync(mask, zero)), cs = __popc(__ballot_sync(mask, silent));
+	unsigned cf = __popc(__ballot_sync(mask, fex)), cx = __popc(__ballot_sync(mask, sxm));
+	unsigned cy = __popc(__ballot_sync(mask, sym));
+
+	if (lane != leader)
+		return;
+	struct gmt_vsum *q = &L->vsum[index];
+	atomicAdd(&q->lanes, (unsigned long long)n);
+	if (cz)
+		atomicAdd(&q->zero, (unsigned long long)cz);
+	if (cs)
+		atomicAdd(&q->silent, (unsigned long long)cs);
+	if (cf)
+		atomicAdd(&q->fexact, (unsigned long long)cf);
+	if (cx)
+		atomicAdd(&q->self_x, (unsigned long long)cx);
+	if (cy)
+		atomicAdd(&q->self_y, (unsigned long long)cy);
+	if (ce)
+		atomicAdd(&q->own_elem, (unsigned long long)ce);
+	if (ints) {
+		atomicMax(&q->kmax, kmax);
+		atomicMax(&q->nkmin, ~kmin);
+		if (sm)
+			atomicOr(&q->small, sm);
+	}
 }
 
 /* The lowest active lane adds one warp execution to the instruction's counters (figures of the warp). */
@@ -215,9 +324,11 @@ static __device__ __forceinline__ unsigned long long gmt_commit(struct gmt_launc
  * blocks that are not counted (most of them) return before anything else.
  */
 static __device__ __noinline__ void gmt_access_counted(struct gmt_launch *L, uint64_t pc, uint64_t addr,
-                                                       uint32_t size, uint32_t flags, unsigned space,
-                                                       unsigned long long blin)
+                                                       unsigned packed, unsigned long long blin, const void *data)
 {
+	/* size, space and flags in one argument: the callbacks' frame stays 24 bytes with pData passed on (16 before
+	   values; 32 with the three apart) */
+	uint32_t size = packed & 0xff, space = (packed >> 8) & 0xff, flags = packed >> 16;
 	unsigned mask, lane, leader, E, index = 0, units, ideal;
 	unsigned long long sp = 0;
 	int k = -1;
@@ -254,13 +365,16 @@ static __device__ __noinline__ void gmt_access_counted(struct gmt_launch *L, uin
 		return;
 	sp = __shfl_sync(mask, sp, leader);
 	index = __shfl_sync(mask, index, leader);
-	if (sp)
-		gmt_sample(L, (struct gmt_slot *)sp, index, k, mask, lane, leader, addr,
-		           threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
+	/* the values of the same sampled executions (global memory only: a shared or local offset is not an address) */
+	if (sp && gmt_sample(L, (struct gmt_slot *)sp, index, k, mask, lane, leader, addr,
+	                     threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) &&
+	    space == GMT_GLOBAL && L->h.mode != GMT_MODE_NOVALUES)
+		gmt_values(L, index, mask, lane, leader, addr, size, flags, data);
 }
 
 static __device__ __forceinline__ SanitizerPatchResult gmt_access(void *ud, uint64_t pc, uint64_t addr,
-                                                                  uint32_t size, uint32_t flags, unsigned space)
+                                                                  uint32_t size, uint32_t flags, unsigned space,
+                                                                  const void *data)
 {
 	struct gmt_launch *L = (struct gmt_launch *)ud;
 	unsigned long long blin;
@@ -273,7 +387,7 @@ static __device__ __forceinline__ SanitizerPatchResult gmt_access(void *ud, uint
 			return SANITIZER_PATCH_SUCCESS;
 		blin >>= L->h.count_shift;   /* its ordinal among the counted blocks */
 	}
-	gmt_access_counted(L, pc, addr, size, flags, space, blin);
+	gmt_access_counted(L, pc, addr, (size & 0xff) | (space << 8) | (flags << 16), blin, data);
 	return SANITIZER_PATCH_SUCCESS;
 }
 
@@ -281,8 +395,7 @@ extern "C" __device__ __noinline__ SanitizerPatchResult gmt_global_cb(void *ud, 
                                                                       uint32_t size, uint32_t flags,
                                                                       const void *data)
 {
-	(void)data;
-	return gmt_access(ud, pc, (uint64_t)(uintptr_t)ptr, size, flags, GMT_GLOBAL);
+	return gmt_access(ud, pc, (uint64_t)(uintptr_t)ptr, size, flags, GMT_GLOBAL, data);
 }
 
 extern "C" __device__ __noinline__ SanitizerPatchResult gmt_shared_cb(void *ud, uint64_t pc, void *ptr,
@@ -290,7 +403,7 @@ extern "C" __device__ __noinline__ SanitizerPatchResult gmt_shared_cb(void *ud, 
                                                                       const void *data)
 {
 	(void)data;
-	return gmt_access(ud, pc, (uint64_t)(uintptr_t)ptr, size, flags, GMT_SHARED);
+	return gmt_access(ud, pc, (uint64_t)(uintptr_t)ptr, size, flags, GMT_SHARED, 0);
 }
 
 extern "C" __device__ __noinline__ SanitizerPatchResult gmt_local_cb(void *ud, uint64_t pc, void *ptr,
@@ -298,5 +411,5 @@ extern "C" __device__ __noinline__ SanitizerPatchResult gmt_local_cb(void *ud, u
                                                                      const void *data)
 {
 	(void)data;
-	return gmt_access(ud, pc, (uint64_t)(uintptr_t)ptr, size, flags, GMT_LOCAL);
+	return gmt_access(ud, pc, (uint64_t)(uintptr_t)ptr, size, flags, GMT_LOCAL, 0);
 }

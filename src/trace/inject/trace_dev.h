@@ -49,6 +49,30 @@ struct gmt_sample {
 	unsigned long long addr[32];
 };
 
+/*
+ * The values of one global memory instruction, summarised over its sampled warp executions (the same ones
+ * as its addresses: GMT sample_warps x sample_iters at most) by the sampled warp itself: fixed memory per
+ * instruction, whatever the launch. A lane's value is what a store writes (the callback's pData) or what a
+ * load reads (read at the address before the load runs); atomics have none. Integer figures read the value
+ * as a signed integer of the access size (sizes 1-8); kmax / nkmin hold the signed max and min mapped to
+ * unsigned order (key = v ^ 2^63; nkmin = ~min key), so that a zeroed buffer starts them empty.
+ * 88 bytes an instruction.
+ */
+struct gmt_vsum {
+	unsigned long long lanes;     /* lane values summarised */
+	unsigned long long zero;      /* lanes whose value is all zero bytes */
+	unsigned long long fexact;    /* 8-byte lanes whose double is exactly a float (NaN included) */
+	unsigned long long silent;    /* stores whose new value equals the value in memory before */
+	unsigned long long self_x;    /* lanes whose value is the thread's global x (or linear) index */
+	unsigned long long self_y;    /* lanes whose value is the thread's global y index (gridDim.y > 1 only) */
+	unsigned long long kmax;      /* max key (sizes 1-8) */
+	unsigned long long nkmin;     /* ~min key */
+	unsigned long long small;     /* bit v: value v (0 <= v < 64) seen */
+	unsigned long long idx_ref;   /* 1 + (address / size - value) of the first sampled warp's leader (0: none yet) */
+	unsigned long long own_elem;  /* lanes whose address / size - value is idx_ref - 1: the value is the element's own
+	                                 index plus the instruction's constant (an identity array idx[j] == j) */
+};
+
 /* What the host sets before the launch and the callbacks' totals. */
 struct gmt_launch_hdr {
 	unsigned long long total_warps;   /* warps in the grid */
@@ -74,10 +98,12 @@ struct gmt_launch_hdr {
 #define GMT_MODE_FULL 0                /* everything */
 #define GMT_MODE_RETURN 1              /* the callbacks return at once: the patching's own cost */
 #define GMT_MODE_COUNTS 2              /* counts without samples: what sampling costs */
+#define GMT_MODE_NOVALUES 3            /* counts and address samples, no value summaries: what values cost */
 
 struct gmt_launch {
 	struct gmt_launch_hdr h;
 	struct gmt_slot slots[GMT_SLOTS];
+	struct gmt_vsum vsum[GMT_SLOTS];  /* per slot (same index) */
 	/* per slot and sampled warp: executions seen so far (for "iter") */
 	unsigned int warp_iter[GMT_SLOTS * 64];
 	struct gmt_sample pool[GMT_SAMPLE_POOL];

@@ -40,4 +40,8 @@ void gmt_current_begin(struct gmt_current *c, const Sanitizer_LaunchData *ld, lo
 /* read the device buffer back (the launch has ended) and serialise the launch into b; 0 on success */
 int gmt_current_collect(struct gmt_current *c, Sanitizer_StreamHandle hs, struct gmt_buf *b);
 
+/* values.c: the instruction's "values" object and a comma (nothing where it has none: q NULL, no lane, not a
+   global load or store) */
+void gmt_values_json(struct gmt_buf *b, const struct gmt_slot *s, const struct gmt_vsum *q);
+
 #endif
