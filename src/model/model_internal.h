@@ -281,6 +281,8 @@ void gm_rule_d7_footprints(const struct gm_launch_in *in, const struct gm_profil
 /* Rule D12 (a launch rule, after D7 and D11): the windows' lone written pieces, by their pattern's density. */
 void gm_rule_d12_sparse_writes(const struct gm_launch_in *in, const struct gm_profile *pr, const struct pat_state *ps,
 			       struct pat_sum *sums, double f, struct gm_launch_out *o);
+/* launch_dram_time.c: rules D3, D3b, D4, D10, D12 in the time phase, the DRAM time of a launch's counts (ms). */
+double gm_launch_dram_ms(const struct gm_launch_in *in, const struct gm_profile *pr, const struct gm_launch_out *o);
 /* launch_back.c: rule D11 (a launch rule, after D7), a launch timed back to back finds the previous launch's lines
    in L2; only with the profile's floor_us (rule S3's, launch_time.c). */
 void gm_rule_d11_kept_lines(const struct gm_launch_in *in, const struct gm_profile *pr, const struct pat_state *ps,
