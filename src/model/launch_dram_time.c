@@ -121,17 +121,40 @@ static double bin_spacing(int k)
 }
 
 /*
- * The time a byte of pieces at spacing x takes (ns a GB): rule D3, or D3b's line in log2 x from x = 2 to 8 (128 to
- * 512 B, the bins' end) where each thread holds one load; farther apart, the sparse rate as D3 (probe-67: with 16
- * waves the loads 512 B - 2 KiB apart lose 3-5 % a doubling, not the line's 17-22 %). A fill (rule D5's piece read before its
- * sector's write) keeps D3: the stores 192-512 B apart are as slow as D3 says or slower (D10's rest).
+ * Rule D3 for loads from 128 to 512 B (m80): the time a byte the dense-to-half step adds (t1 = 1 / read_gbs at x = 1,
+ * th = 1 / read_half_gbs at 2) is added twice more on the way to x = 4 (256 B: t4 = 3 th - 2 t1, at most the sparse
+ * time ts), and the sparse rate is reached one doubling later, at x = 8 (512 B, stride.b16_s032's). Between the three
+ * points the rate goes linearly in the spacing, as D3's does between dense and half. The suite's stride gathers
+ * (four loads a thread in flight) read at (t - t1) / (th - t1) = 3.0-3.2 at 256 B, where ts is 3.4, and reach ts at
+ * 512 B (docs/log/2026-12-02-m80.md). No constant: the two rates calibrate measures below 512 B.
+ */
+static double spaced_load_time(const struct gm_profile *pr, double x)
+{
+	double t1 = 1.0 / pr->read_gbs, th = 1.0 / pr->read_half_gbs, ts = 1.0 / pr->read_sparse_gbs;
+	double t4 = 3.0 * th - 2.0 * t1, r4;
+
+	t4 = t4 < ts ? t4 : ts;
+	r4 = 1.0 / (t4 > th ? t4 : th);
+	if (x <= 4.0)
+		return 1.0 / (pr->read_half_gbs - (pr->read_half_gbs - r4) * (x - 2.0) / 2.0);
+	return x >= 8.0 ? ts : 1.0 / (r4 - (r4 - pr->read_sparse_gbs) * (x - 4.0) / 4.0);
+}
+
+/*
+ * The time a byte of pieces at spacing x takes (ns a GB): rule D3 (loads from 128 B on: spaced_load_time), or D3b's
+ * line in log2 x from x = 2 to 8 (128 to 512 B, the bins' end) where each thread holds one load; farther apart, the
+ * sparse rate as D3 (probe-67: with 16 waves the loads 512 B - 2 KiB apart lose 3-5 % a doubling, not the line's
+ * 17-22 %). A fill (rule D5's piece read before its sector's write) keeps D3's line from half to sparse at 256 B: the
+ * stores 192-512 B apart are as slow as that or slower (D10's rest).
  */
 static double piece_time(const struct gm_profile *pr, double x, int one, int fill)
 {
 	double th, ts;
 
-	if (!one || fill || x <= 2.0 || !(pr->read_half_gbs > 0) || !(pr->read_sparse_gbs > 0))
+	if (fill || x <= 2.0 || !(pr->read_half_gbs > 0) || !(pr->read_sparse_gbs > 0) || !(pr->read_gbs > 0))
 		return 1.0 / interp_read_gbs(pr, 1.0 / (x < 4.0 ? x : 4.0));
+	if (!one)
+		return spaced_load_time(pr, x);
 	th = 1.0 / pr->read_half_gbs;
 	ts = 1.0 / pr->read_sparse_gbs;
 	return th + (ts - th) * log2(x / 2.0) / 2.0;
