@@ -47,6 +47,31 @@ static double turnaround(const struct gm_profile *pr, double rd, double wr)
 }
 
 /*
+ * Rule D3 for loads from 128 to 512 B (m80): the time a byte the dense-to-half step adds (t1 = 1 / read_gbs at x = 1,
+ * th = 1 / read_half_gbs at 2) is added twice more on the way to x = 4 (256 B: t4 = 3 th - 2 t1, at most the sparse
+ * time ts), and the sparse rate is reached one doubling later, at x = 8 (512 B, stride.b16_s032's). Between the three
+ * points the rate goes linearly in the spacing, as D3's does between dense and half. The suite's stride gathers
+ * (four loads a thread in flight) read at (t - t1) / (th - t1) = 3.0-3.2 at 256 B, where ts is 3.4, and reach ts at
+ * 512 B (docs/log/2026-12-02-m80.md). No constant: the two rates calibrate measures below 512 B.
+ */
+static double spaced_t4(const struct gm_profile *pr)
+{
+	double t1 = 1.0 / pr->read_gbs, th = 1.0 / pr->read_half_gbs, ts = 1.0 / pr->read_sparse_gbs;
+	double t4 = 3.0 * th - 2.0 * t1;
+
+	t4 = t4 < ts ? t4 : ts;
+	return t4 > th ? t4 : th;
+}
+
+static double spaced_load_time(const struct gm_profile *pr, double x)
+{
+	double ts = 1.0 / pr->read_sparse_gbs, r4 = 1.0 / spaced_t4(pr);
+	if (x <= 4.0)
+		return 1.0 / (pr->read_half_gbs - (pr->read_half_gbs - r4) * (x - 2.0) / 2.0);
+	return x >= 8.0 ? ts : 1.0 / (r4 - (r4 - pr->read_sparse_gbs) * (x - 4.0) / 4.0);
+}
+
+/*
  * Rule D12: a 64 B piece written whole or in part with no fill and no written neighbour in its 256 B group is a
  * write access of its own: 64 B at write_sparse_gbs (calibrate's copy.sparse_st_b16: whole 32 B sectors 256 B
  * apart), however many of its sectors it carries (probe-77: a lone whole sector and a lone whole atom 256 B apart
@@ -56,13 +81,15 @@ static double turnaround(const struct gm_profile *pr, double rd, double wr)
  */
 static double sparse_write_ms(const struct gm_profile *pr, const struct gm_launch_out *o, double *wr)
 {
-	double b = o->dram_sparse_write_bytes, n = o->dram_sparse_write_pieces;
+	double b = o->dram_sparse_write_bytes, n = o->dram_sparse_write_pieces, far;
 
 	if (!(pr->write_sparse_gbs > 0) || !(n > 0) || !(b > 0))
 		return 0;
 	b = b < *wr ? b : *wr;
 	*wr -= b;
-	return n * pr->dram_atom_bytes / pr->write_sparse_gbs;
+	far = pr->read_gbs > 0 && pr->read_half_gbs > 0 && pr->read_sparse_gbs > 0 ?
+		      o->dram_sparse_write_far * (1.0 / pr->read_sparse_gbs / spaced_t4(pr) - 1.0) : 0;
+	return (n + far) * pr->dram_atom_bytes / pr->write_sparse_gbs;
 }
 
 /*
@@ -118,26 +145,6 @@ static double bin_spacing(int k)
 {
 	k %= GM_READ_SPACING_BINS / 2;
 	return k <= GM_READ_SPACING_NEAR ? 1.0 + k / 4.0 : 4.0 * exp2((k - GM_READ_SPACING_NEAR) / 4.0);
-}
-
-/*
- * Rule D3 for loads from 128 to 512 B (m80): the time a byte the dense-to-half step adds (t1 = 1 / read_gbs at x = 1,
- * th = 1 / read_half_gbs at 2) is added twice more on the way to x = 4 (256 B: t4 = 3 th - 2 t1, at most the sparse
- * time ts), and the sparse rate is reached one doubling later, at x = 8 (512 B, stride.b16_s032's). Between the three
- * points the rate goes linearly in the spacing, as D3's does between dense and half. The suite's stride gathers
- * (four loads a thread in flight) read at (t - t1) / (th - t1) = 3.0-3.2 at 256 B, where ts is 3.4, and reach ts at
- * 512 B (docs/log/2026-12-02-m80.md). No constant: the two rates calibrate measures below 512 B.
- */
-static double spaced_load_time(const struct gm_profile *pr, double x)
-{
-	double t1 = 1.0 / pr->read_gbs, th = 1.0 / pr->read_half_gbs, ts = 1.0 / pr->read_sparse_gbs;
-	double t4 = 3.0 * th - 2.0 * t1, r4;
-
-	t4 = t4 < ts ? t4 : ts;
-	r4 = 1.0 / (t4 > th ? t4 : th);
-	if (x <= 4.0)
-		return 1.0 / (pr->read_half_gbs - (pr->read_half_gbs - r4) * (x - 2.0) / 2.0);
-	return x >= 8.0 ? ts : 1.0 / (r4 - (r4 - pr->read_sparse_gbs) * (x - 4.0) / 4.0);
 }
 
 /*
