@@ -2,7 +2,7 @@
  * launch_dram_time.c - how long DRAM needs for a launch's traffic (docs/MODEL.md 7.2), the time phase's rules
  * D3, D3b, D4, D10 and D12 (their registry entry, rule_d3_d4_dram, is launch_time.c's):
  *   D3  reads go at the rate of their pieces' spacing (dense, half at 128 B, sparse at 512 B; linear in the
- *       spacing between, the dense-to-half line carried on to 256 B);
+ *       spacing between, loads at 256 B GM_D3_AT_256 of the way from the half to the sparse time);
  *   D3b a thread with one load in flight reads pieces spaced x apart at a time
  *       linear in log2 x between the half rate (128 B) and the sparse rate (512 B);
  *   D4  reads and writes mixed turn the bus around (the copy rate says how much);
@@ -47,25 +47,27 @@ static double turnaround(const struct gm_profile *pr, double rd, double wr)
 }
 
 /*
- * Rule D3 for loads from 128 to 512 B (m80): the time a byte the dense-to-half step adds (t1 = 1 / read_gbs at x = 1,
- * th = 1 / read_half_gbs at 2) is added twice more on the way to x = 4 (256 B: t4 = 3 th - 2 t1, at most the sparse
- * time ts), and the sparse rate is reached one doubling later, at x = 8 (512 B, stride.b16_s032's). Between the three
- * points the rate goes linearly in the spacing, as D3's does between dense and half. The suite's stride gathers
- * (four loads a thread in flight) read at (t - t1) / (th - t1) = 3.0-3.2 at 256 B, where ts is 3.4, and reach ts at
- * 512 B (docs/log/2026-12-02-m80.md). No constant: the two rates calibrate measures below 512 B.
+ * Rule D3 for loads from 128 to 512 B (m80): at 256 B (x = 4) a piece's time has gone GM_D3_AT_256 of the way from
+ * the half time (th = 1 / read_half_gbs, 128 B) to the sparse time (ts = 1 / read_sparse_gbs, 512 B), and the sparse
+ * rate is reached one doubling later, at x = 8 (stride.b16_s032's); between the three points the rate goes linearly
+ * in the spacing, as D3's does between dense and half. The suites' stride gathers (four loads a thread in flight)
+ * read at 0.85 (H200, b16 / b08 / b04, each over its own 512 B) and 0.88-0.90 (H100) of that way at 256 B, where D3
+ * put the sparse time (1), one doubling early (docs/log/2026-12-02-m80.md). The dense-to-half step carried on twice
+ * (3 th - 2 t1) gives the H200's 0.84 but the H100's 0.60: not a law.
  */
+#define GM_D3_AT_256 0.87
+
 static double spaced_t4(const struct gm_profile *pr)
 {
-	double t1 = 1.0 / pr->read_gbs, th = 1.0 / pr->read_half_gbs, ts = 1.0 / pr->read_sparse_gbs;
-	double t4 = 3.0 * th - 2.0 * t1;
+	double th = 1.0 / pr->read_half_gbs, ts = 1.0 / pr->read_sparse_gbs;
 
-	t4 = t4 < ts ? t4 : ts;
-	return t4 > th ? t4 : th;
+	return ts > th ? th + GM_D3_AT_256 * (ts - th) : ts;
 }
 
 static double spaced_load_time(const struct gm_profile *pr, double x)
 {
 	double ts = 1.0 / pr->read_sparse_gbs, r4 = 1.0 / spaced_t4(pr);
+
 	if (x <= 4.0)
 		return 1.0 / (pr->read_half_gbs - (pr->read_half_gbs - r4) * (x - 2.0) / 2.0);
 	return x >= 8.0 ? ts : 1.0 / (r4 - (r4 - pr->read_sparse_gbs) * (x - 4.0) / 4.0);
@@ -76,8 +78,10 @@ static double spaced_load_time(const struct gm_profile *pr, double x)
  * write access of its own: 64 B at write_sparse_gbs (calibrate's copy.sparse_st_b16: whole 32 B sectors 256 B
  * apart), however many of its sectors it carries (probe-77: a lone whole sector and a lone whole atom 256 B apart
  * cost about the same, 39 ps a piece). The pieces, weighted 0 dense to 1 at 256 B by their window's spacing and by
- * their pattern's density over the launch (launch_dram.c), move from write_gbs to that time. Without the field
- * (every profile measured before m78): off. Returns the pieces' time and takes their bytes off *wr.
+ * the share of their windows' gaps the launch leaves unwritten (launch_dram.c), move from write_gbs to that time;
+ * a lone piece 512 B or more from the last costs ts / t4 more (rule D3's read time at 512 B over 256 B's; its share
+ * from 256 to 512 B in log2: dram_sparse_write_far, m80). Without the field (every profile measured before m78):
+ * off. Returns the pieces' time and takes their bytes off *wr.
  */
 static double sparse_write_ms(const struct gm_profile *pr, const struct gm_launch_out *o, double *wr)
 {
