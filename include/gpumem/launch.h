@@ -205,6 +205,8 @@ struct gm_launch_out {
 	double dram_sparse_write_pieces; /* 64 B pieces written with no fill and no neighbour (rule D12): each weighted
 					 by its window's spacing and its pattern's over the launch (0 dense, 1 from 256 B) */
 	double dram_sparse_write_bytes; /* of dram_write_bytes, their bytes, so weighted */
+	double dram_sparse_write_far; /* of dram_sparse_write_pieces, lone pieces x their share of 512 B's spacing
+					 (0 at 256 B, 1 from 512 B, log2 between): each costs read 512 B's over 256 B's more */
 	double l2_reuse_bytes;        /* load pieces earlier warps left in L2 (rules D6, D7): not in dram_read_bytes */
 	double l2_reuse_wait_bytes;   /* of those, a pattern's that also reads from DRAM in the window (rule T7) */
 	double l2_footprint_bytes;    /* DRAM bytes rule D7 removed: footprints that stay in L2 (reads and writes) */

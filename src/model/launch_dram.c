@@ -273,16 +273,19 @@ static void add_spacing(struct totals *t, double pieces, double groups, double w
 /*
  * Rule D12: the window's written pieces, group by group (they come in order). A 256 B group that holds k written
  * pieces (of its 4 pieces of 64 B, GROUP_BYTES / atom in general) weighs each of those with no fill (rule D5's
- * are D10's) w = (4 / k - 1) / 3: 1 for a piece alone in its group (256 B apart or more), 0 in a whole group,
- * linear in the spacing 4 / k between (rule D3's bins). By group, not over the window: a dense run's edges weigh
+ * are D10's) w = log2(4 / k) / 2: 1 for a piece alone in its group (256 B apart or more), 0 in a whole group,
+ * in log2 of the spacing 4 / k between (m80: probe-78's lone pieces 128 / 192 B apart cost 0.57-0.62 / 0.92 of a
+ * lone access past the dense write, where the line in the spacing gave 1/3 and 2/3; log2: 1/2, 0.79). By group, not over the window: a dense run's edges weigh
  * only the group they end in. The window's first and last groups are left out: their other pieces may be the
  * warps' before and after the window (a window cuts a dense run anywhere).
  */
 struct lone_acc {
 	int64_t group;  /* the group being counted, -1 before the first */
 	int64_t first;  /* the window's first group */
+	int64_t prev;   /* the last group counted that held written pieces, -1 before it */
 	double k, u, b; /* its written pieces, those with no fill, and their bytes */
 	double n, nb;   /* the window's weighted pieces with no fill and their bytes */
+	double nf;      /* of n, the lone pieces by their groups' gap from 256 to 512 B, log2 (0 to 1) */
 };
 
 static void lone_flush(struct lone_acc *l, int atom)
@@ -290,11 +293,18 @@ static void lone_flush(struct lone_acc *l, int atom)
 	double per = (double)GROUP_BYTES / atom, w;
 
 	if (l->k > 0 && per > 1 && l->group != l->first) {
-		w = (per / l->k - 1.0) / (per - 1.0);
+		w = log2(per / l->k) / log2(per);
 		w = w < 0 ? 0 : w > 1 ? 1 : w;
 		l->n += l->u * w;
 		l->nb += l->b * w;
+		if (l->k == 1 && l->prev >= 0 && l->group - l->prev > 1) { /* alone past 256 B: 512 B's share */
+			double v = log2((double)(l->group - l->prev));
+
+			l->nf += l->u * (v > 1 ? 1 : v);
+		}
 	}
+	if (l->k > 0)
+		l->prev = l->group;
 	l->k = l->u = l->b = 0;
 }
 
@@ -333,11 +343,16 @@ static void store_sectors(struct pat_state *ps, int atom, struct totals *t, cons
 	int64_t *v; /* merged entries, then (in place) the filled pieces */
 	double rate[2] = { 0, 0 }, mw[2] = { 0, 0 }, mf[2] = { 0, 0 }, fill_sum = 0, piece_fill = 0;
 	double piece_w = 0;
-	struct lone_acc lone = { -1, -1, 0, 0, 0, 0, 0 }; /* rule D12: the pieces written with no fill */
+	struct lone_acc lone = { -1, -1, -1, 0, 0, 0, 0, 0, 0 }; /* rule D12: the pieces written with no fill */
 
 	gm_window_merge_sectors(ps);
 	m = ps->nsectors;
 	v = ps->sectors;
+	if (m > 0) { /* rule D12's window density: the bytes the lanes carry over the sectors' span */
+		for (int64_t k = 0; k < m; k++)
+			t->wr_own += (double)(v[k] & 63);
+		t->wr_span += (double)((v[m - 1] >> 6) - (v[0] >> 6) + 1) * GM_SECTOR_BYTES;
+	}
 	if (c && ps->nks) {
 		double tot[2] = { 0, 0 }, near = 0;
 
@@ -406,6 +421,7 @@ static void store_sectors(struct pat_state *ps, int atom, struct totals *t, cons
 	/* the last group is left out as the first (lone_acc): not flushed */
 	t->sparse_wr_pieces += lone.n;
 	t->sparse_wr_bytes += lone.nb;
+	t->sparse_wr_far += lone.nf;
 	if (nfill) {
 		t->read_bytes += fill_sum * atom;
 		t->fill_bytes += fill_sum * atom;
@@ -617,22 +633,26 @@ void gm_rule_d9_cold_window(const struct gm_launch_in *in, const struct gm_profi
  * Rule D12, the launch's part: the pieces the windows write with no fill and no neighbour (store_sectors) are
  * sparse for DRAM only where nobody writes the gaps between them, which a window cannot see (a column walk's or a
  * transposed tile's window is sparse, its launch writes every byte and L2 merges the lines). Each store pattern's
- * lone pieces are weighted by its density over the launch, d = the bytes its threads store (threads x element x
- * iterations, rule D7's) / its footprint in sectors (lowest to highest address the windows touched):
- * 0 at 1, 1 from 1/4 on, linear in 1 / d between (rule D3's bins); then scaled by the share of the launch's writes
- * that still reach DRAM after rules D7 and D11. Priced in the time phase (write_ms), with write_sparse_gbs.
+ * lone pieces are weighted by the share of its windows' gaps the launch leaves unwritten: b = (1 - d) / (1 - dw)
+ * within [0, 1], d = the bytes its threads store (threads x element x iterations, rule D7's) / its footprint in
+ * sectors (lowest to highest address the windows touched), dw = the bytes its windows' stores carry / the bytes
+ * their sectors span (m80; m78 to m79: b = (1 / d - 1) / 3, which also counted the spacing the window's weight
+ * counts: probe-78's whole atoms 128-192 B apart at 1/3-2/3 of it). 1 where the launch is as sparse as its windows
+ * (strided stores), 0 where it writes every byte (column walks, tiles, later passes); then scaled by the share of
+ * the launch's writes that still reach DRAM after rules D7 and D11. Priced in the time phase (write_ms), with
+ * write_sparse_gbs.
  */
 void gm_rule_d12_sparse_writes(const struct gm_launch_in *in, const struct gm_profile *pr, const struct pat_state *ps,
 			       struct pat_sum *sums, double f, struct gm_launch_out *o)
 {
-	double all = 0, pieces = 0, bytes = 0;
+	double all = 0, pieces = 0, bytes = 0, far = 0;
 
 	(void)ps;
 	if (!(pr->write_sparse_gbs > 0))
 		return;
 	for (int k = 0; k < in->npats; k++) {
 		const struct pat_sum *u = &sums[k];
-		double fp, d, b, mine;
+		double fp, d, dw, b, mine;
 
 		if (in->pats[k].space != GM_SPACE_GLOBAL || in->pats[k].op != GM_OP_STORE || !u->any)
 			continue;
@@ -640,18 +660,23 @@ void gm_rule_d12_sparse_writes(const struct gm_launch_in *in, const struct gm_pr
 		fp = (double)((u->hi / GM_SECTOR_BYTES) - (u->lo / GM_SECTOR_BYTES) + 1) * GM_SECTOR_BYTES;
 		mine = (double)in->n_threads * (double)in->pats[k].elem_bytes *
 		       (double)gm_repeat_count(in->repeat ? &in->repeat[k] : NULL);
-		if (!(u->sparse_wr_pieces > 0) || !(fp > 0) || !((d = mine / fp) > 0))
+		if (!(u->sparse_wr_pieces > 0) || !(fp > 0) || !((d = mine / fp) > 0) || !(u->wr_span > 0))
 			continue;
-		b = (1.0 / d - 1.0) / 3.0;
+		dw = u->wr_own / u->wr_span;
+		if (!(d < 1.0) || !(dw < 1.0))
+			continue;
+		b = (1.0 - d) / (1.0 - dw);
 		b = b < 0 ? 0 : b > 1 ? 1 : b;
 		pieces += u->sparse_wr_pieces * f * b;
 		bytes += u->sparse_wr_bytes * f * b;
+		far += u->sparse_wr_far * f * b;
 	}
 	if (!(all > 0) || !(pieces > 0))
 		return;
 	all = o->dram_write_bytes < all ? o->dram_write_bytes / all : 1.0;
 	o->dram_sparse_write_pieces = pieces * all;
 	o->dram_sparse_write_bytes = bytes * all;
+	o->dram_sparse_write_far = far * all;
 }
 
 /* ---- rule D7: a footprint that stays in L2 ------------------------------------------------------- */

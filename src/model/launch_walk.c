@@ -543,6 +543,9 @@ static void add_scaled(struct totals *t, const struct totals *u, double f)
 	t->fill_bytes += f * u->fill_bytes;
 	t->sparse_wr_pieces += f * u->sparse_wr_pieces;
 	t->sparse_wr_bytes += f * u->sparse_wr_bytes;
+	t->sparse_wr_far += f * u->sparse_wr_far;
+	t->wr_own += f * u->wr_own;
+	t->wr_span += f * u->wr_span;
 	t->groups += f * u->groups;
 	t->pieces += f * u->pieces;
 	for (int k = 0; k < GM_READ_SPACING_BINS; k++)
@@ -622,6 +625,9 @@ gm_status gm_launch_walk(struct pat_state *ps, const struct gm_launch_in *in, co
 			ps_->fill_bytes += f * u->fill_bytes;
 			ps_->sparse_wr_pieces += f * u->sparse_wr_pieces;
 			ps_->sparse_wr_bytes += f * u->sparse_wr_bytes;
+			ps_->sparse_wr_far += f * u->sparse_wr_far;
+			ps_->wr_own += f * u->wr_own;
+			ps_->wr_span += f * u->wr_span;
 			ps_->blk_lines += u->blk_lines; /* rule T5: a mean over whole blocks, not scaled */
 			ps_->blk_count += u->blk_count;
 			if (u->any) {

@@ -161,6 +161,8 @@ struct totals {
 				       rows weights (rule L4's rows: gm_l4_rows_close) */
 	double read_bytes, write_bytes, fill_bytes;
 	double sparse_wr_pieces, sparse_wr_bytes; /* written pieces with no fill x their window's spacing weight (D12) */
+	double sparse_wr_far;       /* of those, lone pieces x their share of 512 B's spacing (D12) */
+	double wr_own, wr_span;     /* the bytes the window's stores carry and the bytes their sectors span (D12) */
 	double groups, pieces;      /* for the read density */
 	double spacing[GM_READ_SPACING_BINS]; /* pieces read by their pattern's spacing in the window (rule D3) */
 	double reuse_bytes;         /* load pieces found in L2 (read by an earlier warp, rule D6) */
@@ -176,6 +178,8 @@ struct totals {
 struct pat_sum {
 	double read_bytes, write_bytes, fill_bytes;
 	double sparse_wr_pieces, sparse_wr_bytes; /* rule D12: the windows' lone written pieces, their bytes */
+	double sparse_wr_far;        /* rule D12: of those, lone pieces x their share of 512 B's spacing */
+	double wr_own, wr_span;      /* rule D12: the bytes the windows' stores carry, the bytes their sectors span */
 	double warm_read_bytes;      /* read_bytes of the windows after the first (rule D9) */
 	int nwin;                    /* windows evaluated */
 	double blk_lines, blk_count; /* its loads' distinct lines over the whole blocks evaluated (rule T5) */
@@ -281,6 +285,8 @@ void gm_rule_d7_footprints(const struct gm_launch_in *in, const struct gm_profil
 /* Rule D12 (a launch rule, after D7 and D11): the windows' lone written pieces, by their pattern's density. */
 void gm_rule_d12_sparse_writes(const struct gm_launch_in *in, const struct gm_profile *pr, const struct pat_state *ps,
 			       struct pat_sum *sums, double f, struct gm_launch_out *o);
+/* launch_dram_time.c: rules D3, D3b, D4, D10, D12 in the time phase, the DRAM time of a launch's counts (ms). */
+double gm_launch_dram_ms(const struct gm_launch_in *in, const struct gm_profile *pr, const struct gm_launch_out *o);
 /* launch_back.c: rule D11 (a launch rule, after D7), a launch timed back to back finds the previous launch's lines
    in L2; only with the profile's floor_us (rule S3's, launch_time.c). */
 void gm_rule_d11_kept_lines(const struct gm_launch_in *in, const struct gm_profile *pr, const struct pat_state *ps,
