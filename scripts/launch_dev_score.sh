@@ -61,6 +61,7 @@ sets=(
   probe76-51cc4d1 $dv/probe-76.tsv $h2/model-51cc4d1 probe76_run
   probe77-d16eeaa $dv/probe-77.tsv $h2/model-d16eeaa probe77_run
   probe78-d16eeaa $dv/probe-78.tsv $h2/model-d16eeaa probe78_run
+  probe80-53bcb4a $dv/probe-80.tsv $h2/probe80-53bcb4a probe80_run
 )
 [ -n "${EXTRA_SETS:-}" ] && read -r -a extra <<<"$EXTRA_SETS" && sets+=("${extra[@]}")
 : >"$out/ratios.tsv"
