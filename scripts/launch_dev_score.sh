@@ -51,6 +51,7 @@ sets=(
   aa-5e8cd5e $dv/dev-36aa.tsv $h2/model-5e8cd5e sealed36aa_run
   ab-51cc4d1 $dv/dev-36ab.tsv $h2/model-51cc4d1 sealed36ab_run
   ac-d16eeaa $dv/dev-36ac.tsv $h2/model-d16eeaa sealed36ac_run
+  ad-af9a8ea $dv/dev-36ad.tsv $h2/model-af9a8ea sealed36ad_run
   s-b86c490 $dv/dev-36s.tsv $h2/probe-b86c490 dev36s_run
   k-b86c490 $dv/dev-36k.tsv $h2/probe-b86c490 dev36k_run
   probe66-967251a $dv/probe-66.tsv $h2/probe66-967251a probe66_run

@@ -34,6 +34,7 @@ sets=(
   dev-s60 $h2/suggest-5e8cd5e/heldout
   dev-s61 $h2/suggest-51cc4d1/heldout
   dev-s62 $h2/suggest-d16eeaa/heldout
+  dev-s63 $h2/suggest-af9a8ea/heldout
 )
 for ((i = 0; i < ${#sets[@]}; i += 2)); do
   s=${sets[i]} d=${sets[i+1]}
