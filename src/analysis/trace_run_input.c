@@ -113,10 +113,10 @@ int tr_same_input(const struct gm_trace_report *r, int ia, struct gm_trace_run_f
 		if (x->fit.iters <= 1 && x->in->ideal_sectors * GM_SECTOR_BYTES > whole)
 			whole = x->in->ideal_sectors * GM_SECTOR_BYTES;   /* one pass of a load over the input */
 	}
+	if (!n || sec < 0.5 * all)
+		return -1;   /* before the span: with no shared load, lo and hi are still their sentinels */
 	if (whole > (double)(hi - lo))
 		hi = lo + (int64_t)whole;   /* the samples span less than a load's sectors cover */
-	if (!n || sec < 0.5 * all)
-		return -1;
 	double t1 = tr_merged_ms(a, NULL, 0, b, drop, n, r->prof);
 	f->saved_ms = a->time_ms + b->time_ms - t1;
 	if (!(t1 > 0) || !(f->saved_ms > 0) || r->across.run_ms / (r->across.run_ms - f->saved_ms) < GM_TRACE_WORTH)
