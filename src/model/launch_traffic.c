@@ -532,6 +532,7 @@ static gm_status l4_rows(struct warp_ctx *c, const int64_t *line, int nl)
 {
 	struct pat_state *ps = c->ps;
 	double sp = l4_spacing(c), u = clamp01((c->w->elem_bytes - GM_L4_FAR_NARROW) / (GM_L4_FAR_WIDE - GM_L4_FAR_NARROW));
+	double f = l4_spacing_weight(sp);
 
 	for (int k = 0; k < nl; k++) {
 		int64_t prev = 0, v;
@@ -544,6 +545,10 @@ static gm_status l4_rows(struct warp_ctx *c, const int64_t *line, int nl)
 		bytes = (had ? (int)ROWS_BYTES(prev) : 0) + lanes * c->w->elem_bytes;
 		pieces = (had ? (int)ROWS_PIECES(prev) : 0) + (lanes == 1);
 		gq = had ? (int)ROWS_GQ(prev) : 0;
+		if (lanes == 1 && f > 0 && c->w->elem_bytes >= GM_L4_FAR_NARROW) { /* s82: for the lines left open */
+			ps->lone_n += 1;
+			ps->lone_inv_f += 1 / f;
+		}
 		if (had && lanes == 1) {
 			double d = (double)(ps->nlines - ROWS_STAMP(prev)), g;
 
@@ -560,9 +565,21 @@ static gm_status l4_rows(struct warp_ctx *c, const int64_t *line, int nl)
 }
 
 /*
+ * The rows weight g of the lone piece of a line the window writes once and leaves open (s82): its next piece lies
+ * beyond the window, more lines away than the window writes (past GM_L4_ROWS_FAR: r = 1), over a span of rows past
+ * the L2's (a = 1): the whole far weight r a, so g = r a / f = 1 / f, f the window's mean spacing weight of its lone
+ * pieces of 4 B or wider (the far rates' measured widths; narrower lanes keep g = 1, the spacing's weight, as all open
+ * lines did before s82). A line the window writes more than once and leaves open keeps g = 1 (m68).
+ */
+static double l4_open_weight(const struct pat_state *ps, int64_t pieces)
+{
+	return pieces == 1 && ps->lone_n > 0 ? ps->lone_inv_f / ps->lone_n : 1;
+}
+
+/*
  * Rule L4's rows at a window's close: a line the window completed (128 B written) weighs its pieces by the rows
  * weights they took (its first piece, which has none, by their mean); a line the window left incomplete (the rest
- * written beyond it, by blocks far away, or never) by 1: the whole far weight. Tallied in rows_f (pieces) and
+ * written beyond it, by blocks far away, or never) by l4_open_weight (until s82 by 1). Tallied in rows_f (pieces) and
  * rows_g (weights); launch_walk.c weighs every far line by their ratio (1 without any).
  */
 void gm_l4_rows_close(struct pat_state *ps, struct totals *t)
@@ -583,7 +600,7 @@ void gm_l4_rows_close(struct pat_state *ps, struct totals *t)
 		} else {
 			t->rows_open += (double)pieces;
 			t->rows_f += (double)pieces;
-			t->rows_g += (double)pieces;
+			t->rows_g += (double)pieces * l4_open_weight(ps, pieces);
 		}
 	}
 }

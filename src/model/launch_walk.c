@@ -238,6 +238,7 @@ static gm_status warps_of(struct pat_state *ps, struct gm_access w, const struct
 			gm_owner_set_clear(&ps->sl); /* the next warp touches its own data */
 			gm_owner_set_clear(&ps->ll);
 			ps->nlines = 0;
+			ps->lone_n = ps->lone_inv_f = 0;
 		}
 		if (!into && wi - from == SUB_WARPS - 1)
 			ps->sub_mark = w.op == GM_OP_STORE ? ps->nsectors : ps->npieces;
@@ -392,6 +393,7 @@ static gm_status one_window(struct pat_state *ps, const struct gm_launch_in *in,
 		gm_owner_set_clear(&x->sl);  /* rule L4: the window's sectors */
 		gm_owner_set_clear(&x->ll);  /* and lines (its rows) */
 		x->nlines = 0;
+		x->lone_n = x->lone_inv_f = 0;
 		x->l2_bytes = wp->l2_bytes;
 		x->sub_mark = -1;
 		x->nsub = 0;

@@ -121,6 +121,7 @@ struct pat_state {
 	struct owner_set ll;          /* lines the window's stores wrote partly: when (nlines) it was last written,
 				       its bytes, its lone pieces and their rows weights, packed (rule L4's rows) */
 	int64_t nlines;               /* lines the window's store requests wrote partly so far */
+	double lone_n, lone_inv_f;    /* the window's lone pieces, and the sum of 1 / their spacing weights (L4) */
 	double l2_bytes;              /* the profile's L2 (rule L4's rows: the span of the lines a walk keeps open) */
 	struct keyset ks[MAX_SETS]; /* the warps before (and, for stores, after) the window, nearest first (D6, D8) */
 	int nks;
