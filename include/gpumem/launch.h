@@ -88,9 +88,10 @@ struct gm_profile {
 	int schema_version;       /* of the file it was read from (GM_PROFILE_VERSION when made here) */
 	char uuid[48];            /* the unit it was measured on, "GPU-..." as nvidia-smi -L; "" unknown */
 	char measured_utc[32];    /* when the run it comes from started, "2026-11-29T06:31:02Z"; "" unknown */
-	char unmeasured[256];     /* optional fields the profile's run did not measure, comma-separated; the model
-				     uses what docs/MODEL.md 7.3 names for each (pages_gps: GM_PAGES_GPS_DEFAULT,
-				     an H100's; the others: their rule off). "" = every field measured */
+	char unmeasured[512];     /* optional fields the profile's run did not measure, comma-separated (every OPT
+				     row's name fits); the model uses what docs/MODEL.md 7.3 names for each
+				     (pages_gps: GM_PAGES_GPS_DEFAULT, an H100's; read_quarter_gbs: the built-in
+				     profile's of the same GPU; the others: their rule off). "" = every field measured */
 	/* the numbers, one member a row of the table (name, unit, range, the case that measures it) */
 #define GM_PF_T_I int
 #define GM_PF_T_D double

@@ -25,6 +25,14 @@ gm_status gm_profile_parse(const char *text, const char *origin, struct gm_profi
 /* Write it as JSON: the fields in p->unmeasured are left out (and listed under "unmeasured"). */
 gm_status gm_profile_write(FILE *f, const struct gm_profile *p);
 
+/*
+ * Fill what p's run did not measure from the built-in profile of the same device name, where the model takes it
+ * from there (read_quarter_gbs: the built-in's share of the way from the half to the sparse time, on p's own half
+ * and sparse rates). The fields stay named in p->unmeasured; nothing is filled from another GPU. The readers do
+ * it; calibrate's CLI for a run that lacked the case.
+ */
+void gm_profile_fill_from_builtin(struct gm_profile *p);
+
 /* Profiles built into the binary. */
 int gm_profile_builtin_count(void);
 gm_status gm_profile_builtin(int i, struct gm_profile *p);

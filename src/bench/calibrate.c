@@ -10,6 +10,8 @@
  *   copy_gbs         copy.v8_b4_tile4         dense copy (read + write counted)
  *   read_half_gbs    stride.b16_s008          one 64 B piece read per 128 B
  *   read_sparse_gbs  stride.b16_s032          one 64 B piece read per 512 B
+ *   read_quarter_gbs stride.b16_s016          one 64 B piece read per 256 B (rule D3 at 256 B;
+ *                                             optional: named in unmeasured when the run lacks it)
  *   l1_gbs, l1_bytes, l2_read_gbs, l2_write_gbs, l2_bytes
  *                    the hierarchy family's derived plateaus and knees
  *   wave_ns, knee    copy.v0_b4 and copy.v1_b8 (one 4 B / 8 B element per
@@ -73,7 +75,7 @@
  *                    own): its time over its waiting lanes (31 a warp), the GPU's
  *                    time a turn (the trace's rule A)
  *   *_latency_ns     the latency family (information only)
- * The two stride rates are rates of the 64 B pieces DRAM reads: the case's
+ * The three stride rates are rates of the 64 B pieces DRAM reads: the case's
  * time less its stores at write_gbs and the turnaround the copy rate implies.
  */
 #include <math.h>
@@ -636,7 +638,7 @@ static gm_status need_derived(const struct gm_run_result *r, const char *name, d
 gm_status gm_profile_from_run_walks(const struct gm_run_result *r, struct gm_profile *p, char *why, size_t n,
 				    struct gm_case_walks **walks)
 {
-	const struct gm_case_result *rd, *wr, *cp, *half, *sparse;
+	const struct gm_case_result *rd, *wr, *cp, *half, *sparse, *quarter;
 	struct calib_run cr = { r, NULL };
 	gm_status s;
 
@@ -657,6 +659,9 @@ gm_status gm_profile_from_run_walks(const struct gm_run_result *r, struct gm_pro
 	p->copy_gbs = cp->value.median;
 	p->read_half_gbs = piece_rate(half, 128, p);
 	p->read_sparse_gbs = piece_rate(sparse, 512, p);
+	quarter = gm_result_find(r, "stride.b16_s016"); /* before every rate the model's time gives: D3 reads it */
+	p->read_quarter_gbs = quarter && quarter->status == GM_CASE_OK && quarter->value.median > 0 ?
+				      piece_rate(quarter, 256, p) : 0;
 	if ((s = need_derived(r, "hierarchy.l1_read_bw", &p->l1_gbs, why, n)) ||
 	    (s = need_derived(r, "hierarchy.l2_read_bw", &p->l2_read_gbs, why, n)) ||
 	    (s = need_derived(r, "hierarchy.l2_write_bw", &p->l2_write_gbs, why, n)))

@@ -9,7 +9,7 @@
 
 const char *const gm_calibrate_selectors[] = {
 	"copy.read_b16_tile4", "copy.write_b16_tile4", "copy.v8_b4_tile4", "stride.b16_s008",
-	"stride.b16_s032", "copy.v0_b4", "copy.v1_b8", "copy.table_b4", "copy.table_blk1024_b4", "copy.lines_b4",
+	"stride.b16_s016", "stride.b16_s032", "copy.v0_b4", "copy.v1_b8", "copy.table_b4", "copy.table_blk1024_b4", "copy.lines_b4",
 	"copy.lines_l1_b4", "copy.scatter_b4", "copy.scatter_far_b4",
 	"copy.scatter_blocks_b4", "copy.colstore_b4", "copy.colstore_b16", "copy.sparse_st_b16", "copy.blk64_b4", "copy.blk1024_b4", "copy.pages_b4", "copy.pages_2m_b4",
 	"copy.pages_2m_al_b4", "copy.pages_spread_b4", "copy.pages_16m_b4", "copy.start_b4", "copy.floor_b4", "atomics.u32_one", "atomics.f32_one_1m",

@@ -84,11 +84,12 @@ static int derive(const char *run, const char *out, int cache)
 	} else if (gm_profile_from_run_walks(&r, &p, why, sizeof(why), &walks)) {
 		rc = gm_error(GM_EXIT_USAGE, "%s: %s; 'gpumem calibrate' without --from runs them", run, why);
 	} else {
+		gm_profile_fill_from_builtin(&p); /* what the run lacked, as a reader of the file will: named */
 		snprintf(p.source, sizeof(p.source), "gpumem %s calibrate from %s (%s)", r.tool_version, run,
 			 r.started_utc);
 		rc = write_profile(out, &p);
 		if (rc == GM_EXIT_OK && *p.unmeasured) {
-			char buf[1024];
+			char buf[4096];
 
 			gm_profile_describe_unmeasured(&p, buf, sizeof(buf));
 			fprintf(stderr, "note: the run did not measure %s; left out of the profile\n", buf);

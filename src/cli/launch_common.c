@@ -11,7 +11,7 @@
 /* The fields the profile's run did not measure, named once on stderr (never filled silently). */
 static void note_unmeasured(const struct gm_profile *p)
 {
-	char buf[1024];
+	char buf[4096];
 
 	gm_profile_describe_unmeasured(p, buf, sizeof(buf));
 	if (*buf)
@@ -189,7 +189,7 @@ void gm_cli_calibrate_hint(FILE *f, const struct gm_profile *p)
 	for (size_t k = 0; k < sizeof(buys) / sizeof(buys[0]); k++)
 		if (!strcmp(buys[k].device, p->device))
 			ev = buys[k].evidence;
-	fprintf(f, "note: predicted with the built-in profile of %s, not this unit's; 'gpumem calibrate' (74 cases, "
+	fprintf(f, "note: predicted with the built-in profile of %s, not this unit's; 'gpumem calibrate' (75 cases, "
 		"about 12 s on an H200) measures this unit, and run, explain and predict use it from then on: %s\n",
 		p->device, ev);
 }

@@ -158,7 +158,11 @@ void gm_profile_describe_unmeasured(const struct gm_profile *p, char *buf, size_
 				   : !strncmp(f->name, "l2_far_lines", 12) ? "rule L4 at its near rates"
 				   : !strcmp(f->name, "l2_merge_far_lines_gps") ? "rule L4 at l2_merge_lines_gps"
 				   : !strcmp(f->name, "write_sparse_gbs") ? "rule D12 off: writes at write_gbs"
-									  : "its rule off";
+				   : !strcmp(f->name, "read_quarter_gbs")
+					   ? (p->read_quarter_gbs > 0 ? "rule D3 at 256 B takes the built-in profile's of "
+									"this GPU, as its share from the half to the sparse time"
+								      : "rule D3 sparse from 256 B")
+					   : "its rule off";
 		int w = snprintf(buf + len, n - len, "%s%s (%s; %s)", len ? ", " : "", f->name, f->source, then);
 
 		if (w < 0 || (size_t)w >= n - len)

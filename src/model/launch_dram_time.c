@@ -2,7 +2,7 @@
  * launch_dram_time.c - how long DRAM needs for a launch's traffic (docs/MODEL.md 7.2), the time phase's rules
  * D3, D3b, D4, D10 and D12 (their registry entry, rule_d3_d4_dram, is launch_time.c's):
  *   D3  reads go at the rate of their pieces' spacing (dense, half at 128 B, sparse at 512 B; linear in the
- *       spacing between, loads at 256 B GM_D3_AT_256 of the way from the half to the sparse time);
+ *       spacing between, loads at 256 B at read_quarter_gbs, calibrate's stride.b16_s016);
  *   D3b a thread with one load in flight reads pieces spaced x apart at a time
  *       linear in log2 x between the half rate (128 B) and the sparse rate (512 B);
  *   D4  reads and writes mixed turn the bus around (the copy rate says how much);
@@ -47,21 +47,24 @@ static double turnaround(const struct gm_profile *pr, double rd, double wr)
 }
 
 /*
- * Rule D3 for loads from 128 to 512 B (m80): at 256 B (x = 4) a piece's time has gone GM_D3_AT_256 of the way from
- * the half time (th = 1 / read_half_gbs, 128 B) to the sparse time (ts = 1 / read_sparse_gbs, 512 B), and the sparse
- * rate is reached one doubling later, at x = 8 (stride.b16_s032's); between the three points the rate goes linearly
- * in the spacing, as D3's does between dense and half. The suites' stride gathers (four loads a thread in flight)
- * read at 0.85 (H200, b16 / b08 / b04, each over its own 512 B) and 0.88-0.90 (H100) of that way at 256 B, where D3
- * put the sparse time (1), one doubling early (docs/log/2026-12-02-m80.md). The dense-to-half step carried on twice
- * (3 th - 2 t1) gives the H200's 0.84 but the H100's 0.60: not a law.
+ * Rule D3 for loads from 128 to 512 B (m80; m82): at 256 B (x = 4) a piece's time is t4 = 1 / read_quarter_gbs
+ * (calibrate's stride.b16_s016: four loads a thread in flight, one 64 B piece per 256 B), and the sparse rate
+ * (ts = 1 / read_sparse_gbs, stride.b16_s032's) is reached one doubling later, at x = 8; between the three points
+ * (th = 1 / read_half_gbs at x = 2) the rate goes linearly in the spacing, as D3's does between dense and half. t4
+ * is kept within [th, ts]. A profile that did not measure it carries its GPU's built-in value (the reader: the
+ * built-in's share of the way from th to ts, 0.888 on both the H200 and the H100, on this profile's th and ts);
+ * without one (read_quarter_gbs 0): D3 as before m80, the sparse time from 256 B. Until m82 a constant, 0.87 of
+ * the way (docs/log/2026-12-02-m80.md: the suites' gathers read 0.84-0.85 of it on one H200 unit, 0.888 on
+ * another and on the H100).
  */
-#define GM_D3_AT_256 0.87
-
 static double spaced_t4(const struct gm_profile *pr)
 {
-	double th = 1.0 / pr->read_half_gbs, ts = 1.0 / pr->read_sparse_gbs;
+	double th = 1.0 / pr->read_half_gbs, ts = 1.0 / pr->read_sparse_gbs, tq;
 
-	return ts > th ? th + GM_D3_AT_256 * (ts - th) : ts;
+	if (!(pr->read_quarter_gbs > 0) || !(ts > th))
+		return ts;
+	tq = 1.0 / pr->read_quarter_gbs;
+	return tq < th ? th : tq > ts ? ts : tq;
 }
 
 static double spaced_load_time(const struct gm_profile *pr, double x)

@@ -3,7 +3,7 @@
  * profile of one GPU carried to another by the ratio of their datasheet
  * figures (docs/MODEL.md 7.7). No constant is fitted to either GPU's cases.
  *
- *   DRAM rates (read, write, copy, half, sparse)   x HBM bandwidth ratio
+ *   DRAM rates (read, write, copy, half, quarter, sparse) x HBM bandwidth ratio
  *   L1, L2 rates, L1/L2 line, merge rates, blocks  x (SMs x SM clock) ratio: they are the SMs' and the
  *                                                    L2's clock domain, which the datasheet gives as the SMs'
  *   L2 capacity (the measured knee)                 x L2 size ratio
@@ -34,6 +34,7 @@ void gm_profile_from_datasheet(const struct gm_profile *base, const struct gm_da
 	out->copy_gbs *= dram;
 	out->read_half_gbs *= dram;
 	out->read_sparse_gbs *= dram;
+	out->read_quarter_gbs *= dram;
 	out->write_sparse_gbs *= dram;
 	out->l1_gbs *= sm;
 	out->l2_read_gbs *= sm;

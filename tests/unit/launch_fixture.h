@@ -24,6 +24,7 @@ static inline struct gm_profile prof(void)
 	p.copy_gbs = 3000; /* no turnaround */
 	p.read_half_gbs = 2500;
 	p.read_sparse_gbs = 2000;
+	p.read_quarter_gbs = 2100; /* rule D3 at 256 B (stride.b16_s016) */
 	p.l2_read_gbs = 1e6;
 	p.l2_write_gbs = 1e6;
 	p.l1_gbs = 1e6;

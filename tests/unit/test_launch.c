@@ -31,7 +31,7 @@ static const struct row rows[] = {
 	{ "gid*16", 4, 64, 1.0, 3000 },    /* 64 B apart: every piece read, whole */
 	{ "gid*24", 4, 64, 2.0 / 3, 2750 }, /* 96 B apart: 1 / density 1.5, halfway from read_gbs to read_half_gbs */
 	{ "gid*32", 4, 64, 0.5, 2500 },    /* 128 B apart: half the pieces of a 256 B group */
-	{ "gid*48", 4, 64, 1.0 / 3, 2500 - (2500 - (1.0 / (1.0 / 2500 + 0.87 * (1.0 / 2000 - 1.0 / 2500)))) / 2 }, /* 192 B apart: halfway to 256 B's rate (D3, m65, m80) */
+	{ "gid*48", 4, 64, 1.0 / 3, 2500 - (2500 - 2100.0) / 2 }, /* 192 B apart: halfway to 256 B's rate (D3, m65, m80) */
 	{ "gid*128", 4, 64, 0.25, 2000 },  /* 512 B apart: isolated pieces */
 	{ "gid*1024", 16, 64, 0.25, 2000 },
 	{ "gid", 16, 16, 1.0, 3000 },

@@ -113,7 +113,59 @@ static void test_from_run(void **state)
 	assert_true(fabs(p.read_sparse_gbs - 2000) < 1e-6);
 	assert_true(p.l2_read_gbs == 8000 && p.l1_gbs == 30000 && p.l2_write_gbs == 4000);
 	assert_true(p.wave_ns == 0 && p.knee == 0);
+	/* rule D3 at 256 B: optional, named when the run lacks stride.b16_s016, its pieces' rate when it has it */
+	assert_true(p.read_quarter_gbs == 0 && gm_profile_unmeasured(&p, "read_quarter_gbs"));
+	t = n * 64 / 2100e9 + n * 16 / 3000e9;
+	add_case(&r, "stride.b16_s016", n * 32 / t / 1e9, n * 32);
+	assert_int_equal(gm_profile_from_run(&r, &p, why, sizeof(why)), GM_OK);
+	assert_true(fabs(p.read_quarter_gbs - 2100) < 1e-6 && !gm_profile_unmeasured(&p, "read_quarter_gbs"));
 	gm_result_release(&r);
+}
+
+/*
+ * read_quarter_gbs not measured: a profile of a GPU with a built-in profile takes the built-in's share of the way
+ * from the half to the sparse time on its own half and sparse rates, named; of another GPU, nothing (rule D3
+ * sparse from 256 B), named. The built-in profiles carry it measured.
+ */
+static void test_quarter_fill(void **state)
+{
+	struct gm_profile p = prof(), q, b;
+	char buf[4096], why[256], txt[4096];
+	double f;
+	int exact;
+	FILE *fp;
+
+	(void)state;
+	assert_int_equal(gm_profile_nearest("NVIDIA H200", &b, &exact), GM_OK);
+	assert_true(exact && b.read_quarter_gbs > b.read_sparse_gbs && b.read_quarter_gbs < b.read_half_gbs);
+	assert_false(gm_profile_unmeasured(&b, "read_quarter_gbs"));
+	f = (1 / b.read_quarter_gbs - 1 / b.read_half_gbs) / (1 / b.read_sparse_gbs - 1 / b.read_half_gbs);
+	p.read_quarter_gbs = 0;
+	snprintf(p.device, sizeof(p.device), "NVIDIA H200");
+	fp = fmemopen(buf, sizeof(buf), "w");
+	assert_int_equal(gm_profile_write(fp, &p), GM_OK);
+	fclose(fp);
+	assert_null(strstr(buf, "read_quarter_gbs"));
+	assert_int_equal(gm_profile_parse(buf, "mem", &q, why, sizeof(why)), GM_OK);
+	assert_true(gm_profile_unmeasured(&q, "read_quarter_gbs"));
+	assert_true(fabs(1 / q.read_quarter_gbs - (1.0 / 2500 + f * (1.0 / 2000 - 1.0 / 2500))) < 1e-12);
+	gm_profile_describe_unmeasured(&q, txt, sizeof(txt));
+	assert_non_null(strstr(txt, "read_quarter_gbs (stride.b16_s016; rule D3 at 256 B takes the built-in"));
+	/* written again: still left out, still named */
+	fp = fmemopen(buf, sizeof(buf), "w");
+	assert_int_equal(gm_profile_write(fp, &q), GM_OK);
+	fclose(fp);
+	assert_null(strstr(buf, "\"read_quarter_gbs\":"));
+	assert_non_null(strstr(buf, "\"read_quarter_gbs\""));
+	/* another GPU: never from the H200's */
+	snprintf(p.device, sizeof(p.device), "test GPU");
+	fp = fmemopen(buf, sizeof(buf), "w");
+	assert_int_equal(gm_profile_write(fp, &p), GM_OK);
+	fclose(fp);
+	assert_int_equal(gm_profile_parse(buf, "mem", &q, why, sizeof(why)), GM_OK);
+	assert_true(q.read_quarter_gbs == 0 && gm_profile_unmeasured(&q, "read_quarter_gbs"));
+	gm_profile_describe_unmeasured(&q, txt, sizeof(txt));
+	assert_non_null(strstr(txt, "rule D3 sparse from 256 B"));
 }
 
 /*
@@ -590,6 +642,7 @@ int main(void)
 		cmocka_unit_test(test_profile_json),
 		cmocka_unit_test(test_builtin),
 		cmocka_unit_test(test_from_run),
+		cmocka_unit_test(test_quarter_fill),
 		cmocka_unit_test(test_from_run_knee),
 		cmocka_unit_test(test_kernel_grid),
 		cmocka_unit_test(test_score),

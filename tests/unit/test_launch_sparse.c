@@ -1,9 +1,9 @@
 /*
  * test_launch_sparse.c - rule D3 between its measured rates and rule D12's sparse writes (m80;
  * src/model/launch_dram_time.c, src/model/launch_dram.c; docs/MODEL.md 7.2, D3 and D12). No GPU.
- *   D3:  loads with more than one in flight a thread read at the half rate at 128 B, at 1 / t4 at 256 B (t4 = th + 0.87
- *        (ts - th): 0.87 of the way from the half time to the sparse time) and at the sparse rate from 512 B, the rate
- *        linear in the spacing between;
+ *   D3:  loads with more than one in flight a thread read at the half rate at 128 B, at read_quarter_gbs at 256 B (kept
+ *        between the half and the sparse rate; without it, the sparse rate) and at the sparse rate from 512 B, the
+ *        rate linear in the spacing between;
  *   D12: a written piece weighs log2(4 / k) / 2 by the k written pieces of its 256 B group, times b = (1 - d) / (1 - dw)
  *        (the share of its windows' gaps the launch leaves unwritten); a piece alone past 256 B adds its share of
  *        512 B's spacing (log2 of its group's gap), each costing read 512 B's time over 256 B's more.
@@ -28,14 +28,14 @@ static struct gm_profile sparse_prof(void)
 
 static void test_d3_between(void **state)
 {
-	const double r4 = 1.0 / (1.0 / 2800 + 0.87 * (1.0 / 2000 - 1.0 / 2800)); /* 2077.2 GB/s */
+	const double r4 = 2100; /* the fixture's read_quarter_gbs */
 	const struct {
 		const char *index;
 		double rate;
 	} rows[] = {
 		{ "gid*32", 2800 },                       /* 128 B: the half rate */
 		{ "gid*48", 2800 - (2800 - r4) / 2 },     /* 192 B: halfway to 256 B's */
-		{ "gid*64", r4 },                         /* 256 B: 0.87 of the way to the sparse time */
+		{ "gid*64", r4 },                         /* 256 B: read_quarter_gbs */
 		{ "gid*128", 2000 },                      /* 512 B: the sparse rate */
 		{ "gid*512", 2000 },                      /* 2 KiB: past it, the sparse rate */
 	};
@@ -52,6 +52,21 @@ static void test_d3_between(void **state)
 		assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
 		t = (o.dram_read_bytes / rows[r].rate + o.dram_write_bytes / 3000) / 1e6; /* copy_gbs 3000: no turnaround */
 		assert_true(fabs(o.t_dram_ms - t) < 1e-9 * t);
+	}
+	/* 256 B's rate kept between the half and the sparse rate; not measured (0): the sparse rate */
+	{
+		const double q[][2] = { { 1900, 2000 }, { 3000, 2800 }, { 0, 2000 } };
+
+		launch_of("gid*64", 4, 1 << 16, pats, &in);
+		for (size_t k = 0; k < sizeof(q) / sizeof(q[0]); k++) {
+			double t;
+
+			p.read_quarter_gbs = q[k][0];
+			assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
+			t = (o.dram_read_bytes / q[k][1] + o.dram_write_bytes / 3000) / 1e6;
+			assert_true(fabs(o.t_dram_ms - t) < 1e-9 * t);
+		}
+		p.read_quarter_gbs = r4;
 	}
 	/* without a sparse time above the half time, 256 B reads at the sparse rate */
 	p.read_half_gbs = 2000;
@@ -95,7 +110,7 @@ static void test_d12_weights(void **state)
 	pats[1].index = "(gid/2)*32 + gid%2";
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
 	{
-		double t4 = 1.0 / 2800 + 0.87 * (1.0 / 2000 - 1.0 / 2800), more = (1.0 / 2000) / t4 - 1.0;
+		double t4 = 1.0 / 2100, more = (1.0 / 2000) / t4 - 1.0;
 		double wr = o.dram_write_bytes - o.dram_sparse_write_bytes;
 		double t = (o.dram_read_bytes / 3000 + wr / 3000 +
 			    (o.dram_sparse_write_pieces + o.dram_sparse_write_far * more) * 64 / 1000) / 1e6;

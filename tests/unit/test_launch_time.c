@@ -204,8 +204,8 @@ static void test_spacing_per_pattern(void **state)
 /*
  * Rule D3b: a launch whose threads each hold one load (one element a thread) reads pieces spaced x apart at a time
  * linear in log2 x between the half rate (x = 2) and the sparse rate (x = 8), the sparse rate past it; with more
- * loads a thread, rule D3 (0.87 of the way from half to sparse at x = 4, m80). The test profile: 1 / 2500 ns a byte at
- * x = 2, 1 / 2000 at x = 8.
+ * loads a thread, rule D3 (read_quarter_gbs at x = 4, m80 / m82). The test profile: 1 / 2500 ns a byte at x = 2,
+ * 1 / 2100 at x = 4 (D3), 1 / 2000 at x = 8.
  */
 static void test_spacing_one_in_flight(void **state)
 {
@@ -214,9 +214,9 @@ static void test_spacing_one_in_flight(void **state)
 		int elem;
 		double one, many; /* the read rate with one load a thread, and without */
 	} rows[] = {
-		{ "gid*48", 4, 0, 2500 - (2500 - (1.0 / (1.0 / 2500 + 0.87 * (1.0 / 2000 - 1.0 / 2500)))) / 2 }, /* 192 B: 1 / (1/2500 + (1/2000 - 1/2500) log2(1.5) / 2);
+		{ "gid*48", 4, 0, 2500 - (2500 - 2100.0) / 2 }, /* 192 B: 1 / (1/2500 + (1/2000 - 1/2500) log2(1.5) / 2);
 								  rule D3: halfway to 256 B's rate (m80) */
-		{ "gid*64", 4, 2222.2222, (1.0 / (1.0 / 2500 + 0.87 * (1.0 / 2000 - 1.0 / 2500))) }, /* 256 B: halfway in log2; D3: 0.87 of the way (m80) */
+		{ "gid*64", 4, 2222.2222, 2100.0 }, /* 256 B: halfway in log2; D3: read_quarter_gbs (m82) */
 		{ "gid*128", 4, 2000, 2000 },       /* 512 B: the sparse rate */
 		{ "gid*512", 4, 2000, 2000 },       /* 2 KiB: past 512 B, the sparse rate (rule D3) */
 		{ "gid*64", 16, 2000, 2000 },       /* 1 KiB of 16 B lanes */

@@ -170,8 +170,8 @@ static void test_calibrate_select(void **state)
 	assert_int_equal(gm_registry_select(gm_calibrate_selectors, nsel, GM_TIER_DEFAULT, sel, &bad), GM_OK);
 	for (int i = 0; i < n; i++)
 		count += sel[i];
-	assert_int_equal(count, 74); /* copy.floor_b4 (m62) the 69th, copy.colstore_b4 and _b16 (m66), copy.pages_spread_b4 (m74),
-					copy.scatter_far_b4 (s75), copy.sparse_st_b16 (m78) */
+	assert_int_equal(count, 75); /* copy.floor_b4 (m62) the 69th, copy.colstore_b4 and _b16 (m66), copy.pages_spread_b4 (m74),
+					copy.scatter_far_b4 (s75), copy.sparse_st_b16 (m78), stride.b16_s016 (m82) */
 	assert_true(selected(all, sel, n, "hierarchy.l1_0032k") && selected(all, sel, n, "hierarchy.l1_0512k"));
 	assert_true(selected(all, sel, n, "hierarchy.l1v9x16_0128k"));
 	assert_true(selected(all, sel, n, "hierarchy.l2_0512k") && selected(all, sel, n, "hierarchy.l2_256m"));
@@ -179,6 +179,7 @@ static void test_calibrate_select(void **state)
 	assert_false(selected(all, sel, n, "hierarchy.l1v1_0128k") || selected(all, sel, n, "hierarchy.l2sh_0512k"));
 	assert_true(selected(all, sel, n, "copy.pages_16m_b4") && selected(all, sel, n, "latency.hbm_128m"));
 	assert_true(selected(all, sel, n, "copy.sparse_st_b16"));
+	assert_true(selected(all, sel, n, "stride.b16_s016")); /* read_quarter_gbs (rule D3 at 256 B) */
 	assert_true(selected(all, sel, n, "copy.pages_spread_b4") && selected(all, sel, n, "copy.scatter_far_b4"));
 	/* the trace's one-address atomics (rule X; the float one on 2^20 elements) */
 	assert_true(selected(all, sel, n, "atomics.u32_one"));
