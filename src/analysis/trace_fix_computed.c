@@ -56,7 +56,7 @@ int tf_by_index(struct gm_trace_kernel *k, const struct gm_profile *prof)
 		 "access%s (%s) each one coalesced %d-byte access at the thread's index", n, n > 1 ? "es" : "", w,
 		 k->ins[lead].in->size);
 	snprintf(fx->words, sizeof(fx->words), "the addresses are arithmetic on the thread's own index (a hash or a "
-		 "permutation; no load before them returns data), so the order is the program's, not the data's: store "
+		 "permutation; no load before them returns data), so the order is the program's: store "
 		 "the data in the order the threads read it (a table indexed by the thread's index, built once: a dense "
 		 "array in place of a hash map of dense keys, the permutation applied where the data is written), or "
 		 "sort or partition the work by destination");
