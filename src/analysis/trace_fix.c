@@ -289,6 +289,19 @@ static double excess_part(const struct gm_trace_kernel *k, const struct tk_swap 
 	return glob > 0 ? fmin(1, ex / glob) : 0;
 }
 
+/* the predicted time of the kernel without the swapped instructions sw[0 .. n-1] (the part a change leaves; 0 where
+   nothing is left that the model prices: the prediction fails only for that, the whole kernel's having succeeded) */
+static double kept_ms(const struct gm_trace_kernel *k, const struct gm_profile *prof, const struct tk_swap *sw, int n)
+{
+	static struct tk_swap out[ROWG];
+	struct gm_launch_out o;
+	char why[200];
+
+	for (int q = 0; q < n && q < ROWG; q++)
+		out[q] = (struct tk_swap){ sw[q].ins, NULL, 0, 0, 0 };
+	return !tk_predict(k, prof, -1, out, n < ROWG ? n : ROWG, &o, why, sizeof(why)) ? o.time_ms : 0;
+}
+
 /* the lines of the swapped instructions sw[0 .. n-1], each once: "22, 23" */
 static void swap_lines(const struct gm_trace_kernel *k, const struct tk_swap *sw, int n, char *lines, size_t ln)
 {
@@ -402,7 +415,11 @@ static int fix_group_as(const struct gm_trace_kernel *k, const int *g, int n, co
 		merge = rows ? tf_merge_ms(k, prof, sw, nrow, &vals) : 0;
 		whole.time_ms += merge;   /* a reduction's lanes merged in shuffle rounds, after the relaunch's loads */
 		whole_lim = whole.limited_by ? whole.limited_by : "";
-		fx->kernel_speedup = tf_kernel_speedup_ex(k, prof, whole.time_ms, gain, 1, ex);
+		if (rows || xy)
+			fx->kernel_speedup = tf_kernel_speedup_ex(k, prof, whole.time_ms, gain, 1, ex);
+		else   /* suggest's rewrite: over-predicted, priced by the part it changes */
+			fx->kernel_speedup = tf_kernel_speedup_part(k, prof, whole.time_ms, kept_ms(k, prof, sw, nsw), gain,
+								    1, ex);
 		if (xy && k->time_ms > 0 && k->time_ms < k->mem_ms && k->time_ms < k->pred.time_ms)
 			/* every access re-mapped: none of the patterns the model over-predicts stays, so the measured
 			   time over the re-mapped kernel's */

@@ -4,8 +4,9 @@
  * two) and whose accesses the widening rule cannot widen (already 16 B a thread, or a record): the same threads in
  * blocks of FB_THREADS (the grid FB_THREADS / blockDim times shorter), each thread on the same elements. Only for a
  * 1D launch whose every fitted index is the thread's global id alone (`gid`, plus a constant: the index does not
- * change with the block's shape). Priced by the launch model at the new shape: the measured time over it (at least
- * the issue floor).
+ * change with the block's shape); in blocks of one thread the fit names that id bx (threadIdx.x is always 0), which
+ * is read as gid (f82). Priced by the launch model at the new shape: the measured time over it (at least the issue
+ * floor, its warps' instructions fewer where the old blocks left lanes idle: a block of one thread is a warp).
  */
 #include <math.h>
 #include <stdio.h>
@@ -28,6 +29,31 @@ static int gid_only(const struct gm_trace_insn *x)
 	return 1;
 }
 
+/*
+ * Blocks of one thread: threadIdx.x is always 0, so the fit names the thread's global id blockIdx.x (`bx`, every
+ * warp one live lane, read as a broadcast). The map of bx (and constants) alone is the global id's: written as
+ * gid into e[] (the relaunch's index, which the launch model reads at the new shape). 1 where it is.
+ */
+static int bx_as_gid(const struct gm_trace_kernel *k, const struct gm_trace_insn *x, char *e, size_t n)
+{
+	struct gm_trace_map m = x->fit.map;
+	int nm = 0;
+
+	if (k->l->block[0] != 1 || !m.known || x->fit.approx || x->fit.iters > 1 || m.iter_step || m.niter_tab)
+		return 0;
+	for (int q = 0; q < m.nmodes; q++) {
+		if (m.mode[q].var == GM_TV_TX)   /* always 0 */
+			continue;
+		if (m.mode[q].var != GM_TV_BX || m.mode[q].div != 1 ||
+		    (m.mode[q].size && m.mode[q].size < k->l->grid[0]))
+			return 0;
+		m.mode[nm] = m.mode[q];
+		m.mode[nm++].var = GM_TV_GID;
+	}
+	m.nmodes = nm;
+	return nm == 1 && gm_trace_map_expr(&m, k->l->block, k->l->grid, 1, 0, e, n) >= 0;
+}
+
 /* the speedup of the launch in blocks of FB_THREADS (0: not priced); *m the blocks merged into one */
 double tk_fuller_blocks(const struct gm_trace_kernel *k, const struct gm_profile *prof, int *m)
 {
@@ -40,18 +66,28 @@ double tk_fuller_blocks(const struct gm_trace_kernel *k, const struct gm_profile
 	    l->grid[1] != 1 || l->grid[2] != 1 || l->block[1] != 1 || l->block[2] != 1 || l->block[0] <= 0 ||
 	    l->block[0] >= FB_THREADS || FB_THREADS % l->block[0] || k->nins < 1)
 		return 0;
-	for (int i = 0; i < k->nins; i++)
-		if (k->ins[i].in->executions > 0 && !gid_only(&k->ins[i]))
+	static char ex[GM_TRACE_MAX_INSNS][80];
+	static struct tk_swap sw[GM_TRACE_MAX_INSNS];
+	int nsw = 0;
+	for (int i = 0; i < k->nins && i < GM_TRACE_MAX_INSNS; i++) {
+		if (k->ins[i].in->executions <= 0 || gid_only(&k->ins[i]))
+			continue;
+		if (!bx_as_gid(k, &k->ins[i], ex[nsw], sizeof(ex[nsw])))
 			return 0;
+		sw[nsw] = (struct tk_swap){ i, ex[nsw], 1, 0, 0 };
+		nsw++;
+	}
 	struct gm_trace_launch l2 = *l;
 	struct gm_trace_kernel k2 = *k;
 	*m = FB_THREADS / l->block[0];
 	l2.block[0] = FB_THREADS;
 	l2.grid[0] = (l->grid[0] + *m - 1) / *m;
 	k2.l = &l2;
-	if (tk_predict(&k2, prof, -1, NULL, 0, &o, why, sizeof(why)) || !(o.time_ms > 0))
+	if (tk_predict(&k2, prof, -1, nsw ? sw : NULL, nsw, &o, why, sizeof(why)) || !(o.time_ms > 0))
 		return *m = 0, 0;
-	return k->time_ms / fmax(o.time_ms, tk_floor_free_ms(k, prof, 1));
+	/* blocks under a warp leave lanes idle: the new blocks' warps are fewer, and so are the instructions issued */
+	double w0 = (double)l->grid[0] * ((l->block[0] + 31) / 32), w1 = (double)l2.grid[0] * (FB_THREADS / 32);
+	return k->time_ms / fmax(o.time_ms, tk_floor_free_ms(k, prof, w0 / w1));
 }
 
 int tf_fuller_blocks(struct gm_trace_kernel *k, const struct gm_profile *prof, int lead)

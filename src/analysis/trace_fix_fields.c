@@ -19,6 +19,7 @@
 
 #define FLD_MAXG 64
 #define FLD_LEN 160
+#define TF_PART_TOL 0.10   /* the launch model's tolerance: an error within it is every part's */
 
 /* The kernel's speedup when the model's time goes from k->mem_ms to t_new: the saving taken off the
    measured time (a compute or latency part the model does not see stays, but for the part ex that goes with
@@ -37,6 +38,25 @@ double tf_kernel_speedup_ex(const struct gm_trace_kernel *k, const struct gm_pro
 	if (tm > 0 && tm >= tp)   /* the unexplained part: less the wasted sectors' part, divided by the parallelism */
 		return tm / fmax(t_new + (tm - tp) * (1 - ex) / (g >= 1 ? g : 1), fl);
 	return tp / fmax(t_new, fl);
+}
+
+/*
+ * The part form, where the model predicts more than was measured (beyond TF_PART_TOL, the launch model's own
+ * tolerance): the untouched part kept at its prediction t_kept (the kernel without the changed instructions), the
+ * changed part's measured time is what is left of the measured one (t_meas - t_kept), and it becomes the fixed
+ * part's prediction (t_new - t_kept): t_meas / t_new. The over-prediction is taken as the changed patterns' (the
+ * ideal access the fix makes is priced well; a scattered one is where the model's rates err). Where the untouched
+ * part alone is predicted at the measured time or more (the over-prediction is also its), or t_kept is unknown (< 0),
+ * tf_kernel_speedup_ex's ratio of the predictions.
+ */
+double tf_kernel_speedup_part(const struct gm_trace_kernel *k, const struct gm_profile *prof, double t_new,
+			      double t_kept, double g, double div, double ex)
+{
+	double tm = k->time_ms;
+
+	if (tm > 0 && t_new > 0 && k->mem_ms > tm * (1 + TF_PART_TOL) && t_kept >= 0 && t_kept < tm)
+		return tm / fmax(t_new, tk_floor_ms(k, prof, div));
+	return tf_kernel_speedup_ex(k, prof, t_new, g, div, ex);
 }
 
 double tf_kernel_speedup(const struct gm_trace_kernel *k, const struct gm_profile *prof, double t_new, double g,
@@ -191,9 +211,13 @@ int tf_wide_fields(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	free(ins2);
 	if (rc)
 		return -1;
+	struct gm_launch_out kept;   /* the kernel without the records' fields: the part the change leaves */
+	for (int q = 0; q < nsw; q++)
+		sw[q] = (struct tk_swap){ sw[q].ins, NULL, 0, 0, 0 };
+	double t_kept = !tk_predict(k, prof, -1, sw, nsw, &kept, why, sizeof(why)) ? kept.time_ms : 0;
 	const struct gm_trace_insn *x = &k->ins[lead];
 	int vb = K * x->in->size, lanes = vb > 16 ? vb / 16 : 1;
-	double s = tf_kernel_speedup(k, prof, o.time_ms, (double)K / lanes, (double)K / lanes);
+	double s = tf_kernel_speedup_part(k, prof, o.time_ms, t_kept, (double)K / lanes, (double)K / lanes, 0);
 	if (s < GM_TRACE_WORTH)
 		return -1;
 	struct gm_trace_fix *fx = tf_whole_fix(k, lead, nf, s);

@@ -2,7 +2,8 @@
  * starts (rule T4) in blocks of 32 threads whose 16-byte load and store index the thread's global id alone (set
  * 19's dscale: y = s x on double2), relaunched in blocks of 256 and priced by the launch model with the built-in
  * H200 profile; refused: blocks of 256 already, a 2D launch, an index with the block's own ids, a launch not limited
- * by block starts, a fix not worth making. */
+ * by block starts, a fix not worth making. Blocks of one thread (set 24's scale_clip, <<<n, 1>>>): the fit names the
+ * index bx (threadIdx.x always 0), which is the global id; the relaunch's warps are 32 times fewer. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -96,11 +97,45 @@ static void test_refused(void **state)
 	assert_int_equal(c.x[0].fix.have, 0);
 }
 
+/* blocks of one thread, each warp one live lane: the index fitted as bx (a mode of blockIdx.x) */
+static void make_one(struct kern *c)
+{
+	make(c, 1);
+	for (int i = 0; i < 2; i++) {
+		c->in[i].size = 4;
+		c->in[i].executions = 6000032;
+		c->x[i].fit.map.nmodes = 1;
+		c->x[i].fit.map.mode[0] = (struct gm_trace_mode){ GM_TV_BX, 1, 0, 1 };
+		c->x[i].fit.map.elem_bytes = 4;
+		c->x[i].fit.cls = GM_TC_BROADCAST;
+		snprintf(c->x[i].fit.expr1d, sizeof(c->x[i].fit.expr1d), "bx");
+	}
+	c->k.time_ms = c->k.pred.time_ms = 3.6;
+}
+
+static void test_one_thread(void **state)
+{
+	struct kern c;
+	int m;
+	(void)state;
+	make_one(&c);
+	double s = tk_fuller_blocks(&c.k, &P, &m);
+	assert_int_equal(m, 256);
+	assert_true(s > 50);   /* 48 MB at DRAM's rate, near 0.02 ms, against 3.6 */
+	make_one(&c);
+	c.l.block[0] = 2, c.l.grid[0] /= 2;   /* bx is not the global id with two threads a block */
+	assert_true(tk_fuller_blocks(&c.k, &P, &m) == 0);
+	make_one(&c);
+	c.x[1].fit.map.mode[0].div = 2;   /* bx / 2: not the thread's own element */
+	assert_true(tk_fuller_blocks(&c.k, &P, &m) == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_priced),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_one_thread),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
