@@ -223,6 +223,7 @@ enum gm_trace_class {
 	GM_TC_ROWSTARTS,       /* no map fits; lanes rise by rows of their own lengths (row starts read, CSR) */
 	GM_TC_COMPUTED,        /* no map fits; lanes rise by 0 or 1 step (a scaled coordinate rounded) */
 	GM_TC_LOCAL_INDEXED,   /* local: lanes at different offsets of their stacks (an array indexed at run time) */
+	GM_TC_RECORDS,         /* strided pieces whose siblings read or write every byte of each record (trace_class_records.c) */
 	GM_TC_COUNT
 };
 

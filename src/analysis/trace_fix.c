@@ -244,7 +244,7 @@ static int words_only(const struct gm_trace_insn *x, struct gm_trace_fix *fx)
 	if (c == GM_TC_UNSAMPLED)
 		return snprintf(fx->words, sizeof(fx->words), "no pattern without sampled addresses: trace again with "
 				"--samples 64 (or more), narrowed with --kernel / -s / -c"), 1;
-	if (c == GM_TC_COALESCED || c == GM_TC_BROADCAST || c == GM_TC_SHARED_OK)
+	if (c == GM_TC_COALESCED || c == GM_TC_BROADCAST || c == GM_TC_SHARED_OK || c == GM_TC_RECORDS)
 		return snprintf(fx->words, sizeof(fx->words), "nothing worth changing: the access is %s",
 				x->fit.cls_text), 1;
 	if (!x->fit.map.known && x->in->op != GM_TO_ATOMIC && x->in->op != GM_TO_REDUCTION) {
@@ -518,6 +518,8 @@ static double waste(const struct gm_trace_insn *x)
 
 	if (per <= 0 || ideal <= 0 || x->fit.cls == GM_TC_UNSAMPLED)
 		return 0;
+	if (x->fit.cls == GM_TC_RECORDS)   /* its siblings use every byte of the sectors: none wasted */
+		return 1e-12 * x->bytes;
 	/* the model's share of the time, or half the traffic share where the model sees none (a pattern the
 	   launch model hides behind another: removing it changes nothing, replacing it does) */
 	return fmax(x->time_share, 0.5 * x->share) * fmax(0, 1 - ideal / per) + 1e-12 * x->bytes;

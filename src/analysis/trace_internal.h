@@ -315,6 +315,9 @@ int tf_search_chain(struct gm_trace_kernel *k, const struct gm_profile *prof);
    before them, a fixed step in their loop; or beside such a one): sets each instruction's computed and its class's
    words; how many of the first kind */
 int tk_computed_scatters(struct gm_trace_kernel *k);
+/* trace_class_records.c: the class whole records, a strided walk's pieces that together read (or, issued back to
+   back, write) every byte of each record, no wider access tiling it: sets their class and words; how many */
+int tk_whole_records(struct gm_trace_kernel *k);
 /* trace_computed.c: 1 when x is computed and scattered, each lane its own sector (CS_OWN of its lanes a request,
    CS_WIDE times the ideal): a hash or a permutation, whose data stored in the threads' order gains the whole
    coalescing factor; a computed gather whose lanes share sectors (a division, a clamp: im2col, a resize) is not */

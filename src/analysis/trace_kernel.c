@@ -32,7 +32,8 @@ static void traffic(struct gm_trace_kernel *k)
 			double s = in->sectors >= 0 ? in->sectors : req > 0 ? req * x->fit.sample_per_req : 0;
 			double ideal = in->ideal_sectors >= 0 ? in->ideal_sectors : req * x->fit.ideal_per_req;
 			x->bytes = s * 32;
-			x->excess_bytes = ideal >= 0 ? fmax(0, s - ideal) * 32 : 0;
+			/* whole records: the siblings use every byte of the sectors (L1 keeps a load's lines) */
+			x->excess_bytes = ideal >= 0 && x->fit.cls != GM_TC_RECORDS ? fmax(0, s - ideal) * 32 : 0;
 			glob += x->bytes;
 		}
 	}
@@ -190,6 +191,7 @@ gm_status gm_trace_kernel_analyse(const struct gm_trace_launch *l, const struct 
 	gm_parallel_for(l->nins, gm_cores(), NULL, NULL, fit_item, k);
 	tf_priors(k);
 	tk_computed_scatters(k);   /* rule CS: the gathers the thread's index computes, in words */
+	tk_whole_records(k);       /* strided pieces that use every byte of their records */
 	k->local_span = tk_local_span(k);
 	traffic(k);
 	tk_occupancy(k, prof);   /* rule OC, before the launch model */

@@ -23,7 +23,7 @@ const char *gm_trace_class_name(enum gm_trace_class c)
 		"coalesced", "misaligned", "strided", "column walk", "transposed", "broadcast",
 		"gather by data", "bank conflicts", "conflict-free", "irregular", "not sampled",
 		"column walk with irregular row starts", "computed coordinates",
-		"local array indexed at run time",
+		"local array indexed at run time", "whole records",
 	};
 	return c >= 0 && c < GM_TC_COUNT ? n[c] : "?";
 }
