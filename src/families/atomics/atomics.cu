@@ -185,13 +185,19 @@ static void at_ref_item(void *arg, void *state, int k)
 	double *ones = a->ones + cp * a->nb;
 
 	(void)state;
-	for (size_t c = c0; c < c1; c++)
-		for (size_t b = b0; b < b1; b++)
+	/* bin by bin, its sum in registers: the rows of a few bins share cache lines between threads */
+	for (size_t b = b0; b < b1; b++) {
+		uint32_t x = 0;
+		uint64_t n1 = 0;
+		for (size_t c = c0; c < c1; c++)
 			for (size_t i = (c * a->nb + b) * a->r, e = i + a->r; i < e && i < a->s->n; i++) {
-				uint32_t x = gm_hash(a->s->seed, i);
-				sum[b] += x;
-				ones[b] += (double)(x & 1u);
+				uint32_t h = gm_hash(a->s->seed, i);
+				x += h;
+				n1 += h & 1u;
 			}
+		sum[b] = x;
+		ones[b] = (double)n1;
+	}
 }
 
 /* want[b] and wantf[b] for every bin (nb of them), from the closed form; GM_ERR_NOMEM without the rows */
