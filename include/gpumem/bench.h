@@ -241,13 +241,39 @@ struct gm_runner_opts {
 	struct gm_counters_session *counters;
 	/* run --sanitize: validation, then one launch per sample: no calibration, warm-up or CoV retries */
 	int sanitize;
-	/* > 0 (calibrate's cases): a timed case takes no more samples than last this long together, and never
-	   fewer than GM_BUDGET_MIN_REPS nor more than reps (runner.c, docs/METHODOLOGY.md); 0 = reps always */
+	/* > 0 (run's and calibrate's default, GM_SAMPLES_BUDGET_MS): a timed case takes no more samples than last
+	   this long together, and never fewer than GM_BUDGET_MIN_REPS nor more than reps (runner.c,
+	   docs/METHODOLOGY.md); 0 = reps always (run --reps N) */
 	double samples_budget_ms;
 };
 #define GM_BUDGET_MIN_REPS 10
+#define GM_SAMPLES_BUDGET_MS 150.0
 /* The samples a timed case takes when a sample is `launches` launches of one_ms each (runner.c's policy). */
 int gm_runner_reps(const struct gm_runner_opts *o, int launches, double one_ms);
+
+/*
+ * The warm-up (runner.c, docs/METHODOLOGY.md step 4): untimed chunks of about GM_WARMUP_CHUNK_MS of launches,
+ * each timed, until two consecutive chunks agree within GM_WARMUP_AGREE_PCT or GM_WARMUP_MAX_MS of work was
+ * queued. Pure bookkeeping: the runner queues, times and reports; these decide.
+ */
+#define GM_WARMUP_CHUNK_MS 4.0
+#define GM_WARMUP_AGREE_PCT 1.0
+#define GM_WARMUP_MAX_MS 50.0
+#define GM_WARMUP_MAX_CHUNKS 64
+struct gm_warmup {
+	int launches;       /* launches per chunk */
+	double chunk_ms;    /* a chunk's expected time, from the calibration launch */
+	int queued;         /* chunks queued (or run) */
+	int timed;          /* chunks whose time is known */
+	double prev_ms, last_ms; /* the last two chunks' times */
+	int settled;        /* two consecutive chunks agreed */
+};
+/* Start a warm-up for launches of one_ms each (0 or less: unknown, one launch a chunk). */
+void gm_warmup_begin(struct gm_warmup *w, double one_ms);
+/* 1 when another chunk is to be queued: not settled, under GM_WARMUP_MAX_MS queued, under the chunk limit. */
+int gm_warmup_more(const struct gm_warmup *w);
+/* A chunk's measured time (in queue order): settled when within GM_WARMUP_AGREE_PCT of the one before. */
+void gm_warmup_timed(struct gm_warmup *w, double ms);
 
 /* Default per-array working set for a device: 4 GiB on large GPUs, bounded by free memory. */
 size_t gm_default_array_bytes(const struct gm_device_info *dev, int quick);

@@ -56,6 +56,16 @@ struct gm_value {
 	double median, min, max;
 };
 
+/* Where a case's wall time went, seconds (docs/SCHEMA.md `wall_parts_s`). */
+struct gm_wall_parts {
+	double prepare;   /* allocation, random inputs */
+	double check;     /* the validation launch and its checks (device and CPU) */
+	double warmup;    /* untimed launches, the calibration launch, the warm-up chunks */
+	double samples;   /* the timed samples, to their last result */
+	double retries;   /* CoV retries (cov_limit_bp): every attempt after the first */
+	double finish;    /* annotate, counters (run --counters), release */
+};
+
 struct gm_case_result {
 	char name[64];
 	char family[24];
@@ -90,6 +100,7 @@ struct gm_case_result {
 	double slowdown;                      /* SMEM: vs conflict-free case of its group, 0 if none */
 	int verified;
 	double wall_s;                        /* the case's own wall time: prepare, check, samples, counters, release */
+	struct gm_wall_parts wall_parts;      /* wall_s by phase (runner.c); all 0 = not recorded */
 	int npred;
 	struct gm_pattern_prediction pred[GM_MAX_PATTERNS];
 	double pred_efficiency_pct;           /* over all patterns: bytes requested / transferred */

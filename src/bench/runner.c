@@ -2,10 +2,11 @@
  * runner.c - the one place that owns the timing policy (docs/METHODOLOGY.md):
  *   supported? (else skipped with the reason) -> prepare (allocate, random
  *   inputs) -> verify (poisoned outputs, every element checked; a failing
- *   case gets no number) -> warm-up -> calibrate launches per sample -> timed
- *   samples (CUDA events, the host clock, or the case's own clock; under calibrate's budget fewer where
- *   they are long, gm_runner_reps) ->
- *   release (restores any device state) -> statistics -> derived results.
+ *   case gets no number) -> untimed launches -> calibrate launches per sample -> warm-up until two chunks
+ *   agree (warmup.c) -> timed samples (CUDA events, the host clock, or the case's own clock; under the
+ *   samples budget fewer where they are long, gm_runner_reps) -> CoV retries where a case asks ->
+ *   release (restores any device state) -> statistics -> derived results. Each phase's wall time goes to
+ *   the case's wall_parts.
  *   Sanitizer mode (o->sanitize): verify, then one launch per sample, nothing else.
  */
 #include <math.h>
@@ -19,12 +20,6 @@
 
 #define GIB ((size_t)1 << 30)
 #define MAX_LAUNCHES_PER_SAMPLE 4096
-/*
- * Warm-up lasts at least this long: on an H100 the first ~10 ms of work
- * after the host-side validation ran up to 17 % slower (clocks ramping up
- * after the GPU idled), which put a CoV of 2-8 % on sub-millisecond cases.
- */
-#define WARMUP_MS 50.0
 
 size_t gm_default_array_bytes(const struct gm_device_info *dev, int quick)
 {
@@ -105,16 +100,54 @@ static gm_status calibrate(const struct gm_family_ops *ops, void *st, enum gm_ti
 	return s;
 }
 
-/* Untimed launches until WARMUP_MS of work has run. */
-static gm_status warm_up(const struct gm_family_ops *ops, void *st, double launch_ms)
+static gm_status launch_n(const struct gm_family_ops *ops, void *st, int n)
 {
-	int n = launch_ms > 0 ? (int)(WARMUP_MS / launch_ms) + 1 : 1;
 	gm_status s = GM_OK;
 
-	if (n > 20 * MAX_LAUNCHES_PER_SAMPLE)
-		n = 20 * MAX_LAUNCHES_PER_SAMPLE;
 	for (int i = 0; i < n && !s; i++)
 		s = ops->launch(st);
+	return s;
+}
+
+/*
+ * Device work: chunks queued with a mark after each; after queuing a chunk the one before it is read, so the
+ * GPU always has the next chunk queued while the host compares, and the samples queue behind the last chunk
+ * with no idle gap (an idle GPU's clocks drop; warmup.c decides when to stop).
+ */
+static gm_status warm_up_events(const struct gm_family_ops *ops, void *st, double one)
+{
+	struct gm_warmup w;
+	struct gm_timer *t = NULL;
+	gm_status s = gm_timer_create(&t, GM_WARMUP_MAX_CHUNKS + 1);
+
+	gm_warmup_begin(&w, one);
+	if (!s)
+		s = gm_timer_mark(t, 0);
+	while (!s && gm_warmup_more(&w)) {
+		double ms = 0;
+		s = launch_n(ops, st, w.launches);
+		if (!s)
+			s = gm_timer_mark(t, ++w.queued);
+		if (!s && w.queued >= 2 && !(s = gm_timer_between_ms(t, w.queued - 2, w.queued - 1, &ms)))
+			gm_warmup_timed(&w, ms);
+	}
+	gm_timer_destroy(t);   /* a destroyed event still queued completes normally */
+	return s;
+}
+
+/* Host-domain work: each chunk returns complete; the host clock times it. */
+static gm_status warm_up_host(const struct gm_family_ops *ops, void *st, double one)
+{
+	struct gm_warmup w;
+	gm_status s = GM_OK;
+
+	gm_warmup_begin(&w, one);
+	while (!s && gm_warmup_more(&w)) {
+		double t0 = now_ms();
+		s = launch_n(ops, st, w.launches);
+		w.queued++;
+		gm_warmup_timed(&w, now_ms() - t0);
+	}
 	return s;
 }
 
@@ -178,27 +211,35 @@ int gm_runner_reps(const struct gm_runner_opts *o, int launches, double one)
 	return n < GM_BUDGET_MIN_REPS ? GM_BUDGET_MIN_REPS : n < o->reps ? (int)n : o->reps;
 }
 
-/* Samples of EVENTS and HOST cases: warm-up, calibration, then the samples. */
+/*
+ * Samples of EVENTS and HOST cases: untimed launches (module load, first touch; not again on a retry, the case
+ * has run), calibration, warm-up, then the samples. `parts`: where the warm-up's and the samples' wall time go
+ * (NULL on a retry: the retry is timed as a whole).
+ */
 static gm_status sample_timed(const struct gm_family_ops *ops, void *st, const struct gm_runner_opts *o,
-			      struct gm_case_result *cr)
+			      struct gm_case_result *cr, struct gm_wall_parts *parts)
 {
 	int launches = 1;
-	double one = 0;
-	gm_status s = GM_OK;
+	double one = 0, t0 = now_ms();
+	gm_status s = parts ? launch_n(ops, st, o->warmup) : GM_OK;
 
-	for (int i = 0; i < o->warmup && !s; i++)
-		s = ops->launch(st);
 	/* under a sanitizer a launch costs 10-10^4 times more: calibration and warm-up would be most of a case */
 	if (!s && !o->sanitize)
 		s = calibrate(ops, st, cr->timing, o->min_sample_ms, &launches, &one);
 	if (!s && !o->sanitize)
-		s = warm_up(ops, st, one);
+		s = cr->timing == GM_TIME_HOST ? warm_up_host(ops, st, one) : warm_up_events(ops, st, one);
 	if (s)
 		return s;
+	if (parts)
+		parts->warmup += (now_ms() - t0) * 1e-3;
+	t0 = now_ms();
 	if (cr->timing == GM_TIME_HOST)
-		return sample_host(ops, st, gm_runner_reps(o, launches, one), launches, cr);
-	s = sample_events(ops, st, gm_runner_reps(o, launches, one), launches, cr);
-	return s ? s : gm_gpu_sync();
+		s = sample_host(ops, st, gm_runner_reps(o, launches, one), launches, cr);
+	else if (!(s = sample_events(ops, st, gm_runner_reps(o, launches, one), launches, cr)))
+		s = gm_gpu_sync();
+	if (parts)
+		parts->samples += (now_ms() - t0) * 1e-3;
+	return s;
 }
 
 /*
@@ -207,13 +248,17 @@ static gm_status sample_timed(const struct gm_family_ops *ops, void *st, const s
  * samples are kept in the tail of samples_ms's allocation.
  */
 static gm_status sample_self(const struct gm_family_ops *ops, void *st, const struct gm_runner_opts *o,
-			     struct gm_case_result *cr, double *extra_samples)
+			     struct gm_case_result *cr, double *extra_samples, struct gm_wall_parts *parts)
 {
-	double v[1 + GM_MAX_EXTRAS];
+	double v[1 + GM_MAX_EXTRAS], t0 = now_ms();
 	gm_status s = ops->sample ? GM_OK : gm_fail(GM_ERR_INVALID_ARG, "self-timed case has no sampler");
 
-	for (int i = 0; i < o->warmup && !s; i++)
+	for (int i = 0; i < o->warmup && !s && parts; i++)
 		s = ops->sample(st, v);
+	if (parts) {
+		parts->warmup += (now_ms() - t0) * 1e-3;
+		t0 = now_ms();
+	}
 	for (int i = 0; i < o->reps && !s; i++) {
 		memset(v, 0, sizeof(v));
 		s = ops->sample(st, v);
@@ -224,11 +269,14 @@ static gm_status sample_self(const struct gm_family_ops *ops, void *st, const st
 			extra_samples[k * o->reps + i] = v[1 + k];
 		cr->nsamples++;
 	}
+	if (parts)
+		parts->samples += (now_ms() - t0) * 1e-3;
 	return s;
 }
 
+/* A case's samples: the first attempt with parts to fill, a retry (parts NULL) without its untimed launches. */
 static gm_status sample_case(const struct gm_family_ops *ops, void *st, const struct gm_runner_opts *o,
-			     struct gm_case_result *cr)
+			     struct gm_case_result *cr, struct gm_wall_parts *parts)
 {
 	double *extra;
 	gm_status s;
@@ -239,8 +287,8 @@ static gm_status sample_case(const struct gm_family_ops *ops, void *st, const st
 		return GM_ERR_NOMEM;
 	extra = cr->samples_ms + o->reps;
 	if (cr->timing != GM_TIME_SELF)
-		return sample_timed(ops, st, o, cr);
-	s = sample_self(ops, st, o, cr, extra);
+		return sample_timed(ops, st, o, cr, parts);
+	s = sample_self(ops, st, o, cr, extra, parts);
 	for (int k = 0; k < cr->nextras && !s; k++) {
 		struct gm_stats x;
 		if (!gm_stats_compute(extra + k * o->reps, cr->nsamples, &x)) {
@@ -285,7 +333,9 @@ static gm_status settle(const struct gm_case *c, const struct gm_family_ops *ops
 		cr->samples_ms = NULL;
 		cr->nsamples = 0;
 		attempts++;
-		s = sample_case(ops, st, o, cr);
+		double t0 = now_ms();
+		s = sample_case(ops, st, o, cr, NULL);
+		cr->wall_parts.retries += (now_ms() - t0) * 1e-3;
 		if (s || gm_stats_compute(cr->samples_ms, cr->nsamples, &x)) {
 			free(cr->samples_ms);
 			cr->samples_ms = kept;
@@ -428,24 +478,29 @@ static gm_status run_one(const struct gm_case *c, const struct gm_runner_opts *o
 		case_failed(cr, s, why);
 		return GM_OK;
 	}
-	double t0 = now_ms();
+	double t0 = now_ms(), t1;
 	s = ops->prepare(c, cfg, &st, &cr->traffic);
+	t1 = now_ms();
+	cr->wall_parts.prepare = (t1 - t0) * 1e-3;
 	if (!s)
 		s = ops->verify(st, why, sizeof(why));
 	cr->verified = s == GM_OK;
+	cr->wall_parts.check = (now_ms() - t1) * 1e-3;
 	if (!s) {
 		gm_gpu_range_push(c->name);
-		s = sample_case(ops, st, o, cr);
+		s = sample_case(ops, st, o, cr, &cr->wall_parts);
 		if (!s)
 			s = settle(c, ops, st, o, cr);
 		gm_gpu_range_pop();
 	}
+	t1 = now_ms();
 	if (!s && ops->annotate)
 		ops->annotate(st, cr);
 	if (!s && o->counters)
 		gm_case_counters(c, ops, st, o->counters, cfg->dev, cr);
 	if (st)
 		ops->release(st);
+	cr->wall_parts.finish = (now_ms() - t1) * 1e-3;
 	cr->wall_s = (now_ms() - t0) * 1e-3;
 	gm_gpu_clear_error();   /* an error the case ignored must not fail the next one */
 	if (!s) {

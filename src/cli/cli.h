@@ -50,8 +50,6 @@ int gm_cli_profile(const char *path, const char *device, struct gm_profile *p, i
 void gm_cli_calibrate_hint(FILE *f, const struct gm_profile *p);
 /* 1 while calibrate runs its cases through cmd_run: no hint then. */
 extern int gm_cli_quiet_hint;
-/* calibrate's samples budget for cmd_run (gm_runner_opts.samples_budget_ms; cmd_run.c); 0 = reps always. */
-extern double gm_cli_samples_budget_ms;
 int gm_cli_profile_dev(const char *path, const char *device, const char *uuid, struct gm_profile *p, int quiet,
 		       int *cached);
 /* "model within 10%: k of N cases, median error x%" (nothing when no case was predicted). */

@@ -16,7 +16,6 @@
 #include "gpumem/profile.h"
 
 enum { K_FROM = 256, K_JSON, K_DEVICE, K_CACHE };
-#define CALIBRATE_SAMPLES_BUDGET_MS 150.0
 
 static const struct gm_opt calibrate_opts[] = {
 	{ "output", 'o', 'o', "FILE", "write the profile here (default: stdout)", "@file" },
@@ -131,11 +130,9 @@ static int measure(const char *json, const char *device)
 	}
 	argv[argc] = NULL;
 	gm_cli_quiet_hint = 1;
-	/* a case takes the samples that last 150 ms together, 10 to 20 (docs/METHODOLOGY.md, "calibrate"): its
-	   launches of 7.5-31 ms (one a sample, CoV 0.01-0.1 % in the committed runs) took 3.3 of its 11.8 s at 20 */
-	gm_cli_samples_budget_ms = CALIBRATE_SAMPLES_BUDGET_MS;
+	/* run's samples budget holds here as for every run without --reps (docs/METHODOLOGY.md step 5): a case takes
+	   the samples that last 150 ms together, 10 to 20 */
 	rc = cmd_run(argc, (char **)argv);
-	gm_cli_samples_budget_ms = 0;
 	free(argv);
 	return rc;
 }

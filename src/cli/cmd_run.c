@@ -193,8 +193,6 @@ static void counters_said_off(struct run_ctx *x)
 		}
 }
 
-double gm_cli_samples_budget_ms;
-
 static int run_suite(struct run_ctx *x)
 {
 	struct gm_runner_opts o = { 0 };
@@ -211,7 +209,8 @@ static int run_suite(struct run_ctx *x)
 	o.progress = x->args.sanitize ? progress_lines : isatty(STDERR_FILENO) ? progress : NULL;
 	o.sanitize = x->args.sanitize;
 	o.counters = x->counters;
-	o.samples_budget_ms = gm_cli_samples_budget_ms;
+	/* the samples budget (docs/METHODOLOGY.md step 5); --reps N asks for N samples every case */
+	o.samples_budget_ms = x->args.reps ? 0 : GM_SAMPLES_BUDGET_MS;
 	signal(SIGINT, on_sigint);
 	signal(SIGTERM, on_sigint);
 	if (!x->args.sanitize)   /* --sanitize is meant to run under compute-sanitizer */

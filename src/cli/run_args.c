@@ -16,7 +16,8 @@ static const struct gm_opt run_opts[] = {
 	  "none = the default suite ('gpumem list' shows all)", "@case" },
 	{ "json", R_JSON, 0, "FILE", "write the run as JSON (gpumem report, compare, predict read it)", "@file" },
 	{ "csv", R_CSV, 0, "FILE", "write the cases as CSV", "@file" },
-	{ "reps", R_REPS, 0, "N", "timed samples per case (default 20, 7 with --quick)", NULL },
+	{ "reps", R_REPS, 0, "N", "timed samples per case, exactly (default 20, 10-19 where 20\n"
+	  "would take over 150 ms; 7 with --quick)", NULL },
 	{ "size", R_SIZE, 0, "BYTES", "per-array working set, e.g. 512M, 4G (default: 4 GiB, less if memory is short)",
 	  NULL },
 	{ "device", R_DEVICE, 0, "N", "GPU (default 0)", NULL },

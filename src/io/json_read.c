@@ -81,6 +81,17 @@ static enum gm_case_status status_from(const char *s)
 	return !strcmp(s, "skipped") ? GM_CASE_SKIPPED : GM_CASE_ERROR;
 }
 
+/* wall_parts_s (runs from the budgeted runner on); absent: all 0 */
+static void read_wall_parts(json_t *o, struct gm_wall_parts *p)
+{
+	p->prepare = num(o, K_WP_PREPARE);
+	p->check = num(o, K_WP_CHECK);
+	p->warmup = num(o, K_WP_WARMUP);
+	p->samples = num(o, K_WP_SAMPLES);
+	p->retries = num(o, K_WP_RETRIES);
+	p->finish = num(o, K_WP_FINISH);
+}
+
 static void read_stats(json_t *s, struct gm_stats *st)
 {
 	st->n = num_int(s, K_S_N);
@@ -255,6 +266,7 @@ static gm_status read_case(json_t *o, struct gm_case_result *c)
 	c->traffic.working_set = num_i64(o, K_C_WORKING_SET);
 	c->traffic.ops = num(o, K_C_OPS);
 	c->wall_s = num(o, K_C_WALL);
+	read_wall_parts(json_object_get(o, K_C_WALL_PARTS), &c->wall_parts);
 	read_params(json_object_get(o, K_C_PARAMS), c);
 	read_stats(json_object_get(o, K_C_STATS), &c->ms);
 	c->gbs_median = num(gbs, K_S_MEDIAN);

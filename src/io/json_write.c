@@ -156,6 +156,12 @@ static json_t *case_json(const struct gm_case_result *c, int64_t l2_bytes)
 	}
 	if (c->wall_s > 0) /* the case's own wall time (what the suite's time is spent on) */
 		json_object_set_new(o, K_C_WALL, json_real(c->wall_s));
+	const struct gm_wall_parts *p = &c->wall_parts;
+	if (p->prepare + p->check + p->warmup + p->samples + p->retries + p->finish > 0) /* by phase (docs/SCHEMA.md) */
+		json_object_set_new(o, K_C_WALL_PARTS,
+				    json_pack("{s:f, s:f, s:f, s:f, s:f, s:f}", K_WP_PREPARE, p->prepare, K_WP_CHECK,
+					      p->check, K_WP_WARMUP, p->warmup, K_WP_SAMPLES, p->samples, K_WP_RETRIES,
+					      p->retries, K_WP_FINISH, p->finish));
 	if (c->traffic.ops > 0) /* flops of TFLOP/s cases: intensity = ops / bytes_useful */
 		json_object_set_new(o, K_C_OPS, json_real(c->traffic.ops));
 	json_object_set_new(o, K_C_PRED_SLOW, json_real(c->pred_slowdown));

@@ -78,6 +78,8 @@ static void add_measured(struct gm_run_result *r)
 	gm_result_note(c, "footprint", GM_UNIT_BYTES, 16384);
 	c->traffic.ops = 1.5e9;
 	c->wall_s = 0.25;
+	c->wall_parts.check = 0.125;   /* by phase: binary fractions, exact through JSON */
+	c->wall_parts.samples = 0.0625;
 	d = gm_result_derive(r, "hierarchy", "hierarchy.l2_capacity");
 	snprintf(d->level, sizeof(d->level), "L2");
 	snprintf(d->quantity, sizeof(d->quantity), "capacity");
@@ -212,6 +214,8 @@ static void test_json_round_trip_measured(void **state)
 	assert_true(b.cases[0].traffic.ops == 0); /* absent: not written, reads as 0 */
 	assert_true(b.cases[2].wall_s == 0.25);   /* the case's wall time, read back */
 	assert_true(b.cases[0].wall_s == 0);
+	assert_true(b.cases[2].wall_parts.check == 0.125 && b.cases[2].wall_parts.samples == 0.0625);
+	assert_true(b.cases[2].wall_parts.retries == 0 && b.cases[0].wall_parts.samples == 0);   /* absent: 0 */
 	assert_int_equal(b.nderived, 1);
 	assert_string_equal(b.derived[0].level, "L2");
 	assert_int_equal(b.derived[0].unit, GM_UNIT_BYTES);

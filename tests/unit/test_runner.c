@@ -3,7 +3,8 @@
  * host- and self-timed cases, their units and extras, skipped cases with a
  * reason, failing validation without a number, release always called (device
  * state restored), an interrupt between cases, derived results, and the
- * sanitizer mode (one launch per case after validation, cfg.sanitize seen), calibrate's samples budget.
+ * sanitizer mode (one launch per case after validation, cfg.sanitize seen), the samples budget, the
+ * warm-up's decisions, where a case's wall time went.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -177,7 +178,7 @@ static gm_status run(struct gm_run_result *r, int from, int n)
 	return run_mode(r, from, n, 0);
 }
 
-/* calibrate's samples budget (gm_runner_reps): as many samples as last the budget together, 10 to reps */
+/* the samples budget (gm_runner_reps): as many samples as last the budget together, 10 to reps */
 static void test_samples_budget(void **state)
 {
 	static const struct {
@@ -229,6 +230,45 @@ static void test_samples_budget(void **state)
 	gm_result_release(&r);
 }
 
+/* the warm-up's decisions (warmup.c): chunks of ~4 ms, done when two agree within 1 % or 50 ms are queued */
+static void test_warmup_policy(void **state)
+{
+	static const struct {
+		double one_ms;
+		int launches;
+		double times[8];   /* the chunks' measured times, 0 = end */
+		int queued;        /* chunks queued when it stops */
+		int settled;
+	} t[] = {
+		{ 0.06, 67, { 4.6, 4.1, 4.05, 4.04 }, 5, 1 },   /* ramping clocks, then two within 1 % */
+		{ 0.06, 67, { 4.02, 4.03 }, 3, 1 },             /* warm at once: two timed, the third queued */
+		{ 1.0, 4, { 4.0, 4.5, 4.0, 4.5, 4.0, 4.5, 4.0, 4.5 }, 13, 0 },   /* never agree: 13 x 4 ms >= 50 */
+		{ 10.0, 1, { 10.0, 10.05 }, 3, 1 },             /* long launches: a chunk each */
+		{ 30.0, 1, { 30.0 }, 2, 0 },                    /* two launches reach 50 ms before any agree */
+		{ 80.0, 1, { 0 }, 1, 0 },                       /* one launch past 50 ms: the old warm-up's one */
+		{ 0, 1, { 0 }, 1, 0 },                          /* unknown launch time: one launch */
+		{ 1e-4, 40000, { 4.0, 4.0 }, 3, 1 },
+		{ 1e-6, 81920, { 0.08, 0.08 }, 3, 1 },          /* at most 20 x 4096 launches a chunk */
+	};
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(t) / sizeof(t[0]); k++) {
+		struct gm_warmup w;
+		int next = 0;
+
+		gm_warmup_begin(&w, t[k].one_ms);
+		assert_int_equal(w.launches, t[k].launches);
+		/* as the runner's event loop: queue a chunk, then read the one before it */
+		while (gm_warmup_more(&w)) {
+			w.queued++;
+			if (w.queued >= 2 && next < 8 && t[k].times[next] > 0)
+				gm_warmup_timed(&w, t[k].times[next++]);
+		}
+		assert_int_equal(w.queued, t[k].queued);
+		assert_int_equal(w.settled, t[k].settled);
+	}
+}
+
 /* run --sanitize: after validation exactly one launch (a 20 us launch would get ~10 a sample and 50 ms of warm-up) */
 static void test_sanitize_one_launch(void **state)
 {
@@ -271,6 +311,10 @@ static void test_units_extras_skip_fail_derive(void **state)
 	assert_true(r.cases[0].value.min <= r.cases[0].value.median);
 	assert_int_equal(r.cases[0].nnotes, 1);
 	assert_string_equal(r.cases[0].notes[0].name, "spill_bytes");
+	/* its wall time by phase: samples were taken, no retry, the parts within the whole */
+	const struct gm_wall_parts *p = &r.cases[0].wall_parts;
+	assert_true(p->samples > 0 && p->retries == 0);
+	assert_true(p->prepare + p->check + p->warmup + p->samples + p->retries + p->finish <= r.cases[0].wall_s + 1e-9);
 
 	/* self-timed: the runner warms up once, then 9 samples 101..109; extra = half */
 	assert_int_equal(r.cases[1].status, GM_CASE_OK);
@@ -331,6 +375,7 @@ int main(void)
 		cmocka_unit_test(test_interrupt_restores_and_stops),
 		cmocka_unit_test(test_sanitize_one_launch),
 		cmocka_unit_test(test_samples_budget),
+		cmocka_unit_test(test_warmup_policy),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 #include "families/common/common.cuh"
+#include "families/common/host_ref.h"
 #include "families/common/xfer_shapes.h"
 #include "gpumem/result.h"
 
@@ -80,24 +81,23 @@ static inline void xf_host_free(struct xf_host *h)
 	h->p = NULL;
 }
 
+/* On every core (host_ref.h): a pinned buffer is placed already; a pageable one is first touched by threads that
+   inherit the caller's CPU set and memory policy (the GPU's node, gm_affinity_pin) */
 static inline void xf_fill_host(uint32_t *p, size_t nwords, uint32_t seed)
 {
-	for (size_t w = 0; w < nwords; w++)
-		p[w] = gm_hash(seed, w);
+	gm_host_fill(p, nwords, seed);
 }
 
-/* Every word of a host buffer against gm_hash(seed, w). */
+/* Every word of a host buffer against gm_hash(seed, w), on every core. */
 static inline gm_status xf_check_host(const uint32_t *p, size_t nwords, uint32_t seed, const char *what,
 				      char *why, size_t n)
 {
-	for (size_t w = 0; w < nwords; w++) {
-		if (p[w] != gm_hash(seed, w)) {
-			snprintf(why, n, "%s: host word %zu is 0x%08x, expected 0x%08x", what, w, p[w],
-				 gm_hash(seed, w));
-			return gm_fail(GM_ERR_VALIDATION, "%s", why);
-		}
-	}
-	return GM_OK;
+	size_t w = gm_host_first_bad(p, nwords, seed);
+
+	if (w == nwords)
+		return GM_OK;
+	snprintf(why, n, "%s: host word %zu is 0x%08x, expected 0x%08x", what, w, p[w], gm_hash(seed, w));
+	return gm_fail(GM_ERR_VALIDATION, "%s", why);
 }
 
 static inline double xf_sysfs_num(const struct gm_device_info *d, const char *file)

@@ -37,6 +37,7 @@
 #include "families/common/common.cuh"
 #include "gpumem/result.h"
 #include "families/common/hier_common.cuh"
+#include "families/common/host_ref.h"
 #include "families/common/hier_shapes.h"
 #include "families/kernels.h"
 
@@ -403,21 +404,6 @@ static gm_status hier_prepare(const struct gm_case *c, const struct gm_run_cfg *
 	return GM_OK;
 }
 
-/* Sum of words [from, to) of the buffer (mod 2^32), as the kernels fold them. */
-static uint32_t word_sum(uint32_t seed, uint64_t from, uint64_t to)
-{
-	uint32_t s = 0;
-	for (uint64_t w = from; w < to; w++)
-		s += gm_hash(seed, w);
-	return s;
-}
-
-/* Sum of the 4 words of slots [from, to) of 16 B slots from first_word. */
-static uint32_t slot_sum(uint32_t seed, uint64_t first_word, uint32_t from, uint32_t to)
-{
-	return word_sum(seed, first_word + 4ull * from, first_word + 4ull * to);
-}
-
 /*
  * l1 and l2sh: each block (team) read a known multiset of its buffer's words:
  * the first W words of the buffer taken cyclically, W = words it loaded
@@ -432,31 +418,39 @@ static gm_status verify_reads(struct hier_state *s, char *why, size_t n)
 	const uint64_t nwords = s->footprint / 4;
 	const unsigned long long team_words = s->passes ? (unsigned long long)s->passes * nwords
 							: (unsigned long long)HIER_BLOCK * s->loads * 4;
-	uint32_t *h = (uint32_t *)malloc(threads * 4), want = 0;
+	const int nsums = shared ? 1 : teams;   /* shared: every team read the one buffer */
+	uint32_t *h = (uint32_t *)malloc(threads * 4), *whole = (uint32_t *)malloc((size_t)nsums * 4),
+		 *part = (uint32_t *)malloc((size_t)nsums * 4);
+	gm_status st = GM_OK;
+	cudaError_t e;
 
-	if (!h)
-		return GM_ERR_NOMEM;
-	cudaError_t e = cudaMemcpy(h, s->sums, threads * 4, cudaMemcpyDeviceToHost);
-	if (e != cudaSuccess) {
-		free(h);
-		return gm_cuda_status(e, "cudaMemcpy(checksums)", __FILE__, __LINE__);
+	if (!h || !whole || !part) {
+		st = GM_ERR_NOMEM;
+		goto out;
 	}
+	if ((e = cudaMemcpy(h, s->sums, threads * 4, cudaMemcpyDeviceToHost)) != cudaSuccess) {
+		st = gm_cuda_status(e, "cudaMemcpy(checksums)", __FILE__, __LINE__);
+		goto out;
+	}
+	/* each team's buffer whole, and its first team_words % nwords words, on every core */
+	gm_hash_sums(s->seed, 0, nwords, nwords, (size_t)nsums, whole);
+	gm_hash_sums(s->seed, 0, nwords, team_words % nwords, (size_t)nsums, part);
 	for (int b = 0; b < teams; b++) {
-		uint64_t first = shared ? 0 : (uint64_t)b * nwords;
-		uint32_t got = 0;
-		if (b == 0 || !shared)
-			want = (uint32_t)(team_words / nwords) * word_sum(s->seed, first, first + nwords) +
-			       word_sum(s->seed, first, first + team_words % nwords);
+		int k = shared ? 0 : b;
+		uint32_t got = 0, want = (uint32_t)(team_words / nwords) * whole[k] + part[k];
 		for (size_t i = 0; i < HIER_BLOCK; i++)
 			got += h[(size_t)b * HIER_BLOCK + i];
 		if (got != want) {
 			snprintf(why, n, "checksum of block %d is 0x%08x, expected 0x%08x", b, got, want);
-			free(h);
-			return gm_fail(GM_ERR_VALIDATION, "%s", why);
+			st = gm_fail(GM_ERR_VALIDATION, "%s", why);
+			break;
 		}
 	}
+out:
 	free(h);
-	return GM_OK;
+	free(whole);
+	free(part);
+	return st;
 }
 
 struct hier_written {
@@ -477,11 +471,10 @@ static gm_status verify_sweep(struct hier_state *s, char *why, size_t n)
 		st = GM_ERR_NOMEM;
 		goto out;
 	}
-	for (uint32_t c = 0; c < nch; c++)
-		for (uint32_t w = 0; w < 32; w++) {
-			uint32_t first = c * HIER_BLOCK + w * 32;
-			ws[c * 32 + w] = slot_sum(s->seed, 0, first, first + 32);
-		}
+	/* warp w of chunk c: the 32 16 B slots from c * HIER_BLOCK + 32 w, that is words 128 (32 c + w) on, 128 of
+	   them (HIER_BLOCK = 1024 = 32 x 32 slots): every core */
+	static_assert(HIER_BLOCK == 32 * 32, "a chunk is 32 warps of 32 slots");
+	gm_hash_sums(s->seed, 0, 128, 128, (size_t)nch * 32, ws);
 	for (unsigned b = 0; b < s->grid; b++) {
 		uint32_t c0 = (uint32_t)(((unsigned long long)b * HIER_ILP) % nch);
 		for (uint32_t w = 0; w < 32; w++)
