@@ -190,6 +190,6 @@ void gm_cli_calibrate_hint(FILE *f, const struct gm_profile *p)
 		if (!strcmp(buys[k].device, p->device))
 			ev = buys[k].evidence;
 	fprintf(f, "note: predicted with the built-in profile of %s, not this unit's; 'gpumem calibrate' (75 cases, "
-		"about 12 s on an H200) measures this unit, and run, explain and predict use it from then on: %s\n",
+		"about 8 s on an H200) measures this unit, and run, explain and predict use it from then on: %s\n",
 		p->device, ev);
 }
