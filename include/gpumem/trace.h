@@ -423,14 +423,21 @@ enum gm_trace_run_rule {
 					 read by no later one (a temporary): fuse the two, drop the store and the load */
 	GM_TR_DROPPED,                /* the next launch loads one of every m of a launch's outputs and no later one
 					 reads the rest: compute only the kept outputs, in one launch */
-	GM_TR_SAME_INPUT              /* two launches loading the same input for different outputs: one pass */
+	GM_TR_SAME_INPUT,             /* two launches loading the same input for different outputs: one pass */
+	GM_TR_ACC_CHAIN,              /* consecutive launches each loading and storing back one buffer element for
+					 element (an accumulator through BLAS-1 calls): one kernel, the value in a register */
+	GM_TR_CLONE,                  /* a launch loading two buffers whose sampled values are equal element for
+					 element (a copy of the input): read the original, drop the copy */
+	GM_TR_DOMAIN                  /* a launch storing back, unchanged, most of what it loads in place, its work on a
+					 part of its threads: launch over the part that changes */
 };
-#define GM_TR_NRULES 5
-/* the rule's name in the report ("clear_acc", "copy_back", "reload", "dropped_stores", "same_input") */
+#define GM_TR_NRULES 8
+/* the rule's name in the report ("clear_acc", "copy_back", "reload", "dropped_stores", "same_input", "acc_chain",
+   "clone", "domain") */
 static inline const char *gm_trace_run_rule_name(enum gm_trace_run_rule r)
 {
 	static const char *const names[GM_TR_NRULES] = { "clear_acc", "copy_back", "reload", "dropped_stores",
-							   "same_input" };
+							   "same_input", "acc_chain", "clone", "domain" };
 
 	return (unsigned)r < GM_TR_NRULES ? names[r] : "?";
 }
@@ -440,11 +447,13 @@ static inline const char *gm_trace_run_rule_name(enum gm_trace_run_rule r)
 struct gm_trace_run_finding {
 	enum gm_trace_run_rule rule;
 	int first, second;            /* the report's kernels (r->k): the fill and the accumulation; the step and the
-					 copy */
+					 copy; acc_chain: the chain's first and last; clone, domain: the launch, twice */
 	int ins_first, ins_second;    /* the instructions named: the fill's store and the accumulation's load; the
 					 step's store and the copy's load; the output's store and the next launch's
 					 load of it (reload, dropped_stores); both launches' first load of the input
-					 (same_input) */
+					 (same_input); the first launch's store and the last's load of the accumulator
+					 (acc_chain); the original's load and the clone's (clone); the in-place store
+					 and the load only the working threads run (domain) */
 	int64_t lo, hi;               /* the buffer the rule is about: its first byte, hi - lo the bytes its threads
 					 touch (the filled one; the one the copy reads; the output stored; the input) */
 	int64_t lo2, hi2;             /* the copy's destination (copy_back), the same way; 0, 0 otherwise */
@@ -453,7 +462,7 @@ struct gm_trace_run_finding {
 	double saved_ms;              /* of the measured times: the launch dropped, plus the accumulation's load
 					 (the launch model without it, the saving off the measured time) */
 	double run_speedup;           /* the traced run's launches, measured times summed, over them less saved_ms */
-	char words[900];              /* what the launches do and the fix, in words */
+	char words[1400];             /* what the launches do and the fix, in words */
 	char sketch[400];             /* a short CUDA sketch */
 };
 

@@ -7,7 +7,9 @@ PAIRS has one line per naive kernel: `NAIVE FAST [FAST...]`, each a run name wit
 launch_index; without it every traced launch of the run, their times summed). The measured speedup is the naive
 time over the fastest of all (the naive one included: then 1.0); the predicted one is the naive launch's best fix that is worth changing
 (its `kernel_speedup`), or 1.0 when the report says nothing is worth changing; for a whole run (no launch index),
-the run's predicted speedup from its run-level findings (`across_launches.speedup`) where it is larger. A row is right when
+the run's predicted speedup from its run-level findings (`across_launches.speedup`) where it is larger; for one launch, a
+run-level finding about that launch alone (clone, domain: first_launch = second_launch) as the launch's time over it
+less the finding's saved_ms, where that is larger. A row is right when
 |predicted / measured - 1| <= 20 %. Lines starting with '#' are comments.
 """
 import gzip
@@ -76,6 +78,12 @@ def main():
                 pred = run["speedup"]
                 where = "run: " + ", ".join("%s %s->%s" % (f["rule"], f["first_launch"], f["second_launch"])
                                             for f in run["findings"])
+        else:   # one launch: a run-level finding about that launch alone (clone, domain), as that launch's speedup
+            doc = load(rdir, line[0].partition(":")[0])
+            for f in ((doc or {}).get("across_launches") or {}).get("findings") or []:
+                if f["first_launch"] == f["second_launch"] == naive[0].get("launch_index") and 0 < f["saved_ms"] < tn \
+                        and tn / (tn - f["saved_ms"]) > pred:
+                    pred, where = tn / (tn - f["saved_ms"]), "run: %s %s" % (f["rule"], f["first_launch"])
         err = pred / meas - 1
         ok = abs(err) <= 0.20
         rows += 1

@@ -11,9 +11,10 @@
  * - copy_back: a launch whose every memory instruction is a global load of what the launch before stored or a
  *   global store to what that launch loaded (the new state copied back into the old buffer): swap the pointers.
  *   Saves the copy's measured time.
- * Then, on the same pair, trace_run_fuse.c's reload and dropped_stores (an output loaded back by the next launch,
- * whole or one in m) and trace_run_input.c's same_input (two launches loading one input); the first rule that
- * applies names the pair. The trace records no host copies (cudaMemcpy, cudaMemset): one between the two launches
+ * Then trace_run_prog.c's acc_chain (consecutive launches passing an accumulator along: the whole chain named
+ * once), and, on the same pair, trace_run_fuse.c's reload and dropped_stores (an output loaded back by the next
+ * launch, whole or one in m) and trace_run_input.c's same_input (two launches loading one input); the first rule
+ * that applies names the pair. Last, each launch alone: trace_run_prog.c's clone and domain. The trace records no host copies (cudaMemcpy, cudaMemset): one between the two launches
  * would change the buffer unseen, and a run whose launch window holds one launch of a pair shows nothing.
  */
 #include <math.h>
@@ -195,6 +196,13 @@ void tr_run(struct gm_trace_report *r)
 			continue;
 		}
 		memset(f, 0, sizeof(*f));
+		int last = tr_acc_chain(r, i, f);   /* trace_run_prog.c */
+		if (last > i) {
+			priced(r, f);
+			i = last - 1;   /* the chain's pairs are named: on from its last launch */
+			continue;
+		}
+		memset(f, 0, sizeof(*f));
 		f->first = i, f->second = i + 1;
 		if (!tr_reload(r, i, f)) {   /* reload, dropped_stores (trace_run_fuse.c) */
 			priced(r, f);
@@ -203,6 +211,12 @@ void tr_run(struct gm_trace_report *r)
 		memset(f, 0, sizeof(*f));
 		f->first = i, f->second = i + 1;
 		if (!tr_same_input(r, i, f))   /* trace_run_input.c */
+			priced(r, f);
+	}
+	for (int i = 0; i < r->nk && run->n < GM_TRACE_RUN_MAX; i++) {   /* one launch's buffers (trace_run_prog.c) */
+		struct gm_trace_run_finding *f = &run->f[run->n];
+		memset(f, 0, sizeof(*f));
+		if (!tr_clone(r, i, f) || (memset(f, 0, sizeof(*f)), !tr_domain(r, i, f)))
 			priced(r, f);
 	}
 	if (run->saved_ms > 0 && run->saved_ms < run->run_ms)

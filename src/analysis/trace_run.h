@@ -10,6 +10,8 @@
 
 /* a fitted global load or store (op), one element a thread (no loop, no gather's stand-in, no clamped edge) */
 int tr_plain(const struct gm_trace_insn *x, enum gm_trace_op op);
+/* tr_plain, but also in a loop of any iterations (a thread's elements one a step: rule reload compares the steps) */
+int tr_walk(const struct gm_trace_insn *x, enum gm_trace_op op);
 /* the byte the fitted map gives thread 0 */
 int64_t tr_first_byte(const struct gm_trace_insn *x);
 /* a global load (store) of any kind, with samples: its sampled byte range [*lo, *hi) (the last element's end) */
@@ -31,10 +33,20 @@ double tr_saving_without(const struct gm_trace_kernel *k, const struct gm_profil
 double tr_merged_ms(const struct gm_trace_kernel *a, const int *da, int na, const struct gm_trace_kernel *b,
 		    const int *db, int nb, const struct gm_profile *prof);
 
+/* tr_merged_ms for n launches ks[0 .. n-1] (the same grid and block), each without its instructions drop[j][0 ..
+   nd[j]-1] (drop NULL: none): rule R2's trips the largest, rule OC's cap the smallest; 0 where not priced */
+double tr_merged_n(const struct gm_trace_kernel *const *ks, const int *const *drop, const int *nd, int n,
+		   const struct gm_profile *prof);
+
 /* trace_run_fuse.c: rules reload and dropped_stores on consecutive launches a and b (the report's kernels ia,
    ia + 1): the finding filled and priced (saved_ms, words), 0; -1 where neither applies */
 int tr_reload(const struct gm_trace_report *r, int ia, struct gm_trace_run_finding *f);
 /* trace_run_input.c: rule same_input on the report's kernels ia and ia + 1, the same way */
 int tr_same_input(const struct gm_trace_report *r, int ia, struct gm_trace_run_finding *f);
+/* trace_run_prog.c: rule acc_chain from the report's kernel ia on (the chain's last kernel, or -1: not one); rules
+   clone and domain on kernel ik alone (0, or -1 where it does not apply); each fills f (saved_ms, words) */
+int tr_acc_chain(const struct gm_trace_report *r, int ia, struct gm_trace_run_finding *f);
+int tr_clone(const struct gm_trace_report *r, int ik, struct gm_trace_run_finding *f);
+int tr_domain(const struct gm_trace_report *r, int ik, struct gm_trace_run_finding *f);
 
 #endif

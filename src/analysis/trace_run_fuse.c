@@ -59,10 +59,10 @@ static int one_reader(const struct gm_trace_report *r, int ia, const struct gm_t
 	const struct gm_trace_kernel *a = &r->k[ia], *b = &r->k[ia + 1];
 	int64_t lo, hi;
 
-	if (!tr_plain(s, GM_TO_STORE) || !tr_range(s, GM_TO_STORE, &lo, &hi) || tr_touches(a, GM_TO_LOAD, lo, hi, -1) ||
+	if (!tr_walk(s, GM_TO_STORE) || !tr_range(s, GM_TO_STORE, &lo, &hi) || tr_touches(a, GM_TO_LOAD, lo, hi, -1) ||
 	    tr_touches(a, GM_TO_ATOMIC, lo, hi, -1) || tr_touches(b, GM_TO_STORE, lo, hi, -1) ||
 	    tr_touches(b, GM_TO_ATOMIC, lo, hi, -1) || tr_touches(b, GM_TO_REDUCTION, lo, hi, -1) ||
-	    loads_in(b, lo, hi, ld) != 1 || !tr_plain(&b->ins[*ld], GM_TO_LOAD) || b->ins[*ld].in->size != s->in->size)
+	    loads_in(b, lo, hi, ld) != 1 || !tr_walk(&b->ins[*ld], GM_TO_LOAD) || b->ins[*ld].in->size != s->in->size)
 		return -1;
 	return dead_after(r, ia + 1, lo, hi) ? 0 : -1;
 }
@@ -73,7 +73,8 @@ static int element_for_element(const struct gm_trace_kernel *a, const struct gm_
 {
 	return !memcmp(a->l->grid, b->l->grid, sizeof(a->l->grid)) &&
 	       !memcmp(a->l->block, b->l->block, sizeof(a->l->block)) && tr_first_byte(s) == tr_first_byte(x) &&
-	       !strcmp(s->fit.expr1d, x->fit.expr1d) && x->in->thread_accesses <= s->in->thread_accesses * (1 + 1e-9);
+	       !strcmp(s->fit.expr1d, x->fit.expr1d) && x->in->thread_accesses <= s->in->thread_accesses * (1 + 1e-9) &&
+	       s->fit.iters == x->fit.iters && (s->fit.iters <= 1 || s->fit.map.iter_step == x->fit.map.iter_step);
 }
 
 /* "gid*m" (m >= 2): m, else 0 */
@@ -168,6 +169,17 @@ static void reload_words(const struct gm_trace_report *r, struct gm_trace_run_fi
 		 (long long)a->l->index, tr_name(a), (f->hi - f->lo) / 1e6, (long long)f->lo, ws,
 		 (long long)b->l->index, tr_name(b), wl, (long long)a->l->index, (long long)b->l->index, t1,
 		 a->time_ms + b->time_ms, 100 * f->saved_ms / r->across.run_ms, r->across.run_ms);
+	double out = 0, tmp = (double)(f->hi - f->lo);
+	for (int i = 0; i < b->nins; i++)
+		if (b->ins[i].in->space == GM_TS_GLOBAL && b->ins[i].in->op == GM_TO_STORE)
+			out += b->ins[i].in->thread_accesses * b->ins[i].in->size;
+	size_t n = strlen(f->words);
+	if (out * 64 <= tmp && n < sizeof(f->words))   /* the consumer reduces the temporary */
+		snprintf(f->words + n, sizeof(f->words) - n, ". Launch %lld reduces the %.1f MB to %.0f B: where that "
+			 "result does not depend on launch %lld's transform (an argmax or a max after a monotonic map such as "
+			 "softmax or exp), launch %lld need not run at all, its %.4f ms saved; the trace sees addresses and "
+			 "value counts, not what the values mean, so it cannot confirm that", (long long)b->l->index,
+			 tmp / 1e6, out, (long long)a->l->index, (long long)a->l->index, a->time_ms);
 	snprintf(f->sketch, sizeof(f->sketch), "// before: first<<<g, b>>>(x, t, n);  second<<<g, b>>>(t, y, n);  // "
 		 "t[i] = f(x[i]);  y[i] = h(t[i])\n// after:  fused<<<g, b>>>(x, y, n);  // float t = f(x[i]); y[i] = "
 		 "h(t);  (t stays in a register)");
@@ -205,7 +217,7 @@ static int dropped(const struct gm_trace_report *r, int ia, int s, int ld, struc
 	int64_t m = gid_times(y->fit.expr1d), d = tr_first_byte(y) - tr_first_byte(x), c = d / x->in->size;
 	int st = -1, others = 0;
 
-	if (!m || strcmp(x->fit.expr1d, "gid") || d < 0 || d % x->in->size || c >= m ||
+	if (!m || x->fit.iters > 1 || y->fit.iters > 1 || strcmp(x->fit.expr1d, "gid") || d < 0 || d % x->in->size || c >= m ||
 	    fabs(y->in->thread_accesses * (double)m - x->in->thread_accesses) > 0.01 * x->in->thread_accesses)
 		return -1;
 	for (int i = 0; i < b->nins; i++)

@@ -15,6 +15,12 @@ int tr_plain(const struct gm_trace_insn *x, enum gm_trace_op op)
 	       x->in->thread_accesses > 0;
 }
 
+int tr_walk(const struct gm_trace_insn *x, enum gm_trace_op op)
+{
+	return x->in->space == GM_TS_GLOBAL && x->in->op == op && x->fit.map.known && !x->fit.approx &&
+	       x->fit.expr1d[0] && !x->fit.map.niter_tab && !x->fit.edge && x->in->thread_accesses > 0;
+}
+
 int64_t tr_first_byte(const struct gm_trace_insn *x)
 {
 	return x->fit.map.base + x->fit.map.offset * x->fit.map.elem_bytes;
@@ -87,33 +93,50 @@ static int dropped_from(const int *drop, int n, int i)
 	return 0;
 }
 
-double tr_merged_ms(const struct gm_trace_kernel *a, const int *da, int na, const struct gm_trace_kernel *b,
-		    const int *db, int nb, const struct gm_profile *prof)
+double tr_merged_n(const struct gm_trace_kernel *const *ks, const int *const *drop, const int *nd, int n,
+		   const struct gm_profile *prof)
 {
 	struct gm_trace_kernel m;
-	double ta, tb, tm = -1;
+	double meas = 0, model = 0, tm = -1;
+	int tot = 0;
 
-	if (memcmp(a->l->grid, b->l->grid, sizeof(a->l->grid)) || memcmp(a->l->block, b->l->block, sizeof(a->l->block)) ||
-	    !a->pred_ok || !b->pred_ok || !(a->time_ms > 0) || !(b->time_ms > 0) || a->nins + b->nins > GM_TRACE_MAX_INSNS)
-		return 0;
-	ta = model_ms(a, prof), tb = model_ms(b, prof);
-	m = *a;
-	m.ins = malloc((size_t)(a->nins + b->nins) * sizeof(*m.ins));
-	if (!m.ins || !(ta > 0) || !(tb > 0)) {
-		free(m.ins);
-		return 0;
+	for (int j = 0; j < n; j++) {
+		const struct gm_trace_kernel *k = ks[j];
+		double t;
+		if (memcmp(ks[0]->l->grid, k->l->grid, sizeof(k->l->grid)) ||
+		    memcmp(ks[0]->l->block, k->l->block, sizeof(k->l->block)) || !k->pred_ok || !(k->time_ms > 0) ||
+		    !((t = model_ms(k, prof)) > 0))
+			return 0;
+		meas += k->time_ms, model += t, tot += k->nins;
 	}
-	m.nins = 0;
-	for (int i = 0; i < a->nins; i++)
-		if (!dropped_from(da, na, i))
-			m.ins[m.nins++] = a->ins[i];
-	for (int i = 0; i < b->nins; i++)
-		if (!dropped_from(db, nb, i))
-			m.ins[m.nins++] = b->ins[i];
-	m.trips = a->trips > b->trips ? a->trips : b->trips;   /* rule R2: the longer chain of the two */
-	m.occ_cap = !a->occ_cap || (b->occ_cap && b->occ_cap < a->occ_cap) ? b->occ_cap : a->occ_cap;   /* rule OC */
+	if (n < 1 || tot > GM_TRACE_MAX_INSNS)
+		return 0;
+	m = *ks[0];
+	m.ins = malloc((size_t)tot * sizeof(*m.ins));
+	if (!m.ins)
+		return 0;
+	m.nins = 0, m.trips = 0, m.occ_cap = 0;
+	for (int j = 0; j < n; j++) {
+		const struct gm_trace_kernel *k = ks[j];
+		for (int i = 0; i < k->nins; i++)
+			if (!dropped_from(drop ? drop[j] : NULL, drop ? nd[j] : 0, i))
+				m.ins[m.nins++] = k->ins[i];
+		m.trips = k->trips > m.trips ? k->trips : m.trips;   /* rule R2: the longest chain of them */
+		if (k->occ_cap && (!m.occ_cap || k->occ_cap < m.occ_cap))
+			m.occ_cap = k->occ_cap;   /* rule OC: the smallest cap */
+	}
 	if (m.nins)
 		tm = model_ms(&m, prof);
 	free(m.ins);
-	return tm > 0 ? tm * (a->time_ms + b->time_ms) / (ta + tb) : 0;
+	return tm > 0 ? tm * meas / model : 0;
+}
+
+double tr_merged_ms(const struct gm_trace_kernel *a, const int *da, int na, const struct gm_trace_kernel *b,
+		    const int *db, int nb, const struct gm_profile *prof)
+{
+	const struct gm_trace_kernel *ks[2] = { a, b };
+	const int *drop[2] = { da, db };
+	int nd[2] = { na, nb };
+
+	return tr_merged_n(ks, drop, nd, 2, prof);
 }

@@ -133,13 +133,18 @@ static void run_html(FILE *f, const struct gm_trace_report *r)
 
 	if (!u->n)
 		return;
-	fprintf(f, "<h2>the run: waste between launches</h2>\n<p>%d traced launches, %.4f ms measured in all; the "
+	fprintf(f, "<h2>the run: program-level waste</h2>\n<p>%d traced launches, %.4f ms measured in all; the "
 		"findings save %.4f ms: the run predicted %.2fx.</p>\n<ul>\n", r->nk, u->run_ms, u->saved_ms,
 		u->speedup);
 	for (int i = 0; i < u->n; i++) {
 		const struct gm_trace_run_finding *x = &u->f[i];
-		fprintf(f, "<li><b>%s</b>, launches %lld -&gt; %lld, %.2fx for the run: ", gm_trace_run_rule_name(x->rule),
-			(long long)r->k[x->first].l->index, (long long)r->k[x->second].l->index, x->run_speedup);
+		if (x->first == x->second)   /* clone, domain: one launch's buffers */
+			fprintf(f, "<li><b>%s</b>, launch %lld, %.2fx for the run: ", gm_trace_run_rule_name(x->rule),
+				(long long)r->k[x->first].l->index, x->run_speedup);
+		else
+			fprintf(f, "<li><b>%s</b>, launches %lld -&gt; %lld, %.2fx for the run: ",
+				gm_trace_run_rule_name(x->rule), (long long)r->k[x->first].l->index,
+				(long long)r->k[x->second].l->index, x->run_speedup);
 		gm_html_escape(f, x->words);
 		fprintf(f, "<pre style=\"white-space:pre-wrap\">");
 		gm_html_escape(f, x->sketch);

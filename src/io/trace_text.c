@@ -226,12 +226,16 @@ static void run_rows(FILE *f, const struct gm_trace_report *r)
 
 	if (!u->n)
 		return;
-	fprintf(f, "\n== the run: %d traced launches, %.4f ms measured in all; waste between launches, %.4f ms: the "
-		"run predicted %.2fx\n", r->nk, u->run_ms, u->saved_ms, u->speedup);
+	fprintf(f, "\n== the run: %d traced launches, %.4f ms measured in all; program-level waste (between launches, "
+		"in a launch's buffers), %.4f ms: the run predicted %.2fx\n", r->nk, u->run_ms, u->saved_ms, u->speedup);
 	for (int i = 0; i < u->n; i++) {
 		const struct gm_trace_run_finding *x = &u->f[i];
-		fprintf(f, "  %s, launches %lld -> %lld: %.2fx for the run\n", gm_trace_run_rule_name(x->rule),
-			(long long)r->k[x->first].l->index, (long long)r->k[x->second].l->index, x->run_speedup);
+		if (x->first == x->second)   /* clone, domain: one launch's buffers */
+			fprintf(f, "  %s, launch %lld: %.2fx for the run\n", gm_trace_run_rule_name(x->rule),
+				(long long)r->k[x->first].l->index, x->run_speedup);
+		else
+			fprintf(f, "  %s, launches %lld -> %lld: %.2fx for the run\n", gm_trace_run_rule_name(x->rule),
+				(long long)r->k[x->first].l->index, (long long)r->k[x->second].l->index, x->run_speedup);
 		fprintf(f, "    %s\n", x->words);
 		sketch(f, x->sketch);
 	}
