@@ -8,6 +8,7 @@
 # usage: scripts/launch_interval_make.sh BIN [OUTDIR]   (OUTDIR: new, or made by this BIN; default a fresh temp dir)
 set -euo pipefail
 bin=$(readlink -f "$1") out=${2:-$(mktemp -d /tmp/gm-interval.XXXXXX)}
+mkdir -p "$out" && out=$(readlink -f "$out")
 cd "$(dirname "$0")/.."
 bash scripts/launch_interval_evidence.sh "$bin" "$out" >"$out/evidence.txt"
 mapfile -t ev <"$out/evidence.txt"
