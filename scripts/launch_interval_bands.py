@@ -7,12 +7,15 @@ measurement by construction), or SET:RUNDIR:PREDDIR for a kernel set (scripts/un
 measured `explain --run --json` documents, PREDDIR the `explain --n --json` predictions of this build).
 Every launch prediction names the rules that fired (launch.rules); for each rule the lowest and highest
 measured / predicted over the measurements where it fired is its band (a combination of rules the evidence lacks
-takes the widest band of its rules: the model is weak there and says so); a combination of rules measured SIG_N
-times or more has its own band, the SIG_LO-th and (1 - SIG_HI)-th quantiles of its measurements, one measured
-SIG_MIN to SIG_N - 1 times the whole range of its measurements, one measured FEW_MIN to SIG_MIN - 1 times that range
-widened by FEW_WIDEN of itself each side. Printed: the
+takes the widest band of its rules: the model is weak there and says so); a combination of rules measured on SIG_N
+kernels or more (COUNT: a kernel measured in several calls counts once) has its own band, the SIG_LO-th and
+(1 - SIG_HI)-th quantiles of its measurements, one of SIG_MIN to SIG_N - 1 kernels the whole range of its
+measurements, one of FEW_MIN to SIG_MIN - 1 that range widened by FEW_WIDEN of itself each side; then each end moved
+out toward its rules' widest 5th / 95th percentile by SHRINK / (kernels + SHRINK) of the way. Printed: the
 bands (C rows for src/model/launch_interval.c between its BANDS markers, with --write), then the coverage of the resulting
-intervals (the fired rules' widest band) on each evidence source and in all, and their median width.
+intervals on each evidence source and in all, their median width, and leave-one-set-out over the development sets
+(each set's first measurement, bands made without any call of it: the honest estimate for a set never seen).
+scripts/launch_interval_make.sh BIN runs this with the evidence re-predicted by BIN (one command).
 With --bands-from C_FILE the bands are read from that file instead (coverage of a set the bands were not made
 on: the sealed set).
 """
@@ -37,8 +40,9 @@ ENUM = ["GM_RF_DRAM", "GM_RF_SPARSE", "GM_RF_L2", "GM_RF_LINES", "GM_RF_L1", "GM
 IDS = ["D1 D2 D4", "D3", "L2 L4", "L3", "L1 T1", "P", "T4", "T2 T3 T5", "D6 D7 D8 D9 T7", "D5 D10", "L4", "T6",
        "L1 L3", "S"]
 FLOOR = 0.03   # no band narrower than +-3 %: the run-to-run spread of a case between processes
-RULE_Q = 0.0   # a rule's band: its whole measured range
-SIG_N, SIG_LO, SIG_HI = 48, 0.05, 0.10   # a combination's band: measured 48+ times, 5th to 90th percentile (m56)
+RULE_Q = float(os.environ.get("RULE_Q", "0.0"))   # a rule's band: its whole measured range
+SIG_N = int(os.environ.get("SIG_N", "48"))   # a combination measured 48+ times: its SIG_LO..(1 - SIG_HI) quantiles (m56)
+SIG_LO, SIG_HI = float(os.environ.get("SIG_LO", "0.05")), float(os.environ.get("SIG_HI", "0.10"))
 # a combination measured SIG_MIN to SIG_N - 1 times: its whole measured range (a new launch like them falls inside
 # the lowest and highest of n with probability (n - 1) / (n + 1), whatever the distribution) (m58)
 SIG_MIN = int(os.environ.get("SIG_MIN", "24"))
@@ -46,6 +50,15 @@ SIG_MIN = int(os.environ.get("SIG_MIN", "24"))
 # range of n like it holds a new launch with probability (n - 1) / (n + 1), 88-92 % at 16-23) (m60)
 FEW_MIN = int(os.environ.get("FEW_MIN", "16"))
 FEW_WIDEN = float(os.environ.get("FEW_WIDEN", "0.25"))
+# i83: how a combination's measurements are counted and its band taken.
+#   COUNT "runs": every measurement counts (before i83); "kernels": a kernel measured in several calls (the seven
+#   suites' cases, a set measured twice) counts once, its measurements weighted 1 / calls, and n is the kernels.
+#   SHRINK k: a combination of n kernels moves each end of its band out toward its rules' widest 5th / 95th
+#   percentile by k / (n + k) of the way (lo = (n lo_c + k lo_r) / (n + k) where that is lower), never in: its own
+#   record where it has many kernels, its rules' where it has few. Both picked by leave-one-set-out coverage
+#   (scripts/lab/interval_cv.py; docs/log/2026-12-03-i83.md): before i83 "runs" and 0.
+COUNT = os.environ.get("COUNT", "kernels")
+SHRINK = float(os.environ.get("SHRINK", "4"))
 
 
 def load(p):
@@ -76,8 +89,8 @@ def set_rows(spec):
         r = (run or {}).get("run", {})
         la = (pr or {}).get("launch", {})
         m, p = (r.get("gbs") or {}).get("median") if r.get("validated") else None, la.get("predicted_gbs")
-        if m and p and "rules" in la:
-            yield name, m / p, la["rules"]
+        if m and p and "rules" in la:   # the kernel: its set file's name and its own
+            yield os.path.basename(setf).rsplit(".", 1)[0] + "/" + name, m / p, la["rules"]
 
 
 def pct(xs, q):
@@ -99,6 +112,12 @@ def make_bands(rows):
     return bands
 
 
+def fit(rows):
+    """the tables made from rows: (bands, sigs, rows)"""
+    bands = make_bands(rows)
+    return bands, make_sigs(rows, bands), rows
+
+
 def read_bands(cfile):
     bands, sigs, text = {}, {}, open(cfile).read()
     for m in re.finditer(r'\[(GM_RF_\w+)\] = \{ "([^"]+)", "[^"]*", ([0-9.]+), ([0-9.]+), (\d+) \}', text):
@@ -109,20 +128,55 @@ def read_bands(cfile):
     return bands, sigs
 
 
-def sig_band(v):
-    if len(v) >= SIG_N:
-        return min(pct(v, SIG_LO), 1 - FLOOR), max(pct(v, 1 - SIG_HI), 1 + FLOOR), len(v)
-    lo, hi = min(v), max(v)
-    if len(v) < SIG_MIN:   # fewer: the range widened by FEW_WIDEN of itself each side
+def weighted(v):
+    """v: (ratio, kernel) pairs -> sorted (ratio, weight) and n: each measurement weight 1, or with COUNT=kernels
+    1 / (the kernel's measurements), n the kernels"""
+    if COUNT != "kernels":
+        return sorted((r, 1.0) for r, _ in v), len(v)
+    calls = {}
+    for _, k in v:
+        calls[k] = calls.get(k, 0) + 1
+    return sorted((r, 1.0 / calls[k]) for r, k in v), len(calls)
+
+
+def wq(xw, q):
+    """the q-quantile of sorted (x, w): the first x whose cumulative weight reaches q of the whole"""
+    tot, c = sum(w for _, w in xw), 0.0
+    for x, w in xw:
+        c += w
+        if c >= q * tot - 1e-9:
+            return x
+    return xw[-1][0]
+
+
+def sig_band(v, ref=None):
+    xw, n = weighted(v)
+    xs = [x for x, _ in xw]
+    lo, hi = xs[0], xs[-1]
+    if n >= SIG_N and COUNT != "kernels":   # before i83
+        lo, hi = pct(xs, SIG_LO), pct(xs, 1 - SIG_HI)
+    elif n >= SIG_N:
+        lo, hi = wq(xw, SIG_LO), wq(xw, 1 - SIG_HI)
+    elif n < SIG_MIN:   # fewer: the range widened by FEW_WIDEN of itself each side
         lo, hi = lo - FEW_WIDEN * (hi - lo), hi + FEW_WIDEN * (hi - lo)
-    return min(lo, 1 - FLOOR), max(hi, 1 + FLOOR), len(v)
+    if SHRINK > 0 and ref:
+        lo, hi = min(lo, (n * lo + SHRINK * ref[0]) / (n + SHRINK)), max(hi, (n * hi + SHRINK * ref[1]) / (n + SHRINK))
+    return min(lo, 1 - FLOOR), max(hi, 1 + FLOOR), len(v), n
 
 
-def make_sigs(rows):
+def make_sigs(rows, bands=None):
     by = {}
-    for _, r, rules in rows:
-        by.setdefault(tuple(sorted(rules, key=ORDER.index)), []).append(r)
-    return {k: sig_band(v) for k, v in by.items() if len(v) >= FEW_MIN}
+    for name, r, rules in rows:
+        by.setdefault(tuple(sorted(rules, key=ORDER.index)), []).append((r, name))
+    out = {}
+    for k, v in by.items():
+        if weighted(v)[1] < FEW_MIN:
+            continue
+        ref = None
+        if bands:   # the combination's rules' widest 5th-95th percentiles
+            ref = (min(bands[r][3] for r in k), max(bands[r][4] for r in k))
+        out[k] = sig_band(v, ref)
+    return out
 
 
 # a combination without its own band: "widest" (the widest band of its rules: the tables), or for comparison
@@ -189,7 +243,7 @@ def coverage(bands, rows):
 def c_sigs(sigs):
     out = ["\t/* SIGNATURES: scripts/launch_interval_bands.py */"]
     for k in sorted(sigs, key=lambda k: -sigs[k][2]):
-        lo, hi, n = sigs[k]
+        lo, hi, n = sigs[k][:3]
         bits = sum(1 << ORDER.index(r) for r in k)
         out.append("\t{ 0x%x, %.3f, %.3f, %d }, /* %s */" % (bits, lo, hi, n, " + ".join(k)))
     out.append("\t/* END SIGNATURES */")
@@ -220,7 +274,7 @@ def main():
         sources.append((a if ":" not in a else a.split(":")[1], rows))
         group.append(a.split(":")[0] if ":" in a else "suites")   # held out together: a set's every measurement
     allrows = [r for _, rows in sources for r in rows]
-    both = read_bands(bands_from) if bands_from else (make_bands(allrows), make_sigs(allrows), allrows)
+    both = read_bands(bands_from) if bands_from else fit(allrows)
     bands, sigs = both[:2]
     print("%-14s %-16s %7s %7s %5s %7s %7s" % ("rule", "ids", "lo", "hi", "n", "p5", "p95"))
     for rule, ids in zip(ORDER, IDS):
@@ -228,11 +282,13 @@ def main():
         xs = [r for _, r, rules in allrows if rule in rules] or [1.0]
         print("%-14s %-16s %+6.1f%% %+6.1f%% %5d %+6.1f%% %+6.1f%%" % (rule, ids, 100 * (lo - 1), 100 * (hi - 1), n,
               100 * (pct(xs, 0.05) - 1), 100 * (pct(xs, 0.95) - 1)))
-    print("\ncombinations measured %d times or more (%d or more: 5th-90th percentile; %d or more: whole range; "
-          "fewer: whole range widened by %g each side):" % (FEW_MIN, SIG_N, SIG_MIN, FEW_WIDEN))
+    print("\ncombinations of %d kernels or more (%s; %d or more: %g-%g percentile; %d or more: whole range; fewer: whole "
+          "range widened by %g each side; then toward the rules' p5..p95 by %g / (kernels + %g)); measurements, "
+          "kernels:" % (FEW_MIN, "a kernel measured in several calls once" if COUNT == "kernels" else "each "
+                        "measurement", SIG_N, 100 * SIG_LO, 100 * (1 - SIG_HI), SIG_MIN, FEW_WIDEN, SHRINK, SHRINK))
     for k in sorted(sigs, key=lambda k: -sigs[k][2]):
-        print("  %-60s %+6.1f%% %+6.1f%% %5d" % (" + ".join(k), 100 * (sigs[k][0] - 1), 100 * (sigs[k][1] - 1),
-                                               sigs[k][2]))
+        print("  %-60s %+6.1f%% %+6.1f%% %5d %5s" % (" + ".join(k), 100 * (sigs[k][0] - 1), 100 * (sigs[k][1] - 1),
+                                                    sigs[k][2], sigs[k][3] if len(sigs[k]) > 3 else ""))
     print()
     print("coverage: the bands above; held out: bands made without this source (a fairer figure)")
     for k, (name, rows) in enumerate(sources):
@@ -242,7 +298,7 @@ def main():
         line = "%-60s %3d of %3d inside (%5.1f %%), median width %4.1f %%" % (name[-60:], i, n, 100.0 * i / n, w)
         if not bands_from and len(sources) > 1:
             rest = [r for j, (_, rr) in enumerate(sources) if group[j] != group[k] for r in rr]
-            held = (make_bands(rest), make_sigs(rest), rest)
+            held = fit(rest)
             hi_, hn, hw = coverage(held, rows)
             line += "; held out %3d (%5.1f %%), width %4.1f %%" % (hi_, 100.0 * hi_ / hn, hw)
         print(line)
@@ -255,7 +311,7 @@ def main():
                 continue
             rows = next(rr for j, (_, rr) in enumerate(sources) if group[j] == g)
             rest = [r for j, (_, rr) in enumerate(sources) if group[j] != g for r in rr]
-            held = (make_bands(rest), make_sigs(rest), rest)
+            held = fit(rest)
             for _, r, rules in rows:
                 lo, hi = interval(held, rules)
                 inside += lo <= r <= hi

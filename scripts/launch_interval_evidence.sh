@@ -23,7 +23,10 @@
 # probe-36d, column walks of the rule combinations that had no band, measured at cdb1b27
 # (results/nvidia-h200/probe36d-cdb1b27/; added in branch m63); dev-36u .. dev-36aa as measured when each was sealed (at
 # cdb1b27, 1b54c47, e233f7f, 3272f77, bee4e4c, 427bb0d, 5e8cd5e: results/nvidia-h200/model-COMMIT/) and dev-36s, dev-36k
-# as measured at b86c490 (results/nvidia-h200/probe-b86c490/; the nine added in branch m76).
+# as measured at b86c490 (results/nvidia-h200/probe-b86c490/; the nine added in branch m76); dev-36ab .. dev-36ae as
+# measured when each was sealed (at 51cc4d1, d16eeaa, af9a8ea, 187b50a: results/nvidia-h200/model-COMMIT/; added in
+# branch i83). An H200 call whose calibrate did not measure floor_us (every call before dev-36u's) is predicted with
+# its profile and floor-c5bd278's 3.03 planted (OUTDIR/profiles/TAG.json), as the tables were made since m62.
 # Never a sealed set (tests/fixtures/sealed/).
 # usage: scripts/launch_interval_evidence.sh BIN OUTDIR [suites|sets|all]
 #   prints the EVIDENCE arguments of scripts/launch_interval_bands.py, one a line
@@ -100,6 +103,10 @@ sets=(
   h200-5e8cd5e-dev36aa tests/fixtures/dev/dev-36aa.tsv $h2/model-5e8cd5e sealed36aa_run
   h200-b86c490-dev36s tests/fixtures/dev/dev-36s.tsv $h2/probe-b86c490 dev36s_run
   h200-b86c490-dev36k tests/fixtures/dev/dev-36k.tsv $h2/probe-b86c490 dev36k_run
+  h200-51cc4d1-dev36ab tests/fixtures/dev/dev-36ab.tsv $h2/model-51cc4d1 sealed36ab_run
+  h200-d16eeaa-dev36ac tests/fixtures/dev/dev-36ac.tsv $h2/model-d16eeaa sealed36ac_run
+  h200-af9a8ea-dev36ad tests/fixtures/dev/dev-36ad.tsv $h2/model-af9a8ea sealed36ad_run
+  h200-187b50a-dev36ae tests/fixtures/dev/dev-36ae.tsv $h2/model-187b50a sealed36ae_run
 )
 for ((i = 0; i < ${#sets[@]}; i += 4)); do
   tag=${sets[i]} set=${sets[i+1]} dir=${sets[i+2]} sub=${sets[i+3]}
@@ -108,7 +115,15 @@ for ((i = 0; i < ${#sets[@]}; i += 4)); do
     mkdir -p "$out/$tag/runs"
     tar xf "$tarf" -C "$out/$tag/runs" 2>/dev/null
     prof=$dir/profile-calibrate.json
-    [ -n "${PROFILE_DIR:-}" ] && [ -f "$PROFILE_DIR/$tag.json" ] && prof=$PROFILE_DIR/$tag.json
+    if [ -n "${PROFILE_DIR:-}" ] && [ -f "$PROFILE_DIR/$tag.json" ]; then
+      prof=$PROFILE_DIR/$tag.json
+    elif [ "$dir" != "${dir#"$h2"/}" ] && ! grep -q '"floor_us"' "$prof"; then
+      # an H200 call before dev-36u's: its calibrate did not measure floor_us; floor-c5bd278's 3.03 planted
+      mkdir -p "$out/profiles"
+      python3 -c 'import json, sys; p = json.load(open(sys.argv[1])); p["floor_us"] = 3.03
+json.dump(p, open(sys.argv[2], "w"), indent=2)' "$prof" "$out/profiles/$tag.json"
+      prof=$out/profiles/$tag.json
+    fi
     bash scripts/unseen_set.sh predict "$bin" "$set" "$out/$tag/pred" "$prof" >/dev/null
   fi
   echo "$set:$out/$tag/runs/$sub:$out/$tag/pred"

@@ -19,7 +19,7 @@ for g in sorted(set(group)):
     v = []
     for name, r, rules in rows:
         lo, hi = b.interval(held, rules)
-        x = (lo <= r <= hi, 100 * (hi - lo)); v.append(x); tot.append(x); byshape[name.split("_")[0]].append(x)
+        x = (lo <= r <= hi, 100 * (hi - lo)); v.append(x); tot.append(x); byshape[name.split("/")[-1].split("_")[0]].append(x)
     c = sum(a for a, _ in v) / len(v) >= 0.9; w = statistics.median(w for _, w in v) <= 15.0
     sets90 += c; sets15 += w; both += c and w
 print("all %d of %d (%.1f %%) width %.1f; sets>=90%% %d, <=15%% %d, both %d | %s" % (sum(a for a, _ in tot), len(tot), 100 * sum(a for a, _ in tot) / len(tot), statistics.median(w for _, w in tot), sets90, sets15, both,
