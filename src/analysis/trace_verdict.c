@@ -180,6 +180,8 @@ void tk_bottlenecks(struct gm_trace_kernel *k, const struct gm_profile *prof)
 		}
 		if (l1 && k->memory_bound == 1 && k->bound_level && !strcmp(k->bound_level, "DRAM"))
 			continue;   /* sectors above the need that L1 serves: a kernel held by DRAM does not wait for them */
+		if (x->fit.cls == GM_TC_COALESCED && x->in->space != GM_TS_SHARED)
+			continue;   /* every warp on its sectors: what is above the need is the lanes the data masks */
 		gm_trace_where(x->in, 70, w, sizeof(w));
 		if (more > 0)
 			snprintf(w + strlen(w), sizeof(w) - strlen(w), " and %d more", more);
