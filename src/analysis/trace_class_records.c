@@ -111,7 +111,7 @@ int tk_whole_records(struct gm_trace_kernel *k)
 			const struct gm_trace_instr *in = k->ins[g[q]].in;
 			done[g[q]] = 1;
 			if (whole < 0 && in->op == GM_TO_LOAD)   /* the class stays strided; its words say what it is */
-				snprintf(f->cls_text, sizeof(f->cls_text), "strided by %lld (a %lld-byte record read whole in %d "
+				snprintf(f->cls_text, sizeof(f->cls_text), "strided by %lld (a record of %lld B read whole in %d "
 					 "loads of %d B: one %lld-byte load would do)", (long long)f->cls_k,
 					 (long long)(f->cls_k * in->size), m, in->size, (long long)(f->cls_k * in->size));
 			if (whole <= 0)

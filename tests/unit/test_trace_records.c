@@ -108,7 +108,7 @@ static void test_tiled_words(void **state)
 	k.l = &l, k.ins = x, k.nins = 2, k.threads = 1024 * 256;
 	assert_int_equal(tk_whole_records(&k), 0);
 	assert_int_equal(x[0].fit.cls, GM_TC_STRIDED);
-	assert_string_equal(x[1].fit.cls_text, "strided by 2 (a 16-byte record read whole in 2 loads of 8 B: one 16-byte "
+	assert_string_equal(x[1].fit.cls_text, "strided by 2 (a record of 16 B read whole in 2 loads of 8 B: one 16-byte "
 			    "load would do)");
 }
 
