@@ -10,10 +10,7 @@
 #include <string.h>
 #include "analysis/trace_internal.h"
 
-static int model_size(int b)
-{
-	return b == 1 || b == 2 || b == 4 || b == 8 || b == 16;
-}
+static int model_size(int b) { return b == 1 || b == 2 || b == 4 || b == 8 || b == 16; }
 
 /* The lanes of sample s as the warp model's counting rules read them. local: local memory, whose lanes give
    each its thread's own stack offset a, laid out by the hardware interleaved, lane after lane: word w of lane l
@@ -229,15 +226,16 @@ static void classify_global(const struct gm_trace_launch *l, const struct gm_tra
 		sx = sy, sy = 0;
 	k = sx < 0 ? -sx : sx;
 	if ((k == 1 && (l->block[0] >= 32 || sy == sx * l->block[0])) || (k == 1 && !sy)) {
-		if (per > 0 && f->ideal_per_req > 0 && per > f->ideal_per_req * 1.02) {
-			f->cls = GM_TC_MISALIGNED;
-			snprintf(f->cls_text, sizeof(f->cls_text), "misaligned (the warp starts %lld B into a 32 B "
-				 "sector: %.2f sectors a request where %.2f do)",
-				 (long long)(((m->base + x0 * B) % 32 + 32) % 32), per, f->ideal_per_req);
-		} else {
-			f->cls = GM_TC_COALESCED;
-			snprintf(f->cls_text, sizeof(f->cls_text), "coalesced%s", sx < 0 ? " (reversed)" : "");
-		}
+		int extra = per > 0 && f->ideal_per_req > 0 && per > f->ideal_per_req * 1.02;
+		f->cls = extra && !tm_aligned(l, in, f) ? GM_TC_MISALIGNED : GM_TC_COALESCED;
+		if (f->cls == GM_TC_MISALIGNED)
+			snprintf(f->cls_text, sizeof(f->cls_text), "misaligned (the warp starts %lld B into a 32 B sector: "
+				 "%.2f sectors a request where %.2f do)", (long long)(((m->base + x0 * B) % 32 + 32) % 32), per,
+				 f->ideal_per_req);
+		else   /* extra: every warp on its sector, the lanes the data masks leave the sectors part used */
+			snprintf(f->cls_text, sizeof(f->cls_text), extra ? "coalesced%s (every warp on its 32 B sector, lanes "
+				 "masked by the data: %.2f sectors a request for the bytes of %.2f)" : "coalesced%s",
+				 sx < 0 ? " (reversed)" : "", per, f->ideal_per_req);
 		return;
 	}
 	if (k == 1 && l->block[0] < 32 && l->block[1] > 1) {

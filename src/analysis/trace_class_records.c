@@ -89,7 +89,7 @@ static int whole_group(const struct gm_trace_kernel *k, int i, const int *done, 
 	if (m < 2 || seen != (K == 32 ? ~0u : (1u << K) - 1) || x->in->size < 4)
 		return 0;   /* pieces under a word: the thread's instructions per byte (several records a thread) */
 	if (widest_unit(K * x->in->size, x->fit.map.base + lo * x->in->size) > x->in->size)
-		return 0;
+		return -1;   /* every byte used, but one wider access would read the record (rule wide_fields) */
 	return x->in->op == GM_TO_LOAD || !interleaved(k, g, m);
 }
 
@@ -110,7 +110,11 @@ int tk_whole_records(struct gm_trace_kernel *k)
 			struct gm_trace_fit *f = &k->ins[g[q]].fit;
 			const struct gm_trace_instr *in = k->ins[g[q]].in;
 			done[g[q]] = 1;
-			if (!whole)
+			if (whole < 0 && in->op == GM_TO_LOAD)   /* the class stays strided; its words say what it is */
+				snprintf(f->cls_text, sizeof(f->cls_text), "strided by %lld (a record of %lld B read whole in %d "
+					 "loads of %d B: one %lld-byte load would do)", (long long)f->cls_k,
+					 (long long)(f->cls_k * in->size), m, in->size, (long long)(f->cls_k * in->size));
+			if (whole <= 0)
 				continue;
 			f->cls = GM_TC_RECORDS;
 			snprintf(f->cls_text, sizeof(f->cls_text), "whole records (the thread's %d %s of %d B %s its %lld-byte "

@@ -21,14 +21,22 @@
 #define RR_MIN_SHARE 0.5   /* the re-read loads' part of the kernel's global sectors */
 #define RR_MIN_K 4         /* threads of a group on one address: under that a warp's broadcast pair is not a row */
 #define RR_MAXSW GM_TRACE_MAX_INSNS
+#define RR_FAR_MIN 1.25    /* far form: the planes' reads over the distinct planes */
 
 struct rr {
-	int form;                  /* 1: grid (dim d), 2: group (k threads) */
+	int form;                  /* 1: grid (dim d), 2: group (k threads), 3: far (planes of d apart) */
 	int d;                     /* GM_TV_BY or GM_TV_BZ */
 	int64_t r;                 /* the re-reads: the grid's extent along d, or k */
 	int lead, n;               /* the re-read load with the most sectors; how many */
 	int distinct;              /* group: the row's distinct offsets */
 	double share;              /* their part of the global sectors */
+	/* far form: the loads' planes (their starts in units of d's stride), how many distinct planes the grid
+	   reads, the nearest two readers of a plane in planes of d, the traffic between them (bytes) and the
+	   DRAM reads the re-reads add (bytes) */
+	int64_t stride, gap;
+	int64_t planes;
+	double apart, again;
+	int nq;                    /* distinct plane offsets among the loads */
 };
 
 static int global_rw(const struct gm_trace_insn *x)
@@ -152,6 +160,118 @@ static double sectors(const struct gm_trace_insn *x)
 	return x->in->sectors > 0 ? x->in->sectors : 0;
 }
 
+/* far form: a load blockIdx.d moves as a plain mode (stride S, no loop, no gid, d varied in the samples) */
+static int far_load(const struct gm_trace_insn *x, int d, int64_t r)
+{
+	return x->in->op == GM_TO_LOAD && exact(x) && x->fit.iters <= 1 && !(x->fit.map.open & (1u << d)) &&
+	       !uses(&x->fit.map, GM_TV_GID) && plain_stride(&x->fit.map, d, r) != 0;
+}
+
+/* the same walk whatever its start: the same element size and modes */
+static int same_walk(const struct gm_trace_insn *a, const struct gm_trace_insn *b)
+{
+	const struct gm_trace_map *p = &a->fit.map, *q = &b->fit.map;
+
+	if (a->in->size != b->in->size || p->nmodes != q->nmodes)
+		return 0;
+	for (int i = 0; i < p->nmodes; i++)
+		if (p->mode[i].var != q->mode[i].var || p->mode[i].stride != q->mode[i].stride ||
+		    p->mode[i].div != q->mode[i].div || p->mode[i].size != q->mode[i].size)
+			return 0;
+	return 1;
+}
+
+static int64_t start_byte(const struct gm_trace_insn *x)
+{
+	return x->fit.map.base + x->fit.map.offset * x->in->size;
+}
+
+/* x a load of the lead's walk that starts a whole number of planes from it: *q that number; 0 where not */
+static int plane_of(const struct gm_trace_insn *x, const struct gm_trace_insn *a, int d, int64_t r, int64_t unit,
+		    int64_t *q)
+{
+	int64_t dl = start_byte(x) - start_byte(a);
+
+	if (!far_load(x, d, r) || !same_walk(x, a) || dl % unit)
+		return 0;
+	*q = dl / unit;
+	return 1;
+}
+
+/* the distinct planes the grid's r planes read through loads at plane offsets q[0..n) (sorted), and the nearest
+   two offsets' distance */
+static int64_t planes_read(const int64_t *q, int n, int64_t r, int64_t *gap)
+{
+	int64_t u = r;
+
+	*gap = 0;
+	for (int i = 0; i + 1 < n; i++) {
+		int64_t g = q[i + 1] - q[i];
+		u += g < r ? g : r;
+		*gap = !*gap || g < *gap ? g : *gap;
+	}
+	return u;
+}
+
+/*
+ * The far form: loads of one walk that blockIdx.d moves by S, starting whole planes (S elements) apart (`f[(t + k)
+ * * p + i]` with t = blockIdx.y): load j of plane t reads what load i reads in plane t + q_j - q_i, so each plane
+ * is read by several planes of the grid. Where the two nearest readers are more of the kernel's traffic apart (in
+ * launch order: blocks x, then y, then z) than the profile's L2, the plane reaches DRAM again for each. The other
+ * accesses as rule RR's grid form needs them (exact, no loop; those d moves a plain mode).
+ */
+static int far_find(const struct gm_trace_kernel *k, const struct gm_profile *prof, int d, double all, struct rr *o)
+{
+	const struct gm_trace_launch *l = k->l;
+	int64_t r = l->grid[d - GM_TV_BX], q[RR_MAXSW], gap, p;
+	int lead = -1, nq = 0, n = 0;
+	double s = 0, bytes = 0, ld = 0, st = 0;
+
+	if (r < 2 || !prof || !(prof->l2_bytes > 0))
+		return 0;
+	for (int i = 0; i < k->nins; i++)
+		if (global_rw(&k->ins[i]) && far_load(&k->ins[i], d, r) &&
+		    (lead < 0 || sectors(&k->ins[i]) > sectors(&k->ins[lead])))
+			lead = i;
+	if (lead < 0)
+		return 0;
+	const struct gm_trace_insn *a = &k->ins[lead];
+	int64_t unit = plain_stride(&a->fit.map, d, r) * a->in->size;
+	for (int i = 0; i < k->nins; i++) {
+		const struct gm_trace_insn *x = &k->ins[i];
+		if (!global_rw(x))
+			continue;
+		bytes += 32 * sectors(x);
+		*(x->in->op == GM_TO_LOAD ? &ld : &st) += 32 * sectors(x);
+		if (plane_of(x, a, d, r, unit, &p)) {
+			int j = nq;
+			while (j > 0 && q[j - 1] > p)
+				j--;
+			if (!(j > 0 && q[j - 1] == p) && nq < RR_MAXSW) {
+				memmove(&q[j + 1], &q[j], (size_t)(nq - j) * sizeof(q[0]));
+				q[j] = p, nq++;
+			}
+			s += sectors(x), n++;
+		} else if (!exact(x) || x->fit.iters > 1 || uses(&x->fit.map, GM_TV_GID) ||
+			   (uses(&x->fit.map, d) && !plain_stride(&x->fit.map, d, r)))
+			return 0;   /* an access the loop over d could not be priced for */
+	}
+	if (nq < 2 || s < RR_MIN_SHARE * all)
+		return 0;
+	int64_t planes = planes_read(q, nq, r, &gap);
+	double per_plane = 32 * sectors(a) / (double)r, again = ((double)nq * r - (double)planes) * per_plane;
+	double blocks = (double)l->grid[0] * l->grid[1] * l->grid[2];
+	double apart = (double)gap * (d == GM_TV_BY ? l->grid[0] : (double)l->grid[0] * l->grid[1]) * bytes / blocks;
+	if (gap >= r || (double)nq * r < RR_FAR_MIN * (double)planes || apart <= prof->l2_bytes)
+		return 0;   /* no plane read twice, too few re-reads, or the L2 keeps a plane for its next reader */
+	/* the DRAM reads (measured, less the stores; else the model's) hold at least half the re-reads */
+	double dr = k->dram_measured && k->dram_bytes > 0 ? k->dram_bytes - st : k->pred.dram_read_bytes;
+	if (!(dr >= ld - 0.5 * again))
+		return 0;
+	*o = (struct rr){ 3, d, r, lead, n, 0, s / all, unit / a->in->size, gap, planes, apart, again, nq };
+	return 1;
+}
+
 static int find(const struct gm_trace_kernel *k, const struct gm_profile *prof, struct rr *o)
 {
 	const struct gm_trace_launch *l = k->l;
@@ -189,6 +309,9 @@ static int find(const struct gm_trace_kernel *k, const struct gm_profile *prof, 
 			return 1;
 		}
 	}
+	for (int d = GM_TV_BY; d <= GM_TV_BZ; d++)   /* the far form */
+		if (far_find(k, prof, d, all, o))
+			return 1;
 	int64_t kk = 0;   /* the group form: one k for all the row's loads */
 	double s = 0;
 	for (int i = 0; i < k->nins; i++) {
@@ -223,7 +346,11 @@ static int find(const struct gm_trace_kernel *k, const struct gm_profile *prof, 
 
 static int in_rr(const struct gm_trace_kernel *k, const struct rr *o, int i)
 {
-	const struct gm_trace_insn *x = &k->ins[i];
+	const struct gm_trace_insn *x = &k->ins[i], *a = &k->ins[o->lead];
+	int64_t p;
+
+	if (o->form == 3)
+		return global_rw(x) && plane_of(x, a, o->d, o->r, o->stride * a->in->size, &p);
 	return global_rw(x) && (o->form == 1 ? grid_free(x, o->d) : group_k(x) == o->r);
 }
 
@@ -265,6 +392,22 @@ static double fixed_ms(const struct gm_trace_kernel *k, const struct gm_profile 
 					sw[nsw++] = (struct tk_swap){ i, x->fit.expr1d, (int)o->r, st, 0, 0, 0 };
 			}
 		}
+	} else if (o->form == 3) {   /* a thread does the r planes: each plane it needs loaded once */
+		l2.grid[o->d - GM_TV_BX] = 1;
+		k2.l = &l2;
+		k2.threads = k->threads / o->r;
+		for (int i = 0; i < k->nins && nsw < RR_MAXSW; i++) {
+			const struct gm_trace_insn *x = &k->ins[i];
+			if (in_rr(k, o, i)) {
+				sw[nsw++] = i == o->lead ? (struct tk_swap){ i, x->fit.expr1d, (int)o->planes, o->stride, 0, 0, 0 } :
+							   (struct tk_swap){ i, NULL, 0, 0, 0, 0, 0 };
+				in2[i].executions = i == o->lead ? x->in->executions / (double)o->r * (double)o->planes : 0;
+			} else if (global_rw(x) && uses(&x->fit.map, o->d))   /* looped over d at its stride */
+				sw[nsw++] = (struct tk_swap){ i, x->fit.expr1d, (int)o->r, plain_stride(&x->fit.map, o->d, o->r),
+							      0, 0, 0 };
+			else if (global_rw(x))
+				in2[i].executions /= (double)o->r;   /* once a thread of the shorter grid */
+		}
 	} else if (!row_fix(k, o, sw, &nsw, in2, &k2))
 		goto done;
 	if (tk_predict(&k2, prof, -1, sw, nsw, &out, why, sizeof(why)) || !(out.time_ms > 0))
@@ -272,7 +415,7 @@ static double fixed_ms(const struct gm_trace_kernel *k, const struct gm_profile 
 	tk_start_drain(prof, &out);   /* as in the kernel's own prediction (rule S2) */
 	/* the issue floor: the kernel's own SASS (grid: each thread's instructions the same in all, the loads' a
 	   r-th: the whole kernel's as an upper bound); group: the row's work shared by its r threads */
-	double fl = tk_floor_free_ms(k, prof, o->form == 1 ? 1 : (double)o->r);
+	double fl = tk_floor_free_ms(k, prof, o->form != 2 ? 1 : (double)o->r);
 	t = fmax(out.time_ms, fl);
 done:
 	free(ins2);
@@ -353,7 +496,13 @@ double tk_reread_words(const struct gm_trace_kernel *k, const struct gm_profile 
 		return 0;
 	*ins = o.lead;
 	gm_trace_where(k->ins[o.lead].in, 60, w, sizeof(w));
-	if (o.form == 1)
+	if (o.form == 3)
+		snprintf(buf, n, "re-read across blocks at %.60s and %d more (rule RR): loads whole blockIdx.%s planes "
+			 "apart read %lld planes %.1fx over, a plane's readers %.0f MB of traffic apart (L2 %.0f MB): %.0f MB "
+			 "again from DRAM; loop over the %lld planes in a thread, each plane loaded once", w, o.n - 1,
+			 dim_name(o.d), (long long)o.planes, (double)o.nq * o.r / o.planes, o.apart / 1e6,
+			 prof->l2_bytes / 1e6, o.again / 1e6, (long long)o.r);
+	else if (o.form == 1)
 		snprintf(buf, n, "the same input read again by each of the grid's %lld %s planes at %.60s and %d more "
 			 "(rule RR): no load there uses blockIdx.%s, so %.0f %% of the kernel's sectors are %lld reads of "
 			 "the same bytes: loop over the %lld in each thread, load once", (long long)o.r, dim_name(o.d), w,
@@ -366,6 +515,27 @@ double tk_reread_words(const struct gm_trace_kernel *k, const struct gm_profile 
 	return 1 - 1 / s;
 }
 
+/* the far form's fix: a thread does the r planes, each plane it needs loaded once */
+static void far_fix(struct gm_trace_fix *fx, const struct rr *o, const char *w)
+{
+	const char *d = dim_name(o->d);
+	double f = (double)o->nq * o->r / o->planes;
+
+	snprintf(fx->rewrite, sizeof(fx->rewrite), "load_once");
+	snprintf(fx->change, sizeof(fx->change), "a thread does the %lld blockIdx.%s planes: the grid's %s 1, the %lld "
+		 "planes the %d loads at %.50s read loaded once each (%.1fx fewer loads)", (long long)o->r, d, d,
+		 (long long)o->planes, o->n, w, f);
+	snprintf(fx->words, sizeof(fx->words), "the %d loads at %.60s start whole blockIdx.%s planes apart, so each "
+		 "input plane is read by up to %d planes of the grid, %.0f MB of traffic apart (more than L2 keeps): "
+		 "%.0f MB read again from DRAM. Let a thread walk the %lld planes, loading each of the %lld input "
+		 "planes once (registers, a sliding window, or shared memory)", o->n, w, d, o->nq, o->apart / 1e6,
+		 o->again / 1e6, (long long)o->r, (long long)o->planes);
+	snprintf(fx->sketch, sizeof(fx->sketch), "// was: t = blockIdx.%s; for (k = 0; k < K; k++) v[k] = in[(t + k) * S "
+		 "+ i];\nfloat v[%lld];   // every input plane once\nfor (int q = 0; q < %lld; q++) v[q] = in[q * S + i];\n"
+		 "for (int t = 0; t < %lld; t++) out[t * S + i] = f(v + t);   // grid.%s = 1", d, (long long)o->planes,
+		 (long long)o->planes, (long long)o->r, d);
+}
+
 int tf_reread(struct gm_trace_kernel *k, const struct gm_profile *prof)
 {
 	struct rr o;
@@ -376,7 +546,9 @@ int tf_reread(struct gm_trace_kernel *k, const struct gm_profile *prof)
 		return -1;
 	struct gm_trace_fix *fx = tf_whole_fix(k, o.lead, o.n, s);
 	gm_trace_where(k->ins[o.lead].in, 60, w, sizeof(w));
-	if (o.form == 1) {
+	if (o.form == 3)
+		far_fix(fx, &o, w);
+	else if (o.form == 1) {
 		const char *d = dim_name(o.d);
 		snprintf(fx->rewrite, sizeof(fx->rewrite), "load_once");
 		snprintf(fx->change, sizeof(fx->change), "a thread does the %lld blockIdx.%s planes: the grid's %s 1, the "
@@ -407,7 +579,11 @@ int tf_reread(struct gm_trace_kernel *k, const struct gm_profile *prof)
 		if (i != o.lead && in_rr(k, &o, i))
 			k->ins[i].fix.same_as = o.lead + 1;
 	snprintf(was, sizeof(was), "%s", k->ins[o.lead].fit.cls_text);
-	if (o.form == 1)
+	if (o.form == 3)
+		snprintf(k->ins[o.lead].fit.cls_text, sizeof(k->ins[o.lead].fit.cls_text), "re-read across blocks (%.1fx: "
+			 "a plane's readers %lld blockIdx.%s plane%s apart; its lanes: %.60s)", (double)o.nq * o.r / o.planes,
+			 (long long)o.gap, dim_name(o.d), o.gap == 1 ? "" : "s", was);
+	else if (o.form == 1)
 		snprintf(k->ins[o.lead].fit.cls_text, sizeof(k->ins[o.lead].fit.cls_text), "re-read by the grid's %lld "
 			 "%s planes (its lanes: %.80s)", (long long)o.r, dim_name(o.d), was);
 	else

@@ -65,6 +65,9 @@ void tf_finish(const struct gm_trace_launch *l, const struct gm_trace_instr *in,
    starts at byte r of its 32 B sector; -1 where it does not apply (the samples stand for the launch then). */
 int tm_mix(const struct gm_trace_launch *l, const struct gm_trace_instr *in, const struct gm_trace_fit *f,
 	   double w[GM_SECTOR_BYTES]);
+/* 1 when the mix applies and every warp starts lane 0 on its sector (trace_class.c: sectors above the ideal of such
+   a coalesced access are the data's mask, not its alignment). */
+int tm_aligned(const struct gm_trace_launch *l, const struct gm_trace_instr *in, const struct gm_trace_fit *f);
 /* The byte of its sector where map m puts lane 0 of warp s. */
 int tm_lane0_offset(const struct gm_trace_launch *l, const struct gm_trace_map *m, const struct gm_trace_sample *s);
 /* 1 when every warp's lanes sit at the same offsets from its lane 0 under m (only shifted from warp to warp). */

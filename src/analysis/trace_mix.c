@@ -154,3 +154,11 @@ int tm_mix(const struct gm_trace_launch *l, const struct gm_trace_instr *in, con
 	}
 	return 0;
 }
+
+/* 1 when every warp of the launch that runs f's access starts lane 0 on a 32 B sector (the mix all at byte 0) */
+int tm_aligned(const struct gm_trace_launch *l, const struct gm_trace_instr *in, const struct gm_trace_fit *f)
+{
+	double w[GM_SECTOR_BYTES];
+
+	return tm_mix(l, in, f, w) == 0 && w[0] > 0.999;
+}

@@ -171,13 +171,17 @@ void tk_bottlenecks(struct gm_trace_kernel *k, const struct gm_profile *prof)
 		if (seen)
 			continue;
 		double ex = 0, sh = 0;
-		int more = -1;
+		int more = -1, l1 = 1;   /* l1: every line a load rule A serves from each SM's L1 */
 		for (int q = j; q < k->norder; q++) {
 			const struct gm_trace_insn *y = &k->ins[k->order[q]];
 			if (y->fit.cls == x->fit.cls && y->fit.cls_k == x->fit.cls_k && y->in->space == x->in->space &&
 			    !y->computed == !x->computed)
-				ex += y->excess_bytes, sh += y->share, more++;
+				ex += y->excess_bytes, sh += y->share, more++, l1 &= tk_in_l1(k, prof, y);
 		}
+		if (l1 && k->memory_bound == 1 && k->bound_level && !strcmp(k->bound_level, "DRAM"))
+			continue;   /* sectors above the need that L1 serves: a kernel held by DRAM does not wait for them */
+		if (x->fit.cls == GM_TC_COALESCED && x->in->space != GM_TS_SHARED)
+			continue;   /* every warp on its sectors: what is above the need is the lanes the data masks */
 		gm_trace_where(x->in, 70, w, sizeof(w));
 		if (more > 0)
 			snprintf(w + strlen(w), sizeof(w) - strlen(w), " and %d more", more);

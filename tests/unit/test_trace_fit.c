@@ -420,6 +420,38 @@ static void test_mix_refused(void **state)
 	synth_free(&l);
 }
 
+/* A coalesced load whose lanes the data masks (`x > 0 ? dy[i] : 0`, set 25's relu_bwd_2d in 32x8 blocks): every warp
+   starts on its sector, so the sectors above the active lanes' need are the mask's, not misalignment (trace_mix.c
+   tm_aligned); the same map one element off stays misaligned. */
+static void test_masked(void **state)
+{
+	static const struct synth rows[] = {
+		{ "relu_dy", "tx + ty*4096 + bx*32 + by*32768", { 32, 8, 1 }, { 128, 16, 1 }, 4, G, LD, 1, 0, 0 },
+		{ "relu_dy_off", "tx + ty*4096 + bx*32 + by*32768 + 1", { 32, 8, 1 }, { 128, 16, 1 }, 4, G, LD, 1, 0, 0 },
+	};
+	(void)state;
+	for (int r = 0; r < 2; r++) {
+		struct gm_trace_launch l;
+		struct gm_trace_fit f;
+		assert_int_equal(synth_launch(&rows[r], 0x7f1200000000ll, &l), 0);
+		struct gm_trace_instr *in = &l.ins[0];
+		uint64_t h = 99;
+		for (int i = 0; i < in->nsamples; i++) {   /* about half the lanes active, at random */
+			h = h * 6364136223846793005ull + 1442695040888963407ull;
+			in->samples[i].mask = in->samples[i].have = (uint32_t)(h >> 32) | 1u;
+		}
+		in->thread_accesses = in->executions * 16;
+		in->sectors = in->requests * (r ? 5 : 4);
+		in->ideal_sectors = in->requests * 2.0;   /* 16 active lanes of 4 B */
+		gm_trace_fit_instr(&l, in, &f);
+		print_message("%-12s %s: %s (%.2f %.2f %.2f)\n", rows[r].name, gm_trace_class_name(f.cls), f.cls_text, f.meas_per_req, f.ideal_per_req, f.sample_per_req);
+		assert_int_equal(f.map.known, 1);
+		assert_int_equal(f.cls, r ? GM_TC_MISALIGNED : GM_TC_COALESCED);
+		assert_int_equal(strstr(f.cls_text, "lanes masked by the data") != NULL, !r);
+		synth_free(&l);
+	}
+}
+
 /* Atomic adds whose map leaves out an id of the block (a column sum, 32x8 blocks adding their 8 rows into the
    same 32 words): tk_block_sharers counts the block's threads an address, and the class says so; a map of every
    id of the block has one thread an address. */
@@ -457,6 +489,7 @@ int main(void)
 		cmocka_unit_test(test_random_maps),
 		cmocka_unit_test(test_mix),
 		cmocka_unit_test(test_mix_refused),
+		cmocka_unit_test(test_masked),
 		cmocka_unit_test(test_block_sharers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

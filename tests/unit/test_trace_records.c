@@ -84,10 +84,39 @@ static void test_records(void **state)
 	}
 }
 
+/* two 8-byte loads reading a 16-byte record whole (set 25's cmul_f4 gain pair h[k], h[k + 1]): strided, and said so */
+static void test_tiled_words(void **state)
+{
+	struct gm_trace_launch l;
+	struct gm_trace_instr in[2];
+	struct gm_trace_insn x[2];
+	struct gm_trace_kernel k;
+	(void)state;
+	memset(&l, 0, sizeof(l));
+	l.grid[0] = 1024, l.grid[1] = l.grid[2] = 1;
+	l.block[0] = 256, l.block[1] = l.block[2] = 1;
+	memset(in, 0, sizeof(in));
+	memset(x, 0, sizeof(x));
+	for (int i = 0; i < 2; i++) {
+		in[i].space = GM_TS_GLOBAL, in[i].op = GM_TO_LOAD, in[i].size = 8, in[i].pc = 16 * (i + 1);
+		x[i].in = &in[i];
+		x[i].fit.map.known = 1, x[i].fit.map.nmodes = 1, x[i].fit.map.base = 1 << 24, x[i].fit.map.offset = i;
+		x[i].fit.map.mode[0] = (struct gm_trace_mode){ GM_TV_TX, 1, 0, 2 };
+		x[i].fit.iters = 1, x[i].fit.cls = GM_TC_STRIDED, x[i].fit.cls_k = 2;
+	}
+	memset(&k, 0, sizeof(k));
+	k.l = &l, k.ins = x, k.nins = 2, k.threads = 1024 * 256;
+	assert_int_equal(tk_whole_records(&k), 0);
+	assert_int_equal(x[0].fit.cls, GM_TC_STRIDED);
+	assert_string_equal(x[1].fit.cls_text, "strided by 2 (a record of 16 B read whole in 2 loads of 8 B: one 16-byte "
+			    "load would do)");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_records),
+		cmocka_unit_test(test_tiled_words),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,8 +2,9 @@
  * synthetic kernels with the built-in H200 profile. RR's grid form: a 2D launch of 16 y planes whose 8 input
  * loads (128 MB, more than L2) no mode of blockIdx.y moves (set 21's mix_ocgrid), a store and a weight blockIdx.y
  * chooses; its group form: 64 threads of a row each loading the row's 64 elements (set 21's zrow_elem); ST: a
- * 4096-entry table staged into shared memory by each of 100000 blocks (set 21's lut per_block). The cases each
- * must refuse. */
+ * 4096-entry table staged into shared memory by each of 100000 blocks (set 21's lut per_block); RR's far form: 7 loads
+ * whole frames apart on a grid whose blockIdx.y is the output frame (set 25's tmean_grid). The cases each must
+ * refuse. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -234,6 +235,61 @@ static void test_stage(void **state)
 	assert_int_equal(tf_stage_once(&c.k, &P), -1);
 }
 
+/* tmean: a 7-tap temporal mean with the output frame on blockIdx.y (set 25's tmean_grid): load k of plane t reads
+   frame t + k, so each of the 14 frames is read by up to 7 planes, a plane (gx blocks) apart */
+#define FR 2088960
+static void tmean(struct kern *c, int64_t gx)
+{
+	char e[96];
+	start(c, gx, 8, 256);
+	c->k.time_ms = 0.1193, c->k.pred.time_ms = 0.1234;
+	double w = (double)c->k.threads / 32;
+	c->k.pred.dram_read_bytes = 7 * 4 * w * 32;
+	snprintf(e, sizeof(e), "tx + bx*256 + by*%d", FR);
+	for (int j = 0; j < 7; j++) {
+		struct gm_trace_insn *x = add(c, GM_TS_GLOBAL, GM_TO_LOAD, w, 4 * w, e, 0, (1 << 20) + (int64_t)j * FR * 4);
+		mode(x, GM_TV_TX, 1, 1), mode(x, GM_TV_BX, 1, 256), mode(x, GM_TV_BY, 1, FR);
+	}
+	struct gm_trace_insn *s = add(c, GM_TS_GLOBAL, GM_TO_STORE, w, 4 * w, e, 0, (int64_t)1 << 30);
+	mode(s, GM_TV_TX, 1, 1), mode(s, GM_TV_BX, 1, 256), mode(s, GM_TV_BY, 1, FR);
+}
+
+static void test_far(void **state)
+{
+	struct kern c;
+	char t[400];
+	int ins;
+	(void)state;
+	tmean(&c, 8160);
+	double sc = tk_reread_words(&c.k, &P, t, sizeof(t), &ins);
+	assert_true(sc > 0.5 && sc < 0.75);   /* 56 frame reads of 14 frames, priced 2-4x */
+	assert_int_equal(ins, 0);
+	assert_non_null(strstr(t, "re-read across blocks at"));
+	assert_non_null(strstr(t, "and 6 more (rule RR)"));
+	assert_non_null(strstr(t, "read 14 planes 4.0x over"));
+	assert_non_null(strstr(t, "351 MB again from DRAM"));
+	assert_int_equal(tf_reread(&c.k, &P), 0);
+	assert_string_equal(c.x[0].fix.rewrite, "load_once");
+	assert_int_equal(c.x[0].fix.ninstr, 7);
+	assert_int_equal(c.x[6].fix.same_as, 1);
+	assert_int_equal(c.x[7].fix.same_as, 0);   /* the store */
+	assert_non_null(strstr(c.x[0].fit.cls_text, "re-read across blocks (4.0x"));
+	tmean(&c, 100);   /* a plane's readers 100 blocks apart: L2 keeps the frame */
+	assert_int_equal(tf_reread(&c.k, &P), -1);
+	tmean(&c, 8160);
+	c.x[3].fit.map.base += 64;   /* a load off the planes: not of the group, looped over the planes as it is */
+	assert_int_equal(tf_reread(&c.k, &P), 0);
+	assert_int_equal(c.x[0].fix.ninstr, 6);
+	assert_int_equal(c.x[3].fix.same_as, 0);
+	tmean(&c, 8160);
+	c.k.dram_measured = 1, c.k.dram_bytes = 14.0 * FR * 4 + 8.0 * FR * 4;   /* DRAM read each frame once */
+	assert_int_equal(tf_reread(&c.k, &P), -1);
+	tmean(&c, 8160);
+	for (int i = 0; i < 7; i++)   /* every load its own frame's offset but one plane apart: 7 x 8 = 56 of 14 + 7 */
+		c.x[i].fit.map.base = (1 << 20) + (int64_t)i * 8 * FR * 4;
+	assert_int_equal(tf_reread(&c.k, &P), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -241,6 +297,7 @@ int main(void)
 		cmocka_unit_test(test_grid_refused),
 		cmocka_unit_test(test_group),
 		cmocka_unit_test(test_stage),
+		cmocka_unit_test(test_far),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
