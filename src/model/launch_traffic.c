@@ -233,8 +233,10 @@ static gm_status rule_t1_banks(struct warp_ctx *c)
 	double w = (double)l1_wavefronts(c->p, c->w->elem_bytes);
 
 	c->t->l1_waves += w;
-	if (c->w->op == GM_OP_LOAD) /* rule T13 */
-		c->t->l1_spread_waves += spread_wavefronts(c->p, w);
+	/* rule T13: lanes of a bank word or narrower (T1's bank count) delay the round trip once, wider lanes
+	   (their lines) twice: spread_ms takes the block's share twice (c83's probe, docs/MODEL.md T13) */
+	if (c->w->op == GM_OP_LOAD)
+		c->t->l1_spread_waves += spread_wavefronts(c->p, w) * (c->w->elem_bytes <= GM_SMEM_BANK_BYTES ? 0.5 : 1.0);
 	if (c->w->op == GM_OP_LOAD && c->p->global.lines > GM_L1_MANY_LINES)
 		c->t->l1_many_waves += w;
 	return GM_OK;

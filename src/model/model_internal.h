@@ -137,7 +137,7 @@ struct totals {
 	double l1_load_lines;       /* of l1_lines, the loads' */
 	double l1_waves;            /* L1 data wavefronts of the global requests (rule T1: banks) */
 	double l1_many_waves;       /* of them, those of load requests over GM_L1_MANY_LINES lines (rule T11) */
-	double l1_spread_waves;     /* load wavefronts beyond a dense request's of the same bytes (rule T13) */
+	double l1_spread_waves;     /* load wavefronts beyond a dense request's of the same bytes (rule T13; lanes of 4 B or less at half) */
 	double l1_load_alone;       /* load lanes alone in their 2 MiB page of the request (rule P) */
 	double l1_store_alone;      /* store lanes alone in their 2 MiB page of the request (rule P3) */
 	double alone_log2_dist;     /* those lanes (loads and stores) x log2 of their request's distance (P4) */

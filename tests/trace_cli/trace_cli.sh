@@ -94,7 +94,7 @@ check residual1_words "the block starts are named as the bottleneck" says h200_r
 check zacc "a cleared output accumulated into by the next launch is named (run rule clear_acc)" says h200_zacc 'clear_acc, launches 0 -> 1: 1.84x for the run'
 check hcopy "a copy back of the new state is named (run rule copy_back)" says h200_hcopy 'copy_back, launches 0 -> 1: 1.91x for the run'
 check chain "a temporary between two launches is named, twice (run rule reload)" says h200_chain 'reload, launches 1 -> 2: 1.53x for the run'
-check dfull "outputs the next launch drops are named (run rule dropped_stores)" says h200_dfull 'dropped_stores, launches 0 -> 1: 2.85x for the run'
+check dfull "outputs the next launch drops are named (run rule dropped_stores)" says h200_dfull 'dropped_stores, launches 0 -> 1: 2.94x for the run'
 check ssplit "two launches reading one input are named (run rule same_input)" says h200_ssplit 'same_input, launches 0 -> 1: 1.90x for the run'
 check values_narrow "int64 labels 0-3 are named (narrow_int)" says h200_planted_values 'planted_values.cu:18 store: narrow_int, predicted'
 check values_float "float-exact doubles are named (float_exact)" says h200_planted_values 'planted_values.cu:25 load: float_exact, predicted'

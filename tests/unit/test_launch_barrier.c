@@ -154,9 +154,10 @@ static void test_barrier_none(void **state)
 
 /*
  * Rule T13: out[gid] = in[gid*32], no shared pattern: each lane's 4 B word in a line of its own, all in bank 0: 32
- * wavefronts a request where a dense request of 128 B needs one, 31 spread. 64000 warps x 31 wavefronts x 128 B at
- * 12800 GB/s = 19840 ns; blocks of 1024 (two an SM): all of it (min(1, 2 / 2)); blocks of 256 (eight): a quarter;
- * the coalesced load in[gid], none.
+ * wavefronts a request where a dense request of 128 B needs one, 31 spread, counted once (lanes of a bank word or
+ * narrower, c83): 64000 warps x 31 / 2 wavefronts x 128 B at 12800 GB/s = 9920 ns; blocks of 1024 (two an SM): all
+ * of it (min(1, 2 / 2)); blocks of 256 (eight): a quarter; 8 B lanes in[gid*16] (32 lines, 2 dense, 30 spread)
+ * twice: 19200 ns; the coalesced load in[gid], none.
  */
 static void test_spread_wavefronts(void **state)
 {
@@ -170,11 +171,20 @@ static void test_spread_wavefronts(void **state)
 	in.block[0] = 1024;
 	in.round_trips = 1;
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
-	assert_true(fabs(o.l1_spread_wavefronts - 64000.0 * 31) < 1e-6);
-	assert_true(fabs(o.t_spread_ms - 19840e-6) < 1e-12);
+	assert_true(fabs(o.l1_spread_wavefronts - 64000.0 * 31 / 2) < 1e-6);
+	assert_true(fabs(o.t_spread_ms - 9920e-6) < 1e-12);
 	in.block[0] = 256;
 	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
-	assert_true(fabs(o.t_spread_ms - 19840e-6 / 4) < 1e-12);
+	assert_true(fabs(o.t_spread_ms - 9920e-6 / 4) < 1e-12);
+	launch_of("gid*16", 8, 100 * 2048 * 10, pats, &in);
+	in.block[0] = 1024;
+	in.round_trips = 1;
+	assert_int_equal(gm_launch_predict(&in, &p, &o0, NULL), GM_OK);
+	assert_true(fabs(o0.t_spread_ms - 19200e-6) < 1e-12);
+	launch_of("gid*32", 4, 100 * 2048 * 10, pats, &in);
+	in.block[0] = 256;
+	in.round_trips = 1;
+	assert_int_equal(gm_launch_predict(&in, &p, &o, NULL), GM_OK);
 	/* the waves without it: the same launch's round trips, the spread's time added on top */
 	launch_of("gid", 4, 100 * 2048 * 10, pats, &in);
 	in.round_trips = 1;
