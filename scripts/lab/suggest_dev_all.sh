@@ -35,6 +35,8 @@ sets=(
   dev-s61 $h2/suggest-51cc4d1/heldout
   dev-s62 $h2/suggest-d16eeaa/heldout
   dev-s63 $h2/suggest-af9a8ea/heldout
+  dev-s64 $h2/suggest-7c8e392/heldout-s64
+  dev-s65 $h2/suggest-7c8e392/heldout-s65
 )
 for ((i = 0; i < ${#sets[@]}; i += 2)); do
   s=${sets[i]} d=${sets[i+1]}
