@@ -17,27 +17,7 @@
 #include "gpumem/profile.h"
 #include "gpumem/trace.h"
 #include "trace_synth.h"
-
-#define A 0x7f0000000000ll   /* four buffers of 1 MiB, 1 GiB apart */
-#define X (A + (1ll << 30))
-#define U (A + (2ll << 30))
-#define V (A + (3ll << 30))
-#define MAXL 4
-
-static struct gm_profile P;
-
-struct run {
-	struct gm_trace t;
-	struct gm_trace_launch l[MAXL];
-	struct gm_trace_report r;
-};
-
-static int setup(void **state)
-{
-	int exact = 0;
-	(void)state;
-	return gm_profile_nearest("NVIDIA H200", &P, &exact) == GM_OK ? 0 : -1;
-}
+#include "trace_run_fixture.h"
 
 /* one global access of launch i: op on the buffer at base, one element a thread */
 static void put(struct run *u, int i, enum gm_trace_op op, int64_t base)

@@ -15,27 +15,7 @@
 #include "gpumem/profile.h"
 #include "gpumem/trace.h"
 #include "trace_synth.h"
-
-#define A 0x7f0000000000ll   /* buffers 1 GiB apart */
-#define X (A + (1ll << 30))
-#define U (A + (2ll << 30))
-#define V (A + (3ll << 30))
-#define MAXL 4
-
-static struct gm_profile P;
-
-struct run {
-	struct gm_trace t;
-	struct gm_trace_launch l[MAXL];
-	struct gm_trace_report r;
-};
-
-static int setup(void **state)
-{
-	int exact = 0;
-	(void)state;
-	return gm_profile_nearest("NVIDIA H200", &P, &exact) == GM_OK ? 0 : -1;
-}
+#include "trace_run_fixture.h"
 
 /* one global access of launch i of kernel name: op on the buffer at base, expr over blocks of 256, iters a thread
    (step elements apart) */
