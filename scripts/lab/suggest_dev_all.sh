@@ -37,6 +37,7 @@ sets=(
   dev-s63 $h2/suggest-af9a8ea/heldout
   dev-s64 $h2/suggest-7c8e392/heldout-s64
   dev-s65 $h2/suggest-7c8e392/heldout-s65
+  dev-s66 $h2/suggest-09db49d/heldout
 )
 for ((i = 0; i < ${#sets[@]}; i += 2)); do
   s=${sets[i]} d=${sets[i+1]}
