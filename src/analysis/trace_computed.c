@@ -139,10 +139,11 @@ static int beside(const struct gm_trace_instr *a, const struct gm_trace_instr *b
 
 static void words(struct gm_trace_insn *x, const char *how)
 {
-	snprintf(x->fit.cls_text, sizeof(x->fit.cls_text), "computed %s (no map of the ids fits; %s: a hash, a "
-		 "permutation or a division of the thread's index)", x->in->op == GM_TO_LOAD ? "gather" : "scatter", how);
-	snprintf(x->fit.why, sizeof(x->fit.why), "no map of the thread and block ids reproduces the sampled lanes, "
-		 "and %s: the addresses are arithmetic on the thread's index, not the data's", how);
+	/* how is at most 79 bytes: the class fits its 160 and the reason its 200 (they were cut before) */
+	snprintf(x->fit.cls_text, sizeof(x->fit.cls_text), "computed %s (no map of the ids fits; %s)",
+		 x->in->op == GM_TO_LOAD ? "gather" : "scatter", how);
+	snprintf(x->fit.why, sizeof(x->fit.why), "no map of the ids fits the sampled lanes, and %s: the address is "
+		 "arithmetic on the thread index", how);
 }
 
 int tk_computed_scattered(const struct gm_trace_insn *x)
