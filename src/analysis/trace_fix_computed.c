@@ -52,9 +52,8 @@ int tf_by_index(struct gm_trace_kernel *k, const struct gm_profile *prof)
 			k->ins[sw[q].ins].fix.same_as = lead + 1;
 	gm_trace_where(k->ins[lead].in, 60, w, sizeof(w));
 	snprintf(fx->rewrite, sizeof(fx->rewrite), "by_index");
-	snprintf(fx->change, sizeof(fx->change), "the data stored in the order the threads read it: %d computed "
-		 "access%s (%s) each one coalesced %d-byte access at the thread's index", n, n > 1 ? "es" : "", w,
-		 k->ins[lead].in->size);
+	snprintf(fx->change, sizeof(fx->change), "data in the threads' order: %d computed access%s (%s), each "
+		 "coalesced at the thread's index (%d B)", n, n > 1 ? "es" : "", w, k->ins[lead].in->size);
 	snprintf(fx->words, sizeof(fx->words), "the addresses are arithmetic on the thread's own index (a hash or a "
 		 "permutation; no load before them returns data), so the order is the program's: store "
 		 "the data in the order the threads read it (a table indexed by the thread's index, built once: a dense "
