@@ -82,9 +82,11 @@ static int parity_lanes(const struct gm_trace_instr *in, struct gm_trace_fit *f,
 	return 1;
 }
 
-/* A map whose first lanes step by sx but whose warp breaks into runs (lane t of warp 0 off the step): the lanes
-   in runs of t consecutive elements that the map places apart (a bit interleave such as a Morton index, a
-   swizzle): the sectors above the need are the map's, not the start's nor a mask's (set 12's swz_scatter). */
+/* A map whose first lanes step by sx but whose warp breaks into runs (lane t of warp 0 off the step), every warp
+   on its sector and every lane active: the lanes in runs of t consecutive elements that the map places apart (a
+   bit interleave such as a Morton index, a swizzle): the sectors above the need are the map's, neither the start's
+   nor a mask's (set 12's swz_scatter). Where the warps start off their sectors (rows of an odd pitch in pieces) the
+   class stays misaligned. */
 static int scattered_runs(const struct gm_trace_launch *l, struct gm_trace_fit *f, int64_t sx, double per)
 {
 	int64_t bt = (int64_t)l->block[0] * l->block[1] * l->block[2], n = bt < GM_WARP_SIZE ? bt : GM_WARP_SIZE, t;
@@ -100,7 +102,7 @@ static int scattered_runs(const struct gm_trace_launch *l, struct gm_trace_fit *
 		return 0;
 	f->cls = GM_TC_IRREGULAR, f->cls_k = t;
 	snprintf(f->cls_text, sizeof(f->cls_text), "irregular (lanes in runs of %lld element%s that the map places "
-		 "apart, a bit interleave or a swizzle: %.2f sectors a request where %.2f do)", (long long)t,
+		 "apart: pieces of rows, a bit interleave, a swizzle; %.2f sectors a request where %.2f do)", (long long)t,
 		 t > 1 ? "s" : "", per, f->ideal_per_req);
 	return 1;
 }
@@ -135,9 +137,13 @@ void tc_class_global(const struct gm_trace_launch *l, const struct gm_trace_inst
 	k = sx < 0 ? -sx : sx;
 	if ((k == 1 && (l->block[0] >= 32 || sy == sx * l->block[0])) || (k == 1 && !sy)) {
 		int extra = per > 0 && f->ideal_per_req > 0 && per > f->ideal_per_req * 1.02;
-		if (extra && (parity_lanes(in, f, per, B) || scattered_runs(l, f, sx, per)))
+		if (extra && parity_lanes(in, f, per, B))
 			return;
-		f->cls = extra && !tm_aligned(l, in, f) ? GM_TC_MISALIGNED : GM_TC_COALESCED;
+		/* every warp on its sector and no lane idle: neither the start nor a mask, the map's own runs */
+		int aligned = tm_aligned(l, in, f), idle = idle_lanes(l, in);
+		if (extra && aligned && !idle && scattered_runs(l, f, sx, per))
+			return;
+		f->cls = extra && !aligned ? GM_TC_MISALIGNED : GM_TC_COALESCED;
 		if (f->cls == GM_TC_MISALIGNED)
 			snprintf(f->cls_text, sizeof(f->cls_text), "misaligned (the warp starts %lld B into a 32 B sector: "
 				 "%.2f sectors a request where %.2f do)", (long long)(((m->base + x0 * B) % 32 + 32) % 32), per,
@@ -145,7 +151,7 @@ void tc_class_global(const struct gm_trace_launch *l, const struct gm_trace_inst
 		else   /* extra: every warp on its sector, the lanes the data masks leave the sectors part used */
 			snprintf(f->cls_text, sizeof(f->cls_text), extra ? "coalesced%s (every warp on its 32 B sector%s: "
 				 "%.2f sectors a request for the bytes of %.2f)" : "coalesced%s", sx < 0 ? " (reversed)" : "",
-				 idle_lanes(l, in) ? ", lanes masked by the data" : "", per, f->ideal_per_req);
+				 idle ? ", lanes masked by the data" : "", per, f->ideal_per_req);
 		return;
 	}
 	if (k == 1 && l->block[0] < 32 && l->block[1] > 1) {
