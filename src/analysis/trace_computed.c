@@ -283,6 +283,7 @@ static int index_poly(const struct gm_trace_launch *l, const struct gm_trace_ins
 	int64_t r0 = -1, v0 = 0;
 	int warps;
 
+	memset(p, 0, sizeof(*p));
 	if (in->space != GM_TS_GLOBAL || in->size <= 0)
 		return 0;
 	for (int i = 0; i < in->nsamples && r0 < 0; i++)
