@@ -308,7 +308,8 @@ struct gm_trace_insn {
 	int sector_hit;               /* rule H (trace_fold.c): a load of a walk whose every sampled lane reads a sector
 					 other walks of its warps read; left out of the model's patterns */
 	int computed;                 /* rule CS (trace_computed.c): a gather whose addresses are arithmetic on the
-					 thread's index (1: nothing before it returns data; 2: beside such a one) */
+					 thread's index (1: nothing before it returns data; 2: beside such a one;
+					 3: its lanes' elements a polynomial of the index) */
 };
 
 /* The share of the measured time the busiest memory level needs at its roof above which a kernel counts as

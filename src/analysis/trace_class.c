@@ -142,15 +142,6 @@ static void count_model(const struct gm_trace_launch *l, const struct gm_trace_i
 	finish(c);
 }
 
-static int64_t at(const struct gm_trace_launch *l, const struct gm_trace_map *m, int64_t tid)
-{
-	struct gm_trace_sample s = { { 0, 0, 0 }, (int)(tid / 32), 0, 0, 0, { 0 } };
-	int64_t v[GM_TV_N];
-
-	tf_vars_of(l, &s, (int)(tid % 32), v);
-	return gm_trace_map_eval(m, v);
-}
-
 static int all_broadcast(const struct gm_trace_instr *in)
 {
 	int any = 0;
@@ -188,222 +179,6 @@ static int64_t local_offsets(const struct gm_trace_instr *in)
 		most = n > most ? n : most;
 	}
 	return most;
-}
-
-/* The smallest |stride| of a mode that is not the lanes' own (the axis that walks along a row). */
-static int64_t other_axis(const struct gm_trace_map *m, int64_t lane_stride)
-{
-	int64_t best = 0;
-
-	for (int k = 0; k < m->nmodes; k++) {
-		int64_t s = m->mode[k].stride < 0 ? -m->mode[k].stride : m->mode[k].stride;
-		int lane_mode = (m->mode[k].var == GM_TV_TX || m->mode[k].var == GM_TV_GID) && m->mode[k].div == 1;
-		if (s && !lane_mode && s < lane_stride && (!best || s < best))
-			best = s;
-	}
-	return best;
-}
-
-static int warp_rows_of(int bx, int tpb)   /* the most rows of bx threads a warp of a block of tpb holds pieces of */
-{
-	int most = 0;
-	for (int w = 0; w < (tpb + 31) / 32; w++) {
-		int hi = 32 * w + 31 < tpb ? 32 * w + 31 : tpb - 1, rows = hi / bx - 32 * w / bx + 1;
-		most = rows > most ? rows : most;
-	}
-	return most;
-}
-
-static void classify_global(const struct gm_trace_launch *l, const struct gm_trace_instr *in, struct gm_trace_fit *f)
-{
-	const struct gm_trace_map *m = &f->map;
-	int64_t x0 = at(l, m, 0), sx = l->block[0] > 1 ? at(l, m, 1) - x0 : 0;
-	int64_t sy = l->block[1] > 1 ? at(l, m, l->block[0]) - x0 : 0, k, row;
-	double per = f->meas_per_req > 0 ? f->meas_per_req : f->sample_per_req;
-	int B = in->size;
-
-	if (!sx && l->block[0] < 32)
-		sx = sy, sy = 0;
-	k = sx < 0 ? -sx : sx;
-	if ((k == 1 && (l->block[0] >= 32 || sy == sx * l->block[0])) || (k == 1 && !sy)) {
-		int extra = per > 0 && f->ideal_per_req > 0 && per > f->ideal_per_req * 1.02;
-		f->cls = extra && !tm_aligned(l, in, f) ? GM_TC_MISALIGNED : GM_TC_COALESCED;
-		if (f->cls == GM_TC_MISALIGNED)
-			snprintf(f->cls_text, sizeof(f->cls_text), "misaligned (the warp starts %lld B into a 32 B sector: "
-				 "%.2f sectors a request where %.2f do)", (long long)(((m->base + x0 * B) % 32 + 32) % 32), per,
-				 f->ideal_per_req);
-		else   /* extra: every warp on its sector, the lanes the data masks leave the sectors part used */
-			snprintf(f->cls_text, sizeof(f->cls_text), extra ? "coalesced%s (every warp on its 32 B sector, lanes "
-				 "masked by the data: %.2f sectors a request for the bytes of %.2f)" : "coalesced%s",
-				 sx < 0 ? " (reversed)" : "", per, f->ideal_per_req);
-		return;
-	}
-	if (k == 1 && l->block[0] < 32 && l->block[1] > 1) {
-		int wide = per > 0 && f->ideal_per_req > 0 && per > f->ideal_per_req * 1.02;
-		f->cls = wide ? GM_TC_IRREGULAR : GM_TC_COALESCED, f->cls_k = wide ? l->block[0] : 0;
-		int odd = 32 % l->block[0] != 0;   /* threadIdx.x walks a row, a warp 32 / blockDim.x rows, or pieces */
-		snprintf(f->cls_text, sizeof(f->cls_text), "%s (blockDim.x %hhu%s: a warp %s %hhu rows of %hu B%s)",
-			 wide ? "short rows" : "coalesced", (unsigned char)l->block[0], odd ? ", not a divisor of 32" : "",
-			 odd ? "holds pieces of up to" : "reads", (unsigned char)(odd ? warp_rows_of(l->block[0],
-			 l->block[0] * l->block[1] * l->block[2]) : 32 / l->block[0]), (unsigned short)(l->block[0] * B),
-			 wide ? "; a blockDim.x of 32, or wider accesses a thread" : "");   /* blockDim.x < 32, B <= 16 */
-		return;
-	}
-	if (l->block[1] > 1 && (sy == 1 || sy == -1) && k > 1) {
-		f->cls = GM_TC_TRANSPOSED, f->cls_k = k;
-		snprintf(f->cls_text, sizeof(f->cls_text), "transposed (threadIdx.x walks a column, rows %lld elements "
-			 "apart; threadIdx.y walks the row)", (long long)k);
-		return;
-	}
-	if (!k) {
-		f->cls = GM_TC_IRREGULAR;
-		snprintf(f->cls_text, sizeof(f->cls_text), "irregular (threadIdx.x does not move the address; the warp's "
-			 "other lanes do)");
-		return;
-	}
-	row = other_axis(m, k);
-	f->cls_k = k;
-	if (row && (int64_t)k * B >= 32) {
-		f->cls = GM_TC_COLUMN;
-		snprintf(f->cls_text, sizeof(f->cls_text), "column walk (lanes a row of %lld elements = %lld B apart; "
-			 "another axis walks the row %lld element%s at a time)", (long long)k, (long long)(k * B),
-			 (long long)row, row == 1 ? "" : "s");
-		return;
-	}
-	f->cls = GM_TC_STRIDED;
-	snprintf(f->cls_text, sizeof(f->cls_text), "strided by %lld (lanes %lld B apart%s)", (long long)k,
-		 (long long)(k * B), k * B <= 64 ? ": an array of structures or an interleave?" : "");
-}
-
-/* 1 with *stride (bytes) when most neighbouring sampled lanes of a global instruction (3 in 4 of the pairs of
-   active lanes, over at least two warps) sit one distance apart in lane order: an address the ids make lane by
-   lane, even where no map of the ids fits the warps' starts (loop bounds or row offsets that differ by thread, a
-   row that ends inside a warp); addresses read from data are not. */
-static int warp_affine(const struct gm_trace_instr *in, int64_t *stride)
-{
-	int64_t s = 0;
-	int pairs = 0, same = 0, warps = 0, votes = 0;
-
-	if (in->space != GM_TS_GLOBAL)
-		return 0;
-	/* Boyer-Moore majority vote over the pairs' distances, then a count of the winner */
-	for (int pass = 0; pass < 2; pass++)
-		for (int i = 0; i < in->nsamples; i++) {
-			const struct gm_trace_sample *x = &in->samples[i];
-			int prev = -1, n = 0;
-			for (int j = 0; j < GM_WARP_SIZE; j++) {
-				if (!(x->have >> j & 1))
-					continue;
-				if (prev >= 0 && (x->addr[j] - x->addr[prev]) % (j - prev) == 0) {
-					int64_t d = (x->addr[j] - x->addr[prev]) / (j - prev);
-					if (pass == 0) {
-						if (!votes)
-							s = d;
-						votes += d == s ? 1 : -1;
-					} else
-						same += d == s;
-				}
-				if (prev >= 0 && pass == 1)
-					pairs++, n++;
-				prev = j;
-			}
-			warps += n > 0;
-		}
-	if (!pairs || warps < 2 || s == 0 || 4 * same < 3 * pairs)
-		return 0;
-	*stride = s;
-	return 1;
-}
-
-/* The class of an instruction no map fits whose warps are each lanes `s` bytes apart (warp_affine). */
-static void classify_warp_affine(const struct gm_trace_instr *in, struct gm_trace_fit *f, int64_t s)
-{
-	int64_t a = s < 0 ? -s : s, B = in->size > 0 ? in->size : 1, k = a / B;
-	const char *why = "no map of the ids fits their starts";
-
-	f->cls_k = a % B ? 0 : k;
-	if (a >= 128) {
-		f->cls = GM_TC_COLUMN;
-		snprintf(f->cls_text, sizeof(f->cls_text), "column walk (lanes %lld B apart in most of each warp: a row "
-			 "each; %s)", (long long)a, why);
-	} else {
-		f->cls = GM_TC_STRIDED;
-		snprintf(f->cls_text, sizeof(f->cls_text), "strided (lanes %lld B apart in most of each warp; %s)",
-			 (long long)a, why);
-	}
-}
-
-/*
- * An instruction no map fits whose sampled lanes rise with the lane (99 in 100 neighbouring pairs of active
- * lanes, at least two warps): its addresses are made from the thread ids by arithmetic or from row starts the
- * threads read in order, not picked by the data (a gather's lanes are unordered). GM_TC_ROWSTARTS when the
- * neighbouring lanes' gaps differ (more than two values in 3 warps of 4) and are rows, at least 2 elements each
- * (19 gaps in 20) and 4 on average: a thread a row whose starts come from memory (CSR's row_ptr); cls_k the mean
- * row. GM_TC_COMPUTED when the gaps take two values one unit apart, each at least 4 times a warp (3 warps in 4),
- * the smaller a multiple of the unit: a scaled coordinate rounded (a resize's floor of x * scale); cls_k the unit
- * in elements. 0 otherwise (a data gather).
- */
-static int monotone_lanes(const struct gm_trace_instr *in, struct gm_trace_fit *f)
-{
-	int pairs = 0, rising = 0, warps = 0, varied = 0, two = 0, adj = 0, wide = 0;
-	double sum = 0;
-	int64_t unit = 0, B = in->size > 0 ? in->size : 1;
-
-	if (in->space != GM_TS_GLOBAL || (in->op != GM_TO_LOAD && in->op != GM_TO_STORE))
-		return 0;
-	for (int i = 0; i < in->nsamples; i++) {
-		const struct gm_trace_sample *x = &in->samples[i];
-		int64_t g[2] = { 0, 0 };
-		int ng = 0, cnt[2] = { 0, 0 }, more = 0, prev = -1, n = 0;
-		for (int j = 0; j < GM_WARP_SIZE; j++) {
-			if (!(x->have >> j & 1))
-				continue;
-			if (prev >= 0) {
-				int64_t d = x->addr[j] - x->addr[prev];
-				pairs++, rising += d >= 0, n++;
-				sum += (double)d / (j - prev);
-				if (j == prev + 1) {
-					int q = ng > 0 && g[0] == d ? 0 : ng > 1 && g[1] == d ? 1 : -1;
-					if (q < 0 && ng < 2)
-						g[q = ng++] = d;
-					if (q < 0)
-						more = 1;
-					else
-						cnt[q]++;
-					adj++, wide += d >= 2 * B;
-				}
-			}
-			prev = j;
-		}
-		if (n < 3)
-			continue;
-		warps++;
-		varied += more;
-		if (!more && ng == 2 && cnt[0] >= 4 && cnt[1] >= 4) {
-			int64_t lo = g[0] < g[1] ? g[0] : g[1], u = g[0] < g[1] ? g[1] - g[0] : g[0] - g[1];
-			if (lo >= 0 && u >= B && lo % u == 0 && (!unit || unit == u))
-				two++, unit = u;
-		}
-	}
-	if (warps < 2 || !pairs || 100 * rising < 99 * pairs || !(sum > 0))
-		return 0;
-	double mean = sum / pairs / (double)B;
-	if (4 * varied >= 3 * warps && 20 * wide >= 19 * adj && mean >= 4) {
-		f->cls = GM_TC_ROWSTARTS;
-		f->cls_k = (int64_t)(mean + 0.5);
-		snprintf(f->cls_text, sizeof(f->cls_text), "column walk with irregular row starts (lanes rise by rows of "
-			 "%.0f elements on average, each its own length: row starts read from memory, as CSR's)", mean);
-		return 1;
-	}
-	if (4 * two >= 3 * warps && unit % B == 0) {
-		f->cls = GM_TC_COMPUTED;
-		f->cls_k = unit / B;
-		snprintf(f->cls_text, sizeof(f->cls_text), "computed coordinates (lanes rise by 0 or 1 step of %lld B, "
-			 "in no fixed rhythm: a scaled coordinate rounded, as a resize's; no map of the ids fits)",
-			 (long long)unit);
-		return 1;
-	}
-	return 0;
 }
 
 double tk_turn_ns(const struct gm_trace_instr *in, const struct gm_profile *prof)
@@ -463,7 +238,7 @@ double tk_block_sharers(const struct gm_trace_launch *l, const struct gm_trace_i
 		return 0;
 	for (int t = 0; t < bt; t++)   /* block 0's threads at iteration 0, the lanes the first sample has */
 		if (in->samples[0].have >> (t % GM_WARP_SIZE) & 1)
-			v[n++] = at(l, &f->map, t);
+			v[n++] = tc_map_at(l, &f->map, t);
 	qsort(v, (size_t)n, sizeof(v[0]), cmp_i64);
 	for (int i = 0; i < n; i++)
 		d += !i || v[i] != v[i - 1];
@@ -473,8 +248,6 @@ double tk_block_sharers(const struct gm_trace_launch *l, const struct gm_trace_i
 static void classify(const struct gm_trace_launch *l, const struct gm_trace_instr *in, struct gm_trace_fit *f,
 		     const struct counts *smp)
 {
-	int64_t stride = 0;
-
 	if (in->space == GM_TS_LOCAL && all_broadcast(in)) {
 		/* local addresses are the per-thread stack's offset: the hardware interleaves the threads' words */
 		f->cls = GM_TC_COALESCED;
@@ -493,14 +266,8 @@ static void classify(const struct gm_trace_launch *l, const struct gm_trace_inst
 	} else if (!f->lanes) {
 		f->cls = GM_TC_UNSAMPLED;
 		snprintf(f->cls_text, sizeof(f->cls_text), "not sampled (counts only: %.120s)", f->why);
-	} else if (!f->map.known && warp_affine(in, &stride) && stride != in->size && stride != -in->size) {
-		/* consecutive lanes whose warps start where no map fits stay a gather: rows the data picks */
-		classify_warp_affine(in, f, stride);
-	} else if (!f->map.known && monotone_lanes(in, f)) {
-		/* rows whose starts come from memory, or coordinates computed from the ids: not the data's choice */
-		char *tail = strstr(f->why, ": the addresses come from the data");
-		if (tail)
-			snprintf(tail, sizeof(f->why) - (size_t)(tail - f->why), ": the lanes rise in lane order");
+	} else if (!f->map.known && tc_class_unfitted(in, f)) {
+		/* a stride lane by lane, rows whose starts come from memory, coordinates computed from the ids */
 	} else if (!f->map.known) {
 		double addrs, runs = tk_warp_runs(in, &addrs);
 		f->cls = GM_TC_GATHER;
@@ -523,7 +290,7 @@ static void classify(const struct gm_trace_launch *l, const struct gm_trace_inst
 			snprintf(f->cls_text, sizeof(f->cls_text), "shared, conflict-free");
 		}
 	} else
-		classify_global(l, in, f);
+		tc_class_global(l, in, f);
 	double b = tk_block_sharers(l, in, f);
 	if (b >= 2) {   /* the map leaves out ids of the block: its threads add into the same words */
 		size_t len = strlen(f->cls_text);

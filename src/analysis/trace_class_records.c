@@ -8,14 +8,15 @@
 #include <string.h>
 #include "analysis/trace_internal.h"
 
-/* a fitted strided global load or store without a loop: a piece of a record the lanes sit cls_k elements apart */
+/* a fitted strided global load or store without a loop: a piece of a record the lanes sit cls_k elements apart
+   (not lanes of consecutive elements that a parity test idles: their neighbours' loads are other threads' cells) */
 static int piece_like(const struct gm_trace_insn *x)
 {
 	const struct gm_trace_fit *f = &x->fit;
 
 	return x->in->space == GM_TS_GLOBAL && (x->in->op == GM_TO_LOAD || x->in->op == GM_TO_STORE) &&
 	       f->cls == GM_TC_STRIDED && f->map.known && !f->approx && f->iters <= 1 && !f->map.niter_tab &&
-	       f->cls_k >= 2 && f->cls_k <= 32 && x->in->size > 0;
+	       f->cls_k >= 2 && f->cls_k <= 32 && x->in->size > 0 && !tc_parity_period(x->in);
 }
 
 /* the same walk of the same array but for the offset: op, size, lane step, base and modes */

@@ -563,7 +563,9 @@ static int wide_blocks(struct gm_trace_kernel *k, const struct gm_profile *prof,
 			return 0;
 		if ((c == GM_TC_MISALIGNED || placed) && nsw < MAXG)   /* placed: priced as the run it is */
 			sw[nsw++] = ideal_of(k, i), mis |= c == GM_TC_MISALIGNED;
-		waste |= (c != GM_TC_COALESCED && !placed) || x->in->size < 4;
+		double per = x->fit.meas_per_req > 0 ? x->fit.meas_per_req : x->fit.sample_per_req;
+		waste |= (c != GM_TC_COALESCED && !placed) || x->in->size < 4 ||   /* or lanes masked by the data: */
+			 (per > 0 && x->fit.ideal_per_req > 0 && per > 1.02 * x->fit.ideal_per_req);   /* sectors above */
 		size = x->in->size > size ? x->in->size : size;
 	}
 	/* the time outside the memory instructions (the verdict's test): a thread's index arithmetic, done once for

@@ -54,11 +54,11 @@ int tf_by_index(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	snprintf(fx->rewrite, sizeof(fx->rewrite), "by_index");
 	snprintf(fx->change, sizeof(fx->change), "data in the threads' order: %d computed access%s (%s), each "
 		 "coalesced at the thread's index (%d B)", n, n > 1 ? "es" : "", w, k->ins[lead].in->size);
-	snprintf(fx->words, sizeof(fx->words), "the addresses are arithmetic on the thread's own index (a hash or a "
-		 "permutation; no load before them returns data), so the order is the program's: store "
-		 "the data in the order the threads read it (a table indexed by the thread's index, built once: a dense "
-		 "array in place of a hash map of dense keys, the permutation applied where the data is written), or "
-		 "sort or partition the work by destination");
+	snprintf(fx->words, sizeof(fx->words), "the addresses are arithmetic on the thread's own index (%s), so the "
+		 "order is the program's: store the data in the order the threads read it (a table indexed by the "
+		 "thread's index, built once: a dense array in place of a hash map of dense keys, the permutation applied "
+		 "where the data is written), or sort or partition the work by destination", k->ins[lead].computed == 3 ?
+		 "a polynomial of it, its lanes' elements say" : "a hash or a permutation; no load before them returns data");
 	snprintf(fx->sketch, sizeof(fx->sketch), "// was: h = hash(i); while (tab[h].key != i) h = next(h); v = tab[h].val;\n"
 		 "// once, where the table is built: lay[i] = the value slot_of(i) holds\n"
 		 "v = lay[i];   // one coalesced load a thread");

@@ -60,6 +60,17 @@ void tf_normalise(struct gm_trace_map *m, const int64_t range[GM_TV_N]);
 
 /* After the map changed (or was fitted): the expressions, the counts, the check, the class. */
 void tf_finish(const struct gm_trace_launch *l, const struct gm_trace_instr *in, struct gm_trace_fit *f);
+/* trace_class_global.c: map m's element index for thread tid of block 0 (iteration 0). */
+int64_t tc_map_at(const struct gm_trace_launch *l, const struct gm_trace_map *m, int64_t tid);
+/* trace_class_global.c: the class and its words of a global access whose map fits (f's measured and ideal
+   sectors set). */
+void tc_class_global(const struct gm_trace_launch *l, const struct gm_trace_instr *in, struct gm_trace_fit *f);
+/* trace_class_global.c: 1 with f's class set when a global access no map fits has lanes the ids make (a stride
+   lane by lane, row starts read in order, a scaled coordinate rounded); 0: a gather by its lanes. */
+int tc_class_unfitted(const struct gm_trace_instr *in, struct gm_trace_fit *f);
+/* trace_class_global.c: p when the sampled warps' active lanes are one residue of every p-th lane (a parity
+   test on the thread index: one colour of a checkerboard), p = 8, 4 or 2; 0 otherwise. */
+int tc_parity_period(const struct gm_trace_instr *in);
 
 /* The launch's alignment mix (trace_mix.c): w[r] = the share of the executions the map covers whose lane 0
    starts at byte r of its 32 B sector; -1 where it does not apply (the samples stand for the launch then). */

@@ -193,9 +193,10 @@ void tk_bottlenecks(struct gm_trace_kernel *k, const struct gm_profile *prof)
 			c[n].score = sh;
 			c[n].ins = k->order[j];
 			snprintf(c[n++].text, sizeof(c[0].text), "a computed %s at %s: %.0f %% of the traffic, each lane its "
-				 "own sector, scattered by arithmetic on the thread's own index (a hash or a permutation: no load "
-				 "before it returns data), not by the data: store the data in the order the threads read it, or "
-				 "sort the work by destination", x->in->op == GM_TO_LOAD ? "gather" : "scatter", w, 100 * sh);
+				 "own sector, scattered by arithmetic on the thread's own index (%s), not by the data: store the "
+				 "data in the order the threads read it, or sort the work by destination", x->in->op ==
+				 GM_TO_LOAD ? "gather" : "scatter", w, 100 * sh, x->computed == 3 ? "a polynomial of it, its "
+				 "lanes' elements say" : "a hash or a permutation: no load before it returns data");
 		} else if (x->fit.cls == GM_TC_GATHER && sh > 0.1 && !conflicts && x->computed) {   /* rule CS, lanes sharing */
 			double per = x->fit.meas_per_req > 0 ? x->fit.meas_per_req : x->fit.sample_per_req;
 			c[n].score = sh;

@@ -2,8 +2,10 @@
  * arithmetic on the thread's index (nothing before it returns data; in a loop, one fixed step from each lane's first
  * address), and the fields beside such a one; the cases it must refuse: a load or an atomic before it, a loop whose
  * later addresses wander (a chase), a loop with no later sample, a lane-indexed __constant__ load, a fitted access,
- * shared memory, a field at no one distance. Table-driven over synthetic kernels: set 23's hash (the probe at a
- * multiplicative hash of the thread's index, 8-byte slots, the price beside the key). And rule SC (trace_fix_chain.c):
+ * shared memory, a field at no one distance; and an access whose lanes are a polynomial of the index (a quadratic
+ * or a multiplicative hash modulo a power of two, a cubic) after a load, but not one lane off it. Table-driven over
+ * synthetic kernels: set 23's hash (the probe at a multiplicative hash of the thread's index, 8-byte slots, the price
+ * beside the key). And rule SC (trace_fix_chain.c):
  * a binary search's kernel time, the search's dependent latencies added to the rest, through the whole analysis. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,7 +22,7 @@
 #define NI 3
 #define NS 4   /* sampled warps an instruction; iteration 0 and 1 each */
 
-enum kind { HASH, COAL, CHASE, FIELD, WILD };
+enum kind { HASH, COAL, CHASE, FIELD, WILD, QUAD, MULH, QUADX, CUBE };
 
 struct row {
 	const char *name;
@@ -57,6 +59,15 @@ static const struct row rows[] = {
 	  0, 0, { 0, 0, 0 } },
 	{ "a gather at no one distance from the probe", { HASH, WILD, COAL }, { GM_TO_LOAD, GM_TO_LOAD, GM_TO_STORE },
 	  { 0, 0, 1 }, { 1.7, 1, 1 }, 1, 0, 0, { 1, 0, 0 } },
+	/* the lanes a polynomial of the index (3), whatever is loaded before: set 27's chirp table at n^2 mod 2n */
+	{ "a quadratic index mod 2^22 after a load", { COAL, QUAD, COAL }, { GM_TO_LOAD, GM_TO_LOAD, GM_TO_STORE },
+	  { 1, 0, 1 }, { 1, 1, 1 }, 0, 0, 0, { 0, 3, 0 } },
+	{ "a multiplicative hash mod 2^22 after a load", { COAL, MULH, COAL }, { GM_TO_LOAD, GM_TO_LOAD, GM_TO_STORE },
+	  { 1, 0, 1 }, { 1, 1, 1 }, 0, 0, 0, { 0, 3, 0 } },
+	{ "a cubic index, no wrap, after a load", { COAL, CUBE, COAL }, { GM_TO_LOAD, GM_TO_LOAD, GM_TO_STORE },
+	  { 1, 0, 1 }, { 1, 1, 1 }, 0, 0, 0, { 0, 3, 0 } },
+	{ "a quadratic with one lane the data's", { COAL, QUADX, COAL }, { GM_TO_LOAD, GM_TO_LOAD, GM_TO_STORE },
+	  { 1, 0, 1 }, { 1, 1, 1 }, 0, 0, 0, { 0, 0, 0 } },
 };
 
 struct kern {
@@ -107,6 +118,10 @@ static void make(const struct row *r, struct kern *c)
 						    r->kind[i] == HASH ? h + 8 * it :
 						    r->kind[i] == FIELD ? h + 8 * (l < 16 && r->later) + 4 :
 						    r->kind[i] == WILD ? (int64_t)(mix((uint64_t)gid * 7 + 1) % (1u << 20)) * 8 :
+						    r->kind[i] == QUAD ? gid * gid % (1 << 22) * 4 :
+						    r->kind[i] == QUADX ? (gid * gid + (l == 9 && s == 2) * 3) % (1 << 22) * 4 :
+						    r->kind[i] == MULH ? (int64_t)((uint64_t)gid * 2654435761u % (1u << 22)) * 4 :
+						    r->kind[i] == CUBE ? gid * gid * gid * 4 :
 						    (int64_t)(mix((uint64_t)(gid * 5 + it)) % (1u << 20)) * 8;   /* CHASE */
 					t->addr[l] = TAB + a;
 				}

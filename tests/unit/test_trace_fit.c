@@ -452,6 +452,43 @@ static void test_masked(void **state)
 	}
 }
 
+/* Sectors above the need of a map whose first lanes are consecutive: a parity test that idles every other lane
+   (set 27's red-black sweep: one colour of a checkerboard) is strided by 2, not misaligned; a map whose warp breaks
+   into runs of 2 elements (set 12's Morton store) is irregular, not misaligned nor masked (every lane active). */
+static void test_lane_shapes(void **state)
+{
+	static const struct synth rows[] = {
+		{ "rb_sweep", "tx + ty*8192 + bx*32 + by*65536", { 32, 8, 1 }, { 16, 16, 1 }, 8, G, LD, 1, 0, 0 },
+		{ "morton", "(gid % 2) + (gid / 2 % 2)*4 + (gid / 4 % 2)*16 + (gid / 8 % 2)*64 + (gid / 16 % 2)*256 + "
+		  "(gid / 32)*1024", { 256, 1, 1 }, { 64, 1, 1 }, 4, G, ST, 1, 0, 0 },
+	};
+	(void)state;
+	for (int r = 0; r < 2; r++) {
+		struct gm_trace_launch l;
+		struct gm_trace_fit f;
+		assert_int_equal(synth_launch(&rows[r], 0x7f1200000000ll, &l), 0);
+		struct gm_trace_instr *in = &l.ins[0];
+		for (int i = 0; !r && i < in->nsamples; i++) {   /* the colour (i + j) & 1 == 0 of each warp's row */
+			struct gm_trace_sample *s = &in->samples[i];
+			int row = s->block[1] * 8 + s->warp;
+			s->mask = s->have = row % 2 ? 0xaaaaaaaau : 0x55555555u;
+		}
+		if (!r) {   /* 16 lanes of 8 B a request over the warp's 256 B */
+			in->thread_accesses = in->executions * 16;
+			in->sectors = in->requests * 8;
+			in->ideal_sectors = in->requests * 4;
+		}
+		gm_trace_fit_instr(&l, in, &f);
+		print_message("%-10s %s: %s\n", rows[r].name, gm_trace_class_name(f.cls), f.cls_text);
+		assert_int_equal(f.map.known, 1);
+		assert_int_equal(f.cls, r ? GM_TC_IRREGULAR : GM_TC_STRIDED);
+		assert_int_equal(f.cls_k, 2);
+		assert_non_null(strstr(f.cls_text, r ? "runs of 2 elements" : "parity"));
+		assert_int_equal(tc_parity_period(in), r ? 0 : 2);
+		synth_free(&l);
+	}
+}
+
 /* Atomic adds whose map leaves out an id of the block (a column sum, 32x8 blocks adding their 8 rows into the
    same 32 words): tk_block_sharers counts the block's threads an address, and the class says so; a map of every
    id of the block has one thread an address. */
@@ -490,6 +527,7 @@ int main(void)
 		cmocka_unit_test(test_mix),
 		cmocka_unit_test(test_mix_refused),
 		cmocka_unit_test(test_masked),
+		cmocka_unit_test(test_lane_shapes),
 		cmocka_unit_test(test_block_sharers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
