@@ -434,17 +434,19 @@ enum gm_trace_run_rule {
 					 element, changing it (a time loop on the host): one launch looping over the steps */
 	GM_TR_LOG_PASSES,             /* one kernel launched again and again, each pass reading the one before's output
 					 at each element and at a distance that doubles (a scan by passes): one pass */
-	GM_TR_LAYOUT_COPY             /* a launch writing a transposed copy that the next launch reads once and no later
+	GM_TR_LAYOUT_COPY,            /* a launch writing a transposed copy that the next launch reads once and no later
 					 one reads: read the original with the indices swapped, drop the copy */
+	GM_TR_REDUCE_PASSES           /* one kernel launched again and again, each pass storing 1/2 to 1/16 of what it
+					 loads, the next loading it (a reduction a tree level a launch): one pass */
 };
-#define GM_TR_NRULES 11
+#define GM_TR_NRULES 12
 /* the rule's name in the report ("clear_acc", "copy_back", "reload", "dropped_stores", "same_input", "acc_chain",
-   "clone", "domain", "step_loop", "log_passes", "layout_copy") */
+   "clone", "domain", "step_loop", "log_passes", "layout_copy", "reduce_passes") */
 static inline const char *gm_trace_run_rule_name(enum gm_trace_run_rule r)
 {
 	static const char *const names[GM_TR_NRULES] = { "clear_acc", "copy_back", "reload", "dropped_stores",
 							   "same_input", "acc_chain", "clone", "domain",
-							   "step_loop", "log_passes", "layout_copy" };
+							   "step_loop", "log_passes", "layout_copy", "reduce_passes" };
 
 	return (unsigned)r < GM_TR_NRULES ? names[r] : "?";
 }
@@ -454,7 +456,8 @@ static inline const char *gm_trace_run_rule_name(enum gm_trace_run_rule r)
 struct gm_trace_run_finding {
 	enum gm_trace_run_rule rule;
 	int first, second;            /* the report's kernels (r->k): the fill and the accumulation; the step and the
-					 copy; acc_chain, step_loop, log_passes: the chain's first and last; clone,
+					 copy; acc_chain, step_loop, log_passes, reduce_passes: the chain's first and
+					 last; clone,
 					 domain: the launch, twice; layout_copy: the copy and its reader */
 	int ins_first, ins_second;    /* the instructions named: the fill's store and the accumulation's load; the
 					 step's store and the copy's load; the output's store and the next launch's
@@ -462,7 +465,8 @@ struct gm_trace_run_finding {
 					 (same_input); the first launch's store and the last's load of the accumulator
 					 (acc_chain); the original's load and the clone's (clone); the in-place store
 					 and the load only the working threads run (domain); the first launch's load
-					 of the state or the input and the last one's store (step_loop, log_passes);
+					 of the state or the input and the last one's store (step_loop, log_passes,
+					 reduce_passes);
 					 the copy's store and the reader's load of it (layout_copy) */
 	int64_t lo, hi;               /* the buffer the rule is about: its first byte, hi - lo the bytes its threads
 					 touch (the filled one; the one the copy reads; the output stored; the input) */

@@ -12,7 +12,8 @@
  *   global store to what that launch loaded (the new state copied back into the old buffer): swap the pointers.
  *   Saves the copy's measured time.
  * Then the chains, each named once from its first launch to its last: trace_run_loop.c's log_passes (a scan by
- * passes of doubling distance) and step_loop (one kernel stepping a buffer in place, a launch a step), and
+ * passes of doubling distance) and step_loop (one kernel stepping a buffer in place, a launch a step),
+ * trace_run_tree.c's reduce_passes (a reduction a tree level a launch), and
  * trace_run_prog.c's acc_chain (consecutive launches passing an accumulator along); trace_run_layout.c's
  * layout_copy (a transposed copy read once by the next launch); and, on the same pair, trace_run_fuse.c's reload and dropped_stores (an output loaded back by the next
  * launch, whole or one in m) and trace_run_input.c's same_input (two launches loading one input); the first rule
@@ -167,6 +168,7 @@ static int chain(const struct gm_trace_report *r, int i, struct gm_trace_run_fin
 {
 	int (*const rules[])(const struct gm_trace_report *, int, struct gm_trace_run_finding *) = {
 		tr_log_passes, tr_step_loop,   /* trace_run_loop.c */
+		tr_reduce_passes,              /* trace_run_tree.c */
 		tr_acc_chain,                  /* trace_run_prog.c */
 	};
 

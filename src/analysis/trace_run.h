@@ -61,6 +61,8 @@ int tr_domain(const struct gm_trace_report *r, int ik, struct gm_trace_run_findi
    not one), each filling f (saved_ms, words) */
 int tr_step_loop(const struct gm_trace_report *r, int ia, struct gm_trace_run_finding *f);
 int tr_log_passes(const struct gm_trace_report *r, int ia, struct gm_trace_run_finding *f);
+/* trace_run_tree.c: rule reduce_passes from the report's kernel ia on (the chain's last kernel, or -1) */
+int tr_reduce_passes(const struct gm_trace_report *r, int ia, struct gm_trace_run_finding *f);
 /* trace_run_layout.c: rule layout_copy on the report's kernels ia and ia + 1 (0, or -1 where it does not apply) */
 int tr_layout_copy(const struct gm_trace_report *r, int ia, struct gm_trace_run_finding *f);
 

@@ -1,7 +1,7 @@
 /* test_trace_run_loop.c - the program-level run rules of trace_run_loop.c and trace_run_layout.c (docs/TRACE.md "The
  * run"): step_loop (one kernel stepping a buffer in place, a launch a step: set 26's pstep), log_passes (a scan by
  * passes of doubling distance, a launch a pass: set 27's hscan) and layout_copy (a transposed copy read once by the
- * next launch: set 26's tsum). Synthetic 1D launches (trace_synth.h: 1024 blocks of 256 threads, 4-byte elements)
+ * next launch: set 26's tsum), and trace_run_tree.c's reduce_passes (a reduction a tree level a launch). Synthetic 1D launches (trace_synth.h: 1024 blocks of 256 threads, 4-byte elements)
  * analysed whole with the built-in H200 profile; each rule with the cases it must refuse, a table each. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -248,6 +248,65 @@ static void test_layout_copy(void **state)
 	}
 }
 
+/* n passes of b[i] = a[2i] + a[2i+1] (k loads of a, each every k-th element: a k-to-1 level), the grid a k-th of
+   the pass before's, ping-pong X -> A -> U -> A ...; extra: another input loaded by each pass */
+static void tree(struct run *u, int n, int k, int extra)
+{
+	int64_t buf[] = { X, A, U };
+	char e[32];
+
+	memset(u, 0, sizeof(*u));
+	for (int j = 0, blocks = 1024; j < n; j++, blocks /= k) {
+		int64_t src = j ? buf[1 + (j - 1) % 2] : X, dst = buf[1 + j % 2];
+		for (int q = 0; q < k; q++) {
+			struct synth s = { .name = "halve", .expr = e, .block = { 256, 1, 1 }, .grid = { blocks, 1, 1 },
+					   .elem = 4, .space = GM_TS_GLOBAL, .op = GM_TO_LOAD, .iters = 1, .samples = 64 };
+			snprintf(e, sizeof(e), k > 1 ? "gid*%d + %d" : "gid", k, q);
+			if (!q)
+				assert_int_equal(synth_launch(&s, src, &u->l[j]), 0);
+			else
+				assert_int_equal(synth_append(&s, src, 10 + u->l[j].nins, &u->l[j]), 0);
+		}
+		struct synth s = { .name = "halve", .expr = "gid", .block = { 256, 1, 1 }, .grid = { blocks, 1, 1 },
+				   .elem = 4, .space = GM_TS_GLOBAL, .op = GM_TO_STORE, .iters = 1, .samples = 64 };
+		assert_int_equal(synth_append(&s, dst, 10 + u->l[j].nins, &u->l[j]), 0);
+		if (extra) {
+			s.op = GM_TO_LOAD, s.expr = "gid";
+			assert_int_equal(synth_append(&s, V, 10 + u->l[j].nins, &u->l[j]), 0);
+		}
+		u->l[j].index = j, u->l[j].time_ms = 0.01, u->t.nlaunches = j + 1;
+	}
+}
+
+static void test_reduce_passes(void **state)
+{
+	const struct gm_trace_run_finding *f = NULL;
+	struct run u;
+	(void)state;
+	tree(&u, 4, 2, 0);
+	analyse(&u);
+	assert_int_equal(found(&u, GM_TR_REDUCE_PASSES, &f), 1);
+	assert_int_equal(u.r.across.n, 1);
+	assert_true(f->first == 0 && f->second == 3 && f->lo == X);
+	assert_true(f->saved_ms > 0.03 && f->saved_ms < 0.04);   /* four launches of 0.01 ms less one short pass */
+	assert_non_null(strstr(f->words, "a reduction done a tree level"));
+	assert_string_equal(gm_trace_run_rule_name(f->rule), "reduce_passes");
+	done(&u);
+
+	const struct { const char *what; int n, k, extra; } no[] = {
+		{ "two passes (partials and a finish)", 2, 2, 0 },
+		{ "passes that keep the size (a sort's, a scan's)", 4, 1, 0 },
+		{ "another input in every pass", 4, 2, 1 },
+	};
+	for (size_t c = 0; c < sizeof(no) / sizeof(no[0]); c++) {
+		tree(&u, no[c].n, no[c].k, no[c].extra);
+		analyse(&u);
+		if (found(&u, GM_TR_REDUCE_PASSES, NULL))
+			fail_msg("rule reduce_passes named %s", no[c].what);
+		done(&u);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -255,6 +314,7 @@ int main(void)
 		cmocka_unit_test(test_step_loop_ping_pong),
 		cmocka_unit_test(test_log_passes),
 		cmocka_unit_test(test_layout_copy),
+		cmocka_unit_test(test_reduce_passes),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
