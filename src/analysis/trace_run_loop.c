@@ -206,15 +206,18 @@ int tr_step_loop(const struct gm_trace_report *r, int ia, struct gm_trace_run_fi
 }
 
 /* one pass loading a's load ld and storing z's store st at the profile's DRAM read and write bandwidths (the
-   roofline a one-pass scan reaches: its tiles loaded wide, not an element a thread as a pass may): ms, 0 where unknown */
+   roofline a one-pass scan reaches: its tiles loaded wide, not an element a thread as a pass may), at least rule
+   F's shortest launch: ms, 0 where unknown */
 static double floor_ms(const struct gm_trace_kernel *a, int ld, const struct gm_trace_kernel *z, int st,
 		       const struct gm_profile *prof)
 {
 	double wgbs = prof->write_gbs > 0 ? prof->write_gbs : prof->read_gbs;
+	double fl = (prof->launch_floor_us > 0 ? prof->launch_floor_us : prof->launch_us) * 1e-3;   /* rule F */
 
 	if (!(prof->read_gbs > 0))
 		return 0;
-	return (a->ins[ld].bytes / prof->read_gbs + z->ins[st].bytes / wgbs) * 1e-6;
+	double t = (a->ins[ld].bytes / prof->read_gbs + z->ins[st].bytes / wgbs) * 1e-6;
+	return t > fl ? t : fl;
 }
 
 /* the one distance (bytes) from m's lanes to p's at the samples of one block, warp and iteration (the lanes both
