@@ -429,16 +429,25 @@ enum gm_trace_run_rule {
 					 element (an accumulator through BLAS-1 calls): one kernel, the value in a register */
 	GM_TR_CLONE,                  /* a launch loading two buffers whose sampled values are equal element for
 					 element (a copy of the input): read the original, drop the copy */
-	GM_TR_DOMAIN                  /* a launch storing back, unchanged, most of what it loads in place, its work on a
+	GM_TR_DOMAIN,                 /* a launch storing back, unchanged, most of what it loads in place, its work on a
 					 part of its threads: launch over the part that changes */
+	GM_TR_STEP_LOOP,              /* one kernel launched again and again on one buffer in place, element for
+					 element, changing it (a time loop on the host): one launch looping over the steps */
+	GM_TR_LOG_PASSES,             /* one kernel launched again and again, each pass reading the one before's output
+					 at each element and at a distance that doubles (a scan by passes): one pass */
+	GM_TR_LAYOUT_COPY,            /* a launch writing a transposed copy that the next launch reads once and no later
+					 one reads: read the original with the indices swapped, drop the copy */
+	GM_TR_REDUCE_PASSES           /* one kernel launched again and again, each pass storing 1/2 to 1/16 of what it
+					 loads, the next loading it (a reduction a tree level a launch): one pass */
 };
-#define GM_TR_NRULES 8
+#define GM_TR_NRULES 12
 /* the rule's name in the report ("clear_acc", "copy_back", "reload", "dropped_stores", "same_input", "acc_chain",
-   "clone", "domain") */
+   "clone", "domain", "step_loop", "log_passes", "layout_copy", "reduce_passes") */
 static inline const char *gm_trace_run_rule_name(enum gm_trace_run_rule r)
 {
 	static const char *const names[GM_TR_NRULES] = { "clear_acc", "copy_back", "reload", "dropped_stores",
-							   "same_input", "acc_chain", "clone", "domain" };
+							   "same_input", "acc_chain", "clone", "domain",
+							   "step_loop", "log_passes", "layout_copy", "reduce_passes" };
 
 	return (unsigned)r < GM_TR_NRULES ? names[r] : "?";
 }
@@ -448,13 +457,18 @@ static inline const char *gm_trace_run_rule_name(enum gm_trace_run_rule r)
 struct gm_trace_run_finding {
 	enum gm_trace_run_rule rule;
 	int first, second;            /* the report's kernels (r->k): the fill and the accumulation; the step and the
-					 copy; acc_chain: the chain's first and last; clone, domain: the launch, twice */
+					 copy; acc_chain, step_loop, log_passes, reduce_passes: the chain's first and
+					 last; clone,
+					 domain: the launch, twice; layout_copy: the copy and its reader */
 	int ins_first, ins_second;    /* the instructions named: the fill's store and the accumulation's load; the
 					 step's store and the copy's load; the output's store and the next launch's
 					 load of it (reload, dropped_stores); both launches' first load of the input
 					 (same_input); the first launch's store and the last's load of the accumulator
 					 (acc_chain); the original's load and the clone's (clone); the in-place store
-					 and the load only the working threads run (domain) */
+					 and the load only the working threads run (domain); the first launch's load
+					 of the state or the input and the last one's store (step_loop, log_passes,
+					 reduce_passes);
+					 the copy's store and the reader's load of it (layout_copy) */
 	int64_t lo, hi;               /* the buffer the rule is about: its first byte, hi - lo the bytes its threads
 					 touch (the filled one; the one the copy reads; the output stored; the input) */
 	int64_t lo2, hi2;             /* the copy's destination (copy_back), the same way; 0, 0 otherwise */

@@ -11,8 +11,11 @@
  * - copy_back: a launch whose every memory instruction is a global load of what the launch before stored or a
  *   global store to what that launch loaded (the new state copied back into the old buffer): swap the pointers.
  *   Saves the copy's measured time.
- * Then trace_run_prog.c's acc_chain (consecutive launches passing an accumulator along: the whole chain named
- * once), and, on the same pair, trace_run_fuse.c's reload and dropped_stores (an output loaded back by the next
+ * Then the chains, each named once from its first launch to its last: trace_run_loop.c's log_passes (a scan by
+ * passes of doubling distance) and step_loop (one kernel stepping a buffer in place, a launch a step),
+ * trace_run_tree.c's reduce_passes (a reduction a tree level a launch), and
+ * trace_run_prog.c's acc_chain (consecutive launches passing an accumulator along); trace_run_layout.c's
+ * layout_copy (a transposed copy read once by the next launch); and, on the same pair, trace_run_fuse.c's reload and dropped_stores (an output loaded back by the next
  * launch, whole or one in m) and trace_run_input.c's same_input (two launches loading one input); the first rule
  * that applies names the pair. Last, each launch alone: trace_run_prog.c's clone and domain. The trace records no host copies (cudaMemcpy, cudaMemset): one between the two launches
  * would change the buffer unseen, and a run whose launch window holds one launch of a pair shows nothing.
@@ -160,6 +163,24 @@ static void priced(struct gm_trace_report *r, struct gm_trace_run_finding *f)
 	r->across.n++;
 }
 
+/* the chain rules from launch i on, the first that names one: its last launch, or -1 */
+static int chain(const struct gm_trace_report *r, int i, struct gm_trace_run_finding *f)
+{
+	int (*const rules[])(const struct gm_trace_report *, int, struct gm_trace_run_finding *) = {
+		tr_log_passes, tr_step_loop,   /* trace_run_loop.c */
+		tr_reduce_passes,              /* trace_run_tree.c */
+		tr_acc_chain,                  /* trace_run_prog.c */
+	};
+
+	for (size_t q = 0; q < sizeof(rules) / sizeof(rules[0]); q++) {
+		memset(f, 0, sizeof(*f));
+		int last = rules[q](r, i, f);
+		if (last > i)
+			return last;
+	}
+	return -1;
+}
+
 void tr_run(struct gm_trace_report *r)
 {
 	struct gm_trace_across *run = &r->across;
@@ -195,11 +216,15 @@ void tr_run(struct gm_trace_report *r)
 			priced(r, f);
 			continue;
 		}
-		memset(f, 0, sizeof(*f));
-		int last = tr_acc_chain(r, i, f);   /* trace_run_prog.c */
+		int last = chain(r, i, f);
 		if (last > i) {
 			priced(r, f);
 			i = last - 1;   /* the chain's pairs are named: on from its last launch */
+			continue;
+		}
+		memset(f, 0, sizeof(*f));
+		if (!tr_layout_copy(r, i, f)) {   /* trace_run_layout.c */
+			priced(r, f);
 			continue;
 		}
 		memset(f, 0, sizeof(*f));

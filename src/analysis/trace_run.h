@@ -12,6 +12,15 @@
 int tr_plain(const struct gm_trace_insn *x, enum gm_trace_op op);
 /* tr_plain, but also in a loop of any iterations (a thread's elements one a step: rule reload compares the steps) */
 int tr_walk(const struct gm_trace_insn *x, enum gm_trace_op op);
+/* x and y (of launches of one grid and block) touch the same elements: first byte, map, size and threads alike */
+int tr_same_elems(const struct gm_trace_insn *x, const struct gm_trace_insn *y);
+/* a and b have one grid and one block */
+int tr_same_shape(const struct gm_trace_kernel *a, const struct gm_trace_kernel *b);
+/* b, of a's kernel, repeats a: each of its global accesses but ld and st (-1: none) has one of a touching the same
+   elements (the same inputs again: a benchmark's repeats, a step iterated on its own output) */
+int tr_repeats(const struct gm_trace_kernel *a, const struct gm_trace_kernel *b, int ld, int st);
+/* no traced launch after the report's kernel ib loads [lo, hi) before one stores over it again */
+int tr_dead_after(const struct gm_trace_report *r, int ib, int64_t lo, int64_t hi);
 /* the byte the fitted map gives thread 0 */
 int64_t tr_first_byte(const struct gm_trace_insn *x);
 /* a global load (store) of any kind, with samples: its sampled byte range [*lo, *hi) (the last element's end) */
@@ -48,5 +57,13 @@ int tr_same_input(const struct gm_trace_report *r, int ia, struct gm_trace_run_f
 int tr_acc_chain(const struct gm_trace_report *r, int ia, struct gm_trace_run_finding *f);
 int tr_clone(const struct gm_trace_report *r, int ik, struct gm_trace_run_finding *f);
 int tr_domain(const struct gm_trace_report *r, int ik, struct gm_trace_run_finding *f);
+/* trace_run_loop.c: rules step_loop and log_passes from the report's kernel ia on (the chain's last kernel, or -1:
+   not one), each filling f (saved_ms, words) */
+int tr_step_loop(const struct gm_trace_report *r, int ia, struct gm_trace_run_finding *f);
+int tr_log_passes(const struct gm_trace_report *r, int ia, struct gm_trace_run_finding *f);
+/* trace_run_tree.c: rule reduce_passes from the report's kernel ia on (the chain's last kernel, or -1) */
+int tr_reduce_passes(const struct gm_trace_report *r, int ia, struct gm_trace_run_finding *f);
+/* trace_run_layout.c: rule layout_copy on the report's kernels ia and ia + 1 (0, or -1 where it does not apply) */
+int tr_layout_copy(const struct gm_trace_report *r, int ia, struct gm_trace_run_finding *f);
 
 #endif

@@ -37,22 +37,6 @@ static int loads_in(const struct gm_trace_kernel *b, int64_t lo, int64_t hi, int
 	return n;
 }
 
-/* no traced launch after b loads [lo, hi) before one stores over it again */
-static int dead_after(const struct gm_trace_report *r, int ib, int64_t lo, int64_t hi)
-{
-	for (int j = ib + 1; j < r->nk; j++) {
-		const struct gm_trace_kernel *k = &r->k[j];
-		int64_t x, y;
-		if (tr_touches(k, GM_TO_LOAD, lo, hi, -1) || tr_touches(k, GM_TO_ATOMIC, lo, hi, -1) ||
-		    tr_touches(k, GM_TO_REDUCTION, lo, hi, -1))
-			return 0;
-		for (int i = 0; i < k->nins; i++)
-			if (tr_range(&k->ins[i], GM_TO_STORE, &x, &y) && x <= lo && y >= hi)
-				return 1;   /* stored over again first */
-	}
-	return 1;
-}
-
 /* store s of a is a buffer a does not load, b stores nothing into, and b loads with one instruction (*ld): 0 */
 static int one_reader(const struct gm_trace_report *r, int ia, const struct gm_trace_insn *s, int *ld)
 {
@@ -64,7 +48,7 @@ static int one_reader(const struct gm_trace_report *r, int ia, const struct gm_t
 	    tr_touches(b, GM_TO_ATOMIC, lo, hi, -1) || tr_touches(b, GM_TO_REDUCTION, lo, hi, -1) ||
 	    loads_in(b, lo, hi, ld) != 1 || !tr_walk(&b->ins[*ld], GM_TO_LOAD) || b->ins[*ld].in->size != s->in->size)
 		return -1;
-	return dead_after(r, ia + 1, lo, hi) ? 0 : -1;
+	return tr_dead_after(r, ia + 1, lo, hi) ? 0 : -1;
 }
 
 /* x of b reads s of a element for element: the same launch shape, first byte and expression */

@@ -27,34 +27,6 @@
 #include <string.h>
 #include "analysis/trace_run.h"
 
-/* x and y (of launches of one grid and block) touch the same elements: first byte, map, size and threads alike */
-static int same_elems(const struct gm_trace_insn *x, const struct gm_trace_insn *y)
-{
-	return tr_first_byte(x) == tr_first_byte(y) && !strcmp(x->fit.expr1d, y->fit.expr1d) &&
-	       x->in->size == y->in->size &&
-	       fabs(x->in->thread_accesses - y->in->thread_accesses) <= 1e-9 * x->in->thread_accesses;
-}
-
-static int same_shape(const struct gm_trace_kernel *a, const struct gm_trace_kernel *b)
-{
-	return !memcmp(a->l->grid, b->l->grid, sizeof(a->l->grid)) &&
-	       !memcmp(a->l->block, b->l->block, sizeof(a->l->block));
-}
-
-/* b, of a's kernel, repeats a: each of its global accesses but ld and st has one of a touching the same elements (the
-   same inputs again: a benchmark's repeats, a step iterated on its own output; not a chain of steps) */
-static int repeats(const struct gm_trace_kernel *a, const struct gm_trace_kernel *b, int ld, int st)
-{
-	for (int i = 0; i < b->nins; i++) {
-		int hit = i == ld || i == st || b->ins[i].in->space != GM_TS_GLOBAL;
-		for (int j = 0; !hit && j < a->nins; j++)
-			hit = a->ins[j].in->op == b->ins[i].in->op && same_elems(&a->ins[j], &b->ins[i]);
-		if (!hit)
-			return 0;
-	}
-	return 1;
-}
-
 /* b loads what a's store s wrote (*ld) and stores it back (*st), the load first, and touches those bytes with nothing
    else: 0; -1 otherwise */
 static int rmw(const struct gm_trace_kernel *a, const struct gm_trace_insn *s, const struct gm_trace_kernel *b,
@@ -63,14 +35,14 @@ static int rmw(const struct gm_trace_kernel *a, const struct gm_trace_insn *s, c
 	int64_t lo, hi, x, y;
 
 	*ld = *st = -1;
-	if (b->l->index != a->l->index + 1 || !same_shape(a, b) || !tr_plain(s, GM_TO_STORE) ||
+	if (b->l->index != a->l->index + 1 || !tr_same_shape(a, b) || !tr_plain(s, GM_TO_STORE) ||
 	    !tr_range(s, GM_TO_STORE, &lo, &hi))
 		return -1;
 	for (int i = 0; i < b->nins; i++) {
 		const struct gm_trace_insn *q = &b->ins[i];
-		if (*ld < 0 && tr_plain(q, GM_TO_LOAD) && same_elems(s, q))
+		if (*ld < 0 && tr_plain(q, GM_TO_LOAD) && tr_same_elems(s, q))
 			*ld = i;
-		else if (*st < 0 && tr_plain(q, GM_TO_STORE) && same_elems(s, q))
+		else if (*st < 0 && tr_plain(q, GM_TO_STORE) && tr_same_elems(s, q))
 			*st = i;
 		else if (q->in->space == GM_TS_GLOBAL && tk_range_of(q->in, &x, &y) &&
 			 tr_overlap(x, y + q->in->size, lo, hi) > 0)
@@ -78,7 +50,7 @@ static int rmw(const struct gm_trace_kernel *a, const struct gm_trace_insn *s, c
 	}
 	if (*ld < 0 || *st < 0 || b->ins[*ld].in->pc > b->ins[*st].in->pc)
 		return -1;
-	return strcmp(a->l->kernel, b->l->kernel) || !repeats(a, b, *ld, *st) ? 0 : -1;
+	return strcmp(a->l->kernel, b->l->kernel) || !tr_repeats(a, b, *ld, *st) ? 0 : -1;
 }
 
 #define CHAIN_MAX 16
@@ -259,7 +231,7 @@ int tr_domain(const struct gm_trace_report *r, int ik, struct gm_trace_run_findi
 		if (!tr_walk(s, GM_TO_STORE) || !v->have || v->lanes < GM_TRACE_VALUE_MIN_LANES || v->silent < 0.5 * v->lanes)
 			continue;
 		for (int i = 0; i < k->nins && ld < 0; i++)
-			if (tr_walk(&k->ins[i], GM_TO_LOAD) && same_elems(s, &k->ins[i]) && k->ins[i].in->pc < s->in->pc)
+			if (tr_walk(&k->ins[i], GM_TO_LOAD) && tr_same_elems(s, &k->ins[i]) && k->ins[i].in->pc < s->in->pc)
 				ld = i;
 		double p = ld < 0 ? 1 : work_share(k, ld, st, &w);
 		if (ld < 0 || w < 0 || p > 0.5 || !(all > 0) || !(k->time_ms > 0))

@@ -3,6 +3,7 @@
  * they compare, the buffers by sampled byte range, the words' places, a launch priced without some instructions.
  * A leaf: it calls the launch model (tk_predict) and the kernels' pricing (tf_kernel_speedup), no rule.
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,46 @@ int tr_walk(const struct gm_trace_insn *x, enum gm_trace_op op)
 {
 	return x->in->space == GM_TS_GLOBAL && x->in->op == op && x->fit.map.known && !x->fit.approx &&
 	       x->fit.expr1d[0] && !x->fit.map.niter_tab && !x->fit.edge && x->in->thread_accesses > 0;
+}
+
+int tr_same_elems(const struct gm_trace_insn *x, const struct gm_trace_insn *y)
+{
+	return tr_first_byte(x) == tr_first_byte(y) && !strcmp(x->fit.expr1d, y->fit.expr1d) &&
+	       x->in->size == y->in->size &&
+	       fabs(x->in->thread_accesses - y->in->thread_accesses) <= 1e-9 * x->in->thread_accesses;
+}
+
+int tr_same_shape(const struct gm_trace_kernel *a, const struct gm_trace_kernel *b)
+{
+	return !memcmp(a->l->grid, b->l->grid, sizeof(a->l->grid)) &&
+	       !memcmp(a->l->block, b->l->block, sizeof(a->l->block));
+}
+
+int tr_dead_after(const struct gm_trace_report *r, int ib, int64_t lo, int64_t hi)
+{
+	for (int j = ib + 1; j < r->nk; j++) {
+		const struct gm_trace_kernel *k = &r->k[j];
+		int64_t x, y;
+		if (tr_touches(k, GM_TO_LOAD, lo, hi, -1) || tr_touches(k, GM_TO_ATOMIC, lo, hi, -1) ||
+		    tr_touches(k, GM_TO_REDUCTION, lo, hi, -1))
+			return 0;
+		for (int i = 0; i < k->nins; i++)
+			if (tr_range(&k->ins[i], GM_TO_STORE, &x, &y) && x <= lo && y >= hi)
+				return 1;   /* stored over again first */
+	}
+	return 1;
+}
+
+int tr_repeats(const struct gm_trace_kernel *a, const struct gm_trace_kernel *b, int ld, int st)
+{
+	for (int i = 0; i < b->nins; i++) {
+		int hit = i == ld || i == st || b->ins[i].in->space != GM_TS_GLOBAL;
+		for (int j = 0; !hit && j < a->nins; j++)
+			hit = a->ins[j].in->op == b->ins[i].in->op && tr_same_elems(&a->ins[j], &b->ins[i]);
+		if (!hit)
+			return 0;
+	}
+	return 1;
 }
 
 int64_t tr_first_byte(const struct gm_trace_insn *x)
