@@ -533,20 +533,23 @@ static double l4_rows_weight(double d, double s, double l2, double u)
 /*
  * Rule L4's rows, resident span (t84): a column request (every active lane alone in its line) whose lines come back
  * after one request or are new (d <= 32, the rows law's near cost: a 32-row walk, a transposed tile 32 lanes wide) still
- * pays part of the far cost where the stores of the warps resident at once span more than the L2 (ps->res_span,
- * launch_walk.c): the share of its lone pieces that open a sector, elem / 32 B (a float4 piece every other, a
- * double's every fourth), as r a; so g = (elem / 32) / f. Evidence: probe-c83's 32x8 float4 tile at one row group (a
+ * pays part of the far cost where the stores of the warps resident at once span enough (ps->res_span, launch_walk.c):
+ * the share of its lone pieces that open a sector, elem / 32 B (a float4 piece every other, a double's every fourth),
+ * as r a, times the span's weight, log2 from the L2's size / GM_L4_RES_LO (none) to its size x GM_L4_RES_HI (whole;
+ * probe-t84); so g = (elem / 32) a' / f. Evidence: probe-c83's 32x8 float4 tile at one row group (a
  * 32-row walk at 3.94 MiB, rows over 126 MB) 25.8 ps a line where probe-69's 32-row walks at 1.5-256 KiB (up to
- * 8 MiB) cost the near 13-16; the float4 / double tiles 32 wide of dev-36ab/ac/ae/ag (rows over 198-516 MB) at
- * 0.45-0.67 / 0.20-0.25 of the whole far weight (docs/log/2026-12-03-t84.md).
+ * 8 MiB) cost 13-19; the float4 / double tiles 32 wide of dev-36ab/ac/ae/ag (rows over 198-516 MB) at 0.45-0.67 /
+ * 0.20-0.25 of the whole far weight; probe-t84's walks over 16-512 MiB (docs/log/2026-12-03-t84.md).
  */
 static double l4_resident_weight(const struct warp_ctx *c, double f)
 {
 	const struct pat_state *ps = c->ps;
 
-	if (!(f > 0) || !(ps->l2_bytes > 0) || !(ps->res_span > ps->l2_bytes))
+	double lo = ps->l2_bytes / GM_L4_RES_LO;
+
+	if (!(f > 0) || !(ps->l2_bytes > 0) || !(ps->res_span > lo))
 		return 0;
-	return clamp01(c->w->elem_bytes / 32.0) / f;
+	return clamp01(c->w->elem_bytes / 32.0) * clamp01(log2(ps->res_span / lo) / log2(GM_L4_RES_LO * GM_L4_RES_HI)) / f;
 }
 
 /* Whether every active lane writes its line alone and each line the window wrote before comes back after one request

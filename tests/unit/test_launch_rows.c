@@ -77,8 +77,8 @@ static void test_rows(void **state)
 /*
  * Resident span (t84, l4_resident_weight): a column request whose line comes back within a request (32 rows: the
  * rows law's near cost) pays the share of its pieces that open a sector, elem / 32 B, where the stores of the
- * resident warps span more than the L2 (32 rows x 16 MiB): float4 1/2; doubles 1/4 of their own-block weight
- * (u = 1/3: 1/12); under the L2 (32 x 64 KiB) nothing.
+ * resident warps span 4 x the L2 or more (32 rows x 16 MiB): float4 1/2; doubles 1/4 of their own-block weight
+ * (u = 1/3: 1/12); under the L2's size / 8 (32 x 64 KiB) nothing; between, log2 of the span (32 x 1 MiB).
  */
 static void test_resident_span(void **state)
 {
@@ -87,6 +87,9 @@ static void test_resident_span(void **state)
 	assert_true(fabs(far_share_of(16, 32, 1048584) - 0.5) < 1e-2);
 	assert_true(fabs(far_share_of(8, 32, 2097168) - 0.25 / 3) < 1e-2);
 	assert_true(far_share_of(8, 32, 8208) < 1e-6);
+	double span = 31.0 * 65544 * 16 + 131072.0 * 16 / 32, lo = prof().l2_bytes / 8; /* the resident warps' rows */
+
+	assert_true(fabs(far_share_of(16, 32, 65544) - 0.5 * log2(span / lo) / 5) < 2e-2);
 }
 
 int main(void)
