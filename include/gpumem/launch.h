@@ -72,6 +72,13 @@ extern "C" {
 /* Rule L4's span (m70): the far weight of a walk's lines grows in log2 of the bytes its open lines span (rows x
    pitch) from the L2's size / GM_L4_SPAN_NEAR (nothing) to the L2's size (whole); probe-66/68/69 */
 #define GM_L4_SPAN_NEAR 128.0
+/* Rule L4's resident span (t84): a column request whose lines come back after one request takes its sector share of
+   the far weight in log2 of the bytes the resident warps' stores span, from the L2's size / GM_L4_RES_LO (nothing)
+   to the L2's size x GM_L4_RES_HI (whole): probe-t84's 32-row float4 walks (H200, 46 MB of L2) cost 20.0 / 21.0 / 21.9
+   / 21.8 / 24.5 / 24.1 ps a line over 16 / 32 / 48 / 64 / 128 / 512 MiB of rows, probe-69's 18.6 at 8 MiB, the near
+   17.3 and the share's 24.3: 0.2 of the share a doubling from about 4 MiB to 128 MiB */
+#define GM_L4_RES_LO 8.0
+#define GM_L4_RES_HI 4.0
 /* Rule T11: a load request over this many lines has its L1 wavefronts served at l1_lines_gps (copy.lines_l1_b4,
    32 lines a request); up to it, at l1_gbs (measured with 16 B lanes: 4 lines a request) */
 /* Rule D3: spacings 1 (dense) .. 4 (sparse) in quarters (bins 0-12), then 4 .. 8 (a piece alone in 512 B; rule

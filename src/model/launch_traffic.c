@@ -530,18 +530,70 @@ static double l4_rows_weight(double d, double s, double l2, double u)
 				    log2(GM_L4_SPAN_NEAR)) / f;
 }
 
+/*
+ * Rule L4's rows, resident span (t84): a column request (every active lane alone in its line) whose lines come back
+ * after one request or are new (d <= 32, the rows law's near cost: a 32-row walk, a transposed tile 32 lanes wide) still
+ * pays part of the far cost where the stores of the warps resident at once span enough (ps->res_span, launch_walk.c):
+ * the share of its lone pieces that open a sector, elem / 32 B (a float4 piece every other, a double's every fourth),
+ * as r a, times the span's weight, log2 from the L2's size / GM_L4_RES_LO (none) to its size x GM_L4_RES_HI (whole;
+ * probe-t84); so g = (elem / 32) a' / f. Evidence: probe-c83's 32x8 float4 tile at one row group (a
+ * 32-row walk at 3.94 MiB, rows over 126 MB) 25.8 ps a line where probe-69's 32-row walks at 1.5-256 KiB (up to
+ * 8 MiB) cost 13-19; the float4 / double tiles 32 wide of dev-36ab/ac/ae/ag (rows over 198-516 MB) at 0.45-0.67 /
+ * 0.20-0.25 of the whole far weight; probe-t84's walks over 16-512 MiB (docs/log/2026-12-03-t84.md).
+ */
+static double l4_resident_weight(const struct warp_ctx *c, double f)
+{
+	const struct pat_state *ps = c->ps;
+
+	double lo = ps->l2_bytes / GM_L4_RES_LO;
+
+	if (!(f > 0) || !(ps->l2_bytes > 0) || !(ps->res_span > lo))
+		return 0;
+	return clamp01(c->w->elem_bytes / 32.0) * clamp01(log2(ps->res_span / lo) / log2(GM_L4_RES_LO * GM_L4_RES_HI)) / f;
+}
+
+/* Whether every active lane writes its line alone and each line the window wrote before comes back after one request
+   (d <= 32), one at least: prev[k] the lines' packed entries as l4_rows found them (had[k]: written before). */
+static int l4_near_request(const struct warp_ctx *c, const int64_t *line, int nl, const int64_t *prev,
+			   const int *had)
+{
+	int active = 0, back = 0;
+
+	for (int l = 0; l < c->p->nlanes; l++)
+		active += c->p->lanes[l].active;
+	if (nl != active || nl < 2)
+		return 0;
+	for (int k = 0; k < nl; k++) {
+		int lanes = 0;
+
+		for (int l = 0; l < c->p->nlanes && lanes < 2; l++)
+			lanes += c->p->lanes[l].active && c->p->lanes[l].addr / 128 == line[k];
+		if (lanes != 1 || (had[k] && (double)(c->ps->nlines - ROWS_STAMP(prev[k])) > GM_L4_ROWS_NEAR))
+			return 0;
+		back += had[k] != 0;
+	}
+	return back > 0;
+}
+
 static gm_status l4_rows(struct warp_ctx *c, const int64_t *line, int nl)
 {
 	struct pat_state *ps = c->ps;
 	double sp = l4_spacing(c), u = clamp01((c->w->elem_bytes - GM_L4_FAR_NARROW) / (GM_L4_FAR_WIDE - GM_L4_FAR_NARROW));
-	double f = l4_spacing_weight(sp);
+	double f = l4_spacing_weight(sp), res = 0;
+	int64_t prevs[GM_WARP_SIZE * 2];
+	int hads[GM_WARP_SIZE * 2];
 
 	for (int k = 0; k < nl; k++) {
-		int64_t prev = 0, v;
-		int lanes = 0, had = owner_set_put(&ps->ll, line[k], 0, &prev), bytes, pieces, gq;
-
-		if (had < 0)
+		prevs[k] = 0;
+		if ((hads[k] = owner_set_put(&ps->ll, line[k], 0, &prevs[k])) < 0)
 			return GM_ERR_NOMEM;
+	}
+	if (l4_near_request(c, line, nl, prevs, hads))
+		res = l4_resident_weight(c, f);
+	for (int k = 0; k < nl; k++) {
+		int64_t prev = prevs[k], v;
+		int lanes = 0, had = hads[k], bytes, pieces, gq;
+
 		for (int l = 0; l < c->p->nlanes; l++)
 			lanes += c->p->lanes[l].active && c->p->lanes[l].addr / 128 == line[k];
 		bytes = (had ? (int)ROWS_BYTES(prev) : 0) + lanes * c->w->elem_bytes;
@@ -555,6 +607,8 @@ static gm_status l4_rows(struct warp_ctx *c, const int64_t *line, int nl)
 			double d = (double)(ps->nlines - ROWS_STAMP(prev)), g;
 
 			g = l4_rows_weight(d, sp, ps->l2_bytes, u);
+			if (!(g > 0))
+				g = res; /* t84: a request near by the rows, its resident span past the L2 */
 			gq += (int)lround(64 * (g > 4 ? 4 : g)); /* in 1/64: at most 4 a piece */
 		}
 		v = (ps->nlines << 28) | ((int64_t)(gq < 16383 ? gq : 16383) << 14) |

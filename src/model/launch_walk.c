@@ -247,6 +247,40 @@ static gm_status warps_of(struct pat_state *ps, struct gm_access w, const struct
 }
 
 
+/*
+ * Rule L4's rows, resident span (t84): the address range the stores of the warps resident at once cover, from the
+ * window's first warp on (or the launch's last resident warps), their first iteration, in at most RES_SPAN_WARPS warps
+ * spread over them. l4_rows (launch_traffic.c) gives a column request's lines that come back within a request part of
+ * the far weight where it passes the L2.
+ */
+#define RES_SPAN_WARPS 512
+
+static void resident_span(struct pat_state *ps, struct gm_access w, int64_t first, const struct window_plan *wp,
+			  struct gm_prediction *p)
+{
+	int64_t from = first < wp->warps - wp->resident ? first : wp->warps - wp->resident; /* or the last ones */
+	int64_t last, step, lo = INT64_MAX, hi = INT64_MIN;
+	struct gm_expr_error e;
+
+	ps->res_span = 0;
+	if (w.op != GM_OP_STORE || w.space != GM_SPACE_GLOBAL || ps->per_warp || !(wp->l2_bytes > 0))
+		return;
+	from = from > 0 ? from : 0;
+	last = from + wp->resident < wp->warps ? from + wp->resident : wp->warps;
+	step = (last - from + RES_SPAN_WARPS - 1) / RES_SPAN_WARPS;
+	for (int64_t wi = from; wi < last; wi += step > 0 ? step : 1) {
+		place_warp(&w, wi, wp->wpb, wp->grid_x);
+		if (gm_lanes_fill(&w, ps->index, ps->active, p, &e) != GM_OK)
+			return; /* the window's own walk names the warp */
+		for (int l = 0; l < p->nlanes; l++)
+			if (p->lanes[l].active) {
+				lo = p->lanes[l].addr < lo ? p->lanes[l].addr : lo;
+				hi = p->lanes[l].addr > hi ? p->lanes[l].addr : hi;
+			}
+	}
+	ps->res_span = hi > lo ? (double)(hi - lo) : 0;
+}
+
 /* ---- the warps a window's reuse is looked for in (rules D6, D8) ---------------------------------- */
 
 /* Gather warps [from, to) of a pattern into the next keyset, at distance dist. */
@@ -397,6 +431,7 @@ static gm_status one_window(struct pat_state *ps, const struct gm_launch_in *in,
 		x->l2_bytes = wp->l2_bytes;
 		x->sub_mark = -1;
 		x->nsub = 0;
+		resident_span(x, w, first, wp, p);
 		s = warps_of(x, w, &rp, first, first + wp->ww, NULL, wp->wpb, wp->grid_x, wp->atom, &tw[pi], p, q, err);
 		if (s == GM_OK && !x->per_warp)
 			gm_l4_rows_close(x, &tw[pi]); /* rule L4's rows: the window's lines */

@@ -123,6 +123,7 @@ struct pat_state {
 	int64_t nlines;               /* lines the window's store requests wrote partly so far */
 	double lone_n, lone_inv_f;    /* the window's lone pieces, and the sum of 1 / their spacing weights (L4) */
 	double l2_bytes;              /* the profile's L2 (rule L4's rows: the span of the lines a walk keeps open) */
+	double res_span;              /* bytes the stores of the warps resident with the window's first span (L4, t84) */
 	struct keyset ks[MAX_SETS]; /* the warps before (and, for stores, after) the window, nearest first (D6, D8) */
 	int nks;
 	int64_t *sub, nsub, subcap; /* keys of the window's first SUB_WARPS warps (pieces / sectors) */

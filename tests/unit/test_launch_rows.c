@@ -2,7 +2,8 @@
  * test_launch_rows.c - rule L4's rows (src/model/launch_traffic.c, l4_rows_weight; docs/MODEL.md 7.2, L4): a line
  * one lane of a store request writes alone takes its far weight by the rows the walk comes back to it after, log2
  * between 32 lines (the next request writes the same lines: near) and 512, times the span of the lines it waits among
- * (rows x pitch), log2 between the L2's size / 128 and the L2's size; wide lanes past the L2's size sooner. No GPU.
+ * (rows x pitch), log2 between the L2's size / 128 and the L2's size; wide lanes past the L2's size sooner; and a
+ * column request near by the rows, its share elem / 32 where the resident warps' stores span past the L2. No GPU.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,8 +13,9 @@
 #include <math.h>
 #include "launch_fixture.h"
 
-/* Float4 column-walk stores at 64 KiB + 128 B over `rows` rows (probe-68's shape): far lines per partial line. */
-static double far_share(int rows, int64_t pitch)
+/* Column-walk stores of elem-byte lanes over `rows` rows of `pitch` elements (probe-68's shape): far lines per
+   partial line. */
+static double far_share_of(int elem, int rows, int64_t pitch)
 {
 	struct gm_profile p = prof();
 	struct gm_access pats[2];
@@ -28,7 +30,7 @@ static double far_share(int rows, int64_t pitch)
 	p.l2_merge_lines_gps = 2;
 	p.l2_far_lines_gps = 0.5;
 	p.l2_far_lines16_gps = 0.25;
-	launch_of("gid", 16, n, pats, &in);
+	launch_of("gid", elem, n, pats, &in);
 	snprintf(index, sizeof(index), "(gid%%%d)*%lld + (gid/%d)%%%lld + (gid/%lld)*%lld", rows, (long long)pitch, rows,
 		 (long long)pitch, (long long)(rows * pitch), (long long)(rows * pitch));
 	pats[1].index = index;
@@ -36,6 +38,11 @@ static double far_share(int rows, int64_t pitch)
 	lines = o.l2_part_lines + o.l2_merged_lines;
 	assert_true(lines > 0);
 	return o.l2_far_lines / lines;
+}
+
+static double far_share(int rows, int64_t pitch)
+{
+	return far_share_of(16, rows, pitch);
 }
 
 /* The law at rows R and a pitch of P float4 (16 B lanes, u = 1), the fixture's L2 (50e6 B). */
@@ -67,10 +74,29 @@ static void test_rows(void **state)
 	assert_true(law(64, 1048584) > 0.999);
 }
 
+/*
+ * Resident span (t84, l4_resident_weight): a column request whose line comes back within a request (32 rows: the
+ * rows law's near cost) pays the share of its pieces that open a sector, elem / 32 B, where the stores of the
+ * resident warps span 4 x the L2 or more (32 rows x 16 MiB): float4 1/2; doubles 1/4 of their own-block weight
+ * (u = 1/3: 1/12); under the L2's size / 8 (32 x 64 KiB) nothing; between, log2 of the span (32 x 1 MiB).
+ */
+static void test_resident_span(void **state)
+{
+	(void)state;
+	assert_true(far_share_of(16, 32, 4104) < 1e-6);
+	assert_true(fabs(far_share_of(16, 32, 1048584) - 0.5) < 1e-2);
+	assert_true(fabs(far_share_of(8, 32, 2097168) - 0.25 / 3) < 1e-2);
+	assert_true(far_share_of(8, 32, 8208) < 1e-6);
+	double span = 31.0 * 65544 * 16 + 131072.0 * 16 / 32, lo = prof().l2_bytes / 8; /* the resident warps' rows */
+
+	assert_true(fabs(far_share_of(16, 32, 65544) - 0.5 * log2(span / lo) / 5) < 2e-2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows),
+		cmocka_unit_test(test_resident_span),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
