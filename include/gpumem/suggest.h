@@ -72,6 +72,8 @@ struct gm_rewrite {
 	int64_t threads;              /* threads of the rewritten launch */
 	int round_trips;
 	int barrier_phases;            /* phases ending at a barrier that read no memory (launch.h, rule T9) */
+	int window_warps;              /* the model's walk in windows of this many warps, as many as keep the warps
+					  it samples (0: the model's default windows); suggest_tiles.c's tiles */
 	/* the rewritten kernel (jit.cu's frame) */
 	char src[GM_SUGGEST_SRC];     /* gm_x_run; "" = the original's kernel (with hint / pads below) */
 	int hint;                     /* enum gm_hint */

@@ -43,6 +43,10 @@ static int predict_row(const struct gm_suggest *s, struct gm_rewrite *r, struct 
 	li.barrier_phases = r->barrier_phases;
 	li.one_element_per_thread = r->round_trips == 1 && r->rep[0].iters <= 1;
 	li.threads = threads;
+	if (r->window_warps > 0) {
+		li.window_warps = r->window_warps;
+		li.windows = r->window_warps < SG_WALK_WARPS ? SG_WALK_WARPS / r->window_warps : 1;
+	}
 	return gm_launch_predict(&li, prof ? prof : s->in.prof, &r->pred, err) == GM_OK ? 0 : -1;
 }
 

@@ -23,6 +23,10 @@
  */
 #define SG_FILL_LOOP_TRIPS 2
 
+/* The warps the launch model's walk samples by default (launch_walk.c: 8 windows of 256): a rewrite that asks for
+   longer windows (gm_rewrite.window_warps) gets fewer of them, the same warps in all. */
+#define SG_WALK_WARPS 2048
+
 /* index_map.c: EXPR for thread g of the original 1D launch; 0 or -1 when it cannot be evaluated. */
 int sg_eval(const struct gm_expr *e, const struct gm_access *a, int64_t n, int64_t g, int64_t *out);
 /* ---- suggest_kit.c ---- */

@@ -141,6 +141,24 @@ static int slot(int xor_, const char *rl, const char *cl, char *out, size_t n)
 	return k < 0 || (size_t)k >= n ? -1 : 0;
 }
 
+/*
+ * The walk's window for a load tile (rule D3's read density is counted in a window): a block loads 32 x eb bytes
+ * of each of its rows, and the rest of the row's 256 B groups is loaded by the blocks TR, 2 TR, .. later (the next
+ * column tiles), resident beside it (a wave holds hundreds of blocks). The model's default window, 32 blocks of
+ * 32x8, cuts a group where (k - 1) TR blocks pass it (k = 256 / (32 eb) blocks a group): the tile's loads are then
+ * priced as sparse reads they are not (4 B tiles at TR = 16 / 32 measured as the 8 B and 16 B tiles of the same
+ * bytes, predicted 5-15 % slower; docs/log/2026-12-03-g84.md). There, two windows of half the sampled warps (128
+ * blocks), the same warps sampled. Store tiles load rows that the next block continues, 8 B and wider rows are
+ * whole groups: the default window (0).
+ */
+static int tile_window(const struct tr *t, int eb, int ld)
+{
+	int64_t k = eb < 8 ? 256 / (32 * eb) : 1, span = (k - 1) * t->TR * 8; /* warps, 8 a block */
+
+	/* rows of pitch 0 (a broadcast) are one row read by every block of the column: L2 serves them (rule D6) */
+	return ld && t->P > 0 && k > 1 && span > 0 ? SG_WALK_WARPS / 2 : 0;
+}
+
 static int tile_rule(const struct gm_suggest *s, struct gm_rewrite *r, int xor_)
 {
 	struct tr t;
@@ -159,6 +177,7 @@ static int tile_rule(const struct gm_suggest *s, struct gm_rewrite *r, int xor_)
 	r->block[2] = 1;
 	r->threads = t.TR * TC * 256;
 	r->round_trips = 1;
+	r->window_warps = tile_window(&t, eb, ld);
 	/* E side rows along ty (coalesced on c = tx), g side rows along tx */
 	char e_idx[256], g_idx[GM_SUGGEST_PATS / 2][256], cx[64], rx[64];
 	snprintf(e_idx, sizeof(e_idx), "%lld + %lld * ((bx %% %lld) * 32 + ty) + (bx / %lld) * 32 + tx",

@@ -569,6 +569,30 @@ static void test_all_patterns_kept(void **state)
 	assert_true(r->pred.dram_read_bytes > 0.95 * s->rows[0].pred.dram_read_bytes);
 }
 
+/* A 4 B load tile reads 128 B of each row a block; the block TR = R / 32 later reads the rest of the row's 256 B
+   groups, resident beside it. The walk's window holds both (two windows of 1024 warps, the same warps sampled), so
+   the tile's reads are dense, as the store tile's of the same matrix are (dev-s65's ad18, TR = 32: predicted 1.13x
+   the measured time with the default windows). 8 B rows and the store tile's loads are whole groups: no window. */
+static void test_tile_window(void **state)
+{
+	const char *tr = "(gid%1024)*16384 + gid/1024"; /* 1024 x 16384: TR = 32 */
+	struct gm_suggest *s;
+	double t_load, t_store;
+
+	(void)state;
+	s = build(tr, 4, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 1 << 24); /* build() returns one static: read it first */
+	assert_int_equal(row(s, "tile_padded")->window_warps, 1024);
+	assert_int_equal(row(s, "tile_xor")->window_warps, 1024);
+	assert_int_equal(s->rows[0].window_warps, 0);
+	t_load = row(s, "tile_padded")->pred.t_dram_ms;
+	s = build(tr, 4, GM_OP_STORE, GM_SPACE_GLOBAL, 256, 1 << 24);
+	assert_int_equal(row(s, "tile_padded")->window_warps, 0);
+	t_store = row(s, "tile_padded")->pred.t_dram_ms;
+	assert_true(t_load < 1.05 * t_store && t_load > 0.95 * t_store);
+	s = build(tr, 8, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 1 << 24);
+	assert_int_equal(row(s, "tile_padded")->window_warps, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -578,7 +602,7 @@ int main(void)
 		cmocka_unit_test(test_json),         cmocka_unit_test(test_cli),
 		cmocka_unit_test(test_not_worth),    cmocka_unit_test(test_tile_any_order),
 		cmocka_unit_test(test_fill_loop_trips), cmocka_unit_test(test_runnable),
-		cmocka_unit_test(test_all_patterns_kept),
+		cmocka_unit_test(test_all_patterns_kept), cmocka_unit_test(test_tile_window),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
