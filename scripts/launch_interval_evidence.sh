@@ -25,7 +25,8 @@
 # cdb1b27, 1b54c47, e233f7f, 3272f77, bee4e4c, 427bb0d, 5e8cd5e: results/nvidia-h200/model-COMMIT/) and dev-36s, dev-36k
 # as measured at b86c490 (results/nvidia-h200/probe-b86c490/; the nine added in branch m76); dev-36ab .. dev-36ae as
 # measured when each was sealed (at 51cc4d1, d16eeaa, af9a8ea, 187b50a: results/nvidia-h200/model-COMMIT/; added in
-# branch i83). An H200 call whose calibrate did not measure floor_us (every call before dev-36u's) is predicted with
+# branch i83); dev-36af and dev-36ag as measured at 09db49d when each was sealed (results/nvidia-h200/model-09db49d/
+# and model-09db49d-ag/). An H200 call whose calibrate did not measure floor_us (every call before dev-36u's) is predicted with
 # its profile and floor-c5bd278's 3.03 planted (OUTDIR/profiles/TAG.json), as the tables were made since m62.
 # Never a sealed set (tests/fixtures/sealed/).
 # usage: scripts/launch_interval_evidence.sh BIN OUTDIR [suites|sets|all]
@@ -107,6 +108,8 @@ sets=(
   h200-d16eeaa-dev36ac tests/fixtures/dev/dev-36ac.tsv $h2/model-d16eeaa sealed36ac_run
   h200-af9a8ea-dev36ad tests/fixtures/dev/dev-36ad.tsv $h2/model-af9a8ea sealed36ad_run
   h200-187b50a-dev36ae tests/fixtures/dev/dev-36ae.tsv $h2/model-187b50a sealed36ae_run
+  h200-09db49d-dev36af tests/fixtures/dev/dev-36af.tsv $h2/model-09db49d sealed36af_run
+  h200-09db49d-dev36ag tests/fixtures/dev/dev-36ag.tsv $h2/model-09db49d-ag sealed36ag_run
 )
 for ((i = 0; i < ${#sets[@]}; i += 4)); do
   tag=${sets[i]} set=${sets[i+1]} dir=${sets[i+2]} sub=${sets[i+3]}

@@ -35,20 +35,20 @@ enum {
 /* measured / predicted, lowest and highest, over n committed measurements (development sets) */
 static const struct gm_rule_band bands[GM_RF_COUNT] = {
 	/* BANDS: scripts/launch_interval_bands.py */
-	[GM_RF_DRAM] = { "DRAM", "D1 D2 D4", 0.721, 1.181, 1243 },
-	[GM_RF_SPARSE] = { "DRAM sparse", "D3", 0.589, 1.417, 978 },
-	[GM_RF_L2] = { "L2", "L2 L4", 0.567, 1.705, 26 },
-	[GM_RF_LINES] = { "L2 lines", "L3", 0.511, 1.530, 326 },
-	[GM_RF_L1] = { "L1", "L1 T1", 0.441, 1.095, 63 },
-	[GM_RF_PAGES] = { "pages", "P", 0.511, 1.501, 858 },
-	[GM_RF_BLOCKS] = { "blocks", "T4", 0.780, 1.175, 877 },
-	[GM_RF_LATENCY] = { "latency", "T2 T3 T5", 0.372, 1.656, 2002 },
-	[GM_RF_REUSE] = { "L2 reuse", "D6 D7 D8 D9 T7", 0.372, 1.501, 878 },
-	[GM_RF_FILL] = { "fills", "D5 D10", 0.800, 1.143, 83 },
-	[GM_RF_PARTIAL] = { "partial lines", "L4", 0.511, 1.705, 792 },
+	[GM_RF_DRAM] = { "DRAM", "D1 D2 D4", 0.690, 1.193, 1268 },
+	[GM_RF_SPARSE] = { "DRAM sparse", "D3", 0.589, 1.417, 986 },
+	[GM_RF_L2] = { "L2", "L2 L4", 0.567, 1.705, 27 },
+	[GM_RF_LINES] = { "L2 lines", "L3", 0.511, 1.530, 340 },
+	[GM_RF_L1] = { "L1", "L1 T1", 0.441, 1.095, 64 },
+	[GM_RF_PAGES] = { "pages", "P", 0.511, 1.501, 882 },
+	[GM_RF_BLOCKS] = { "blocks", "T4", 0.780, 1.175, 913 },
+	[GM_RF_LATENCY] = { "latency", "T2 T3 T5", 0.372, 1.656, 2075 },
+	[GM_RF_REUSE] = { "L2 reuse", "D6 D7 D8 D9 T7", 0.372, 1.501, 903 },
+	[GM_RF_FILL] = { "fills", "D5 D10", 0.800, 1.143, 84 },
+	[GM_RF_PARTIAL] = { "partial lines", "L4", 0.511, 1.705, 813 },
 	[GM_RF_BARRIER] = { "barrier", "T6", 0.609, 1.098, 119 },
-	[GM_RF_WALK] = { "many lines", "L1 L3", 0.441, 1.705, 2422 },
-	[GM_RF_SMALL] = { "small launch", "S", 0.768, 1.050, 24 },
+	[GM_RF_WALK] = { "many lines", "L1 L3", 0.441, 1.705, 2482 },
+	[GM_RF_SMALL] = { "small launch", "S", 0.768, 1.050, 25 },
 	/* END BANDS */
 };
 
@@ -61,41 +61,42 @@ static const struct {
 	int n;
 } sigs[] = {
 	/* SIGNATURES: scripts/launch_interval_bands.py */
-	{ 0x80, 0.924, 1.031, 490 }, /* latency */
-	{ 0x1002, 0.924, 1.030, 486 }, /* DRAM sparse + many lines */
-	{ 0x1001, 0.915, 1.030, 440 }, /* DRAM + many lines */
+	{ 0x80, 0.924, 1.030, 510 }, /* latency */
+	{ 0x1002, 0.924, 1.030, 488 }, /* DRAM sparse + many lines */
+	{ 0x1001, 0.916, 1.030, 450 }, /* DRAM + many lines */
 	{ 0x1, 0.905, 1.030, 343 }, /* DRAM */
-	{ 0xc0, 0.934, 1.059, 293 }, /* blocks + latency */
-	{ 0x40, 0.970, 1.030, 224 }, /* blocks */
+	{ 0xc0, 0.935, 1.059, 307 }, /* blocks + latency */
+	{ 0x40, 0.970, 1.030, 228 }, /* blocks */
 	{ 0x401, 0.908, 1.030, 182 }, /* DRAM + partial lines */
-	{ 0x1022, 0.929, 1.218, 148 }, /* DRAM sparse + pages + many lines */
-	{ 0x11a0, 0.832, 1.115, 118 }, /* pages + latency + L2 reuse + many lines */
-	{ 0x1428, 0.543, 1.093, 115 }, /* L2 lines + pages + partial lines + many lines */
-	{ 0x180, 0.690, 1.105, 100 }, /* latency + L2 reuse */
-	{ 0x81, 0.936, 1.030, 94 }, /* DRAM + latency */
-	{ 0x1081, 0.907, 1.030, 86 }, /* DRAM + latency + many lines */
-	{ 0x140, 0.970, 1.030, 76 }, /* blocks + L2 reuse */
-	{ 0x1408, 0.524, 1.530, 70 }, /* L2 lines + partial lines + many lines */
-	{ 0x1c0, 0.905, 1.099, 65 }, /* blocks + latency + L2 reuse */
-	{ 0x10a0, 0.758, 1.144, 57 }, /* pages + latency + many lines */
-	{ 0x1080, 0.834, 1.115, 57 }, /* latency + many lines */
-	{ 0x1188, 0.741, 1.096, 54 }, /* L2 lines + latency + L2 reuse + many lines */
-	{ 0x1040, 0.962, 1.030, 48 }, /* blocks + many lines */
-	{ 0x1120, 0.730, 1.436, 42 }, /* pages + L2 reuse + many lines */
+	{ 0x1022, 0.930, 1.218, 149 }, /* DRAM sparse + pages + many lines */
+	{ 0x11a0, 0.833, 1.115, 123 }, /* pages + latency + L2 reuse + many lines */
+	{ 0x1428, 0.557, 1.093, 122 }, /* L2 lines + pages + partial lines + many lines */
+	{ 0x180, 0.690, 1.178, 105 }, /* latency + L2 reuse */
+	{ 0x81, 0.942, 1.030, 102 }, /* DRAM + latency */
+	{ 0x1081, 0.908, 1.030, 90 }, /* DRAM + latency + many lines */
+	{ 0x140, 0.970, 1.030, 79 }, /* blocks + L2 reuse */
+	{ 0x1408, 0.581, 1.299, 75 }, /* L2 lines + partial lines + many lines */
+	{ 0x1c0, 0.905, 1.099, 68 }, /* blocks + latency + L2 reuse */
+	{ 0x1080, 0.834, 1.114, 58 }, /* latency + many lines */
+	{ 0x10a0, 0.758, 1.143, 57 }, /* pages + latency + many lines */
+	{ 0x1188, 0.743, 1.095, 54 }, /* L2 lines + latency + L2 reuse + many lines */
+	{ 0x1040, 0.956, 1.030, 53 }, /* blocks + many lines */
+	{ 0x1120, 0.730, 1.436, 44 }, /* pages + L2 reuse + many lines */
+	{ 0x1602, 0.791, 1.030, 42 }, /* DRAM sparse + fills + partial lines + many lines */
 	{ 0x82, 0.859, 1.309, 41 }, /* DRAM sparse + latency */
-	{ 0x1602, 0.791, 1.030, 41 }, /* DRAM sparse + fills + partial lines + many lines */
-	{ 0x11a8, 0.720, 1.207, 39 }, /* L2 lines + pages + latency + L2 reuse + many lines */
-	{ 0x1140, 0.963, 1.030, 36 }, /* blocks + L2 reuse + many lines */
+	{ 0x11a8, 0.721, 1.206, 40 }, /* L2 lines + pages + latency + L2 reuse + many lines */
+	{ 0x1140, 0.965, 1.030, 38 }, /* blocks + L2 reuse + many lines */
 	{ 0x15a0, 0.846, 1.157, 33 }, /* pages + latency + L2 reuse + partial lines + many lines */
-	{ 0x1082, 0.757, 1.101, 33 }, /* DRAM sparse + latency + many lines */
-	{ 0x1180, 0.825, 1.302, 32 }, /* latency + L2 reuse + many lines */
+	{ 0x1082, 0.757, 1.100, 33 }, /* DRAM sparse + latency + many lines */
+	{ 0x1180, 0.825, 1.302, 33 }, /* latency + L2 reuse + many lines */
 	{ 0x1402, 0.883, 1.097, 31 }, /* DRAM sparse + partial lines + many lines */
 	{ 0x11c0, 0.905, 1.097, 30 }, /* blocks + latency + L2 reuse + many lines */
 	{ 0x1420, 0.757, 1.256, 28 }, /* pages + partial lines + many lines */
-	{ 0x11e0, 0.873, 1.134, 26 }, /* pages + blocks + latency + L2 reuse + many lines */
+	{ 0x11e0, 0.874, 1.135, 27 }, /* pages + blocks + latency + L2 reuse + many lines */
 	{ 0x1160, 0.814, 1.057, 25 }, /* pages + blocks + L2 reuse + many lines */
 	{ 0x1520, 0.804, 1.637, 23 }, /* pages + L2 reuse + partial lines + many lines */
-	{ 0x10a2, 0.769, 1.546, 20 }, /* DRAM sparse + pages + latency + many lines */
+	{ 0x10a2, 0.769, 1.546, 22 }, /* DRAM sparse + pages + latency + many lines */
+	{ 0x1401, 0.615, 1.084, 20 }, /* DRAM + partial lines + many lines */
 	/* END SIGNATURES */
 };
 
