@@ -55,6 +55,7 @@ sets=(
   ae-187b50a $dv/dev-36ae.tsv $h2/model-187b50a sealed36ae_run
   af-09db49d $dv/dev-36af.tsv $h2/model-09db49d sealed36af_run
   ag-09db49d $dv/dev-36ag.tsv $h2/model-09db49d-ag sealed36ag_run
+  ah-d25f2b9 $dv/dev-36ah.tsv $h2/model-d25f2b9 sealed36ah_run
   s-b86c490 $dv/dev-36s.tsv $h2/probe-b86c490 dev36s_run
   k-b86c490 $dv/dev-36k.tsv $h2/probe-b86c490 dev36k_run
   probe66-967251a $dv/probe-66.tsv $h2/probe66-967251a probe66_run

@@ -38,6 +38,8 @@ sets=(
   dev-s64 $h2/suggest-7c8e392/heldout-s64
   dev-s65 $h2/suggest-7c8e392/heldout-s65
   dev-s66 $h2/suggest-09db49d/heldout
+  dev-s67 $h2/suggest-7918ee4/heldout-s67
+  dev-s68 $h2/suggest-7918ee4/heldout-s68
 )
 for ((i = 0; i < ${#sets[@]}; i += 2)); do
   s=${sets[i]} d=${sets[i+1]}
