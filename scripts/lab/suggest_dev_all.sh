@@ -40,6 +40,7 @@ sets=(
   dev-s66 $h2/suggest-09db49d/heldout
   dev-s67 $h2/suggest-7918ee4/heldout-s67
   dev-s68 $h2/suggest-7918ee4/heldout-s68
+  dev-s69 $h2/suggest-d25f2b9/heldout
 )
 for ((i = 0; i < ${#sets[@]}; i += 2)); do
   s=${sets[i]} d=${sets[i+1]}
