@@ -22,65 +22,31 @@
 /* one global access of launch i: op on the buffer at base, one element a thread */
 static void put(struct run *u, int i, enum gm_trace_op op, int64_t base)
 {
-	struct synth s = { .name = "k", .expr = "gid", .block = { 256, 1, 1 }, .grid = { 1024, 1, 1 }, .elem = 4,
-			   .space = GM_TS_GLOBAL, .op = op, .iters = 1, .samples = 64, .even = 0 };
-
-	if (!u->l[i].kernel) {
-		assert_int_equal(synth_launch(&s, base, &u->l[i]), 0);
-		u->l[i].index = i;
-		u->l[i].time_ms = 0.01;
-		u->t.nlaunches = i + 1 > u->t.nlaunches ? i + 1 : u->t.nlaunches;
-	} else
-		assert_int_equal(synth_append(&s, base, 10 + u->l[i].nins, &u->l[i]), 0);
+	run_put(u, i, "k", op, base, "gid", 1024, 4, 1, 0);
 }
 
 /* one global access of launch i, as put's but of kernel name, expression, grid (blocks of 256) and element size */
 static void put_as(struct run *u, int i, const char *name, enum gm_trace_op op, int64_t base, const char *expr,
 		   int64_t blocks, int elem)
 {
-	struct synth s = { .name = name, .expr = expr, .block = { 256, 1, 1 }, .grid = { blocks, 1, 1 }, .elem = elem,
-			   .space = GM_TS_GLOBAL, .op = op, .iters = 1, .samples = 64, .even = 0 };
-
-	if (!u->l[i].kernel) {
-		assert_int_equal(synth_launch(&s, base, &u->l[i]), 0);
-		u->l[i].index = i;
-		u->l[i].time_ms = 0.01;
-		u->t.nlaunches = i + 1 > u->t.nlaunches ? i + 1 : u->t.nlaunches;
-	} else
-		assert_int_equal(synth_append(&s, base, 10 + u->l[i].nins, &u->l[i]), 0);
-}
-
-static void analyse(struct run *u)
-{
-	u->t.launches = u->l;
-	assert_int_equal(gm_trace_analyse(&u->t, &P, 3, &u->r), GM_OK);
-}
-
-static void done(struct run *u)
-{
-	gm_trace_report_free(&u->r);
-	for (int i = 0; i < MAXL; i++)
-		if (u->l[i].kernel)
-			synth_free(&u->l[i]);
-	memset(u, 0, sizeof(*u));
+	run_put(u, i, name, op, base, expr, blocks, elem, 1, 0);
 }
 
 /* a run the rules must refuse: analysed, no finding, the run's speedup 1; then freed */
 static void refused(struct run *u)
 {
-	analyse(u);
+	run_analyse(u);
 	assert_int_equal(u->r.across.n, 0);
 	assert_true(u->r.across.speedup == 1);
-	done(u);
+	run_done(u);
 }
 
 /* a run rule rule must refuse (the others may name it: a copy to a third buffer is reload's temporary) */
-static int found(const struct run *u, enum gm_trace_run_rule rule);
 static void refused_by(struct run *u, enum gm_trace_run_rule rule)
 {
-	analyse(u);
-	assert_int_equal(found(u, rule), 0);
-	done(u);
+	run_analyse(u);
+	assert_int_equal(run_found(u, rule, NULL), 0);
+	run_done(u);
 }
 
 /* a fill of A, then A += f(X) */
@@ -98,7 +64,7 @@ static void test_clear_acc(void **state)
 	struct run u;
 	(void)state;
 	zacc(&u);
-	analyse(&u);
+	run_analyse(&u);
 	assert_int_equal(u.r.across.n, 1);
 	const struct gm_trace_run_finding *f = &u.r.across.f[0];
 	assert_int_equal(f->rule, GM_TR_CLEAR_ACC);
@@ -111,7 +77,7 @@ static void test_clear_acc(void **state)
 	assert_true(fabs(f->run_speedup - 0.02 / (0.02 - f->saved_ms)) < 1e-9);
 	assert_true(fabs(u.r.across.speedup - f->run_speedup) < 1e-12);
 	assert_non_null(strstr(f->words, "cleared and then accumulated"));
-	done(&u);
+	run_done(&u);
 }
 
 static void test_clear_acc_refused(void **state)
@@ -155,7 +121,7 @@ static void test_copy_back(void **state)
 	(void)state;
 	hcopy(&u);
 	u.l[1].time_ms = 0.008;
-	analyse(&u);
+	run_analyse(&u);
 	assert_int_equal(u.r.across.n, 1);
 	const struct gm_trace_run_finding *f = &u.r.across.f[0];
 	assert_int_equal(f->rule, GM_TR_COPY_BACK);
@@ -163,7 +129,7 @@ static void test_copy_back(void **state)
 	assert_true(fabs(f->saved_ms - 0.008) < 1e-12);   /* the copy whole */
 	assert_true(fabs(f->run_speedup - 0.018 / 0.010) < 1e-9);
 	assert_non_null(strstr(f->words, "swap the two pointers"));
-	done(&u);
+	run_done(&u);
 }
 
 static void test_copy_back_refused(void **state)
@@ -210,16 +176,6 @@ static void test_controls(void **state)
 	refused(&u);
 }
 
-/* the run's findings of rule rule */
-static int found(const struct run *u, enum gm_trace_run_rule rule)
-{
-	int n = 0;
-
-	for (int i = 0; i < u->r.across.n; i++)
-		n += u->r.across.f[i].rule == rule;
-	return n;
-}
-
 /* a stage X -> A, then A -> U (set 21's chain) */
 static void chain(struct run *u)
 {
@@ -235,7 +191,7 @@ static void test_reload(void **state)
 	struct run u;
 	(void)state;
 	chain(&u);
-	analyse(&u);
+	run_analyse(&u);
 	assert_int_equal(u.r.across.n, 1);
 	const struct gm_trace_run_finding *f = &u.r.across.f[0];
 	assert_int_equal(f->rule, GM_TR_RELOAD);
@@ -247,7 +203,7 @@ static void test_reload(void **state)
 	assert_true(fabs(f->run_speedup - 0.02 / (0.02 - f->saved_ms)) < 1e-9);
 	assert_non_null(strstr(f->words, "a temporary between two launches"));
 	assert_string_equal(gm_trace_run_rule_name(f->rule), "reload");
-	done(&u);
+	run_done(&u);
 }
 
 static void test_reload_refused(void **state)
@@ -276,10 +232,10 @@ static void test_reload_refused(void **state)
 			put_as(&u, 2, "third", GM_TO_LOAD, A, "gid", 1024, 4);
 			put_as(&u, 2, "third", GM_TO_STORE, V, "gid", 1024, 2);
 		}
-		analyse(&u);
-		if (found(&u, GM_TR_RELOAD) || found(&u, GM_TR_DROPPED))
+		run_analyse(&u);
+		if (run_found(&u, GM_TR_RELOAD, NULL) || run_found(&u, GM_TR_DROPPED, NULL))
 			fail_msg("rule reload named %s", no[c].what);
-		done(&u);
+		run_done(&u);
 	}
 }
 
@@ -293,7 +249,7 @@ static void test_dropped_stores(void **state)
 	put_as(&u, 0, "full", GM_TO_STORE, A, "gid", 1024, 4);
 	put_as(&u, 1, "keep", GM_TO_LOAD, A, "gid*4", 256, 4);
 	put_as(&u, 1, "keep", GM_TO_STORE, U, "gid", 256, 4);
-	analyse(&u);
+	run_analyse(&u);
 	assert_int_equal(u.r.across.n, 1);
 	const struct gm_trace_run_finding *f = &u.r.across.f[0];
 	assert_int_equal(f->rule, GM_TR_DROPPED);
@@ -301,7 +257,7 @@ static void test_dropped_stores(void **state)
 	assert_true(f->lo == A && f->hi == A + 1024 * 256 * 4);
 	assert_true(f->saved_ms > 0.01 && f->saved_ms < 0.02);   /* the second launch whole, a part of the first */
 	assert_non_null(strstr(f->words, "3 of every 4 outputs computed and stored for nothing"));
-	done(&u);
+	run_done(&u);
 
 	const struct { const char *what; const char *expr; int64_t blocks; int other_load; } no[] = {
 		{ "a consumer reading half the outputs' range, every fourth", "gid*4", 128, 0 },
@@ -317,10 +273,10 @@ static void test_dropped_stores(void **state)
 		if (no[c].other_load)
 			put_as(&u, 1, "keep", GM_TO_LOAD, V, "gid", no[c].blocks, 4);
 		put_as(&u, 1, "keep", GM_TO_STORE, U, "gid", no[c].blocks, 4);
-		analyse(&u);
-		if (found(&u, GM_TR_DROPPED))
+		run_analyse(&u);
+		if (run_found(&u, GM_TR_DROPPED, NULL))
 			fail_msg("rule dropped_stores named %s", no[c].what);
-		done(&u);
+		run_done(&u);
 	}
 }
 
@@ -334,7 +290,7 @@ static void test_same_input(void **state)
 	put_as(&u, 0, "mag", GM_TO_STORE, A, "gid", 1024, 4);
 	put_as(&u, 1, "dir", GM_TO_LOAD, X, "gid", 1024, 4);
 	put_as(&u, 1, "dir", GM_TO_STORE, U, "gid", 1024, 1);
-	analyse(&u);
+	run_analyse(&u);
 	assert_int_equal(u.r.across.n, 1);
 	const struct gm_trace_run_finding *f = &u.r.across.f[0];
 	assert_int_equal(f->rule, GM_TR_SAME_INPUT);
@@ -342,7 +298,7 @@ static void test_same_input(void **state)
 	assert_true(f->hi - f->lo == 1024 * 256 * 4);             /* the input: the shared load's sectors */
 	assert_true(f->saved_ms > 0 && f->saved_ms < 0.02);
 	assert_non_null(strstr(f->words, "two passes over one input"));
-	done(&u);
+	run_done(&u);
 
 	const struct { const char *what; const char *second; int elem; int reads_a; } no[] = {
 		{ "a benchmark's naive and fixed versions (outputs of one shape)", "dir", 4, 0 },
@@ -357,10 +313,10 @@ static void test_same_input(void **state)
 		if (no[c].reads_a)
 			put_as(&u, 1, no[c].second, GM_TO_LOAD, A, "gid + 7", 1024, 4);
 		put_as(&u, 1, no[c].second, GM_TO_STORE, U, "gid", 1024, no[c].elem);
-		analyse(&u);
-		if (found(&u, GM_TR_SAME_INPUT))
+		run_analyse(&u);
+		if (run_found(&u, GM_TR_SAME_INPUT, NULL))
 			fail_msg("rule same_input named %s", no[c].what);
-		done(&u);
+		run_done(&u);
 	}
 }
 

@@ -16,46 +16,6 @@
 #include "trace_synth.h"
 #include "trace_run_fixture.h"
 
-/* one global access of launch i of kernel name: op on the buffer at base, expr over 1024 blocks of 256 */
-static void put_e(struct run *u, int i, const char *name, enum gm_trace_op op, int64_t base, const char *expr)
-{
-	struct synth s = { .name = name, .expr = expr, .block = { 256, 1, 1 }, .grid = { 1024, 1, 1 }, .elem = 4,
-			   .space = GM_TS_GLOBAL, .op = op, .iters = 1, .samples = 64, .even = 0 };
-
-	if (!u->l[i].kernel) {
-		assert_int_equal(synth_launch(&s, base, &u->l[i]), 0);
-		u->l[i].index = i;
-		u->l[i].time_ms = 0.01;
-		u->t.nlaunches = i + 1 > u->t.nlaunches ? i + 1 : u->t.nlaunches;
-	} else
-		assert_int_equal(synth_append(&s, base, 10 + u->l[i].nins, &u->l[i]), 0);
-}
-
-static void analyse(struct run *u)
-{
-	u->t.launches = u->l;
-	assert_int_equal(gm_trace_analyse(&u->t, &P, 3, &u->r), GM_OK);
-}
-
-static void done(struct run *u)
-{
-	gm_trace_report_free(&u->r);
-	for (int i = 0; i < MAXL; i++)
-		if (u->l[i].kernel)
-			synth_free(&u->l[i]);
-	memset(u, 0, sizeof(*u));
-}
-
-static int found(const struct run *u, enum gm_trace_run_rule rule, const struct gm_trace_run_finding **f)
-{
-	int n = 0;
-
-	for (int i = 0; i < u->r.across.n; i++)
-		if (u->r.across.f[i].rule == rule && !n++ && f)
-			*f = &u->r.across.f[i];
-	return n;
-}
-
 /* a store's values: 1024 lanes, silent of them writing what was there */
 static void silent(struct gm_trace_instr *in, double silent)
 {
@@ -66,20 +26,20 @@ static void silent(struct gm_trace_instr *in, double silent)
 /* launch i of "step": state[i] = f(state[i], c[i]) in place on A, with c from U */
 static void step(struct run *u, int i, const char *name, int64_t c, const char *expr, double quiet)
 {
-	put_e(u, i, name, GM_TO_LOAD, A, "gid");
-	put_e(u, i, name, GM_TO_LOAD, c, "gid");
+	run_put(u, i, name, GM_TO_LOAD, A, "gid", 1024, 4, 1, 0);
+	run_put(u, i, name, GM_TO_LOAD, c, "gid", 1024, 4, 1, 0);
 	if (expr)
-		put_e(u, i, name, GM_TO_LOAD, A, expr);
-	put_e(u, i, name, GM_TO_STORE, A, "gid");
+		run_put(u, i, name, GM_TO_LOAD, A, expr, 1024, 4, 1, 0);
+	run_put(u, i, name, GM_TO_STORE, A, "gid", 1024, 4, 1, 0);
 	silent(&u->l[i].ins[u->l[i].nins - 1], quiet);
 }
 
 /* launch i of "step" out of place: dst[i] = f(src[i], c[i]) */
 static void step_to(struct run *u, int i, int64_t src, int64_t dst)
 {
-	put_e(u, i, "advect", GM_TO_LOAD, src, "gid");
-	put_e(u, i, "advect", GM_TO_LOAD, V, "gid");
-	put_e(u, i, "advect", GM_TO_STORE, dst, "gid");
+	run_put(u, i, "advect", GM_TO_LOAD, src, "gid", 1024, 4, 1, 0);
+	run_put(u, i, "advect", GM_TO_LOAD, V, "gid", 1024, 4, 1, 0);
+	run_put(u, i, "advect", GM_TO_STORE, dst, "gid", 1024, 4, 1, 0);
 	silent(&u->l[i].ins[u->l[i].nins - 1], 0);
 }
 
@@ -92,20 +52,20 @@ static void test_step_loop_ping_pong(void **state)
 	step_to(&u, 0, X, A);
 	step_to(&u, 1, A, X);
 	step_to(&u, 2, X, A);
-	analyse(&u);
-	assert_int_equal(found(&u, GM_TR_STEP_LOOP, &f), 1);
+	run_analyse(&u);
+	assert_int_equal(run_found(&u, GM_TR_STEP_LOOP, &f), 1);
 	assert_int_equal(u.r.across.n, 1);   /* not two reloads */
 	assert_true(f->first == 0 && f->second == 2 && f->lo == X);
 	assert_non_null(strstr(f->words, "ping-pong"));
-	done(&u);
+	run_done(&u);
 
 	/* each step into a new buffer (the states kept: a trajectory), not one state stepped */
 	memset(&u, 0, sizeof(u));
 	step_to(&u, 0, X, A);
 	step_to(&u, 1, A, U);
-	analyse(&u);
-	assert_int_equal(found(&u, GM_TR_STEP_LOOP, NULL), 0);
-	done(&u);
+	run_analyse(&u);
+	assert_int_equal(run_found(&u, GM_TR_STEP_LOOP, NULL), 0);
+	run_done(&u);
 }
 
 static void test_step_loop(void **state)
@@ -116,8 +76,8 @@ static void test_step_loop(void **state)
 	memset(&u, 0, sizeof(u));
 	for (int i = 0; i < 3; i++)
 		step(&u, i, "leapfrog", U, NULL, 0);
-	analyse(&u);
-	assert_int_equal(found(&u, GM_TR_STEP_LOOP, &f), 1);
+	run_analyse(&u);
+	assert_int_equal(run_found(&u, GM_TR_STEP_LOOP, &f), 1);
 	assert_int_equal(u.r.across.n, 1);   /* named once, not pair by pair */
 	assert_true(f->first == 0 && f->second == 2 && f->lo == A);
 	assert_int_equal(u.r.k[0].ins[f->ins_first].in->op, GM_TO_LOAD);
@@ -125,7 +85,7 @@ static void test_step_loop(void **state)
 	assert_true(f->saved_ms > 0.005 && f->saved_ms < 0.03);   /* at most two of the three launches */
 	assert_non_null(strstr(f->words, "a time loop on the host"));
 	assert_string_equal(gm_trace_run_rule_name(f->rule), "step_loop");
-	done(&u);
+	run_done(&u);
 
 	const struct { const char *what; double quiet; int64_t c1; const char *stencil; int gap, nvalues; } no[] = {
 		{ "a store writing back what was there (an idempotent repeat)", 1024, U, NULL, 0, 0 },
@@ -143,10 +103,10 @@ static void test_step_loop(void **state)
 		if (no[c].nvalues)
 			for (int i = 0; i < 2; i++)
 				u.l[i].ins[u.l[i].nins - 1].values.have = 0;
-		analyse(&u);
-		if (found(&u, GM_TR_STEP_LOOP, NULL))
+		run_analyse(&u);
+		if (run_found(&u, GM_TR_STEP_LOOP, NULL))
 			fail_msg("rule step_loop named %s", no[c].what);
-		done(&u);
+		run_done(&u);
 	}
 }
 
@@ -160,9 +120,9 @@ static void scan(struct run *u, int n, int d0, int ratio, int in_place)
 	for (int j = 0, d = d0; j < n; j++, d = ratio ? d * ratio : d + 1) {
 		int64_t src = j ? buf[1 + (j - 1) % 2] : X, dst = in_place ? src : buf[1 + j % 2];
 		snprintf(e, sizeof(e), "gid - %d", d);
-		put_e(u, j, "hs_pass", GM_TO_LOAD, src, "gid");
-		put_e(u, j, "hs_pass", GM_TO_LOAD, src, e);
-		put_e(u, j, "hs_pass", GM_TO_STORE, dst, "gid");
+		run_put(u, j, "hs_pass", GM_TO_LOAD, src, "gid", 1024, 4, 1, 0);
+		run_put(u, j, "hs_pass", GM_TO_LOAD, src, e, 1024, 4, 1, 0);
+		run_put(u, j, "hs_pass", GM_TO_STORE, dst, "gid", 1024, 4, 1, 0);
 	}
 }
 
@@ -172,15 +132,15 @@ static void test_log_passes(void **state)
 	struct run u;
 	(void)state;
 	scan(&u, 4, 1, 2, 0);
-	analyse(&u);
-	assert_int_equal(found(&u, GM_TR_LOG_PASSES, &f), 1);
+	run_analyse(&u);
+	assert_int_equal(run_found(&u, GM_TR_LOG_PASSES, &f), 1);
 	assert_int_equal(u.r.across.n, 1);
 	assert_true(f->first == 0 && f->second == 3 && f->lo == X);
 	assert_true(f->saved_ms > 0.03 && f->saved_ms < 0.04);   /* four passes of 0.01 ms less one at the roofline */
 	assert_non_null(strstr(f->words, "1, 2, 4, 8 elements"));
 	assert_non_null(strstr(f->words, "Hillis-Steele"));
 	assert_string_equal(gm_trace_run_rule_name(f->rule), "log_passes");
-	done(&u);
+	run_done(&u);
 
 	const struct { const char *what; int n, d0, ratio, in_place; } no[] = {
 		{ "one distance every pass (an iterated stencil)", 4, 1, 1, 0 },
@@ -190,10 +150,10 @@ static void test_log_passes(void **state)
 	};
 	for (size_t c = 0; c < sizeof(no) / sizeof(no[0]); c++) {
 		scan(&u, no[c].n, no[c].d0, no[c].ratio, no[c].in_place);
-		analyse(&u);
-		if (found(&u, GM_TR_LOG_PASSES, NULL))
+		run_analyse(&u);
+		if (run_found(&u, GM_TR_LOG_PASSES, NULL))
 			fail_msg("rule log_passes named %s", no[c].what);
-		done(&u);
+		run_done(&u);
 	}
 }
 
@@ -202,17 +162,17 @@ static void test_log_passes(void **state)
 static void tsum(struct run *u, const char *copy, int reads, int table, int later, int writes_back)
 {
 	memset(u, 0, sizeof(*u));
-	put_e(u, 0, "transpose", GM_TO_LOAD, X, "gid");
+	run_put(u, 0, "transpose", GM_TO_LOAD, X, "gid", 1024, 4, 1, 0);
 	if (table)
-		put_e(u, 0, "transpose", GM_TO_LOAD, V, "gid");   /* an index table: a gather, not a move */
-	put_e(u, 0, "transpose", GM_TO_STORE, A, copy);
+		run_put(u, 0, "transpose", GM_TO_LOAD, V, "gid", 1024, 4, 1, 0);   /* an index table: a gather, not a move */
+	run_put(u, 0, "transpose", GM_TO_STORE, A, copy, 1024, 4, 1, 0);
 	for (int q = 0; q < reads; q++)
-		put_e(u, 1, "row_sums", GM_TO_LOAD, A, "gid");
-	put_e(u, 1, "row_sums", GM_TO_STORE, writes_back ? A : U, writes_back ? "gid" : "bx");
+		run_put(u, 1, "row_sums", GM_TO_LOAD, A, "gid", 1024, 4, 1, 0);
+	run_put(u, 1, "row_sums", GM_TO_STORE, writes_back ? A : U, writes_back ? "gid" : "bx", 1024, 4, 1, 0);
 	if (!writes_back)
 		u->l[1].ins[u->l[1].nins - 1].thread_accesses /= 256;
 	if (later)
-		put_e(u, 2, "other", GM_TO_LOAD, A, "gid");
+		run_put(u, 2, "other", GM_TO_LOAD, A, "gid", 1024, 4, 1, 0);
 }
 
 static void test_layout_copy(void **state)
@@ -222,15 +182,15 @@ static void test_layout_copy(void **state)
 	struct run u;
 	(void)state;
 	tsum(&u, t, 1, 0, 0, 0);
-	analyse(&u);
-	assert_int_equal(found(&u, GM_TR_LAYOUT_COPY, &f), 1);
+	run_analyse(&u);
+	assert_int_equal(run_found(&u, GM_TR_LAYOUT_COPY, &f), 1);
 	assert_true(f->first == 0 && f->second == 1);
 	assert_true(fabs(f->saved_ms - 0.01) < 1e-12);   /* the copy's launch */
 	assert_true(fabs(f->run_speedup - 2) < 1e-9);
 	assert_non_null(strstr(f->words, "a transposed copy materialised for one reader"));
 	assert_non_null(strstr(f->words, "reduces it"));
 	assert_string_equal(gm_trace_run_rule_name(f->rule), "layout_copy");
-	done(&u);
+	run_done(&u);
 
 	const struct { const char *what; const char *copy; int reads, table, later, writes_back; } no[] = {
 		{ "a copy in the same order", "gid", 1, 0, 0, 0 },
@@ -241,10 +201,10 @@ static void test_layout_copy(void **state)
 	};
 	for (size_t c = 0; c < sizeof(no) / sizeof(no[0]); c++) {
 		tsum(&u, no[c].copy ? no[c].copy : t, no[c].reads, no[c].table, no[c].later, no[c].writes_back);
-		analyse(&u);
-		if (found(&u, GM_TR_LAYOUT_COPY, NULL))
+		run_analyse(&u);
+		if (run_found(&u, GM_TR_LAYOUT_COPY, NULL))
 			fail_msg("rule layout_copy named %s", no[c].what);
-		done(&u);
+		run_done(&u);
 	}
 }
 
@@ -284,14 +244,14 @@ static void test_reduce_passes(void **state)
 	struct run u;
 	(void)state;
 	tree(&u, 4, 2, 0);
-	analyse(&u);
-	assert_int_equal(found(&u, GM_TR_REDUCE_PASSES, &f), 1);
+	run_analyse(&u);
+	assert_int_equal(run_found(&u, GM_TR_REDUCE_PASSES, &f), 1);
 	assert_int_equal(u.r.across.n, 1);
 	assert_true(f->first == 0 && f->second == 3 && f->lo == X);
 	assert_true(f->saved_ms > 0.03 && f->saved_ms < 0.04);   /* four launches of 0.01 ms less one short pass */
 	assert_non_null(strstr(f->words, "a reduction done a tree level"));
 	assert_string_equal(gm_trace_run_rule_name(f->rule), "reduce_passes");
-	done(&u);
+	run_done(&u);
 
 	const struct { const char *what; int n, k, extra; } no[] = {
 		{ "two passes (partials and a finish)", 2, 2, 0 },
@@ -300,10 +260,10 @@ static void test_reduce_passes(void **state)
 	};
 	for (size_t c = 0; c < sizeof(no) / sizeof(no[0]); c++) {
 		tree(&u, no[c].n, no[c].k, no[c].extra);
-		analyse(&u);
-		if (found(&u, GM_TR_REDUCE_PASSES, NULL))
+		run_analyse(&u);
+		if (run_found(&u, GM_TR_REDUCE_PASSES, NULL))
 			fail_msg("rule reduce_passes named %s", no[c].what);
-		done(&u);
+		run_done(&u);
 	}
 }
 

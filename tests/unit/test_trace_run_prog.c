@@ -17,52 +17,9 @@
 #include "trace_synth.h"
 #include "trace_run_fixture.h"
 
-/* one global access of launch i of kernel name: op on the buffer at base, expr over blocks of 256, iters a thread
-   (step elements apart) */
-static void put_it(struct run *u, int i, const char *name, enum gm_trace_op op, int64_t base, const char *expr,
-		   int64_t blocks, int iters, int64_t step)
-{
-	struct synth s = { .name = name, .expr = expr, .block = { 256, 1, 1 }, .grid = { blocks, 1, 1 }, .elem = 4,
-			   .space = GM_TS_GLOBAL, .op = op, .iters = iters, .step = step, .samples = 64, .even = 0 };
-
-	if (!u->l[i].kernel) {
-		assert_int_equal(synth_launch(&s, base, &u->l[i]), 0);
-		u->l[i].index = i;
-		u->l[i].time_ms = 0.01;
-		u->t.nlaunches = i + 1 > u->t.nlaunches ? i + 1 : u->t.nlaunches;
-	} else
-		assert_int_equal(synth_append(&s, base, 10 + u->l[i].nins, &u->l[i]), 0);
-}
-
 static void put(struct run *u, int i, const char *name, enum gm_trace_op op, int64_t base)
 {
-	put_it(u, i, name, op, base, "gid", 1024, 1, 0);
-}
-
-static void analyse(struct run *u)
-{
-	u->t.launches = u->l;
-	assert_int_equal(gm_trace_analyse(&u->t, &P, 3, &u->r), GM_OK);
-}
-
-static void done(struct run *u)
-{
-	gm_trace_report_free(&u->r);
-	for (int i = 0; i < MAXL; i++)
-		if (u->l[i].kernel)
-			synth_free(&u->l[i]);
-	memset(u, 0, sizeof(*u));
-}
-
-/* the run's findings of rule rule, the first in *f */
-static int found(const struct run *u, enum gm_trace_run_rule rule, const struct gm_trace_run_finding **f)
-{
-	int n = 0;
-
-	for (int i = 0; i < u->r.across.n; i++)
-		if (u->r.across.f[i].rule == rule && !n++ && f)
-			*f = &u->r.across.f[i];
-	return n;
+	run_put(u, i, name, op, base, "gid", 1024, 4, 1, 0);
 }
 
 /* out = w0 x; out += w1 u; out += w2 v (set 25's sloop) */
@@ -85,8 +42,8 @@ static void test_acc_chain(void **state)
 	struct run u;
 	(void)state;
 	sloop(&u);
-	analyse(&u);
-	assert_int_equal(found(&u, GM_TR_ACC_CHAIN, &f), 1);
+	run_analyse(&u);
+	assert_int_equal(run_found(&u, GM_TR_ACC_CHAIN, &f), 1);
 	assert_int_equal(u.r.across.n, 1);   /* the chain named once, not pair by pair */
 	assert_true(f->first == 0 && f->second == 2);
 	assert_true(f->lo == A && f->hi == A + 1024 * 256 * 4);
@@ -97,7 +54,7 @@ static void test_acc_chain(void **state)
 	assert_true(fabs(f->run_speedup - 0.03 / (0.03 - f->saved_ms)) < 1e-9);
 	assert_non_null(strstr(f->words, "an accumulator written to DRAM and read back 2 times"));
 	assert_string_equal(gm_trace_run_rule_name(f->rule), "acc_chain");
-	done(&u);
+	run_done(&u);
 }
 
 static void test_acc_chain_refused(void **state)
@@ -121,15 +78,15 @@ static void test_acc_chain_refused(void **state)
 			put(&u, 1, k2, GM_TO_STORE, A);
 		put(&u, 1, k2, GM_TO_LOAD, A);
 		if (no[c].stencil)
-			put_it(&u, 1, k2, GM_TO_LOAD, A, "gid + 1", 1024, 1, 0);
+			run_put(&u, 1, k2, GM_TO_LOAD, A, "gid + 1", 1024, 4, 1, 0);
 		if (!no[c].store_first)
 			put(&u, 1, k2, GM_TO_STORE, A);
 		if (no[c].gap)
 			u.l[1].index = 2;
-		analyse(&u);
-		if (found(&u, GM_TR_ACC_CHAIN, NULL))
+		run_analyse(&u);
+		if (run_found(&u, GM_TR_ACC_CHAIN, NULL))
 			fail_msg("rule acc_chain named %s", no[c].what);
-		done(&u);
+		run_done(&u);
 	}
 }
 
@@ -147,9 +104,9 @@ static void floats(struct gm_trace_instr *in, int64_t max)
 static void resid(struct run *u)
 {
 	memset(u, 0, sizeof(*u));
-	put_it(u, 0, "resid", GM_TO_LOAD, X, "gid", BIG, 1, 0);
-	put_it(u, 0, "resid", GM_TO_LOAD, U, "gid", BIG, 1, 0);
-	put_it(u, 0, "resid", GM_TO_STORE, A, "gid", BIG, 1, 0);
+	run_put(u, 0, "resid", GM_TO_LOAD, X, "gid", BIG, 4, 1, 0);
+	run_put(u, 0, "resid", GM_TO_LOAD, U, "gid", BIG, 4, 1, 0);
+	run_put(u, 0, "resid", GM_TO_STORE, A, "gid", BIG, 4, 1, 0);
 	floats(&u->l[0].ins[0], 1084570358);
 	floats(&u->l[0].ins[1], 1084570358);
 }
@@ -160,13 +117,13 @@ static void test_clone(void **state)
 	struct run u;
 	(void)state;
 	resid(&u);
-	analyse(&u);
-	assert_int_equal(found(&u, GM_TR_CLONE, &f), 1);
+	run_analyse(&u);
+	assert_int_equal(run_found(&u, GM_TR_CLONE, &f), 1);
 	assert_true(f->first == 0 && f->second == 0);
 	assert_true(f->lo == U);   /* the second load's buffer: the copy */
 	assert_true(f->saved_ms >= 0.0005 && f->saved_ms < 0.01);   /* GM_TRACE_WORTH of the run's 0.01 ms or more */
 	assert_non_null(strstr(f->words, "most likely a copy of the first"));
-	done(&u);
+	run_done(&u);
 
 	const struct { const char *what; int64_t max; int nsmall; double lanes; int64_t shift; } no[] = {
 		{ "two buffers of different values", 1084570000, -1, 1024, 0 },
@@ -176,17 +133,17 @@ static void test_clone(void **state)
 	};
 	for (size_t c = 0; c < sizeof(no) / sizeof(no[0]); c++) {
 		memset(&u, 0, sizeof(u));
-		put_it(&u, 0, "resid", GM_TO_LOAD, X, "gid", BIG, 1, 0);
-		put_it(&u, 0, "resid", GM_TO_LOAD, U, no[c].shift ? "gid + 1" : "gid", BIG, 1, 0);
-		put_it(&u, 0, "resid", GM_TO_STORE, A, "gid", BIG, 1, 0);
+		run_put(&u, 0, "resid", GM_TO_LOAD, X, "gid", BIG, 4, 1, 0);
+		run_put(&u, 0, "resid", GM_TO_LOAD, U, no[c].shift ? "gid + 1" : "gid", BIG, 4, 1, 0);
+		run_put(&u, 0, "resid", GM_TO_STORE, A, "gid", BIG, 4, 1, 0);
 		floats(&u.l[0].ins[0], 1084570358);
 		floats(&u.l[0].ins[1], no[c].max);
 		u.l[0].ins[1].values.nsmall = u.l[0].ins[0].values.nsmall = no[c].nsmall;
 		u.l[0].ins[1].values.lanes = u.l[0].ins[0].values.lanes = no[c].lanes;
-		analyse(&u);
-		if (found(&u, GM_TR_CLONE, NULL))
+		run_analyse(&u);
+		if (run_found(&u, GM_TR_CLONE, NULL))
 			fail_msg("rule clone named %s", no[c].what);
-		done(&u);
+		run_done(&u);
 	}
 }
 
@@ -212,13 +169,13 @@ static void test_domain(void **state)
 	struct run u;
 	(void)state;
 	roi(&u, 0.9, 0.1, A);
-	analyse(&u);
-	assert_int_equal(found(&u, GM_TR_DOMAIN, &f), 1);
+	run_analyse(&u);
+	assert_int_equal(run_found(&u, GM_TR_DOMAIN, &f), 1);
 	assert_true(f->first == 0 && f->second == 0 && f->lo == A);
 	assert_int_equal(u.r.k[0].ins[f->ins_first].in->op, GM_TO_STORE);
 	assert_true(f->saved_ms > 0.005 && f->saved_ms < 0.01);   /* 90 % of the frame's bytes, most of the launch's */
 	assert_non_null(strstr(f->words, "the launch's domain is the whole buffer"));
-	done(&u);
+	run_done(&u);
 
 	const struct { const char *what; double silent, work; int64_t dst; } no[] = {
 		{ "a store that changes most lanes", 0.3, 0.1, A },
@@ -227,10 +184,10 @@ static void test_domain(void **state)
 	};
 	for (size_t c = 0; c < sizeof(no) / sizeof(no[0]); c++) {
 		roi(&u, no[c].silent, no[c].work, no[c].dst);
-		analyse(&u);
-		if (found(&u, GM_TR_DOMAIN, NULL))
+		run_analyse(&u);
+		if (run_found(&u, GM_TR_DOMAIN, NULL))
 			fail_msg("rule domain named %s", no[c].what);
-		done(&u);
+		run_done(&u);
 	}
 }
 
@@ -242,27 +199,27 @@ static void test_reload_loops(void **state)
 	struct run u;
 	(void)state;
 	memset(&u, 0, sizeof(u));
-	put_it(&u, 0, "soft", GM_TO_LOAD, X, "tx + bx*2048", 1024, 8, 256);
-	put_it(&u, 0, "soft", GM_TO_STORE, A, "tx + bx*2048", 1024, 8, 256);
-	put_it(&u, 1, "arg", GM_TO_LOAD, A, "tx + bx*2048", 1024, 8, 256);
-	put_it(&u, 1, "arg", GM_TO_STORE, U, "bx", 1024, 1, 0);
+	run_put(&u, 0, "soft", GM_TO_LOAD, X, "tx + bx*2048", 1024, 4, 8, 256);
+	run_put(&u, 0, "soft", GM_TO_STORE, A, "tx + bx*2048", 1024, 4, 8, 256);
+	run_put(&u, 1, "arg", GM_TO_LOAD, A, "tx + bx*2048", 1024, 4, 8, 256);
+	run_put(&u, 1, "arg", GM_TO_STORE, U, "bx", 1024, 4, 1, 0);
 	u.l[1].ins[1].thread_accesses /= 256;   /* one thread a block stores the row's result */
-	analyse(&u);
-	assert_int_equal(found(&u, GM_TR_RELOAD, &f), 1);
+	run_analyse(&u);
+	assert_int_equal(run_found(&u, GM_TR_RELOAD, &f), 1);
 	assert_true(f->first == 0 && f->second == 1 && f->saved_ms > 0);
 	assert_non_null(strstr(f->words, "reduces the"));
 	assert_non_null(strstr(f->words, "cannot confirm"));
-	done(&u);
+	run_done(&u);
 
 	/* the consumer walking the row at another step: not the same thread's elements */
 	memset(&u, 0, sizeof(u));
-	put_it(&u, 0, "soft", GM_TO_LOAD, X, "tx + bx*2048", 1024, 8, 256);
-	put_it(&u, 0, "soft", GM_TO_STORE, A, "tx + bx*2048", 1024, 8, 256);
-	put_it(&u, 1, "arg", GM_TO_LOAD, A, "tx + bx*2048", 1024, 4, 512);
-	put_it(&u, 1, "arg", GM_TO_STORE, U, "bx", 1024, 1, 0);
-	analyse(&u);
-	assert_int_equal(found(&u, GM_TR_RELOAD, NULL), 0);
-	done(&u);
+	run_put(&u, 0, "soft", GM_TO_LOAD, X, "tx + bx*2048", 1024, 4, 8, 256);
+	run_put(&u, 0, "soft", GM_TO_STORE, A, "tx + bx*2048", 1024, 4, 8, 256);
+	run_put(&u, 1, "arg", GM_TO_LOAD, A, "tx + bx*2048", 1024, 4, 4, 512);
+	run_put(&u, 1, "arg", GM_TO_STORE, U, "bx", 1024, 4, 1, 0);
+	run_analyse(&u);
+	assert_int_equal(run_found(&u, GM_TR_RELOAD, NULL), 0);
+	run_done(&u);
 }
 
 int main(void)
