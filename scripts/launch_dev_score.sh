@@ -57,6 +57,7 @@ sets=(
   ag-09db49d $dv/dev-36ag.tsv $h2/model-09db49d-ag sealed36ag_run
   ah-d25f2b9 $dv/dev-36ah.tsv $h2/model-d25f2b9 sealed36ah_run
   ai-d25f2b9 $dv/dev-36ai.tsv $h2/model-d25f2b9-ai sealed36ai_run
+  aj-d25f2b9 $dv/dev-36aj.tsv $h2/model-d25f2b9-aj sealed36aj_run
   s-b86c490 $dv/dev-36s.tsv $h2/probe-b86c490 dev36s_run
   k-b86c490 $dv/dev-36k.tsv $h2/probe-b86c490 dev36k_run
   probe66-967251a $dv/probe-66.tsv $h2/probe66-967251a probe66_run

@@ -41,6 +41,7 @@ sets=(
   dev-s67 $h2/suggest-7918ee4/heldout-s67
   dev-s68 $h2/suggest-7918ee4/heldout-s68
   dev-s69 $h2/suggest-d25f2b9/heldout
+  dev-s70 $h2/suggest-d25f2b9/heldout-s70
 )
 for ((i = 0; i < ${#sets[@]}; i += 2)); do
   s=${sets[i]} d=${sets[i+1]}
