@@ -26,7 +26,8 @@
 # as measured at b86c490 (results/nvidia-h200/probe-b86c490/; the nine added in branch m76); dev-36ab .. dev-36ae as
 # measured when each was sealed (at 51cc4d1, d16eeaa, af9a8ea, 187b50a: results/nvidia-h200/model-COMMIT/; added in
 # branch i83); dev-36af and dev-36ag as measured at 09db49d when each was sealed (results/nvidia-h200/model-09db49d/
-# and model-09db49d-ag/). An H200 call whose calibrate did not measure floor_us (every call before dev-36u's) is predicted with
+# and model-09db49d-ag/); dev-36ah, dev-36ai and dev-36aj as measured at d25f2b9 when each was sealed
+# (results/nvidia-h200/model-d25f2b9/, model-d25f2b9-ai/, model-d25f2b9-aj/). An H200 call whose calibrate did not measure floor_us (every call before dev-36u's) is predicted with
 # its profile and floor-c5bd278's 3.03 planted (OUTDIR/profiles/TAG.json), as the tables were made since m62.
 # Never a sealed set (tests/fixtures/sealed/).
 # usage: scripts/launch_interval_evidence.sh BIN OUTDIR [suites|sets|all]
@@ -110,6 +111,9 @@ sets=(
   h200-187b50a-dev36ae tests/fixtures/dev/dev-36ae.tsv $h2/model-187b50a sealed36ae_run
   h200-09db49d-dev36af tests/fixtures/dev/dev-36af.tsv $h2/model-09db49d sealed36af_run
   h200-09db49d-dev36ag tests/fixtures/dev/dev-36ag.tsv $h2/model-09db49d-ag sealed36ag_run
+  h200-d25f2b9-dev36ah tests/fixtures/dev/dev-36ah.tsv $h2/model-d25f2b9 sealed36ah_run
+  h200-d25f2b9-dev36ai tests/fixtures/dev/dev-36ai.tsv $h2/model-d25f2b9-ai sealed36ai_run
+  h200-d25f2b9-dev36aj tests/fixtures/dev/dev-36aj.tsv $h2/model-d25f2b9-aj sealed36aj_run
 )
 for ((i = 0; i < ${#sets[@]}; i += 4)); do
   tag=${sets[i]} set=${sets[i+1]} dir=${sets[i+2]} sub=${sets[i+3]}
