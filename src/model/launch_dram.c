@@ -521,7 +521,6 @@ static void load_pieces(struct pat_state *ps, int64_t u, int atom, struct totals
 			hits += found / cnt * (double)not_near;
 	}
 	hits = hits < (double)m ? hits : (double)m;
-	t->load_distinct += (double)u * atom;
 	t->reuse_bytes += (full + hits) * atom;
 	if (c && ps->nks && full + hits > 0)
 		t->reuse_wave_bytes += (full + hits) * atom * same_wave_share(ps, c);
@@ -592,13 +591,7 @@ void gm_window_close(struct pat_state *ps, int atom, struct totals *t, const str
  * loads read the larger of what the later (warm) windows read, scaled to the
  * launch, and that compulsory count, never more than the windows read with the
  * cold one; what is taken off is read from L2 (reuse; hits that wait for DRAM
- * by rule T7 where the warm windows read from it). The floor (t85): a pattern
- * reads from DRAM at least each piece it touches, the least of its range's
- * pieces, its accesses and the pieces its windows touch (before any reuse),
- * scaled to the launch; windows that meet a piece only after its first read
- * (a column walk whose pieces come back after more warps than a window holds,
- * the windows' phases all after the first reads) read less than that, and are
- * raised to it, from L2's hits. Patterns that describe
+ * by rule T7 where the warm windows read from it). Patterns that describe
  * shapes (rule W), loops evaluated in part (rule R) and one-window launches
  * are left alone. f: evaluated warps to the launch's.
  */
@@ -610,7 +603,7 @@ void gm_rule_d9_cold_window(const struct gm_launch_in *in, const struct gm_profi
 	for (int k = 0; k < in->npats; k++) {
 		const struct gm_access *a = &in->pats[k];
 		struct pat_sum *u = &sums[k];
-		double part, cur, warm, pieces, accesses, floor_, want, least;
+		double part, cur, warm, pieces, accesses, floor_, want;
 
 		if (a->space != GM_SPACE_GLOBAL || a->op != GM_OP_LOAD || ps[k].per_warp || !u->any || u->nwin < 2 ||
 		    atom <= 0)
@@ -623,17 +616,6 @@ void gm_rule_d9_cold_window(const struct gm_launch_in *in, const struct gm_profi
 		pieces = (double)((u->hi / atom) - (u->lo / atom) + 1);
 		accesses = (double)in->n_threads * (double)gm_repeat_count(in->repeat ? &in->repeat[k] : NULL);
 		floor_ = (pieces < accesses ? pieces : accesses) * atom;
-		least = u->load_distinct * f < floor_ ? u->load_distinct * f : floor_;
-		if (cur < least) { /* the floor: windows that met the pattern's pieces after their first reads */
-			double up = least - cur;
-
-			o->dram_read_bytes += up;
-			o->l2_reuse_bytes = o->l2_reuse_bytes > up ? o->l2_reuse_bytes - up : 0;
-			if (o->l2_reuse_wait_bytes > o->l2_reuse_bytes)
-				o->l2_reuse_wait_bytes = o->l2_reuse_bytes;
-			u->read_bytes = least / f;
-			continue;
-		}
 		want = warm > floor_ ? warm : floor_;
 		if (!(want < cur))
 			continue;

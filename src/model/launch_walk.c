@@ -658,7 +658,6 @@ gm_status gm_launch_walk(struct pat_state *ps, const struct gm_launch_in *in, co
 			ps_->read_bytes += f * u->read_bytes;
 			if (k > 0)
 				ps_->warm_read_bytes += f * u->read_bytes;
-			ps_->load_distinct += f * u->load_distinct;
 			ps_->write_bytes += f * u->write_bytes;
 			ps_->fill_bytes += f * u->fill_bytes;
 			ps_->sparse_wr_pieces += f * u->sparse_wr_pieces;

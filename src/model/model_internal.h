@@ -162,7 +162,6 @@ struct totals {
 	double rows_f, rows_g;      /* the pieces lanes wrote alone into lines of the window's windows, and their
 				       rows weights (rule L4's rows: gm_l4_rows_close) */
 	double read_bytes, write_bytes, fill_bytes;
-	double load_distinct;       /* the window's distinct load pieces' bytes, before any reuse (rule D9's floor) */
 	double sparse_wr_pieces, sparse_wr_bytes; /* written pieces with no fill x their window's spacing weight (D12) */
 	double sparse_wr_far;       /* of those, lone pieces x their share of 512 B's spacing (D12) */
 	double wr_own, wr_span;     /* the bytes the window's stores carry and the bytes their sectors span (D12) */
@@ -184,7 +183,6 @@ struct pat_sum {
 	double sparse_wr_far;        /* rule D12: of those, lone pieces x their share of 512 B's spacing */
 	double wr_own, wr_span;      /* rule D12: the bytes the windows' stores carry, the bytes their sectors span */
 	double warm_read_bytes;      /* read_bytes of the windows after the first (rule D9) */
-	double load_distinct;        /* the windows' distinct load pieces' bytes, before reuse (rule D9's floor) */
 	int nwin;                    /* windows evaluated */
 	double blk_lines, blk_count; /* its loads' distinct lines over the whole blocks evaluated (rule T5) */
 	int64_t lo, hi;
