@@ -153,7 +153,7 @@ double tr_merged_n(const struct gm_trace_kernel *const *ks, const int *const *dr
 		   const struct gm_profile *prof)
 {
 	struct gm_trace_kernel m;
-	double meas = 0, model = 0, tm = -1, issue = 0;
+	double meas = 0, model = 0, tm = -1;
 	int tot = 0;
 
 	for (int j = 0; j < n; j++) {
@@ -163,8 +163,7 @@ double tr_merged_n(const struct gm_trace_kernel *const *ks, const int *const *dr
 		    memcmp(ks[0]->l->block, k->l->block, sizeof(k->l->block)) || !k->pred_ok || !(k->time_ms > 0) ||
 		    !((t = model_ms(k, prof)) > 0))
 			return 0;
-		double is = tk_issue_ms(k, prof);   /* rule I, as the launch's own prediction */
-		meas += k->time_ms, model += fmax(t, is), tot += k->nins, issue += is;
+		meas += k->time_ms, model += t, tot += k->nins;
 	}
 	if (n < 1 || tot > GM_TRACE_MAX_INSNS)
 		return 0;
@@ -187,8 +186,6 @@ double tr_merged_n(const struct gm_trace_kernel *const *ks, const int *const *dr
 	if (m.nins)
 		tm = model_ms(&m, prof);
 	free(m.ins);
-	if (tm > 0)   /* rule I: the one launch issues every launch's instructions (their issue floors summed) */
-		tm = fmax(tm, issue);
 	return tm > 0 ? tm * meas / model : 0;
 }
 
