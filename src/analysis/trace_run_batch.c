@@ -4,12 +4,12 @@
  * launch too small for the GPU.
  * - batch_launches: two or more consecutive launches of one kernel, one grid and block, each with half as many blocks
  *   as one wave of the GPU holds or fewer (the SMs times the blocks an SM keeps resident: rule OC's, or its threads
- *   and slots),
- *   each storing (with sampled addresses) where no other launch of the chain loads or stores, and loading nothing
- *   another launch of the chain stores: the launches are independent (disjoint slices of one array, or buffers of
- *   their own; inputs they share, such as a table of parameters, may be read by all) (set 28's imgloop: a Python
- *   loop launching `standardize` once a 640 x 480 frame, 300 blocks a launch, 16 frames). Each such launch pays its
- *   ramp, its tail and its start, and keeps too few loads in flight to reach DRAM's rate; joined, they fill the SMs.
+ *   and slots), each storing (with sampled addresses) where no other launch of the chain loads or stores, and
+ *   loading nothing another launch of the chain stores: the launches are independent (disjoint slices of one
+ *   array, or buffers of their own; inputs they share, such as a table of parameters, may be read by all) (set 28's
+ *   imgloop: a Python loop launching `standardize` once a 640 x 480 frame, 300 blocks a launch, 16 frames). Each
+ *   such launch pays its ramp, its tail and its start, and keeps too few loads in flight to reach DRAM's rate;
+ *   joined, they fill the SMs.
  *   Fix: one launch over the whole batch (a grid of (blocks, n), blockIdx.y the slice; or a grid-stride loop; where
  *   the launches must stay, a CUDA graph saves the host's launch calls, not the ramps). Price: the launch model over
  *   the joined work (the first launch's fitted accesses over n times its threads, blocks of the same size: its ramp,
