@@ -437,17 +437,20 @@ enum gm_trace_run_rule {
 					 at each element and at a distance that doubles (a scan by passes): one pass */
 	GM_TR_LAYOUT_COPY,            /* a launch writing a transposed copy that the next launch reads once and no later
 					 one reads: read the original with the indices swapped, drop the copy */
-	GM_TR_REDUCE_PASSES           /* one kernel launched again and again, each pass storing 1/2 to 1/16 of what it
+	GM_TR_REDUCE_PASSES,          /* one kernel launched again and again, each pass storing 1/2 to 1/16 of what it
 					 loads, the next loading it (a reduction a tree level a launch): one pass */
+	GM_TR_BATCH_LAUNCHES          /* one kernel launched again and again on independent slices, each launch under
+					 one wave of the GPU (a host loop over small frames): one launch over the batch */
 };
-#define GM_TR_NRULES 12
+#define GM_TR_NRULES 13
 /* the rule's name in the report ("clear_acc", "copy_back", "reload", "dropped_stores", "same_input", "acc_chain",
-   "clone", "domain", "step_loop", "log_passes", "layout_copy", "reduce_passes") */
+   "clone", "domain", "step_loop", "log_passes", "layout_copy", "reduce_passes", "batch_launches") */
 static inline const char *gm_trace_run_rule_name(enum gm_trace_run_rule r)
 {
 	static const char *const names[GM_TR_NRULES] = { "clear_acc", "copy_back", "reload", "dropped_stores",
 							   "same_input", "acc_chain", "clone", "domain",
-							   "step_loop", "log_passes", "layout_copy", "reduce_passes" };
+							   "step_loop", "log_passes", "layout_copy", "reduce_passes",
+							   "batch_launches" };
 
 	return (unsigned)r < GM_TR_NRULES ? names[r] : "?";
 }
@@ -457,8 +460,8 @@ static inline const char *gm_trace_run_rule_name(enum gm_trace_run_rule r)
 struct gm_trace_run_finding {
 	enum gm_trace_run_rule rule;
 	int first, second;            /* the report's kernels (r->k): the fill and the accumulation; the step and the
-					 copy; acc_chain, step_loop, log_passes, reduce_passes: the chain's first and
-					 last; clone,
+					 copy; acc_chain, step_loop, log_passes, reduce_passes, batch_launches: the
+					 chain's first and last; clone,
 					 domain: the launch, twice; layout_copy: the copy and its reader */
 	int ins_first, ins_second;    /* the instructions named: the fill's store and the accumulation's load; the
 					 step's store and the copy's load; the output's store and the next launch's

@@ -14,7 +14,8 @@
  * Then the chains, each named once from its first launch to its last: trace_run_loop.c's log_passes (a scan by
  * passes of doubling distance) and step_loop (one kernel stepping a buffer in place, a launch a step),
  * trace_run_tree.c's reduce_passes (a reduction a tree level a launch), and
- * trace_run_prog.c's acc_chain (consecutive launches passing an accumulator along); trace_run_layout.c's
+ * trace_run_prog.c's acc_chain (consecutive launches passing an accumulator along), trace_run_batch.c's
+ * batch_launches (one kernel over independent slices, each launch under a wave); trace_run_layout.c's
  * layout_copy (a transposed copy read once by the next launch); and, on the same pair, trace_run_fuse.c's reload and dropped_stores (an output loaded back by the next
  * launch, whole or one in m) and trace_run_input.c's same_input (two launches loading one input); the first rule
  * that applies names the pair. Last, each launch alone: trace_run_prog.c's clone and domain. The trace records no host copies (cudaMemcpy, cudaMemset): one between the two launches
@@ -170,6 +171,7 @@ static int chain(const struct gm_trace_report *r, int i, struct gm_trace_run_fin
 		tr_log_passes, tr_step_loop,   /* trace_run_loop.c */
 		tr_reduce_passes,              /* trace_run_tree.c */
 		tr_acc_chain,                  /* trace_run_prog.c */
+		tr_batch_launches,             /* trace_run_batch.c */
 	};
 
 	for (size_t q = 0; q < sizeof(rules) / sizeof(rules[0]); q++) {

@@ -43,7 +43,8 @@ double tr_merged_ms(const struct gm_trace_kernel *a, const int *da, int na, cons
 		    const int *db, int nb, const struct gm_profile *prof);
 
 /* tr_merged_ms for n launches ks[0 .. n-1] (the same grid and block), each without its instructions drop[j][0 ..
-   nd[j]-1] (drop NULL: none): rule R2's trips the largest, rule OC's cap the smallest; 0 where not priced */
+   nd[j]-1] (drop NULL: none): rule R2's trips the largest (each launch's without its dropped instructions: a store
+   dropped no longer splits the loads around it), rule OC's cap the smallest; 0 where not priced */
 double tr_merged_n(const struct gm_trace_kernel *const *ks, const int *const *drop, const int *nd, int n,
 		   const struct gm_profile *prof);
 
@@ -63,6 +64,8 @@ int tr_step_loop(const struct gm_trace_report *r, int ia, struct gm_trace_run_fi
 int tr_log_passes(const struct gm_trace_report *r, int ia, struct gm_trace_run_finding *f);
 /* trace_run_tree.c: rule reduce_passes from the report's kernel ia on (the chain's last kernel, or -1) */
 int tr_reduce_passes(const struct gm_trace_report *r, int ia, struct gm_trace_run_finding *f);
+/* trace_run_batch.c: rule batch_launches from the report's kernel ia on (the chain's last kernel, or -1) */
+int tr_batch_launches(const struct gm_trace_report *r, int ia, struct gm_trace_run_finding *f);
 /* trace_run_layout.c: rule layout_copy on the report's kernels ia and ia + 1 (0, or -1 where it does not apply) */
 int tr_layout_copy(const struct gm_trace_report *r, int ia, struct gm_trace_run_finding *f);
 

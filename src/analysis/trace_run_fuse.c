@@ -137,6 +137,45 @@ static double kept_ms(const struct gm_trace_kernel *a, int s, const struct gm_tr
 	return a->time_ms / tf_kernel_speedup(a, prof, o.time_ms, (double)m, (double)m);
 }
 
+/* the ms that slicing the two launches saves at most, in *k slices of half the L2 each (the rest of it for the
+   slices' inputs and outputs streaming past): the temporary's B bytes loaded from L2 instead of DRAM and stored
+   at L2's write rate instead of DRAM's (the profile's measured rates), less the k - 1 more launches of each kernel
+   at their start and drain (rule S2, each launch's own); 0 where the temporary fits in the L2 or a rate is unknown */
+static double slice_gain_ms(const struct gm_trace_report *r, const struct gm_trace_run_finding *f, int *k)
+{
+	const struct gm_profile *p = r->prof;
+	const struct gm_trace_kernel *a = &r->k[f->first], *b = &r->k[f->second];
+	double B = f->bytes / 2;
+
+	*k = 0;
+	if (!p || !(p->l2_bytes > 0) || B <= p->l2_bytes || !(p->read_gbs > 0) || !(p->l2_read_gbs > 0) ||
+	    !(p->write_gbs > 0) || !(p->l2_write_gbs > 0))
+		return 0;
+	*k = (int)ceil(B / (p->l2_bytes / 2));
+	double ld = B / p->read_gbs - B / p->l2_read_gbs, st = fmax(0, B / p->write_gbs - B / p->l2_write_gbs);
+	return (ld + st) * 1e-6 - (*k - 1) * (a->pred.t_start_ms + b->pred.t_start_ms);
+}
+
+/* where the temporary does not fit in the L2: slicing the launches to keep it there, priced (slice_gain_ms) */
+static void slice_words(const struct gm_trace_report *r, struct gm_trace_run_finding *f)
+{
+	int k;
+	double g = slice_gain_ms(r, f, &k), t = r->across.run_ms;
+	size_t n = strlen(f->words);
+
+	if (!k || n >= sizeof(f->words))
+		return;
+	double s = g > 0 && g < t ? t / (t - g) : g > 0 ? 1 : t / (t - g);
+	snprintf(f->words + n, sizeof(f->words) - n, ". Slicing the two launches instead, to keep the %.1f MB temporary "
+		 "in the %.1f MB L2 (%d slices, the same kernels), %s: L2 takes stores at %.0f GB/s against DRAM's %.0f "
+		 "and serves loads at %.0f against %.0f, %.4f ms at most, while the %d more launches of each kernel cost "
+		 "their start and drain, %.4f ms (%.2fx the run): fuse rather than slice", f->bytes / 2e6,
+		 r->prof->l2_bytes / 1e6, k, s >= GM_TRACE_WORTH ? "gains less than fusing" : "is not worth it",
+		 r->prof->l2_write_gbs, r->prof->write_gbs, r->prof->l2_read_gbs, r->prof->read_gbs,
+		 g + (k - 1) * (r->k[f->first].pred.t_start_ms + r->k[f->second].pred.t_start_ms), k - 1,
+		 (k - 1) * (r->k[f->first].pred.t_start_ms + r->k[f->second].pred.t_start_ms), s);
+}
+
 static void reload_words(const struct gm_trace_report *r, struct gm_trace_run_finding *f, double t1)
 {
 	const struct gm_trace_kernel *a = &r->k[f->first], *b = &r->k[f->second];
@@ -164,6 +203,7 @@ static void reload_words(const struct gm_trace_report *r, struct gm_trace_run_fi
 			 "softmax or exp), launch %lld need not run at all, its %.4f ms saved; the trace sees addresses and "
 			 "value counts, not what the values mean, so it cannot confirm that", (long long)b->l->index,
 			 tmp / 1e6, out, (long long)a->l->index, (long long)a->l->index, a->time_ms);
+	slice_words(r, f);
 	snprintf(f->sketch, sizeof(f->sketch), "// before: first<<<g, b>>>(x, t, n);  second<<<g, b>>>(t, y, n);  // "
 		 "t[i] = f(x[i]);  y[i] = h(t[i])\n// after:  fused<<<g, b>>>(x, y, n);  // float t = f(x[i]); y[i] = "
 		 "h(t);  (t stays in a register)");

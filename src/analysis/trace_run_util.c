@@ -134,6 +134,21 @@ static int dropped_from(const int *drop, int n, int i)
 	return 0;
 }
 
+/* rule R2's round trips of k without its instructions drop[0 .. nd-1]: a dropped store no longer ends the run of
+   loads before it (the loads after it issue with them), a dropped load waits for nothing; k's own without drops */
+static int trips_without(const struct gm_trace_kernel *k, const struct gm_profile *prof, const int *drop, int nd)
+{
+	static struct tk_swap sw[GM_TRACE_MAX_INSNS];
+	static struct tk_run runs[TK_MAX_RUNS];
+	int nruns = 0, n = 0;
+
+	if (!drop || nd <= 0)
+		return k->trips;
+	for (int q = 0; q < nd && n < GM_TRACE_MAX_INSNS; q++)
+		sw[n++] = (struct tk_swap){ .ins = drop[q] };
+	return tk_round_trips(k, prof, sw, n, runs, &nruns);
+}
+
 double tr_merged_n(const struct gm_trace_kernel *const *ks, const int *const *drop, const int *nd, int n,
 		   const struct gm_profile *prof)
 {
@@ -162,7 +177,9 @@ double tr_merged_n(const struct gm_trace_kernel *const *ks, const int *const *dr
 		for (int i = 0; i < k->nins; i++)
 			if (!dropped_from(drop ? drop[j] : NULL, drop ? nd[j] : 0, i))
 				m.ins[m.nins++] = k->ins[i];
-		m.trips = k->trips > m.trips ? k->trips : m.trips;   /* rule R2: the longest chain of them */
+		int trips = trips_without(k, prof, drop ? drop[j] : NULL, drop ? nd[j] : 0);
+		m.trips = trips > m.trips ? trips : m.trips;   /* rule R2: the longest chain of them, each without its
+								  dropped stores and loads */
 		if (k->occ_cap && (!m.occ_cap || k->occ_cap < m.occ_cap))
 			m.occ_cap = k->occ_cap;   /* rule OC: the smallest cap */
 	}
