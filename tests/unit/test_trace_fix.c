@@ -99,6 +99,52 @@ static void test_speedup_part(void **state)
 	}
 }
 
+/* rule row_layout (tf_row_layout): set 22's pad, records { float vx; double m; float vy; } of 24 B read field by
+   field; the layout of vy takes vx (its size, its modes) and m (8 B, the same array, the same 24 B in bytes), not an
+   8 B field of another array nor the coalesced store */
+static void test_row_layout(void **state)
+{
+	static const struct { int size, stride, cls; int64_t base, offset; } f[] = {
+		{ 4, 6, GM_TC_STRIDED, 4096, 4 },   /* vy, the leader */
+		{ 4, 6, GM_TC_STRIDED, 4096, 0 },   /* vx */
+		{ 8, 3, GM_TC_STRIDED, 4096, 1 },   /* m */
+		{ 8, 3, GM_TC_STRIDED, 8192, 1 },   /* another array's double, 24 B apart */
+		{ 8, 4, GM_TC_STRIDED, 4096, 1 },   /* the same array, 32 B apart: another shape */
+		{ 4, 1, GM_TC_COALESCED, 9999, 0 }, /* the store */
+	};
+	enum { NF = sizeof(f) / sizeof(f[0]) };
+	struct gm_trace_instr in[NF];
+	struct gm_trace_insn ins[NF];
+	struct gm_trace_kernel k;
+	struct tk_swap sw[8] = { { 0, "gid", 1, 0, 0 } };
+	char lines[64] = "";
+	(void)state;
+	memset(&k, 0, sizeof(k));
+	memset(in, 0, sizeof(in));
+	memset(ins, 0, sizeof(ins));
+	for (int i = 0; i < NF; i++) {
+		in[i].space = GM_TS_GLOBAL;
+		in[i].op = i == NF - 1 ? GM_TO_STORE : GM_TO_LOAD;
+		in[i].size = f[i].size;
+		in[i].line = 36 + i;
+		ins[i].in = &in[i];
+		ins[i].fit.cls = f[i].cls;
+		ins[i].fit.iters = 1;
+		ins[i].fit.map.known = 1;
+		ins[i].fit.map.base = f[i].base;
+		ins[i].fit.map.offset = f[i].offset;
+		ins[i].fit.map.nmodes = 1;
+		ins[i].fit.map.mode[0] = (struct gm_trace_mode){ GM_TV_GID, 1, 0, f[i].stride };
+	}
+	k.ins = ins;
+	k.nins = NF;
+	int n = tf_row_layout(&k, 0, sw, 1, 8, lines, sizeof(lines));
+	assert_int_equal(n, 3);
+	assert_int_equal(sw[1].ins, 1);
+	assert_int_equal(sw[2].ins, 2);
+	assert_string_equal(lines, "37, 38");
+}
+
 struct cons_row {
 	enum gm_trace_class cls;
 	int known, iters, op, size;
@@ -381,6 +427,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_speedup_ex),
 		cmocka_unit_test(test_speedup_part),
+		cmocka_unit_test(test_row_layout),
 		cmocka_unit_test(test_consecutive),
 		cmocka_unit_test(test_warp_runs),
 		cmocka_unit_test(test_turn_ns),
