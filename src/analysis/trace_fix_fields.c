@@ -56,7 +56,7 @@ double tf_kernel_speedup_ex(const struct gm_trace_kernel *k, const struct gm_pro
  * over-prediction is: t_meas / t_new, not the bytes' share of tf_kernel_speedup_ex (set 26's turn_naive: 2.96x ->
  * 6.65x against the hand tile's measured 6.79x). Where another instruction keeps wasted sectors (own below
  * TF_OWN_ALL), they may carry part of that time, and the bytes' share stays (set 7's tr_d_naive, own 0.970: the
- * share 3.82x, all of it taken away 5.97x, its hand tile measured 3.89x).
+ * share 3.83x, all of it taken away 5.97x, its padded hand tile measured 4.30x).
  */
 #define TF_OWN_ALL 0.99
 #define TF_WASTE_MIN 0.5
