@@ -271,14 +271,17 @@ static int words_only(const struct gm_trace_insn *x, struct gm_trace_fix *fx)
 /*
  * The part of the kernel's global sectors above their need that the swapped instructions sw[0 .. n-1] waste:
  * the verdict's share of the time the model does not explain that goes with them (a scattered pattern's own
- * cost is often more than the model's rates price; trace_verdict.c), which the change removes with them.
+ * cost is often more than the model's rates price; trace_verdict.c), which the change removes with them; *own
+ * their part of all the kernel's global excess bytes (1: no wasted sector is left to another instruction).
  */
-static double excess_part(const struct gm_trace_kernel *k, const struct tk_swap *sw, int n)
+static double excess_part(const struct gm_trace_kernel *k, const struct tk_swap *sw, int n, double *own)
 {
-	double glob = 0, ex = 0;
+	double glob = 0, ex = 0, all = 0;
 
-	for (int i = 0; i < k->nins; i++)
+	for (int i = 0; i < k->nins; i++) {
 		glob += k->ins[i].in->space != GM_TS_SHARED ? k->ins[i].bytes : 0;
+		all += k->ins[i].in->space != GM_TS_SHARED ? k->ins[i].excess_bytes : 0;
+	}
 	for (int q = 0; q < n; q++) {
 		const struct gm_trace_insn *y = &k->ins[sw[q].ins];
 		int seen = 0;
@@ -286,6 +289,7 @@ static double excess_part(const struct gm_trace_kernel *k, const struct tk_swap 
 			seen |= sw[p].ins == sw[q].ins;
 		ex += !seen && y->in->space != GM_TS_SHARED ? y->excess_bytes : 0;
 	}
+	*own = all > 0 ? fmin(1, ex / all) : 0;
 	return glob > 0 ? fmin(1, ex / glob) : 0;
 }
 
@@ -411,7 +415,7 @@ static int fix_group_as(const struct gm_trace_kernel *k, const int *g, int n, co
 	}
 	fx->share = fmin(1, fx->share);
 	if (k->pred_ok && !tk_predict(k, prof, -1, sw, nsw, &whole, why, sizeof(why))) {
-		double gain = rows ? parallelism_gain(k, prof) : 1, ex = excess_part(k, sw, rows ? nrow : nsw);
+		double own, gain = rows ? parallelism_gain(k, prof) : 1, ex = excess_part(k, sw, rows ? nrow : nsw, &own);
 		merge = rows ? tf_merge_ms(k, prof, sw, nrow, &vals) : 0;
 		whole.time_ms += merge;   /* a reduction's lanes merged in shuffle rounds, after the relaunch's loads */
 		whole_lim = whole.limited_by ? whole.limited_by : "";
@@ -419,7 +423,7 @@ static int fix_group_as(const struct gm_trace_kernel *k, const int *g, int n, co
 			fx->kernel_speedup = tf_kernel_speedup_ex(k, prof, whole.time_ms, gain, 1, ex);
 		else   /* suggest's rewrite: over-predicted, priced by the part it changes */
 			fx->kernel_speedup = tf_kernel_speedup_part(k, prof, whole.time_ms, kept_ms(k, prof, sw, nsw), gain,
-								    1, ex);
+								    1, ex, own);
 		if (xy && k->time_ms > 0 && k->time_ms < k->mem_ms && k->time_ms < k->pred.time_ms)
 			/* every access re-mapped: none of the patterns the model over-predicts stays, so the measured
 			   time over the re-mapped kernel's */

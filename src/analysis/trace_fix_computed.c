@@ -4,8 +4,8 @@
  * the program's and the data can be stored in it (a table indexed by the thread's index, built once: a dense array
  * for a hash map of dense keys, the permutation applied where the data is written), or the work sorted or
  * partitioned by destination. Priced as each computed access replaced by one coalesced access of its size at gid,
- * once a warp (its probe loop gone), rule R2's trips of the fixed kernel, its start and drain and its issue floor;
- * the measured time over it the speedup, as rule row_index's (trace_fix_chain.c).
+ * once a warp (its probe loop gone), at an exact map, rule R2's trips of the fixed kernel, its start and drain and its
+ * issue floor; the measured time over it the speedup, as rule row_index's (trace_fix_chain.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -36,8 +36,12 @@ int tf_by_index(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	struct gm_trace_instr *in2;
 	if (tf_kernel_copy(k, &k2, &ins2, &in2))
 		return -1;
-	for (int q = 0; q < n; q++)   /* the fixed kernel: each access once a warp, coalesced */
+	/* the fixed kernel: each access once a warp, coalesced; its map exact (not a gather's stand-in, so rule R2
+	   does not take its address for an earlier load's data and start a second round trip at it) */
+	for (int q = 0; q < n; q++) {
 		in2[sw[q].ins].executions = warps;
+		ins2[sw[q].ins].fit.approx = 0;
+	}
 	int bad = tk_predict(&k2, prof, TK_WITH_TRIPS, sw, n, &o, why, sizeof(why)) || !(o.time_ms > 0);
 	if (!bad)
 		tk_start_drain(prof, &o);   /* as in the kernel's own prediction (rule S2) */

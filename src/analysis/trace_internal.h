@@ -259,10 +259,11 @@ int tf_more_threads(struct gm_trace_kernel *k, const struct gm_profile *prof, in
    split: the model may price a scattered pattern low) */
 double tf_kernel_speedup_ex(const struct gm_trace_kernel *k, const struct gm_profile *prof, double t_new, double g,
 			    double div, double ex);
-/* the part form of it (trace_fix_fields.c) for a model that over-predicts the kernel: t_kept the predicted time of the
-   part the change leaves (< 0: unknown) */
+/* the part form of it (trace_fix_fields.c) for a model that over-predicts the kernel, or under-predicts it where the
+   change removes its wasted sectors: t_kept the predicted time of the part the change leaves (< 0: unknown), own
+   the changed instructions' part (0 .. 1) of the kernel's global excess bytes */
 double tf_kernel_speedup_part(const struct gm_trace_kernel *k, const struct gm_profile *prof, double t_new,
-			      double t_kept, double g, double div, double ex);
+			      double t_kept, double g, double div, double ex, double own);
 /* trace_fold.c: rule M, instructions walking the same bytes folded (it2[i] > 0: i carries it2[i] readings or pieces
    step2[i] bytes apart; < 0: folded into another), and walks of the same bytes from one start flattened (it1,
    step1: the walk's loop in one direction); tk_swap_of: the replacement of instruction i, NULL if none */

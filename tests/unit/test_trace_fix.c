@@ -1,6 +1,7 @@
 /* test_trace_fix.c - the arithmetic of `gpumem trace`'s fix (docs/TRACE.md, "The fix"), table-driven with the
  * built-in H200 profile: the whole kernel's speedup when the time the launch model does not explain partly goes
- * with the wasted sectors the change removes (tf_kernel_speedup_ex), and which accesses count as taking
+ * with the wasted sectors the change removes (tf_kernel_speedup_ex; its part form, tf_kernel_speedup_part, all of
+ * it where the change removes every wasted sector), and which accesses count as taking
  * consecutive elements (tf_consecutive: a row the data places, at its ideal sectors), and a float atomic's lanes an
  * address a warp (tk_warp_runs: rule block_reduce's warp runs) and their waiting turns (tk_warp_turns: rule A), and
  * the merge a warp-a-row reduction ends with (tf_merge_ms: rule warp_rows, the probe's shuffle rounds), rule I's
@@ -58,6 +59,90 @@ static void test_speedup_ex(void **state)
 		if (r->ex == 0)
 			assert_true(fabs(tf_kernel_speedup(&k, &P, r->t_new, r->g, 1) - s) < 1e-12);
 	}
+}
+
+struct part_row {
+	double tm, tp, t_new, t_kept, ex, own, want;   /* g = 1 */
+};
+
+/* tf_kernel_speedup_part: set 26's turn_naive (measured 0.4685 ms, model 0.2573; its column-walk store the kernel's
+   only wasted sectors, 58.5 % of its bytes; the fixed kernel 0.0705) and the forms it falls back from */
+#define TURN_EX(ex) (0.4685 / (0.0705 + (0.4685 - 0.2573) * (1 - (ex))))
+static const struct part_row part_rows[] = {
+	{ 0.4685, 0.2573, 0.0705, 0.0597, 0.585, 1.0, 0.4685 / 0.0705 },   /* every wasted sector removed: tm / t_new */
+	{ 0.4685, 0.2573, 0.0705, 0.0597, 0.585, 0.995, 0.4685 / 0.0705 },  /* within a rounding of all */
+	{ 0.4685, 0.2573, 0.0705, 0.0597, 0.585, 0.97, TURN_EX(0.585) },  /* 3 % kept by another: the bytes' share */
+	{ 0.4685, 0.2573, 0.0705, 0.0597, 0.585, 0.60, TURN_EX(0.585) },  /* waste left to others: the bytes' share */
+	{ 0.4685, 0.2573, 0.0705, 0.0597, 0.30, 1.0, TURN_EX(0.30) },     /* a small part of the bytes: the same */
+	{ 0.4685, 0.2573, 0.0705, -1, 0.585, 1.0, TURN_EX(0.585) },       /* the part left unknown */
+	{ 0.2800, 0.2573, 0.0705, 0.0597, 0.585, 1.0, 0.28 / (0.0705 + (0.28 - 0.2573) * (1 - 0.585)) },   /* in 10 % */
+	{ 0.2592, 0.3207, 0.0527, 0.0200, 0.6, 0, 0.2592 / 0.0527 },      /* over-predicted: the measured time's part */
+	{ 0.2592, 0.3207, 0.0527, 0.3000, 0.6, 0, 0.3207 / 0.0527 },      /* the untouched part alone over: ratio */
+};
+
+static void test_speedup_part(void **state)
+{
+	struct gm_trace_launch l;
+	struct gm_trace_kernel k;
+	(void)state;
+	memset(&l, 0, sizeof(l));
+	l.grid[0] = l.grid[1] = l.grid[2] = 1;
+	l.block[0] = 128, l.block[1] = l.block[2] = 1;
+	for (size_t i = 0; i < sizeof(part_rows) / sizeof(part_rows[0]); i++) {
+		const struct part_row *r = &part_rows[i];
+		memset(&k, 0, sizeof(k));
+		k.l = &l;
+		k.threads = 98304;
+		k.time_ms = r->tm, k.mem_ms = r->tp;
+		double s = tf_kernel_speedup_part(&k, &P, r->t_new, r->t_kept, 1, 1, r->ex, r->own);
+		assert_true(fabs(s / r->want - 1) < 1e-9);
+	}
+}
+
+/* rule row_layout (tf_row_layout): set 22's pad, records { float vx; double m; float vy; } of 24 B read field by
+   field; the layout of vy takes vx (its size, its modes) and m (8 B, the same array, the same 24 B in bytes), not an
+   8 B field of another array nor the coalesced store */
+static void test_row_layout(void **state)
+{
+	static const struct { int size, stride, cls; int64_t base, offset; } f[] = {
+		{ 4, 6, GM_TC_STRIDED, 4096, 4 },   /* vy, the leader */
+		{ 4, 6, GM_TC_STRIDED, 4096, 0 },   /* vx */
+		{ 8, 3, GM_TC_STRIDED, 4096, 1 },   /* m */
+		{ 8, 3, GM_TC_STRIDED, 8192, 1 },   /* another array's double, 24 B apart */
+		{ 8, 4, GM_TC_STRIDED, 4096, 1 },   /* the same array, 32 B apart: another shape */
+		{ 4, 1, GM_TC_COALESCED, 9999, 0 }, /* the store */
+	};
+	enum { NF = sizeof(f) / sizeof(f[0]) };
+	struct gm_trace_instr in[NF];
+	struct gm_trace_insn ins[NF];
+	struct gm_trace_kernel k;
+	struct tk_swap sw[8] = { { 0, "gid", 1, 0, 0 } };
+	char lines[64] = "";
+	(void)state;
+	memset(&k, 0, sizeof(k));
+	memset(in, 0, sizeof(in));
+	memset(ins, 0, sizeof(ins));
+	for (int i = 0; i < NF; i++) {
+		in[i].space = GM_TS_GLOBAL;
+		in[i].op = i == NF - 1 ? GM_TO_STORE : GM_TO_LOAD;
+		in[i].size = f[i].size;
+		in[i].line = 36 + i;
+		ins[i].in = &in[i];
+		ins[i].fit.cls = f[i].cls;
+		ins[i].fit.iters = 1;
+		ins[i].fit.map.known = 1;
+		ins[i].fit.map.base = f[i].base;
+		ins[i].fit.map.offset = f[i].offset;
+		ins[i].fit.map.nmodes = 1;
+		ins[i].fit.map.mode[0] = (struct gm_trace_mode){ GM_TV_GID, 1, 0, f[i].stride };
+	}
+	k.ins = ins;
+	k.nins = NF;
+	int n = tf_row_layout(&k, 0, sw, 1, 8, lines, sizeof(lines));
+	assert_int_equal(n, 3);
+	assert_int_equal(sw[1].ins, 1);
+	assert_int_equal(sw[2].ins, 2);
+	assert_string_equal(lines, "37, 38");
 }
 
 struct cons_row {
@@ -341,6 +426,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_speedup_ex),
+		cmocka_unit_test(test_speedup_part),
+		cmocka_unit_test(test_row_layout),
 		cmocka_unit_test(test_consecutive),
 		cmocka_unit_test(test_warp_runs),
 		cmocka_unit_test(test_turn_ns),
