@@ -138,11 +138,12 @@ static int local_array(const struct gm_trace_kernel *k, struct cand *c)
    own stack (trace_class.c's "local memory": each lane at the same offset, none indexed at run time), at least a
    tenth of the sectors. A callee that is not inlined (__noinline__, recursion, a call through a pointer) takes the
    arrays it is passed by pointer on the stack; ptxas' own spills are not traced (rule spill, trace_fix_spill.c).
-   One candidate, scored by the local share of the sectors, the largest local instruction's place in w. 0: none. */
+   One candidate, scored by the local share of the sectors, named at the line with the most local bytes
+   (tk_local_lead). 0: none. */
 static int local_frame(const struct gm_trace_kernel *k, struct cand *c)
 {
 	double sh = 0, st = 0;
-	int lead = -1, n = 0;
+	int lead, n = 0;
 	char w[64];
 
 	for (int i = 0; i < k->nins; i++) {
