@@ -709,6 +709,11 @@ void gm_trace_fixes(struct gm_trace_kernel *k, const struct gm_profile *prof, in
 			done[pos[i]] |= i == at || k->ins[i].fix.same_as == at + 1;
 		groups++;
 	}
+	at = n && top > 0 ? tf_tile(k, prof) : -1;
+	if (at >= 0) {   /* rule tile: the block's re-read operands staged in shared memory */
+		done[pos[at]] = 1;
+		groups++;
+	}
 	at = n && top > 0 ? tf_spill(k, prof) : -1;
 	if (at >= 0) {   /* rule spill: ptxas' register spills, on an instruction without a fix of its own */
 		done[pos[at]] = 1;

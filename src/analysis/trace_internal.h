@@ -167,6 +167,14 @@ int tf_block_reduce(struct gm_trace_kernel *k, const struct gm_profile *prof);
 /* trace_fix_local.c: rule registers, a local array indexed at run time kept in registers (its lead instruction,
    the kernel's other local instructions same_as it), -1 where it does not apply or pay */
 int tf_local_array(struct gm_trace_kernel *k, const struct gm_profile *prof);
+/* trace_fix_local.c: the traced local access on the line with the most local bytes (the largest of that line), the
+   place a call's stack frame is named at; -1: none */
+int tk_local_lead(const struct gm_trace_kernel *k);
+/* trace_fix_tile.c, rule tile: global loads of a loop whose addresses several warps of a block re-read through L1
+   (the operands of a product): the share of the measured time a shared-memory tile saves (0: none), the words in
+   text, the lead load in *ins; tf_tile puts the tiling fix on it (its instruction, else -1) where it pays */
+double tk_tile_named(const struct gm_trace_kernel *k, const struct gm_profile *prof, char *text, size_t n, int *ins);
+int tf_tile(struct gm_trace_kernel *k, const struct gm_profile *prof);
 
 /* trace_occupancy.c: rule OC, the resident blocks an SM by threads, slots, registers and shared memory (k->occ,
    k->occ_cap), before the kernel's prediction. */

@@ -296,12 +296,18 @@ int tk_in_l1(const struct gm_trace_kernel *k, const struct gm_profile *prof, con
  * holds (the kernel's sampled stack span x the profile's threads an SM) fit in L1, its loads and stores are L1
  * hits: they leave the patterns the launch model reads from DRAM and L2 and its round trips, and keep their
  * measured sectors in rule L1S's L1 time (trace_rejoin.c). Set 16's med_sort: a 9-float array, 40 B a thread,
- * 80 KB an SM, 94 % of the kernel's sectors.
+ * 80 KB an SM, 94 % of the kernel's sectors. The threads an SM holds are rule OC's resident blocks' (a kernel of many
+ * registers holds fewer: set 28's rk4_called, 46 registers, 5 blocks of 256, 192 B a thread, 240 KB an SM).
  */
 int tk_local_in_l1(const struct gm_trace_kernel *k, const struct gm_profile *prof, const struct gm_trace_insn *x)
 {
+	int64_t tpb = (int64_t)k->l->block[0] * k->l->block[1] * k->l->block[2];
+	double res = prof && prof->threads_per_sm > 0 ? prof->threads_per_sm : 2048;
+
+	if (k->occ.blocks > 0 && tpb > 0)   /* rule OC's resident blocks (registers, shared memory): their threads */
+		res = fmin(res, (double)k->occ.blocks * tpb);
 	return prof && prof->l1_bytes > 0 && x->in->space == GM_TS_LOCAL && k->local_span > 0 &&
-	       k->local_span * (prof->threads_per_sm > 0 ? prof->threads_per_sm : 2048) <= prof->l1_bytes;
+	       k->local_span * res <= prof->l1_bytes;
 }
 
 /* The bytes a thread's stack spans: over the kernel's local instructions, the sampled offsets' range. */

@@ -134,11 +134,45 @@ static int local_array(const struct gm_trace_kernel *k, struct cand *c)
 	return 1;
 }
 
+/* A call's stack frame in local memory: traced local loads and stores, every one at fixed offsets of the thread's
+   own stack (trace_class.c's "local memory": each lane at the same offset, none indexed at run time), at least a
+   tenth of the sectors. A callee that is not inlined (__noinline__, recursion, a call through a pointer) takes the
+   arrays it is passed by pointer on the stack; ptxas' own spills are not traced (rule spill, trace_fix_spill.c).
+   One candidate, scored by the local share of the sectors, named at the line with the most local bytes
+   (tk_local_lead). 0: none. */
+static int local_frame(const struct gm_trace_kernel *k, struct cand *c)
+{
+	double sh = 0, st = 0;
+	int lead, n = 0;
+	char w[64];
+
+	for (int i = 0; i < k->nins; i++) {
+		const struct gm_trace_insn *x = &k->ins[i];
+		if (x->in->space != GM_TS_LOCAL || !(x->in->executions > 0))
+			continue;
+		if (x->fit.cls != GM_TC_COALESCED)
+			return 0;   /* an array indexed at run time (local_array) or lanes the sampler did not see */
+		sh += x->share, n++;
+		st += x->in->op == GM_TO_STORE ? x->bytes : 0;
+	}
+	lead = tk_local_lead(k);
+	if (lead < 0 || sh < 0.1)
+		return 0;
+	gm_trace_where(k->ins[lead].in, 70, w, sizeof(w));
+	c->score = sh;
+	c->ins = lead;
+	snprintf(c->text, sizeof(c->text), "a call's stack frame in local memory (%lld B a thread): %d local loads and "
+		 "stores at fixed offsets of the stack (the most at %.50s), %.0f %% of the sectors, %.0f MB stored "
+		 "through to L2: inline the callee (__forceinline__) or pass values",
+		 (long long)(k->l->local_bytes > 0 ? k->l->local_bytes : (long long)k->local_span), n, w, 100 * sh, st / 1e6);
+	return 1;
+}
+
 /* The candidates, each scored by the share of the kernel's time or traffic it explains. */
 void tk_bottlenecks(struct gm_trace_kernel *k, const struct gm_profile *prof)
 {
-	struct cand c[28];   /* a local array, 4 patterns, DRAM, outside, RS, SA, B, O, idle lanes, A and one of T4, X,
-				 latency, 9 named (trace_named.c, trace_atomic_use.c,
+	struct cand c[29];   /* a local array or frame, 4 patterns, DRAM, outside, RS, tile, SA, B, O, idle lanes, A and
+				 one of T4, X, latency, 9 named (trace_named.c, trace_atomic_use.c,
 				 trace_fix_chain.c, trace_fix_spill.c) */
 	struct tk_named nm[9];
 	int n = 0;
@@ -149,7 +183,7 @@ void tk_bottlenecks(struct gm_trace_kernel *k, const struct gm_profile *prof)
 		    k->turns_ms >= 0.5 * k->pred.time_ms;   /* rule A's atomics named below, not as time outside */
 
 	memset(c, 0, sizeof(c));
-	for (int q = 0; q < 28; q++)
+	for (int q = 0; q < 29; q++)
 		c[q].ins = -1;
 	for (int i = 0; i < k->nins; i++)
 		glob += k->ins[i].in->space != GM_TS_SHARED ? k->ins[i].bytes : 0;
@@ -158,6 +192,8 @@ void tk_bottlenecks(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	double outside = k->pred_ok && k->time_ms > 0 && k->pred.time_ms < GM_TRACE_OUTSIDE * k->time_ms &&
 			 scattered_atomic(k) < 0 ? 1 - k->pred.time_ms / k->time_ms : 0;   /* else the atomics' */
 	int local = local_array(k, &c[n]);   /* the array's instructions one candidate, not one each */
+	if (!local)
+		local = local_frame(k, &c[n]);   /* or a call's frame's */
 	n += local;
 	for (int j = 0; j < k->norder && n < 4 + local; j++) {
 		const struct gm_trace_insn *x = &k->ins[k->order[j]];
@@ -308,6 +344,11 @@ void tk_bottlenecks(struct gm_trace_kernel *k, const struct gm_profile *prof)
 		if (dram_at >= 0)   /* the bandwidth used is the re-reads' */
 			c[dram_at].score *= 1 - c[n].score;
 		if (outside_at >= 0)
+			c[outside_at].score = fmax(0, c[outside_at].score - c[n].score);
+		n++;
+	}
+	if ((c[n].score = tk_tile_named(k, prof, c[n].text, sizeof(c[0].text), &c[n].ins)) > 0) {   /* rule tile */
+		if (outside_at >= 0)   /* the time outside is the re-reads' L1 time (the model prices it) */
 			c[outside_at].score = fmax(0, c[outside_at].score - c[n].score);
 		n++;
 	}
