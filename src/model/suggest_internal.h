@@ -23,6 +23,15 @@
  */
 #define SG_FILL_LOOP_TRIPS 2
 
+/*
+ * Round trips of a fill loop `for (k = tid; k < span; k += per)` over span elements in blocks of tpb threads, then a
+ * barrier: nvcc compiles the loop (run-time trip count) to a remainder of `it mod 4` single iterations, each a round
+ * trip (the shared store waits for its load), then a body unrolled by 4 whose loads go out together, one trip
+ * (sm_90 PTX read, docs/log/2026-11-30-suggest-s54.md item 3); the barrier waits for the block's slowest thread, so
+ * the most over its threads (`it` = span / tpb rounded down or up), and at least SG_FILL_LOOP_TRIPS.
+ */
+int sg_fill_trips(int64_t span, int64_t tpb);
+
 /* The warps the launch model's walk samples by default (launch_walk.c: 8 windows of 256): a rewrite that asks for
    longer windows (gm_rewrite.window_warps) gets fewer of them, the same warps in all. */
 #define SG_WALK_WARPS 2048

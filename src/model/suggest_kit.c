@@ -161,3 +161,12 @@ int sg_pat(struct gm_rewrite *r, enum gm_space sp, enum gm_op op, int eb, int it
 	r->npats++;
 	return 0;
 }
+
+int sg_fill_trips(int64_t span, int64_t tpb)
+{
+	int64_t lo = tpb > 0 ? span / tpb : 0, hi = tpb > 0 ? (span + tpb - 1) / tpb : 0, t = 0;
+
+	for (int64_t it = lo; it <= hi; it++)
+		t = it % 4 + it / 4 > t ? it % 4 + it / 4 : t;
+	return t > SG_FILL_LOOP_TRIPS ? (int)t : SG_FILL_LOOP_TRIPS;
+}

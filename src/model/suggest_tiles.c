@@ -394,7 +394,10 @@ int sg_rule_stage_span(const struct gm_suggest *s, struct gm_rewrite *r)
 			  "reads nearly as much", (long long)(S * eb), sectors_b);
 	sg_block1(r, (int)tpb);
 	r->threads = s->in.n;
-	r->round_trips = SG_FILL_LOOP_TRIPS; /* the span loaded in a loop of run-time length, then a barrier */
+	/* the span loaded in a loop of run-time length, then a barrier: its trips by the iterations a thread runs (the
+	   original has no such loop, so nothing cancels them in the speedup; dev sets' spans of 12-16 iterations ran
+	   2.0-2.3x their time priced at two trips) */
+	r->round_trips = sg_fill_trips(S, tpb);
 	r->barrier_phases = 1; /* the block's range (a warp reduction, shared atomics), then a barrier: rule T9 */
 	sg_pat(r, GM_SPACE_GLOBAL, GM_OP_LOAD, eb, (int)it, tpb * eb, "bx * %lld + tid", (long long)S);
 	sg_pat(r, GM_SPACE_SHARED, GM_OP_STORE, eb, (int)it, tpb * eb, "tid");

@@ -539,6 +539,11 @@ static void test_fill_loop_trips(void **state)
 	s = build("bx*256 + (tid%32)*8 + tid/32", 4, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 1 << 24);
 	assert_int_equal(s->rows[0].round_trips, 1);
 	assert_int_equal(row(s, "stage_span")->round_trips, 2);
+	/* a span of 7952 elements a block of 512 (dev-s47's r33): 15 or 16 iterations a thread, the slowest 15 % 4 +
+	   15 / 4 = 6 trips (the remainder's single iterations, then the body unrolled by 4) */
+	s = build("(gid%32)*256 + (gid/32)%256 + gid/8192*8192", 1, GM_OP_LOAD, GM_SPACE_GLOBAL, 512, 1 << 24);
+	assert_true(row(s, "stage_span")->applies);
+	assert_int_equal(row(s, "stage_span")->round_trips, 6);
 	s = build("(gid%4096)*4096 + gid/4096", 4, GM_OP_LOAD, GM_SPACE_GLOBAL, 256, 1 << 24);
 	assert_int_equal(row(s, "tile_padded")->round_trips, 1);
 }
