@@ -35,20 +35,20 @@ enum {
 /* measured / predicted, lowest and highest, over n committed measurements (development sets) */
 static const struct gm_rule_band bands[GM_RF_COUNT] = {
 	/* BANDS: scripts/launch_interval_bands.py */
-	[GM_RF_DRAM] = { "DRAM", "D1 D2 D4", 0.690, 1.193, 1268 },
-	[GM_RF_SPARSE] = { "DRAM sparse", "D3", 0.589, 1.417, 986 },
-	[GM_RF_L2] = { "L2", "L2 L4", 0.567, 1.705, 27 },
-	[GM_RF_LINES] = { "L2 lines", "L3", 0.511, 1.530, 340 },
-	[GM_RF_L1] = { "L1", "L1 T1", 0.441, 1.095, 64 },
-	[GM_RF_PAGES] = { "pages", "P", 0.511, 1.501, 882 },
-	[GM_RF_BLOCKS] = { "blocks", "T4", 0.780, 1.175, 913 },
-	[GM_RF_LATENCY] = { "latency", "T2 T3 T5", 0.372, 1.656, 2075 },
-	[GM_RF_REUSE] = { "L2 reuse", "D6 D7 D8 D9 T7", 0.372, 1.501, 903 },
-	[GM_RF_FILL] = { "fills", "D5 D10", 0.800, 1.143, 84 },
-	[GM_RF_PARTIAL] = { "partial lines", "L4", 0.511, 1.705, 813 },
+	[GM_RF_DRAM] = { "DRAM", "D1 D2 D4", 0.690, 1.193, 1297 },
+	[GM_RF_SPARSE] = { "DRAM sparse", "D3", 0.589, 1.417, 1002 },
+	[GM_RF_L2] = { "L2", "L2 L4", 0.567, 1.705, 28 },
+	[GM_RF_LINES] = { "L2 lines", "L3", 0.511, 1.530, 355 },
+	[GM_RF_L1] = { "L1", "L1 T1", 0.441, 1.095, 66 },
+	[GM_RF_PAGES] = { "pages", "P", 0.511, 1.501, 913 },
+	[GM_RF_BLOCKS] = { "blocks", "T4", 0.780, 1.175, 975 },
+	[GM_RF_LATENCY] = { "latency", "T2 T3 T5", 0.372, 1.656, 2188 },
+	[GM_RF_REUSE] = { "L2 reuse", "D6 D7 D8 D9 T7", 0.372, 1.501, 951 },
+	[GM_RF_FILL] = { "fills", "D5 D10", 0.800, 1.143, 88 },
+	[GM_RF_PARTIAL] = { "partial lines", "L4", 0.511, 1.705, 838 },
 	[GM_RF_BARRIER] = { "barrier", "T6", 0.609, 1.098, 119 },
-	[GM_RF_WALK] = { "many lines", "L1 L3", 0.441, 1.705, 2482 },
-	[GM_RF_SMALL] = { "small launch", "S", 0.768, 1.050, 25 },
+	[GM_RF_WALK] = { "many lines", "L1 L3", 0.441, 1.705, 2569 },
+	[GM_RF_SMALL] = { "small launch", "S", 0.768, 1.050, 26 },
 	/* END BANDS */
 };
 
@@ -61,42 +61,43 @@ static const struct {
 	int n;
 } sigs[] = {
 	/* SIGNATURES: scripts/launch_interval_bands.py */
-	{ 0x80, 0.924, 1.030, 510 }, /* latency */
-	{ 0x1002, 0.924, 1.030, 488 }, /* DRAM sparse + many lines */
-	{ 0x1001, 0.916, 1.030, 450 }, /* DRAM + many lines */
+	{ 0x80, 0.926, 1.031, 530 }, /* latency */
+	{ 0x1002, 0.931, 1.030, 491 }, /* DRAM sparse + many lines */
+	{ 0x1001, 0.919, 1.030, 455 }, /* DRAM + many lines */
 	{ 0x1, 0.905, 1.030, 343 }, /* DRAM */
-	{ 0xc0, 0.935, 1.059, 307 }, /* blocks + latency */
-	{ 0x40, 0.970, 1.030, 228 }, /* blocks */
-	{ 0x401, 0.908, 1.030, 182 }, /* DRAM + partial lines */
-	{ 0x1022, 0.930, 1.218, 149 }, /* DRAM sparse + pages + many lines */
-	{ 0x11a0, 0.833, 1.115, 123 }, /* pages + latency + L2 reuse + many lines */
-	{ 0x1428, 0.557, 1.093, 122 }, /* L2 lines + pages + partial lines + many lines */
-	{ 0x180, 0.690, 1.178, 105 }, /* latency + L2 reuse */
-	{ 0x81, 0.942, 1.030, 102 }, /* DRAM + latency */
-	{ 0x1081, 0.908, 1.030, 90 }, /* DRAM + latency + many lines */
-	{ 0x140, 0.970, 1.030, 79 }, /* blocks + L2 reuse */
-	{ 0x1408, 0.581, 1.299, 75 }, /* L2 lines + partial lines + many lines */
-	{ 0x1c0, 0.905, 1.099, 68 }, /* blocks + latency + L2 reuse */
-	{ 0x1080, 0.834, 1.114, 58 }, /* latency + many lines */
-	{ 0x10a0, 0.758, 1.143, 57 }, /* pages + latency + many lines */
-	{ 0x1188, 0.743, 1.095, 54 }, /* L2 lines + latency + L2 reuse + many lines */
-	{ 0x1040, 0.956, 1.030, 53 }, /* blocks + many lines */
-	{ 0x1120, 0.730, 1.436, 44 }, /* pages + L2 reuse + many lines */
-	{ 0x1602, 0.791, 1.030, 42 }, /* DRAM sparse + fills + partial lines + many lines */
-	{ 0x82, 0.859, 1.309, 41 }, /* DRAM sparse + latency */
-	{ 0x11a8, 0.721, 1.206, 40 }, /* L2 lines + pages + latency + L2 reuse + many lines */
-	{ 0x1140, 0.965, 1.030, 38 }, /* blocks + L2 reuse + many lines */
-	{ 0x15a0, 0.846, 1.157, 33 }, /* pages + latency + L2 reuse + partial lines + many lines */
-	{ 0x1082, 0.757, 1.100, 33 }, /* DRAM sparse + latency + many lines */
-	{ 0x1180, 0.825, 1.302, 33 }, /* latency + L2 reuse + many lines */
-	{ 0x1402, 0.883, 1.097, 31 }, /* DRAM sparse + partial lines + many lines */
-	{ 0x11c0, 0.905, 1.097, 30 }, /* blocks + latency + L2 reuse + many lines */
-	{ 0x1420, 0.757, 1.256, 28 }, /* pages + partial lines + many lines */
-	{ 0x11e0, 0.874, 1.135, 27 }, /* pages + blocks + latency + L2 reuse + many lines */
-	{ 0x1160, 0.814, 1.057, 25 }, /* pages + blocks + L2 reuse + many lines */
-	{ 0x1520, 0.804, 1.637, 23 }, /* pages + L2 reuse + partial lines + many lines */
-	{ 0x10a2, 0.769, 1.546, 22 }, /* DRAM sparse + pages + latency + many lines */
-	{ 0x1401, 0.615, 1.084, 20 }, /* DRAM + partial lines + many lines */
+	{ 0xc0, 0.935, 1.049, 326 }, /* blocks + latency */
+	{ 0x40, 0.970, 1.030, 242 }, /* blocks */
+	{ 0x401, 0.909, 1.030, 182 }, /* DRAM + partial lines */
+	{ 0x1022, 0.931, 1.218, 150 }, /* DRAM sparse + pages + many lines */
+	{ 0x1428, 0.557, 1.101, 128 }, /* L2 lines + pages + partial lines + many lines */
+	{ 0x11a0, 0.833, 1.114, 126 }, /* pages + latency + L2 reuse + many lines */
+	{ 0x180, 0.691, 1.153, 113 }, /* latency + L2 reuse */
+	{ 0x81, 0.937, 1.030, 110 }, /* DRAM + latency */
+	{ 0x1081, 0.920, 1.030, 99 }, /* DRAM + latency + many lines */
+	{ 0x140, 0.970, 1.030, 81 }, /* blocks + L2 reuse */
+	{ 0x1408, 0.581, 1.299, 78 }, /* L2 lines + partial lines + many lines */
+	{ 0x1c0, 0.940, 1.087, 73 }, /* blocks + latency + L2 reuse */
+	{ 0x10a0, 0.758, 1.158, 59 }, /* pages + latency + many lines */
+	{ 0x1080, 0.834, 1.115, 59 }, /* latency + many lines */
+	{ 0x1040, 0.958, 1.030, 59 }, /* blocks + many lines */
+	{ 0x1188, 0.655, 1.047, 58 }, /* L2 lines + latency + L2 reuse + many lines */
+	{ 0x1120, 0.730, 1.436, 49 }, /* pages + L2 reuse + many lines */
+	{ 0x82, 0.923, 1.234, 44 }, /* DRAM sparse + latency */
+	{ 0x1602, 0.792, 1.078, 44 }, /* DRAM sparse + fills + partial lines + many lines */
+	{ 0x1140, 0.967, 1.030, 43 }, /* blocks + L2 reuse + many lines */
+	{ 0x11a8, 0.722, 1.205, 41 }, /* L2 lines + pages + latency + L2 reuse + many lines */
+	{ 0x1082, 0.726, 1.105, 38 }, /* DRAM sparse + latency + many lines */
+	{ 0x1180, 0.825, 1.302, 37 }, /* latency + L2 reuse + many lines */
+	{ 0x15a0, 0.847, 1.157, 35 }, /* pages + latency + L2 reuse + partial lines + many lines */
+	{ 0x480, 0.876, 1.162, 31 }, /* latency + partial lines */
+	{ 0x1402, 0.884, 1.096, 31 }, /* DRAM sparse + partial lines + many lines */
+	{ 0x11e0, 0.867, 1.207, 31 }, /* pages + blocks + latency + L2 reuse + many lines */
+	{ 0x11c0, 0.906, 1.097, 30 }, /* blocks + latency + L2 reuse + many lines */
+	{ 0x1420, 0.758, 1.256, 28 }, /* pages + partial lines + many lines */
+	{ 0x1160, 0.816, 1.057, 25 }, /* pages + blocks + L2 reuse + many lines */
+	{ 0x1520, 0.805, 1.637, 23 }, /* pages + L2 reuse + partial lines + many lines */
+	{ 0x10a2, 0.770, 1.546, 22 }, /* DRAM sparse + pages + latency + many lines */
+	{ 0x1401, 0.615, 1.083, 21 }, /* DRAM + partial lines + many lines */
 	/* END SIGNATURES */
 };
 
