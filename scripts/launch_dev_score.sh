@@ -58,6 +58,9 @@ sets=(
   ah-d25f2b9 $dv/dev-36ah.tsv $h2/model-d25f2b9 sealed36ah_run
   ai-d25f2b9 $dv/dev-36ai.tsv $h2/model-d25f2b9-ai sealed36ai_run
   aj-d25f2b9 $dv/dev-36aj.tsv $h2/model-d25f2b9-aj sealed36aj_run
+  ak-d25f2b9 $dv/dev-36ak.tsv $h2/model-d25f2b9-ak sealed36ak_run
+  al-3a7451b $dv/dev-36al.tsv $h2/model-3a7451b sealed36al_run
+  am-3a7451b $dv/dev-36am.tsv $h2/model-3a7451b-am sealed36am_run
   s-b86c490 $dv/dev-36s.tsv $h2/probe-b86c490 dev36s_run
   k-b86c490 $dv/dev-36k.tsv $h2/probe-b86c490 dev36k_run
   probe66-967251a $dv/probe-66.tsv $h2/probe66-967251a probe66_run

@@ -42,6 +42,10 @@ sets=(
   dev-s68 $h2/suggest-7918ee4/heldout-s68
   dev-s69 $h2/suggest-d25f2b9/heldout
   dev-s70 $h2/suggest-d25f2b9/heldout-s70
+  dev-s71 $h2/suggest-d25f2b9/heldout-s71
+  dev-s72 $h2/suggest-d25f2b9/heldout-s72
+  dev-s73 $h2/suggest-3a7451b/heldout-s73
+  dev-s74 $h2/suggest-3a7451b/heldout-s74
 )
 for ((i = 0; i < ${#sets[@]}; i += 2)); do
   s=${sets[i]} d=${sets[i+1]}
