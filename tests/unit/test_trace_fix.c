@@ -40,20 +40,26 @@ static const struct sp_row sp_rows[] = {
 	{ 0.10, 0.05, 0.02, 1, 1.7, 0.10 / 0.02 },             /* ex above 1 is 1: all of the unexplained time goes */
 };
 
+/* one block of 128 threads as the launch; a kernel of 98304 threads measured at tm ms, the model's memory at tp */
+static void sp_kernel(struct gm_trace_launch *l, struct gm_trace_kernel *k, double tm, double tp)
+{
+	memset(l, 0, sizeof(*l));
+	l->grid[0] = l->grid[1] = l->grid[2] = 1;
+	l->block[0] = 128, l->block[1] = l->block[2] = 1;
+	memset(k, 0, sizeof(*k));
+	k->l = l;
+	k->threads = 98304;
+	k->time_ms = tm, k->mem_ms = tp;
+}
+
 static void test_speedup_ex(void **state)
 {
 	struct gm_trace_launch l;
 	struct gm_trace_kernel k;
 	(void)state;
-	memset(&l, 0, sizeof(l));
-	l.grid[0] = l.grid[1] = l.grid[2] = 1;
-	l.block[0] = 128, l.block[1] = l.block[2] = 1;
 	for (size_t i = 0; i < sizeof(sp_rows) / sizeof(sp_rows[0]); i++) {
 		const struct sp_row *r = &sp_rows[i];
-		memset(&k, 0, sizeof(k));
-		k.l = &l;
-		k.threads = 98304;
-		k.time_ms = r->tm, k.mem_ms = r->tp;
+		sp_kernel(&l, &k, r->tm, r->tp);
 		double s = tf_kernel_speedup_ex(&k, &P, r->t_new, r->g, 1, r->ex);
 		assert_true(fabs(s / r->want - 1) < 1e-9);
 		if (r->ex == 0)
@@ -85,15 +91,9 @@ static void test_speedup_part(void **state)
 	struct gm_trace_launch l;
 	struct gm_trace_kernel k;
 	(void)state;
-	memset(&l, 0, sizeof(l));
-	l.grid[0] = l.grid[1] = l.grid[2] = 1;
-	l.block[0] = 128, l.block[1] = l.block[2] = 1;
 	for (size_t i = 0; i < sizeof(part_rows) / sizeof(part_rows[0]); i++) {
 		const struct part_row *r = &part_rows[i];
-		memset(&k, 0, sizeof(k));
-		k.l = &l;
-		k.threads = 98304;
-		k.time_ms = r->tm, k.mem_ms = r->tp;
+		sp_kernel(&l, &k, r->tm, r->tp);
 		double s = tf_kernel_speedup_part(&k, &P, r->t_new, r->t_kept, 1, 1, r->ex, r->own);
 		assert_true(fabs(s / r->want - 1) < 1e-9);
 	}
