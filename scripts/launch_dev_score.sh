@@ -61,6 +61,7 @@ sets=(
   ak-d25f2b9 $dv/dev-36ak.tsv $h2/model-d25f2b9-ak sealed36ak_run
   al-3a7451b $dv/dev-36al.tsv $h2/model-3a7451b sealed36al_run
   am-3a7451b $dv/dev-36am.tsv $h2/model-3a7451b-am sealed36am_run
+  an-3a7451b $dv/dev-36an.tsv $h2/model-3a7451b-an sealed36an_run
   s-b86c490 $dv/dev-36s.tsv $h2/probe-b86c490 dev36s_run
   k-b86c490 $dv/dev-36k.tsv $h2/probe-b86c490 dev36k_run
   probe66-967251a $dv/probe-66.tsv $h2/probe66-967251a probe66_run

@@ -5,7 +5,7 @@
 # Scoring (with this profile and with the built-in one) and the intervals' coverage are done offline from what
 # it writes (scripts/launch_sealed_score.sh; COMMANDS.md of the results folder says how).
 # usage: scripts/launch_sealed_session.sh BIN OUT [TAG=SET.tsv ...]
-#   default sets: sealed36an (tests/fixtures/sealed/sealed-36an.tsv), dev36f (tests/fixtures/dev/dev-36f.tsv) and dev36e (tests/fixtures/dev/dev-36e.tsv)
+#   default sets: sealed36ao (tests/fixtures/sealed/sealed-36ao.tsv), dev36f (tests/fixtures/dev/dev-36f.tsv) and dev36e (tests/fixtures/dev/dev-36e.tsv)
 #   QUICK_BUDGET_S: run the quick suite only if the call has used fewer seconds than this (default 170)
 # Writes 8 files: env.txt calibrate.txt profile-calibrate.json run_cached.txt set_times.txt (with the model
 # time of explain --n) runs.tar.gz (TAG_run/ of each set, calibrate.json, run_cached.json, made before the quick
@@ -15,7 +15,7 @@ set -uo pipefail
 bin=$(readlink -f "$1") out=$2
 shift 2
 sets=("$@")
-[ ${#sets[@]} -gt 0 ] || sets=(sealed36an=tests/fixtures/sealed/sealed-36an.tsv dev36f=tests/fixtures/dev/dev-36f.tsv dev36e=tests/fixtures/dev/dev-36e.tsv)
+[ ${#sets[@]} -gt 0 ] || sets=(sealed36ao=tests/fixtures/sealed/sealed-36ao.tsv dev36f=tests/fixtures/dev/dev-36f.tsv dev36e=tests/fixtures/dev/dev-36e.tsv)
 cd "$(dirname "$0")/.."
 mkdir -p "$out"
 start=$(date +%s)

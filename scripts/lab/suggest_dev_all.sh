@@ -46,6 +46,7 @@ sets=(
   dev-s72 $h2/suggest-d25f2b9/heldout-s72
   dev-s73 $h2/suggest-3a7451b/heldout-s73
   dev-s74 $h2/suggest-3a7451b/heldout-s74
+  dev-s75 $h2/suggest-3a7451b/heldout-s75
 )
 for ((i = 0; i < ${#sets[@]}; i += 2)); do
   s=${sets[i]} d=${sets[i+1]}
