@@ -39,6 +39,16 @@ int tk_local_lead(const struct gm_trace_kernel *k)
 	return lead;
 }
 
+int tk_local_frame(const struct gm_trace_kernel *k)
+{
+	for (int i = 0; i < k->nins; i++) {
+		const struct gm_trace_insn *x = &k->ins[i];
+		if (x->in->space == GM_TS_LOCAL && x->in->executions > 0 && x->fit.cls != GM_TC_COALESCED)
+			return -1;   /* an array indexed at run time (local_array) or lanes the sampler did not see */
+	}
+	return tk_local_lead(k);
+}
+
 static void words_array(struct gm_trace_fix *fx, int nsw, double ex)
 {
 	snprintf(fx->change, sizeof(fx->change), "the per-thread array kept in registers: its %d local loads and "
@@ -73,7 +83,7 @@ int tf_local_array(struct gm_trace_kernel *k, const struct gm_profile *prof)
 	static struct tk_swap sw[LOC_MAXG];
 	struct gm_launch_out o;
 	char why[200];
-	int nsw = 0, lead = -1, big = -1, fixed = 1;
+	int nsw = 0, lead = -1, big = -1;
 	double loc = 0, all = 0;
 
 	if (!k->pred_ok || !prof)
@@ -89,10 +99,9 @@ int tf_local_array(struct gm_trace_kernel *k, const struct gm_profile *prof)
 		loc += x->bytes;
 		if (x->fit.cls == GM_TC_LOCAL_INDEXED && (lead < 0 || x->bytes > k->ins[lead].bytes))
 			lead = i;
-		fixed &= x->fit.cls == GM_TC_COALESCED || !(x->in->executions > 0);
 	}
-	big = tk_local_lead(k);
-	int frame = lead < 0 && fixed && big >= 0;   /* a call's frame: every access at fixed offsets */
+	big = tk_local_frame(k);
+	int frame = lead < 0 && big >= 0;   /* a call's frame: every access at fixed offsets */
 	lead = frame ? big : lead;
 	if (lead < 0 || !(all > 0) || tk_predict(k, prof, -1, sw, nsw, &o, why, sizeof(why)) || !(o.time_ms > 0))
 		return -1;

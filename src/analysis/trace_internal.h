@@ -170,6 +170,9 @@ int tf_local_array(struct gm_trace_kernel *k, const struct gm_profile *prof);
 /* trace_fix_local.c: the traced local access on the line with the most local bytes (the largest of that line), the
    place a call's stack frame is named at; -1: none */
 int tk_local_lead(const struct gm_trace_kernel *k);
+/* tk_local_lead where every traced local access with executions is at a fixed stack offset (classed coalesced: a
+   call's frame), else -1: trace_verdict.c's local_frame and trace_fix_local.c's inline_call ask the same */
+int tk_local_frame(const struct gm_trace_kernel *k);
 /* trace_fix_tile.c, rule tile: global loads of a loop whose addresses several warps of a block re-read through L1
    (the operands of a product): the share of the measured time a shared-memory tile saves (0: none), the words in
    text, the lead load in *ins; tf_tile puts the tiling fix on it (its instruction, else -1) where it pays */

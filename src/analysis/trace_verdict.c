@@ -139,7 +139,7 @@ static int local_array(const struct gm_trace_kernel *k, struct cand *c)
    tenth of the sectors. A callee that is not inlined (__noinline__, recursion, a call through a pointer) takes the
    arrays it is passed by pointer on the stack; ptxas' own spills are not traced (rule spill, trace_fix_spill.c).
    One candidate, scored by the local share of the sectors, named at the line with the most local bytes
-   (tk_local_lead). 0: none. */
+   (tk_local_frame). 0: none. */
 static int local_frame(const struct gm_trace_kernel *k, struct cand *c)
 {
 	double sh = 0, st = 0;
@@ -150,12 +150,10 @@ static int local_frame(const struct gm_trace_kernel *k, struct cand *c)
 		const struct gm_trace_insn *x = &k->ins[i];
 		if (x->in->space != GM_TS_LOCAL || !(x->in->executions > 0))
 			continue;
-		if (x->fit.cls != GM_TC_COALESCED)
-			return 0;   /* an array indexed at run time (local_array) or lanes the sampler did not see */
 		sh += x->share, n++;
 		st += x->in->op == GM_TO_STORE ? x->bytes : 0;
 	}
-	lead = tk_local_lead(k);
+	lead = tk_local_frame(k);
 	if (lead < 0 || sh < 0.1)
 		return 0;
 	gm_trace_where(k->ins[lead].in, 70, w, sizeof(w));
