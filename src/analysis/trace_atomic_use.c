@@ -146,12 +146,6 @@ void tk_gcas_add(struct gm_trace_kernel *k, const struct gm_profile *prof)
  * distinct; the words it spans as many as the threads' accesses (half at least: an address a thread); a map of the ids
  * fits it, and where blocks have several warps block 0's threads are each on an element of its own (tk_block_sharers).
  */
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 int tk_one_to_one(const struct gm_trace_kernel *k, int i)
 {
 	const struct gm_trace_insn *x = &k->ins[i];
@@ -175,9 +169,7 @@ int tk_one_to_one(const struct gm_trace_kernel *k, int i)
 			if (in->samples[s].have >> l & 1)
 				v[n++] = in->samples[s].addr[l];
 	}
-	qsort(v, (size_t)n, sizeof(*v), cmp_i64);
-	for (int q = 1; q < n && !dup; q++)
-		dup = v[q] == v[q - 1];
+	dup = tk_distinct(v, n) < n;
 	free(v);
 	return blocks && n >= 2 * GM_WARP_SIZE && !dup;
 }

@@ -226,6 +226,16 @@ static int cmp_i64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+int tk_distinct(int64_t *v, int n)
+{
+	int d = 0;
+
+	qsort(v, (size_t)(n > 0 ? n : 0), sizeof(v[0]), cmp_i64);
+	for (int i = 0; i < n; i++)
+		d += !i || v[i] != v[i - 1];
+	return d;
+}
+
 double tk_block_sharers(const struct gm_trace_launch *l, const struct gm_trace_instr *in, const struct gm_trace_fit *f)
 {
 	int64_t v[1024];
@@ -239,9 +249,7 @@ double tk_block_sharers(const struct gm_trace_launch *l, const struct gm_trace_i
 	for (int t = 0; t < bt; t++)   /* block 0's threads at iteration 0, the lanes the first sample has */
 		if (in->samples[0].have >> (t % GM_WARP_SIZE) & 1)
 			v[n++] = tc_map_at(l, &f->map, t);
-	qsort(v, (size_t)n, sizeof(v[0]), cmp_i64);
-	for (int i = 0; i < n; i++)
-		d += !i || v[i] != v[i - 1];
+	d = tk_distinct(v, n);
 	return d ? (double)n / d : 0;
 }
 

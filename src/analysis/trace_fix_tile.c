@@ -29,22 +29,6 @@ struct tile {
 	double before, after, saved_ms;
 };
 
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-static int distinct(int64_t *v, int n)
-{
-	int d = 0;
-
-	qsort(v, (size_t)n, sizeof(v[0]), cmp_i64);
-	for (int i = 0; i < n; i++)
-		d += !i || v[i] != v[i - 1];
-	return d;
-}
-
 /* Block 0's warps on each address of x at its first step: the warps' distinct addresses summed over the block's
    distinct addresses (1: no address shared between warps); *per_block the block's distinct addresses. */
 static double warps_sharing(const struct gm_trace_launch *l, const struct gm_trace_insn *x, int *per_block)
@@ -60,9 +44,9 @@ static double warps_sharing(const struct gm_trace_launch *l, const struct gm_tra
 	for (int t0 = 0; t0 < bt; t0 += GM_WARP_SIZE) {
 		int n = bt - t0 < GM_WARP_SIZE ? bt - t0 : GM_WARP_SIZE;
 		memcpy(w, v + t0, sizeof(w[0]) * (size_t)n);
-		sum += distinct(w, n);
+		sum += tk_distinct(w, n);
 	}
-	*per_block = distinct(v, bt);
+	*per_block = tk_distinct(v, bt);
 	return *per_block > 0 ? (double)sum / *per_block : 0;
 }
 

@@ -62,6 +62,8 @@ void tf_normalise(struct gm_trace_map *m, const int64_t range[GM_TV_N]);
 void tf_finish(const struct gm_trace_launch *l, const struct gm_trace_instr *in, struct gm_trace_fit *f);
 /* trace_class_global.c: map m's element index for thread tid of block 0 (iteration 0). */
 int64_t tc_map_at(const struct gm_trace_launch *l, const struct gm_trace_map *m, int64_t tid);
+/* trace_class.c: sorts v[0 .. n-1] in place and returns how many distinct values it holds */
+int tk_distinct(int64_t *v, int n);
 /* trace_class_global.c: the class and its words of a global access whose map fits (f's measured and ideal
    sectors set). */
 void tc_class_global(const struct gm_trace_launch *l, const struct gm_trace_instr *in, struct gm_trace_fit *f);
